@@ -1,0 +1,13 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+)
+
+// runReplay is a placeholder until the command is built.
+func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fmt.Fprintln(stderr, "burraco: not implemented yet")
+	return 1
+}
