@@ -1,0 +1,68 @@
+package domain
+
+import (
+	"context"
+	"time"
+)
+
+// User is an account that can log in. A person who plays but never logs in
+// (e.g. at a live club tournament) is a Player without a User.
+type User struct {
+	ID        int64     `json:"id"`
+	Email     string    `json:"email"`
+	Name      string    `json:"name"`
+	SiteAdmin bool      `json:"site_admin"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// Actor is who is asking: the authenticated user, or the zero Actor for an
+// anonymous caller. Services take it explicitly and decide authorisation
+// themselves, so the rules live in one place and are tested without HTTP.
+type Actor struct {
+	UserID    int64
+	SiteAdmin bool
+}
+
+// Anonymous reports whether the actor is not logged in.
+func (a Actor) Anonymous() bool { return a.UserID == 0 }
+
+// Session is the result of a login or a refresh: the user and a new opaque
+// refresh token (shown once; only its hash is stored). Access tokens (JWT)
+// are minted by the api package from the User.
+type Session struct {
+	User             User      `json:"user"`
+	RefreshToken     string    `json:"-"`
+	RefreshExpiresAt time.Time `json:"-"`
+}
+
+// RegisterInput is a new account.
+type RegisterInput struct {
+	Email    string
+	Password string
+	Name     string
+}
+
+// AuthService registers users and manages refresh-token sessions.
+//
+// Refresh tokens rotate: each Refresh revokes the token it was given and
+// returns a new one of the same family. Presenting a token that was already
+// rotated is a reuse: the whole family is revoked and ETokenReused returned.
+type AuthService interface {
+	// Register creates a user. Errors: EInvalid (email, password >= 10 chars,
+	// name), EConflict (email taken).
+	Register(ctx context.Context, in RegisterInput) (User, error)
+	// Login checks the password and starts a session. Errors: EUnauthenticated
+	// (same error for unknown email and wrong password).
+	Login(ctx context.Context, email, password string) (Session, error)
+	// Refresh rotates a refresh token. Errors: EUnauthenticated (unknown,
+	// expired or revoked), ETokenReused.
+	Refresh(ctx context.Context, refreshToken string) (Session, error)
+	// Logout revokes the token's family. Unknown tokens are not an error.
+	Logout(ctx context.Context, refreshToken string) error
+	// User returns a user by id. Errors: ENotFound.
+	User(ctx context.Context, id int64) (User, error)
+	// EnsureAdmin creates the bootstrap site admin if no site admin exists;
+	// created reports whether it did.
+	EnsureAdmin(ctx context.Context, email, password string) (created bool, err error)
+}

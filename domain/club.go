@@ -1,0 +1,96 @@
+package domain
+
+import (
+	"context"
+	"time"
+)
+
+// Role is a user's role in a club. Order matters: a higher role may do all
+// that a lower one may.
+type Role string
+
+// Club roles.
+const (
+	RoleMember  Role = "member"
+	RoleReferee Role = "referee" // arbitro: enters and corrects live scores
+	RoleAdmin   Role = "admin"   // manages the club, its members and events
+	RoleOwner   Role = "owner"   // an admin who cannot be removed by other admins
+)
+
+// Club is a Burraco club (circolo).
+type Club struct {
+	ID          int64     `json:"id"`
+	Name        string    `json:"name"`
+	City        string    `json:"city"`
+	Description string    `json:"description"`
+	CreatedAt   time.Time `json:"created_at"`
+	UpdatedAt   time.Time `json:"updated_at"`
+}
+
+// ClubInput creates a club.
+type ClubInput struct {
+	Name        string
+	City        string
+	Description string
+}
+
+// ClubPatch updates a club; nil fields are left as they are.
+type ClubPatch struct {
+	Name        *string
+	City        *string
+	Description *string
+}
+
+// ClubFilter filters and pages a club list.
+type ClubFilter struct {
+	Query  string // substring of the name or city, case-insensitive
+	Limit  int    // 1..100, default 20
+	Offset int
+}
+
+// Membership is a user's role in a club.
+type Membership struct {
+	ClubID    int64     `json:"club_id"`
+	UserID    int64     `json:"user_id"`
+	UserName  string    `json:"user_name"`
+	UserEmail string    `json:"user_email"`
+	Role      Role      `json:"role"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// MemberFilter filters and pages a member list.
+type MemberFilter struct {
+	Role   Role // empty: all
+	Limit  int
+	Offset int
+}
+
+// Page is one page of a list and the total number of matching items.
+type Page[T any] struct {
+	Items  []T `json:"items"`
+	Total  int `json:"total"`
+	Limit  int `json:"limit"`
+	Offset int `json:"offset"`
+}
+
+// ClubService manages clubs and memberships. Authorisation: any logged-in
+// user may create a club (and becomes its owner); only the club's admins and
+// owner, or a site admin, update it and manage its members; only an owner or
+// a site admin may grant or remove the owner role; members of a club may list
+// its members; anyone may list and read clubs.
+type ClubService interface {
+	Create(ctx context.Context, actor Actor, in ClubInput) (Club, error)
+	Update(ctx context.Context, actor Actor, id int64, p ClubPatch) (Club, error)
+	Get(ctx context.Context, id int64) (Club, error)
+	List(ctx context.Context, f ClubFilter) (Page[Club], error)
+	// AddMember adds a user (by id) with a role. Errors: ENotFound (club or
+	// user), EConflict (already a member), EForbidden.
+	AddMember(ctx context.Context, actor Actor, clubID, userID int64, role Role) (Membership, error)
+	SetRole(ctx context.Context, actor Actor, clubID, userID int64, role Role) (Membership, error)
+	// RemoveMember removes a membership; a member may remove themself. The
+	// last owner cannot be removed (EConflict).
+	RemoveMember(ctx context.Context, actor Actor, clubID, userID int64) error
+	ListMembers(ctx context.Context, actor Actor, clubID int64, f MemberFilter) (Page[Membership], error)
+	// RoleOf returns the user's role in the club, or "" when not a member.
+	RoleOf(ctx context.Context, userID, clubID int64) (Role, error)
+}

@@ -1,0 +1,62 @@
+package domain
+
+import (
+	"context"
+	"time"
+)
+
+// Player is a person who plays: a profile with an optional federation id and
+// club. UserID links it to a login when the person has one.
+type Player struct {
+	ID           int64     `json:"id"`
+	UserID       *int64    `json:"user_id,omitempty"`
+	Name         string    `json:"name"`
+	FederationID *string   `json:"federation_id,omitempty"` // e.g. a FIBUR card number; unique when set
+	ClubID       *int64    `json:"club_id,omitempty"`
+	CreatedAt    time.Time `json:"created_at"`
+	UpdatedAt    time.Time `json:"updated_at"`
+}
+
+// PlayerInput creates a player.
+type PlayerInput struct {
+	Name         string
+	FederationID *string
+	ClubID       *int64
+	UserID       *int64 // only a site admin may link another user; a user may create their own profile (UserID = self)
+}
+
+// PlayerPatch updates a player; nil fields are left as they are. ClearClub
+// removes the club.
+type PlayerPatch struct {
+	Name         *string
+	FederationID *string
+	ClubID       *int64
+	ClearClub    bool
+}
+
+// PlayerFilter filters and pages a player list.
+type PlayerFilter struct {
+	Query  string // substring of the name, or exact federation id
+	ClubID *int64
+	Limit  int
+	Offset int
+}
+
+// PlayerService manages player profiles. Authorisation: a logged-in user may
+// create and edit their own profile; a club's admins may create and edit
+// profiles of players of their club (e.g. for live tournaments); site admins
+// anything; anyone may read and list.
+type PlayerService interface {
+	Create(ctx context.Context, actor Actor, in PlayerInput) (Player, error)
+	Update(ctx context.Context, actor Actor, id int64, p PlayerPatch) (Player, error)
+	Get(ctx context.Context, id int64) (Player, error)
+	List(ctx context.Context, f PlayerFilter) (Page[Player], error)
+	Delete(ctx context.Context, actor Actor, id int64) error
+}
+
+// Services is the set of services the API needs; cmd wires it.
+type Services struct {
+	Auth    AuthService
+	Clubs   ClubService
+	Players PlayerService
+}
