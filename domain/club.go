@@ -17,6 +17,16 @@ const (
 	RoleOwner   Role = "owner"   // an admin who cannot be removed by other admins
 )
 
+// roleRank orders the roles; 0 is no role.
+var roleRank = map[Role]int{RoleMember: 1, RoleReferee: 2, RoleAdmin: 3, RoleOwner: 4}
+
+// Valid reports whether r is one of the club roles.
+func (r Role) Valid() bool { return roleRank[r] > 0 }
+
+// AtLeast reports whether r may do all that min may. The empty role (not a
+// member) is below every role.
+func (r Role) AtLeast(min Role) bool { return roleRank[r] > 0 && roleRank[r] >= roleRank[min] }
+
 // Club is a Burraco club (circolo).
 type Club struct {
 	ID          int64     `json:"id"`

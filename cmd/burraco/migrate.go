@@ -2,12 +2,97 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
+	"strconv"
+	"text/tabwriter"
+	"time"
+
+	"github.com/burraco/burraco/domain/store"
+	"github.com/burraco/burraco/migrations"
 )
 
-// runMigrate is a placeholder until the command is built.
+const migrateUsage = `usage: burraco migrate [flags] up|down [N]|status
+
+  up        apply every pending migration
+  down [N]  revert the last N applied migrations (default 1)
+  status    list the migrations and whether each is applied
+
+flags:
+`
+
+// runMigrate applies, reverts or lists the database migrations.
 func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "burraco: not implemented yet")
-	return 1
+	var c config
+	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
+	fs.Usage = func() { fmt.Fprint(stderr, migrateUsage); fs.PrintDefaults() }
+	c.flags(fs)
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
+	}
+	rest := fs.Args()
+	if len(rest) == 0 || (rest[0] != "down" && len(rest) > 1) || len(rest) > 2 {
+		fs.Usage()
+		return 2
+	}
+	steps := 1
+	if rest[0] == "down" && len(rest) == 2 {
+		n, err := strconv.Atoi(rest[1])
+		if err != nil || n < 1 {
+			fmt.Fprintf(stderr, "burraco migrate: bad step count %q\n", rest[1])
+			return 2
+		}
+		steps = n
+	}
+	db, err := store.Open(ctx, c.databaseURL)
+	if err != nil {
+		fmt.Fprintln(stderr, "burraco migrate:", err)
+		return 1
+	}
+	defer db.Close()
+	if err := migrate(ctx, db, rest[0], steps, stdout); err != nil {
+		fmt.Fprintln(stderr, "burraco migrate:", err)
+		return 1
+	}
+	return 0
+}
+
+func migrate(ctx context.Context, db *store.DB, action string, steps int, stdout io.Writer) error {
+	switch action {
+	case "up":
+		vs, err := migrations.Up(ctx, db.SQL(), db.Dialect())
+		report(stdout, "applied", vs)
+		return err
+	case "down":
+		vs, err := migrations.Down(ctx, db.SQL(), db.Dialect(), steps)
+		report(stdout, "reverted", vs)
+		return err
+	case "status":
+		st, err := migrations.Status(ctx, db.SQL(), db.Dialect())
+		if err != nil {
+			return err
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "VERSION\tNAME\tAPPLIED")
+		for _, m := range st {
+			applied := "no"
+			if m.AppliedAt != nil {
+				applied = m.AppliedAt.Local().Format(time.DateTime)
+			}
+			fmt.Fprintf(tw, "%04d\t%s\t%s\n", m.Version, m.Name, applied)
+		}
+		return tw.Flush()
+	}
+	return fmt.Errorf("unknown action %q: want up, down or status", action)
+}
+
+func report(w io.Writer, verb string, versions []int) {
+	if len(versions) == 0 {
+		fmt.Fprintf(w, "nothing %s\n", verb)
+		return
+	}
+	for _, v := range versions {
+		fmt.Fprintf(w, "%s %04d\n", verb, v)
+	}
 }

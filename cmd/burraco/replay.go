@@ -2,12 +2,82 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
+	"os"
+
+	"github.com/burraco/burraco/engine"
 )
 
-// runReplay is a placeholder until the command is built.
+// runReplay replays a deal record (engine.Record as JSON) and prints the
+// final position and, when the deal is over, the score. With -check FILE it
+// also compares the final position with the position in FILE. Exit status 1
+// when a move is illegal or the check fails.
 func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "burraco: not implemented yet")
-	return 1
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	check := fs.String("check", "", "compare the final position with this position file")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "usage: burraco replay [-check POSITION.json] RECORD.json")
+		return 2
+	}
+	data, err := os.ReadFile(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(stderr, "burraco replay: %v\n", err)
+		return 1
+	}
+	var rec engine.Record
+	if err := json.Unmarshal(data, &rec); err != nil {
+		fmt.Fprintf(stderr, "burraco replay: %v\n", err)
+		return 1
+	}
+	g, err := rec.Replay()
+	if err != nil {
+		fmt.Fprintf(stderr, "burraco replay: %v\n", err)
+		return 1
+	}
+	out := struct {
+		Moves    int             `json:"moves"`
+		Over     bool            `json:"over"`
+		Position engine.Position `json:"position"`
+		Score    []engine.Score  `json:"score,omitempty"`
+	}{Moves: len(rec.Moves), Over: g.Over(), Position: g.Position()}
+	if g.Over() {
+		out.Score = g.Score()
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		fmt.Fprintf(stderr, "burraco replay: %v\n", err)
+		return 1
+	}
+	if *check != "" {
+		return checkReplay(*check, g, stderr)
+	}
+	return 0
+}
+
+func checkReplay(path string, g *engine.Game, stderr io.Writer) int {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "burraco replay: %v\n", err)
+		return 1
+	}
+	want, err := engine.ParsePosition(data)
+	if err != nil {
+		fmt.Fprintf(stderr, "burraco replay: %s: %v\n", path, err)
+		return 1
+	}
+	a, _ := json.Marshal(g.Position())
+	b, _ := json.Marshal(want.Position())
+	if string(a) != string(b) {
+		fmt.Fprintf(stderr, "burraco replay: final position differs from %s\n", path)
+		return 1
+	}
+	return 0
 }

@@ -2,12 +2,118 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
+	"log/slog"
+
+	"github.com/burraco/burraco/domain"
 )
 
-// runSeedDemo is a placeholder until the command is built.
+// demoPassword is the password of every demo account.
+const demoPassword = "burraco-demo"
+
+const demoClub = "Circolo Burraco Demo"
+
+// demoUsers are the demo accounts and their role in the demo club.
+var demoUsers = []struct {
+	email, name string
+	role        domain.Role
+}{
+	{"owner@demo.burraco.local", "Olga Owner", domain.RoleOwner},
+	{"admin@demo.burraco.local", "Aldo Admin", domain.RoleAdmin},
+	{"referee@demo.burraco.local", "Rita Referee", domain.RoleReferee},
+	{"anna@demo.burraco.local", "Anna Rossi", domain.RoleMember},
+	{"marco@demo.burraco.local", "Marco Bianchi", domain.RoleMember},
+	{"giulia@demo.burraco.local", "Giulia Verdi", domain.RoleMember},
+}
+
+// runSeedDemo fills the database with a demo club to click through: its
+// owner, admin, referee and members, and their player profiles. It does
+// nothing if the demo club exists already.
 func runSeedDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "burraco: not implemented yet")
-	return 1
+	var c config
+	fs := flag.NewFlagSet("seed-demo", flag.ContinueOnError)
+	c.flags(fs)
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
+	}
+	log, err := newLogger(stderr, c.logLevel)
+	if err != nil {
+		fmt.Fprintln(stderr, "burraco seed-demo:", err)
+		return 2
+	}
+	db, err := openDB(ctx, c.databaseURL, log)
+	if err != nil {
+		fmt.Fprintln(stderr, "burraco seed-demo:", err)
+		return 1
+	}
+	defer db.Close()
+	if err := seedDemo(ctx, domain.NewServices(db, domain.Config{}), stdout, log); err != nil {
+		fmt.Fprintln(stderr, "burraco seed-demo:", err)
+		return 1
+	}
+	return 0
+}
+
+func seedDemo(ctx context.Context, svc domain.Services, stdout io.Writer, log *slog.Logger) error {
+	existing, err := svc.Clubs.List(ctx, domain.ClubFilter{Query: demoClub, Limit: 1})
+	if err != nil {
+		return err
+	}
+	if existing.Total > 0 {
+		fmt.Fprintf(stdout, "The demo club %q exists already (id %d); nothing to do.\n", demoClub, existing.Items[0].ID)
+		return nil
+	}
+	users := make([]domain.User, len(demoUsers))
+	for i, d := range demoUsers {
+		if users[i], err = svc.Auth.Register(ctx, domain.RegisterInput{Email: d.email, Password: demoPassword, Name: d.name}); err != nil {
+			return fmt.Errorf("register %s: %w", d.email, err)
+		}
+	}
+	owner := domain.Actor{UserID: users[0].ID}
+	club, err := svc.Clubs.Create(ctx, owner, domain.ClubInput{Name: demoClub, City: "Roma", Description: "A demo club: log in as any of its members."})
+	if err != nil {
+		return fmt.Errorf("create club: %w", err)
+	}
+	for i, d := range demoUsers[1:] {
+		if _, err := svc.Clubs.AddMember(ctx, owner, club.ID, users[i+1].ID, d.role); err != nil {
+			return fmt.Errorf("add %s: %w", d.email, err)
+		}
+	}
+	if err := seedPlayers(ctx, svc.Players, club.ID, users); err != nil {
+		return err
+	}
+	log.Debug("demo seeded", "club_id", club.ID)
+	printDemo(stdout, club)
+	return nil
+}
+
+// seedPlayers gives each demo user their own player profile in the club,
+// and adds two guests without a login (as a club admin does for a live
+// tournament).
+func seedPlayers(ctx context.Context, players domain.PlayerService, clubID int64, users []domain.User) error {
+	for _, u := range users {
+		_, err := players.Create(ctx, domain.Actor{UserID: u.ID}, domain.PlayerInput{Name: u.Name, ClubID: &clubID, UserID: &u.ID})
+		if err != nil {
+			return fmt.Errorf("player %s: %w", u.Name, err)
+		}
+	}
+	admin := domain.Actor{UserID: users[1].ID}
+	for i, name := range []string{"Guido Ospite", "Paola Ospite"} {
+		fed := fmt.Sprintf("DEMO-%04d", i+1)
+		if _, err := players.Create(ctx, admin, domain.PlayerInput{Name: name, ClubID: &clubID, FederationID: &fed}); err != nil {
+			return fmt.Errorf("player %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+func printDemo(w io.Writer, club domain.Club) {
+	fmt.Fprintf(w, "Seeded the demo club %q (id %d) with these accounts, all with password %q:\n", club.Name, club.ID, demoPassword)
+	for _, d := range demoUsers {
+		fmt.Fprintf(w, "  %-8s %-28s %s\n", d.role, d.email, d.name)
+	}
+	fmt.Fprintln(w, "and a player profile for each, plus two guest players without a login.")
+	fmt.Fprintln(w, "Tournaments are not implemented yet; they come in a later release and will be seeded here then.")
 }

@@ -2,12 +2,182 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/burraco/burraco"
+	"github.com/burraco/burraco/api"
+	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/store"
+	"github.com/burraco/burraco/migrations"
 )
 
-// runServe is a placeholder until the command is built.
+// runServe starts the HTTP API: it opens (and creates) the database,
+// applies the migrations, makes sure there is a site admin, and serves until
+// ctx is cancelled, then shuts down gracefully.
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "burraco: not implemented yet")
-	return 1
+	var c config
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.StringVar(&c.addr, "addr", envOr("BURRACO_ADDR", ":8080"), "listen address (env BURRACO_ADDR); port 0 picks a free port")
+	c.flags(fs)
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
+	}
+	log, err := newLogger(stderr, c.logLevel)
+	if err != nil {
+		fmt.Fprintln(stderr, "burraco serve:", err)
+		return 2
+	}
+	if err := serve(ctx, c, log); err != nil {
+		log.Error("serve failed", "err", err)
+		return 1
+	}
+	return 0
+}
+
+func serve(ctx context.Context, c config, log *slog.Logger) error {
+	db, err := openDB(ctx, c.databaseURL, log)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	secret, err := jwtSecret(ctx, db, log)
+	if err != nil {
+		return err
+	}
+	svc := domain.NewServices(db, domain.Config{})
+	if err := bootstrapAdmin(ctx, svc.Auth, log); err != nil {
+		return err
+	}
+	handler := api.NewServer(api.Config{
+		JWTSecret:   secret,
+		CORSOrigins: splitList(os.Getenv("BURRACO_CORS_ORIGINS")),
+		OpenAPI:     burraco.OpenAPI,
+	}, svc, db, log)
+	return listenAndServe(ctx, c.addr, handler, log)
+}
+
+// openDB opens the database and applies the pending migrations.
+func openDB(ctx context.Context, databaseURL string, log *slog.Logger) (*store.DB, error) {
+	db, err := store.Open(ctx, databaseURL)
+	if err != nil {
+		return nil, err
+	}
+	applied, err := migrations.Up(ctx, db.SQL(), db.Dialect())
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	log.Info("database ready", "dialect", db.Dialect(), "migrations_applied", applied)
+	return db, nil
+}
+
+// jwtSecret is JWT_SECRET, or else a random secret generated on first run
+// and kept in the database so that every server process shares it.
+func jwtSecret(ctx context.Context, db *store.DB, log *slog.Logger) ([]byte, error) {
+	if s := os.Getenv("JWT_SECRET"); s != "" {
+		if len(s) < 32 {
+			return nil, errors.New("JWT_SECRET must be at least 32 characters")
+		}
+		return []byte(s), nil
+	}
+	secret, created, err := db.Secret(ctx, "jwt_secret", func() ([]byte, error) { return randomBytes(32) })
+	if err != nil {
+		return nil, fmt.Errorf("jwt secret: %w", err)
+	}
+	if created {
+		log.Warn("JWT_SECRET is not set: generated a random one and stored it in the database; set JWT_SECRET to manage it yourself")
+	}
+	return secret, nil
+}
+
+// bootstrapAdmin creates the site admin BURRACO_ADMIN_EMAIL when there is
+// no site admin yet. Without BURRACO_ADMIN_PASSWORD a password is generated
+// and logged, once.
+func bootstrapAdmin(ctx context.Context, auth domain.AuthService, log *slog.Logger) error {
+	email := envOr("BURRACO_ADMIN_EMAIL", "admin@burraco.local")
+	password := os.Getenv("BURRACO_ADMIN_PASSWORD")
+	generated := password == ""
+	if generated {
+		b, err := randomBytes(15)
+		if err != nil {
+			return err
+		}
+		password = base64.RawURLEncoding.EncodeToString(b)
+	}
+	created, err := auth.EnsureAdmin(ctx, email, password)
+	if err != nil {
+		return fmt.Errorf("bootstrap admin: %w", err)
+	}
+	switch {
+	case created && generated:
+		log.Warn("created the site admin with a generated password; it is shown only now", "email", email, "password", password)
+	case created:
+		log.Info("created the site admin", "email", email)
+	}
+	return nil
+}
+
+// listenAndServe serves handler on addr until ctx is cancelled, then
+// finishes the requests in flight (for at most 15 s).
+func listenAndServe(ctx context.Context, addr string, handler http.Handler, log *slog.Logger) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      90 * time.Second, // room for long polls later
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	log.Info("listening", "addr", ln.Addr().String())
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return err
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	log.Info("stopped")
+	return nil
+}
+
+func randomBytes(n int) ([]byte, error) {
+	b := make([]byte, n)
+	_, err := rand.Read(b)
+	return b, err
+}
+
+// splitList splits a comma-separated list, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
 }

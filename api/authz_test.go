@@ -1,0 +1,187 @@
+package api_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/burraco/burraco/api"
+	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/store"
+	"github.com/burraco/burraco/domain/store/storetest"
+)
+
+// The callers of the authorisation matrix.
+const (
+	anonymous  = "anonymous"
+	member     = "member"
+	referee    = "referee"
+	clubAdmin  = "club_admin"
+	otherAdmin = "other_club_admin"
+	siteAdmin  = "site_admin"
+)
+
+var callers = []string{anonymous, member, referee, clubAdmin, otherAdmin, siteAdmin}
+
+// fixture is club A with a member, a referee and an admin; club B with its
+// own admin; a site admin; and, per caller, a fresh user to add to A, a
+// member of A to remove and a player of A to delete, so that every cell of
+// the matrix starts from the same state.
+type fixture struct {
+	tokens   map[string]string
+	clubA    int64
+	victim   int64 // a member of A whose role the callers try to change
+	player   int64 // a player of A without a login
+	toAdd    map[string]int64
+	toRemove map[string]int64
+	toDelete map[string]int64
+}
+
+func newFixture(e *env) *fixture {
+	e.t.Helper()
+	ctx := context.Background()
+	f := &fixture{tokens: map[string]string{}, toAdd: map[string]int64{}, toRemove: map[string]int64{}, toDelete: map[string]int64{}}
+	f.tokens[siteAdmin] = e.siteAdmin().AccessToken
+	owner, ownerTok := e.user("owner@a.example", "Owner A")
+	var club api.Club
+	e.must(http.StatusCreated, req{Method: "POST", Path: "/api/v1/clubs", Token: ownerTok.AccessToken,
+		Body: api.ClubCreateRequest{Name: "Club A", City: "Roma"}}, &club)
+	f.clubA = club.ID
+	ownerActor := domain.Actor{UserID: owner.ID}
+	add := func(clubID int64, email string, role domain.Role, by domain.Actor) int64 {
+		u, err := e.svc.Auth.Register(ctx, domain.RegisterInput{Email: email, Password: "password-123", Name: email})
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		if role != "" {
+			if _, err := e.svc.Clubs.AddMember(ctx, by, clubID, u.ID, role); err != nil {
+				e.t.Fatal(err)
+			}
+		}
+		return u.ID
+	}
+	for caller, role := range map[string]domain.Role{member: domain.RoleMember, referee: domain.RoleReferee, clubAdmin: domain.RoleAdmin} {
+		add(f.clubA, caller+"@a.example", role, ownerActor)
+		f.tokens[caller] = e.login(caller+"@a.example", "password-123").AccessToken
+	}
+	ownerB, _ := e.user("owner@b.example", "Owner B")
+	clubB, err := e.svc.Clubs.Create(ctx, domain.Actor{UserID: ownerB.ID}, domain.ClubInput{Name: "Club B"})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	add(clubB.ID, "admin@b.example", domain.RoleAdmin, domain.Actor{UserID: ownerB.ID})
+	f.tokens[otherAdmin] = e.login("admin@b.example", "password-123").AccessToken
+	f.victim = add(f.clubA, "victim@a.example", domain.RoleMember, ownerActor)
+	f.player = f.newPlayer(e, ownerActor, "Guest")
+	for _, c := range callers {
+		f.toAdd[c] = add(0, "add-"+c+"@a.example", "", ownerActor)
+		f.toRemove[c] = add(f.clubA, "remove-"+c+"@a.example", domain.RoleMember, ownerActor)
+		f.toDelete[c] = f.newPlayer(e, ownerActor, "Delete "+c)
+	}
+	return f
+}
+
+func (f *fixture) newPlayer(e *env, by domain.Actor, name string) int64 {
+	p, err := e.svc.Players.Create(context.Background(), by, domain.PlayerInput{Name: name, ClubID: &f.clubA})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return p.ID
+}
+
+// route is one endpoint of the matrix: how to call it as a caller, and the
+// status each caller must get.
+type route struct {
+	name string
+	call func(f *fixture, caller string) req
+	want map[string]int
+}
+
+// all gives every caller the same status except those listed.
+func all(status int, except map[string]int) map[string]int {
+	m := map[string]int{}
+	for _, c := range callers {
+		m[c] = status
+	}
+	for c, s := range except {
+		m[c] = s
+	}
+	return m
+}
+
+// adminsOnly: 401 anonymous, okStatus for the club admin and site admin,
+// 403 for the rest.
+func adminsOnly(okStatus int) map[string]int {
+	return all(http.StatusForbidden, map[string]int{anonymous: 401, clubAdmin: okStatus, siteAdmin: okStatus})
+}
+
+var matrix = []route{
+	{"GET /me", func(f *fixture, c string) req { return req{Method: "GET", Path: "/api/v1/me"} },
+		all(200, map[string]int{anonymous: 401})},
+	{"GET /clubs", func(f *fixture, c string) req { return req{Method: "GET", Path: "/api/v1/clubs?q=club"} },
+		all(200, nil)},
+	{"POST /clubs", func(f *fixture, c string) req {
+		return req{Method: "POST", Path: "/api/v1/clubs", Body: api.ClubCreateRequest{Name: "New club of " + c}}
+	}, all(201, map[string]int{anonymous: 401})},
+	{"GET /clubs/{id}", func(f *fixture, c string) req { return req{Method: "GET", Path: clubPath(f)} },
+		all(200, nil)},
+	{"PATCH /clubs/{id}", func(f *fixture, c string) req {
+		city := "Milano"
+		return req{Method: "PATCH", Path: clubPath(f), Body: api.ClubUpdateRequest{City: &city}}
+	}, adminsOnly(200)},
+	{"GET /clubs/{id}/members", func(f *fixture, c string) req {
+		return req{Method: "GET", Path: clubPath(f) + "/members?role=member"}
+	}, all(200, map[string]int{anonymous: 401, otherAdmin: 403})},
+	{"POST /clubs/{id}/members", func(f *fixture, c string) req {
+		return req{Method: "POST", Path: clubPath(f) + "/members", Body: api.MemberAddRequest{UserID: f.toAdd[c], Role: "member"}}
+	}, adminsOnly(201)},
+	{"PATCH /clubs/{id}/members/{userID}", func(f *fixture, c string) req {
+		return req{Method: "PATCH", Path: fmt.Sprintf("%s/members/%d", clubPath(f), f.victim), Body: api.MemberUpdateRequest{Role: "referee"}}
+	}, adminsOnly(200)},
+	{"DELETE /clubs/{id}/members/{userID}", func(f *fixture, c string) req {
+		return req{Method: "DELETE", Path: fmt.Sprintf("%s/members/%d", clubPath(f), f.toRemove[c])}
+	}, adminsOnly(204)},
+	{"GET /players", func(f *fixture, c string) req {
+		return req{Method: "GET", Path: fmt.Sprintf("/api/v1/players?club_id=%d&limit=5", f.clubA)}
+	}, all(200, nil)},
+	{"POST /players (a player of club A)", func(f *fixture, c string) req {
+		return req{Method: "POST", Path: "/api/v1/players", Body: api.PlayerCreateRequest{Name: "Walk-in " + c, ClubID: &f.clubA}}
+	}, adminsOnly(201)},
+	{"GET /players/{id}", func(f *fixture, c string) req { return req{Method: "GET", Path: playerPath(f.player)} },
+		all(200, nil)},
+	{"PATCH /players/{id}", func(f *fixture, c string) req {
+		name := "Guest of " + c
+		return req{Method: "PATCH", Path: playerPath(f.player), Body: api.PlayerUpdateRequest{Name: &name}}
+	}, adminsOnly(200)},
+	{"DELETE /players/{id}", func(f *fixture, c string) req { return req{Method: "DELETE", Path: playerPath(f.toDelete[c])} },
+		adminsOnly(204)},
+}
+
+func clubPath(f *fixture) string { return fmt.Sprintf("/api/v1/clubs/%d", f.clubA) }
+func playerPath(id int64) string { return fmt.Sprintf("/api/v1/players/%d", id) }
+
+// TestAuthorisationMatrix calls every route as every kind of caller and
+// checks the status: the roles are enforced by the real services through
+// the real router, on SQLite and PostgreSQL.
+func TestAuthorisationMatrix(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newEnv(t, db)
+		f := newFixture(e)
+		for _, rt := range matrix {
+			for _, c := range callers {
+				t.Run(rt.name+"/"+c, func(t *testing.T) {
+					r := rt.call(f, c)
+					r.Token = f.tokens[c]
+					res := e.do(r)
+					if want := rt.want[c]; res.Status != want {
+						t.Fatalf("status %d, want %d; body: %s", res.Status, want, res.Body)
+					}
+					if res.Status >= 400 {
+						problem(t, res)
+					}
+				})
+			}
+		}
+	})
+}

@@ -1,0 +1,25 @@
+// Package api is the HTTP face of burraco: the chi router under /api/v1,
+// its middleware (request ids, logging, panic recovery, timeouts, body
+// limits, CORS, authentication, rate limits), the handlers, the request and
+// response types, and RFC 9457 problem+json errors. It is the only package
+// that knows HTTP; every decision about who may do what is the domain's.
+//
+// Each handler has one shape: decode, call the service with the actor,
+// respond. Errors become problems through one table (problemKinds).
+//
+// The swag annotations below and on each handler generate docs/ and, from
+// it, openapi.yaml (make docs).
+//
+//	@title						Burraco API
+//	@version					1.0
+//	@description				Clubs, players, tournaments and online tables for the card game Burraco.
+//	@description				Errors are RFC 9457 problem details (application/problem+json) with a stable `code`, the `request_id`, and for invalid input an `errors` list naming every invalid field.
+//	@description				Authenticate with `Authorization: Bearer <access_token>` from /auth/login; renew with /auth/refresh.
+//	@license.name				MIT
+//	@license.url				https://opensource.org/licenses/MIT
+//	@BasePath					/
+//	@securityDefinitions.apikey	BearerAuth
+//	@in							header
+//	@name						Authorization
+//	@description				"Bearer " followed by the access token from /auth/login or /auth/refresh.
+package api

@@ -1,0 +1,159 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/burraco/burraco/domain"
+)
+
+// register creates an account.
+//
+//	@Summary		Register an account
+//	@ID			register
+//	@Description	Creates a user. Log in afterwards to get tokens. Rate-limited per client address.
+//	@Tags			auth
+//	@Accept			json
+//	@Produce		json
+//	@Param			body	body		RegisterRequest	true	"The new account"
+//	@Success		201		{object}	User			"Location: /api/v1/me"
+//	@Header			201		{string}	Location		"/api/v1/me"
+//	@Failure		400		{object}	Problem			"invalid_input (see errors), malformed_json"
+//	@Failure		409		{object}	Problem			"conflict: the email is taken"
+//	@Failure		413		{object}	Problem
+//	@Failure		415		{object}	Problem
+//	@Failure		429		{object}	Problem	"rate_limited; see Retry-After"
+//	@Header			429		{integer}	Retry-After	"seconds to wait before retrying"
+//	@Router			/api/v1/auth/register [post]
+func (s *server) register(w http.ResponseWriter, r *http.Request) {
+	var req RegisterRequest
+	if !s.decode(w, r, &req) {
+		return
+	}
+	u, err := s.svc.Auth.Register(r.Context(), domain.RegisterInput{Email: req.Email, Password: req.Password, Name: req.Name})
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	created(w, "/api/v1/me", userOut(u))
+}
+
+// login starts a session.
+//
+//	@Summary		Log in
+//	@ID			login
+//	@Description	Checks the password and returns an access token (short-lived JWT) and a refresh token. Rate-limited per client address.
+//	@Tags			auth
+//	@Accept			json
+//	@Produce		json
+//	@Param			body	body		LoginRequest	true	"Credentials"
+//	@Success		200		{object}	TokenResponse
+//	@Failure		400		{object}	Problem	"malformed_json, invalid_input"
+//	@Failure		401		{object}	Problem	"unauthenticated: unknown email or wrong password"
+//	@Failure		413		{object}	Problem
+//	@Failure		415		{object}	Problem
+//	@Failure		429		{object}	Problem	"rate_limited; see Retry-After"
+//	@Header			429		{integer}	Retry-After	"seconds to wait before retrying"
+//	@Router			/api/v1/auth/login [post]
+func (s *server) login(w http.ResponseWriter, r *http.Request) {
+	var req LoginRequest
+	if !s.decode(w, r, &req) {
+		return
+	}
+	sess, err := s.svc.Auth.Login(r.Context(), req.Email, req.Password)
+	s.respondSession(w, r, sess, err)
+}
+
+// refresh rotates a refresh token.
+//
+//	@Summary		Refresh the tokens
+//	@ID			refreshTokens
+//	@Description	Exchanges a refresh token for a new access token and a new refresh token. The old refresh token stops working; presenting it again is treated as theft and revokes the whole session (code refresh_token_reused).
+//	@Tags			auth
+//	@Accept			json
+//	@Produce		json
+//	@Param			body	body		RefreshRequest	true	"The current refresh token"
+//	@Success		200		{object}	TokenResponse
+//	@Failure		400		{object}	Problem	"malformed_json, invalid_input"
+//	@Failure		401		{object}	Problem	"unauthenticated (unknown, expired or revoked) or refresh_token_reused"
+//	@Failure		413		{object}	Problem
+//	@Failure		415		{object}	Problem
+//	@Failure		429		{object}	Problem	"rate_limited; see Retry-After"
+//	@Header			429		{integer}	Retry-After	"seconds to wait before retrying"
+//	@Router			/api/v1/auth/refresh [post]
+func (s *server) refresh(w http.ResponseWriter, r *http.Request) {
+	var req RefreshRequest
+	if !s.decode(w, r, &req) {
+		return
+	}
+	sess, err := s.svc.Auth.Refresh(r.Context(), req.RefreshToken)
+	s.respondSession(w, r, sess, err)
+}
+
+// respondSession answers a login or refresh: the session with a fresh
+// access token, or the error.
+func (s *server) respondSession(w http.ResponseWriter, r *http.Request, sess domain.Session, err error) {
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	access, ttl, err := s.tokens.Mint(sess.User.ID)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	respond(w, http.StatusOK, TokenResponse{
+		AccessToken:      access,
+		TokenType:        "Bearer",
+		ExpiresIn:        int(ttl.Seconds()),
+		RefreshToken:     sess.RefreshToken,
+		RefreshExpiresAt: sess.RefreshExpiresAt,
+		User:             userOut(sess.User),
+	})
+}
+
+// logout revokes a session.
+//
+//	@Summary		Log out
+//	@ID			logout
+//	@Description	Revokes the refresh token and every token rotated from the same login. Unknown tokens are accepted silently. Access tokens already issued stay valid until they expire (at most expires_in seconds).
+//	@Tags			auth
+//	@Accept			json
+//	@Param			body	body	RefreshRequest	true	"The refresh token to revoke"
+//	@Success		204
+//	@Failure		400	{object}	Problem	"malformed_json"
+//	@Failure		413	{object}	Problem
+//	@Failure		415	{object}	Problem
+//	@Failure		429	{object}	Problem	"rate_limited; see Retry-After"
+//	@Header			429		{integer}	Retry-After	"seconds to wait before retrying"
+//	@Router			/api/v1/auth/logout [post]
+func (s *server) logout(w http.ResponseWriter, r *http.Request) {
+	var req RefreshRequest
+	if !s.decode(w, r, &req) {
+		return
+	}
+	if err := s.svc.Auth.Logout(r.Context(), req.RefreshToken); err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// me returns the caller.
+//
+//	@Summary	The current user
+//	@ID			getMe
+//	@Tags		auth
+//	@Produce	json
+//	@Security	BearerAuth
+//	@Success	200	{object}	User
+//	@Failure	401	{object}	Problem
+//	@Router		/api/v1/me [get]
+func (s *server) me(w http.ResponseWriter, r *http.Request) {
+	u, err := s.svc.Auth.User(r.Context(), ActorFrom(r.Context()).UserID)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	respond(w, http.StatusOK, userOut(u))
+}

@@ -1,0 +1,276 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/burraco/burraco/domain"
+)
+
+// listClubs lists clubs.
+//
+//	@Summary	List clubs
+//	@ID			listClubs
+//	@Tags		clubs
+//	@Produce	json
+//	@Param		q		query		string	false	"Substring of the name or city, case-insensitive"
+//	@Param		limit	query		int		false	"Page size, 1..100"	default(20)	minimum(1)	maximum(100)
+//	@Param		offset	query		int		false	"Items to skip"		default(0)	minimum(0)
+//	@Success	200		{object}	ClubList
+//	@Failure	400		{object}	Problem	"invalid_input: a bad query parameter"
+//	@Router		/api/v1/clubs [get]
+func (s *server) listClubs(w http.ResponseWriter, r *http.Request) {
+	q := query{r: r}
+	f := domain.ClubFilter{Query: r.URL.Query().Get("q")}
+	f.Limit, f.Offset = q.page()
+	if !q.done(w) {
+		return
+	}
+	p, err := s.svc.Clubs.List(r.Context(), f)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	respond(w, http.StatusOK, ClubList{Items: mapSlice(p.Items, clubOut), Total: p.Total, Limit: p.Limit, Offset: p.Offset})
+}
+
+// createClub creates a club.
+//
+//	@Summary		Create a club
+//	@ID			createClub
+//	@Description	Any logged-in user may create a club and becomes its owner.
+//	@Tags			clubs
+//	@Accept			json
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			body	body		ClubCreateRequest	true	"The new club"
+//	@Success		201		{object}	Club
+//	@Header			201		{string}	Location	"/api/v1/clubs/{clubID}"
+//	@Failure		400		{object}	Problem
+//	@Failure		401		{object}	Problem
+//	@Failure		409		{object}	Problem
+//	@Failure		413		{object}	Problem
+//	@Failure		415		{object}	Problem
+//	@Router			/api/v1/clubs [post]
+func (s *server) createClub(w http.ResponseWriter, r *http.Request) {
+	var req ClubCreateRequest
+	if !s.decode(w, r, &req) {
+		return
+	}
+	c, err := s.svc.Clubs.Create(r.Context(), ActorFrom(r.Context()), domain.ClubInput{Name: req.Name, City: req.City, Description: req.Description})
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	created(w, fmt.Sprintf("/api/v1/clubs/%d", c.ID), clubOut(c))
+}
+
+// getClub returns a club.
+//
+//	@Summary	Get a club
+//	@ID			getClub
+//	@Tags		clubs
+//	@Produce	json
+//	@Param		clubID	path		int	true	"Club id"
+//	@Success	200		{object}	Club
+//	@Failure	400		{object}	Problem	"invalid_input: a bad id"
+//	@Failure	404		{object}	Problem
+//	@Router		/api/v1/clubs/{clubID} [get]
+func (s *server) getClub(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "clubID")
+	if !ok {
+		return
+	}
+	c, err := s.svc.Clubs.Get(r.Context(), id)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	respond(w, http.StatusOK, clubOut(c))
+}
+
+// updateClub changes a club.
+//
+//	@Summary		Update a club
+//	@ID			updateClub
+//	@Description	Only the club's admins and owners, or a site admin. Absent fields are left as they are.
+//	@Tags			clubs
+//	@Accept			json
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			clubID	path		int					true	"Club id"
+//	@Param			body	body		ClubUpdateRequest	true	"Fields to change"
+//	@Success		200		{object}	Club
+//	@Failure		400		{object}	Problem
+//	@Failure		401		{object}	Problem
+//	@Failure		403		{object}	Problem
+//	@Failure		404		{object}	Problem
+//	@Failure		409		{object}	Problem
+//	@Failure		413		{object}	Problem
+//	@Failure		415		{object}	Problem
+//	@Router			/api/v1/clubs/{clubID} [patch]
+func (s *server) updateClub(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "clubID")
+	if !ok {
+		return
+	}
+	var req ClubUpdateRequest
+	if !s.decode(w, r, &req) {
+		return
+	}
+	c, err := s.svc.Clubs.Update(r.Context(), ActorFrom(r.Context()), id, domain.ClubPatch{Name: req.Name, City: req.City, Description: req.Description})
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	respond(w, http.StatusOK, clubOut(c))
+}
+
+// listMembers lists a club's members.
+//
+//	@Summary		List a club's members
+//	@ID			listMembers
+//	@Description	Only members of the club, or a site admin.
+//	@Tags			members
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			clubID	path		int		true	"Club id"
+//	@Param			role	query		string	false	"Only members with this role"	Enums(member, referee, admin, owner)
+//	@Param			limit	query		int		false	"Page size, 1..100"				default(20)	minimum(1)	maximum(100)
+//	@Param			offset	query		int		false	"Items to skip"					default(0)	minimum(0)
+//	@Success		200		{object}	MemberList
+//	@Failure		400		{object}	Problem
+//	@Failure		401		{object}	Problem
+//	@Failure		403		{object}	Problem
+//	@Failure		404		{object}	Problem
+//	@Router			/api/v1/clubs/{clubID}/members [get]
+func (s *server) listMembers(w http.ResponseWriter, r *http.Request) {
+	clubID, ok := pathID(w, r, "clubID")
+	if !ok {
+		return
+	}
+	q := query{r: r}
+	f := domain.MemberFilter{Role: domain.Role(r.URL.Query().Get("role"))}
+	f.Limit, f.Offset = q.page()
+	if !q.done(w) {
+		return
+	}
+	p, err := s.svc.Clubs.ListMembers(r.Context(), ActorFrom(r.Context()), clubID, f)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	respond(w, http.StatusOK, MemberList{Items: mapSlice(p.Items, memberOut), Total: p.Total, Limit: p.Limit, Offset: p.Offset})
+}
+
+// addMember adds a user to a club.
+//
+//	@Summary		Add a member
+//	@ID			addMember
+//	@Description	Only the club's admins and owners, or a site admin; only an owner or a site admin may grant the owner role.
+//	@Tags			members
+//	@Accept			json
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			clubID	path		int					true	"Club id"
+//	@Param			body	body		MemberAddRequest	true	"The user and their role"
+//	@Success		201		{object}	Member
+//	@Header			201		{string}	Location	"/api/v1/clubs/{clubID}/members/{userID}"
+//	@Failure		400		{object}	Problem
+//	@Failure		401		{object}	Problem
+//	@Failure		403		{object}	Problem
+//	@Failure		404		{object}	Problem	"not_found: the club or the user"
+//	@Failure		409		{object}	Problem	"conflict: already a member"
+//	@Failure		413		{object}	Problem
+//	@Failure		415		{object}	Problem
+//	@Router			/api/v1/clubs/{clubID}/members [post]
+func (s *server) addMember(w http.ResponseWriter, r *http.Request) {
+	clubID, ok := pathID(w, r, "clubID")
+	if !ok {
+		return
+	}
+	var req MemberAddRequest
+	if !s.decode(w, r, &req) {
+		return
+	}
+	m, err := s.svc.Clubs.AddMember(r.Context(), ActorFrom(r.Context()), clubID, req.UserID, domain.Role(req.Role))
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	created(w, fmt.Sprintf("/api/v1/clubs/%d/members/%d", m.ClubID, m.UserID), memberOut(m))
+}
+
+// updateMember changes a member's role.
+//
+//	@Summary		Change a member's role
+//	@ID			updateMember
+//	@Description	Only the club's admins and owners, or a site admin; only an owner or a site admin may grant or take away the owner role.
+//	@Tags			members
+//	@Accept			json
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			clubID	path		int					true	"Club id"
+//	@Param			userID	path		int					true	"User id of the member"
+//	@Param			body	body		MemberUpdateRequest	true	"The new role"
+//	@Success		200		{object}	Member
+//	@Failure		400		{object}	Problem
+//	@Failure		401		{object}	Problem
+//	@Failure		403		{object}	Problem
+//	@Failure		404		{object}	Problem
+//	@Failure		409		{object}	Problem	"conflict: e.g. demoting the last owner"
+//	@Failure		413		{object}	Problem
+//	@Failure		415		{object}	Problem
+//	@Router			/api/v1/clubs/{clubID}/members/{userID} [patch]
+func (s *server) updateMember(w http.ResponseWriter, r *http.Request) {
+	clubID, ok := pathID(w, r, "clubID")
+	if !ok {
+		return
+	}
+	userID, ok := pathID(w, r, "userID")
+	if !ok {
+		return
+	}
+	var req MemberUpdateRequest
+	if !s.decode(w, r, &req) {
+		return
+	}
+	m, err := s.svc.Clubs.SetRole(r.Context(), ActorFrom(r.Context()), clubID, userID, domain.Role(req.Role))
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	respond(w, http.StatusOK, memberOut(m))
+}
+
+// removeMember removes a member from a club.
+//
+//	@Summary		Remove a member
+//	@ID			removeMember
+//	@Description	The club's admins and owners, or a site admin; a member may remove themself. The last owner cannot be removed.
+//	@Tags			members
+//	@Security		BearerAuth
+//	@Param			clubID	path	int	true	"Club id"
+//	@Param			userID	path	int	true	"User id of the member"
+//	@Success		204
+//	@Failure		400	{object}	Problem
+//	@Failure		401	{object}	Problem
+//	@Failure		403	{object}	Problem
+//	@Failure		404	{object}	Problem
+//	@Failure		409	{object}	Problem	"conflict: the last owner"
+//	@Router			/api/v1/clubs/{clubID}/members/{userID} [delete]
+func (s *server) removeMember(w http.ResponseWriter, r *http.Request) {
+	clubID, ok := pathID(w, r, "clubID")
+	if !ok {
+		return
+	}
+	userID, ok := pathID(w, r, "userID")
+	if !ok {
+		return
+	}
+	if err := s.svc.Clubs.RemoveMember(r.Context(), ActorFrom(r.Context()), clubID, userID); err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}

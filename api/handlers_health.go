@@ -1,0 +1,59 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	httpSwagger "github.com/swaggo/http-swagger/v2"
+)
+
+// healthz reports that the process is alive.
+//
+//	@Summary	Liveness
+//	@ID			healthz
+//	@Tags		health
+//	@Produce	json
+//	@Success	200	{object}	Health
+//	@Failure	405	{object}	Problem	"method_not_allowed"
+//	@Router		/healthz [get]
+func (s *server) healthz(w http.ResponseWriter, r *http.Request) {
+	respond(w, http.StatusOK, Health{Status: "ok"})
+}
+
+// readyz reports whether the database is reachable.
+//
+//	@Summary	Readiness
+//	@ID			readyz
+//	@Tags		health
+//	@Produce	json
+//	@Success	200	{object}	Health
+//	@Failure	503	{object}	Problem	"service_unavailable: the database is unreachable"
+//	@Failure	405	{object}	Problem	"method_not_allowed"
+//	@Router		/readyz [get]
+func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if err := s.db.Ping(ctx); err != nil {
+		s.log.WarnContext(r.Context(), "readiness check failed", "request_id", RequestIDFrom(r.Context()), "err", err)
+		fail(w, r, codeServiceUnavailable, "the database is unreachable")
+		return
+	}
+	respond(w, http.StatusOK, Health{Status: "ok"})
+}
+
+// openapi serves the OpenAPI 3 document of the API.
+func (s *server) openapi(w http.ResponseWriter, r *http.Request) {
+	if len(s.cfg.OpenAPI) == 0 {
+		fail(w, r, codeRouteNotFound, "this server was built without its OpenAPI document")
+		return
+	}
+	w.Header().Set("Content-Type", "application/yaml")
+	_, _ = w.Write(s.cfg.OpenAPI)
+}
+
+// swaggerUI serves Swagger UI (bundled in the binary, no CDN) showing
+// /openapi.yaml.
+func swaggerUI() http.HandlerFunc {
+	return httpSwagger.Handler(httpSwagger.URL("/openapi.yaml"))
+}

@@ -1,0 +1,158 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/burraco/burraco/domain"
+)
+
+// listPlayers lists player profiles.
+//
+//	@Summary	List players
+//	@ID			listPlayers
+//	@Tags		players
+//	@Produce	json
+//	@Param		q		query		string	false	"Substring of the name, or an exact federation id"
+//	@Param		club_id	query		int		false	"Only players of this club"
+//	@Param		limit	query		int		false	"Page size, 1..100"	default(20)	minimum(1)	maximum(100)
+//	@Param		offset	query		int		false	"Items to skip"		default(0)	minimum(0)
+//	@Success	200		{object}	PlayerList
+//	@Failure	400		{object}	Problem	"invalid_input: a bad query parameter"
+//	@Router		/api/v1/players [get]
+func (s *server) listPlayers(w http.ResponseWriter, r *http.Request) {
+	q := query{r: r}
+	f := domain.PlayerFilter{Query: r.URL.Query().Get("q"), ClubID: q.int64("club_id")}
+	f.Limit, f.Offset = q.page()
+	if !q.done(w) {
+		return
+	}
+	p, err := s.svc.Players.List(r.Context(), f)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	respond(w, http.StatusOK, PlayerList{Items: mapSlice(p.Items, playerOut), Total: p.Total, Limit: p.Limit, Offset: p.Offset})
+}
+
+// createPlayer creates a player profile.
+//
+//	@Summary		Create a player
+//	@ID			createPlayer
+//	@Description	A user may create their own profile (user_id = their id, or absent for a profile without a login if they are an admin of club_id); a club's admins may create profiles of their club's players; a site admin anything.
+//	@Tags			players
+//	@Accept			json
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			body	body		PlayerCreateRequest	true	"The new player"
+//	@Success		201		{object}	Player
+//	@Header			201		{string}	Location	"/api/v1/players/{playerID}"
+//	@Failure		400		{object}	Problem
+//	@Failure		401		{object}	Problem
+//	@Failure		403		{object}	Problem
+//	@Failure		404		{object}	Problem	"not_found: the club or the user"
+//	@Failure		409		{object}	Problem	"conflict: the federation id or the user already has a profile"
+//	@Failure		413		{object}	Problem
+//	@Failure		415		{object}	Problem
+//	@Router			/api/v1/players [post]
+func (s *server) createPlayer(w http.ResponseWriter, r *http.Request) {
+	var req PlayerCreateRequest
+	if !s.decode(w, r, &req) {
+		return
+	}
+	in := domain.PlayerInput{Name: req.Name, FederationID: req.FederationID, ClubID: req.ClubID, UserID: req.UserID}
+	p, err := s.svc.Players.Create(r.Context(), ActorFrom(r.Context()), in)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	created(w, fmt.Sprintf("/api/v1/players/%d", p.ID), playerOut(p))
+}
+
+// getPlayer returns a player.
+//
+//	@Summary	Get a player
+//	@ID			getPlayer
+//	@Tags		players
+//	@Produce	json
+//	@Param		playerID	path		int	true	"Player id"
+//	@Success	200			{object}	Player
+//	@Failure	400			{object}	Problem	"invalid_input: a bad id"
+//	@Failure	404			{object}	Problem
+//	@Router		/api/v1/players/{playerID} [get]
+func (s *server) getPlayer(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "playerID")
+	if !ok {
+		return
+	}
+	p, err := s.svc.Players.Get(r.Context(), id)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	respond(w, http.StatusOK, playerOut(p))
+}
+
+// updatePlayer changes a player.
+//
+//	@Summary		Update a player
+//	@ID			updatePlayer
+//	@Description	The player themself, an admin of the player's club, or a site admin. Absent fields are left as they are.
+//	@Tags			players
+//	@Accept			json
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			playerID	path		int					true	"Player id"
+//	@Param			body		body		PlayerUpdateRequest	true	"Fields to change"
+//	@Success		200			{object}	Player
+//	@Failure		400			{object}	Problem
+//	@Failure		401			{object}	Problem
+//	@Failure		403			{object}	Problem
+//	@Failure		404			{object}	Problem
+//	@Failure		409			{object}	Problem
+//	@Failure		413			{object}	Problem
+//	@Failure		415			{object}	Problem
+//	@Router			/api/v1/players/{playerID} [patch]
+func (s *server) updatePlayer(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "playerID")
+	if !ok {
+		return
+	}
+	var req PlayerUpdateRequest
+	if !s.decode(w, r, &req) {
+		return
+	}
+	patch := domain.PlayerPatch{Name: req.Name, FederationID: req.FederationID, ClubID: req.ClubID, ClearClub: req.ClearClub}
+	p, err := s.svc.Players.Update(r.Context(), ActorFrom(r.Context()), id, patch)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	respond(w, http.StatusOK, playerOut(p))
+}
+
+// deletePlayer deletes a player.
+//
+//	@Summary		Delete a player
+//	@ID			deletePlayer
+//	@Description	The player themself, an admin of the player's club, or a site admin.
+//	@Tags			players
+//	@Security		BearerAuth
+//	@Param			playerID	path	int	true	"Player id"
+//	@Success		204
+//	@Failure		400	{object}	Problem
+//	@Failure		401	{object}	Problem
+//	@Failure		403	{object}	Problem
+//	@Failure		404	{object}	Problem
+//	@Router			/api/v1/players/{playerID} [delete]
+func (s *server) deletePlayer(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "playerID")
+	if !ok {
+		return
+	}
+	if err := s.svc.Players.Delete(r.Context(), ActorFrom(r.Context()), id); err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}

@@ -1,0 +1,150 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/burraco/burraco/domain"
+)
+
+// decode reads the JSON request body into dst. It refuses a content type
+// other than application/json, an empty or oversized body, unknown fields,
+// values of the wrong type and trailing data, answering the problem itself;
+// it reports whether the handler may go on.
+func (s *server) decode(w http.ResponseWriter, r *http.Request, dst any) bool {
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		fail(w, r, codeUnsupportedMedia, "the request body must be application/json")
+		return false
+	}
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(dst)
+	if err == nil && dec.More() {
+		err = errors.New("unexpected data after the JSON object")
+	} else if err == nil {
+		if _, terr := dec.Token(); terr != io.EOF {
+			err = errors.New("unexpected data after the JSON object")
+		}
+	}
+	if err != nil {
+		s.failDecode(w, r, err)
+		return false
+	}
+	return true
+}
+
+// failDecode answers a body that could not be decoded.
+func (s *server) failDecode(w http.ResponseWriter, r *http.Request, err error) {
+	var tooLarge *http.MaxBytesError
+	var typeErr *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &tooLarge):
+		fail(w, r, codeRequestTooLarge, fmt.Sprintf("the request body must not exceed %d bytes", tooLarge.Limit))
+	case errors.Is(err, io.EOF):
+		fail(w, r, codeMalformedJSON, "the request body is empty; a JSON object is expected")
+	case errors.As(err, &typeErr) && typeErr.Field != "":
+		invalid(w, r, []FieldError{{Field: typeErr.Field, Code: "wrong_type",
+			Message: fmt.Sprintf("must be of type %s", jsonType(typeErr.Type.String()))}})
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+		invalid(w, r, []FieldError{{Field: field, Code: "unknown_field", Message: "is not a field of this request"}})
+	default:
+		fail(w, r, codeMalformedJSON, "the request body is not valid JSON: "+strings.TrimPrefix(err.Error(), "json: "))
+	}
+}
+
+// jsonType names a Go type the way a JSON client thinks of it.
+func jsonType(goType string) string {
+	switch {
+	case strings.Contains(goType, "int"), strings.Contains(goType, "float"):
+		return "number"
+	case strings.Contains(goType, "string"):
+		return "string"
+	case strings.Contains(goType, "bool"):
+		return "boolean"
+	case strings.HasPrefix(goType, "[]"):
+		return "array"
+	}
+	return "object"
+}
+
+// respond sends v as JSON with status.
+func respond(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// created sends v as 201 Created with its Location.
+func created(w http.ResponseWriter, location string, v any) {
+	w.Header().Set("Location", location)
+	respond(w, http.StatusCreated, v)
+}
+
+// pathID reads a positive integer id from the URL path; on failure it
+// answers 400 and reports false.
+func pathID(w http.ResponseWriter, r *http.Request, name string) (int64, bool) {
+	id, err := strconv.ParseInt(chi.URLParam(r, name), 10, 64)
+	if err != nil || id <= 0 {
+		invalid(w, r, []FieldError{{Field: name, Code: "invalid", Message: "must be a positive integer id"}})
+		return 0, false
+	}
+	return id, true
+}
+
+// query reads list parameters, collecting every invalid one.
+type query struct {
+	r *http.Request
+	v domain.Validator
+}
+
+// int64 reads an optional positive integer parameter; nil when absent.
+func (q *query) int64(name string) *int64 {
+	s := q.r.URL.Query().Get(name)
+	if s == "" {
+		return nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		q.v.Add(name, "invalid", "must be a positive integer")
+		return nil
+	}
+	return &n
+}
+
+// page reads limit and offset. Only their syntax is checked here; the
+// service checks their range (limit 1..100, 0 meaning 20; offset >= 0).
+func (q *query) page() (limit, offset int) {
+	return q.int("limit"), q.int("offset")
+}
+
+// int reads an optional integer parameter; 0 when absent.
+func (q *query) int(name string) int {
+	s := q.r.URL.Query().Get(name)
+	if s == "" {
+		return 0
+	}
+	n, err := strconv.Atoi(s)
+	q.v.Check(err == nil, name, "invalid", "must be an integer")
+	return n
+}
+
+// done answers 400 when a parameter was invalid and reports whether the
+// handler may go on.
+func (q *query) done(w http.ResponseWriter) bool {
+	if err := q.v.Err(); err != nil {
+		var de *domain.Error
+		errors.As(err, &de)
+		invalid(w, q.r, fieldErrorsOut(de.Fields))
+		return false
+	}
+	return true
+}

@@ -1,0 +1,154 @@
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/cors"
+
+	"github.com/burraco/burraco/domain"
+)
+
+// Config configures the HTTP API. Zero fields take the defaults below.
+type Config struct {
+	JWTSecret      []byte        // HS256 key for access tokens; required, at least 32 bytes
+	AccessTokenTTL time.Duration // default 15 min
+	MaxBodyBytes   int64         // default 1 MiB
+	RequestTimeout time.Duration // default 30 s
+	CORSOrigins    []string      // default ["*"]: tokens travel in headers, not cookies
+	// Auth endpoints (register, login, refresh, logout): AuthBurst requests at
+	// once per client address, then AuthPerMinute a minute.
+	AuthPerMinute int // default 10
+	AuthBurst     int // default 10
+	RateLimitKeys int // most client addresses tracked at once; default 10000
+	// OpenAPI is the document served at /openapi.yaml (and shown at /docs).
+	OpenAPI []byte
+	// Now is the clock of token expiry and rate limits; default time.Now.
+	Now func() time.Time
+}
+
+func (c Config) withDefaults() Config {
+	if c.AccessTokenTTL == 0 {
+		c.AccessTokenTTL = 15 * time.Minute
+	}
+	if c.MaxBodyBytes == 0 {
+		c.MaxBodyBytes = 1 << 20
+	}
+	if c.RequestTimeout == 0 {
+		c.RequestTimeout = 30 * time.Second
+	}
+	if len(c.CORSOrigins) == 0 {
+		c.CORSOrigins = []string{"*"}
+	}
+	if c.AuthPerMinute == 0 {
+		c.AuthPerMinute = 10
+	}
+	if c.AuthBurst == 0 {
+		c.AuthBurst = 10
+	}
+	if c.RateLimitKeys == 0 {
+		c.RateLimitKeys = 10000
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	return c
+}
+
+// Pinger reports whether the database is reachable (for /readyz).
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// server holds what the handlers share.
+type server struct {
+	cfg     Config
+	svc     domain.Services
+	db      Pinger
+	log     *slog.Logger
+	tokens  tokenIssuer
+	limiter *rateLimiter
+}
+
+// NewServer returns the HTTP handler of the whole API: /api/v1, the health
+// endpoints and the API documentation.
+func NewServer(cfg Config, svc domain.Services, db Pinger, log *slog.Logger) http.Handler {
+	cfg = cfg.withDefaults()
+	if len(cfg.JWTSecret) < 32 {
+		panic("api: Config.JWTSecret must be at least 32 bytes")
+	}
+	s := &server{
+		cfg:     cfg,
+		svc:     svc,
+		db:      db,
+		log:     log,
+		tokens:  tokenIssuer{secret: cfg.JWTSecret, ttl: cfg.AccessTokenTTL, now: cfg.Now},
+		limiter: newRateLimiter(cfg.AuthPerMinute, cfg.AuthBurst, cfg.RateLimitKeys, cfg.Now),
+	}
+	return s.routes()
+}
+
+func (s *server) routes() chi.Router {
+	r := chi.NewRouter()
+	r.Use(requestID, s.logRequests, s.recoverPanics, problemFor405)
+	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		fail(w, r, codeRouteNotFound, "there is no such endpoint; see /openapi.yaml")
+	})
+
+	r.Get("/healthz", s.healthz)
+	r.Get("/readyz", s.readyz)
+	r.Get("/openapi.yaml", s.openapi)
+	r.Get("/docs", http.RedirectHandler("/docs/index.html", http.StatusMovedPermanently).ServeHTTP)
+	r.Get("/docs/*", swaggerUI())
+
+	r.Route("/api/v1", func(r chi.Router) {
+		r.Use(cors.Handler(cors.Options{
+			AllowedOrigins: s.cfg.CORSOrigins,
+			AllowedMethods: []string{"GET", "POST", "PATCH", "PUT", "DELETE", "OPTIONS"},
+			AllowedHeaders: []string{"Authorization", "Content-Type", "Idempotency-Key", "If-None-Match", "X-Request-ID"},
+			ExposedHeaders: []string{"Location", "Retry-After", "X-Request-ID", "ETag"},
+			MaxAge:         600,
+		}))
+		r.Use(timeout(s.cfg.RequestTimeout), s.authenticate)
+		r.Route("/auth", func(r chi.Router) {
+			r.Use(s.limiter.middleware)
+			r.Post("/register", s.register)
+			r.Post("/login", s.login)
+			r.Post("/refresh", s.refresh)
+			r.Post("/logout", s.logout)
+		})
+		r.With(s.requireAuth).Get("/me", s.me)
+		r.Route("/clubs", s.clubRoutes)
+		r.Route("/players", s.playerRoutes)
+	})
+	return r
+}
+
+func (s *server) clubRoutes(r chi.Router) {
+	r.Get("/", s.listClubs)
+	r.With(s.requireAuth).Post("/", s.createClub)
+	r.Route("/{clubID}", func(r chi.Router) {
+		r.Get("/", s.getClub)
+		r.With(s.requireAuth).Patch("/", s.updateClub)
+		r.Route("/members", func(r chi.Router) {
+			r = r.With(s.requireAuth) // on matched routes only: 404/405 first
+			r.Get("/", s.listMembers)
+			r.Post("/", s.addMember)
+			r.Patch("/{userID}", s.updateMember)
+			r.Delete("/{userID}", s.removeMember)
+		})
+	})
+}
+
+func (s *server) playerRoutes(r chi.Router) {
+	r.Get("/", s.listPlayers)
+	r.With(s.requireAuth).Post("/", s.createPlayer)
+	r.Route("/{playerID}", func(r chi.Router) {
+		r.Get("/", s.getPlayer)
+		r.With(s.requireAuth).Patch("/", s.updatePlayer)
+		r.With(s.requireAuth).Delete("/", s.deletePlayer)
+	})
+}

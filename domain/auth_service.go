@@ -1,0 +1,243 @@
+package domain
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"io"
+	"strings"
+	"time"
+)
+
+// refreshTokenBytes is the entropy of a refresh token.
+const refreshTokenBytes = 32
+
+var (
+	errBadCredentials = Errorf(EUnauthenticated, "wrong email or password")
+	errBadRefresh     = Errorf(EUnauthenticated, "invalid or expired refresh token")
+	errTokenReused    = Errorf(ETokenReused, "refresh token was already used; please log in again")
+)
+
+// authService implements AuthService.
+type authService struct {
+	st     Storage
+	now    func() time.Time
+	ttl    time.Duration
+	random io.Reader
+	hasher *passwordHasher
+}
+
+// Register implements AuthService. The password is hashed before the
+// transaction, so that no lock is held while argon2 runs.
+func (s *authService) Register(ctx context.Context, in RegisterInput) (User, error) {
+	email, name := NormalizeEmail(in.Email), strings.TrimSpace(in.Name)
+	var v Validator
+	checkEmail(&v, "email", email)
+	checkPassword(&v, "password", in.Password)
+	checkText(&v, "name", name, true, MaxNameLength)
+	if err := v.Err(); err != nil {
+		return User{}, err
+	}
+	hash, err := s.hasher.hash(in.Password)
+	if err != nil {
+		return User{}, err
+	}
+	now := s.now()
+	u := User{Email: email, Name: name, CreatedAt: now, UpdatedAt: now}
+	err = s.st.InTx(ctx, func(tx Tx) error { return tx.Users().Create(&u, hash) })
+	if err != nil {
+		return User{}, err
+	}
+	return u, nil
+}
+
+// Login implements AuthService. It reads the user, checks the password
+// outside any transaction (argon2 is slow on purpose), then stores the new
+// session in its own transaction.
+func (s *authService) Login(ctx context.Context, email, password string) (Session, error) {
+	var u User
+	var hash string
+	err := s.st.View(ctx, func(tx Tx) error {
+		var err error
+		u, hash, err = tx.Users().ByEmail(NormalizeEmail(email))
+		return err
+	})
+	if ErrorCode(err) == ENotFound {
+		s.hasher.spend(password)
+		return Session{}, errBadCredentials
+	}
+	if err != nil {
+		return Session{}, err
+	}
+	if !s.hasher.verify(password, hash) {
+		return Session{}, errBadCredentials
+	}
+	var sess Session
+	err = s.st.InTx(ctx, func(tx Tx) error {
+		family, err := s.randomHex(16)
+		if err != nil {
+			return err
+		}
+		sess, err = s.issue(tx, u, family, s.now())
+		return err
+	})
+	return sess, err
+}
+
+// Refresh implements AuthService. Reuse detection must commit the family's
+// revocation, so the transaction succeeds and ETokenReused is returned after.
+func (s *authService) Refresh(ctx context.Context, refreshToken string) (Session, error) {
+	hash, ok := hashRefreshToken(refreshToken)
+	if !ok {
+		return Session{}, errBadRefresh
+	}
+	var sess Session
+	var reused bool
+	err := s.st.InTx(ctx, func(tx Tx) error {
+		var err error
+		sess, reused, err = s.rotate(tx, hash, s.now())
+		return err
+	})
+	if err != nil {
+		return Session{}, err
+	}
+	if reused {
+		return Session{}, errTokenReused
+	}
+	return sess, nil
+}
+
+// rotate exchanges the token with the given hash for a new one of its
+// family; reused reports a replayed token, whose family it revoked.
+func (s *authService) rotate(tx Tx, hash string, now time.Time) (sess Session, reused bool, err error) {
+	tokens := tx.RefreshTokens()
+	t, err := tokens.ByHash(hash)
+	switch {
+	case ErrorCode(err) == ENotFound:
+		return Session{}, false, errBadRefresh
+	case err != nil:
+		return Session{}, false, err
+	case t.RevokedAt != nil:
+		return Session{}, false, errBadRefresh
+	case t.RotatedAt != nil:
+		return Session{}, true, tokens.RevokeFamily(t.FamilyID, now)
+	case !now.Before(t.ExpiresAt):
+		return Session{}, false, errBadRefresh
+	}
+	won, err := tokens.MarkRotated(t.ID, now)
+	if err != nil {
+		return Session{}, false, err
+	}
+	if !won { // a concurrent request rotated it first: a replay
+		return Session{}, true, tokens.RevokeFamily(t.FamilyID, now)
+	}
+	u, err := tx.Users().Get(t.UserID)
+	if err != nil {
+		return Session{}, false, err
+	}
+	sess, err = s.issue(tx, u, t.FamilyID, now)
+	return sess, false, err
+}
+
+// issue stores a new refresh token of the family and returns the session.
+func (s *authService) issue(tx Tx, u User, family string, now time.Time) (Session, error) {
+	raw := make([]byte, refreshTokenBytes)
+	if _, err := io.ReadFull(s.random, raw); err != nil {
+		return Session{}, err
+	}
+	token := base64.RawURLEncoding.EncodeToString(raw)
+	hash, _ := hashRefreshToken(token)
+	t := RefreshToken{UserID: u.ID, FamilyID: family, TokenHash: hash, CreatedAt: now, ExpiresAt: now.Add(s.ttl)}
+	if err := tx.RefreshTokens().Create(&t); err != nil {
+		return Session{}, err
+	}
+	return Session{User: u, RefreshToken: token, RefreshExpiresAt: t.ExpiresAt}, nil
+}
+
+// Logout implements AuthService.
+func (s *authService) Logout(ctx context.Context, refreshToken string) error {
+	hash, ok := hashRefreshToken(refreshToken)
+	if !ok {
+		return nil
+	}
+	return s.st.InTx(ctx, func(tx Tx) error {
+		t, err := tx.RefreshTokens().ByHash(hash)
+		if ErrorCode(err) == ENotFound {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return tx.RefreshTokens().RevokeFamily(t.FamilyID, s.now())
+	})
+}
+
+// User implements AuthService.
+func (s *authService) User(ctx context.Context, id int64) (User, error) {
+	var u User
+	err := s.st.View(ctx, func(tx Tx) error {
+		var err error
+		u, err = tx.Users().Get(id)
+		return err
+	})
+	return u, err
+}
+
+// EnsureAdmin implements AuthService. If the email belongs to a user who is
+// not a site admin, it returns EConflict rather than promote an account
+// whose password the operator did not choose.
+func (s *authService) EnsureAdmin(ctx context.Context, email, password string) (bool, error) {
+	email = NormalizeEmail(email)
+	var v Validator
+	checkEmail(&v, "email", email)
+	checkPassword(&v, "password", password)
+	if err := v.Err(); err != nil {
+		return false, err
+	}
+	hash, err := s.hasher.hash(password)
+	if err != nil {
+		return false, err
+	}
+	var created bool
+	err = s.st.InTx(ctx, func(tx Tx) error {
+		created, err = ensureAdmin(tx.Users(), email, hash, s.now())
+		return err
+	})
+	return created, err
+}
+
+func ensureAdmin(users UserRepo, email, hash string, now time.Time) (bool, error) {
+	if exists, err := users.AnySiteAdmin(); err != nil || exists {
+		return false, err
+	}
+	_, _, err := users.ByEmail(email)
+	if err == nil {
+		return false, Errorf(EConflict, "%s is registered to a user who is not a site admin", email)
+	}
+	if ErrorCode(err) != ENotFound {
+		return false, err
+	}
+	name, _, _ := strings.Cut(email, "@")
+	u := User{Email: email, Name: name, SiteAdmin: true, CreatedAt: now, UpdatedAt: now}
+	return true, users.Create(&u, hash)
+}
+
+// hashRefreshToken returns the stored form of a token (hex SHA-256), and
+// false when the token is not even well-formed.
+func hashRefreshToken(token string) (string, bool) {
+	raw, err := base64.RawURLEncoding.DecodeString(token)
+	if err != nil || len(raw) != refreshTokenBytes {
+		return "", false
+	}
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:]), true
+}
+
+func (s *authService) randomHex(n int) (string, error) {
+	b := make([]byte, n)
+	if _, err := io.ReadFull(s.random, b); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b), nil
+}

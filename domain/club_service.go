@@ -1,0 +1,291 @@
+package domain
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+// clubService implements ClubService.
+type clubService struct {
+	st  Storage
+	now func() time.Time
+}
+
+// Create implements ClubService: the creator becomes the club's owner.
+func (s *clubService) Create(ctx context.Context, actor Actor, in ClubInput) (Club, error) {
+	if actor.Anonymous() {
+		return Club{}, errLoginRequired
+	}
+	c := Club{Name: strings.TrimSpace(in.Name), City: strings.TrimSpace(in.City),
+		Description: strings.TrimSpace(in.Description)}
+	if err := checkClub(c); err != nil {
+		return Club{}, err
+	}
+	c.CreatedAt = s.now()
+	c.UpdatedAt = c.CreatedAt
+	err := s.st.InTx(ctx, func(tx Tx) error {
+		if err := tx.Clubs().Create(&c); err != nil {
+			return err
+		}
+		owner := Membership{ClubID: c.ID, UserID: actor.UserID, Role: RoleOwner, CreatedAt: c.CreatedAt}
+		return tx.Memberships().Create(&owner)
+	})
+	if err != nil {
+		return Club{}, err
+	}
+	return c, nil
+}
+
+func checkClub(c Club) error {
+	var v Validator
+	checkText(&v, "name", c.Name, true, MaxNameLength)
+	checkText(&v, "city", c.City, false, MaxNameLength)
+	checkText(&v, "description", c.Description, false, MaxDescriptionLength)
+	return v.Err()
+}
+
+// Update implements ClubService.
+func (s *clubService) Update(ctx context.Context, actor Actor, id int64, p ClubPatch) (Club, error) {
+	var c Club
+	err := s.st.InTx(ctx, func(tx Tx) error {
+		var err error
+		if c, _, err = clubAs(tx, actor, id, RoleAdmin); err != nil {
+			return err
+		}
+		applyClubPatch(&c, p)
+		if err := checkClub(c); err != nil {
+			return err
+		}
+		c.UpdatedAt = s.now()
+		return tx.Clubs().Update(c)
+	})
+	if err != nil {
+		return Club{}, err
+	}
+	return c, nil
+}
+
+func applyClubPatch(c *Club, p ClubPatch) {
+	if p.Name != nil {
+		c.Name = strings.TrimSpace(*p.Name)
+	}
+	if p.City != nil {
+		c.City = strings.TrimSpace(*p.City)
+	}
+	if p.Description != nil {
+		c.Description = strings.TrimSpace(*p.Description)
+	}
+}
+
+// Get implements ClubService.
+func (s *clubService) Get(ctx context.Context, id int64) (Club, error) {
+	var c Club
+	err := s.st.View(ctx, func(tx Tx) error {
+		var err error
+		c, err = tx.Clubs().Get(id)
+		return err
+	})
+	return c, err
+}
+
+// List implements ClubService.
+func (s *clubService) List(ctx context.Context, f ClubFilter) (Page[Club], error) {
+	f.Query = strings.TrimSpace(f.Query)
+	var v Validator
+	checkText(&v, "query", f.Query, false, MaxQueryLength)
+	checkPage(&v, &f.Limit, &f.Offset)
+	if err := v.Err(); err != nil {
+		return Page[Club]{}, err
+	}
+	page := Page[Club]{Limit: f.Limit, Offset: f.Offset}
+	err := s.st.View(ctx, func(tx Tx) error {
+		var err error
+		page.Items, page.Total, err = tx.Clubs().List(f)
+		return err
+	})
+	return page, err
+}
+
+// AddMember implements ClubService.
+func (s *clubService) AddMember(ctx context.Context, actor Actor, clubID, userID int64, role Role) (Membership, error) {
+	if err := checkRole(role); err != nil {
+		return Membership{}, err
+	}
+	m := Membership{ClubID: clubID, UserID: userID, Role: role, CreatedAt: s.now()}
+	err := s.st.InTx(ctx, func(tx Tx) error {
+		_, actorRole, err := lockClubAs(tx, actor, clubID, RoleAdmin)
+		if err != nil {
+			return err
+		}
+		if role == RoleOwner && !ownerPowers(actor, actorRole) {
+			return Errorf(EForbidden, "only an owner may grant the owner role")
+		}
+		if _, err := tx.Users().Get(userID); err != nil {
+			return err
+		}
+		return tx.Memberships().Create(&m)
+	})
+	if err != nil {
+		return Membership{}, err
+	}
+	return m, nil
+}
+
+// SetRole implements ClubService. Granting or taking away the owner role
+// needs an owner (or site admin); the last owner cannot be demoted
+// (EConflict).
+func (s *clubService) SetRole(ctx context.Context, actor Actor, clubID, userID int64, role Role) (Membership, error) {
+	if err := checkRole(role); err != nil {
+		return Membership{}, err
+	}
+	var m Membership
+	err := s.st.InTx(ctx, func(tx Tx) error {
+		_, actorRole, err := lockClubAs(tx, actor, clubID, RoleAdmin)
+		if err != nil {
+			return err
+		}
+		if m, err = tx.Memberships().Get(clubID, userID); err != nil {
+			return err
+		}
+		if (role == RoleOwner || m.Role == RoleOwner) && !ownerPowers(actor, actorRole) {
+			return Errorf(EForbidden, "only an owner may grant or take away the owner role")
+		}
+		if m.Role == role {
+			return nil
+		}
+		if err := keepAnOwner(tx, m); err != nil {
+			return err
+		}
+		m.Role = role
+		return tx.Memberships().SetRole(clubID, userID, role, s.now())
+	})
+	if err != nil {
+		return Membership{}, err
+	}
+	return m, nil
+}
+
+// RemoveMember implements ClubService.
+func (s *clubService) RemoveMember(ctx context.Context, actor Actor, clubID, userID int64) error {
+	return s.st.InTx(ctx, func(tx Tx) error {
+		self := !actor.Anonymous() && actor.UserID == userID
+		min := RoleAdmin
+		if self {
+			min = "" // anyone may leave
+		}
+		_, actorRole, err := lockClubAs(tx, actor, clubID, min)
+		if err != nil {
+			return err
+		}
+		m, err := tx.Memberships().Get(clubID, userID)
+		if err != nil {
+			return err
+		}
+		if m.Role == RoleOwner && !self && !ownerPowers(actor, actorRole) {
+			return Errorf(EForbidden, "only an owner may remove an owner")
+		}
+		if err := keepAnOwner(tx, m); err != nil {
+			return err
+		}
+		return tx.Memberships().Delete(clubID, userID)
+	})
+}
+
+// keepAnOwner returns EConflict when m is the club's last owner, about to
+// lose the role. The club row is locked, so the count cannot race.
+func keepAnOwner(tx Tx, m Membership) error {
+	if m.Role != RoleOwner {
+		return nil
+	}
+	n, err := tx.Memberships().CountRole(m.ClubID, RoleOwner)
+	if err != nil {
+		return err
+	}
+	if n <= 1 {
+		return Errorf(EConflict, "the last owner of a club cannot be removed or demoted")
+	}
+	return nil
+}
+
+// ListMembers implements ClubService.
+func (s *clubService) ListMembers(ctx context.Context, actor Actor, clubID int64, f MemberFilter) (Page[Membership], error) {
+	var v Validator
+	v.Check(f.Role == "" || f.Role.Valid(), "role", "invalid", "role must be member, referee, admin or owner")
+	checkPage(&v, &f.Limit, &f.Offset)
+	if err := v.Err(); err != nil {
+		return Page[Membership]{}, err
+	}
+	page := Page[Membership]{Limit: f.Limit, Offset: f.Offset}
+	err := s.st.View(ctx, func(tx Tx) error {
+		if _, _, err := clubAs(tx, actor, clubID, RoleMember); err != nil {
+			return err
+		}
+		var err error
+		page.Items, page.Total, err = tx.Memberships().List(clubID, f)
+		return err
+	})
+	return page, err
+}
+
+// RoleOf implements ClubService.
+func (s *clubService) RoleOf(ctx context.Context, userID, clubID int64) (Role, error) {
+	var role Role
+	err := s.st.View(ctx, func(tx Tx) error {
+		var err error
+		role, err = roleIn(tx, userID, clubID)
+		return err
+	})
+	return role, err
+}
+
+func checkRole(role Role) error {
+	var v Validator
+	v.Check(role.Valid(), "role", "invalid", "role must be member, referee, admin or owner")
+	return v.Err()
+}
+
+// roleIn returns the user's role in the club, or "" when not a member.
+func roleIn(tx Tx, userID, clubID int64) (Role, error) {
+	m, err := tx.Memberships().Get(clubID, userID)
+	if ErrorCode(err) == ENotFound {
+		return "", nil
+	}
+	return m.Role, err
+}
+
+// clubAs loads a club for an actor who needs at least role min in it (""
+// for any logged-in user); site admins pass always. It returns the club and
+// the actor's role. Errors: EUnauthenticated, ENotFound, EForbidden.
+func clubAs(tx Tx, actor Actor, clubID int64, min Role) (Club, Role, error) {
+	return loadClubAs(tx, actor, clubID, min, tx.Clubs().Get)
+}
+
+// lockClubAs is clubAs that also locks the club's row, for changes to its
+// memberships.
+func lockClubAs(tx Tx, actor Actor, clubID int64, min Role) (Club, Role, error) {
+	return loadClubAs(tx, actor, clubID, min, tx.Clubs().Lock)
+}
+
+func loadClubAs(tx Tx, actor Actor, clubID int64, min Role, load func(int64) (Club, error)) (Club, Role, error) {
+	if actor.Anonymous() {
+		return Club{}, "", errLoginRequired
+	}
+	c, err := load(clubID)
+	if err != nil {
+		return Club{}, "", err
+	}
+	role, err := roleIn(tx, actor.UserID, clubID)
+	if err != nil {
+		return Club{}, "", err
+	}
+	if min != "" && !actor.SiteAdmin && !role.AtLeast(min) {
+		return Club{}, role, Errorf(EForbidden, "you need the %s role in this club", min)
+	}
+	return c, role, nil
+}
+
+// ownerPowers reports whether the actor may grant or take away ownership.
+func ownerPowers(actor Actor, role Role) bool {
+	return actor.SiteAdmin || role == RoleOwner
+}

@@ -1,0 +1,200 @@
+package domain
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+// playerService implements PlayerService.
+type playerService struct {
+	st  Storage
+	now func() time.Time
+}
+
+// Create implements PlayerService. A user may create their own profile
+// (UserID = self), in a club only if they are a member of it; a club's
+// admins may create unlinked profiles in their club; a site admin anything.
+func (s *playerService) Create(ctx context.Context, actor Actor, in PlayerInput) (Player, error) {
+	if actor.Anonymous() {
+		return Player{}, errLoginRequired
+	}
+	p := Player{Name: strings.TrimSpace(in.Name), FederationID: trimPtr(in.FederationID),
+		ClubID: in.ClubID, UserID: in.UserID}
+	if err := checkPlayer(p); err != nil {
+		return Player{}, err
+	}
+	p.CreatedAt = s.now()
+	p.UpdatedAt = p.CreatedAt
+	err := s.st.InTx(ctx, func(tx Tx) error {
+		if err := mayCreatePlayer(tx, actor, p); err != nil {
+			return err
+		}
+		return tx.Players().Create(&p)
+	})
+	if err != nil {
+		return Player{}, err
+	}
+	return p, nil
+}
+
+func mayCreatePlayer(tx Tx, actor Actor, p Player) error {
+	own := p.UserID != nil && *p.UserID == actor.UserID
+	switch {
+	case actor.SiteAdmin:
+		if p.ClubID != nil {
+			_, err := tx.Clubs().Get(*p.ClubID)
+			return err
+		}
+		return nil
+	case p.UserID != nil && !own:
+		return Errorf(EForbidden, "only a site admin may link a profile to another user")
+	case !own && p.ClubID == nil:
+		return Errorf(EForbidden, "only a club's admins may create profiles of other players")
+	case p.ClubID == nil:
+		return nil
+	}
+	return mayPlaceInClub(tx, actor, *p.ClubID, own)
+}
+
+// mayPlaceInClub checks that the actor may put a player in the club: their
+// own profile in a club they belong to, anybody's in a club they administer.
+func mayPlaceInClub(tx Tx, actor Actor, clubID int64, own bool) error {
+	min := RoleAdmin
+	if own {
+		min = RoleMember
+	}
+	_, _, err := clubAs(tx, actor, clubID, min)
+	return err
+}
+
+func checkPlayer(p Player) error {
+	var v Validator
+	checkText(&v, "name", p.Name, true, MaxNameLength)
+	if p.FederationID != nil {
+		checkFederationID(&v, "federation_id", *p.FederationID)
+	}
+	v.Check(p.ClubID == nil || *p.ClubID > 0, "club_id", "invalid", "club_id must be a positive id")
+	v.Check(p.UserID == nil || *p.UserID > 0, "user_id", "invalid", "user_id must be a positive id")
+	return v.Err()
+}
+
+// Update implements PlayerService. The player's own user, the admins of its
+// club and site admins may edit it; moving it to another club is checked as
+// in Create.
+func (s *playerService) Update(ctx context.Context, actor Actor, id int64, patch PlayerPatch) (Player, error) {
+	if actor.Anonymous() {
+		return Player{}, errLoginRequired
+	}
+	if patch.ClearClub && patch.ClubID != nil {
+		var v Validator
+		v.Add("club_id", "invalid", "a club cannot be set and cleared at once")
+		return Player{}, v.Err()
+	}
+	var p Player
+	err := s.st.InTx(ctx, func(tx Tx) error {
+		var err error
+		if p, err = editablePlayer(tx, actor, id); err != nil {
+			return err
+		}
+		old := p.ClubID
+		applyPlayerPatch(&p, patch)
+		if err := checkPlayer(p); err != nil {
+			return err
+		}
+		if p.ClubID != nil && (old == nil || *old != *p.ClubID) && !actor.SiteAdmin {
+			if err := mayPlaceInClub(tx, actor, *p.ClubID, ownedBy(p, actor)); err != nil {
+				return err
+			}
+		}
+		p.UpdatedAt = s.now()
+		return tx.Players().Update(p)
+	})
+	if err != nil {
+		return Player{}, err
+	}
+	return p, nil
+}
+
+func applyPlayerPatch(p *Player, patch PlayerPatch) {
+	if patch.Name != nil {
+		p.Name = strings.TrimSpace(*patch.Name)
+	}
+	if patch.FederationID != nil {
+		p.FederationID = trimPtr(patch.FederationID) // "" clears it
+	}
+	if patch.ClubID != nil {
+		p.ClubID = patch.ClubID
+	}
+	if patch.ClearClub {
+		p.ClubID = nil
+	}
+}
+
+// Delete implements PlayerService, with the same rights as Update.
+func (s *playerService) Delete(ctx context.Context, actor Actor, id int64) error {
+	if actor.Anonymous() {
+		return errLoginRequired
+	}
+	return s.st.InTx(ctx, func(tx Tx) error {
+		if _, err := editablePlayer(tx, actor, id); err != nil {
+			return err
+		}
+		return tx.Players().Delete(id)
+	})
+}
+
+// editablePlayer loads a player the actor may edit. Errors: ENotFound,
+// EForbidden.
+func editablePlayer(tx Tx, actor Actor, id int64) (Player, error) {
+	p, err := tx.Players().Get(id)
+	if err != nil {
+		return Player{}, err
+	}
+	if actor.SiteAdmin || ownedBy(p, actor) {
+		return p, nil
+	}
+	if p.ClubID != nil {
+		role, err := roleIn(tx, actor.UserID, *p.ClubID)
+		if err != nil {
+			return Player{}, err
+		}
+		if role.AtLeast(RoleAdmin) {
+			return p, nil
+		}
+	}
+	return Player{}, Errorf(EForbidden, "you may not edit this player")
+}
+
+func ownedBy(p Player, actor Actor) bool {
+	return p.UserID != nil && *p.UserID == actor.UserID
+}
+
+// Get implements PlayerService.
+func (s *playerService) Get(ctx context.Context, id int64) (Player, error) {
+	var p Player
+	err := s.st.View(ctx, func(tx Tx) error {
+		var err error
+		p, err = tx.Players().Get(id)
+		return err
+	})
+	return p, err
+}
+
+// List implements PlayerService.
+func (s *playerService) List(ctx context.Context, f PlayerFilter) (Page[Player], error) {
+	f.Query = strings.TrimSpace(f.Query)
+	var v Validator
+	checkText(&v, "query", f.Query, false, MaxQueryLength)
+	checkPage(&v, &f.Limit, &f.Offset)
+	if err := v.Err(); err != nil {
+		return Page[Player]{}, err
+	}
+	page := Page[Player]{Limit: f.Limit, Offset: f.Offset}
+	err := s.st.View(ctx, func(tx Tx) error {
+		var err error
+		page.Items, page.Total, err = tx.Players().List(f)
+		return err
+	})
+	return page, err
+}

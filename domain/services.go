@@ -1,0 +1,77 @@
+package domain
+
+import (
+	"crypto/rand"
+	"io"
+	"time"
+)
+
+// Page sizes of list methods.
+const (
+	DefaultLimit = 20  // when a filter's Limit is 0
+	MaxLimit     = 100 // a larger Limit is EInvalid
+)
+
+// DefaultRefreshTTL is how long a refresh token lives when Config leaves it 0.
+const DefaultRefreshTTL = 30 * 24 * time.Hour
+
+// Config tunes the services. Zero values mean the defaults.
+type Config struct {
+	// Now is the clock (default time.Now). Times are stored in UTC with
+	// microsecond precision.
+	Now func() time.Time
+	// RefreshTTL is the lifetime of each refresh token (default 30 days).
+	RefreshTTL time.Duration
+	// PasswordParams are the argon2id parameters of new password hashes;
+	// zero fields take DefaultPasswordParams. Tests may use
+	// TestPasswordParams.
+	PasswordParams PasswordParams
+	// Random is the source of salts and tokens (default crypto/rand).
+	Random io.Reader
+}
+
+func (c Config) withDefaults() Config {
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.RefreshTTL <= 0 {
+		c.RefreshTTL = DefaultRefreshTTL
+	}
+	c.PasswordParams = c.PasswordParams.withDefaults()
+	if c.Random == nil {
+		c.Random = rand.Reader
+	}
+	return c
+}
+
+// clock returns the current time as stored: UTC, microseconds.
+func (c Config) clock() func() time.Time {
+	now := c.Now
+	return func() time.Time { return now().UTC().Truncate(time.Microsecond) }
+}
+
+// NewServices returns the services over st.
+func NewServices(st Storage, cfg Config) Services {
+	cfg = cfg.withDefaults()
+	now := cfg.clock()
+	return Services{
+		Auth: &authService{
+			st: st, now: now, ttl: cfg.RefreshTTL, random: cfg.Random,
+			hasher: &passwordHasher{params: cfg.PasswordParams, random: cfg.Random},
+		},
+		Clubs:   &clubService{st: st, now: now},
+		Players: &playerService{st: st, now: now},
+	}
+}
+
+// errLoginRequired is returned to anonymous actors.
+var errLoginRequired = Errorf(EUnauthenticated, "you must be logged in")
+
+// checkPage validates a filter's paging, defaulting a zero limit.
+func checkPage(v *Validator, limit, offset *int) {
+	if *limit == 0 {
+		*limit = DefaultLimit
+	}
+	v.Check(*limit >= 1 && *limit <= MaxLimit, "limit", "out_of_range", "limit must be between 1 and 100")
+	v.Check(*offset >= 0, "offset", "out_of_range", "offset must not be negative")
+}

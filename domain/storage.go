@@ -1,0 +1,144 @@
+package domain
+
+import (
+	"context"
+	"time"
+)
+
+// Storage is what the services need from a database. The domain declares it;
+// the store package implements it (on SQLite and PostgreSQL).
+//
+// Every public service method runs in exactly one unit of work: InTx for
+// anything that writes, View for reads. A Tx is bound to the context given to
+// InTx or View, so repository methods take no context of their own.
+//
+// Repositories translate driver errors into *Error once: a missing row is
+// ENotFound, a unique violation EConflict, a reference to a missing row
+// ENotFound, and deleting a row that is still referenced EConflict.
+type Storage interface {
+	// InTx runs fn in a read-write transaction. It commits when fn returns
+	// nil and rolls back otherwise (returning fn's error unchanged).
+	InTx(ctx context.Context, fn func(tx Tx) error) error
+	// View runs fn in a read-only transaction (one consistent snapshot).
+	View(ctx context.Context, fn func(tx Tx) error) error
+}
+
+// Tx is one unit of work and gives access to the repositories within it.
+type Tx interface {
+	Users() UserRepo
+	RefreshTokens() RefreshTokenRepo
+	Clubs() ClubRepo
+	Memberships() MembershipRepo
+	Players() PlayerRepo
+	Settings() SettingRepo
+}
+
+// UserRepo stores users and their password hashes.
+type UserRepo interface {
+	// Create inserts u and sets its ID. Errors: EConflict (email taken).
+	Create(u *User, passwordHash string) error
+	// Get returns a user. Errors: ENotFound.
+	Get(id int64) (User, error)
+	// ByEmail returns a user and its password hash by normalised email.
+	// Errors: ENotFound.
+	ByEmail(email string) (User, string, error)
+	// AnySiteAdmin reports whether at least one site admin exists.
+	AnySiteAdmin() (bool, error)
+}
+
+// RefreshToken is a stored refresh token: only the SHA-256 hash of the
+// token is kept. Tokens of one login form a family; each rotation adds a
+// token to the family and marks the previous one rotated.
+type RefreshToken struct {
+	ID        int64
+	UserID    int64
+	FamilyID  string
+	TokenHash string // hex SHA-256 of the token
+	CreatedAt time.Time
+	ExpiresAt time.Time
+	RotatedAt *time.Time // set when exchanged for the next token
+	RevokedAt *time.Time // set on logout or reuse detection
+}
+
+// RefreshTokenRepo stores refresh tokens.
+type RefreshTokenRepo interface {
+	// Create inserts t and sets its ID.
+	Create(t *RefreshToken) error
+	// ByHash returns the token with the given hash. Errors: ENotFound.
+	ByHash(tokenHash string) (RefreshToken, error)
+	// MarkRotated marks a token rotated at the given time if it is neither
+	// rotated nor revoked yet, and reports whether it did. A false result
+	// means another request rotated or revoked it first.
+	MarkRotated(id int64, at time.Time) (bool, error)
+	// RevokeFamily revokes every token of the family not yet revoked.
+	RevokeFamily(familyID string, at time.Time) error
+	// DeleteExpired deletes tokens that expired before the given time and
+	// returns how many it deleted.
+	DeleteExpired(before time.Time) (int64, error)
+}
+
+// ClubRepo stores clubs.
+type ClubRepo interface {
+	// Create inserts c and sets its ID.
+	Create(c *Club) error
+	// Get returns a club. Errors: ENotFound.
+	Get(id int64) (Club, error)
+	// Lock returns a club and locks its row until the end of the transaction
+	// (on PostgreSQL; SQLite write transactions are serialised anyway), so
+	// that changes to its memberships do not race. Errors: ENotFound.
+	Lock(id int64) (Club, error)
+	// Update stores the name, city, description and updated time of c.
+	// Errors: ENotFound.
+	Update(c Club) error
+	// List returns one page of clubs ordered by name and the total count;
+	// f is already validated (Limit 1..100).
+	List(f ClubFilter) ([]Club, int, error)
+}
+
+// MembershipRepo stores memberships of users in clubs.
+type MembershipRepo interface {
+	// Create inserts m. Errors: EConflict (already a member), ENotFound
+	// (club or user missing).
+	Create(m *Membership) error
+	// Get returns a membership with the user's name and email. Errors:
+	// ENotFound.
+	Get(clubID, userID int64) (Membership, error)
+	// SetRole changes a member's role. Errors: ENotFound.
+	SetRole(clubID, userID int64, role Role, at time.Time) error
+	// Delete removes a membership. Errors: ENotFound.
+	Delete(clubID, userID int64) error
+	// CountRole counts the club's members with exactly that role.
+	CountRole(clubID int64, role Role) (int, error)
+	// List returns one page of a club's members ordered by user name and the
+	// total count; f is already validated.
+	List(clubID int64, f MemberFilter) ([]Membership, int, error)
+}
+
+// PlayerRepo stores player profiles.
+type PlayerRepo interface {
+	// Create inserts p and sets its ID. Errors: EConflict (federation id or
+	// user already used), ENotFound (club or user missing).
+	Create(p *Player) error
+	// Get returns a player. Errors: ENotFound.
+	Get(id int64) (Player, error)
+	// Update stores every field of p except ID and CreatedAt. Errors:
+	// ENotFound, EConflict.
+	Update(p Player) error
+	// Delete removes a player. Errors: ENotFound, EConflict (still
+	// referenced).
+	Delete(id int64) error
+	// List returns one page of players ordered by name and the total count;
+	// f is already validated.
+	List(f PlayerFilter) ([]Player, int, error)
+}
+
+// SettingRepo stores named server settings (e.g. signing keys).
+type SettingRepo interface {
+	// Get returns a setting's value. Errors: ENotFound.
+	Get(name string) (string, error)
+	// Put creates or replaces a setting.
+	Put(name, value string, at time.Time) error
+	// PutIfAbsent creates a setting unless it exists, and reports whether it
+	// did; concurrent callers agree on one value.
+	PutIfAbsent(name, value string, at time.Time) (bool, error)
+}

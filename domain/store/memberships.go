@@ -1,0 +1,119 @@
+package store
+
+import (
+	"time"
+
+	"gorm.io/gorm"
+
+	"github.com/burraco/burraco/domain"
+)
+
+type membershipRow struct {
+	ID        int64 `gorm:"primaryKey"`
+	ClubID    int64
+	UserID    int64
+	Role      string
+	CreatedAt time.Time `gorm:"autoCreateTime:false"`
+	UpdatedAt time.Time `gorm:"autoUpdateTime:false"`
+}
+
+func (membershipRow) TableName() string { return "memberships" }
+
+// memberView is a membership joined with its user.
+type memberView struct {
+	ClubID    int64
+	UserID    int64
+	UserName  string
+	UserEmail string
+	Role      string
+	CreatedAt time.Time
+}
+
+func (v memberView) domain() domain.Membership {
+	return domain.Membership{ClubID: v.ClubID, UserID: v.UserID, UserName: v.UserName, UserEmail: v.UserEmail,
+		Role: domain.Role(v.Role), CreatedAt: v.CreatedAt.UTC()}
+}
+
+type membershipRepo struct{ t *tx }
+
+func (r membershipRepo) Create(m *domain.Membership) error {
+	row := membershipRow{ClubID: m.ClubID, UserID: m.UserID, Role: string(m.Role),
+		CreatedAt: utc(m.CreatedAt), UpdatedAt: utc(m.CreatedAt)}
+	if err := r.t.db.Create(&row).Error; err != nil {
+		return translate(err, "membership")
+	}
+	got, err := r.Get(m.ClubID, m.UserID)
+	if err != nil {
+		return err
+	}
+	*m = got
+	return nil
+}
+
+// members selects memberships joined with their users.
+func (r membershipRepo) members() *gorm.DB {
+	return r.t.db.Table("memberships AS m").
+		Select("m.club_id, m.user_id, u.name AS user_name, u.email AS user_email, m.role, m.created_at").
+		Joins("JOIN users AS u ON u.id = m.user_id")
+}
+
+func (r membershipRepo) Get(clubID, userID int64) (domain.Membership, error) {
+	var v memberView
+	err := r.members().Where("m.club_id = ? AND m.user_id = ?", clubID, userID).Take(&v).Error
+	if err != nil {
+		return domain.Membership{}, translate(err, "membership")
+	}
+	return v.domain(), nil
+}
+
+func (r membershipRepo) SetRole(clubID, userID int64, role domain.Role, at time.Time) error {
+	res := r.t.db.Model(&membershipRow{}).Where("club_id = ? AND user_id = ?", clubID, userID).
+		Updates(map[string]any{"role": string(role), "updated_at": utc(at)})
+	if res.Error != nil {
+		return translate(res.Error, "membership")
+	}
+	if res.RowsAffected == 0 {
+		return notFound("membership")
+	}
+	return nil
+}
+
+func (r membershipRepo) Delete(clubID, userID int64) error {
+	res := r.t.db.Where("club_id = ? AND user_id = ?", clubID, userID).Delete(&membershipRow{})
+	if res.Error != nil {
+		return translateDelete(res.Error, "membership")
+	}
+	if res.RowsAffected == 0 {
+		return notFound("membership")
+	}
+	return nil
+}
+
+func (r membershipRepo) CountRole(clubID int64, role domain.Role) (int, error) {
+	var n int64
+	err := r.t.db.Model(&membershipRow{}).Where("club_id = ? AND role = ?", clubID, string(role)).Count(&n).Error
+	return int(n), translate(err, "membership")
+}
+
+func (r membershipRepo) List(clubID int64, f domain.MemberFilter) ([]domain.Membership, int, error) {
+	where := func() *gorm.DB {
+		q := r.members().Where("m.club_id = ?", clubID)
+		if f.Role != "" {
+			q = q.Where("m.role = ?", string(f.Role))
+		}
+		return q
+	}
+	var total int64
+	if err := where().Count(&total).Error; err != nil {
+		return nil, 0, translate(err, "membership")
+	}
+	var views []memberView
+	if err := where().Order("u.name, u.id").Limit(f.Limit).Offset(f.Offset).Find(&views).Error; err != nil {
+		return nil, 0, translate(err, "membership")
+	}
+	ms := make([]domain.Membership, len(views))
+	for i, v := range views {
+		ms[i] = v.domain()
+	}
+	return ms, int(total), nil
+}

@@ -1,0 +1,148 @@
+// Package storetest gives tests a fresh, migrated database: a temp-file
+// SQLite, or an isolated schema of a PostgreSQL server.
+//
+// PostgreSQL is found through TEST_DATABASE_URL (default
+// postgres://burraco:burraco@localhost:5432/burraco_test?sslmode=disable).
+// When it is unreachable the PostgreSQL tests are skipped, unless CI=true,
+// where they fail.
+package storetest
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // the pgx database/sql driver
+
+	"github.com/burraco/burraco/domain/store"
+	"github.com/burraco/burraco/migrations"
+)
+
+// DefaultPostgresURL is used when TEST_DATABASE_URL is not set.
+const DefaultPostgresURL = "postgres://burraco:burraco@localhost:5432/burraco_test?sslmode=disable"
+
+// SQLite returns a fresh, migrated SQLite database in a temporary file,
+// closed when the test ends.
+func SQLite(t testing.TB) *store.DB {
+	t.Helper()
+	return open(t, filepath.Join(t.TempDir(), "burraco.db"))
+}
+
+// SQLiteURL returns the location of a fresh, unmigrated SQLite file.
+func SQLiteURL(t testing.TB) string {
+	t.Helper()
+	return filepath.Join(t.TempDir(), "burraco.db")
+}
+
+// Postgres returns a fresh, migrated PostgreSQL database: a schema of its
+// own on the test server, dropped when the test ends.
+func Postgres(t testing.TB) *store.DB {
+	t.Helper()
+	return open(t, PostgresURL(t))
+}
+
+// PostgresURL creates an empty schema of its own on the test server
+// (dropped when the test ends) and returns a URL whose connections use it.
+// It skips or fails the test as Postgres does when the server is down.
+func PostgresURL(t testing.TB) string {
+	t.Helper()
+	admin := adminDB(t)
+	schema := "test_" + randomHex(t, 8)
+	ctx := context.Background()
+	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
+		t.Fatalf("storetest: create schema: %v", err)
+	}
+	t.Cleanup(func() {
+		if _, err := admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE"); err != nil {
+			t.Errorf("storetest: drop schema: %v", err)
+		}
+	})
+	u, err := url.Parse(baseURL())
+	if err != nil {
+		t.Fatalf("storetest: bad TEST_DATABASE_URL: %v", err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// Each runs fn as a subtest on a fresh SQLite database ("sqlite") and on a
+// fresh PostgreSQL database ("postgres").
+func Each(t *testing.T, fn func(t *testing.T, db *store.DB)) {
+	t.Helper()
+	t.Run(store.SQLite, func(t *testing.T) { fn(t, SQLite(t)) })
+	t.Run(store.Postgres, func(t *testing.T) { fn(t, Postgres(t)) })
+}
+
+// open opens and migrates databaseURL; the database is closed (before any
+// schema is dropped) when the test ends.
+func open(t testing.TB, databaseURL string) *store.DB {
+	t.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, databaseURL)
+	if err != nil {
+		t.Fatalf("storetest: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := db.Close(); err != nil {
+			t.Errorf("storetest: close: %v", err)
+		}
+	})
+	if _, err := migrations.Up(ctx, db.SQL(), db.Dialect()); err != nil {
+		t.Fatalf("storetest: migrate: %v", err)
+	}
+	return db
+}
+
+func baseURL() string {
+	if u := os.Getenv("TEST_DATABASE_URL"); u != "" {
+		return u
+	}
+	return DefaultPostgresURL
+}
+
+var admin struct {
+	once sync.Once
+	db   *sql.DB
+	err  error
+}
+
+// adminDB is a process-wide connection to the test server, used to create
+// and drop schemas. It skips (or, on CI, fails) the test when the server
+// does not answer.
+func adminDB(t testing.TB) *sql.DB {
+	t.Helper()
+	admin.once.Do(func() {
+		admin.db, admin.err = sql.Open("pgx", baseURL())
+		if admin.err != nil {
+			return
+		}
+		admin.db.SetMaxOpenConns(4)
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		admin.err = admin.db.PingContext(ctx)
+	})
+	if admin.err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("storetest: PostgreSQL unreachable at TEST_DATABASE_URL: %v", admin.err)
+		}
+		t.Skipf("storetest: PostgreSQL unreachable (set TEST_DATABASE_URL): %v", admin.err)
+	}
+	return admin.db
+}
+
+func randomHex(t testing.TB, n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,50 @@
+package store
+
+import (
+	"strings"
+	"time"
+
+	"gorm.io/gorm"
+
+	"github.com/burraco/burraco/domain"
+)
+
+// tx is one unit of work; its repositories share the GORM transaction.
+type tx struct {
+	db      *gorm.DB
+	dialect string
+}
+
+func (t *tx) Users() domain.UserRepo                 { return userRepo{t} }
+func (t *tx) RefreshTokens() domain.RefreshTokenRepo { return tokenRepo{t} }
+func (t *tx) Clubs() domain.ClubRepo                 { return clubRepo{t} }
+func (t *tx) Memberships() domain.MembershipRepo     { return membershipRepo{t} }
+func (t *tx) Players() domain.PlayerRepo             { return playerRepo{t} }
+func (t *tx) Settings() domain.SettingRepo           { return settingRepo{t} }
+
+// utc normalises a time for storage: UTC, microseconds (PostgreSQL's
+// precision), so that both databases round-trip it unchanged.
+func utc(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }
+
+func utcPtr(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := utc(*t)
+	return &u
+}
+
+// likeEscaper escapes the LIKE wildcards and the escape character itself.
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// containsPattern is a LIKE pattern matching values that contain q,
+// case-insensitively when compared against LOWER(column).
+func containsPattern(q string) string {
+	return "%" + likeEscaper.Replace(strings.ToLower(q)) + "%"
+}
+
+// likeLower is a case-insensitive "contains" condition on column; use with
+// containsPattern. It reads the same on SQLite and PostgreSQL.
+func likeLower(column string) string {
+	return "LOWER(" + column + `) LIKE ? ESCAPE '\'`
+}

@@ -1,0 +1,358 @@
+// Package conformance loads and runs the rules conformance cases (the JSON
+// format of shared/conformance/FORMAT.md) against the engine. It is used by
+// the `burraco conformance` command and by go test.
+package conformance
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/burraco/burraco/engine"
+)
+
+// Case is one conformance case: a position, moves, and what must hold after.
+type Case struct {
+	Name    string          `json:"name"`
+	Rules   engine.RuleSet  `json:"rules"`
+	Options json.RawMessage `json:"options"`
+	Players int             `json:"players"`
+	Note    string          `json:"note"`
+	Start   engine.Position `json:"start"`
+	Steps   []Step          `json:"steps"`
+	Expect  Expect          `json:"expect"`
+}
+
+// Step is one move by Seat; Reject says the engine must refuse it. Move is
+// kept raw so that a move that cannot be decoded is a rejection.
+type Step struct {
+	Seat   int             `json:"seat"`
+	Reject bool            `json:"reject"`
+	Move   json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON keeps the whole step object as the move's notation.
+func (s *Step) UnmarshalJSON(b []byte) error {
+	var w struct {
+		Seat   int  `json:"seat"`
+		Reject bool `json:"reject"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	s.Seat, s.Reject, s.Move = w.Seat, w.Reject, slices.Clone(b)
+	return nil
+}
+
+// Expect is what must hold after the steps; nil fields are not checked.
+type Expect struct {
+	Turn        *int                `json:"turn"`
+	Phase       *string             `json:"phase"`
+	Hands       []*[]engine.Card    `json:"hands"`
+	HandSizes   []int               `json:"hand_sizes"`
+	Melds       [][][]engine.Card   `json:"melds"`
+	Discard     *[]engine.Card      `json:"discard"`
+	StockSize   *int                `json:"stock_size"`
+	PotTaken    []bool              `json:"pot_taken"`
+	PotUnplayed []bool              `json:"pot_unplayed"`
+	Over        *bool               `json:"over"`
+	Score       []map[string]int    `json:"score"`
+	Rows        []*[]engine.Card    `json:"rows"`
+	Extra       map[string]struct{} `json:"-"`
+}
+
+// Load reads a case file.
+func Load(path string) (Case, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Case{}, err
+	}
+	return Parse(b)
+}
+
+// Parse decodes a case.
+func Parse(b []byte) (Case, error) {
+	var c Case
+	if err := json.Unmarshal(b, &c); err != nil {
+		return Case{}, err
+	}
+	if c.Rules == "" {
+		return Case{}, fmt.Errorf("case has no rules")
+	}
+	return c, nil
+}
+
+// Run plays the case and returns nil when everything expected holds, or an
+// error saying what differed.
+func Run(c Case) error {
+	start := c.Start
+	start.Rules, start.Options, start.Players = c.Rules, c.Options, c.Players
+	g, err := engine.LoadPosition(start)
+	if err != nil {
+		return fmt.Errorf("start position: %v", err)
+	}
+	for i, s := range c.Steps {
+		if err := runStep(g, s); err != nil {
+			return fmt.Errorf("step %d (%s): %v", i+1, compact(s.Move), err)
+		}
+	}
+	return check(g, c.Expect)
+}
+
+func runStep(g *engine.Game, s Step) error {
+	var m engine.Move
+	if err := json.Unmarshal(s.Move, &m); err != nil {
+		if s.Reject {
+			return nil
+		}
+		return fmt.Errorf("cannot decode move: %v", err)
+	}
+	before, err := json.Marshal(g.Position())
+	if err != nil {
+		return err
+	}
+	err = g.Apply(s.Seat, m)
+	switch {
+	case s.Reject && err == nil:
+		return fmt.Errorf("accepted, expected a rejection")
+	case !s.Reject && err != nil:
+		return fmt.Errorf("rejected: %v", err)
+	case s.Reject:
+		after, _ := json.Marshal(g.Position())
+		if !bytes.Equal(before, after) {
+			return fmt.Errorf("rejected (%v) but the position changed", err)
+		}
+	}
+	return nil
+}
+
+func compact(b []byte) string {
+	var buf bytes.Buffer
+	if json.Compact(&buf, b) != nil {
+		return string(b)
+	}
+	return buf.String()
+}
+
+// check compares the game with what is expected, collecting every difference.
+func check(g *engine.Game, e Expect) error {
+	var diffs []string
+	add := func(format string, args ...any) { diffs = append(diffs, fmt.Sprintf(format, args...)) }
+	if e.Turn != nil && *e.Turn != g.Turn() {
+		add("turn %d, want %d", g.Turn(), *e.Turn)
+	}
+	if e.Phase != nil && *e.Phase != g.Phase().String() {
+		add("phase %s, want %s", g.Phase(), *e.Phase)
+	}
+	if e.Over != nil && *e.Over != g.Over() {
+		add("over %v, want %v", g.Over(), *e.Over)
+	}
+	checkHands(g, e, add)
+	checkMelds(g, e.Melds, add)
+	if e.Discard != nil && !slices.Equal(g.Pile(), *e.Discard) {
+		add("discard %v, want %v", engine.FormatCards(g.Pile()), engine.FormatCards(*e.Discard))
+	}
+	if e.StockSize != nil && *e.StockSize != g.StockSize() {
+		add("stock_size %d, want %d", g.StockSize(), *e.StockSize)
+	}
+	teams := g.Rules().Teams()
+	for name, want := range map[string][]bool{"pot_taken": e.PotTaken, "pot_unplayed": e.PotUnplayed} {
+		if want == nil {
+			continue
+		}
+		got := make([]bool, teams)
+		for t := range got {
+			if name == "pot_taken" {
+				got[t] = g.PotTaken(t)
+			} else {
+				got[t] = g.PotUnplayed(t)
+			}
+		}
+		if !slices.Equal(got, want) {
+			add("%s %v, want %v", name, got, want)
+		}
+	}
+	checkScore(g, e.Score, add)
+	if len(diffs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s", strings.Join(diffs, "; "))
+}
+
+func checkHands(g *engine.Game, e Expect, add func(string, ...any)) {
+	if e.Hands != nil && len(e.Hands) != g.Players() {
+		add("hands: %d listed for %d players", len(e.Hands), g.Players())
+	}
+	for seat, h := range e.Hands {
+		if h == nil || seat >= g.Players() {
+			continue
+		}
+		if !sameMultiset(g.Hand(seat), *h) {
+			add("hand %d %v, want %v", seat, engine.FormatCards(g.Hand(seat)), engine.FormatCards(*h))
+		}
+	}
+	if e.HandSizes != nil {
+		got := make([]int, g.Players())
+		for s := range got {
+			got[s] = g.HandSize(s)
+		}
+		if !slices.Equal(got, e.HandSizes) {
+			add("hand_sizes %v, want %v", got, e.HandSizes)
+		}
+	}
+	for seat, r := range e.Rows {
+		if r != nil && !slices.Equal(g.Row(seat), *r) {
+			add("row %d %v, want %v", seat, engine.FormatCards(g.Row(seat)), engine.FormatCards(*r))
+		}
+	}
+}
+
+// checkMelds compares melds per team in laying order: sequences position by
+// position, sets as multisets.
+func checkMelds(g *engine.Game, want [][][]engine.Card, add func(string, ...any)) {
+	if want == nil {
+		return
+	}
+	teams := g.Rules().Teams()
+	if len(want) != teams {
+		add("melds: %d teams listed, %d play", len(want), teams)
+	}
+	for t := 0; t < teams && t < len(want); t++ {
+		got := g.Melds(t)
+		ok := len(got) == len(want[t])
+		for i := 0; ok && i < len(got); i++ {
+			if got[i].Kind == engine.Set {
+				ok = sameMultiset(got[i].Cards, want[t][i])
+			} else {
+				ok = slices.Equal(got[i].Cards, want[t][i])
+			}
+		}
+		if !ok {
+			add("team %d melds %v, want %v", t, formatMelds(got), formatLists(want[t]))
+		}
+	}
+}
+
+func formatMelds(ms []engine.Meld) string {
+	ls := make([][]engine.Card, len(ms))
+	for i, m := range ms {
+		ls[i] = m.Cards
+	}
+	return formatLists(ls)
+}
+
+func formatLists(ls [][]engine.Card) string {
+	parts := make([]string, len(ls))
+	for i, l := range ls {
+		parts[i] = "[" + strings.Join(engine.FormatCards(l), " ") + "]"
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
+
+func sameMultiset(a, b []engine.Card) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}
+
+func checkScore(g *engine.Game, want []map[string]int, add func(string, ...any)) {
+	if want == nil {
+		return
+	}
+	if !g.Over() {
+		add("score expected but the deal is not over")
+		return
+	}
+	got := g.Score()
+	if len(got) != len(want) {
+		add("score for %d teams, want %d", len(got), len(want))
+		return
+	}
+	for t, w := range want {
+		s := got[t]
+		parts := map[string]int{"cards": s.Cards, "bonus": s.Bonus, "closing": s.Closing,
+			"hand": s.Hand, "pot": s.Pot, "total": s.Total}
+		keys := make([]string, 0, len(w))
+		for k := range w {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			v, known := parts[k]
+			switch {
+			case !known:
+				add("team %d score: unknown part %q", t, k)
+			case v != w[k]:
+				add("team %d score %s %d, want %d", t, k, v, w[k])
+			}
+		}
+	}
+}
+
+// Result is the outcome of one case file.
+type Result struct {
+	Name string // the file's path under the directory, without .json
+	Err  error  // nil when the case passed
+}
+
+// Files lists every *.json file under dir (recursively), sorted.
+func Files(dir string) ([]string, error) {
+	var files []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(d.Name(), ".json") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	sort.Strings(files)
+	return files, err
+}
+
+// RunFile loads and runs one case file.
+func RunFile(dir, path string) Result {
+	name := strings.TrimSuffix(path, ".json")
+	if rel, err := filepath.Rel(dir, path); err == nil {
+		name = strings.TrimSuffix(filepath.ToSlash(rel), ".json")
+	}
+	c, err := Load(path)
+	if err != nil {
+		return Result{Name: name, Err: fmt.Errorf("cannot read case: %v", err)}
+	}
+	return Result{Name: name, Err: Run(c)}
+}
+
+// RunDir runs every case under dir, writes one line per case (`ok NAME` or
+// `FAIL NAME: what differed`) and the last line `N passed, M failed`, and
+// returns the counts. An unreadable directory is an error.
+func RunDir(dir string, w io.Writer) (passed, failed int, err error) {
+	files, err := Files(dir)
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, f := range files {
+		r := RunFile(dir, f)
+		if r.Err != nil {
+			failed++
+			fmt.Fprintf(w, "FAIL %s: %v\n", r.Name, r.Err)
+		} else {
+			passed++
+			fmt.Fprintf(w, "ok %s\n", r.Name)
+		}
+	}
+	fmt.Fprintf(w, "%d passed, %d failed\n", passed, failed)
+	return passed, failed, nil
+}

@@ -1,0 +1,268 @@
+package engine
+
+import (
+	"slices"
+)
+
+// LegalMoves returns legal moves for seat now. Draws, pickups, discards,
+// redraws and single-card attaches are listed completely; melds are those a
+// simple generator finds (runs, sets, a pair with a wild, and the combination
+// of disjoint melds a vulnerable team needs), so the list is a useful sample
+// of the meld moves, not all of them. Every move listed passes Check.
+func (g *Game) LegalMoves(seat int) []Move {
+	if g.phase == PhaseOver || seat != g.turn {
+		return nil
+	}
+	var out []Move
+	try := func(m Move) {
+		if _, err := g.check(seat, m); err == nil {
+			out = append(out, m)
+		}
+	}
+	for _, m := range g.candidates(seat) {
+		try(m)
+	}
+	return out
+}
+
+// candidates lists candidate moves for the seat on turn (not yet checked).
+func (g *Game) candidates(seat int) []Move {
+	hand := g.hands[seat]
+	team := g.rules.Team(seat)
+	var out []Move
+	if g.phase == PhaseTake {
+		out = append(out, DrawMove())
+		if len(g.pile) == 0 {
+			return out
+		}
+		if g.rules.ID != Fechado {
+			return append(out, PickupMove())
+		}
+		top := g.pile[len(g.pile)-1]
+		pool := append(slices.Clone(hand), g.pile[:len(g.pile)-1]...)
+		for _, c := range meldCandidates(append(slices.Clone(pool), top), g.mr.SetsOfTwos) {
+			if i := slices.Index(c, top); i >= 0 {
+				rest := slices.Delete(slices.Clone(c), i, i+1)
+				out = append(out, PickupMeldMove(rest))
+			}
+		}
+		for i := range g.melds[team] {
+			out = append(out, PickupAttachMove(i))
+		}
+		return out
+	}
+	if g.firstTurn && g.took == tookDraw && !g.moved && !g.redrawn {
+		out = append(out, RedrawMove())
+	}
+	cands := meldCandidates(hand, g.mr.SetsOfTwos)
+	for _, c := range cands {
+		out = append(out, MeldMove(c...))
+	}
+	if combo := disjoint(cands); len(combo) > 1 {
+		out = append(out, Move{Kind: MeldCards, Melds: combo})
+	}
+	distinct := distinctCards(hand)
+	for i := range g.melds[team] {
+		for _, c := range distinct {
+			out = append(out, AttachMove(i, c))
+		}
+	}
+	if seat < len(g.rows) && len(g.rows[seat]) > 0 {
+		out = append(out, g.rowCandidates(seat, team)...)
+	}
+	for _, c := range distinct {
+		out = append(out, DiscardMove(c))
+	}
+	return out
+}
+
+func (g *Game) rowCandidates(seat, team int) []Move {
+	var out []Move
+	for i := range g.melds[team] {
+		out = append(out, Move{Kind: AttachCards, Meld: i, Row: true})
+	}
+	r := g.rows[seat][0]
+	hand := g.hands[seat]
+	for _, c := range meldCandidates(append(slices.Clone(hand), r), g.mr.SetsOfTwos) {
+		if len(c) != 3 {
+			continue
+		}
+		if i := slices.Index(c, r); i >= 0 {
+			rest := slices.Delete(slices.Clone(c), i, i+1)
+			out = append(out, Move{Kind: MeldCards, Cards: rest, Row: true})
+		}
+	}
+	return out
+}
+
+func distinctCards(cs []Card) []Card {
+	d := slices.Clone(cs)
+	slices.Sort(d)
+	return slices.Compact(d)
+}
+
+// meldCandidates proposes melds from cards: sets of a rank (all, and three),
+// a pair of a rank with a wild, runs of one suit (whole runs and windows of
+// three, the ace low and high), and two cards of a suit one or two apart
+// with a wild. Proposals may be illegal; the caller checks them.
+func meldCandidates(cards []Card, setsOfTwos bool) [][]Card {
+	var out [][]Card
+	var byRank [14][]Card
+	var bySuit [4][15]bool
+	var wilds []Card
+	for _, c := range cards {
+		if c.IsWildCard() {
+			wilds = append(wilds, c)
+		}
+		if c == Joker || (c.IsTwo() && !setsOfTwos) {
+			if c.IsTwo() {
+				bySuit[c.Suit()][Two] = true
+			}
+			continue
+		}
+		byRank[c.Rank()] = append(byRank[c.Rank()], c)
+		bySuit[c.Suit()][c.Rank()] = true
+		if c.Rank() == Ace {
+			bySuit[c.Suit()][HighAce] = true
+		}
+	}
+	for rk := Ace; rk <= King; rk++ {
+		cs := byRank[rk]
+		if len(cs) >= 3 {
+			out = append(out, slices.Clone(cs[:3]))
+			if len(cs) > 3 {
+				out = append(out, slices.Clone(cs))
+			}
+		}
+		if len(cs) >= 2 && rk != Two {
+			if w := otherWild(wilds, cs[0], cs[1]); w != 0 {
+				out = append(out, []Card{cs[0], cs[1], w})
+			}
+		}
+	}
+	for s := Spades; s < NoSuit; s++ {
+		out = appendRuns(out, s, bySuit[s][:], wilds)
+	}
+	return out
+}
+
+func appendRuns(out [][]Card, s Suit, has []bool, wilds []Card) [][]Card {
+	card := func(rk int) Card {
+		if rk == int(HighAce) {
+			return NewCard(Ace, s)
+		}
+		return NewCard(Rank(rk), s)
+	}
+	run := func(lo, hi int) []Card {
+		cs := make([]Card, 0, hi-lo+1)
+		for rk := lo; rk <= hi; rk++ {
+			cs = append(cs, card(rk))
+		}
+		return cs
+	}
+	for lo := int(Ace); lo <= int(HighAce); lo++ {
+		if !has[lo] || (lo > int(Ace) && has[lo-1]) {
+			continue
+		}
+		hi := lo
+		for hi+1 <= int(HighAce) && has[hi+1] {
+			hi++
+		}
+		if hi-lo+1 >= 3 {
+			out = append(out, run(lo, hi))
+			for a := lo; a+2 <= hi && hi-lo+1 > 3; a++ {
+				out = append(out, run(a, a+2))
+			}
+		}
+	}
+	for a := int(Ace); a <= int(HighAce); a++ {
+		for d := 1; d <= 2 && a+d <= int(HighAce); d++ {
+			if has[a] && has[a+d] {
+				if w := otherWild(wilds, card(a), card(a+d)); w != 0 {
+					out = append(out, []Card{card(a), card(a + d), w})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// otherWild returns a wild from wilds that is not one of the cards a, b.
+func otherWild(wilds []Card, a, b Card) Card {
+	for _, w := range wilds {
+		if w != a && w != b {
+			return w
+		}
+	}
+	return 0
+}
+
+// disjoint picks, largest first, candidate melds that use no card twice.
+func disjoint(cands [][]Card) [][]Card {
+	sorted := slices.Clone(cands)
+	slices.SortStableFunc(sorted, func(a, b []Card) int { return len(b) - len(a) })
+	var used [256]int
+	var out [][]Card
+	for _, c := range sorted {
+		var need [256]int
+		ok := true
+		for _, x := range c {
+			need[x]++
+		}
+		for x, k := range need {
+			if k > 0 && used[x]+k > 2 {
+				ok = false
+			}
+		}
+		if ok {
+			for x, k := range need {
+				used[x] += k
+			}
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Summary is what a frontend needs to enable its controls for one seat.
+type Summary struct {
+	CanDraw    bool `json:"can_draw"`
+	CanPickup  bool `json:"can_pickup"`
+	CanMeld    bool `json:"can_meld"`
+	CanAttach  bool `json:"can_attach"`
+	CanDiscard bool `json:"can_discard"`
+	CanClose   bool `json:"can_close"`
+	CanRedraw  bool `json:"can_redraw"`
+}
+
+// Summary returns the legal-move summary for seat (all false when it is not
+// the seat's turn). CanMeld and CanAttach come from the move generator of
+// LegalMoves; CanClose says a discard now would close the deal.
+func (g *Game) Summary(seat int) Summary {
+	var s Summary
+	if g.phase == PhaseOver || seat != g.turn {
+		return s
+	}
+	for _, m := range g.candidates(seat) {
+		p, err := g.check(seat, m)
+		if err != nil {
+			continue
+		}
+		switch m.Kind {
+		case Draw:
+			s.CanDraw = true
+		case Pickup:
+			s.CanPickup = true
+		case MeldCards:
+			s.CanMeld = true
+		case AttachCards:
+			s.CanAttach = true
+		case Redraw:
+			s.CanRedraw = true
+		case Discard:
+			s.CanDiscard = true
+			s.CanClose = s.CanClose || p.outcome == discardClose
+		}
+	}
+	return s
+}
