@@ -50,7 +50,9 @@ func (s *server) failDecode(w http.ResponseWriter, r *http.Request, err error) {
 		fail(w, r, codeRequestTooLarge, fmt.Sprintf("the request body must not exceed %d bytes", tooLarge.Limit))
 	case errors.Is(err, io.EOF):
 		fail(w, r, codeMalformedJSON, "the request body is empty; a JSON object is expected")
-	case errors.As(err, &typeErr) && typeErr.Field != "":
+	case errors.As(err, &typeErr) && typeErr.Field == "":
+		fail(w, r, codeMalformedJSON, "the request body must be a JSON object")
+	case errors.As(err, &typeErr):
 		invalid(w, r, []FieldError{{Field: typeErr.Field, Code: "wrong_type",
 			Message: fmt.Sprintf("must be of type %s", jsonType(typeErr.Type.String()))}})
 	case strings.HasPrefix(err.Error(), "json: unknown field "):

@@ -93,10 +93,10 @@ func (g *Game) needPhase(ph Phase) error {
 	return ruleErr(ErrWrongPhase, "draw or pick up first")
 }
 
-// drawable is the number of stock cards that may still be drawn: the
-// Italian rule sets never draw the last two (§7).
+// drawable is the number of stock cards that may still be drawn: fibur and
+// fibur-row never draw the last two (§7).
 func (g *Game) drawable() int {
-	if g.rules.ID.Italian() {
+	if g.rules.ID.twoCardRule() {
 		return max(0, len(g.stock)-2)
 	}
 	return len(g.stock)
@@ -339,6 +339,8 @@ func (g *Game) checkAfterLay(p *plan) error {
 		p.takePot = true
 	case len(p.hand) == 0:
 		return ruleErr(ErrMustKeepCard, "the hand may not be emptied without a final discard")
+	case len(p.hand) == 1 && p.hand[0] == g.picked && !g.pickedHeld:
+		return ruleErr(ErrMustKeepCard, fmt.Sprintf("the only card left, %s, was picked up alone and may not be discarded this turn", p.hand[0]))
 	case len(p.hand) == 1 && !canTakePot:
 		if g.rules.closingWildBarred(p.hand[0]) {
 			return ruleErr(ErrMustKeepCard, fmt.Sprintf("the last card %s could not be a closing discard", p.hand[0]))
@@ -452,7 +454,7 @@ func (g *Game) draw() {
 	g.stock = g.stock[:len(g.stock)-1]
 	g.hands[g.turn] = append(g.hands[g.turn], c)
 	switch {
-	case g.rules.ID.Italian():
+	case g.rules.ID.twoCardRule():
 		if len(g.stock) <= 2 {
 			g.lastTurn = true
 		}

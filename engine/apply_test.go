@@ -39,7 +39,7 @@ func runRuleCases(t *testing.T, cases []ruleCase) {
 			if rules == "" {
 				rules = Fibur
 			}
-			g := load(t, rules, players, c.options, c.pos)
+			g := loadPos(t, rules, players, c.options, c.pos)
 			for _, b := range c.before {
 				m := seatMove(t, b)
 				mustApply(t, g, m.Seat, m.Move)
@@ -245,7 +245,7 @@ func TestPotAndClosing(t *testing.T) {
 				if g.HandSize(0) != 5 || !g.PotTaken(0) || g.Phase() != PhasePlay || g.PotUnplayed(0) {
 					t.Fatalf("hand %d pot %v phase %s", g.HandSize(0), g.PotTaken(0), g.Phase())
 				}
-				mustApply(t, g, 0, MeldMove(cards("JC QC KC")...))
+				mustApply(t, g, 0, MeldMove(tcards("JC QC KC")...))
 				mustApply(t, g, 0, DiscardMove(MustParseCard("3D")))
 				if g.Turn() != 1 {
 					t.Fatal("turn did not pass")
@@ -298,6 +298,22 @@ func TestBrazilianStockEnd(t *testing.T) {
 			after: func(t *testing.T, g *Game) {
 				if g.StockSize() != 3 || g.PotsLeft() != 0 || g.Over() {
 					t.Fatalf("stock %d pots %d", g.StockSize(), g.PotsLeft())
+				}
+			}},
+		{name: "ok/reale draws the stock to the end, then the pot", rules: Reale, players: 2, pos: pos,
+			move: `{"seat":0,"move":"draw"}`,
+			after: func(t *testing.T, g *Game) {
+				if g.StockSize() != 3 || g.PotsLeft() != 0 || g.Over() {
+					t.Fatalf("stock %d pots %d", g.StockSize(), g.PotsLeft())
+				}
+			}},
+		{name: "ok/fibur: drawing the third-last card makes the last turn", players: 2,
+			pos:    `{"turn":0,"hands":[["4C","8S"],["3D","5D"]],"stock":["KH","QH","JH"],"discard":["9D"],"pots":[["2C","3C","4C"]],"pot_taken":[false,true]}`,
+			before: []string{`{"seat":0,"move":"draw"}`},
+			move:   `{"seat":0,"move":"discard","card":"KH"}`,
+			after: func(t *testing.T, g *Game) {
+				if !g.Over() || g.EndReason() != StockOut || g.StockSize() != 2 {
+					t.Fatalf("over %v end %v stock %d", g.Over(), g.EndReason(), g.StockSize())
 				}
 			}},
 		{name: "ok/no morto left: the deal ends after the turn", rules: Aberto, players: 2,

@@ -82,7 +82,13 @@ func TestDealGolden(t *testing.T) {
 	}
 }
 
-var goldenDeal = []string{"", "", "", "", ""}
+var goldenDeal = []string{
+	"KC AC 4C 7D 9S 7C 9H 2H 2C 7S 8C", // seat 1 (dealer's left): dealt first
+	"4D 8S 8D 6S 7D 4S 3D QD KD 6D AH", // seat 0 (dealer)
+	"9H",                               // the card turned up
+	"JH 5S JC 9C QH",                   // top of the stock
+	"4S TD JK 7S JD 5D 4D 2S 3H AD 9C", // the first pot
+}
 
 func TestRandDeterministic(t *testing.T) {
 	r := NewRand(1)

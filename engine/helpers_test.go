@@ -9,7 +9,7 @@ import (
 
 // load builds a game from a position in JSON; rules and players are given
 // apart, as in the conformance cases.
-func load(t testing.TB, rules RuleSet, players int, options, js string) *Game {
+func loadPos(t testing.TB, rules RuleSet, players int, options, js string) *Game {
 	t.Helper()
 	var p Position
 	if err := json.Unmarshal([]byte(js), &p); err != nil {
@@ -27,7 +27,7 @@ func load(t testing.TB, rules RuleSet, players int, options, js string) *Game {
 }
 
 // cards parses a space-separated card list.
-func cards(s string) []Card {
+func tcards(s string) []Card {
 	var out []Card
 	for _, f := range splitFields(s) {
 		out = append(out, MustParseCard(f))

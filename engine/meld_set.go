@@ -1,5 +1,7 @@
 package engine
 
+import "slices"
+
 // maxSetNaturals is the most natural cards of one rank in a set: one of each
 // suit from each of the two decks.
 const maxSetNaturals = 8
@@ -97,7 +99,7 @@ func newSet(mr MeldRules, cards []Card, r Rank, wildAs Card) (Meld, fail) {
 // newTwosSet reads cards made only of 2s and jokers: a set of 2s where the
 // rule set has them, else wild cards only.
 func newTwosSet(mr MeldRules, cards []Card, wildAs Card) (Meld, fail) {
-	if !mr.SetsOfTwos {
+	if !mr.SetsOfTwos || !slices.ContainsFunc(cards, Card.IsTwo) {
 		return Meld{}, failWildsOnly
 	}
 	return newSet(mr, cards, Two, wildAs)

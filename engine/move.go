@@ -173,11 +173,11 @@ func (m *Move) UnmarshalJSON(data []byte) error {
 			return ruleErr(ErrBadNotation, "move: a card list in \"meld\" is for a fechado pickup")
 		}
 		if err := json.Unmarshal(raw, &v.Cards); err != nil {
-			return notation(err)
+			return moveNotationErr(err)
 		}
 	default:
 		if err := json.Unmarshal(raw, &v.Meld); err != nil {
-			return notation(err)
+			return moveNotationErr(err)
 		}
 	}
 	if w.Attach != nil {
@@ -193,7 +193,7 @@ func (m *Move) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-func notation(err error) error {
+func moveNotationErr(err error) error {
 	if ErrorCode(err) != "" {
 		return err
 	}

@@ -23,11 +23,16 @@ const (
 func RuleSets() []RuleSet { return []RuleSet{Fibur, FiburRow, Reale, Aberto, Fechado} }
 
 // Brazilian reports whether the rule set is one of the Brazilian games
-// (aberto, fechado): empty starting pile, redraw, morto becomes stock.
+// (aberto, fechado): empty starting pile, redraw, card values.
 func (id RuleSet) Brazilian() bool { return id == Aberto || id == Fechado }
 
 // Italian reports whether the rule set is Italian (fibur, fibur-row, reale).
 func (id RuleSet) Italian() bool { return id == Fibur || id == FiburRow || id == Reale }
+
+// twoCardRule reports whether the last two stock cards are never drawn
+// (fibur, fibur-row); the others draw the stock to the end and then turn an
+// untaken pot into the stock (§7).
+func (id RuleSet) twoCardRule() bool { return id == Fibur || id == FiburRow }
 
 func (id RuleSet) valid() bool { return slices.Contains(RuleSets(), id) }
 

@@ -4,7 +4,7 @@ import "testing"
 
 // The worked example of RULES §7a.
 func TestScoreWorkedExample(t *testing.T) {
-	g := load(t, Fibur, 4, "", `{"turn":0,"phase":"play",
+	g := loadPos(t, Fibur, 4, "", `{"turn":0,"phase":"play",
 	 "hands":[["9D"],["AS","2D"],["3D","8S"],["5H"]],
 	 "stock":["8C","7C","TS"],"discard":["4H"],"pots":[["KD","KH","KS"]],"pot_taken":[true,false],
 	 "melds":[[["4C","5C","6C","7C","8C","9C","TC"],["KS","KH","JK"]],[["QD","QC","QH"]]]}`)
@@ -65,7 +65,7 @@ func TestScoreRules(t *testing.T) {
 		{name: "canastra_bonus 150/300", rules: Aberto, options: `{"canastra_bonus":"150/300"}`,
 			pos: `{"phase":"over","hands":[[],[],[],[]],"stock":[],"discard":[],"pots":[],"pot_taken":[true,true],
 			 "melds":[[["3S","4S","5S","6S","7S","8S","9S"]],[["3H","4H","5H","JK","7H","8H","9H"]]]}`,
-			want: []Score{{Cards: 50, Bonus: 300}, {Cards: 60, Bonus: 150}}},
+			want: []Score{{Cards: 45, Bonus: 300}, {Cards: 60, Bonus: 150}}},
 		{name: "joker_points 50", rules: Aberto, options: `{"joker_points":50}`,
 			pos:  `{"phase":"over","hands":[["JK"],[],[],[]],"stock":[],"discard":[],"pots":[],"pot_taken":[true,true]}`,
 			want: []Score{{Hand: -50}, {}}},
@@ -76,7 +76,7 @@ func TestScoreRules(t *testing.T) {
 			if tc.rules == FiburRow {
 				players = 2
 			}
-			g := load(t, tc.rules, players, tc.options, tc.pos)
+			g := loadPos(t, tc.rules, players, tc.options, tc.pos)
 			got := g.Score()
 			for i := range tc.want {
 				w := tc.want[i]

@@ -109,8 +109,11 @@ func playRandomDeal(t testing.TB, r Rules, seed uint64, check bool) (*Game, int)
 		}
 		m, ok := b.choose(g)
 		if !ok {
-			// A stalled deal (e.g. nothing to draw, nothing to pick up):
-			// the referee ends it.
+			// A stalled deal: no legal move. Dealt deals must never stall;
+			// the referee can still end one.
+			if check {
+				t.Fatalf("%s seed %d: no legal move\n%s", describe(g), seed, posJSON(t, g))
+			}
 			if err := g.EndByReferee(); err != nil {
 				t.Fatal(err)
 			}
@@ -178,7 +181,7 @@ func roundTrip(t testing.TB, g *Game) {
 }
 
 func TestRandomPlay(t *testing.T) {
-	deals := 120
+	deals := 200
 	if testing.Short() {
 		deals = 15
 	}

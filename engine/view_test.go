@@ -95,18 +95,18 @@ func checkViewSecrets(t *testing.T, g *Game, seat int) {
 
 func TestViewPile(t *testing.T) {
 	pos := `{"turn":0,"hands":[["4C"],["3D"],["6D"],["JD"]],"stock":["8C","7S","TS"],"discard":["QS","9D"]}`
-	open := load(t, Aberto, 4, "", pos).View(1)
+	open := loadPos(t, Aberto, 4, "", pos).View(1)
 	if len(open.Pile) != 2 || open.PileTop != nil {
 		t.Errorf("aberto pile %v top %v", open.Pile, open.PileTop)
 	}
-	closed := load(t, Fechado, 4, "", pos).View(1)
+	closed := loadPos(t, Fechado, 4, "", pos).View(1)
 	if closed.Pile != nil || closed.PileTop == nil || *closed.PileTop != MustParseCard("9D") || closed.PileSize != 2 {
 		t.Errorf("fechado pile %v top %v size %d", closed.Pile, closed.PileTop, closed.PileSize)
 	}
 	if !open.Legal.CanDraw && open.Seat == 0 {
 		t.Error("seat 0 cannot draw")
 	}
-	v0 := load(t, Fibur, 4, "", pos).View(0)
+	v0 := loadPos(t, Fibur, 4, "", pos).View(0)
 	if !v0.Legal.CanDraw || !v0.Legal.CanPickup || v0.Legal.CanDiscard {
 		t.Errorf("summary %+v", v0.Legal)
 	}

@@ -32,7 +32,7 @@ func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return code
 	}
 	rest := fs.Args()
-	if len(rest) == 0 || (rest[0] != "down" && len(rest) > 1) || len(rest) > 2 {
+	if len(rest) == 0 || !validAction(rest[0]) || (rest[0] != "down" && len(rest) > 1) || len(rest) > 2 {
 		fs.Usage()
 		return 2
 	}
@@ -86,6 +86,8 @@ func migrate(ctx context.Context, db *store.DB, action string, steps int, stdout
 	}
 	return fmt.Errorf("unknown action %q: want up, down or status", action)
 }
+
+func validAction(a string) bool { return a == "up" || a == "down" || a == "status" }
 
 func report(w io.Writer, verb string, versions []int) {
 	if len(versions) == 0 {

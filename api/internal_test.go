@@ -1,0 +1,165 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/burraco/burraco/domain"
+)
+
+func testServer(logs *bytes.Buffer) *server {
+	return &server{log: slog.New(slog.NewTextHandler(logs, nil)), cfg: Config{}.withDefaults()}
+}
+
+// serve runs h behind the request-id and panic-recovery middleware.
+func serve(s *server, h http.HandlerFunc) (*httptest.ResponseRecorder, Problem) {
+	rec := httptest.NewRecorder()
+	requestID(s.recoverPanics(h)).ServeHTTP(rec, httptest.NewRequest("GET", "/x", nil))
+	var p Problem
+	_ = json.Unmarshal(rec.Body.Bytes(), &p)
+	return rec, p
+}
+
+// TestUnknownErrorsAreHidden checks that an error that is not a domain
+// error becomes a generic 500, logged with the request id and the cause.
+func TestUnknownErrorsAreHidden(t *testing.T) {
+	for name, err := range map[string]error{
+		"plain":    errors.New("pq: password authentication failed for user secret"),
+		"internal": &domain.Error{Code: domain.EInternal, Message: "secret detail", Err: errors.New("secret cause")},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var logs bytes.Buffer
+			s := testServer(&logs)
+			rec, p := serve(s, func(w http.ResponseWriter, r *http.Request) { s.failErr(w, r, err) })
+			if rec.Code != 500 || p.Code != "internal" || strings.Contains(rec.Body.String(), "secret") {
+				t.Fatalf("%d %s", rec.Code, rec.Body)
+			}
+			if !strings.Contains(logs.String(), "request_id="+p.RequestID) || !strings.Contains(logs.String(), "secret") {
+				t.Fatalf("not logged with the request id and cause: %s", logs.String())
+			}
+		})
+	}
+}
+
+// TestErrorTable checks every domain code maps to its status.
+func TestErrorTable(t *testing.T) {
+	want := map[domain.Code]int{
+		domain.EInvalid: 400, domain.EUnauthenticated: 401, domain.EForbidden: 403, domain.ENotFound: 404,
+		domain.EConflict: 409, domain.EVersionConflict: 409, domain.ETokenReused: 401, domain.ERateLimited: 429,
+		domain.EInternal: 500, "some_new_code": 500,
+	}
+	for code, status := range want {
+		s := testServer(&bytes.Buffer{})
+		err := fmt.Errorf("wrapped: %w", &domain.Error{Code: code, Message: "m", Fields: []domain.FieldError{{Field: "f", Code: "c", Message: "m"}}})
+		rec, p := serve(s, func(w http.ResponseWriter, r *http.Request) { s.failErr(w, r, err) })
+		if rec.Code != status || p.Status != status {
+			t.Errorf("%s: status %d, want %d", code, rec.Code, status)
+		}
+		if code == domain.EInvalid && (len(p.Errors) != 1 || p.Errors[0].Field != "f") {
+			t.Errorf("field errors lost: %+v", p)
+		}
+	}
+}
+
+// TestPanicRecovery checks that a panic is a logged 500 problem.
+func TestPanicRecovery(t *testing.T) {
+	var logs bytes.Buffer
+	s := testServer(&logs)
+	rec, p := serve(s, func(w http.ResponseWriter, r *http.Request) { panic("boom") })
+	if rec.Code != 500 || p.Code != "internal" || rec.Header().Get("Content-Type") != "application/problem+json" {
+		t.Fatalf("%d %s", rec.Code, rec.Body)
+	}
+	if !strings.Contains(logs.String(), "boom") || !strings.Contains(logs.String(), p.RequestID) {
+		t.Fatalf("panic not logged: %s", logs.String())
+	}
+}
+
+// TestTimeout checks that a service running out of time is a 503.
+func TestTimeout(t *testing.T) {
+	s := testServer(&bytes.Buffer{})
+	h := timeout(time.Millisecond)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-r.Context().Done()
+		s.failErr(w, r, fmt.Errorf("query: %w", r.Context().Err()))
+	}))
+	rec, p := serve(s, h.ServeHTTP)
+	if rec.Code != 503 || p.Code != "timeout" {
+		t.Fatalf("%d %s", rec.Code, rec.Body)
+	}
+}
+
+// TestRateLimiterBuckets checks the token bucket with a fake clock.
+func TestRateLimiterBuckets(t *testing.T) {
+	now := time.Unix(0, 0)
+	l := newRateLimiter(60, 2, 100, func() time.Time { return now })
+	for i, want := range []bool{true, true, false} {
+		if ok, _ := l.allow("a"); ok != want {
+			t.Fatalf("request %d: allowed %v", i+1, ok)
+		}
+	}
+	if _, wait := l.allow("a"); wait != time.Second {
+		t.Fatalf("wait %v, want 1s", wait)
+	}
+	now = now.Add(500 * time.Millisecond)
+	if ok, wait := l.allow("a"); ok || wait != 500*time.Millisecond {
+		t.Fatalf("half a token: %v %v", ok, wait)
+	}
+	now = now.Add(time.Hour)
+	for i := range 2 {
+		if ok, _ := l.allow("a"); !ok {
+			t.Fatalf("refilled bucket refused request %d", i+1)
+		}
+	}
+	if ok, _ := l.allow("a"); ok {
+		t.Fatal("the bucket holds more than the burst")
+	}
+}
+
+// TestRateLimiterMemoryIsBounded checks that many addresses do not grow
+// the limiter past its bound, and that a limited address that was kept
+// stays limited.
+func TestRateLimiterMemoryIsBounded(t *testing.T) {
+	now := time.Unix(0, 0)
+	l := newRateLimiter(1, 1, 50, func() time.Time { return now })
+	for i := range 10000 {
+		l.allow(fmt.Sprintf("10.0.%d.%d", i/256, i%256))
+		if n := l.size(); n > 50 {
+			t.Fatalf("%d buckets after %d addresses", n, i+1)
+		}
+	}
+	// Buckets that have refilled are dropped first: a limited address is
+	// not freed by a flood of new ones.
+	l = newRateLimiter(60, 1, 3, func() time.Time { return now })
+	l.allow("x")
+	l.allow("y")
+	now = now.Add(5 * time.Second) // x and y are full again
+	l.allow("victim")
+	l.allow("z") // the map is full: x and y must go, not victim
+	if ok, _ := l.allow("victim"); ok {
+		t.Fatal("a limited address was forgotten while refilled ones were kept")
+	}
+	if l.size() != 2 {
+		t.Fatalf("size %d, want 2 (victim, z)", l.size())
+	}
+}
+
+func TestClientKey(t *testing.T) {
+	for in, want := range map[string]string{
+		"192.0.2.1:1234":            "192.0.2.1",
+		"[2001:db8:1:2:3::4]:80":    "2001:db8:1:2::/64",
+		"[2001:db8:1:2:ffff::9]:81": "2001:db8:1:2::/64",
+		"[::ffff:192.0.2.1]:80":     "192.0.2.1",
+		"garbage":                   "garbage",
+	} {
+		if got := clientKey(in); got != want {
+			t.Errorf("clientKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

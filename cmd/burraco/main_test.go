@@ -1,0 +1,234 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestServeEndToEnd builds the real binary, starts `burraco serve` on a
+// free port with a fresh SQLite file in its working directory, registers,
+// logs in, creates a club, reads it back, and stops it with SIGTERM.
+func TestServeEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "burraco")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "serve", "-addr", "127.0.0.1:0")
+	cmd.Dir = dir
+	cmd.Env = cleanEnv()
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	logs := &lockedLog{}
+	base := "http://" + waitListening(t, stderr, logs)
+
+	if _, err := os.Stat(filepath.Join(dir, "burraco.db")); err != nil {
+		t.Fatalf("the default SQLite file was not created in the working directory: %v", err)
+	}
+	for _, want := range []string{"JWT_SECRET is not set", "generated password"} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("start-up log lacks %q:\n%s", want, logs)
+		}
+	}
+
+	c := client{t: t, base: base}
+	c.call("GET", "/readyz", "", nil, 200, nil)
+	c.call("POST", "/api/v1/auth/register", "", map[string]string{"email": "e2e@example.com", "password": "long-enough-pw", "name": "E2E"}, 201, nil)
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	c.call("POST", "/api/v1/auth/login", "", map[string]string{"email": "e2e@example.com", "password": "long-enough-pw"}, 200, &tok)
+	var club struct {
+		ID   int64  `json:"id"`
+		Name string `json:"name"`
+	}
+	loc := c.call("POST", "/api/v1/clubs", tok.AccessToken, map[string]string{"name": "E2E Club", "city": "Torino"}, 201, &club)
+	var got struct {
+		ID   int64  `json:"id"`
+		Name string `json:"name"`
+		City string `json:"city"`
+	}
+	c.call("GET", loc, "", nil, 200, &got)
+	if got.ID != club.ID || got.Name != "E2E Club" || got.City != "Torino" {
+		t.Fatalf("read back %+v, created %+v", got, club)
+	}
+	c.call("GET", "/openapi.yaml", "", nil, 200, nil)
+
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve exited with %v\n%s", err, logs)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("serve did not stop after SIGTERM\n%s", logs)
+	}
+	if !strings.Contains(logs.String(), "msg=stopped") {
+		t.Errorf("no graceful stop in the log:\n%s", logs)
+	}
+}
+
+var listeningLine = regexp.MustCompile(`msg=listening addr=(\S+)`)
+
+// waitListening reads the server's log until it says where it listens,
+// and keeps copying the rest into logs.
+func waitListening(t *testing.T, r io.Reader, logs *lockedLog) string {
+	t.Helper()
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			logs.add(sc.Text())
+			if m := listeningLine.FindStringSubmatch(sc.Text()); m != nil {
+				found <- m[1]
+			}
+		}
+	}()
+	select {
+	case addr := <-found:
+		return addr
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the server did not log its address:\n%s", logs)
+	}
+	return ""
+}
+
+// cleanEnv is the test's environment without the server's settings, so
+// that the defaults are what is tested.
+func cleanEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if name == "DATABASE_URL" || name == "JWT_SECRET" || name == "LOG_LEVEL" || strings.HasPrefix(name, "BURRACO_") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
+}
+
+type lockedLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *lockedLog) add(s string) { l.mu.Lock(); defer l.mu.Unlock(); l.lines = append(l.lines, s) }
+
+func (l *lockedLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.Join(l.lines, "\n")
+}
+
+// client calls the running server.
+type client struct {
+	t    *testing.T
+	base string
+}
+
+// call sends a request and checks the status; it returns the Location.
+func (c client) call(method, path, token string, body any, want int, out any) string {
+	c.t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode != want {
+		c.t.Fatalf("%s %s: %d, want %d: %s", method, path, res.StatusCode, want, b)
+	}
+	if out != nil {
+		if err := json.Unmarshal(b, out); err != nil {
+			c.t.Fatalf("%s %s: %v: %s", method, path, err, b)
+		}
+	}
+	return res.Header.Get("Location")
+}
+
+// TestSeedDemoAndMigrate runs seed-demo twice (the second run changes
+// nothing) and the migrate subcommands on a fresh SQLite file.
+func TestSeedDemoAndMigrate(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "demo.db")
+	ctx := context.Background()
+	runOK := func(args ...string) string {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		if code := run(ctx, args, &out, &errOut); code != 0 {
+			t.Fatalf("%v: exit %d\n%s%s", args, code, out.String(), errOut.String())
+		}
+		return out.String()
+	}
+	out := runOK("seed-demo", "-database", db, "-log-level", "warn")
+	for _, want := range []string{"owner@demo.burraco.local", "referee", "Tournaments are not implemented yet"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("seed-demo output lacks %q:\n%s", want, out)
+		}
+	}
+	if out := runOK("seed-demo", "-database", db, "-log-level", "warn"); !strings.Contains(out, "exists already") {
+		t.Errorf("second seed-demo: %s", out)
+	}
+	if out := runOK("migrate", "-database", db, "status"); !strings.Contains(out, "0001") || strings.Contains(out, " no\n") {
+		t.Errorf("status after seed: %s", out)
+	}
+	if out := runOK("migrate", "-database", db, "up"); !strings.Contains(out, "nothing applied") {
+		t.Errorf("second up: %s", out)
+	}
+	fresh := filepath.Join(t.TempDir(), "fresh.db")
+	if out := runOK("migrate", "-database", fresh, "up"); !strings.Contains(out, "applied 0001") {
+		t.Errorf("up: %s", out)
+	}
+	if out := runOK("migrate", "-database", fresh, "down"); !strings.Contains(out, "reverted") {
+		t.Errorf("down: %s", out)
+	}
+	var out2, errOut bytes.Buffer
+	if code := run(ctx, []string{"migrate", "-database", fresh, "sideways"}, &out2, &errOut); code != 2 {
+		t.Errorf("bad action: exit %d", code)
+	}
+	if code := run(ctx, []string{"serve", "-log-level", "loud"}, &out2, &errOut); code != 2 {
+		t.Errorf("bad log level: exit %d", code)
+	}
+}

@@ -1,0 +1,32 @@
+package store
+
+import (
+	"fmt"
+	"sync"
+
+	"gorm.io/gorm/schema"
+)
+
+// CheckModels reports the first GORM model field that has no column in the
+// migrated schema (the SQL migrations are the source of truth).
+func CheckModels(db *DB) error {
+	models := []any{&userRow{}, &refreshTokenRow{}, &clubRow{}, &membershipRow{}, &playerRow{}, &settingRow{}}
+	m := db.gorm.Migrator()
+	for _, model := range models {
+		s, err := schema.Parse(model, &cacheStore, db.gorm.NamingStrategy)
+		if err != nil {
+			return err
+		}
+		if !m.HasTable(model) {
+			return fmt.Errorf("no table %s", s.Table)
+		}
+		for _, f := range s.Fields {
+			if f.DBName != "" && !m.HasColumn(model, f.DBName) {
+				return fmt.Errorf("no column %s.%s", s.Table, f.DBName)
+			}
+		}
+	}
+	return nil
+}
+
+var cacheStore sync.Map

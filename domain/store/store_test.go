@@ -1,0 +1,346 @@
+package store_test
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/store"
+	"github.com/burraco/burraco/domain/store/storetest"
+)
+
+func TestOpenSQLite(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name, url, file string
+	}{
+		{"PlainPath", filepath.Join(dir, "a.db"), "a.db"},
+		{"SQLiteScheme", "sqlite://" + filepath.Join(dir, "b.db"), "b.db"},
+		{"FilePrefix", "file:" + filepath.Join(dir, "c.db"), "c.db"},
+		{"CreatesDirectory", filepath.Join(dir, "sub", "dir", "d.db"), "sub/dir/d.db"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db, err := store.Open(t.Context(), tt.url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if db.Dialect() != store.SQLite {
+				t.Errorf("dialect %q", db.Dialect())
+			}
+			if err := db.Ping(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			var file string
+			if err := db.SQL().QueryRowContext(t.Context(), "SELECT file FROM pragma_database_list WHERE name = 'main'").Scan(&file); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasSuffix(file, tt.file) {
+				t.Errorf("database file %q, want …%s", file, tt.file)
+			}
+		})
+	}
+	t.Run("ErrEmptyURL", func(t *testing.T) {
+		if _, err := store.Open(t.Context(), ""); err == nil {
+			t.Error("no error")
+		}
+	})
+}
+
+// TestSQLitePragmasOnEveryConnection holds several pooled connections at
+// once and checks the pragmas on each.
+func TestSQLitePragmasOnEveryConnection(t *testing.T) {
+	db := storetest.SQLite(t)
+	ctx := t.Context()
+	var conns []*sql.Conn
+	for range 4 {
+		c, err := db.SQL().Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		conns = append(conns, c)
+	}
+	for i, c := range conns {
+		var journal string
+		var fk, busy int
+		if err := c.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&journal); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.QueryRowContext(ctx, "PRAGMA foreign_keys").Scan(&fk); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.QueryRowContext(ctx, "PRAGMA busy_timeout").Scan(&busy); err != nil {
+			t.Fatal(err)
+		}
+		if journal != "wal" || fk != 1 || busy != 5000 {
+			t.Errorf("connection %d: journal_mode=%s foreign_keys=%d busy_timeout=%d", i, journal, fk, busy)
+		}
+	}
+	// _txlock=immediate: BEGIN takes the write lock at once, so another
+	// writer (here a second pool that does not wait) is refused while the
+	// transaction has not even written yet.
+	tx1, err := conns[0].BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx1.Rollback()
+	var file string
+	if err := conns[0].QueryRowContext(ctx, "SELECT file FROM pragma_database_list WHERE name = 'main'").Scan(&file); err != nil {
+		t.Fatal(err)
+	}
+	impatient, err := store.Open(ctx, file+"?_busy_timeout=0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer impatient.Close()
+	if tx2, err := impatient.SQL().BeginTx(ctx, nil); err == nil {
+		tx2.Rollback()
+		t.Error("a second writer began while the first transaction held the write lock")
+	}
+}
+
+func TestOpenPostgres(t *testing.T) {
+	db := storetest.Postgres(t)
+	if db.Dialect() != store.Postgres {
+		t.Errorf("dialect %q", db.Dialect())
+	}
+	if err := db.Ping(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("ErrUnreachable", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+		defer cancel()
+		if _, err := store.Open(ctx, "postgres://nobody:x@127.0.0.1:1/none?sslmode=disable&connect_timeout=2"); err == nil {
+			t.Error("no error")
+		}
+	})
+}
+
+func TestTranslateErrors(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := t.Context()
+		now := time.Now()
+		var u domain.User
+		err := db.InTx(ctx, func(tx domain.Tx) error {
+			u = domain.User{Email: "a@b.it", Name: "A", CreatedAt: now, UpdatedAt: now}
+			return tx.Users().Create(&u, "hash")
+		})
+		wantCode(t, err, "")
+		tests := []struct {
+			name string
+			fn   func(tx domain.Tx) error
+			code domain.Code
+			msg  string
+		}{
+			{"EConflictUniqueEmail", func(tx domain.Tx) error {
+				dup := domain.User{Email: "a@b.it", Name: "B", CreatedAt: now, UpdatedAt: now}
+				return tx.Users().Create(&dup, "hash")
+			}, domain.EConflict, "email is already registered"},
+			{"EConflictUniqueFederationID", func(tx domain.Tx) error {
+				for range 2 {
+					p := domain.Player{Name: "P", FederationID: ptr("F1"), CreatedAt: now, UpdatedAt: now}
+					if err := tx.Players().Create(&p); err != nil {
+						return err
+					}
+				}
+				return nil
+			}, domain.EConflict, "federation id is already in use"},
+			{"OKManyNullFederationIDs", func(tx domain.Tx) error {
+				for range 2 {
+					p := domain.Player{Name: "P", CreatedAt: now, UpdatedAt: now}
+					if err := tx.Players().Create(&p); err != nil {
+						return err
+					}
+				}
+				return nil
+			}, "", ""},
+			{"EConflictUniqueMembership", func(tx domain.Tx) error {
+				c := domain.Club{Name: "C", CreatedAt: now, UpdatedAt: now}
+				if err := tx.Clubs().Create(&c); err != nil {
+					return err
+				}
+				for range 2 {
+					m := domain.Membership{ClubID: c.ID, UserID: u.ID, Role: domain.RoleMember, CreatedAt: now}
+					if err := tx.Memberships().Create(&m); err != nil {
+						return err
+					}
+				}
+				return nil
+			}, domain.EConflict, "user is already a member of the club"},
+			{"ENotFoundForeignKey", func(tx domain.Tx) error {
+				m := domain.Membership{ClubID: 4242, UserID: u.ID, Role: domain.RoleMember, CreatedAt: now}
+				return tx.Memberships().Create(&m)
+			}, domain.ENotFound, ""},
+			{"ENotFoundRecord", func(tx domain.Tx) error {
+				_, err := tx.Clubs().Get(4242)
+				return err
+			}, domain.ENotFound, "club not found"},
+			{"ENotFoundUpdate", func(tx domain.Tx) error {
+				return tx.Clubs().Update(domain.Club{ID: 4242, Name: "x", UpdatedAt: now})
+			}, domain.ENotFound, "club not found"},
+			{"ENotFoundDelete", func(tx domain.Tx) error {
+				return tx.Players().Delete(4242)
+			}, domain.ENotFound, "player not found"},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				err := db.InTx(ctx, tt.fn)
+				wantCode(t, err, tt.code)
+				if tt.msg != "" && err.(*domain.Error).Message != tt.msg {
+					t.Errorf("message %q, want %q", err.(*domain.Error).Message, tt.msg)
+				}
+			})
+		}
+	})
+}
+
+func TestInTxRollsBack(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := t.Context()
+		now := time.Now()
+		boom := domain.Errorf(domain.EInvalid, "boom")
+		err := db.InTx(ctx, func(tx domain.Tx) error {
+			c := domain.Club{Name: "C", CreatedAt: now, UpdatedAt: now}
+			if err := tx.Clubs().Create(&c); err != nil {
+				return err
+			}
+			return boom
+		})
+		if err != boom {
+			t.Fatalf("err = %v, want the callback's error", err)
+		}
+		err = db.View(ctx, func(tx domain.Tx) error {
+			_, total, err := tx.Clubs().List(domain.ClubFilter{Limit: 10})
+			if total != 0 {
+				t.Errorf("%d clubs after rollback", total)
+			}
+			return err
+		})
+		wantCode(t, err, "")
+	})
+}
+
+func TestViewIsReadOnlyOnPostgres(t *testing.T) {
+	db := storetest.Postgres(t)
+	err := db.View(t.Context(), func(tx domain.Tx) error {
+		c := domain.Club{Name: "C", CreatedAt: time.Now(), UpdatedAt: time.Now()}
+		return tx.Clubs().Create(&c)
+	})
+	if err == nil || !strings.Contains(err.Error(), "read-only") {
+		t.Errorf("err = %v, want a read-only transaction error", err)
+	}
+}
+
+func TestTimesRoundTrip(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		at := time.Date(2026, 1, 2, 3, 4, 5, 6007008, time.FixedZone("X", -5*3600))
+		c := domain.Club{Name: "C", CreatedAt: at, UpdatedAt: at}
+		err := db.InTx(t.Context(), func(tx domain.Tx) error { return tx.Clubs().Create(&c) })
+		wantCode(t, err, "")
+		var got domain.Club
+		err = db.View(t.Context(), func(tx domain.Tx) (err error) { got, err = tx.Clubs().Get(c.ID); return err })
+		wantCode(t, err, "")
+		want := at.UTC().Truncate(time.Microsecond)
+		if got.CreatedAt != want || got.CreatedAt.Location() != time.UTC {
+			t.Errorf("created_at %v, want %v", got.CreatedAt, want)
+		}
+	})
+}
+
+func TestSecret(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := t.Context()
+		gen := func(b byte) func() ([]byte, error) {
+			return func() ([]byte, error) { return bytes.Repeat([]byte{b}, 32), nil }
+		}
+		s1, created, err := db.Secret(ctx, "jwt", gen(1))
+		if err != nil || !created || s1[0] != 1 {
+			t.Fatalf("first: %v %v %v", s1, created, err)
+		}
+		s2, created, err := db.Secret(ctx, "jwt", gen(2))
+		if err != nil || created || !bytes.Equal(s1, s2) {
+			t.Fatalf("second: %v %v %v", s2, created, err)
+		}
+	})
+}
+
+// TestSecretConcurrent has several pools (like several server processes)
+// race to create one secret; all must get the same value.
+func TestSecretConcurrent(t *testing.T) {
+	url := storetest.PostgresURL(t)
+	ctx := t.Context()
+	first, err := store.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	if _, err := migrationsUp(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	const n = 6
+	secrets := make([][]byte, n)
+	var created int
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			db, err := store.Open(ctx, url)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer db.Close()
+			s, c, err := db.Secret(ctx, "jwt", func() ([]byte, error) { return []byte{byte(i)}, nil })
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			secrets[i] = s
+			if c {
+				created++
+			}
+		})
+	}
+	wg.Wait()
+	if created != 1 {
+		t.Errorf("%d processes created the secret, want 1", created)
+	}
+	for i := range secrets {
+		if !bytes.Equal(secrets[i], secrets[0]) {
+			t.Errorf("secret %d = %v, secret 0 = %v", i, secrets[i], secrets[0])
+		}
+	}
+}
+
+func wantCode(t *testing.T, err error, want domain.Code) {
+	t.Helper()
+	if want == "" {
+		if err != nil {
+			t.Fatalf("err = %v, want none", err)
+		}
+		return
+	}
+	if got := domain.ErrorCode(err); got != want {
+		t.Fatalf("err = %v, want code %s", err, want)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func TestModelsMatchMigratedSchema(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		if err := store.CheckModels(db); err != nil {
+			t.Error(err)
+		}
+	})
+}

@@ -1,0 +1,197 @@
+package migrations_test
+
+import (
+	"context"
+	"sort"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/burraco/burraco/domain/store"
+	"github.com/burraco/burraco/domain/store/storetest"
+	"github.com/burraco/burraco/migrations"
+)
+
+// each runs fn on an empty (unmigrated) SQLite file and PostgreSQL schema.
+func each(t *testing.T, fn func(t *testing.T, db *store.DB)) {
+	t.Run(store.SQLite, func(t *testing.T) { fn(t, open(t, storetest.SQLiteURL(t))) })
+	t.Run(store.Postgres, func(t *testing.T) { fn(t, open(t, storetest.PostgresURL(t))) })
+}
+
+func open(t *testing.T, url string) *store.DB {
+	db, err := store.Open(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func TestRoundTrip(t *testing.T) {
+	each(t, func(t *testing.T, db *store.DB) {
+		ctx, sqlDB, d := t.Context(), db.SQL(), db.Dialect()
+		st, err := migrations.Status(ctx, sqlDB, d)
+		must(t, err)
+		if len(st) == 0 || st[0].Applied || st[0].Version != 1 || st[0].Name != "init" {
+			t.Fatalf("status before Up: %+v", st)
+		}
+		applied, err := migrations.Up(ctx, sqlDB, d)
+		must(t, err)
+		if diff := cmp.Diff(versions(st), applied); diff != "" {
+			t.Errorf("applied (-want +got):\n%s", diff)
+		}
+		wantTables(t, db, "clubs", "memberships", "players", "refresh_tokens", "settings", "users")
+
+		again, err := migrations.Up(ctx, sqlDB, d)
+		must(t, err)
+		if len(again) != 0 {
+			t.Errorf("second Up applied %v", again)
+		}
+		st, err = migrations.Status(ctx, sqlDB, d)
+		must(t, err)
+		for _, s := range st {
+			if !s.Applied || s.AppliedAt == nil {
+				t.Errorf("after Up: %+v", s)
+			}
+		}
+
+		reverted, err := migrations.Down(ctx, sqlDB, d, len(st))
+		must(t, err)
+		if diff := cmp.Diff(reversed(versions(st)), reverted); diff != "" {
+			t.Errorf("reverted (-want +got):\n%s", diff)
+		}
+		wantTables(t, db)
+		none, err := migrations.Down(ctx, sqlDB, d, 1)
+		must(t, err)
+		if len(none) != 0 {
+			t.Errorf("Down on an empty schema reverted %v", none)
+		}
+
+		applied, err = migrations.Up(ctx, sqlDB, d)
+		must(t, err)
+		if diff := cmp.Diff(versions(st), applied); diff != "" {
+			t.Errorf("re-applied (-want +got):\n%s", diff)
+		}
+		wantTables(t, db, "clubs", "memberships", "players", "refresh_tokens", "settings", "users")
+	})
+}
+
+func TestErrors(t *testing.T) {
+	db := open(t, storetest.SQLiteURL(t))
+	if _, err := migrations.Up(t.Context(), db.SQL(), "mysql"); err == nil {
+		t.Error("Up with an unknown dialect: no error")
+	}
+	if _, err := migrations.Down(t.Context(), db.SQL(), "sqlite", 0); err == nil {
+		t.Error("Down 0 steps: no error")
+	}
+}
+
+// TestConcurrentUpPostgres starts several "processes" (pools) migrating one
+// database at once: each version is applied exactly once.
+func TestConcurrentUpPostgres(t *testing.T) {
+	url := storetest.PostgresURL(t)
+	const n = 5
+	results := make([][]int, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			db, err := store.Open(context.Background(), url)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer db.Close()
+			results[i], err = migrations.Up(context.Background(), db.SQL(), db.Dialect())
+			if err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	var all []int
+	for _, r := range results {
+		all = append(all, r...)
+	}
+	sort.Ints(all)
+	db := open(t, url)
+	st, err := migrations.Status(t.Context(), db.SQL(), db.Dialect())
+	must(t, err)
+	if diff := cmp.Diff(versions(st), all); diff != "" {
+		t.Errorf("versions applied over all processes (-want +got):\n%s", diff)
+	}
+}
+
+// TestConcurrentUpSQLite does the same on one SQLite file.
+func TestConcurrentUpSQLite(t *testing.T) {
+	url := storetest.SQLiteURL(t)
+	const n = 4
+	results := make([][]int, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			db, err := store.Open(context.Background(), url)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer db.Close()
+			results[i], err = migrations.Up(context.Background(), db.SQL(), db.Dialect())
+			if err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	total := 0
+	for _, r := range results {
+		total += len(r)
+	}
+	if total != 1 {
+		t.Errorf("applied %d times over all processes: %v", total, results)
+	}
+}
+
+func wantTables(t *testing.T, db *store.DB, want ...string) {
+	t.Helper()
+	q := `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_name <> 'schema_migrations' ORDER BY 1`
+	if db.Dialect() == store.SQLite {
+		q = `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('schema_migrations', 'sqlite_sequence') ORDER BY 1`
+	}
+	rows, err := db.SQL().QueryContext(t.Context(), q)
+	must(t, err)
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		var name string
+		must(t, rows.Scan(&name))
+		got = append(got, name)
+	}
+	must(t, rows.Err())
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tables (-want +got):\n%s", diff)
+	}
+}
+
+func versions(st []migrations.MigrationStatus) []int {
+	var v []int
+	for _, s := range st {
+		v = append(v, s.Version)
+	}
+	return v
+}
+
+func reversed(v []int) []int {
+	out := make([]int, len(v))
+	for i, x := range v {
+		out[len(v)-1-i] = x
+	}
+	return out
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
