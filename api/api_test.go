@@ -323,6 +323,14 @@ func TestRefreshRotation(t *testing.T) {
 		}
 		e.must(200, req{Method: "GET", Path: "/api/v1/me", Token: second.AccessToken}, nil)
 
+		// A client that sends its expired access token along can still refresh.
+		e.clock.Add(20 * time.Minute)
+		problemOf(t, e.do(req{Method: "GET", Path: "/api/v1/me", Token: second.AccessToken}), "unauthenticated")
+		var renewed api.TokenResponse
+		e.must(200, req{Method: "POST", Path: "/api/v1/auth/refresh", Token: second.AccessToken,
+			Body: api.RefreshRequest{RefreshToken: second.RefreshToken}}, &renewed)
+		second = renewed
+
 		problemOf(t, refresh(first.RefreshToken), "refresh_token_reused")
 		problemOf(t, refresh(second.RefreshToken), "unauthenticated") // the family is revoked
 		problemOf(t, refresh("made-up"), "unauthenticated")

@@ -112,7 +112,10 @@ func (s *server) routes() chi.Router {
 			ExposedHeaders: []string{"Location", "Retry-After", "X-Request-ID", "ETag"},
 			MaxAge:         600,
 		}))
-		r.Use(timeout(s.cfg.RequestTimeout), s.authenticate)
+		r.Use(timeout(s.cfg.RequestTimeout))
+		// The auth endpoints ignore the Authorization header: a client that
+		// sends its expired access token along with its refresh token must
+		// still be able to refresh.
 		r.Route("/auth", func(r chi.Router) {
 			r.Use(s.limiter.middleware)
 			r.Post("/register", s.register)
@@ -120,9 +123,12 @@ func (s *server) routes() chi.Router {
 			r.Post("/refresh", s.refresh)
 			r.Post("/logout", s.logout)
 		})
-		r.With(s.requireAuth).Get("/me", s.me)
-		r.Route("/clubs", s.clubRoutes)
-		r.Route("/players", s.playerRoutes)
+		r.Group(func(r chi.Router) {
+			r.Use(s.authenticate)
+			r.With(s.requireAuth).Get("/me", s.me)
+			r.Route("/clubs", s.clubRoutes)
+			r.Route("/players", s.playerRoutes)
+		})
 	})
 	return r
 }

@@ -54,7 +54,7 @@ type ClubPatch struct {
 // ClubFilter filters and pages a club list.
 type ClubFilter struct {
 	Query  string // substring of the name or city, case-insensitive
-	Limit  int    // 1..100, default 20
+	Limit  int    // 1..MaxLimit (100); 0 means DefaultLimit (20)
 	Offset int
 }
 
@@ -89,17 +89,28 @@ type Page[T any] struct {
 // a site admin may grant or remove the owner role; members of a club may list
 // its members; anyone may list and read clubs.
 type ClubService interface {
+	// Create creates a club whose owner is the actor. Errors:
+	// EUnauthenticated, EInvalid (name, city, description).
 	Create(ctx context.Context, actor Actor, in ClubInput) (Club, error)
+	// Update changes a club. Errors: EUnauthenticated, ENotFound,
+	// EForbidden, EInvalid.
 	Update(ctx context.Context, actor Actor, id int64, p ClubPatch) (Club, error)
+	// Get returns a club. Errors: ENotFound.
 	Get(ctx context.Context, id int64) (Club, error)
+	// List returns clubs ordered by name. Errors: EInvalid (query, limit,
+	// offset).
 	List(ctx context.Context, f ClubFilter) (Page[Club], error)
 	// AddMember adds a user (by id) with a role. Errors: ENotFound (club or
 	// user), EConflict (already a member), EForbidden.
 	AddMember(ctx context.Context, actor Actor, clubID, userID int64, role Role) (Membership, error)
+	// SetRole changes a member's role. Errors: EInvalid (role), ENotFound
+	// (club or membership), EForbidden, EConflict (demoting the last owner).
 	SetRole(ctx context.Context, actor Actor, clubID, userID int64, role Role) (Membership, error)
 	// RemoveMember removes a membership; a member may remove themself. The
 	// last owner cannot be removed (EConflict).
 	RemoveMember(ctx context.Context, actor Actor, clubID, userID int64) error
+	// ListMembers returns a club's members ordered by user name. Errors:
+	// EUnauthenticated, ENotFound, EForbidden (not a member), EInvalid.
 	ListMembers(ctx context.Context, actor Actor, clubID int64, f MemberFilter) (Page[Membership], error)
 	// RoleOf returns the user's role in the club, or "" when not a member.
 	RoleOf(ctx context.Context, userID, clubID int64) (Role, error)

@@ -87,10 +87,16 @@ func (h *passwordHasher) verify(password, encoded string) bool {
 // spend checks password against a throw-away hash, so that a login for an
 // unknown email takes as long as one with a wrong password.
 func (h *passwordHasher) spend(password string) {
+	h.prepare()
+	h.verify(password, h.dummy)
+}
+
+// prepare makes the throw-away hash; NewServices calls it, so that the
+// first unknown-email login is not slower than the others.
+func (h *passwordHasher) prepare() {
 	h.dummyOnce.Do(func() {
 		h.dummy, _ = h.hash("burraco-dummy-password")
 	})
-	h.verify(password, h.dummy)
 }
 
 var errBadHash = errors.New("malformed password hash")

@@ -47,10 +47,22 @@ type PlayerFilter struct {
 // profiles of players of their club (e.g. for live tournaments); site admins
 // anything; anyone may read and list.
 type PlayerService interface {
+	// Create creates a profile. A user's own profile may name a club only
+	// if the user is a member of it; a profile without a user needs a club
+	// the actor administers (or a site admin). Errors: EUnauthenticated,
+	// EInvalid, EForbidden, ENotFound (club or user), EConflict (federation
+	// id taken, or the user already has a profile).
 	Create(ctx context.Context, actor Actor, in PlayerInput) (Player, error)
+	// Update changes a profile: its user, its club's admins or a site
+	// admin may; moving it to a club is checked as in Create. An empty
+	// FederationID clears it. Errors: as Create, and ENotFound.
 	Update(ctx context.Context, actor Actor, id int64, p PlayerPatch) (Player, error)
+	// Get returns a player. Errors: ENotFound.
 	Get(ctx context.Context, id int64) (Player, error)
+	// List returns players ordered by name. Errors: EInvalid.
 	List(ctx context.Context, f PlayerFilter) (Page[Player], error)
+	// Delete removes a profile, with the rights of Update. Errors:
+	// EUnauthenticated, ENotFound, EForbidden, EConflict (still referenced).
 	Delete(ctx context.Context, actor Actor, id int64) error
 }
 

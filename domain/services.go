@@ -54,11 +54,10 @@ func (c Config) clock() func() time.Time {
 func NewServices(st Storage, cfg Config) Services {
 	cfg = cfg.withDefaults()
 	now := cfg.clock()
+	hasher := &passwordHasher{params: cfg.PasswordParams, random: cfg.Random}
+	hasher.prepare()
 	return Services{
-		Auth: &authService{
-			st: st, now: now, ttl: cfg.RefreshTTL, random: cfg.Random,
-			hasher: &passwordHasher{params: cfg.PasswordParams, random: cfg.Random},
-		},
+		Auth:    &authService{st: st, now: now, ttl: cfg.RefreshTTL, random: cfg.Random, hasher: hasher},
 		Clubs:   &clubService{st: st, now: now},
 		Players: &playerService{st: st, now: now},
 	}

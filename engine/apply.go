@@ -54,6 +54,8 @@ type plan struct {
 func (g *Game) check(seat int, m Move) (plan, error) {
 	p := plan{kind: m.Kind, seat: seat, attachAt: -1}
 	switch {
+	case !g.ready():
+		return p, ruleErr(ErrBadPosition, "the game was not dealt or loaded")
 	case g.phase == PhaseOver:
 		return p, ruleErr(ErrDealOver, "the deal is over")
 	case m.Kind == NoMove || int(m.Kind) >= len(moveNames):
@@ -81,6 +83,14 @@ func (g *Game) check(seat int, m Move) (plan, error) {
 		err = g.checkDiscard(&p, m)
 	}
 	return p, err
+}
+
+// ready reports whether the game was dealt or loaded (a zero Game is not).
+func (g *Game) ready() bool {
+	n := g.rules.Players
+	return n > 0 && len(g.hands) == n && len(g.melds) == g.rules.Teams() &&
+		len(g.potTaken) == len(g.melds) && len(g.potUnplayed) == len(g.melds) &&
+		len(g.potSeat) == len(g.melds) && len(g.totals) == len(g.melds)
 }
 
 func (g *Game) needPhase(ph Phase) error {
@@ -116,7 +126,7 @@ func (g *Game) checkRedraw() error {
 	switch {
 	case !g.rules.ID.Brazilian() || !g.firstTurn:
 		return ruleErr(ErrNotAllowed, "redraw only on the first turn of a Brazilian deal")
-	case g.phase != PhasePlay || g.took != tookDraw || g.moved || g.redrawn:
+	case g.phase != PhasePlay || g.took != tookDraw || g.moved || g.redrawn || len(g.hands[g.turn]) == 0:
 		return ruleErr(ErrWrongPhase, "redraw only straight after the first draw")
 	case len(g.stock) == 0:
 		return ruleErr(ErrStockEmpty, "the stock is empty")

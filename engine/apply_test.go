@@ -327,3 +327,16 @@ func TestBrazilianStockEnd(t *testing.T) {
 			}},
 	})
 }
+
+func TestZeroGameDoesNotPanic(t *testing.T) {
+	var g Game
+	for k := NoMove; k <= Redraw+1; k++ {
+		if err := g.Apply(0, Move{Kind: k}); ErrorCode(err) == "" {
+			t.Fatalf("%v: %v", k, err)
+		}
+	}
+	_ = g.View(0)
+	_ = g.Score()
+	_ = g.LegalMoves(0)
+	_ = g.Position()
+}

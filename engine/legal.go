@@ -10,7 +10,7 @@ import (
 // of disjoint melds a vulnerable team needs), so the list is a useful sample
 // of the meld moves, not all of them. Every move listed passes Check.
 func (g *Game) LegalMoves(seat int) []Move {
-	if g.phase == PhaseOver || seat != g.turn {
+	if !g.ready() || g.phase == PhaseOver || seat != g.turn {
 		return nil
 	}
 	var out []Move
@@ -240,7 +240,7 @@ type Summary struct {
 // LegalMoves; CanClose says a discard now would close the deal.
 func (g *Game) Summary(seat int) Summary {
 	var s Summary
-	if g.phase == PhaseOver || seat != g.turn {
+	if !g.ready() || g.phase == PhaseOver || seat != g.turn {
 		return s
 	}
 	for _, m := range g.candidates(seat) {

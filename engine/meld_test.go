@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -691,4 +692,30 @@ func TestMeldRulesSetAllowed(t *testing.T) {
 			}
 		})
 	}
+}
+
+func ExampleNewMeld() {
+	rules := MeldRules{Sets: true} // fibur
+	m, _ := NewMeld(rules, []Card{MustParseCard("7C"), MustParseCard("6C"), Joker}, 0)
+	fmt.Println(FormatCards(m.Cards), m.StandsFor()) // a free wild goes low
+	m, _ = NewMeld(rules, []Card{MustParseCard("9H"), MustParseCard("TH"), Joker}, MustParseCard("JH"))
+	fmt.Println(FormatCards(m.Cards), m.StandsFor())
+	_, err := NewMeld(rules, []Card{MustParseCard("5S"), Joker, MustParseCard("2D"), MustParseCard("8S")}, 0)
+	fmt.Println(ErrorCode(err))
+	// Output:
+	// [JK 6C 7C] 5C
+	// [9H TH JK] JH
+	// too_many_wilds
+}
+
+func ExampleMeld_Attach() {
+	rules := MeldRules{Sets: true} // fibur
+	m, _ := LoadMeld(rules, []Card{MustParseCard("6C"), Joker, MustParseCard("8C")})
+	_, err := m.Attach(rules, []Card{MustParseCard("TC")}, 0)
+	fmt.Println(ErrorCode(err)) // the joker is imprisoned
+	m, _ = m.Attach(rules, []Card{MustParseCard("TC"), MustParseCard("7C")}, 0)
+	fmt.Println(m)
+	// Output:
+	// wild_locked
+	// [6C 7C 8C JK(=9C) TC]
 }

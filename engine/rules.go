@@ -191,7 +191,12 @@ func (r Rules) Teams() int {
 
 // Team returns the team of seat: seat % Teams() (4 players: seats 0 and 2
 // are team 0, seats 1 and 3 team 1).
-func (r Rules) Team(seat int) int { return seat % r.Teams() }
+func (r Rules) Team(seat int) int {
+	if n := r.Teams(); n > 0 {
+		return seat % n
+	}
+	return 0
+}
 
 // MeldRules derives the meld laws of the rule set for the meld code.
 func (r Rules) MeldRules() MeldRules {
@@ -285,4 +290,27 @@ func (r Rules) closingBurraco(k BurracoKind) bool {
 		return k == Clean
 	}
 	return k != NotBurraco
+}
+
+// UnmarshalJSON reads {"rules":"fibur","players":4,"options":{…}}; options
+// missing from the object take the rule set's defaults.
+func (r *Rules) UnmarshalJSON(b []byte) error {
+	var w struct {
+		ID      RuleSet         `json:"rules"`
+		Players int             `json:"players"`
+		Options json.RawMessage `json:"options"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return ruleErr(ErrBadOption, "rules: "+err.Error())
+	}
+	o, err := ParseOptions(w.ID, w.Options)
+	if err != nil {
+		return err
+	}
+	v := Rules{ID: w.ID, Players: w.Players, Options: o}
+	if err := v.Validate(); err != nil {
+		return err
+	}
+	*r = v
+	return nil
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
 )
@@ -57,5 +58,25 @@ func TestCardPoints(t *testing.T) {
 		if got := [2]int{it.CardPoints(c), br.CardPoints(c)}; got != want {
 			t.Errorf("%s: %v, want %v", s, got, want)
 		}
+	}
+}
+
+func TestRulesJSON(t *testing.T) {
+	var r Rules
+	if err := json.Unmarshal([]byte(`{"rules":"aberto","players":2,"options":{"target":1005}}`), &r); err != nil {
+		t.Fatal(err)
+	}
+	want := Rules{ID: Aberto, Players: 2, Options: DefaultOptions(Aberto)}
+	want.Options.Target = 1005
+	if !reflect.DeepEqual(r, want) {
+		t.Fatalf("%+v", r)
+	}
+	b, _ := json.Marshal(r)
+	var back Rules
+	if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back, r) {
+		t.Fatalf("round trip %s: %v", b, err)
+	}
+	if err := json.Unmarshal([]byte(`{"rules":"fibur-row","players":4}`), &r); ErrorCode(err) != ErrBadOption {
+		t.Fatalf("fibur-row with 4 players: %v", err)
 	}
 }

@@ -4,8 +4,9 @@
 //
 // A migration is a pair of files NNNN_name.up.sql and NNNN_name.down.sql.
 // Applied versions are recorded in the schema_migrations table. Each
-// migration runs in its own transaction. On PostgreSQL, Up and Down hold a
-// session advisory lock, so several server processes may start at once.
+// migration runs in its own transaction. On PostgreSQL, Up, Down and Status
+// hold a session advisory lock (per schema), so several server processes may
+// start at once.
 //
 // The SQL files are the source of truth for the schema; the store package
 // never creates tables itself.
@@ -34,9 +35,11 @@ const (
 	Postgres = "postgres"
 )
 
-// advisoryLockKey identifies the migration lock among PostgreSQL advisory
-// locks ("burraco" in ASCII).
-const advisoryLockKey int64 = 0x6275727261636f
+// advisoryLockClass is the first key of the migration lock among PostgreSQL
+// advisory locks ("bu" in ASCII); the second is a hash of the current schema,
+// so that databases in different schemas (e.g. tests) do not wait for each
+// other.
+const advisoryLockClass int32 = 0x6275
 
 // MigrationStatus is one known migration and whether it is applied.
 type MigrationStatus struct {
@@ -207,11 +210,11 @@ func locked(ctx context.Context, db *sql.DB, dialect string, fn func(*sql.Conn) 
 	}
 	defer conn.Close()
 	if dialect == Postgres {
-		if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock($1)`, advisoryLockKey); err != nil {
+		if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock($1, hashtext(current_schema()))`, advisoryLockClass); err != nil {
 			return fmt.Errorf("migrations: lock: %w", err)
 		}
 		defer func() {
-			_, uerr := conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, advisoryLockKey)
+			_, uerr := conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1, hashtext(current_schema()))`, advisoryLockClass)
 			if uerr != nil && err == nil {
 				err = fmt.Errorf("migrations: unlock: %w", uerr)
 			}

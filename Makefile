@@ -1,0 +1,21 @@
+# The everyday commands; the README explains each.
+.PHONY: run test docs lint bench
+
+# Start the API on :8080 with burraco.db in this directory.
+run:
+	go run ./cmd/burraco serve
+
+# Everything CI checks (PostgreSQL is installed first when running as root).
+test:
+	bash scripts/test.sh
+
+# Regenerate docs/ (swag) and openapi.yaml (OpenAPI 3) from the annotations.
+docs:
+	go run ./internal/openapigen
+
+# Static checks only: go vet, gofmt, redocly lint of openapi.yaml.
+lint:
+	bash scripts/test.sh lint
+
+bench:
+	go test -run '^$$' -bench . -benchmem ./...

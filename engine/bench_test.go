@@ -1,0 +1,111 @@
+package engine
+
+import "testing"
+
+// midGame plays a fibur deal with the bot until the player on turn is in
+// phase play holding at least 6 cards, with team melds on the table.
+func midGame(b *testing.B) *Game {
+	r, _ := NewRules(Fibur, 4)
+	for seed := uint64(1); seed < 1000; seed++ {
+		g, err := Deal(r, 0, seed, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		bt := &bot{rng: NewRand(seed)}
+		for n := 0; n < 400 && !g.Over(); n++ {
+			t := g.Team(g.Turn())
+			if n > 30 && g.Phase() == PhasePlay && g.HandSize(g.Turn()) >= 6 && len(g.melds[t]) >= 2 {
+				return g
+			}
+			m, ok := bt.choose(g)
+			if !ok {
+				break
+			}
+			if err := g.Apply(g.Turn(), m); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Fatal("no mid-game position found")
+	return nil
+}
+
+func reportMoves(b *testing.B, movesPerOp float64) {
+	if s := b.Elapsed().Seconds(); s > 0 {
+		b.ReportMetric(float64(b.N)*movesPerOp/s, "moves/s")
+	}
+}
+
+// BenchmarkApplyMidGame copies a mid-game position into a reused game, then
+// validates and applies a discard.
+func BenchmarkApplyMidGame(b *testing.B) {
+	base := midGame(b)
+	seat := base.Turn()
+	var disc Move
+	for _, m := range base.LegalMoves(seat) {
+		if m.Kind == Discard {
+			disc = m
+		}
+	}
+	g := base.Clone()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		g.CopyFrom(base)
+		if err := g.Apply(seat, disc); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportMoves(b, 1)
+}
+
+// BenchmarkApplyAttach copies a mid-game position, then validates and
+// applies an attach (the meld code's work included).
+func BenchmarkApplyAttach(b *testing.B) {
+	r, _ := NewRules(Fibur, 4)
+	base := loadPos(b, r.ID, 4, "", `{"turn":0,"phase":"play","hands":[["KC","8H","5D","QS","9D","4S"],["3D","4D"],["6D","8D"],["JD","QD"]],
+	 "stock":["8S","9S","TS","JS","KS"],"discard":["5C"],"pots":[["4C","5S","6S"],["TD","TH","KD"]],
+	 "melds":[[["2C","TC","JC"],["2H","5H","6H"],["9S","9H","9D"]],[]]}`)
+	m := AttachMove(0, MustParseCard("KC"))
+	g := base.Clone()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		g.CopyFrom(base)
+		if err := g.Apply(0, m); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportMoves(b, 1)
+}
+
+// BenchmarkCheckRejected validates a move that is rejected (out of turn).
+func BenchmarkCheckRejected(b *testing.B) {
+	base := midGame(b)
+	m := DiscardMove(base.hands[base.Turn()][0])
+	seat := (base.Turn() + 1) % 4
+	b.ReportAllocs()
+	for b.Loop() {
+		if base.Check(seat, m) == nil {
+			b.Fatal("accepted")
+		}
+	}
+	reportMoves(b, 1)
+}
+
+// BenchmarkRandomDeal plays a whole fibur deal with the random bot (move
+// generation included).
+func BenchmarkRandomDeal(b *testing.B) {
+	r, _ := NewRules(Fibur, 4)
+	b.ReportAllocs()
+	total := 0
+	seed := uint64(0)
+	for b.Loop() {
+		seed++
+		_, n := playRandomDeal(b, r, seed, false)
+		total += n
+	}
+	if s := b.Elapsed().Seconds(); s > 0 {
+		b.ReportMetric(float64(total)/s, "moves/s")
+	}
+}

@@ -1,0 +1,74 @@
+// Package engine plays Burraco: the rules of one deal (smazzata) for every
+// rule set of the project's RULES.md — Italian Burraco of the FIBUR code
+// (fibur, 4 or 2 players), Burraco in 2 with face-up rows (fibur-row),
+// Burraco Reale (reale), and the Brazilian Buraco Aberto and Fechado
+// (aberto, fechado) — with the table options of RULES §11.
+//
+// It owns cards and their notation, melds (giochi: sequences, scale, and
+// sets, combinazioni) and wild cards (matte: the jolly and the pinella, a
+// 2), rule sets and options, positions and their notation, moves and their
+// validation, the deal procedure from a recorded seed, scoring, seat views
+// and the record of a deal. It is pure Go on the standard library: no I/O,
+// no clock, no global random source; the same seed and moves always give the
+// same deal.
+//
+// # Vocabulary
+//
+// A deal is dealt by the dealer (mazziere) from two decks (mazzo); each team
+// (linea, coppia) may take one of two pots (pozzetti; Brazilian morti) of 11
+// cards when a player first runs out of cards. The stock is the tallone, the
+// discard pile the monte degli scarti (pozzo). A meld of 7 or more cards is
+// a burraco (canastra); closing (chiusura) ends the deal. Points of a deal
+// are match points (MP).
+//
+// # Playing
+//
+// A Game is one deal. Make one with Deal (a new deal from a seed) or
+// LoadPosition / ParsePosition (any position, like a chess FEN; partial decks
+// are allowed). Its state is read through getters that return copies. It
+// changes only through Apply, which checks the move in one place (Check) and
+// either applies it or returns a *RuleError with a stable Code
+// (not_your_turn, invalid_meld, must_keep_card, …) leaving the game
+// untouched:
+//
+//	g, _ := engine.Deal(rules, dealer, seed, nil)
+//	err := g.Apply(g.Turn(), engine.DrawMove())
+//	if engine.ErrorCode(err) == engine.ErrWrongPhase { … }
+//
+// Moves have a JSON notation, the vocabulary of the conformance cases
+// ({"move":"attach","meld":0,"cards":["5H"]}); Position is the notation of a
+// whole position. LegalMoves lists legal moves (complete for takes,
+// discards and single-card attaches, a generated sample of melds) and
+// Summary condenses them for a frontend; View is what one seat may see.
+// Score gives each team's breakdown (cards, bonus, closing, hand, pot,
+// total); the match helpers (MatchFormat.Status, RunningTotals) sum deals;
+// a Record (rules, dealer, seed, moves) replays a deal exactly.
+//
+// # Decisions
+//
+// Where RULES leaves room, the engine decides as follows.
+//   - closing_discard=no_pinella bars only the 2s from the closing discard;
+//     a joker may close. The default no_wild bars both.
+//   - A meld or attach is refused (must_keep_card) when it would leave the
+//     player without a legal discard: an empty hand once the team's pot is
+//     taken (or no pot is left to take), a single card that could not close
+//     (a barred wild, or no qualifying burraco, or in fibur-row an uncleared
+//     row), or a single card that is the card picked up alone from the pile
+//     this turn.
+//   - Discarding the last card when the team has not taken its pot and no
+//     pot is left (a Brazilian morto became the stock) is refused
+//     (cannot_close).
+//   - wild_as applies to the first meld of a move (cards, or the first of
+//     melds); a row meld takes exactly two hand cards, a row attach only the
+//     row card.
+//   - A fechado pickup with attach may not attach a wild top card
+//     (pickup_requires_meld): a wild top card must start a new meld.
+//   - The single-card pickup rule applies to every rule set.
+//   - The reale stock is drawn to the end like the Brazilian ones (RULES
+//     §7); only fibur and fibur-row keep the last two cards.
+//   - round_up_10 rounds each deal's total towards +∞ (−115 → −110).
+//   - The canastra of 2s (1000) and the real canastra (1000) replace the
+//     usual bonus of that meld; semi-clean burraco is 150 whatever
+//     canastra_bonus says.
+//   - An unplayed pot ends when the seat that took it next comes to turn.
+package engine

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The project's test command (make test): PostgreSQL for the storage and API
+# tests, go vet, gofmt, go test -race on the whole module, the rules
+# conformance cases when ../shared has them, and a lint of openapi.yaml.
+# Exits non-zero on the first failure. `scripts/test.sh lint` (make lint)
+# runs only the static checks.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+REDOCLY_VERSION=2.77.0
+DEFAULT_PG_URL="postgres://burraco:burraco@localhost:5432/burraco_test?sslmode=disable"
+
+step() { printf '\n== %s\n' "$*"; }
+
+# postgres_setup installs and starts PostgreSQL from Debian and creates the
+# test role and database. It runs only as root and only when the caller did
+# not point TEST_DATABASE_URL elsewhere; it is idempotent.
+postgres_setup() {
+  if ! command -v pg_ctlcluster >/dev/null 2>&1; then
+    step "installing PostgreSQL"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+  fi
+  local version
+  version=$(pg_lsclusters --no-header 2>/dev/null | awk '$2 == "main" {print $1; exit}')
+  version=${version:-15}
+  pg_ctlcluster "$version" main start 2>/dev/null || true  # already running is fine
+  for _ in $(seq 30); do
+    su postgres -c "psql -qtAc 'SELECT 1'" >/dev/null 2>&1 && break
+    sleep 1
+  done
+  su postgres -c "psql -v ON_ERROR_STOP=1 -q" <<'SQL'
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'burraco') THEN
+    CREATE ROLE burraco LOGIN SUPERUSER PASSWORD 'burraco';
+  END IF;
+END $$;
+SELECT 'CREATE DATABASE burraco_test OWNER burraco'
+WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = 'burraco_test')\gexec
+SQL
+}
+
+step "go vet"
+go vet ./...
+
+step "gofmt"
+unformatted=$(gofmt -l .)
+if [ -n "$unformatted" ]; then
+  printf 'gofmt would change:\n%s\n' "$unformatted"
+  exit 1
+fi
+
+step "redocly lint openapi.yaml"
+npx --yes "@redocly/cli@${REDOCLY_VERSION}" lint openapi.yaml
+
+if [ "${1:-}" = lint ]; then
+  step "static checks passed"
+  exit 0
+fi
+
+step "PostgreSQL"
+if [ -z "${TEST_DATABASE_URL:-}" ] && [ "$(id -u)" = 0 ]; then
+  postgres_setup
+fi
+export TEST_DATABASE_URL="${TEST_DATABASE_URL:-$DEFAULT_PG_URL}"
+# With CI=true the PostgreSQL tests fail, rather than skip, when the server
+# is unreachable.
+export CI="${CI:-true}"
+echo "TEST_DATABASE_URL=…@${TEST_DATABASE_URL#*@} CI=$CI"
+
+step "go test -race"
+go test -race -count=1 ./...
+
+if [ -d ../shared/conformance/cases ]; then
+  step "rules conformance (../shared/conformance/cases)"
+  go run ./cmd/burraco conformance ../shared/conformance/cases
+fi
+
+step "all checks passed"
