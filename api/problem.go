@@ -124,6 +124,9 @@ func fail(w http.ResponseWriter, r *http.Request, code, detail string) {
 func (s *server) failErr(w http.ResponseWriter, r *http.Request, err error) {
 	var de *domain.Error
 	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		s.log.WarnContext(r.Context(), "request timed out", "request_id", RequestIDFrom(r.Context()), "err", err)
+		fail(w, r, codeTimeout, "the request took too long; try again")
 	case errors.As(err, &de) && de.Code != domain.EInternal:
 		if de.Err != nil {
 			s.log.DebugContext(r.Context(), "request failed", "request_id", RequestIDFrom(r.Context()), "code", de.Code, "err", err)
@@ -131,9 +134,6 @@ func (s *server) failErr(w http.ResponseWriter, r *http.Request, err error) {
 		p := newProblem(r, string(de.Code), de.Message)
 		p.Errors = fieldErrorsOut(de.Fields)
 		writeProblem(w, p)
-	case errors.Is(err, context.DeadlineExceeded):
-		s.log.WarnContext(r.Context(), "request timed out", "request_id", RequestIDFrom(r.Context()), "err", err)
-		fail(w, r, codeTimeout, "the request took too long; try again")
 	default:
 		s.log.ErrorContext(r.Context(), "internal error", "request_id", RequestIDFrom(r.Context()), "method", r.Method, "path", r.URL.Path, "err", err)
 		fail(w, r, string(domain.EInternal), "an internal error occurred; quote the request id when reporting it")

@@ -137,6 +137,11 @@ func FuzzMeld(f *testing.F) {
 		{fuzzFibur, "3H 2H 5H", "", "2C", "", true},
 		{fuzzAberto3, "3S 3H JK", "3D", "3C", "", false},
 		{fuzzFibur, "2S 2H 3S", "4S", "AS", "", false},
+		// Shapes that caught deliberate bugs: natural aces at both ends in
+		// fibur, a 2 of the suit wild in its own place.
+		{fuzzFibur, "AS 2S 3S 4S JK 6S 7S 8S 9S TS JS QS KS", "", "AS", "", false},
+		{fuzzFibur, "JK 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS", "", "2S", "", false},
+		{fuzzFechado, mSpades2K, "", "AS AS", "", false},
 	}
 	for _, s := range seeds {
 		cs := mcards(s.cards)
