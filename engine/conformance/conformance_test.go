@@ -11,6 +11,11 @@ import (
 // casesDir returns shared/conformance/cases beside the repository root (the
 // directory holding go.mod).
 func casesDir(t *testing.T) string {
+	return filepath.Join(repoRoot(t), "..", "shared", "conformance", "cases")
+}
+
+// repoRoot returns the directory holding go.mod.
+func repoRoot(t *testing.T) string {
 	t.Helper()
 	dir, err := os.Getwd()
 	if err != nil {
@@ -26,7 +31,7 @@ func casesDir(t *testing.T) string {
 		}
 		dir = parent
 	}
-	return filepath.Join(dir, "..", "shared", "conformance", "cases")
+	return dir
 }
 
 func TestConformanceCases(t *testing.T) {
@@ -37,6 +42,21 @@ func TestConformanceCases(t *testing.T) {
 		}
 		t.Skipf("conformance cases not found at %s", dir)
 	}
+	runDir(t, dir)
+}
+
+// TestRepoConformanceCases runs the project's own cases in
+// testdata/conformance, when present.
+func TestRepoConformanceCases(t *testing.T) {
+	dir := filepath.Join(repoRoot(t), "testdata", "conformance")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("no cases at %s", dir)
+	}
+	runDir(t, dir)
+}
+
+func runDir(t *testing.T, dir string) {
+	t.Helper()
 	files, err := conformance.Files(dir)
 	if err != nil {
 		t.Fatal(err)
