@@ -137,8 +137,10 @@ func TestBadInput(t *testing.T) {
 			{"array", `[]`, "application/json", "malformed_json"},
 			{"string", `"x"`, "application/json", "malformed_json"},
 			{"two objects", `{} {}`, "application/json", "malformed_json"},
-			{"unknown field", `{"bogus":1}`, "application/json", "invalid_input"},
-			{"wrong types", `{"name":1,"email":true,"password":[],"role":{},"user_id":"x","club_id":"x","refresh_token":5,"clear_club":"yes"}`, "application/json", "invalid_input"},
+			{"unknown field", `{"bogus":1}`, "application/json", "malformed_json"},
+			{"wrong types", `{"name":1,"email":true,"password":[],"role":{},"user_id":"x","club_id":"x","refresh_token":5,"clear_club":"yes"}`, "application/json", "malformed_json"},
+			{"trailing data", `{}x`, "application/json", "malformed_json"},
+			{"huge tail", `{}` + strings.Repeat(" ", 100<<10) + `x`, "application/json", "request_too_large"},
 			{"huge", huge, "application/json", "request_too_large"},
 			{"text/plain", `{}`, "text/plain", "unsupported_media_type"},
 			{"no content type", `{}`, "", "unsupported_media_type"},
@@ -151,7 +153,13 @@ func TestBadInput(t *testing.T) {
 					if res.Status < 400 || res.Status >= 500 {
 						t.Fatalf("status %d; body %s", res.Status, res.Body)
 					}
-					problemOf(t, res, b.code)
+					p := problemOf(t, res, b.code)
+					if b.name == "unknown field" && (res.Status != 400 || len(p.Errors) != 1 || p.Errors[0].Field != "bogus" || p.Errors[0].Code != "unknown_field") {
+						t.Fatalf("unknown field not named: %d %+v", res.Status, p)
+					}
+					if b.name == "wrong types" && (res.Status != 400 || len(p.Errors) != 1 || (p.Errors[0].Code != "wrong_type" && p.Errors[0].Code != "unknown_field")) {
+						t.Fatalf("wrong type not named: %d %+v", res.Status, p)
+					}
 				})
 			}
 		}
@@ -167,7 +175,7 @@ func TestBadInput(t *testing.T) {
 			} {
 				t.Run(ep.method+" "+ep.path, func(t *testing.T) {
 					res := e.do(req{Method: ep.method, Path: ep.path, Token: admin, Body: `{}`})
-					p := problemOf(t, res, "invalid_input")
+					p := problemOf(t, res, "invalid_parameter")
 					if res.Status != 400 || len(p.Errors) != 1 || !strings.HasSuffix(p.Errors[0].Field, "ID") {
 						t.Fatalf("status %d, errors %+v", res.Status, p.Errors)
 					}
@@ -175,15 +183,22 @@ func TestBadInput(t *testing.T) {
 			}
 		}
 
-		for _, q := range []string{
-			"/api/v1/clubs?limit=abc", "/api/v1/clubs?limit=0.5", "/api/v1/clubs?limit=1000", "/api/v1/clubs?offset=-1",
-			"/api/v1/players?club_id=x", "/api/v1/players?club_id=-3", "/api/v1/players?limit=101",
-			fmt.Sprintf("/api/v1/clubs/%d/members?role=king", club.ID), fmt.Sprintf("/api/v1/clubs/%d/members?limit=x", club.ID),
+		// Parameters that do not parse are 400 invalid_parameter; parameters
+		// that parse but break a rule are 422 invalid_input.
+		for q, code := range map[string]string{
+			"/api/v1/clubs?limit=abc": "invalid_parameter", "/api/v1/clubs?limit=0.5": "invalid_parameter",
+			"/api/v1/clubs?limit=1000": "invalid_input", "/api/v1/clubs?offset=-1": "invalid_input",
+			"/api/v1/clubs?limit=-1": "invalid_input", "/api/v1/clubs?q=" + strings.Repeat("x", 101): "invalid_input",
+			"/api/v1/players?club_id=x": "invalid_parameter", "/api/v1/players?club_id=-3": "invalid_parameter",
+			"/api/v1/players?limit=101": "invalid_input", "/api/v1/players?offset=99999999999999999999": "invalid_parameter",
+			fmt.Sprintf("/api/v1/clubs/%d/members?role=king", club.ID): "invalid_input",
+			fmt.Sprintf("/api/v1/clubs/%d/members?limit=x", club.ID):   "invalid_parameter",
 		} {
 			t.Run("GET "+q, func(t *testing.T) {
-				p := problemOf(t, e.do(req{Method: "GET", Path: q, Token: admin}), "invalid_input")
-				if len(p.Errors) == 0 {
-					t.Fatalf("no field errors: %+v", p)
+				res := e.do(req{Method: "GET", Path: q, Token: admin})
+				p := problemOf(t, res, code)
+				if want := map[string]int{"invalid_parameter": 400, "invalid_input": 422}[code]; res.Status != want || len(p.Errors) == 0 {
+					t.Fatalf("status %d, want %d; errors %+v", res.Status, want, p.Errors)
 				}
 			})
 		}
@@ -277,6 +292,10 @@ func TestJWT(t *testing.T) {
 		{"UnknownUser", hs(claims(func(c *jwt.MapClaims) { (*c)["sub"] = "999999" }), testSecret), 401},
 		{"NonNumericSubject", hs(claims(func(c *jwt.MapClaims) { (*c)["sub"] = "anna" }), testSecret), 401},
 		{"Garbage", "not.a.jwt", 401},
+		// The same signature bytes with non-zero padding bits in the last
+		// base64 character: lenient decoding would accept this other
+		// spelling of a valid token (found by FuzzAuthorizationHeader).
+		{"NonCanonicalSignature", malleate(tok.AccessToken), 401},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -438,4 +457,12 @@ func TestRequestID(t *testing.T) {
 	if id := problem(t, res).RequestID; strings.ContainsAny(id, " \n=") {
 		t.Errorf("forged request id kept: %q", id)
 	}
+}
+
+// malleate flips the unused low bits of the last base64url character of a
+// JWT's 32-byte signature, which a lenient decoder ignores.
+func malleate(token string) string {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	last := strings.IndexByte(alphabet, token[len(token)-1])
+	return token[:len(token)-1] + string(alphabet[last^1])
 }

@@ -12,7 +12,8 @@ import (
 
 // tokenIssuer mints and checks the short-lived access tokens: HS256 JWTs
 // whose subject is the user id. The algorithm is pinned and exp is
-// required, so "none", RS256 and tokens without expiry are refused.
+// required, so "none", RS256 and tokens without expiry are refused; base64
+// is decoded strictly, so a token cannot be respelt.
 type tokenIssuer struct {
 	secret []byte
 	ttl    time.Duration
@@ -48,6 +49,7 @@ func (ti tokenIssuer) Parse(token string) (int64, error) {
 		jwt.WithIssuedAt(),
 		jwt.WithIssuer(jwtIssuer),
 		jwt.WithTimeFunc(ti.now),
+		jwt.WithStrictDecoding(), // one spelling per token: no padding bits, no '=' padding
 	)
 	if err != nil {
 		return 0, &domain.Error{Code: errBadToken.Code, Message: errBadToken.Message, Err: err}

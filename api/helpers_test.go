@@ -36,7 +36,7 @@ func (c *clock) Add(d time.Duration) {
 
 // env is the real router over the real services on a real database.
 type env struct {
-	t     *testing.T
+	t     testing.TB
 	h     http.Handler
 	svc   domain.Services
 	clock *clock
@@ -56,7 +56,7 @@ func (b *syncBuffer) Write(p []byte) (int, error) {
 func (b *syncBuffer) String() string { b.mu.Lock(); defer b.mu.Unlock(); return b.b.String() }
 
 // newEnv builds a server on db; tweak adjusts its config (e.g. rate limits).
-func newEnv(t *testing.T, db *store.DB, tweak ...func(*api.Config)) *env {
+func newEnv(t testing.TB, db *store.DB, tweak ...func(*api.Config)) *env {
 	t.Helper()
 	clk := &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
 	svc := domain.NewServices(db, domain.Config{Now: clk.Now, PasswordParams: domain.TestPasswordParams})

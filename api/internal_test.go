@@ -52,9 +52,9 @@ func TestUnknownErrorsAreHidden(t *testing.T) {
 // TestErrorTable checks every domain code maps to its status.
 func TestErrorTable(t *testing.T) {
 	want := map[domain.Code]int{
-		domain.EInvalid: 400, domain.EUnauthenticated: 401, domain.EForbidden: 403, domain.ENotFound: 404,
+		domain.EInvalid: 422, domain.EUnauthenticated: 401, domain.EForbidden: 403, domain.ENotFound: 404,
 		domain.EConflict: 409, domain.EVersionConflict: 409, domain.ETokenReused: 401, domain.ERateLimited: 429,
-		domain.EInternal: 500, "some_new_code": 500,
+		domain.EUnavailable: 503, domain.EInternal: 500, "some_new_code": 500,
 	}
 	for code, status := range want {
 		s := testServer(&bytes.Buffer{})
@@ -65,6 +65,9 @@ func TestErrorTable(t *testing.T) {
 		}
 		if code == domain.EInvalid && (len(p.Errors) != 1 || p.Errors[0].Field != "f") {
 			t.Errorf("field errors lost: %+v", p)
+		}
+		if status == 503 && rec.Header().Get("Retry-After") == "" {
+			t.Errorf("%s: 503 without Retry-After", code)
 		}
 	}
 }

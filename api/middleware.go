@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -164,6 +165,11 @@ type notAllowedWriter struct {
 func (w *notAllowedWriter) WriteHeader(status int) {
 	if status == http.StatusMethodNotAllowed && w.Header().Get("Content-Type") == "" {
 		w.written = true
+		// chi lists the allowed methods in map order; sort them, so that
+		// the header is the same on every request.
+		if allow := w.Header().Values("Allow"); len(allow) > 1 {
+			w.Header()["Allow"] = slices.Sorted(slices.Values(allow))
+		}
 		fail(w.ResponseWriter, w.r, codeMethodNotAllowed, w.r.Method+" is not allowed here; see the Allow header")
 		return
 	}

@@ -17,16 +17,21 @@ type Problem struct {
 	// A short summary of the problem type; it does not change between occurrences.
 	Title string `json:"title" example:"Invalid input"`
 	// The HTTP status code.
-	Status int `json:"status" example:"400"`
+	Status int `json:"status" example:"422"`
 	// A human-readable explanation of this occurrence.
 	Detail string `json:"detail,omitempty" example:"some fields are invalid"`
 	// The request path.
 	Instance string `json:"instance,omitempty" example:"/api/v1/clubs"`
-	// A stable machine-readable code to switch on (never renamed).
+	// A stable machine-readable code to switch on (never renamed; new ones may be added):
+	// malformed_json (400), invalid_parameter (400), invalid_input (422), unauthenticated (401),
+	// refresh_token_reused (401), forbidden (403), not_found (404), route_not_found (404),
+	// method_not_allowed (405), conflict (409), version_conflict (409), request_too_large (413),
+	// unsupported_media_type (415), rate_limited (429), internal (500), timeout (503),
+	// unavailable (503), service_unavailable (503).
 	Code string `json:"code" example:"invalid_input"`
 	// The request id (also in the X-Request-ID response header); quote it when reporting a problem.
 	RequestID string `json:"request_id,omitempty" example:"3f2a9c0e7b1d4a58"`
-	// Every invalid field, for code invalid_input.
+	// Every invalid field, for invalid_input, invalid_parameter and (wrong_type, unknown_field) malformed_json.
 	Errors []FieldError `json:"errors,omitempty"`
 } // @name Problem
 
@@ -34,7 +39,7 @@ type Problem struct {
 type FieldError struct {
 	// JSON name of the field (or query/path parameter).
 	Field string `json:"field" example:"email"`
-	// Stable code, e.g. required, too_long, invalid, wrong_type, unknown_field.
+	// Stable code, e.g. required, too_long, too_short, invalid, out_of_range, wrong_type, unknown_field.
 	Code    string `json:"code" example:"required"`
 	Message string `json:"message" example:"is required"`
 } // @name FieldError
@@ -48,7 +53,8 @@ func fieldErrorsOut(fs []domain.FieldError) []FieldError {
 // API-level problem codes, for failures that happen before a service is
 // called. Like the domain codes they are stable.
 const (
-	codeMalformedJSON      = "malformed_json"
+	codeMalformedJSON      = "malformed_json"    // the body cannot be decoded (syntax, types, unknown fields)
+	codeInvalidParameter   = "invalid_parameter" // a path or query parameter cannot be parsed
 	codeUnsupportedMedia   = "unsupported_media_type"
 	codeRequestTooLarge    = "request_too_large"
 	codeRouteNotFound      = "route_not_found"
@@ -65,8 +71,15 @@ type problemKind struct {
 
 // problemKinds is the one table from error code to HTTP status. A code that
 // is not here is answered as an internal error.
+//
+// Validation: a request that cannot be parsed is a 400 (malformed_json for a
+// body that is not JSON, not an object, has a value of the wrong type or an
+// unknown field; invalid_parameter for a path or query parameter that is not
+// a number where one is expected); a well-formed request whose values break
+// the rules (too long, out of range, not an email, not a role...) is a 422
+// invalid_input. Both list the fields concerned in errors.
 var problemKinds = map[string]problemKind{
-	string(domain.EInvalid):         {http.StatusBadRequest, "Invalid input"},
+	string(domain.EInvalid):         {http.StatusUnprocessableEntity, "Invalid input"},
 	string(domain.EUnauthenticated): {http.StatusUnauthorized, "Authentication required"},
 	string(domain.EForbidden):       {http.StatusForbidden, "Forbidden"},
 	string(domain.ENotFound):        {http.StatusNotFound, "Not found"},
@@ -74,8 +87,10 @@ var problemKinds = map[string]problemKind{
 	string(domain.EVersionConflict): {http.StatusConflict, "Version conflict"},
 	string(domain.ETokenReused):     {http.StatusUnauthorized, "Refresh token reused"},
 	string(domain.ERateLimited):     {http.StatusTooManyRequests, "Too many requests"},
+	string(domain.EUnavailable):     {http.StatusServiceUnavailable, "Service unavailable"},
 	string(domain.EInternal):        {http.StatusInternalServerError, "Internal error"},
 	codeMalformedJSON:               {http.StatusBadRequest, "Malformed JSON"},
+	codeInvalidParameter:            {http.StatusBadRequest, "Invalid parameter"},
 	codeUnsupportedMedia:            {http.StatusUnsupportedMediaType, "Unsupported media type"},
 	codeRequestTooLarge:             {http.StatusRequestEntityTooLarge, "Request body too large"},
 	codeRouteNotFound:               {http.StatusNotFound, "Not found"},
@@ -109,6 +124,9 @@ func writeProblem(w http.ResponseWriter, p Problem) {
 	if p.Status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="burraco"`)
 	}
+	if p.Status == http.StatusServiceUnavailable && w.Header().Get("Retry-After") == "" {
+		w.Header().Set("Retry-After", "1") // a busy database or a slow request: worth another try
+	}
 	w.WriteHeader(p.Status)
 	_ = json.NewEncoder(w).Encode(p)
 }
@@ -140,9 +158,9 @@ func (s *server) failErr(w http.ResponseWriter, r *http.Request, err error) {
 	}
 }
 
-// invalid answers 400 invalid_input listing fields.
-func invalid(w http.ResponseWriter, r *http.Request, fields []FieldError) {
-	p := newProblem(r, string(domain.EInvalid), "some fields are invalid")
+// failFields answers a request with an API-level problem listing fields.
+func failFields(w http.ResponseWriter, r *http.Request, code, detail string, fields []FieldError) {
+	p := newProblem(r, code, detail)
 	p.Errors = fields
 	writeProblem(w, p)
 }

@@ -27,18 +27,28 @@ func (s *server) decode(w http.ResponseWriter, r *http.Request, dst any) bool {
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(dst)
-	if err == nil && dec.More() {
-		err = errors.New("unexpected data after the JSON object")
-	} else if err == nil {
-		if _, terr := dec.Token(); terr != io.EOF {
-			err = errors.New("unexpected data after the JSON object")
-		}
+	if err == nil {
+		err = endOfBody(dec)
 	}
 	if err != nil {
 		s.failDecode(w, r, err)
 		return false
 	}
 	return true
+}
+
+// endOfBody checks that nothing but white space follows the JSON object
+// (an oversized tail is still "too large", not "malformed").
+func endOfBody(dec *json.Decoder) error {
+	_, err := dec.Token()
+	var tooLarge *http.MaxBytesError
+	switch {
+	case err == io.EOF:
+		return nil
+	case errors.As(err, &tooLarge):
+		return err
+	}
+	return errors.New("unexpected data after the JSON object")
 }
 
 // failDecode answers a body that could not be decoded.
@@ -53,11 +63,12 @@ func (s *server) failDecode(w http.ResponseWriter, r *http.Request, err error) {
 	case errors.As(err, &typeErr) && typeErr.Field == "":
 		fail(w, r, codeMalformedJSON, "the request body must be a JSON object")
 	case errors.As(err, &typeErr):
-		invalid(w, r, []FieldError{{Field: typeErr.Field, Code: "wrong_type",
-			Message: fmt.Sprintf("must be of type %s", jsonType(typeErr.Type.String()))}})
+		failFields(w, r, codeMalformedJSON, "a field has a value of the wrong type", []FieldError{{Field: typeErr.Field,
+			Code: "wrong_type", Message: fmt.Sprintf("must be of type %s", jsonType(typeErr.Type.String()))}})
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-		invalid(w, r, []FieldError{{Field: field, Code: "unknown_field", Message: "is not a field of this request"}})
+		failFields(w, r, codeMalformedJSON, "the request has an unknown field", []FieldError{{Field: field,
+			Code: "unknown_field", Message: "is not a field of this request"}})
 	default:
 		fail(w, r, codeMalformedJSON, "the request body is not valid JSON: "+strings.TrimPrefix(err.Error(), "json: "))
 	}
@@ -92,11 +103,12 @@ func created(w http.ResponseWriter, location string, v any) {
 }
 
 // pathID reads a positive integer id from the URL path; on failure it
-// answers 400 and reports false.
+// answers 400 invalid_parameter and reports false.
 func pathID(w http.ResponseWriter, r *http.Request, name string) (int64, bool) {
 	id, err := strconv.ParseInt(chi.URLParam(r, name), 10, 64)
 	if err != nil || id <= 0 {
-		invalid(w, r, []FieldError{{Field: name, Code: "invalid", Message: "must be a positive integer id"}})
+		failFields(w, r, codeInvalidParameter, "a path parameter is invalid",
+			[]FieldError{{Field: name, Code: "invalid", Message: "must be a positive integer id"}})
 		return 0, false
 	}
 	return id, true
@@ -139,13 +151,13 @@ func (q *query) int(name string) int {
 	return n
 }
 
-// done answers 400 when a parameter was invalid and reports whether the
-// handler may go on.
+// done answers 400 invalid_parameter when a parameter could not be parsed
+// and reports whether the handler may go on.
 func (q *query) done(w http.ResponseWriter) bool {
 	if err := q.v.Err(); err != nil {
 		var de *domain.Error
 		errors.As(err, &de)
-		invalid(w, q.r, fieldErrorsOut(de.Fields))
+		failFields(w, q.r, codeInvalidParameter, "some query parameters are invalid", fieldErrorsOut(de.Fields))
 		return false
 	}
 	return true

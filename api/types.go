@@ -40,7 +40,7 @@ type LoginRequest struct {
 
 // RefreshRequest carries a refresh token to rotate or revoke.
 type RefreshRequest struct {
-	RefreshToken string `json:"refresh_token" example:"rt_2b6f0c1d..."`
+	RefreshToken string `json:"refresh_token" example:"q3Zk9VfX2bL0sT7yWcE4nR8uJ1hA6mD5oP9iG3eK2xY"`
 } // @name RefreshRequest
 
 // TokenResponse is a new session: a short-lived access token to send as
@@ -52,7 +52,7 @@ type TokenResponse struct {
 	// Lifetime of the access token in seconds.
 	ExpiresIn int `json:"expires_in" example:"900"`
 	// Single use: each refresh returns a new one, and presenting a used one revokes the session.
-	RefreshToken     string    `json:"refresh_token" example:"rt_2b6f0c1d..."`
+	RefreshToken     string    `json:"refresh_token" example:"q3Zk9VfX2bL0sT7yWcE4nR8uJ1hA6mD5oP9iG3eK2xY"`
 	RefreshExpiresAt time.Time `json:"refresh_expires_at" format:"date-time"`
 	User             User      `json:"user"`
 } // @name TokenResponse

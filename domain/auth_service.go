@@ -55,12 +55,22 @@ func (s *authService) Register(ctx context.Context, in RegisterInput) (User, err
 // Login implements AuthService. It reads the user, checks the password
 // outside any transaction (argon2 is slow on purpose), then stores the new
 // session in its own transaction.
+//
+// An email that could not have been registered (malformed, too long, with
+// control characters such as NUL, which PostgreSQL refuses in text) is not
+// looked up: it fails like an unknown one, after the same hashing work.
 func (s *authService) Login(ctx context.Context, email, password string) (Session, error) {
+	email = NormalizeEmail(email)
+	var v Validator
+	if checkEmail(&v, "email", email); v.Err() != nil {
+		s.hasher.spend(password)
+		return Session{}, errBadCredentials
+	}
 	var u User
 	var hash string
 	err := s.st.View(ctx, func(tx Tx) error {
 		var err error
-		u, hash, err = tx.Users().ByEmail(NormalizeEmail(email))
+		u, hash, err = tx.Users().ByEmail(email)
 		return err
 	})
 	if ErrorCode(err) == ENotFound {

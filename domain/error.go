@@ -20,6 +20,7 @@ const (
 	EVersionConflict Code = "version_conflict"     // 409: optimistic concurrency lost
 	ETokenReused     Code = "refresh_token_reused" // 401: a rotated refresh token was replayed; the family is revoked
 	ERateLimited     Code = "rate_limited"         // 429
+	EUnavailable     Code = "unavailable"          // 503: the database is busy (lock wait ran out); retry shortly
 	EInternal        Code = "internal"             // 500
 )
 

@@ -54,7 +54,9 @@ type PlayerService interface {
 	// id taken, or the user already has a profile).
 	Create(ctx context.Context, actor Actor, in PlayerInput) (Player, error)
 	// Update changes a profile: its user, its club's admins or a site
-	// admin may; moving it to a club is checked as in Create. An empty
+	// admin may (the admins of the club a user's own profile names only
+	// while that user is a member of the club); moving it to a club is
+	// checked as in Create. An empty
 	// FederationID clears it. Errors: as Create, and ENotFound.
 	Update(ctx context.Context, actor Actor, id int64, p PlayerPatch) (Player, error)
 	// Get returns a player. Errors: ENotFound.

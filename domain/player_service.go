@@ -154,16 +154,33 @@ func editablePlayer(tx Tx, actor Actor, id int64) (Player, error) {
 	if actor.SiteAdmin || ownedBy(p, actor) {
 		return p, nil
 	}
-	if p.ClubID != nil {
-		role, err := roleIn(tx, actor.UserID, *p.ClubID)
-		if err != nil {
-			return Player{}, err
-		}
-		if role.AtLeast(RoleAdmin) {
-			return p, nil
-		}
+	ok, err := clubAdminOf(tx, actor, p)
+	if err != nil {
+		return Player{}, err
 	}
-	return Player{}, Errorf(EForbidden, "you may not edit this player")
+	if !ok {
+		return Player{}, Errorf(EForbidden, "you may not edit this player")
+	}
+	return p, nil
+}
+
+// clubAdminOf reports whether the actor administers the player's club. The
+// profile of a user counts as the club's only while that user is still a
+// member of it: leaving a club (or being removed) takes the profile out of
+// its admins' hands, even though the profile still names the club.
+func clubAdminOf(tx Tx, actor Actor, p Player) (bool, error) {
+	if p.ClubID == nil {
+		return false, nil
+	}
+	role, err := roleIn(tx, actor.UserID, *p.ClubID)
+	if err != nil || !role.AtLeast(RoleAdmin) {
+		return false, err
+	}
+	if p.UserID == nil {
+		return true, nil
+	}
+	userRole, err := roleIn(tx, *p.UserID, *p.ClubID)
+	return userRole != "", err
 }
 
 func ownedBy(p Player, actor Actor) bool {

@@ -188,3 +188,26 @@ func TestPlayerList(t *testing.T) {
 		})
 	})
 }
+
+// TestPlayerProfileAfterLeavingClub checks that the admins of a club lose
+// their rights over a user's own profile once that user has left the club,
+// even though the profile still names the club.
+func TestPlayerProfileAfterLeavingClub(t *testing.T) {
+	each(t, func(t *testing.T, f *fixture) {
+		ctx := t.Context()
+		owner, admin, self := f.user("owner@x.it"), f.user("admin@x.it"), f.user("self@x.it")
+		c := f.club(owner, "Circolo")
+		f.member(owner, c.ID, admin, domain.RoleAdmin)
+		f.member(owner, c.ID, self, domain.RoleMember)
+		mine, err := f.svc.Players.Create(ctx, self, domain.PlayerInput{Name: "Me", UserID: &self.UserID, ClubID: &c.ID})
+		wantCode(t, err, "")
+		_, err = f.svc.Players.Update(ctx, admin, mine.ID, domain.PlayerPatch{Name: ptr("Me, by the admin")})
+		wantCode(t, err, "") // a member's profile: the club's admins may edit it
+		wantCode(t, f.svc.Clubs.RemoveMember(ctx, self, c.ID, self.UserID), "")
+		_, err = f.svc.Players.Update(ctx, admin, mine.ID, domain.PlayerPatch{Name: ptr("Taken over")})
+		wantCode(t, err, domain.EForbidden)
+		wantCode(t, f.svc.Players.Delete(ctx, admin, mine.ID), domain.EForbidden)
+		_, err = f.svc.Players.Update(ctx, self, mine.ID, domain.PlayerPatch{ClearClub: true})
+		wantCode(t, err, "")
+	})
+}

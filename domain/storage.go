@@ -14,10 +14,13 @@ import (
 //
 // Repositories translate driver errors into *Error once: a missing row is
 // ENotFound, a unique violation EConflict, a reference to a missing row
-// ENotFound, and deleting a row that is still referenced EConflict.
+// ENotFound, deleting a row that is still referenced EConflict, and a lock
+// that could not be had in time (SQLite busy timeout, PostgreSQL
+// lock_timeout, deadlock or serialisation failure) EUnavailable.
 type Storage interface {
 	// InTx runs fn in a read-write transaction. It commits when fn returns
-	// nil and rolls back otherwise (returning fn's error unchanged).
+	// nil and rolls back otherwise (returning fn's *Error unchanged; a busy
+	// database, also at BEGIN or COMMIT, is EUnavailable).
 	InTx(ctx context.Context, fn func(tx Tx) error) error
 	// View runs fn in a read-only transaction (one consistent snapshot).
 	View(ctx context.Context, fn func(tx Tx) error) error

@@ -153,9 +153,9 @@ func (db *DB) Dialect() string { return db.dialect }
 
 // InTx implements domain.Storage.
 func (db *DB) InTx(ctx context.Context, fn func(tx domain.Tx) error) error {
-	return db.gorm.WithContext(ctx).Transaction(func(g *gorm.DB) error {
+	return translateTx(db.gorm.WithContext(ctx).Transaction(func(g *gorm.DB) error {
 		return fn(&tx{db: g, dialect: db.dialect})
-	})
+	}))
 }
 
 // View implements domain.Storage. On PostgreSQL it is a read-only
@@ -164,11 +164,11 @@ func (db *DB) InTx(ctx context.Context, fn func(tx domain.Tx) error) error {
 func (db *DB) View(ctx context.Context, fn func(tx domain.Tx) error) error {
 	if db.dialect == Postgres {
 		opts := &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
-		return db.gorm.WithContext(ctx).Transaction(func(g *gorm.DB) error {
+		return translateTx(db.gorm.WithContext(ctx).Transaction(func(g *gorm.DB) error {
 			return fn(&tx{db: g, dialect: db.dialect})
-		}, opts)
+		}, opts))
 	}
-	return db.gorm.WithContext(ctx).Connection(func(g *gorm.DB) error {
+	return translateTx(db.gorm.WithContext(ctx).Connection(func(g *gorm.DB) error {
 		g = g.Session(&gorm.Session{NewDB: true}) // each query starts afresh
 		if err := g.Exec("BEGIN DEFERRED").Error; err != nil {
 			return err
@@ -178,7 +178,7 @@ func (db *DB) View(ctx context.Context, fn func(tx domain.Tx) error) error {
 			err = rerr
 		}
 		return err
-	})
+	}))
 }
 
 // Secret returns the named secret from the settings table, creating it with

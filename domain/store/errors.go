@@ -19,6 +19,7 @@ const (
 	noViolation violation = iota
 	uniqueViolation
 	foreignKeyViolation
+	busy // a lock could not be had in time, or a deadlock or serialisation failure: retry
 )
 
 // conflictMessages are the user-safe messages of unique violations, keyed by
@@ -49,6 +50,8 @@ func classify(err error) (violation, string) {
 			return uniqueViolation, pgErr.ConstraintName
 		case "23503":
 			return foreignKeyViolation, pgErr.ConstraintName
+		case "40001", "40P01", "55P03": // serialization_failure, deadlock_detected, lock_not_available
+			return busy, ""
 		}
 		return noViolation, ""
 	}
@@ -60,6 +63,9 @@ func classify(err error) (violation, string) {
 			return uniqueViolation, cols
 		case sqlite3.ErrConstraintForeignKey:
 			return foreignKeyViolation, ""
+		}
+		if liteErr.Code == sqlite3.ErrBusy || liteErr.Code == sqlite3.ErrLocked {
+			return busy, ""
 		}
 	}
 	return noViolation, ""
@@ -89,6 +95,30 @@ func translate(err error, entity string) error {
 		return &domain.Error{Code: domain.EConflict, Message: msg, Err: err}
 	case foreignKeyViolation:
 		return &domain.Error{Code: domain.ENotFound, Message: "a record referenced by the " + entity + " does not exist", Err: err}
+	case busy:
+		return errBusy(err)
+	}
+	return err
+}
+
+// errBusy is the EUnavailable of a lock that could not be had in time.
+func errBusy(err error) error {
+	return &domain.Error{Code: domain.EUnavailable, Message: "the database is busy; try again in a moment", Err: err}
+}
+
+// translateTx translates what a transaction as a whole returns: the
+// callback's *domain.Error unchanged, and a busy database (e.g. at BEGIN
+// IMMEDIATE or COMMIT, where no repository sees it) as EUnavailable.
+func translateTx(err error) error {
+	if err == nil {
+		return nil
+	}
+	var de *domain.Error
+	if errors.As(err, &de) {
+		return err
+	}
+	if kind, _ := classify(err); kind == busy {
+		return errBusy(err)
 	}
 	return err
 }

@@ -344,3 +344,68 @@ func TestModelsMatchMigratedSchema(t *testing.T) {
 		}
 	})
 }
+
+// TestBusyIsUnavailable checks that a write that cannot get its lock in
+// time is EUnavailable (a 503 the client may retry), not an internal error:
+// on SQLite when the busy timeout runs out, on PostgreSQL when lock_timeout
+// does.
+func TestBusyIsUnavailable(t *testing.T) {
+	ctx := t.Context()
+	hold := func(t *testing.T, db *store.DB, clubID int64) (release func()) {
+		locked, done := make(chan struct{}), make(chan struct{})
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = db.InTx(ctx, func(tx domain.Tx) error {
+				if _, err := tx.Clubs().Lock(clubID); err != nil {
+					t.Error(err)
+				}
+				close(locked)
+				<-done
+				return nil
+			})
+		}()
+		<-locked
+		return func() { close(done); wg.Wait() }
+	}
+	check := func(t *testing.T, db *store.DB) {
+		now := time.Now()
+		c := domain.Club{Name: "C", CreatedAt: now, UpdatedAt: now}
+		if err := db.InTx(ctx, func(tx domain.Tx) error { return tx.Clubs().Create(&c) }); err != nil {
+			t.Fatal(err)
+		}
+		release := hold(t, db, c.ID)
+		defer release()
+		err := db.InTx(ctx, func(tx domain.Tx) error {
+			if _, err := tx.Clubs().Lock(c.ID); err != nil {
+				return err
+			}
+			return tx.Clubs().Update(c)
+		})
+		wantCode(t, err, domain.EUnavailable)
+	}
+	t.Run(store.SQLite, func(t *testing.T) {
+		path := storetest.SQLiteURL(t)
+		db, err := store.Open(ctx, path+"?_busy_timeout=50")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if _, err := migrationsUp(ctx, db); err != nil {
+			t.Fatal(err)
+		}
+		check(t, db)
+	})
+	t.Run(store.Postgres, func(t *testing.T) {
+		db, err := store.Open(ctx, storetest.PostgresURL(t)+"&lock_timeout=50ms")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if _, err := migrationsUp(ctx, db); err != nil {
+			t.Fatal(err)
+		}
+		check(t, db)
+	})
+}

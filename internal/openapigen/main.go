@@ -88,7 +88,9 @@ func toOpenAPI3(swaggerJSON []byte) ([]byte, error) {
 	}
 	doc3.Servers = openapi3.Servers{{URL: "/", Description: "this server"}}
 	problemMediaType(doc3)
+	bearerScheme(doc3)
 	publicSecurity(doc3)
+	dropConversionNoise(doc3)
 	// A round trip through JSON gives plain maps, which yaml.v3 writes with
 	// sorted keys: the output is deterministic.
 	j, err := doc3.MarshalJSON()
@@ -124,13 +126,46 @@ func problemMediaType(doc *openapi3.T) {
 	}
 }
 
+// bearerScheme declares BearerAuth as what it is, an HTTP bearer token (a
+// JWT); Swagger 2.0, and so swag, can only call it an API key header.
+func bearerScheme(doc *openapi3.T) {
+	ref := doc.Components.SecuritySchemes["BearerAuth"]
+	if ref == nil || ref.Value == nil {
+		return
+	}
+	ref.Value = &openapi3.SecurityScheme{Type: "http", Scheme: "bearer", BearerFormat: "JWT",
+		Description: "The access token from /api/v1/auth/login or /api/v1/auth/refresh, sent as `Authorization: Bearer <access_token>`."}
+}
+
+// optionalAuth is the operation extension (@x-auth-optional true) of
+// operations that anyone may call, and that also accept an access token.
+const optionalAuth = "x-auth-optional"
+
 // publicSecurity marks operations without @Security as needing no
-// authentication (swag leaves them without a security field).
+// authentication (swag leaves them without a security field), or, with
+// @x-auth-optional, as taking an access token optionally.
 func publicSecurity(doc *openapi3.T) {
 	for _, item := range doc.Paths.Map() {
 		for _, op := range item.Operations() {
-			if op.Security == nil {
-				op.Security = &openapi3.SecurityRequirements{}
+			if op.Security != nil {
+				continue
+			}
+			op.Security = &openapi3.SecurityRequirements{}
+			if op.Extensions[optionalAuth] == true {
+				op.Security = &openapi3.SecurityRequirements{{}, {"BearerAuth": []string{}}}
+			}
+			delete(op.Extensions, optionalAuth)
+		}
+	}
+}
+
+// dropConversionNoise removes what the conversion adds for its own round
+// trips (x-originalParamName on request bodies).
+func dropConversionNoise(doc *openapi3.T) {
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			if op.RequestBody != nil && op.RequestBody.Value != nil {
+				delete(op.RequestBody.Value.Extensions, "x-originalParamName")
 			}
 		}
 	}

@@ -49,16 +49,54 @@ func TestOpenAPIIsValid(t *testing.T) {
 			t.Errorf("%s is not documented", path)
 		}
 	}
+	ids := map[string]bool{}
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
-			if op.OperationID == "" || op.Security == nil {
-				t.Errorf("%s %s: no operationId or security", method, path)
+			if op.OperationID == "" || op.Security == nil || op.Summary == "" || len(op.Tags) == 0 {
+				t.Errorf("%s %s: no operationId, security, summary or tags", method, path)
 			}
-			for status, resp := range op.Responses.Map() {
-				if status[0] >= '4' && resp.Value.Content.Get("application/problem+json") == nil {
-					t.Errorf("%s %s %s is not application/problem+json", method, path, status)
-				}
+			if ids[op.OperationID] {
+				t.Errorf("%s %s: operationId %s is used twice", method, path, op.OperationID)
 			}
+			ids[op.OperationID] = true
+			checkResponses(t, method+" "+path, op)
+		}
+	}
+	for _, name := range []string{"Member", "MemberAddRequest", "MemberUpdateRequest"} {
+		if enum := doc.Components.Schemas[name].Value.Properties["role"].Value.Enum; len(enum) != 4 {
+			t.Errorf("%s.role enum %v, want the four roles", name, enum)
+		}
+	}
+	if s := doc.Components.SecuritySchemes["BearerAuth"].Value; s.Type != "http" || s.Scheme != "bearer" {
+		t.Errorf("BearerAuth is %s/%s, want http/bearer", s.Type, s.Scheme)
+	}
+}
+
+// checkResponses checks that every error response of an operation is a
+// Problem in application/problem+json, that there is a default (for 500),
+// and that an operation with a body documents 400, 413 and 415.
+func checkResponses(t *testing.T, name string, op *openapi3.Operation) {
+	t.Helper()
+	responses := op.Responses.Map()
+	for status, resp := range responses {
+		if status[0] < '4' && status != "default" {
+			continue
+		}
+		mt := resp.Value.Content.Get("application/problem+json")
+		if mt == nil || mt.Schema.Ref != "#/components/schemas/Problem" || len(resp.Value.Content) != 1 {
+			t.Errorf("%s %s is not an application/problem+json Problem", name, status)
+		}
+		if resp.Value.Description == nil || *resp.Value.Description == "" {
+			t.Errorf("%s %s has no description", name, status)
+		}
+	}
+	want := []string{"default"}
+	if op.RequestBody != nil {
+		want = append(want, "400", "413", "415")
+	}
+	for _, status := range want {
+		if responses[status] == nil {
+			t.Errorf("%s: %s is not documented", name, status)
 		}
 	}
 }

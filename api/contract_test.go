@@ -1,0 +1,88 @@
+package api_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/go-chi/chi/v5"
+
+	"github.com/burraco/burraco/domain/store/storetest"
+)
+
+// loadOpenAPI reads the committed openapi.yaml.
+func loadOpenAPI(t *testing.T) *openapi3.T {
+	t.Helper()
+	doc, err := openapi3.NewLoader().LoadFromFile("../openapi.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// TestRoutesMatchOpenAPI checks that every route of the router is
+// documented and every documented operation is routed.
+func TestRoutesMatchOpenAPI(t *testing.T) {
+	doc := loadOpenAPI(t)
+	e := newEnv(t, storetest.SQLite(t))
+	routed := map[string]bool{}
+	err := chi.Walk(e.h.(chi.Routes), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+		route = strings.TrimSuffix(strings.ReplaceAll(route, "/*/", "/"), "/")
+		if strings.HasPrefix(route, "/docs") || route == "/openapi.yaml" || method == "OPTIONS" {
+			return nil
+		}
+		routed[method+" "+route] = true
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	documented := map[string]bool{}
+	for path, item := range doc.Paths.Map() {
+		for method := range item.Operations() {
+			documented[method+" "+path] = true
+		}
+	}
+	for r := range routed {
+		if !documented[r] {
+			t.Errorf("%s is routed but not in openapi.yaml", r)
+		}
+	}
+	for d := range documented {
+		if !routed[d] {
+			t.Errorf("%s is in openapi.yaml but not routed", d)
+		}
+	}
+}
+
+// TestSecurityMatchesOpenAPI calls every documented operation without a
+// token: an operation whose only security is BearerAuth must answer 401,
+// any other must not.
+func TestSecurityMatchesOpenAPI(t *testing.T) {
+	doc := loadOpenAPI(t)
+	e := newEnv(t, storetest.SQLite(t))
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			t.Run(method+" "+path, func(t *testing.T) {
+				needsToken := len(*op.Security) > 0
+				for _, alt := range *op.Security {
+					if len(alt) == 0 {
+						needsToken = false // {} : anonymous callers welcome
+					}
+				}
+				r := strings.NewReplacer("{clubID}", "1", "{userID}", "1", "{playerID}", "1").Replace(path)
+				res := e.do(req{Method: method, Path: r, Body: `{}`})
+				// Login and refresh answer 401 to bad credentials: only
+				// requireAuth's answer counts here.
+				refused := res.Status == http.StatusUnauthorized && problem(t, res).Detail == "this endpoint needs an access token"
+				if refused != needsToken {
+					t.Errorf("status %d without a token; security %v", res.Status, *op.Security)
+				}
+				if _, ok := op.Responses.Map()["401"]; needsToken && !ok {
+					t.Errorf("401 is not documented")
+				}
+			})
+		}
+	}
+}
