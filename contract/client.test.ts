@@ -1,0 +1,363 @@
+// The contract test proper: a client written the way a frontend author would
+// write one, from nothing but openapi.yaml. schema.d.ts is generated from
+// ../openapi.yaml by openapi-typescript just before this file is type-checked
+// (tsc --noEmit --strict) and run (node --test) against a real server.
+//
+// Rules: no `any`, no casts of API data. If something cannot be typed from the
+// spec, the spec is wrong: fix the swag annotations, not this file.
+//
+// Env: BURRACO_BASE_URL (the server, e.g. http://127.0.0.1:41234) and
+// OPENAPI_JSON (openapi.yaml converted to JSON, for the run-time checker).
+
+import assert from "node:assert/strict";
+import { afterEach, beforeEach, test } from "node:test";
+import createClient from "openapi-fetch";
+import type { components, operations, paths } from "./schema.js";
+import { conformance, loadDocument } from "./spec.js";
+
+type User = components["schemas"]["User"];
+type TokenResponse = components["schemas"]["TokenResponse"];
+type Club = components["schemas"]["Club"];
+type Player = components["schemas"]["Player"];
+type Problem = components["schemas"]["Problem"];
+type Role = components["schemas"]["Member"]["role"];
+// Query parameters are declared as typed values first: openapi-fetch infers
+// `params` and `body` generically, which lets an undeclared key through
+// without an excess-property error; an annotated literal does not.
+type Query<Op extends keyof operations> = NonNullable<operations[Op]["parameters"]["query"]>;
+// The same holds for request bodies: each is checked with `satisfies`.
+type Body<Op extends keyof operations> = NonNullable<operations[Op]["requestBody"]>["content"]["application/json"];
+
+const baseUrl = process.env["BURRACO_BASE_URL"];
+const specFile = process.env["OPENAPI_JSON"];
+if (!baseUrl || !specFile) {
+  throw new Error("set BURRACO_BASE_URL and OPENAPI_JSON (go test ./contract/ does)");
+}
+
+const client = createClient<paths>({ baseUrl });
+const violations: string[] = [];
+client.use(conformance(loadDocument(specFile), violations));
+
+/** noViolations fails when a response broke openapi.yaml since the last call. */
+function noViolations(): void {
+  const found = violations.splice(0);
+  if (found.length > 0) assert.fail(`responses that do not match openapi.yaml:\n${found.join("\n")}`);
+}
+
+function bearer(token: string): { Authorization: string } {
+  return { Authorization: `Bearer ${token}` };
+}
+
+/**
+ * isProblem checks the RFC 9457 envelope that every error shares (after the
+ * conformance middleware's verdict, which names an undeclared status best).
+ */
+function isProblem(res: Response, p: Problem, status: number, code: string): void {
+  noViolations();
+  assert.equal(res.status, status, `status ${res.status}, want ${status}: ${JSON.stringify(p)}`);
+  assert.match(res.headers.get("Content-Type") ?? "", /^application\/problem\+json/);
+  assert.equal(p.status, res.status);
+  assert.equal(p.code, code);
+  assert.equal(p.type, `urn:burraco:problem:${code}`);
+  assert.ok(p.title.length > 0);
+  assert.equal(p.request_id, res.headers.get("X-Request-ID"));
+}
+
+// A run-unique suffix, so that the test also passes against a server that
+// already has data.
+const run = Date.now().toString(36);
+const anna = { email: `anna.${run}@example.com`, password: "correct horse battery", name: "Anna Rossi" } satisfies Body<"register">;
+const bruno = { email: `bruno.${run}@example.com`, password: "another long password", name: "Bruno Bianchi" } satisfies Body<"register">;
+
+let annaUser: User;
+let brunoUser: User;
+let tokens: TokenResponse;
+let club: Club;
+let player: Player;
+
+// Each test starts clean and ends with every response checked.
+beforeEach(() => void violations.splice(0));
+afterEach(() => noViolations());
+
+test("healthz", async () => {
+  const { data, error, response } = await client.GET("/healthz");
+  assert.equal(response.status, 200);
+  assert.equal(error, undefined);
+  assert.equal(data?.status, "ok");
+});
+
+test("register two users", async () => {
+  {
+    const { data, error, response } = await client.POST("/api/v1/auth/register", { body: anna });
+    assert.equal(error, undefined);
+    assert.equal(response.status, 201);
+    assert.ok(data);
+    assert.equal(response.headers.get("Location"), "/api/v1/me");
+    assert.equal(data.email, anna.email);
+    assert.equal(data.name, anna.name);
+    assert.equal(data.site_admin, false);
+    assert.ok(Number.isInteger(data.id) && data.id > 0);
+    assert.ok(!Number.isNaN(Date.parse(data.created_at)));
+    annaUser = data;
+  }
+  {
+    const { data, response } = await client.POST("/api/v1/auth/register", { body: bruno });
+    assert.equal(response.status, 201);
+    assert.ok(data);
+    assert.notEqual(data.id, annaUser.id);
+    brunoUser = data;
+  }
+});
+
+test("register: invalid input is a problem+json with every invalid field", async () => {
+  const { data, error, response } = await client.POST("/api/v1/auth/register", {
+    body: { email: "not-an-email", password: "short", name: "" } satisfies Body<"register">,
+  });
+  assert.equal(data, undefined);
+  assert.ok(error);
+  isProblem(response, error, 422, "invalid_input");
+  const fields = (error.errors ?? []).map((e) => `${e.field}:${e.code}`).sort();
+  assert.deepEqual(fields, ["email:invalid", "name:required", "password:too_short"]);
+  for (const e of error.errors ?? []) assert.ok(e.message.length > 0, `${e.field} has no message`);
+});
+
+test("register: a taken email is a conflict", async () => {
+  const { error, response } = await client.POST("/api/v1/auth/register", { body: anna });
+  assert.ok(error);
+  isProblem(response, error, 409, "conflict");
+});
+
+test("login", async () => {
+  {
+    const { error, response } = await client.POST("/api/v1/auth/login", {
+      body: { email: anna.email, password: "wrong password!" } satisfies Body<"login">,
+    });
+    assert.ok(error);
+    isProblem(response, error, 401, "unauthenticated");
+  }
+  const { data, error, response } = await client.POST("/api/v1/auth/login", {
+    body: { email: anna.email, password: anna.password } satisfies Body<"login">,
+  });
+  assert.equal(error, undefined);
+  assert.equal(response.status, 200);
+  assert.ok(data);
+  const access: string = data.access_token;
+  const refresh: string = data.refresh_token;
+  assert.ok(access.length > 0 && refresh.length > 0);
+  assert.equal(data.token_type, "Bearer");
+  assert.ok(data.expires_in > 0);
+  assert.ok(Date.parse(data.refresh_expires_at) > Date.now());
+  assert.equal(data.user.id, annaUser.id);
+  tokens = data;
+});
+
+test("GET /me", async () => {
+  {
+    const { error, response } = await client.GET("/api/v1/me");
+    assert.ok(error);
+    isProblem(response, error, 401, "unauthenticated");
+  }
+  const { data, response } = await client.GET("/api/v1/me", { headers: bearer(tokens.access_token) });
+  assert.equal(response.status, 200);
+  assert.ok(data);
+  assert.deepEqual(data, annaUser);
+});
+
+test("create, get and list clubs", async () => {
+  const name = `Circolo Contratto ${run}`;
+  {
+    const { data, error, response } = await client.POST("/api/v1/clubs", {
+      headers: bearer(tokens.access_token),
+      body: { name, city: "Torino", description: "Tuesdays" } satisfies Body<"createClub">,
+    });
+    assert.equal(error, undefined);
+    assert.equal(response.status, 201);
+    assert.ok(data);
+    assert.equal(data.name, name);
+    assert.equal(data.city, "Torino");
+    assert.equal(data.description, "Tuesdays");
+    assert.equal(response.headers.get("Location"), `/api/v1/clubs/${data.id}`);
+    club = data;
+  }
+  {
+    const { data, response } = await client.GET("/api/v1/clubs/{clubID}", { params: { path: { clubID: club.id } } });
+    assert.equal(response.status, 200);
+    assert.deepEqual(data, club);
+  }
+  {
+    const query: Query<"listClubs"> = { q: run, limit: 5 };
+    const { data, response } = await client.GET("/api/v1/clubs", { params: { query } });
+    assert.equal(response.status, 200);
+    assert.ok(data);
+    assert.equal(data.total, 1);
+    assert.equal(data.limit, 5);
+    assert.equal(data.offset, 0);
+    assert.deepEqual(
+      data.items.map((c) => c.id),
+      [club.id],
+    );
+  }
+  {
+    const query: Query<"listClubs"> = { limit: 1000 };
+    const { error, response } = await client.GET("/api/v1/clubs", { params: { query } });
+    assert.ok(error);
+    isProblem(response, error, 422, "invalid_input");
+    assert.deepEqual(
+      error.errors?.map((e) => e.field),
+      ["limit"],
+    );
+  }
+  {
+    const { error, response } = await client.GET("/api/v1/clubs/{clubID}", { params: { path: { clubID: 999999999 } } });
+    assert.ok(error);
+    isProblem(response, error, 404, "not_found");
+  }
+});
+
+test("add and list members", async () => {
+  const role: Role = "member";
+  {
+    const { data, error, response } = await client.POST("/api/v1/clubs/{clubID}/members", {
+      params: { path: { clubID: club.id } },
+      headers: bearer(tokens.access_token),
+      body: { user_id: brunoUser.id, role } satisfies Body<"addMember">,
+    });
+    assert.equal(error, undefined);
+    assert.equal(response.status, 201);
+    assert.ok(data);
+    assert.equal(data.club_id, club.id);
+    assert.equal(data.user_id, brunoUser.id);
+    assert.equal(data.user_name, bruno.name);
+    assert.equal(data.user_email, bruno.email);
+    assert.equal(data.role, "member");
+    assert.equal(response.headers.get("Location"), `/api/v1/clubs/${club.id}/members/${brunoUser.id}`);
+  }
+  {
+    const { data, response } = await client.GET("/api/v1/clubs/{clubID}/members", {
+      params: { path: { clubID: club.id } },
+      headers: bearer(tokens.access_token),
+    });
+    assert.equal(response.status, 200);
+    assert.ok(data);
+    assert.equal(data.total, 2);
+    const roles = new Map<number, Role>(data.items.map((m) => [m.user_id, m.role]));
+    assert.equal(roles.get(annaUser.id), "owner");
+    assert.equal(roles.get(brunoUser.id), "member");
+  }
+  {
+    const { data, response } = await client.GET("/api/v1/clubs/{clubID}/members", {
+      params: { path: { clubID: club.id }, query: { role: "owner" } satisfies Query<"listMembers"> },
+      headers: bearer(tokens.access_token),
+    });
+    assert.equal(response.status, 200);
+    assert.deepEqual(
+      data?.items.map((m) => m.user_id),
+      [annaUser.id],
+    );
+  }
+});
+
+test("create, patch and get a player", async () => {
+  const federationId = `TO-${run}`;
+  {
+    const { data, error, response } = await client.POST("/api/v1/players", {
+      headers: bearer(tokens.access_token),
+      body: { name: anna.name, user_id: annaUser.id, club_id: club.id, federation_id: federationId } satisfies Body<"createPlayer">,
+    });
+    assert.equal(error, undefined);
+    assert.equal(response.status, 201);
+    assert.ok(data);
+    assert.equal(data.name, anna.name);
+    assert.equal(data.user_id, annaUser.id);
+    assert.equal(data.club_id, club.id);
+    assert.equal(data.federation_id, federationId);
+    assert.equal(response.headers.get("Location"), `/api/v1/players/${data.id}`);
+    player = data;
+  }
+  {
+    const { data, error, response } = await client.PATCH("/api/v1/players/{playerID}", {
+      params: { path: { playerID: player.id } },
+      headers: bearer(tokens.access_token),
+      body: { name: "Anna Maria Rossi", clear_club: true } satisfies Body<"updatePlayer">,
+    });
+    assert.equal(error, undefined);
+    assert.equal(response.status, 200);
+    assert.ok(data);
+    assert.equal(data.name, "Anna Maria Rossi");
+    assert.equal(data.club_id, undefined);
+    assert.equal(data.federation_id, federationId);
+    player = data;
+  }
+  {
+    const { data, response } = await client.GET("/api/v1/players/{playerID}", {
+      params: { path: { playerID: player.id } },
+    });
+    assert.equal(response.status, 200);
+    assert.deepEqual(data, player);
+  }
+  {
+    const query: Query<"listPlayers"> = { q: federationId };
+    const { data, response } = await client.GET("/api/v1/players", { params: { query } });
+    assert.equal(response.status, 200);
+    assert.deepEqual(
+      data?.items.map((p) => p.id),
+      [player.id],
+    );
+  }
+});
+
+test("refresh, then log out", async () => {
+  const { data, error, response } = await client.POST("/api/v1/auth/refresh", {
+    body: { refresh_token: tokens.refresh_token } satisfies Body<"refreshTokens">,
+  });
+  assert.equal(error, undefined);
+  assert.equal(response.status, 200);
+  assert.ok(data);
+  assert.notEqual(data.refresh_token, tokens.refresh_token);
+  assert.equal(data.user.id, annaUser.id);
+  tokens = data;
+  {
+    const me = await client.GET("/api/v1/me", { headers: bearer(tokens.access_token) });
+    assert.equal(me.data?.id, annaUser.id);
+  }
+  {
+    const out = await client.POST("/api/v1/auth/logout", {
+      body: { refresh_token: tokens.refresh_token } satisfies Body<"logout">,
+    });
+    assert.equal(out.response.status, 204);
+    assert.equal(out.error, undefined);
+  }
+  {
+    const { error, response } = await client.POST("/api/v1/auth/refresh", {
+      body: { refresh_token: tokens.refresh_token } satisfies Body<"refreshTokens">,
+    });
+    assert.ok(error);
+    isProblem(response, error, 401, "unauthenticated");
+  }
+});
+
+// Never called: these lines only have to fail to compile. They show that the
+// generated types are precise (a spec that degraded to `any` or to loose
+// objects would make the @ts-expect-error lines themselves errors).
+export function mustNotCompile(): void {
+  // @ts-expect-error -- no such path
+  void client.GET("/api/v1/nope");
+  // @ts-expect-error -- name is required
+  void client.POST("/api/v1/clubs", { body: { city: "Roma" } });
+  // @ts-expect-error -- not a role
+  void client.POST("/api/v1/clubs/{clubID}/members", { params: { path: { clubID: 1 } }, body: { user_id: 1, role: "king" } });
+  // @ts-expect-error -- the path parameter is required
+  void client.GET("/api/v1/players/{playerID}", {});
+  // @ts-expect-error -- limit is an integer
+  void client.GET("/api/v1/clubs", { params: { query: { limit: "5" } } });
+}
+
+// Exact types, checked at compile time only.
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+export const typeChecks: [
+  Equal<Problem["code"], string>,
+  Equal<NonNullable<Problem["errors"]>, components["schemas"]["FieldError"][]>,
+  Equal<Role, "member" | "referee" | "admin" | "owner">,
+  Equal<TokenResponse["access_token"], string>,
+  Equal<Player["club_id"], number | undefined>,
+] = [true, true, true, true, true];

@@ -1,0 +1,49 @@
+// The run-time checker must itself catch drift, or a green client.test.ts
+// would mean nothing.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { loadDocument, validate, type Schema } from "./spec.js";
+
+const specFile = process.env["OPENAPI_JSON"];
+if (!specFile) throw new Error("set OPENAPI_JSON (go test ./contract/ does)");
+const doc = loadDocument(specFile);
+const user: Schema = { $ref: "#/components/schemas/User" };
+const good = {
+  id: 1,
+  email: "a@example.com",
+  name: "A",
+  site_admin: false,
+  created_at: "2026-01-02T03:04:05Z",
+  updated_at: "2026-01-02T03:04:05Z",
+};
+
+test("the checker accepts a valid User", () => {
+  assert.deepEqual(validate(doc, user, good), []);
+});
+
+test("the checker reports drift", () => {
+  const { name: _dropped, ...noName } = good;
+  const memberList: Schema = { $ref: "#/components/schemas/MemberList" };
+  const cases: [Schema, unknown, RegExp][] = [
+    [user, noName, /required property name is missing/],
+    [user, { ...good, id: 1.5 }, /\$\.id: number, want integer/],
+    [user, { ...good, site_admin: "no" }, /\$\.site_admin: string, want boolean/],
+    [user, { ...good, email: null }, /\$\.email: null, but the schema is not nullable/],
+    [user, { ...good, created_at: "yesterday" }, /is not a date-time/],
+    [user, { ...good, nickname: "x" }, /property nickname is not in the schema/],
+    [memberList, { items: [good], total: 1, limit: 20, offset: 0 }, /\$\.items\[0\]: required property club_id is missing/],
+    [memberList, { items: null, total: 1, limit: 20, offset: 0 }, /\$\.items: null/],
+  ];
+  for (const [schema, value, want] of cases) {
+    const got = validate(doc, schema, value);
+    assert.ok(
+      got.some((v) => want.test(v)),
+      `${JSON.stringify(value)}: got ${JSON.stringify(got)}, want ${want}`,
+    );
+  }
+  const member = { club_id: 1, user_id: 1, user_name: "A", user_email: "a@b.it", role: "king", created_at: good.created_at };
+  assert.deepEqual(validate(doc, { $ref: "#/components/schemas/Member" }, member), [
+    '$.role: "king" is not one of ["member","referee","admin","owner"]',
+  ]);
+});
