@@ -14,7 +14,7 @@ import (
 //	@Tags		clubs
 //	@Produce	json
 //	@Param		q		query		string	false	"Substring of the name or city, case-insensitive"
-//	@Param		limit	query		int		false	"Page size, 1..100"	default(20)	minimum(1)	maximum(100)
+//	@Param		limit	query		int		false	"Page size, 1..100; 0 or absent means 20"	default(20)	minimum(0)	maximum(100)
 //	@Param		offset	query		int		false	"Items to skip"		default(0)	minimum(0)
 //	@Success	200		{object}	ClubList
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path id or query parameter is not a number where one is expected (named in errors)"
@@ -153,7 +153,7 @@ func (s *server) updateClub(w http.ResponseWriter, r *http.Request) {
 //	@Security		BearerAuth
 //	@Param			clubID	path		int		true	"Club id"
 //	@Param			role	query		string	false	"Only members with this role"	Enums(member, referee, admin, owner)
-//	@Param			limit	query		int		false	"Page size, 1..100"				default(20)	minimum(1)	maximum(100)
+//	@Param			limit	query		int		false	"Page size, 1..100; 0 or absent means 20"				default(20)	minimum(0)	maximum(100)
 //	@Param			offset	query		int		false	"Items to skip"					default(0)	minimum(0)
 //	@Success		200		{object}	MemberList
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path id or query parameter is not a number where one is expected (named in errors)"

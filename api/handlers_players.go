@@ -15,7 +15,7 @@ import (
 //	@Produce	json
 //	@Param		q		query		string	false	"Substring of the name, or an exact federation id"
 //	@Param		club_id	query		int		false	"Only players of this club"
-//	@Param		limit	query		int		false	"Page size, 1..100"	default(20)	minimum(1)	maximum(100)
+//	@Param		limit	query		int		false	"Page size, 1..100; 0 or absent means 20"	default(20)	minimum(0)	maximum(100)
 //	@Param		offset	query		int		false	"Items to skip"		default(0)	minimum(0)
 //	@Success	200		{object}	PlayerList
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path id or query parameter is not a number where one is expected (named in errors)"
