@@ -102,10 +102,46 @@ func BenchmarkRandomDeal(b *testing.B) {
 	seed := uint64(0)
 	for b.Loop() {
 		seed++
-		_, n := playRandomDeal(b, r, seed, false)
+		_, n := playRandomDeal(b, r, seed, false, nil)
 		total += n
 	}
 	if s := b.Elapsed().Seconds(); s > 0 {
 		b.ReportMetric(float64(total)/s, "moves/s")
+	}
+}
+
+// BenchmarkSummaryMidGame computes the legal-move summary of a mid-game
+// position (the complete meld and attach search).
+func BenchmarkSummaryMidGame(b *testing.B) {
+	g := midGame(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if s := g.Summary(g.Turn()); !s.CanDiscard {
+			b.Fatal("no discard")
+		}
+	}
+}
+
+// BenchmarkSummaryVulnerable computes the summary of a vulnerable team
+// whose melds reach 75 points only together (the combination search).
+func BenchmarkSummaryVulnerable(b *testing.B) {
+	g := loadPos(b, Aberto, 2, "", `{"turn":0,"phase":"play","totals":[1500,0],
+	 "hands":[["5S","6S","7S","8S","9D","TD","JD","QC","KC","AC","3H","4H"],["3D"]],"stock":["8H"],"discard":[],"pots":[["4C"],["5C"]]}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if !g.Summary(0).CanMeld {
+			b.Fatal("cannot meld")
+		}
+	}
+}
+
+// BenchmarkLegalMoves lists the legal moves of a mid-game position.
+func BenchmarkLegalMoves(b *testing.B) {
+	g := midGame(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(g.LegalMoves(g.Turn())) == 0 {
+			b.Fatal("no moves")
+		}
 	}
 }

@@ -37,9 +37,13 @@
 //
 // Moves have a JSON notation, the vocabulary of the conformance cases
 // ({"move":"attach","meld":0,"cards":["5H"]}); Position is the notation of a
-// whole position. LegalMoves lists legal moves (complete for takes,
-// discards and single-card attaches, a generated sample of melds) and
-// Summary condenses them for a frontend; View is what one seat may see.
+// whole position. Summary tells a frontend which controls to enable, from a
+// complete search: can_meld is true iff some meld move is legal, can_attach
+// iff some attach is (one card or several), can_pickup in fechado iff some
+// pickup laying the top card is. LegalMoves lists legal moves (complete for
+// takes, discards and single-card attaches, a generated sample of melds,
+// with a move of the complete search for every kind Summary allows); View
+// is what one seat may see.
 // Score gives each team's breakdown (cards, bonus, closing, hand, pot,
 // total); the match helpers (MatchFormat.Status, RunningTotals) sum deals;
 // a Record (rules, dealer, seed, moves) replays a deal exactly.
@@ -71,4 +75,8 @@
 //     usual bonus of that meld; semi-clean burraco is 150 whatever
 //     canastra_bonus says.
 //   - An unplayed pot ends when the seat that took it next comes to turn.
+//   - A vulnerable team's first melds may be laid only together when each
+//     is under 75: Summary.CanMeld is then true if some combination of
+//     disjoint melds worth 75 is legal, and Summary.MeldMinimum (75) tells
+//     the frontend that the melds must be laid in one move.
 package engine

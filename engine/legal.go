@@ -5,22 +5,42 @@ import (
 )
 
 // LegalMoves returns legal moves for seat now. Draws, pickups, discards,
-// redraws and single-card attaches are listed completely; melds are those a
-// simple generator finds (runs, sets, a pair with a wild, and the combination
-// of disjoint melds a vulnerable team needs), so the list is a useful sample
-// of the meld moves, not all of them. Every move listed passes Check.
+// redraws and single-card attaches are listed completely; melds (and fechado
+// pickups that lay a meld) are those a simple generator proposes (runs, sets,
+// a pair with a wild, a combination of disjoint melds), so the list is a
+// useful sample of them, completed by one move of the complete search of
+// Summary whenever the sample has no move of a kind Summary allows (a
+// vulnerable team's combined first melds, a multi-card attach that empties a
+// small hand). Every move listed passes Check, and the kinds listed are
+// exactly the kinds Summary reports.
 func (g *Game) LegalMoves(seat int) []Move {
 	if !g.ready() || g.phase == PhaseOver || seat != g.turn {
 		return nil
 	}
 	var out []Move
-	try := func(m Move) {
+	listed := [len(moveNames)]bool{}
+	var pickupLays bool
+	for _, m := range g.candidates(seat) {
 		if _, err := g.check(seat, m); err == nil {
+			out = append(out, m)
+			listed[m.Kind] = true
+			pickupLays = pickupLays || m.Kind == Pickup && (m.Attach || len(m.Cards) > 0)
+		}
+	}
+	if !listed[MeldCards] {
+		if m, ok := g.findMeld(seat); ok {
 			out = append(out, m)
 		}
 	}
-	for _, m := range g.candidates(seat) {
-		try(m)
+	if !listed[AttachCards] {
+		if m, ok := g.findAttach(seat); ok {
+			out = append(out, m)
+		}
+	}
+	if !pickupLays {
+		if m, ok := g.findPickupMeld(seat); ok {
+			out = append(out, m)
+		}
 	}
 	return out
 }
@@ -225,41 +245,63 @@ func disjoint(cands [][]Card) [][]Card {
 }
 
 // Summary is what a frontend needs to enable its controls for one seat.
+//
+// CanMeld is true iff some meld move is legal now: one new meld from the
+// hand, several at once, or in fibur-row the next row card with two hand
+// cards. For a vulnerable team's first melds (RULES §9) that means some
+// combination of melds worth 75 or more; MeldMinimum is then 75, telling
+// the frontend that a meld under 75 can only be laid together with others in
+// one move (CanMeld does not promise that every meld the player sees is
+// legal alone). CanAttach is true iff some attach is legal (one card or
+// several, or the next row card). CanPickup is true iff the pile may be
+// taken: in fechado, iff some pickup that lays the top card at once is legal.
 type Summary struct {
-	CanDraw    bool `json:"can_draw"`
-	CanPickup  bool `json:"can_pickup"`
-	CanMeld    bool `json:"can_meld"`
-	CanAttach  bool `json:"can_attach"`
-	CanDiscard bool `json:"can_discard"`
-	CanClose   bool `json:"can_close"`
-	CanRedraw  bool `json:"can_redraw"`
+	CanDraw     bool `json:"can_draw"`
+	CanPickup   bool `json:"can_pickup"`
+	CanMeld     bool `json:"can_meld"`
+	CanAttach   bool `json:"can_attach"`
+	CanDiscard  bool `json:"can_discard"`
+	CanClose    bool `json:"can_close"`
+	CanRedraw   bool `json:"can_redraw"`
+	MeldMinimum int  `json:"meld_minimum,omitempty"` // points the team's first melds must reach together (0: none)
 }
 
 // Summary returns the legal-move summary for seat (all false when it is not
-// the seat's turn). CanMeld and CanAttach come from the move generator of
-// LegalMoves; CanClose says a discard now would close the deal.
+// the seat's turn), from the complete search: see Summary's fields.
+// CanClose says a discard now would close the deal.
 func (g *Game) Summary(seat int) Summary {
 	var s Summary
 	if !g.ready() || g.phase == PhaseOver || seat != g.turn {
 		return s
 	}
-	for _, m := range g.candidates(seat) {
-		p, err := g.check(seat, m)
-		if err != nil {
+	legal := func(m Move) bool { _, err := g.check(seat, m); return err == nil }
+	team := g.rules.Team(seat)
+	if len(g.melds[team]) == 0 && g.vulnerable(team) {
+		s.MeldMinimum = 75
+	}
+	if g.phase == PhaseTake {
+		s.CanDraw = legal(DrawMove())
+		if g.rules.ID != Fechado {
+			s.CanPickup = legal(PickupMove())
+			return s
+		}
+		for i := range g.melds[team] {
+			s.CanPickup = s.CanPickup || legal(PickupAttachMove(i))
+		}
+		if !s.CanPickup {
+			_, s.CanPickup = g.findPickupMeld(seat)
+		}
+		return s
+	}
+	s.CanRedraw = legal(RedrawMove())
+	_, s.CanMeld = g.findMeld(seat)
+	_, s.CanAttach = g.findAttach(seat)
+	hand := g.hands[seat]
+	for k, c := range hand {
+		if slices.Contains(hand[:k], c) {
 			continue
 		}
-		switch m.Kind {
-		case Draw:
-			s.CanDraw = true
-		case Pickup:
-			s.CanPickup = true
-		case MeldCards:
-			s.CanMeld = true
-		case AttachCards:
-			s.CanAttach = true
-		case Redraw:
-			s.CanRedraw = true
-		case Discard:
+		if p, err := g.check(seat, DiscardMove(c)); err == nil {
 			s.CanDiscard = true
 			s.CanClose = s.CanClose || p.outcome == discardClose
 		}

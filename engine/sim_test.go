@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"testing"
 )
 
@@ -37,53 +38,76 @@ func (c simConfig) rules(t testing.TB) Rules {
 	return r
 }
 
-// bot picks random legal moves: it takes (mostly drawing), lays what it can
-// with some probability, then discards at random.
-type bot struct {
-	rng *Rand
-}
-
-func (b *bot) choose(g *Game) (Move, bool) {
-	moves := g.LegalMoves(g.Turn())
-	if len(moves) == 0 {
-		return Move{}, false
-	}
-	var takes, lays, discards []Move
-	for _, m := range moves {
-		switch m.Kind {
-		case Draw, Pickup, Redraw:
-			takes = append(takes, m)
-		case MeldCards, AttachCards:
-			lays = append(lays, m)
-		case Discard:
-			discards = append(discards, m)
-		}
-	}
-	pick := func(ms []Move) Move { return ms[b.rng.IntN(len(ms))] }
-	switch {
-	case g.Phase() == PhaseTake:
-		if len(takes) > 1 && b.rng.IntN(4) == 0 {
-			return takes[1+b.rng.IntN(len(takes)-1)], true
-		}
-		return takes[0], true
-	case len(lays) > 0 && b.rng.IntN(10) < 8:
-		return pick(lays), true
-	case len(takes) > 0 && b.rng.IntN(3) == 0: // redraw
-		return takes[0], true
-	case len(discards) > 0:
-		return pick(discards), true
-	case len(lays) > 0:
-		return pick(lays), true
-	}
-	return pick(moves), true
-}
-
 const maxSimMoves = 3000
 
-// playRandomDeal plays one deal from Deal(seed) with the bot. With check it
-// verifies the invariants after every move and that a random illegal
-// candidate changes nothing.
-func playRandomDeal(t testing.TB, r Rules, seed uint64, check bool) (*Game, int) {
+// simStats tallies what simulated deals did, to show the simulation
+// reaches every part of the rules.
+type simStats struct {
+	deals, moves int
+	ends         [len(endNames)]int // by EndReason
+	potDirect    int                // pots taken by emptying the hand
+	potDiscard   int                // pots taken with a discard
+	potStock     int                // untaken pots turned into the stock (reale, Brazilian)
+	closings     int
+	pickups      int // pile pickups (in fechado: with the top card laid at once)
+	rowPlays     int // fibur-row moves playing a row card
+	redraws      int
+	mustKeep     int // meld and attach candidates refused with must_keep_card
+}
+
+func (s *simStats) add(o simStats) {
+	s.deals, s.moves = s.deals+o.deals, s.moves+o.moves
+	for i, n := range o.ends {
+		s.ends[i] += n
+	}
+	s.potDirect, s.potDiscard, s.potStock = s.potDirect+o.potDirect, s.potDiscard+o.potDiscard, s.potStock+o.potStock
+	s.closings, s.pickups, s.rowPlays = s.closings+o.closings, s.pickups+o.pickups, s.rowPlays+o.rowPlays
+	s.redraws, s.mustKeep = s.redraws+o.redraws, s.mustKeep+o.mustKeep
+}
+
+// record notes what move m did to the game, given the pots before it.
+func (s *simStats) record(g *Game, m Move, potsBefore, takenBefore int) {
+	s.moves++
+	taken := 0
+	for _, t := range g.potTaken {
+		if t {
+			taken++
+		}
+	}
+	switch {
+	case len(g.pots) == potsBefore:
+	case taken == takenBefore:
+		s.potStock++
+	case m.Kind == Discard:
+		s.potDiscard++
+	default:
+		s.potDirect++
+	}
+	switch {
+	case m.Kind == Pickup:
+		s.pickups++
+	case m.Kind == Redraw:
+		s.redraws++
+	}
+	if m.Row {
+		s.rowPlays++
+	}
+}
+
+// refereeAt returns the move at which the referee ends the deal of seed
+// (time-out), or -1: one deal in 25.
+func refereeAt(seed uint64) int {
+	if seed%25 != 3 {
+		return -1
+	}
+	return 10 + int(seed/25%80)
+}
+
+// playRandomDeal plays one deal from Deal(seed) with the bot and tallies it
+// in stats (which may be nil). With check it verifies the invariants after
+// every move, that random illegal candidates change nothing, and that the
+// candidates refused with must_keep_card change nothing.
+func playRandomDeal(t testing.TB, r Rules, seed uint64, check bool, stats *simStats) (*Game, int) {
 	t.Helper()
 	var totals []int
 	if r.ID.Brazilian() && seed%3 == 0 {
@@ -94,11 +118,12 @@ func playRandomDeal(t testing.TB, r Rules, seed uint64, check bool) (*Game, int)
 	if err != nil {
 		t.Fatal(err)
 	}
+	var st simStats
 	deck := countCards(g)
-	b := &bot{rng: NewRand(seed ^ 0x5eed)}
-	n := 0
+	b := &bot{rng: NewRand(seed ^ 0x5eed), hesitant: seed%5 == 1}
+	n, stop := 0, refereeAt(seed)
 	for !g.Over() {
-		if n >= maxSimMoves {
+		if n >= maxSimMoves || n == stop {
 			if err := g.EndByReferee(); err != nil {
 				t.Fatal(err)
 			}
@@ -106,6 +131,9 @@ func playRandomDeal(t testing.TB, r Rules, seed uint64, check bool) (*Game, int)
 		}
 		if check && n%7 == 0 {
 			probeIllegal(t, g, b.rng)
+		}
+		if check && g.phase == PhasePlay && len(g.hands[g.turn]) <= 4 {
+			st.mustKeep += probeMustKeep(t, g)
 		}
 		m, ok := b.choose(g)
 		if !ok {
@@ -119,9 +147,16 @@ func playRandomDeal(t testing.TB, r Rules, seed uint64, check bool) (*Game, int)
 			}
 			break
 		}
+		pots, taken := len(g.pots), 0
+		for _, t := range g.potTaken {
+			if t {
+				taken++
+			}
+		}
 		if err := g.Apply(g.Turn(), m); err != nil {
 			t.Fatalf("%s seed %d: legal move %s rejected: %v\n%s", describe(g), seed, m, err, posJSON(t, g))
 		}
+		st.record(g, m, pots, taken)
 		n++
 		if check {
 			checkInvariants(t, g, deck)
@@ -131,7 +166,30 @@ func playRandomDeal(t testing.TB, r Rules, seed uint64, check bool) (*Game, int)
 		checkInvariants(t, g, deck)
 		roundTrip(t, g)
 	}
+	st.deals++
+	st.ends[g.EndReason()]++
+	if g.EndReason() == Closed {
+		st.closings++
+	}
+	if stats != nil {
+		stats.add(st)
+	}
 	return g, n
+}
+
+// probeMustKeep tries the meld and attach candidates of a small hand and
+// returns how many were refused with must_keep_card, checking that each
+// refusal changes nothing.
+func probeMustKeep(t testing.TB, g *Game) int {
+	t.Helper()
+	n := 0
+	for _, m := range g.candidates(g.turn) {
+		if (m.Kind == MeldCards || m.Kind == AttachCards) && ErrorCode(g.Check(g.turn, m)) == ErrMustKeepCard {
+			wantRejectAny(t, g, g.turn, m)
+			n++
+		}
+	}
+	return n
 }
 
 // probeIllegal applies a random candidate or a move by the wrong seat; when
@@ -180,6 +238,12 @@ func roundTrip(t testing.TB, g *Game) {
 	}
 }
 
+// TestRandomPlay plays deals of every rule set with the greedy bot,
+// checking the invariants after every move, and tallies how the deals ended
+// and which rules they met: every rule set must see a healthy share of
+// closings (the bot plays to close), and the rules each one has (pots taken
+// both ways, pots turned into the stock, fechado pickups, row play,
+// redraws, must_keep_card, referee endings) must occur.
 func TestRandomPlay(t *testing.T) {
 	deals := 200
 	if testing.Short() {
@@ -187,17 +251,52 @@ func TestRandomPlay(t *testing.T) {
 	}
 	for _, c := range simConfigs() {
 		r := c.rules(t)
-		name := string(r.ID) + "/" + string(rune('0'+r.Players))
+		name := fmt.Sprintf("%s/%d", r.ID, r.Players)
+		if c.opts != nil {
+			name += "/options"
+		}
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			ends := map[EndReason]int{}
-			moves := 0
+			var st simStats
 			for i := range deals {
-				g, n := playRandomDeal(t, r, uint64(i)*7919+uint64(r.Players), true)
-				ends[g.EndReason()]++
-				moves += n
+				playRandomDeal(t, r, uint64(i)*7919+uint64(r.Players), true, &st)
 			}
-			t.Logf("%d deals, %d moves, ends %v", deals, moves, ends)
+			t.Logf("%s: %d deals, %d moves: closed %d, stock exhausted %d, other (referee) %d; pots direct %d, with a discard %d, as stock %d; pickups %d, row plays %d, redraws %d, must_keep_card %d",
+				name, st.deals, st.moves, st.ends[Closed], st.ends[StockOut], st.ends[ByReferee],
+				st.potDirect, st.potDiscard, st.potStock, st.pickups, st.rowPlays, st.redraws, st.mustKeep)
+			checkSimStats(t, r, st, testing.Short())
 		})
+	}
+}
+
+// minClosedShare is the share of deals (in %) every rule set must close; the
+// greedy bot closes at least 30% of the deals of every configuration.
+const minClosedShare = 20
+
+func checkSimStats(t *testing.T, r Rules, st simStats, short bool) {
+	t.Helper()
+	if 100*st.ends[Closed] < minClosedShare*st.deals {
+		t.Errorf("only %d of %d deals closed (want at least %d%%)", st.ends[Closed], st.deals, minClosedShare)
+	}
+	if short {
+		return
+	}
+	want := map[string]int{
+		"pots taken directly": st.potDirect, "pots taken with a discard": st.potDiscard,
+		"pickups": st.pickups, "referee endings": st.ends[ByReferee], "must_keep_card refusals": st.mustKeep,
+	}
+	if !r.ID.twoCardRule() {
+		want["pots turned into the stock"] = st.potStock
+	}
+	if r.ID == FiburRow {
+		want["row plays"] = st.rowPlays
+	}
+	if r.ID.Brazilian() {
+		want["redraws"] = st.redraws
+	}
+	for what, n := range want {
+		if n == 0 {
+			t.Errorf("no %s in %d deals", what, st.deals)
+		}
 	}
 }
