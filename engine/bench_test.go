@@ -36,6 +36,18 @@ func reportMoves(b *testing.B, movesPerOp float64) {
 	}
 }
 
+// BenchmarkCopyPosition is the baseline of the Apply benchmarks: it only
+// copies the mid-game position into a reused game, the work every Apply
+// benchmark does before its move. Report Apply figures as a ratio to it.
+func BenchmarkCopyPosition(b *testing.B) {
+	base := midGame(b)
+	g := base.Clone()
+	b.ReportAllocs()
+	for b.Loop() {
+		g.CopyFrom(base)
+	}
+}
+
 // BenchmarkApplyMidGame copies a mid-game position into a reused game, then
 // validates and applies a discard.
 func BenchmarkApplyMidGame(b *testing.B) {
