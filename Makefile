@@ -13,7 +13,7 @@ test:
 docs:
 	go run ./internal/openapigen
 
-# Static checks only: go vet, gofmt, redocly lint of openapi.yaml.
+# Static checks only: go vet, gofmt, staticcheck, redocly lint of openapi.yaml.
 lint:
 	bash scripts/test.sh lint
 

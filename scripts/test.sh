@@ -8,6 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 REDOCLY_VERSION=2.77.0
+STATICCHECK_VERSION=v0.8.2  # staticcheck 2026.2.2
 DEFAULT_PG_URL="postgres://burraco:burraco@localhost:5432/burraco_test?sslmode=disable"
 
 step() { printf '\n== %s\n' "$*"; }
@@ -49,6 +50,9 @@ if [ -n "$unformatted" ]; then
   printf 'gofmt would change:\n%s\n' "$unformatted"
   exit 1
 fi
+
+step "staticcheck"
+go run "honnef.co/go/tools/cmd/staticcheck@${STATICCHECK_VERSION}" ./...
 
 step "redocly lint openapi.yaml"
 npx --yes "@redocly/cli@${REDOCLY_VERSION}" lint openapi.yaml
