@@ -7,15 +7,15 @@ run:
 
 # Everything CI checks (PostgreSQL is installed first when running as root).
 test:
-	bash scripts/test.sh
+	bash .ci/test.sh
 
 # Regenerate docs/ (swag) and openapi.yaml (OpenAPI 3) from the annotations.
 docs:
-	go run ./internal/openapigen
+	go run ./cmd/openapigen
 
 # Static checks only: go vet, gofmt, staticcheck, redocly lint of openapi.yaml.
 lint:
-	bash scripts/test.sh lint
+	bash .ci/test.sh lint
 
 bench:
 	go test -run '^$$' -bench . -benchmem ./...

@@ -3,7 +3,7 @@
 // (Swagger 2.0, what swag produces) and openapi.yaml at the repository root
 // (OpenAPI 3, converted with kin-openapi). Run it from the repository root:
 //
-//	go run ./internal/openapigen
+//	go run ./cmd/openapigen
 //
 // (make docs). A test fails when the committed files are stale.
 package main

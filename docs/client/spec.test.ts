@@ -6,7 +6,7 @@ import { test } from "node:test";
 import { loadDocument, validate, type Schema } from "./spec.js";
 
 const specFile = process.env["OPENAPI_JSON"];
-if (!specFile) throw new Error("set OPENAPI_JSON (go test ./contract/ does)");
+if (!specFile) throw new Error("set OPENAPI_JSON (go test ./docs/client/ does)");
 const doc = loadDocument(specFile);
 const user: Schema = { $ref: "#/components/schemas/User" };
 const good = {

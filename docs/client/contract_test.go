@@ -52,7 +52,7 @@ func TestContract(t *testing.T) {
 
 	dir := t.TempDir()
 	specJSON := filepath.Join(dir, "openapi.json")
-	writeSpecJSON(t, "../openapi.yaml", specJSON)
+	writeSpecJSON(t, "../../openapi.yaml", specJSON)
 	srv := startServer(t, dir)
 
 	env := append(os.Environ(), "BURRACO_BASE_URL="+srv.base, "OPENAPI_JSON="+specJSON)
@@ -70,13 +70,13 @@ func TestContract(t *testing.T) {
 // answered with a stale cached "ok".
 func trackInputs(t *testing.T) {
 	t.Helper()
-	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		name := d.Name()
 		if d.IsDir() {
-			if path != ".." && (name == "node_modules" || name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			if path != "../.." && (name == "node_modules" || name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -137,7 +137,7 @@ func step(t *testing.T, timeout time.Duration, env []string, name string, args .
 }
 
 // writeSpecJSON converts the OpenAPI document to JSON for the run-time
-// response checker (contract/spec.ts), which has no YAML parser.
+// response checker (docs/client/spec.ts), which has no YAML parser.
 func writeSpecJSON(t *testing.T, from, to string) {
 	t.Helper()
 	b, err := os.ReadFile(from)
@@ -171,7 +171,7 @@ func startServer(t *testing.T, dir string) *server {
 	t.Helper()
 	bin := filepath.Join(dir, "burraco")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/burraco")
-	build.Dir = ".."
+	build.Dir = "../.."
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}

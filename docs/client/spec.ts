@@ -1,7 +1,7 @@
 // A small checker of responses against openapi.yaml, independent of the
 // generated types: the types say what a client may assume at compile time,
 // this says whether the server keeps that promise at run time. It reads the
-// document as JSON (contract_test.go converts ../openapi.yaml into the file
+// document as JSON (contract_test.go converts ../../openapi.yaml into the file
 // named by OPENAPI_JSON) and supports what that document uses: $ref, object,
 // array, string, integer, number, boolean, enum, required, nullable and the
 // date-time format.

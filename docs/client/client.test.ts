@@ -1,6 +1,6 @@
 // The contract test proper: a client written the way a frontend author would
 // write one, from nothing but openapi.yaml. schema.d.ts is generated from
-// ../openapi.yaml by openapi-typescript just before this file is type-checked
+// ../../openapi.yaml by openapi-typescript just before this file is type-checked
 // (tsc --noEmit --strict) and run (node --test) against a real server.
 //
 // Rules: no `any`, no casts of API data. If something cannot be typed from the
@@ -31,7 +31,7 @@ type Body<Op extends keyof operations> = NonNullable<operations[Op]["requestBody
 const baseUrl = process.env["BURRACO_BASE_URL"];
 const specFile = process.env["OPENAPI_JSON"];
 if (!baseUrl || !specFile) {
-  throw new Error("set BURRACO_BASE_URL and OPENAPI_JSON (go test ./contract/ does)");
+  throw new Error("set BURRACO_BASE_URL and OPENAPI_JSON (go test ./docs/client/ does)");
 }
 
 const client = createClient<paths>({ baseUrl });

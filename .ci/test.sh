@@ -2,7 +2,7 @@
 # The project's test command (make test): PostgreSQL for the storage and API
 # tests, go vet, gofmt, go test -race on the whole module, the rules
 # conformance cases when ../shared has them, and a lint of openapi.yaml.
-# Exits non-zero on the first failure. `scripts/test.sh lint` (make lint)
+# Exits non-zero on the first failure. `.ci/test.sh lint` (make lint)
 # runs only the static checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
