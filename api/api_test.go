@@ -75,6 +75,26 @@ func TestClubsAndPlayers(t *testing.T) {
 		e.must(409, req{Method: "POST", Path: fmt.Sprintf("/api/v1/clubs/%d/members", club.ID), Token: tok.AccessToken,
 			Body: api.MemberAddRequest{UserID: marco.ID, Role: "member"}}, nil)
 
+		// A secretary adds a member by the email they registered with.
+		lucia, _ := e.user("lucia@example.com", "Lucia")
+		e.must(201, req{Method: "POST", Path: fmt.Sprintf("/api/v1/clubs/%d/members", club.ID), Token: tok.AccessToken,
+			Body: api.MemberAddRequest{Email: "Lucia@Example.com", Role: "member"}}, &m)
+		if m.UserID != lucia.ID || m.UserName != "Lucia" || m.Role != "member" {
+			t.Errorf("add member by email: %+v", m)
+		}
+		problemOf(t, e.must(404, req{Method: "POST", Path: fmt.Sprintf("/api/v1/clubs/%d/members", club.ID), Token: tok.AccessToken,
+			Body: api.MemberAddRequest{Email: "nobody@example.com", Role: "member"}}, nil), "not_found")
+		for name, body := range map[string]api.MemberAddRequest{
+			"neither": {Role: "king"},
+			"both":    {UserID: marco.ID, Email: "marco@example.com", Role: "king"},
+		} {
+			p := problemOf(t, e.must(422, req{Method: "POST", Path: fmt.Sprintf("/api/v1/clubs/%d/members", club.ID), Token: tok.AccessToken,
+				Body: body}, nil), "invalid_input")
+			if len(p.Errors) != 2 || p.Errors[1].Field != "role" {
+				t.Errorf("%s of user_id and email: want the user field and the role listed, got %+v", name, p.Errors)
+			}
+		}
+
 		fed := "RM-1"
 		var p api.Player
 		res = e.must(201, req{Method: "POST", Path: "/api/v1/players", Token: tok.AccessToken,

@@ -194,17 +194,17 @@ func (s *server) listMembers(w http.ResponseWriter, r *http.Request) {
 //	@Produce		json
 //	@Security		BearerAuth
 //	@Param			clubID	path		int					true	"Club id"
-//	@Param			body	body		MemberAddRequest	true	"The user and their role"
+//	@Param			body	body		MemberAddRequest	true	"The user (user_id, or the email they registered with) and their role"
 //	@Success		201		{object}	Member
 //	@Header			201		{string}	Location	"/api/v1/clubs/{clubID}/members/{userID}"
 //	@Failure	400	{object}	Problem	"invalid_parameter (a path id that is not a positive integer) or malformed_json (the body; errors names a wrong_type or unknown_field)"
 //	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
 //	@Failure	403	{object}	Problem	"forbidden: the caller lacks the role this needs: admin of the club (owner to grant owner)"
-//	@Failure	404	{object}	Problem	"not_found: the club or the user"
+//	@Failure	404	{object}	Problem	"not_found: the club, or the user (no account with that id or email)"
 //	@Failure	409	{object}	Problem	"conflict: the user is already a member"
 //	@Failure	413	{object}	Problem	"request_too_large: the body exceeds 1 MiB"
 //	@Failure	415	{object}	Problem	"unsupported_media_type: send Content-Type: application/json"
-//	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (role)"
+//	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (role; neither or both of user_id and email)"
 //	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
 //	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
 //	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
@@ -218,7 +218,17 @@ func (s *server) addMember(w http.ResponseWriter, r *http.Request) {
 	if !s.decode(w, r, &req) {
 		return
 	}
-	m, err := s.svc.Clubs.AddMember(r.Context(), ActorFrom(r.Context()), clubID, req.UserID, domain.Role(req.Role))
+	if err := req.validate(); err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	var m domain.Membership
+	var err error
+	if req.Email != "" {
+		m, err = s.svc.Clubs.AddMemberByEmail(r.Context(), ActorFrom(r.Context()), clubID, req.Email, domain.Role(req.Role))
+	} else {
+		m, err = s.svc.Clubs.AddMember(r.Context(), ActorFrom(r.Context()), clubID, req.UserID, domain.Role(req.Role))
+	}
 	if err != nil {
 		s.failErr(w, r, err)
 		return

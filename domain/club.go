@@ -103,6 +103,10 @@ type ClubService interface {
 	// AddMember adds a user (by id) with a role. Errors: ENotFound (club or
 	// user), EConflict (already a member), EForbidden.
 	AddMember(ctx context.Context, actor Actor, clubID, userID int64, role Role) (Membership, error)
+	// AddMemberByEmail adds the user registered with email (what a club
+	// secretary knows, rather than an id). Errors: as AddMember; ENotFound
+	// also when no account has that email.
+	AddMemberByEmail(ctx context.Context, actor Actor, clubID int64, email string, role Role) (Membership, error)
 	// SetRole changes a member's role. Errors: EInvalid (role), ENotFound
 	// (club or membership), EForbidden, EConflict (demoting the last owner).
 	SetRole(ctx context.Context, actor Actor, clubID, userID int64, role Role) (Membership, error)

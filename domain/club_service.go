@@ -109,10 +109,28 @@ func (s *clubService) List(ctx context.Context, f ClubFilter) (Page[Club], error
 
 // AddMember implements ClubService.
 func (s *clubService) AddMember(ctx context.Context, actor Actor, clubID, userID int64, role Role) (Membership, error) {
+	return s.addMember(ctx, actor, clubID, role, func(tx Tx) (User, error) { return tx.Users().Get(userID) })
+}
+
+// AddMemberByEmail implements ClubService.
+func (s *clubService) AddMemberByEmail(ctx context.Context, actor Actor, clubID int64, email string, role Role) (Membership, error) {
+	email = NormalizeEmail(email)
+	return s.addMember(ctx, actor, clubID, role, func(tx Tx) (User, error) {
+		u, _, err := tx.Users().ByEmail(email)
+		if ErrorCode(err) == ENotFound {
+			return User{}, Errorf(ENotFound, "no account is registered with that email")
+		}
+		return u, err
+	})
+}
+
+// addMember adds the user that find returns, after the authorisation
+// checks, in one transaction.
+func (s *clubService) addMember(ctx context.Context, actor Actor, clubID int64, role Role, find func(Tx) (User, error)) (Membership, error) {
 	if err := checkRole(role); err != nil {
 		return Membership{}, err
 	}
-	m := Membership{ClubID: clubID, UserID: userID, Role: role, CreatedAt: s.now()}
+	m := Membership{ClubID: clubID, Role: role, CreatedAt: s.now()}
 	err := s.st.InTx(ctx, func(tx Tx) error {
 		_, actorRole, err := lockClubAs(tx, actor, clubID, RoleAdmin)
 		if err != nil {
@@ -121,9 +139,11 @@ func (s *clubService) AddMember(ctx context.Context, actor Actor, clubID, userID
 		if role == RoleOwner && !ownerPowers(actor, actorRole) {
 			return Errorf(EForbidden, "only an owner may grant the owner role")
 		}
-		if _, err := tx.Users().Get(userID); err != nil {
+		u, err := find(tx)
+		if err != nil {
 			return err
 		}
+		m.UserID = u.ID
 		return tx.Memberships().Create(&m)
 	})
 	if err != nil {

@@ -135,6 +135,32 @@ func TestClubMembers(t *testing.T) {
 				wantCode(t, err, tt.want)
 			})
 		}
+		byEmail := []struct {
+			name  string
+			actor domain.Actor
+			email string
+			role  domain.Role
+			want  domain.Code
+		}{
+			{"ENotFoundNoAccount", owner, "nobody@x.it", domain.RoleMember, domain.ENotFound},
+			{"EForbiddenMemberAdds", member, "out@x.it", domain.RoleMember, domain.EForbidden},
+			{"EForbiddenAdminGrantsOwner", admin, "out@x.it", domain.RoleOwner, domain.EForbidden},
+			{"EInvalidRole", owner, "out@x.it", "king", domain.EInvalid},
+			{"EConflictAlreadyMember", owner, "member@x.it", domain.RoleMember, domain.EConflict},
+			{"AddedWithEmailAsTyped", admin, "  OUT@x.IT ", domain.RoleReferee, ""},
+		}
+		for _, tt := range byEmail {
+			t.Run("AddMemberByEmail/"+tt.name, func(t *testing.T) {
+				m, err := f.svc.Clubs.AddMemberByEmail(ctx, tt.actor, c.ID, tt.email, tt.role)
+				wantCode(t, err, tt.want)
+				if err == nil && (m.UserID != outsider.UserID || m.Role != tt.role || m.UserEmail != "out@x.it") {
+					t.Errorf("membership %+v, want user %d as %s", m, outsider.UserID, tt.role)
+				}
+			})
+		}
+		if err := f.svc.Clubs.RemoveMember(ctx, owner, c.ID, outsider.UserID); err != nil {
+			t.Fatal(err) // the tests below expect the outsider outside the club
+		}
 		t.Run("AddMember/ENotFoundClub", func(t *testing.T) {
 			_, err := f.svc.Clubs.AddMember(ctx, root, 777777, outsider.UserID, domain.RoleMember)
 			wantCode(t, err, domain.ENotFound)

@@ -220,7 +220,7 @@ test("add and list members", async () => {
     const { data, error, response } = await client.POST("/api/v1/clubs/{clubID}/members", {
       params: { path: { clubID: club.id } },
       headers: bearer(tokens.access_token),
-      body: { user_id: brunoUser.id, role } satisfies Body<"addMember">,
+      body: { email: bruno.email.toUpperCase(), role } satisfies Body<"addMember">, // by the email they registered with
     });
     assert.equal(error, undefined);
     assert.equal(response.status, 201);
