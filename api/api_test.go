@@ -60,7 +60,7 @@ func TestClubsAndPlayers(t *testing.T) {
 			t.Errorf("empty list must have total 0 and items []: %+v", list)
 		}
 
-		marco, _ := e.user("marco@example.com", "Marco")
+		marco, marcoTok := e.user("marco@example.com", "Marco")
 		var m api.Member
 		res = e.must(201, req{Method: "POST", Path: fmt.Sprintf("/api/v1/clubs/%d/members", club.ID), Token: tok.AccessToken,
 			Body: api.MemberAddRequest{UserID: marco.ID, Role: "referee"}}, &m)
@@ -74,6 +74,19 @@ func TestClubsAndPlayers(t *testing.T) {
 		}
 		e.must(409, req{Method: "POST", Path: fmt.Sprintf("/api/v1/clubs/%d/members", club.ID), Token: tok.AccessToken,
 			Body: api.MemberAddRequest{UserID: marco.ID, Role: "member"}}, nil)
+
+		// After login a frontend asks where the user has a role.
+		var mine api.MyClubs
+		e.must(200, req{Method: "GET", Path: "/api/v1/me/clubs", Token: marcoTok.AccessToken}, &mine)
+		if len(mine.Items) != 1 || mine.Items[0].ClubID != club.ID || mine.Items[0].ClubName != "Circolo Roma" || mine.Items[0].Role != "referee" {
+			t.Errorf("marco's clubs: %+v", mine)
+		}
+		var other api.Club
+		e.must(201, req{Method: "POST", Path: "/api/v1/clubs", Token: tok.AccessToken, Body: api.ClubCreateRequest{Name: "Arco Club"}}, &other)
+		e.must(200, req{Method: "GET", Path: "/api/v1/me/clubs", Token: tok.AccessToken}, &mine)
+		if len(mine.Items) != 2 || mine.Items[0].ClubName != "Arco Club" || mine.Items[1].ClubName != "Circolo Roma" || mine.Items[1].Role != "owner" {
+			t.Errorf("anna's clubs, by name: %+v", mine)
+		}
 
 		// A secretary adds a member by the email they registered with.
 		lucia, _ := e.user("lucia@example.com", "Lucia")

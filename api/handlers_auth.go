@@ -152,6 +152,33 @@ func (s *server) logout(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
+// myClubs lists the caller's clubs and roles.
+//
+//	@Summary		The current user's clubs and roles
+//	@ID				getMyClubs
+//	@Description	Every club the caller belongs to, with the role there, ordered by club name: what a frontend needs after login to show admin or referee tools.
+//	@Tags			auth
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Success		200	{object}	MyClubs
+//	@Failure		401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
+//	@Failure		503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
+//	@Header			503	{integer}	Retry-After	"seconds to wait before retrying"
+//	@Failure		default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
+//	@Router			/api/v1/me/clubs [get]
+func (s *server) myClubs(w http.ResponseWriter, r *http.Request) {
+	ms, err := s.svc.Clubs.MyClubs(r.Context(), ActorFrom(r.Context()))
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	out := MyClubs{Items: make([]Member, len(ms))}
+	for i, m := range ms {
+		out.Items[i] = memberOut(m)
+	}
+	respond(w, http.StatusOK, out)
+}
+
 // me returns the caller.
 //
 //	@Summary	The current user

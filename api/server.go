@@ -126,6 +126,7 @@ func (s *server) routes() chi.Router {
 		r.Group(func(r chi.Router) {
 			r.Use(s.authenticate)
 			r.With(s.requireAuth).Get("/me", s.me)
+			r.With(s.requireAuth).Get("/me/clubs", s.myClubs)
 			r.Route("/clubs", s.clubRoutes)
 			r.Route("/players", s.playerRoutes)
 		})

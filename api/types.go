@@ -97,6 +97,7 @@ type ClubList struct {
 // Member is a user's role in a club.
 type Member struct {
 	ClubID    int64  `json:"club_id" example:"7"`
+	ClubName  string `json:"club_name" example:"Circolo Roma"`
 	UserID    int64  `json:"user_id" example:"42"`
 	UserName  string `json:"user_name" example:"Anna Rossi"`
 	UserEmail string `json:"user_email" example:"anna@example.com"`
@@ -106,8 +107,13 @@ type Member struct {
 } // @name Member
 
 func memberOut(m domain.Membership) Member {
-	return Member{ClubID: m.ClubID, UserID: m.UserID, UserName: m.UserName, UserEmail: m.UserEmail, Role: string(m.Role), CreatedAt: m.CreatedAt}
+	return Member{ClubID: m.ClubID, ClubName: m.ClubName, UserID: m.UserID, UserName: m.UserName, UserEmail: m.UserEmail, Role: string(m.Role), CreatedAt: m.CreatedAt}
 }
+
+// MyClubs lists the caller's memberships.
+type MyClubs struct {
+	Items []Member `json:"items"`
+} // @name MyClubs
 
 // MemberAddRequest adds a user to a club, named by exactly one of user_id
 // or email (the address the person registered with).

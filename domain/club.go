@@ -61,6 +61,7 @@ type ClubFilter struct {
 // Membership is a user's role in a club.
 type Membership struct {
 	ClubID    int64     `json:"club_id"`
+	ClubName  string    `json:"club_name"`
 	UserID    int64     `json:"user_id"`
 	UserName  string    `json:"user_name"`
 	UserEmail string    `json:"user_email"`
@@ -116,6 +117,10 @@ type ClubService interface {
 	// ListMembers returns a club's members ordered by user name. Errors:
 	// EUnauthenticated, ENotFound, EForbidden (not a member), EInvalid.
 	ListMembers(ctx context.Context, actor Actor, clubID int64, f MemberFilter) (Page[Membership], error)
+	// MyClubs returns the actor's memberships, ordered by club name, so a
+	// frontend knows after login where the user is a member, referee or
+	// admin. Errors: EUnauthenticated.
+	MyClubs(ctx context.Context, actor Actor) ([]Membership, error)
 	// RoleOf returns the user's role in the club, or "" when not a member.
 	RoleOf(ctx context.Context, userID, clubID int64) (Role, error)
 }

@@ -248,6 +248,20 @@ func (s *clubService) ListMembers(ctx context.Context, actor Actor, clubID int64
 	return page, err
 }
 
+// MyClubs implements ClubService.
+func (s *clubService) MyClubs(ctx context.Context, actor Actor) ([]Membership, error) {
+	if actor.Anonymous() {
+		return nil, Errorf(EUnauthenticated, "log in to see your clubs")
+	}
+	var ms []Membership
+	err := s.st.View(ctx, func(tx Tx) error {
+		var err error
+		ms, err = tx.Memberships().OfUser(actor.UserID)
+		return err
+	})
+	return ms, err
+}
+
 // RoleOf implements ClubService.
 func (s *clubService) RoleOf(ctx context.Context, userID, clubID int64) (Role, error) {
 	var role Role

@@ -161,6 +161,20 @@ func TestClubMembers(t *testing.T) {
 		if err := f.svc.Clubs.RemoveMember(ctx, owner, c.ID, outsider.UserID); err != nil {
 			t.Fatal(err) // the tests below expect the outsider outside the club
 		}
+		t.Run("MyClubs", func(t *testing.T) {
+			ms, err := f.svc.Clubs.MyClubs(ctx, admin)
+			wantCode(t, err, "")
+			if len(ms) != 1 || ms[0].ClubID != c.ID || ms[0].ClubName != "Circolo" || ms[0].Role != domain.RoleAdmin {
+				t.Errorf("admin's clubs: %+v", ms)
+			}
+			ms, err = f.svc.Clubs.MyClubs(ctx, outsider)
+			wantCode(t, err, "")
+			if len(ms) != 0 {
+				t.Errorf("outsider's clubs: %+v", ms)
+			}
+			_, err = f.svc.Clubs.MyClubs(ctx, domain.Actor{})
+			wantCode(t, err, domain.EUnauthenticated)
+		})
 		t.Run("AddMember/ENotFoundClub", func(t *testing.T) {
 			_, err := f.svc.Clubs.AddMember(ctx, root, 777777, outsider.UserID, domain.RoleMember)
 			wantCode(t, err, domain.ENotFound)

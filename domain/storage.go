@@ -115,6 +115,8 @@ type MembershipRepo interface {
 	// List returns one page of a club's members ordered by user name and the
 	// total count; f is already validated.
 	List(clubID int64, f MemberFilter) ([]Membership, int, error)
+	// OfUser returns every membership of a user, ordered by club name.
+	OfUser(userID int64) ([]Membership, error)
 }
 
 // PlayerRepo stores player profiles.

@@ -245,6 +245,15 @@ test("add and list members", async () => {
     assert.equal(roles.get(brunoUser.id), "member");
   }
   {
+    const { data, response } = await client.GET("/api/v1/me/clubs", { headers: bearer(tokens.access_token) });
+    assert.equal(response.status, 200);
+    assert.ok(data);
+    const mine = data.items.find((m) => m.club_id === club.id);
+    assert.ok(mine);
+    assert.equal(mine.club_name, club.name);
+    assert.equal(mine.role, "owner");
+  }
+  {
     const { data, response } = await client.GET("/api/v1/clubs/{clubID}/members", {
       params: { path: { clubID: club.id }, query: { role: "owner" } satisfies Query<"listMembers"> },
       headers: bearer(tokens.access_token),

@@ -42,7 +42,7 @@ test("the checker reports drift", () => {
       `${JSON.stringify(value)}: got ${JSON.stringify(got)}, want ${want}`,
     );
   }
-  const member = { club_id: 1, user_id: 1, user_name: "A", user_email: "a@b.it", role: "king", created_at: good.created_at };
+  const member = { club_id: 1, club_name: "C", user_id: 1, user_name: "A", user_email: "a@b.it", role: "king", created_at: good.created_at };
   assert.deepEqual(validate(doc, { $ref: "#/components/schemas/Member" }, member), [
     '$.role: "king" is not one of ["member","referee","admin","owner"]',
   ]);

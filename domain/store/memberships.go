@@ -22,6 +22,7 @@ func (membershipRow) TableName() string { return "memberships" }
 // memberView is a membership joined with its user.
 type memberView struct {
 	ClubID    int64
+	ClubName  string
 	UserID    int64
 	UserName  string
 	UserEmail string
@@ -30,7 +31,7 @@ type memberView struct {
 }
 
 func (v memberView) domain() domain.Membership {
-	return domain.Membership{ClubID: v.ClubID, UserID: v.UserID, UserName: v.UserName, UserEmail: v.UserEmail,
+	return domain.Membership{ClubID: v.ClubID, ClubName: v.ClubName, UserID: v.UserID, UserName: v.UserName, UserEmail: v.UserEmail,
 		Role: domain.Role(v.Role), CreatedAt: v.CreatedAt.UTC()}
 }
 
@@ -50,11 +51,24 @@ func (r membershipRepo) Create(m *domain.Membership) error {
 	return nil
 }
 
-// members selects memberships joined with their users.
+// members selects memberships joined with their users and clubs.
 func (r membershipRepo) members() *gorm.DB {
 	return r.t.db.Table("memberships AS m").
-		Select("m.club_id, m.user_id, u.name AS user_name, u.email AS user_email, m.role, m.created_at").
-		Joins("JOIN users AS u ON u.id = m.user_id")
+		Select("m.club_id, c.name AS club_name, m.user_id, u.name AS user_name, u.email AS user_email, m.role, m.created_at").
+		Joins("JOIN users AS u ON u.id = m.user_id").
+		Joins("JOIN clubs AS c ON c.id = m.club_id")
+}
+
+func (r membershipRepo) OfUser(userID int64) ([]domain.Membership, error) {
+	var views []memberView
+	if err := r.members().Where("m.user_id = ?", userID).Order("c.name, c.id").Find(&views).Error; err != nil {
+		return nil, translate(err, "membership")
+	}
+	ms := make([]domain.Membership, len(views))
+	for i, v := range views {
+		ms[i] = v.domain()
+	}
+	return ms, nil
 }
 
 func (r membershipRepo) Get(clubID, userID int64) (domain.Membership, error) {
