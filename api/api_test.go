@@ -151,6 +151,9 @@ func TestBadInput(t *testing.T) {
 		e.must(201, req{Method: "POST", Path: "/api/v1/clubs", Token: admin, Body: api.ClubCreateRequest{Name: "C"}}, &club)
 		var player api.Player
 		e.must(201, req{Method: "POST", Path: "/api/v1/players", Token: admin, Body: api.PlayerCreateRequest{Name: "P"}}, &player)
+		var tournament api.Tournament
+		e.must(201, req{Method: "POST", Path: fmt.Sprintf("/api/v1/clubs/%d/tournaments", club.ID), Token: admin,
+			Body: api.TournamentCreateRequest{Name: "T", Rules: "fibur", Players: 4, Event: "pairs", StartsAt: time.Date(2026, 5, 1, 15, 0, 0, 0, time.UTC)}}, &tournament)
 
 		withBody := []struct{ method, path string }{
 			{"POST", "/api/v1/auth/register"}, {"POST", "/api/v1/auth/login"},
@@ -159,6 +162,8 @@ func TestBadInput(t *testing.T) {
 			{"POST", fmt.Sprintf("/api/v1/clubs/%d/members", club.ID)},
 			{"PATCH", fmt.Sprintf("/api/v1/clubs/%d/members/1", club.ID)},
 			{"POST", "/api/v1/players"}, {"PATCH", fmt.Sprintf("/api/v1/players/%d", player.ID)},
+			{"POST", fmt.Sprintf("/api/v1/clubs/%d/tournaments", club.ID)},
+			{"PATCH", fmt.Sprintf("/api/v1/tournaments/%d", tournament.ID)},
 		}
 		huge := `{"name":"` + strings.Repeat("x", 100<<10) + `"}`
 		bodies := []struct {
@@ -205,6 +210,8 @@ func TestBadInput(t *testing.T) {
 				{"PATCH", fmt.Sprintf("/api/v1/clubs/%d/members/%s", club.ID, id)},
 				{"DELETE", fmt.Sprintf("/api/v1/clubs/%d/members/%s", club.ID, id)},
 				{"GET", "/api/v1/players/" + id}, {"PATCH", "/api/v1/players/" + id}, {"DELETE", "/api/v1/players/" + id},
+				{"POST", "/api/v1/clubs/" + id + "/tournaments"},
+				{"GET", "/api/v1/tournaments/" + id}, {"PATCH", "/api/v1/tournaments/" + id}, {"DELETE", "/api/v1/tournaments/" + id},
 			} {
 				t.Run(ep.method+" "+ep.path, func(t *testing.T) {
 					res := e.do(req{Method: ep.method, Path: ep.path, Token: admin, Body: `{}`})
@@ -226,6 +233,10 @@ func TestBadInput(t *testing.T) {
 			"/api/v1/players?limit=101": "invalid_input", "/api/v1/players?offset=99999999999999999999": "invalid_parameter",
 			fmt.Sprintf("/api/v1/clubs/%d/members?role=king", club.ID): "invalid_input",
 			fmt.Sprintf("/api/v1/clubs/%d/members?limit=x", club.ID):   "invalid_parameter",
+			"/api/v1/tournaments?club_id=x":                            "invalid_parameter", "/api/v1/tournaments?club_id=0": "invalid_parameter",
+			"/api/v1/tournaments?limit=x": "invalid_parameter", "/api/v1/tournaments?status=over": "invalid_input",
+			"/api/v1/tournaments?limit=101": "invalid_input", "/api/v1/tournaments?offset=-1": "invalid_input",
+			"/api/v1/tournaments?q=" + strings.Repeat("x", 101): "invalid_input",
 		} {
 			t.Run("GET "+q, func(t *testing.T) {
 				res := e.do(req{Method: "GET", Path: q, Token: admin})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/burraco/burraco/api"
 	"github.com/burraco/burraco/domain"
@@ -26,22 +27,26 @@ var callers = []string{anonymous, member, referee, clubAdmin, otherAdmin, siteAd
 
 // fixture is club A with a member, a referee and an admin; club B with its
 // own admin; a site admin; and, per caller, a fresh user to add to A, a
-// member of A to remove and a player of A to delete, so that every cell of
-// the matrix starts from the same state.
+// member of A to remove, a player of A and a draft tournament of A to
+// delete, so that every cell of the matrix starts from the same state.
 type fixture struct {
-	tokens   map[string]string
-	clubA    int64
-	victim   int64 // a member of A whose role the callers try to change
-	player   int64 // a player of A without a login
-	toAdd    map[string]int64
-	toRemove map[string]int64
-	toDelete map[string]int64
+	tokens      map[string]string
+	clubA       int64
+	victim      int64 // a member of A whose role the callers try to change
+	player      int64 // a player of A without a login
+	published   int64 // a published tournament of A
+	draft       int64 // a draft tournament of A
+	toAdd       map[string]int64
+	toRemove    map[string]int64
+	toDelete    map[string]int64
+	toDeleteTnm map[string]int64 // draft tournaments of A
 }
 
 func newFixture(e *env) *fixture {
 	e.t.Helper()
 	ctx := context.Background()
-	f := &fixture{tokens: map[string]string{}, toAdd: map[string]int64{}, toRemove: map[string]int64{}, toDelete: map[string]int64{}}
+	f := &fixture{tokens: map[string]string{}, toAdd: map[string]int64{}, toRemove: map[string]int64{}, toDelete: map[string]int64{},
+		toDeleteTnm: map[string]int64{}}
 	f.tokens[siteAdmin] = e.siteAdmin().AccessToken
 	owner, ownerTok := e.user("owner@a.example", "Owner A")
 	var club api.Club
@@ -74,12 +79,28 @@ func newFixture(e *env) *fixture {
 	f.tokens[otherAdmin] = e.login("admin@b.example", "password-123").AccessToken
 	f.victim = add(f.clubA, "victim@a.example", domain.RoleMember, ownerActor)
 	f.player = f.newPlayer(e, ownerActor, "Guest")
+	f.draft = f.newTournament(e, ownerActor, "Draft")
+	f.published = f.newTournament(e, ownerActor, "Published")
+	published := domain.TournamentPublished
+	if _, err := e.svc.Tournaments.Update(ctx, ownerActor, f.published, domain.TournamentPatch{Status: &published}); err != nil {
+		e.t.Fatal(err)
+	}
 	for _, c := range callers {
 		f.toAdd[c] = add(0, "add-"+c+"@a.example", "", ownerActor)
 		f.toRemove[c] = add(f.clubA, "remove-"+c+"@a.example", domain.RoleMember, ownerActor)
 		f.toDelete[c] = f.newPlayer(e, ownerActor, "Delete "+c)
+		f.toDeleteTnm[c] = f.newTournament(e, ownerActor, "Delete "+c)
 	}
 	return f
+}
+
+func (f *fixture) newTournament(e *env, by domain.Actor, name string) int64 {
+	t, err := e.svc.Tournaments.Create(context.Background(), by, f.clubA, domain.TournamentInput{Name: name,
+		Rules: "fibur", Players: 4, Event: domain.EventPairs, StartsAt: e.clock.Now().AddDate(0, 0, 7)})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return t.ID
 }
 
 func (f *fixture) newPlayer(e *env, by domain.Actor, name string) int64 {
@@ -108,6 +129,12 @@ func all(status int, except map[string]int) map[string]int {
 		m[c] = s
 	}
 	return m
+}
+
+// draftAdminsOnly: what adminsOnly is for a draft, which only the admins may
+// see: 404 instead of 403.
+func draftAdminsOnly(okStatus int) map[string]int {
+	return all(http.StatusNotFound, map[string]int{anonymous: 401, clubAdmin: okStatus, siteAdmin: okStatus})
 }
 
 // adminsOnly: 401 anonymous, okStatus for the club admin and site admin,
@@ -158,10 +185,38 @@ var matrix = []route{
 	}, adminsOnly(200)},
 	{"DELETE /players/{id}", func(f *fixture, c string) req { return req{Method: "DELETE", Path: playerPath(f.toDelete[c])} },
 		adminsOnly(204)},
+	{"GET /tournaments", func(f *fixture, c string) req {
+		return req{Method: "GET", Path: fmt.Sprintf("/api/v1/tournaments?club_id=%d&limit=5", f.clubA)}
+	}, all(200, nil)},
+	{"POST /clubs/{id}/tournaments", func(f *fixture, c string) req {
+		return req{Method: "POST", Path: clubPath(f) + "/tournaments", Body: api.TournamentCreateRequest{Name: "Torneo of " + c,
+			Rules: "fibur", Players: 4, Event: "pairs", StartsAt: time.Date(2026, 6, 1, 15, 0, 0, 0, time.UTC)}}
+	}, adminsOnly(201)},
+	{"GET /tournaments/{id} (published)", func(f *fixture, c string) req {
+		return req{Method: "GET", Path: tournamentPath(f.published)}
+	}, all(200, nil)},
+	{"GET /tournaments/{id} (draft)", func(f *fixture, c string) req {
+		return req{Method: "GET", Path: tournamentPath(f.draft)}
+	}, all(404, map[string]int{clubAdmin: 200, siteAdmin: 200})},
+	{"PATCH /tournaments/{id} (published)", func(f *fixture, c string) req {
+		desc := "Edited by " + c
+		return req{Method: "PATCH", Path: tournamentPath(f.published), Body: api.TournamentUpdateRequest{Description: &desc}}
+	}, adminsOnly(200)},
+	{"PATCH /tournaments/{id} (draft)", func(f *fixture, c string) req {
+		desc := "Edited by " + c
+		return req{Method: "PATCH", Path: tournamentPath(f.draft), Body: api.TournamentUpdateRequest{Description: &desc}}
+	}, draftAdminsOnly(200)},
+	{"DELETE /tournaments/{id} (draft)", func(f *fixture, c string) req {
+		return req{Method: "DELETE", Path: tournamentPath(f.toDeleteTnm[c])}
+	}, draftAdminsOnly(204)},
+	{"DELETE /tournaments/{id} (published: 409 for the admins)", func(f *fixture, c string) req {
+		return req{Method: "DELETE", Path: tournamentPath(f.published)}
+	}, adminsOnly(409)},
 }
 
-func clubPath(f *fixture) string { return fmt.Sprintf("/api/v1/clubs/%d", f.clubA) }
-func playerPath(id int64) string { return fmt.Sprintf("/api/v1/players/%d", id) }
+func clubPath(f *fixture) string     { return fmt.Sprintf("/api/v1/clubs/%d", f.clubA) }
+func playerPath(id int64) string     { return fmt.Sprintf("/api/v1/players/%d", id) }
+func tournamentPath(id int64) string { return fmt.Sprintf("/api/v1/tournaments/%d", id) }
 
 // TestAuthorisationMatrix calls every route as every kind of caller and
 // checks the status: the roles are enforced by the real services through

@@ -71,7 +71,7 @@ func TestSecurityMatchesOpenAPI(t *testing.T) {
 						needsToken = false // {} : anonymous callers welcome
 					}
 				}
-				r := strings.NewReplacer("{clubID}", "1", "{userID}", "1", "{playerID}", "1").Replace(path)
+				r := strings.NewReplacer("{clubID}", "1", "{userID}", "1", "{playerID}", "1", "{tournamentID}", "1").Replace(path)
 				res := e.do(req{Method: method, Path: r, Body: `{}`})
 				// Login and refresh answer 401 to bad credentials: only
 				// requireAuth's answer counts here.

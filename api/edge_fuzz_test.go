@@ -79,6 +79,7 @@ var bodyRoutes = []struct{ method, path string }{
 	{"POST", "/api/v1/clubs"}, {"PATCH", "/api/v1/clubs/%d"},
 	{"POST", "/api/v1/clubs/%d/members"}, {"PATCH", "/api/v1/clubs/%d/members/1"},
 	{"POST", "/api/v1/players"}, {"PATCH", "/api/v1/players/1"},
+	{"POST", "/api/v1/clubs/%d/tournaments"}, {"PATCH", "/api/v1/tournaments/1"},
 }
 
 func FuzzJSONBody(f *testing.F) {
@@ -90,6 +91,8 @@ func FuzzJSONBody(f *testing.F) {
 			`{"name":"C","city":"Roma","description":"d"}`, `{"user_id":1,"role":"owner"}`, `{"role":"king"}`,
 			`{"name":"P","federation_id":"RM-1","club_id":1,"user_id":1}`, `{"clear_club":true,"club_id":1}`,
 			`{"name":"\u0000"}`, `{"email":"a\u0000@b.c","password":"p"}`, `{"user_id":1e400}`, `{"club_id":-1}`,
+			`{"name":"T","rules":"fibur","players":4,"event":"pairs","starts_at":"2026-05-01T15:00:00Z","options":{"target":1005}}`,
+			`{"status":"published"}`, `{"rules":"fibur-row","players":2,"options":{}}`, `{"starts_at":"0000-01-01T00:00:00Z"}`,
 			`{"name":null}`, `[]`, `null`, `{"a":1}`, `{} {}`, `{`, ``, `{"name":"` + strings.Repeat("x", 5000) + `"}`,
 		} {
 			f.Add(i, body, "application/json")
@@ -120,6 +123,8 @@ var idRoutes = []struct{ method, path string }{
 	{"GET", "/api/v1/clubs/{}/members"}, {"POST", "/api/v1/clubs/{}/members"},
 	{"PATCH", "/api/v1/clubs/1/members/{}"}, {"DELETE", "/api/v1/clubs/1/members/{}"},
 	{"GET", "/api/v1/players/{}"}, {"PATCH", "/api/v1/players/{}"}, {"DELETE", "/api/v1/players/{}"},
+	{"POST", "/api/v1/clubs/{}/tournaments"},
+	{"GET", "/api/v1/tournaments/{}"}, {"PATCH", "/api/v1/tournaments/{}"}, {"DELETE", "/api/v1/tournaments/{}"},
 }
 
 func FuzzPathID(f *testing.F) {
@@ -163,12 +168,13 @@ func escapeSegment(s string) string {
 
 func FuzzQuery(f *testing.F) {
 	fe := newFuzzEnv(f)
-	lists := []string{"/api/v1/clubs", "/api/v1/players", "/api/v1/clubs/%d/members"}
+	lists := []string{"/api/v1/clubs", "/api/v1/players", "/api/v1/clubs/%d/members", "/api/v1/tournaments"}
 	for i := range lists {
 		for _, q := range []string{"", "q=anna", "q=%25_%5C", "q=a%00b", "q=%ff", "limit=1&offset=0", "limit=0", "limit=101",
 			"limit=-1", "limit=abc", "offset=-1", "offset=9223372036854775807", "offset=99999999999999999999",
 			"club_id=1", "club_id=0", "club_id=x", "role=owner", "role=king", "role=", "q=" + strings.Repeat("x", 101),
-			"limit=1&limit=2", "q=a;b", "%zz=1", "q=%", "club_id=1&q=P&limit=100&offset=1"} {
+			"limit=1&limit=2", "q=a;b", "%zz=1", "q=%", "club_id=1&q=P&limit=100&offset=1",
+			"status=draft", "status=over", "status=a%00b", "club_id=1&status=published&q=T"} {
 			f.Add(i, q)
 		}
 	}

@@ -19,6 +19,8 @@ func TestOddStringsAreNot500(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		_, tok := e.user("odd@example.com", "Odd")
+		var club api.Club
+		e.must(201, req{Method: "POST", Path: "/api/v1/clubs", Token: tok.AccessToken, Body: api.ClubCreateRequest{Name: "Odd club"}}, &club)
 		for _, r := range []req{
 			{Method: "POST", Path: "/api/v1/auth/login", Body: `{"email":"a\u0000@example.com","password":"x"}`},
 			{Method: "POST", Path: "/api/v1/auth/login", Body: `{"email":"` + strings.Repeat("a", 5000) + `@example.com","password":"x"}`},
@@ -30,6 +32,9 @@ func TestOddStringsAreNot500(t *testing.T) {
 			{Method: "GET", Path: "/api/v1/players?q=%ff%fe"},
 			{Method: "GET", Path: "/api/v1/clubs?offset=9223372036854775807"},
 			{Method: "GET", Path: "/api/v1/players?club_id=9223372036854775807&offset=9223372036854775807&limit=100"},
+			{Method: "POST", Path: fmt.Sprintf("/api/v1/clubs/%d/tournaments", club.ID), Token: tok.AccessToken, Body: `{"name":"a\u0000b","rules":"fibur\u0000","players":4,"event":"pairs","starts_at":"2026-05-01T15:00:00Z"}`},
+			{Method: "GET", Path: "/api/v1/tournaments?q=a%00b&status=a%00b"},
+			{Method: "GET", Path: "/api/v1/tournaments?club_id=9223372036854775807&offset=9223372036854775807&limit=100"},
 		} {
 			t.Run(r.Method+" "+r.Path, func(t *testing.T) {
 				res := e.do(r)

@@ -129,6 +129,7 @@ func (s *server) routes() chi.Router {
 			r.With(s.requireAuth).Get("/me/clubs", s.myClubs)
 			r.Route("/clubs", s.clubRoutes)
 			r.Route("/players", s.playerRoutes)
+			r.Route("/tournaments", s.tournamentRoutes)
 		})
 	})
 	return r
@@ -140,6 +141,7 @@ func (s *server) clubRoutes(r chi.Router) {
 	r.Route("/{clubID}", func(r chi.Router) {
 		r.Get("/", s.getClub)
 		r.With(s.requireAuth).Patch("/", s.updateClub)
+		r.With(s.requireAuth).Post("/tournaments", s.createTournament)
 		r.Route("/members", func(r chi.Router) {
 			r = r.With(s.requireAuth) // on matched routes only: 404/405 first
 			r.Get("/", s.listMembers)
@@ -157,5 +159,14 @@ func (s *server) playerRoutes(r chi.Router) {
 		r.Get("/", s.getPlayer)
 		r.With(s.requireAuth).Patch("/", s.updatePlayer)
 		r.With(s.requireAuth).Delete("/", s.deletePlayer)
+	})
+}
+
+func (s *server) tournamentRoutes(r chi.Router) {
+	r.Get("/", s.listTournaments)
+	r.Route("/{tournamentID}", func(r chi.Router) {
+		r.Get("/", s.getTournament)
+		r.With(s.requireAuth).Patch("/", s.updateTournament)
+		r.With(s.requireAuth).Delete("/", s.deleteTournament)
 	})
 }

@@ -210,10 +210,16 @@ func (s *authService) EnsureAdmin(ctx context.Context, email, password string) (
 		return false, err
 	}
 	var created bool
-	err = s.st.InTx(ctx, func(tx Tx) error {
+	ensure := func(tx Tx) error {
 		created, err = ensureAdmin(tx.Users(), email, hash, s.now())
 		return err
-	})
+	}
+	// Several server processes starting at once race to create the admin;
+	// the losers see a conflict, and then, checking again, the winner's
+	// admin. A conflict that remains is a real one.
+	if err = s.st.InTx(ctx, ensure); ErrorCode(err) == EConflict {
+		err = s.st.InTx(ctx, ensure)
+	}
 	return created, err
 }
 

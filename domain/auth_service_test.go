@@ -239,3 +239,32 @@ func TestEnsureAdmin(t *testing.T) {
 		})
 	})
 }
+
+// TestEnsureAdminConcurrent has several callers (as several server processes
+// starting at once) ensure the admin together: one creates it, and none
+// fails.
+func TestEnsureAdminConcurrent(t *testing.T) {
+	each(t, func(t *testing.T, f *fixture) {
+		const n = 6
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		created := 0
+		for range n {
+			wg.Go(func() {
+				c, err := f.svc.Auth.EnsureAdmin(t.Context(), "root@example.org", password)
+				if err != nil {
+					t.Error(err)
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				if c {
+					created++
+				}
+			})
+		}
+		wg.Wait()
+		if created != 1 {
+			t.Errorf("%d callers created the admin, want 1", created)
+		}
+	})
+}

@@ -70,7 +70,8 @@ type PlayerService interface {
 
 // Services is the set of services the API needs; cmd wires it.
 type Services struct {
-	Auth    AuthService
-	Clubs   ClubService
-	Players PlayerService
+	Auth        AuthService
+	Clubs       ClubService
+	Players     PlayerService
+	Tournaments TournamentService
 }

@@ -57,9 +57,10 @@ func NewServices(st Storage, cfg Config) Services {
 	hasher := &passwordHasher{params: cfg.PasswordParams, random: cfg.Random}
 	hasher.prepare()
 	return Services{
-		Auth:    &authService{st: st, now: now, ttl: cfg.RefreshTTL, random: cfg.Random, hasher: hasher},
-		Clubs:   &clubService{st: st, now: now},
-		Players: &playerService{st: st, now: now},
+		Auth:        &authService{st: st, now: now, ttl: cfg.RefreshTTL, random: cfg.Random, hasher: hasher},
+		Clubs:       &clubService{st: st, now: now},
+		Players:     &playerService{st: st, now: now},
+		Tournaments: &tournamentService{st: st, now: now},
 	}
 }
 

@@ -33,6 +33,7 @@ type Tx interface {
 	Clubs() ClubRepo
 	Memberships() MembershipRepo
 	Players() PlayerRepo
+	Tournaments() TournamentRepo
 	Settings() SettingRepo
 }
 
@@ -135,6 +136,30 @@ type PlayerRepo interface {
 	// List returns one page of players ordered by name and the total count;
 	// f is already validated.
 	List(f PlayerFilter) ([]Player, int, error)
+}
+
+// TournamentRepo stores tournaments. Tournaments it returns carry their
+// club's name.
+type TournamentRepo interface {
+	// Create inserts t and sets its ID and ClubName. Errors: ENotFound
+	// (club missing).
+	Create(t *Tournament) error
+	// Get returns a tournament. Errors: ENotFound.
+	Get(id int64) (Tournament, error)
+	// Lock returns a tournament and locks its row until the end of the
+	// transaction (on PostgreSQL; SQLite write transactions are serialised
+	// anyway), so that status changes do not race. Errors: ENotFound.
+	Lock(id int64) (Tournament, error)
+	// Update stores every field of t except ID, ClubID, ClubName and
+	// CreatedAt. Errors: ENotFound.
+	Update(t Tournament) error
+	// Delete removes a tournament. Errors: ENotFound, EConflict (still
+	// referenced).
+	Delete(id int64) error
+	// List returns one page of the tournaments that match f and are public
+	// or drafts within drafts, ordered by start time, and the total count;
+	// f is already validated.
+	List(f TournamentFilter, drafts DraftScope) ([]Tournament, int, error)
 }
 
 // SettingRepo stores named server settings (e.g. signing keys).

@@ -3,7 +3,7 @@
 //
 //	burraco serve            start the HTTP API (SQLite file by default)
 //	burraco migrate up|down|status
-//	burraco seed-demo        a demo club, its users and players to click through
+//	burraco seed-demo        a demo club, its users, players and a tournament to click through
 //	burraco conformance DIR  run the rules conformance cases under DIR
 //	burraco replay FILE      replay or check a deal record
 package main
@@ -28,7 +28,7 @@ func commands() map[string]command {
 	return map[string]command{
 		"serve":       {"start the HTTP API server", runServe},
 		"migrate":     {"apply or inspect database migrations (up, down, status)", runMigrate},
-		"seed-demo":   {"create a demo club with its users and players", runSeedDemo},
+		"seed-demo":   {"create a demo club with its users, players and a tournament", runSeedDemo},
 		"conformance": {"run the rules conformance cases in a directory", runConformance},
 		"replay":      {"replay and check a deal record", runReplay},
 	}

@@ -203,7 +203,7 @@ func TestSeedDemoAndMigrate(t *testing.T) {
 		return out.String()
 	}
 	out := runOK("seed-demo", "-database", db, "-log-level", "warn")
-	for _, want := range []string{"owner@demo.burraco.local", "referee", "Tournaments are not implemented yet"} {
+	for _, want := range []string{"owner@demo.burraco.local", "referee", "Published the tournament", "fibur, 4 players per table, pairs, 3 deals per round"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("seed-demo output lacks %q:\n%s", want, out)
 		}

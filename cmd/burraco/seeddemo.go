@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"time"
 
 	"github.com/burraco/burraco/domain"
 )
@@ -14,6 +15,21 @@ import (
 const demoPassword = "burraco-demo"
 
 const demoClub = "Circolo Burraco Demo"
+
+// demoTournament is the published tournament of the demo club: an Italian
+// pairs event at 4-player tables, 3 deals a round, a week from now.
+var demoTournament = domain.TournamentInput{
+	Name:          "Torneo Demo a Coppie",
+	Description:   "A demo tournament: FIBUR rules, pairs, 3 deals per round.",
+	Rules:         "fibur",
+	Players:       4,
+	Event:         domain.EventPairs,
+	DealsPerRound: 3,
+}
+
+// demoTournamentLead is how long after the seeding the demo tournament
+// starts.
+const demoTournamentLead = 7 * 24 * time.Hour
 
 // demoUsers are the demo accounts and their role in the demo club.
 var demoUsers = []struct {
@@ -29,8 +45,8 @@ var demoUsers = []struct {
 }
 
 // runSeedDemo fills the database with a demo club to click through: its
-// owner, admin, referee and members, and their player profiles. It does
-// nothing if the demo club exists already.
+// owner, admin, referee and members, their player profiles, and a published
+// tournament. It does nothing if the demo club exists already.
 func runSeedDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var c config
 	fs := flag.NewFlagSet("seed-demo", flag.ContinueOnError)
@@ -49,14 +65,16 @@ func runSeedDemo(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return 1
 	}
 	defer db.Close()
-	if err := seedDemo(ctx, domain.NewServices(db, domain.Config{}), stdout, log); err != nil {
+	if err := seedDemo(ctx, domain.NewServices(db, domain.Config{Now: time.Now}), time.Now, stdout, log); err != nil {
 		fmt.Fprintln(stderr, "burraco seed-demo:", err)
 		return 1
 	}
 	return 0
 }
 
-func seedDemo(ctx context.Context, svc domain.Services, stdout io.Writer, log *slog.Logger) error {
+// seedDemo seeds through the services; now is the clock the demo
+// tournament's start is counted from.
+func seedDemo(ctx context.Context, svc domain.Services, now func() time.Time, stdout io.Writer, log *slog.Logger) error {
 	existing, err := svc.Clubs.List(ctx, domain.ClubFilter{Query: demoClub, Limit: 1})
 	if err != nil {
 		return err
@@ -84,9 +102,29 @@ func seedDemo(ctx context.Context, svc domain.Services, stdout io.Writer, log *s
 	if err := seedPlayers(ctx, svc.Players, club.ID, users); err != nil {
 		return err
 	}
-	log.Debug("demo seeded", "club_id", club.ID)
-	printDemo(stdout, club)
+	tournament, err := seedTournament(ctx, svc.Tournaments, domain.Actor{UserID: users[1].ID}, club.ID, now())
+	if err != nil {
+		return err
+	}
+	log.Debug("demo seeded", "club_id", club.ID, "tournament_id", tournament.ID)
+	printDemo(stdout, club, tournament)
 	return nil
+}
+
+// seedTournament has the club's admin (the secretary) create the demo
+// tournament, starting a week after now, and publish it.
+func seedTournament(ctx context.Context, tournaments domain.TournamentService, admin domain.Actor, clubID int64, now time.Time) (domain.Tournament, error) {
+	in := demoTournament
+	in.StartsAt = now.Add(demoTournamentLead)
+	t, err := tournaments.Create(ctx, admin, clubID, in)
+	if err != nil {
+		return domain.Tournament{}, fmt.Errorf("create tournament: %w", err)
+	}
+	published := domain.TournamentPublished
+	if t, err = tournaments.Update(ctx, admin, t.ID, domain.TournamentPatch{Status: &published}); err != nil {
+		return domain.Tournament{}, fmt.Errorf("publish tournament: %w", err)
+	}
+	return t, nil
 }
 
 // seedPlayers gives each demo user their own player profile in the club,
@@ -109,11 +147,12 @@ func seedPlayers(ctx context.Context, players domain.PlayerService, clubID int64
 	return nil
 }
 
-func printDemo(w io.Writer, club domain.Club) {
+func printDemo(w io.Writer, club domain.Club, t domain.Tournament) {
 	fmt.Fprintf(w, "Seeded the demo club %q (id %d) with these accounts, all with password %q:\n", club.Name, club.ID, demoPassword)
 	for _, d := range demoUsers {
 		fmt.Fprintf(w, "  %-8s %-28s %s\n", d.role, d.email, d.name)
 	}
 	fmt.Fprintln(w, "and a player profile for each, plus two guest players without a login.")
-	fmt.Fprintln(w, "Tournaments are not implemented yet; they come in a later release and will be seeded here then.")
+	fmt.Fprintf(w, "Published the tournament %q (id %d, /api/v1/tournaments/%d): %s, %d players per table, %s, %d deals per round, starting %s.\n",
+		t.Name, t.ID, t.ID, t.Rules, t.Players, t.Event, t.DealsPerRound, t.StartsAt.Format(time.RFC3339))
 }

@@ -19,6 +19,8 @@ type User = components["schemas"]["User"];
 type TokenResponse = components["schemas"]["TokenResponse"];
 type Club = components["schemas"]["Club"];
 type Player = components["schemas"]["Player"];
+type Tournament = components["schemas"]["Tournament"];
+type TournamentStatus = Tournament["status"];
 type Problem = components["schemas"]["Problem"];
 type Role = components["schemas"]["Member"]["role"];
 // Query parameters are declared as typed values first: openapi-fetch infers
@@ -315,6 +317,99 @@ test("create, patch and get a player", async () => {
   }
 });
 
+test("create, publish, list and get a tournament", async () => {
+  const startsAt = new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString().replace(/\.\d+Z$/, "Z");
+  let draft: Tournament;
+  {
+    const { data, error, response } = await client.POST("/api/v1/clubs/{clubID}/tournaments", {
+      params: { path: { clubID: club.id } },
+      headers: bearer(tokens.access_token),
+      body: {
+        name: `Torneo di Primavera ${run}`,
+        rules: "fibur",
+        players: 4,
+        event: "pairs",
+        starts_at: startsAt,
+        options: { target: 1005, direction: "anticlockwise" },
+      } satisfies Body<"createTournament">,
+    });
+    assert.equal(error, undefined);
+    assert.equal(response.status, 201);
+    assert.ok(data);
+    assert.equal(response.headers.get("Location"), `/api/v1/tournaments/${data.id}`);
+    assert.equal(data.club_id, club.id);
+    assert.equal(data.club_name, club.name);
+    assert.equal(data.status, "draft");
+    assert.equal(data.deals_per_round, 3);
+    assert.equal(data.options.target, 1005);
+    assert.equal(data.options.direction, "anticlockwise");
+    assert.equal(data.options.joker_points, 30); // the fibur default, filled in
+    assert.equal(Date.parse(data.starts_at), Date.parse(startsAt));
+    draft = data;
+  }
+  {
+    // A draft is hidden from anyone but the club's admins.
+    const { error, response } = await client.GET("/api/v1/tournaments/{tournamentID}", {
+      params: { path: { tournamentID: draft.id } },
+    });
+    assert.ok(error);
+    isProblem(response, error, 404, "not_found");
+  }
+  {
+    const { error, response } = await client.POST("/api/v1/clubs/{clubID}/tournaments", {
+      params: { path: { clubID: club.id } },
+      headers: bearer(tokens.access_token),
+      body: { name: "Row of four", rules: "fibur-row", players: 4, event: "pairs", starts_at: startsAt } satisfies Body<"createTournament">,
+    });
+    assert.ok(error);
+    isProblem(response, error, 422, "invalid_input");
+    assert.deepEqual(
+      error.errors?.map((e) => e.field),
+      ["players"],
+    );
+  }
+  let published: Tournament;
+  {
+    const status: TournamentStatus = "published";
+    const { data, error, response } = await client.PATCH("/api/v1/tournaments/{tournamentID}", {
+      params: { path: { tournamentID: draft.id } },
+      headers: bearer(tokens.access_token),
+      body: { status } satisfies Body<"updateTournament">,
+    });
+    assert.equal(error, undefined);
+    assert.equal(response.status, 200);
+    assert.ok(data);
+    assert.equal(data.status, "published");
+    assert.deepEqual(data.options, draft.options);
+    published = data;
+  }
+  {
+    // Published: the rules are frozen.
+    const { error, response } = await client.PATCH("/api/v1/tournaments/{tournamentID}", {
+      params: { path: { tournamentID: draft.id } },
+      headers: bearer(tokens.access_token),
+      body: { rules: "reale" } satisfies Body<"updateTournament">,
+    });
+    assert.ok(error);
+    isProblem(response, error, 409, "conflict");
+  }
+  {
+    const query: Query<"listTournaments"> = { club_id: club.id, status: "published", q: run, limit: 5 };
+    const { data, response } = await client.GET("/api/v1/tournaments", { params: { query } });
+    assert.equal(response.status, 200);
+    assert.ok(data);
+    assert.equal(data.total, 1);
+    assert.deepEqual(data.items, [published]);
+  }
+  {
+    const { data, response } = await client.GET("/api/v1/tournaments/{tournamentID}", {
+      params: { path: { tournamentID: published.id } },
+    });
+    assert.equal(response.status, 200);
+    assert.deepEqual(data, published);
+  }
+});
+
 test("refresh, then log out", async () => {
   const { data, error, response } = await client.POST("/api/v1/auth/refresh", {
     body: { refresh_token: tokens.refresh_token } satisfies Body<"refreshTokens">,
@@ -359,6 +454,10 @@ export function mustNotCompile(): void {
   void client.GET("/api/v1/players/{playerID}", {});
   // @ts-expect-error -- limit is an integer
   void client.GET("/api/v1/clubs", { params: { query: { limit: "5" } } });
+  // @ts-expect-error -- not a rule set
+  void client.POST("/api/v1/clubs/{clubID}/tournaments", { params: { path: { clubID: 1 } }, body: { name: "T", rules: "poker", players: 4, event: "pairs", starts_at: "2026-05-01T15:00:00Z" } });
+  // @ts-expect-error -- 2 or 4 players per table
+  void client.POST("/api/v1/clubs/{clubID}/tournaments", { params: { path: { clubID: 1 } }, body: { name: "T", rules: "fibur", players: 3, event: "pairs", starts_at: "2026-05-01T15:00:00Z" } });
 }
 
 // Exact types, checked at compile time only.
@@ -369,4 +468,7 @@ export const typeChecks: [
   Equal<Role, "member" | "referee" | "admin" | "owner">,
   Equal<TokenResponse["access_token"], string>,
   Equal<Player["club_id"], number | undefined>,
-] = [true, true, true, true, true];
+  Equal<TournamentStatus, "draft" | "published" | "running" | "finished">,
+  Equal<Tournament["players"], 2 | 4>,
+  Equal<Tournament["options"]["target"], number>,
+] = [true, true, true, true, true, true, true, true];

@@ -10,7 +10,7 @@ import (
 // CheckModels reports the first GORM model field that has no column in the
 // migrated schema (the SQL migrations are the source of truth).
 func CheckModels(db *DB) error {
-	models := []any{&userRow{}, &refreshTokenRow{}, &clubRow{}, &membershipRow{}, &playerRow{}, &settingRow{}}
+	models := []any{&userRow{}, &refreshTokenRow{}, &clubRow{}, &membershipRow{}, &playerRow{}, &settingRow{}, &tournamentRow{}}
 	m := db.gorm.Migrator()
 	for _, model := range models {
 		s, err := schema.Parse(model, &cacheStore, db.gorm.NamingStrategy)

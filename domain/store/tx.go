@@ -20,6 +20,7 @@ func (t *tx) RefreshTokens() domain.RefreshTokenRepo { return tokenRepo{t} }
 func (t *tx) Clubs() domain.ClubRepo                 { return clubRepo{t} }
 func (t *tx) Memberships() domain.MembershipRepo     { return membershipRepo{t} }
 func (t *tx) Players() domain.PlayerRepo             { return playerRepo{t} }
+func (t *tx) Tournaments() domain.TournamentRepo     { return tournamentRepo{t} }
 func (t *tx) Settings() domain.SettingRepo           { return settingRepo{t} }
 
 // utc normalises a time for storage: UTC, microseconds (PostgreSQL's

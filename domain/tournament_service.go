@@ -1,0 +1,343 @@
+package domain
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/burraco/burraco/engine"
+)
+
+// tournamentService implements TournamentService.
+type tournamentService struct {
+	st  Storage
+	now func() time.Time
+}
+
+// errTournamentNotFound is also the answer about a draft the actor may not
+// see, so that its existence does not leak.
+var errTournamentNotFound = Errorf(ENotFound, "tournament not found")
+
+// Create implements TournamentService: the tournament starts as a draft.
+func (s *tournamentService) Create(ctx context.Context, actor Actor, clubID int64, in TournamentInput) (Tournament, error) {
+	if actor.Anonymous() {
+		return Tournament{}, errLoginRequired
+	}
+	t := Tournament{ClubID: clubID, Name: strings.TrimSpace(in.Name), Description: strings.TrimSpace(in.Description),
+		Rules: in.Rules, Players: in.Players, Event: in.Event, DealsPerRound: in.DealsPerRound,
+		StartsAt: in.StartsAt, Status: TournamentDraft}
+	if t.DealsPerRound == 0 {
+		t.DealsPerRound = DefaultDealsPerRound
+	}
+	err := s.st.InTx(ctx, func(tx Tx) error {
+		if _, _, err := clubAs(tx, actor, clubID, RoleAdmin); err != nil {
+			return err
+		}
+		if err := checkTournament(&t, in.Options); err != nil {
+			return err
+		}
+		t.CreatedAt = s.now()
+		t.UpdatedAt = t.CreatedAt
+		return tx.Tournaments().Create(&t)
+	})
+	if err != nil {
+		return Tournament{}, err
+	}
+	return t, nil
+}
+
+// checkTournament validates t, collecting every field error, and sets its
+// Options to the complete options object that options (the organiser's
+// choices) gives over the rule set's defaults. It normalises StartsAt to
+// the stored precision (UTC, microseconds).
+func checkTournament(t *Tournament, options json.RawMessage) error {
+	var v Validator
+	validateTournament(&v, t, options)
+	return v.Err()
+}
+
+// validateTournament is checkTournament's work: it records every invalid
+// field in v.
+func validateTournament(v *Validator, t *Tournament, options json.RawMessage) {
+	checkText(v, "name", t.Name, true, MaxNameLength)
+	checkText(v, "description", t.Description, false, MaxDescriptionLength)
+	checkGame(v, t, options)
+	switch {
+	case t.Event == "":
+		v.Add("event", "required", "event is required: pairs, teams or individual")
+	case !t.Event.Valid():
+		v.Add("event", "invalid", "event must be pairs, teams or individual")
+	}
+	v.Check(t.DealsPerRound >= MinDealsPerRound && t.DealsPerRound <= MaxDealsPerRound, "deals_per_round", "out_of_range",
+		fmt.Sprintf("deals_per_round must be between %d and %d", MinDealsPerRound, MaxDealsPerRound))
+	switch {
+	case t.StartsAt.IsZero():
+		v.Add("starts_at", "required", "starts_at is required")
+	case t.StartsAt.Year() < 1970 || t.StartsAt.Year() > 9999:
+		v.Add("starts_at", "out_of_range", "starts_at must be between the years 1970 and 9999")
+	}
+	t.StartsAt = t.StartsAt.UTC().Truncate(time.Microsecond)
+}
+
+// checkGame validates what decides how the tournament's tables play, with
+// the engine's own checks and messages: the rule set, the players per table
+// for it, and the options for it, which it normalises.
+func checkGame(v *Validator, t *Tournament, options json.RawMessage) {
+	switch {
+	case t.Rules == "":
+		v.Add("rules", "required", "rules is required: one of "+ruleSetList())
+	case !slices.Contains(engine.RuleSets(), t.Rules):
+		_, err := engine.NewRules(t.Rules, t.Players)
+		v.Add("rules", "invalid", ruleMessage(err)+"; one of "+ruleSetList())
+	}
+	if !slices.Contains(engine.RuleSets(), t.Rules) {
+		// Without a rule set, the players can only be held to the general
+		// rule (2 or 4), and the options not at all.
+		if _, err := engine.NewRules(engine.Fibur, t.Players); err != nil {
+			v.Add("players", "invalid", ruleMessage(err))
+		}
+		return
+	}
+	if _, err := engine.NewRules(t.Rules, t.Players); err != nil {
+		v.Add("players", "invalid", ruleMessage(err))
+	}
+	o, err := engine.ParseOptions(t.Rules, options)
+	if err == nil {
+		t.Options, err = json.Marshal(o)
+	}
+	if err != nil {
+		v.Add("options", "invalid", ruleMessage(err))
+	}
+}
+
+// ruleMessage is the human message of an engine error.
+func ruleMessage(err error) string {
+	var re *engine.RuleError
+	if errors.As(err, &re) {
+		return re.Message
+	}
+	return err.Error()
+}
+
+func ruleSetList() string {
+	ids := make([]string, 0, len(engine.RuleSets()))
+	for _, id := range engine.RuleSets() {
+		ids = append(ids, string(id))
+	}
+	return strings.Join(ids, ", ")
+}
+
+// Get implements TournamentService.
+func (s *tournamentService) Get(ctx context.Context, actor Actor, id int64) (Tournament, error) {
+	var t Tournament
+	err := s.st.View(ctx, func(tx Tx) error {
+		var err error
+		t, err = visibleTournament(tx, actor, id)
+		return err
+	})
+	return t, err
+}
+
+// visibleTournament loads a tournament the actor may see. Errors: ENotFound.
+func visibleTournament(tx Tx, actor Actor, id int64) (Tournament, error) {
+	t, err := tx.Tournaments().Get(id)
+	if err != nil || t.Status.Public() {
+		return t, err
+	}
+	ok, err := managesClub(tx, actor, t.ClubID)
+	if err != nil {
+		return Tournament{}, err
+	}
+	if !ok {
+		return Tournament{}, errTournamentNotFound
+	}
+	return t, nil
+}
+
+// managesClub reports whether the actor may manage the club's tournaments:
+// a site admin, or an admin or owner of the club.
+func managesClub(tx Tx, actor Actor, clubID int64) (bool, error) {
+	if actor.Anonymous() {
+		return false, nil
+	}
+	if actor.SiteAdmin {
+		return true, nil
+	}
+	role, err := roleIn(tx, actor.UserID, clubID)
+	return role.AtLeast(RoleAdmin), err
+}
+
+// editableTournament loads and locks a tournament the actor may manage.
+// Errors: ENotFound (also a draft the actor may not see), EForbidden.
+func editableTournament(tx Tx, actor Actor, id int64) (Tournament, error) {
+	t, err := tx.Tournaments().Lock(id)
+	if err != nil {
+		return Tournament{}, err
+	}
+	ok, err := managesClub(tx, actor, t.ClubID)
+	switch {
+	case err != nil:
+		return Tournament{}, err
+	case ok:
+		return t, nil
+	case !t.Status.Public():
+		return Tournament{}, errTournamentNotFound
+	}
+	return Tournament{}, Errorf(EForbidden, "you need the %s role in the tournament's club", RoleAdmin)
+}
+
+// List implements TournamentService: public tournaments, and the drafts of
+// the clubs the actor manages.
+func (s *tournamentService) List(ctx context.Context, actor Actor, f TournamentFilter) (Page[Tournament], error) {
+	f.Query = strings.TrimSpace(f.Query)
+	var v Validator
+	v.Check(f.ClubID == nil || *f.ClubID > 0, "club_id", "invalid", "club_id must be a positive id")
+	v.Check(f.Status == "" || f.Status.Valid(), "status", "invalid", "status must be draft, published, running or finished")
+	checkText(&v, "query", f.Query, false, MaxQueryLength)
+	checkPage(&v, &f.Limit, &f.Offset)
+	if err := v.Err(); err != nil {
+		return Page[Tournament]{}, err
+	}
+	page := Page[Tournament]{Limit: f.Limit, Offset: f.Offset}
+	err := s.st.View(ctx, func(tx Tx) error {
+		drafts, err := draftScope(tx, actor)
+		if err != nil {
+			return err
+		}
+		page.Items, page.Total, err = tx.Tournaments().List(f, drafts)
+		return err
+	})
+	return page, err
+}
+
+// draftScope returns the drafts the actor may see: all for a site admin,
+// those of the clubs they administer otherwise.
+func draftScope(tx Tx, actor Actor) (DraftScope, error) {
+	switch {
+	case actor.Anonymous():
+		return DraftScope{}, nil
+	case actor.SiteAdmin:
+		return DraftScope{All: true}, nil
+	}
+	ms, err := tx.Memberships().OfUser(actor.UserID)
+	if err != nil {
+		return DraftScope{}, err
+	}
+	var scope DraftScope
+	for _, m := range ms {
+		if m.Role.AtLeast(RoleAdmin) {
+			scope.ClubIDs = append(scope.ClubIDs, m.ClubID)
+		}
+	}
+	return scope, nil
+}
+
+// Update implements TournamentService.
+func (s *tournamentService) Update(ctx context.Context, actor Actor, id int64, p TournamentPatch) (Tournament, error) {
+	if actor.Anonymous() {
+		return Tournament{}, errLoginRequired
+	}
+	var t Tournament
+	err := s.st.InTx(ctx, func(tx Tx) error {
+		old, err := editableTournament(tx, actor, id)
+		if err != nil {
+			return err
+		}
+		t = old
+		if err := checkTournamentPatch(&t, p); err != nil {
+			return err
+		}
+		if err := checkTournamentChange(old, t); err != nil {
+			return err
+		}
+		t.UpdatedAt = s.now()
+		return tx.Tournaments().Update(t)
+	})
+	if err != nil {
+		return Tournament{}, err
+	}
+	return t, nil
+}
+
+// checkTournamentPatch applies p to t and validates the result, listing
+// every invalid field (the status among them).
+func checkTournamentPatch(t *Tournament, p TournamentPatch) error {
+	options := t.Options
+	if p.Rules != nil && *p.Rules != t.Rules {
+		options = nil // the new rule set's defaults
+	}
+	if p.Options != nil {
+		options = p.Options
+	}
+	setIf(&t.Name, p.Name, strings.TrimSpace)
+	setIf(&t.Description, p.Description, strings.TrimSpace)
+	setIf(&t.Rules, p.Rules, nil)
+	setIf(&t.Players, p.Players, nil)
+	setIf(&t.Event, p.Event, nil)
+	setIf(&t.DealsPerRound, p.DealsPerRound, nil)
+	setIf(&t.StartsAt, p.StartsAt, nil)
+	setIf(&t.Status, p.Status, nil)
+	var v Validator
+	validateTournament(&v, t, options)
+	v.Check(t.Status.Valid(), "status", "invalid", "status must be draft, published, running or finished")
+	return v.Err()
+}
+
+// setIf sets *dst to *src, through norm when it is not nil, unless src is
+// nil.
+func setIf[T any](dst *T, src *T, norm func(T) T) {
+	if src == nil {
+		return
+	}
+	*dst = *src
+	if norm != nil {
+		*dst = norm(*src)
+	}
+}
+
+// checkTournamentChange checks the move from old to t: the status moves one
+// step forward or stays, and the rule set, players and options change only
+// in a draft. Errors: EConflict.
+func checkTournamentChange(old, t Tournament) error {
+	if t.Status != old.Status && tournamentNext[old.Status] != t.Status {
+		return Errorf(EConflict, "a %s tournament cannot become %s: the status moves only forward, draft → published → running → finished",
+			old.Status, t.Status)
+	}
+	if old.Status != TournamentDraft && !sameGame(old, t) {
+		return Errorf(EConflict, "rules, players and options can change only while the tournament is a draft; it is %s", old.Status)
+	}
+	return nil
+}
+
+// sameGame reports whether two versions of a tournament play the same way.
+// Options are compared as the engine reads them, not as bytes, so that a
+// newer engine's added defaults do not count as a change.
+func sameGame(a, b Tournament) bool {
+	if a.Rules != b.Rules || a.Players != b.Players {
+		return false
+	}
+	oa, errA := engine.ParseOptions(a.Rules, a.Options)
+	ob, errB := engine.ParseOptions(b.Rules, b.Options)
+	return errA == nil && errB == nil && oa == ob
+}
+
+// Delete implements TournamentService.
+func (s *tournamentService) Delete(ctx context.Context, actor Actor, id int64) error {
+	if actor.Anonymous() {
+		return errLoginRequired
+	}
+	return s.st.InTx(ctx, func(tx Tx) error {
+		t, err := editableTournament(tx, actor, id)
+		if err != nil {
+			return err
+		}
+		if t.Status != TournamentDraft {
+			return Errorf(EConflict, "only a draft tournament can be deleted; it is %s", t.Status)
+		}
+		return tx.Tournaments().Delete(id)
+	})
+}
