@@ -55,10 +55,36 @@ var _ domain.Storage = (*DB)(nil)
 // PostgreSQL (through pgx); anything else is the path of a SQLite file
 // (optionally prefixed by sqlite:// or file:), created on first use along
 // with its directory. Open checks the connection before returning.
+//
+// A new SQLite connection switches the file to WAL, which needs a moment of
+// exclusive access: when several processes open a new file at once, SQLite
+// may answer "database is locked" at once instead of waiting on
+// busy_timeout, so a busy answer while opening is retried for a few seconds.
 func Open(ctx context.Context, databaseURL string) (*DB, error) {
+	deadline := time.Now().Add(5 * time.Second)
+	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 200*time.Millisecond) {
+		db, dialect, err := open(ctx, databaseURL)
+		if err == nil {
+			return db, nil
+		}
+		if dialect == "" { // the URL itself is wrong; its error says so
+			return nil, err
+		}
+		if dialect != SQLite || !isBusy(err) || time.Now().After(deadline) {
+			return nil, fmt.Errorf("store: open %s: %w", dialect, err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("store: open %s: %w", dialect, err)
+		case <-time.After(wait):
+		}
+	}
+}
+
+func open(ctx context.Context, databaseURL string) (*DB, string, error) {
 	dialector, dialect, err := dialectorFor(databaseURL)
 	if err != nil {
-		return nil, err
+		return nil, dialect, err
 	}
 	g, err := gorm.Open(dialector, &gorm.Config{
 		Logger:                 logger.Discard,
@@ -67,19 +93,19 @@ func Open(ctx context.Context, databaseURL string) (*DB, error) {
 		NowFunc:                func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) },
 	})
 	if err != nil {
-		return nil, fmt.Errorf("store: open %s: %w", dialect, err)
+		return nil, dialect, err
 	}
 	sqlDB, err := g.DB()
 	if err != nil {
-		return nil, fmt.Errorf("store: open %s: %w", dialect, err)
+		return nil, dialect, err
 	}
 	db := &DB{gorm: g, sql: sqlDB, dialect: dialect}
 	db.tunePool(databaseURL)
 	if err := db.Ping(ctx); err != nil {
 		sqlDB.Close()
-		return nil, fmt.Errorf("store: open %s: %w", dialect, err)
+		return nil, dialect, err
 	}
-	return db, nil
+	return db, dialect, nil
 }
 
 func dialectorFor(databaseURL string) (gorm.Dialector, string, error) {

@@ -71,6 +71,12 @@ func classify(err error) (violation, string) {
 	return noViolation, ""
 }
 
+// isBusy reports whether err is a lock that was not granted in time.
+func isBusy(err error) bool {
+	v, _ := classify(err)
+	return v == busy
+}
+
 // translate turns a GORM or driver error from a read or write of entity
 // (e.g. "club") into a *domain.Error: missing row → ENotFound, unique
 // violation → EConflict, reference to a missing row → ENotFound. Other
