@@ -244,26 +244,31 @@ func cloneMeld(m Meld) Meld {
 // melds, pile, stock, pots): the multiset the deal was dealt from.
 func (g *Game) CardCount() map[Card]int {
 	n := map[Card]int{}
-	add := func(cs []Card) {
+	g.eachCardList(func(cs []Card) {
 		for _, c := range cs {
 			n[c]++
 		}
-	}
+	})
+	return n
+}
+
+// eachCardList calls f with every list of cards in the position: hands,
+// rows, pots, melds, the pile and the stock.
+func (g *Game) eachCardList(f func([]Card)) {
 	for _, h := range g.hands {
-		add(h)
+		f(h)
 	}
 	for _, r := range g.rows {
-		add(r)
+		f(r)
 	}
 	for _, p := range g.pots {
-		add(p)
+		f(p)
 	}
 	for _, ms := range g.melds {
 		for _, m := range ms {
-			add(m.Cards)
+			f(m.Cards)
 		}
 	}
-	add(g.pile)
-	add(g.stock)
-	return n
+	f(g.pile)
+	f(g.stock)
 }

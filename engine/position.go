@@ -327,22 +327,7 @@ func (g *Game) checkCards() error {
 			count[c]++
 		}
 	}
-	for _, h := range g.hands {
-		add(h)
-	}
-	for _, r := range g.rows {
-		add(r)
-	}
-	for _, p := range g.pots {
-		add(p)
-	}
-	for _, ms := range g.melds {
-		for _, m := range ms {
-			add(m.Cards)
-		}
-	}
-	add(g.pile)
-	add(g.stock)
+	g.eachCardList(add)
 	if bad != 0 {
 		return badPos("invalid card in position")
 	}
