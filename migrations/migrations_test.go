@@ -87,45 +87,15 @@ func TestErrors(t *testing.T) {
 	}
 }
 
-// TestConcurrentUpPostgres starts several "processes" (pools) migrating one
-// database at once: each version is applied exactly once.
-func TestConcurrentUpPostgres(t *testing.T) {
-	url := storetest.PostgresURL(t)
-	const n = 5
-	results := make([][]int, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			db, err := store.Open(context.Background(), url)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			defer db.Close()
-			results[i], err = migrations.Up(context.Background(), db.SQL(), db.Dialect())
-			if err != nil {
-				t.Error(err)
-			}
-		})
-	}
-	wg.Wait()
-	var all []int
-	for _, r := range results {
-		all = append(all, r...)
-	}
-	sort.Ints(all)
-	db := open(t, url)
-	st, err := migrations.Status(t.Context(), db.SQL(), db.Dialect())
-	must(t, err)
-	if diff := cmp.Diff(versions(st), all); diff != "" {
-		t.Errorf("versions applied over all processes (-want +got):\n%s", diff)
-	}
+// TestConcurrentUp starts several "processes" (pools) migrating one
+// database at once: each version is applied exactly once, on PostgreSQL
+// (advisory lock) and on one SQLite file (immediate transactions).
+func TestConcurrentUp(t *testing.T) {
+	t.Run("postgres", func(t *testing.T) { concurrentUp(t, storetest.PostgresURL(t), 5) })
+	t.Run("sqlite", func(t *testing.T) { concurrentUp(t, storetest.SQLiteURL(t), 4) })
 }
 
-// TestConcurrentUpSQLite does the same on one SQLite file.
-func TestConcurrentUpSQLite(t *testing.T) {
-	url := storetest.SQLiteURL(t)
-	const n = 4
+func concurrentUp(t *testing.T, url string, n int) {
 	results := make([][]int, n)
 	var wg sync.WaitGroup
 	for i := range n {
