@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/go-chi/chi/v5"
 
 	"github.com/burraco/burraco/api"
 	"github.com/burraco/burraco/domain"
@@ -39,14 +42,18 @@ type fixture struct {
 	toAdd       map[string]int64
 	toRemove    map[string]int64
 	toDelete    map[string]int64
-	toDeleteTnm map[string]int64 // draft tournaments of A
+	toDeleteTnm map[string]int64  // draft tournaments of A
+	toLogout    map[string]string // a live refresh token per caller
 }
+
+// loginEmail is the account every caller logs in to in the matrix.
+const loginEmail = "login@a.example"
 
 func newFixture(e *env) *fixture {
 	e.t.Helper()
 	ctx := context.Background()
 	f := &fixture{tokens: map[string]string{}, toAdd: map[string]int64{}, toRemove: map[string]int64{}, toDelete: map[string]int64{},
-		toDeleteTnm: map[string]int64{}}
+		toDeleteTnm: map[string]int64{}, toLogout: map[string]string{}}
 	f.tokens[siteAdmin] = e.siteAdmin().AccessToken
 	owner, ownerTok := e.user("owner@a.example", "Owner A")
 	var club api.Club
@@ -90,6 +97,10 @@ func newFixture(e *env) *fixture {
 		f.toRemove[c] = add(f.clubA, "remove-"+c+"@a.example", domain.RoleMember, ownerActor)
 		f.toDelete[c] = f.newPlayer(e, ownerActor, "Delete "+c)
 		f.toDeleteTnm[c] = f.newTournament(e, ownerActor, "Delete "+c)
+	}
+	add(0, loginEmail, "", ownerActor)
+	for _, c := range callers {
+		f.toLogout[c] = e.login(loginEmail, "password-123").RefreshToken
 	}
 	return f
 }
@@ -144,6 +155,21 @@ func adminsOnly(okStatus int) map[string]int {
 }
 
 var matrix = []route{
+	// The auth endpoints ignore the Authorization header: every caller gets
+	// the same answer.
+	{"POST /auth/register", func(f *fixture, c string) req {
+		return req{Method: "POST", Path: "/api/v1/auth/register",
+			Body: api.RegisterRequest{Email: "register-" + c + "@a.example", Password: "password-123", Name: "Registered by " + c}}
+	}, all(201, nil)},
+	{"POST /auth/login", func(f *fixture, c string) req {
+		return req{Method: "POST", Path: "/api/v1/auth/login", Body: api.LoginRequest{Email: loginEmail, Password: "password-123"}}
+	}, all(200, nil)},
+	{"POST /auth/refresh (a bogus token)", func(f *fixture, c string) req {
+		return req{Method: "POST", Path: "/api/v1/auth/refresh", Body: api.RefreshRequest{RefreshToken: "bogus-refresh-token-of-" + c}}
+	}, all(401, nil)},
+	{"POST /auth/logout", func(f *fixture, c string) req {
+		return req{Method: "POST", Path: "/api/v1/auth/logout", Body: api.RefreshRequest{RefreshToken: f.toLogout[c]}}
+	}, all(204, nil)},
 	{"GET /me", func(f *fixture, c string) req { return req{Method: "GET", Path: "/api/v1/me"} },
 		all(200, map[string]int{anonymous: 401})},
 	{"GET /me/clubs", func(f *fixture, c string) req { return req{Method: "GET", Path: "/api/v1/me/clubs"} },
@@ -241,4 +267,70 @@ func TestAuthorisationMatrix(t *testing.T) {
 			}
 		}
 	})
+}
+
+// matrixExempt are the routes outside /api/v1, which the matrix leaves out:
+// anyone may call them and they touch no data.
+var matrixExempt = map[string]bool{
+	"GET /healthz":      true,
+	"GET /readyz":       true,
+	"GET /openapi.yaml": true,
+	"GET /docs":         true, // and /docs/ and each Swagger UI file under it
+}
+
+// TestAuthorisationMatrixCoversEveryRoute walks the real router: every
+// method and route under /api/v1 must be called by a row of the matrix, so
+// that a new endpoint cannot ship without its authorisation being pinned
+// down; every route outside /api/v1 must be listed in matrixExempt.
+func TestAuthorisationMatrixCoversEveryRoute(t *testing.T) {
+	e := newEnv(t, storetest.SQLite(t))
+	mux := e.h.(*chi.Mux)
+	normalise := func(pattern string) string {
+		for strings.Contains(pattern, "/*/") {
+			pattern = strings.ReplaceAll(pattern, "/*/", "/")
+		}
+		if pattern != "/" {
+			pattern = strings.TrimSuffix(pattern, "/")
+		}
+		return pattern
+	}
+	// The routes the matrix calls, found as the router finds them.
+	covered := map[string]bool{}
+	f := &fixture{clubA: 1, victim: 2, player: 3, published: 4, draft: 5}
+	for _, rt := range matrix {
+		r := rt.call(f, anonymous)
+		path, _, _ := strings.Cut(r.Path, "?")
+		pattern := mux.Find(chi.NewRouteContext(), r.Method, path)
+		if pattern == "" {
+			t.Errorf("matrix row %q calls %s %s, which is not routed", rt.name, r.Method, path)
+			continue
+		}
+		covered[r.Method+" "+normalise(pattern)] = true
+		for _, c := range callers {
+			if _, ok := rt.want[c]; !ok {
+				t.Errorf("matrix row %q has no expected status for %s", rt.name, c)
+			}
+		}
+	}
+	routes := 0
+	err := chi.Walk(mux, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+		routes++
+		key := method + " " + normalise(route)
+		switch {
+		case strings.HasPrefix(route, "/api/v1/"):
+			if !covered[key] {
+				t.Errorf("%s has no row in the authorisation matrix", key)
+			}
+		case matrixExempt[key], method == "GET" && strings.HasPrefix(route, "/docs/"):
+		default:
+			t.Errorf("%s is outside /api/v1 and not in matrixExempt", key)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if routes < len(matrixExempt)+20 {
+		t.Fatalf("walked only %d routes", routes)
+	}
 }

@@ -101,8 +101,7 @@ func (s *server) routes() chi.Router {
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)
 	r.Get("/openapi.yaml", s.openapi)
-	r.Get("/docs", http.RedirectHandler("/docs/index.html", http.StatusMovedPermanently).ServeHTTP)
-	r.Get("/docs/*", swaggerUI())
+	docsRoutes(r)
 
 	r.Route("/api/v1", func(r chi.Router) {
 		r.Use(cors.Handler(cors.Options{

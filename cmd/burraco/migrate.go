@@ -13,7 +13,7 @@ import (
 	"github.com/burraco/burraco/migrations"
 )
 
-const migrateUsage = `usage: burraco migrate [flags] up|down [N]|status
+const migrateUsage = `usage: burraco migrate [flags] up|down [N]|status [flags]
 
   up        apply every pending migration
   down [N]  revert the last N applied migrations (default 1)
@@ -28,10 +28,10 @@ func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
 	fs.Usage = func() { fmt.Fprint(stderr, migrateUsage); fs.PrintDefaults() }
 	c.flags(fs)
-	if code, ok := parseFlags(fs, args, stderr); !ok {
+	rest, code, ok := parseInterspersed(fs, args, stderr)
+	if !ok {
 		return code
 	}
-	rest := fs.Args()
 	if len(rest) == 0 || !validAction(rest[0]) || (rest[0] != "down" && len(rest) > 1) || len(rest) > 2 {
 		fs.Usage()
 		return 2
@@ -85,6 +85,26 @@ func migrate(ctx context.Context, db *store.DB, action string, steps int, stdout
 		return tw.Flush()
 	}
 	return fmt.Errorf("unknown action %q: want up, down or status", action)
+}
+
+// parseInterspersed parses args like parseFlags but lets flags come after
+// the positional arguments too (migrate status -database x), returning the
+// positional ones in order. Everything after "--" is positional.
+func parseInterspersed(fs *flag.FlagSet, args []string, stderr io.Writer) (positional []string, code int, ok bool) {
+	for {
+		if code, ok := parseFlags(fs, args, stderr); !ok {
+			return nil, code, false
+		}
+		rest := fs.Args()
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(positional, rest...), 0, true
+		}
+		if len(rest) == 0 {
+			return positional, 0, true
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
 }
 
 func validAction(a string) bool { return a == "up" || a == "down" || a == "status" }

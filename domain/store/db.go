@@ -11,6 +11,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -54,7 +55,8 @@ var _ domain.Storage = (*DB)(nil)
 // Open connects to databaseURL: a postgres:// or postgresql:// URL selects
 // PostgreSQL (through pgx); anything else is the path of a SQLite file
 // (optionally prefixed by sqlite:// or file:), created on first use along
-// with its directory. Open checks the connection before returning.
+// with its directory; a new file is readable by its owner only (0600). Open
+// checks the connection before returning.
 //
 // A new SQLite connection switches the file to WAL, which needs a moment of
 // exclusive access: when several processes open a new file at once, SQLite
@@ -119,12 +121,33 @@ func dialectorFor(databaseURL string) (gorm.Dialector, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	if dir := filepath.Dir(path); path != ":memory:" && dir != "." {
-		if err := os.MkdirAll(dir, 0o750); err != nil {
-			return nil, "", fmt.Errorf("store: create database directory: %w", err)
+	if path != ":memory:" {
+		if dir := filepath.Dir(path); dir != "." {
+			if err := os.MkdirAll(dir, 0o750); err != nil {
+				return nil, "", fmt.Errorf("store: create database directory: %w", err)
+			}
+		}
+		if err := createPrivate(path); err != nil {
+			return nil, "", err
 		}
 	}
 	return sqlite.Open(dsn), SQLite, nil
+}
+
+// createPrivate creates a new, empty database file readable by its owner
+// only (0600), before SQLite would create it 0644: it holds the JWT signing
+// secret and the password hashes. SQLite gives the -wal and -shm files the
+// mode of the database file. An existing file is left as it is: its mode is
+// the operator's choice.
+func createPrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("store: create database file: %w", err)
+	}
+	return f.Close()
 }
 
 // sqliteDSN turns a SQLite location into the file path and a go-sqlite3 DSN
