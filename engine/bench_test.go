@@ -114,7 +114,7 @@ func BenchmarkRandomDeal(b *testing.B) {
 	seed := uint64(0)
 	for b.Loop() {
 		seed++
-		_, n := playRandomDeal(b, r, seed, false, nil)
+		_, n := playRandomDeal(b, r, seed, false, false, nil)
 		total += n
 	}
 	if s := b.Elapsed().Seconds(); s > 0 {

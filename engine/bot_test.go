@@ -195,3 +195,12 @@ func absDiff(a, b Rank) int {
 	}
 	return int(b - a)
 }
+
+// randomMove picks uniformly among the legal moves of the seat on turn.
+func randomMove(g *Game, rng *Rand) (Move, bool) {
+	moves := g.LegalMoves(g.Turn())
+	if len(moves) == 0 {
+		return Move{}, false
+	}
+	return moves[rng.IntN(len(moves))], true
+}

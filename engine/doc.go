@@ -39,11 +39,15 @@
 // ({"move":"attach","meld":0,"cards":["5H"]}); Position is the notation of a
 // whole position. Summary tells a frontend which controls to enable, from a
 // complete search: can_meld is true iff some meld move is legal, can_attach
-// iff some attach is (one card or several), can_pickup in fechado iff some
-// pickup laying the top card is. LegalMoves lists legal moves (complete for
-// takes, discards and single-card attaches, a generated sample of melds,
-// with a move of the complete search for every kind Summary allows); View
-// is what one seat may see.
+// iff some attach is (one card or several); can_pickup in fechado, where
+// the pile under its top card is hidden, iff some pickup laying the top card
+// with hand cards only is legal whatever the hidden cards are (a lower
+// bound: every Summary field depends only on what the seat sees).
+// LegalMoves lists legal moves (complete for takes, discards and
+// single-card attaches, a generated sample of melds, with a move of the
+// complete search for every kind Summary allows; in fechado it sees the
+// whole pile, so it is not for showing to a seat); View is what one seat
+// may see, and nothing else.
 // Score gives each team's breakdown (cards, bonus, closing, hand, pot,
 // total); the match helpers (MatchFormat.Status, RunningTotals) sum deals;
 // a Record (rules, dealer, seed, moves) replays a deal exactly.

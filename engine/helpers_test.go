@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -105,11 +106,15 @@ func checkInvariants(t testing.TB, g *Game, deck [256]int) {
 	}
 	for team := range g.rules.Teams() {
 		for i, m := range g.melds[team] {
-			wilds := 0
-			for _, c := range m.Cards {
-				if c.IsWildCard() {
-					wilds++
+			wilds, at := 0, -1
+			for k, c := range m.Cards {
+				if actsAsWild(m, k, c) {
+					wilds, at = wilds+1, k
 				}
+			}
+			if wilds > 1 || m.Wild != at {
+				t.Fatalf("team %d meld %d %v: %d wilds (last at %d), Wild %d: at most one, and Wild its index\n%s",
+					team, i, FormatCards(m.Cards), wilds, at, m.Wild, posJSON(t, g))
 			}
 			if _, err := LoadMeld(g.mr, m.Cards); err != nil {
 				t.Fatalf("team %d meld %d %v does not load: %v\n%s", team, i, FormatCards(m.Cards), err, posJSON(t, g))
@@ -125,10 +130,32 @@ func checkInvariants(t testing.TB, g *Game, deck [256]int) {
 		}
 	}
 	for _, s := range g.Score() {
-		if s.Total != s.Sum() && !g.rules.Options.RoundUp10 {
-			t.Fatalf("score parts do not add up: %+v", s)
+		want := s.Cards + s.Bonus + s.Closing + s.Hand + s.Pot
+		if g.rules.Options.RoundUp10 {
+			// Rounded up, towards +∞, to a multiple of 10 (-25 → -20).
+			if r := (want%10 + 10) % 10; r != 0 {
+				want += 10 - r
+			}
+		}
+		if s.Total != want {
+			t.Fatalf("score parts do not add up (round_up_10 %v): %+v, want total %d", g.rules.Options.RoundUp10, s, want)
 		}
 	}
+}
+
+// actsAsWild reports whether c, the card at index k of m, stands in for
+// another card: a joker, or a 2 other than a natural 2 (in a fechado set
+// of 2s, or in its suit's sequence at the 2 position).
+func actsAsWild(m Meld, k int, c Card) bool {
+	switch {
+	case c == Joker:
+		return true
+	case !c.IsTwo():
+		return false
+	case m.Kind == Set:
+		return m.SetRank != Two
+	}
+	return c.Suit() != m.Suit || m.Low+Rank(k) != Two
 }
 
 func describe(g *Game) string {
@@ -136,3 +163,67 @@ func describe(g *Game) string {
 }
 
 var _ = slices.Clone[[]Card]
+
+// fatalRecorder is a testing.TB whose Fatalf records the failure and stops
+// the check that called it (recovered by catchFatal).
+type fatalRecorder struct {
+	testing.TB
+	msg string
+}
+
+type fatalStop struct{}
+
+func (f *fatalRecorder) Fatalf(format string, args ...any) {
+	f.msg = fmt.Sprintf(format, args...)
+	panic(fatalStop{})
+}
+
+func (f *fatalRecorder) Helper() {}
+
+// catchFatal runs check with a recorder and returns what it failed with.
+func catchFatal(t *testing.T, check func(testing.TB)) (msg string) {
+	t.Helper()
+	f := &fatalRecorder{TB: t}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(fatalStop); !ok {
+				panic(r)
+			}
+			msg = f.msg
+		}
+	}()
+	check(f)
+	return ""
+}
+
+// TestInvariantsCatchWilds checks that checkInvariants refuses a meld whose
+// Wild index does not name its one wild, which LoadMeld (it reads only the
+// cards) cannot see.
+func TestInvariantsCatchWilds(t *testing.T) {
+	g := loadPos(t, Fibur, 2, "", `{"turn":0,"phase":"take","hands":[["4C","KH"],["3D"]],
+		"stock":["8S","9S","TS"],"discard":["QD"],"pots":[["4S"],["5S"]],"melds":[[["5S","JK","7S"]],[]]}`)
+	deck := countCards(g)
+	if msg := catchFatal(t, func(tb testing.TB) { checkInvariants(tb, g, deck) }); msg != "" {
+		t.Fatalf("a sound position refused: %s", msg)
+	}
+	g.melds[0][0].Wild = -1
+	if msg := catchFatal(t, func(tb testing.TB) { checkInvariants(tb, g, deck) }); !strings.Contains(msg, "wilds") {
+		t.Fatalf("a meld whose Wild index is wrong passed (%q)", msg)
+	}
+	// A joker, or a 2 out of its natural place, acts as a wild.
+	for k, c := range map[int]Card{0: NewCard(Two, Spades), 1: Joker, 2: NewCard(Two, Hearts)} {
+		m := Meld{Kind: Sequence, Suit: Spades, Low: Ace, Cards: tcards("AS 2S 3S")}
+		m.Cards[k] = c
+		if !actsAsWild(m, k, c) {
+			t.Errorf("actsAsWild(%v, %d) = false", FormatCards(m.Cards), k)
+		}
+	}
+	natural := Meld{Kind: Sequence, Suit: Spades, Low: Ace, Cards: tcards("AS 2S 3S")}
+	if actsAsWild(natural, 1, natural.Cards[1]) {
+		t.Error("2S at the 2 position of a spade sequence is natural")
+	}
+	twos := Meld{Kind: Set, SetRank: Two, Cards: tcards("2S 2H 2D JK")}
+	if actsAsWild(twos, 0, twos.Cards[0]) || !actsAsWild(twos, 3, Joker) {
+		t.Error("in a set of 2s the 2s are natural and the joker wild")
+	}
+}

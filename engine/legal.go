@@ -12,7 +12,11 @@ import (
 // Summary whenever the sample has no move of a kind Summary allows (a
 // vulnerable team's combined first melds, a multi-card attach that empties a
 // small hand). Every move listed passes Check, and the kinds listed are
-// exactly the kinds Summary reports.
+// exactly the kinds Summary reports, but for the fechado pickup: LegalMoves
+// knows the whole pile and may list a pickup that uses cards under its top,
+// where Summary's CanPickup sees only the top card. LegalMoves is therefore
+// not for showing to a seat in fechado (it would reveal hidden pile cards);
+// a View carries only the Summary.
 func (g *Game) LegalMoves(seat int) []Move {
 	if !g.ready() || g.phase == PhaseOver || seat != g.turn {
 		return nil
@@ -254,7 +258,14 @@ func disjoint(cands [][]Card) [][]Card {
 // one move (CanMeld does not promise that every meld the player sees is
 // legal alone). CanAttach is true iff some attach is legal (one card or
 // several, or the next row card). CanPickup is true iff the pile may be
-// taken: in fechado, iff some pickup that lays the top card at once is legal.
+// taken; in fechado, where only the pile's top card and size are visible
+// (RULES §4), it is a lower bound computed from what the seat sees: true iff
+// some pickup laying the top card at once with cards of the hand only (a new
+// meld, or an attach) is legal whatever the hidden pile cards are. When it
+// is false a pickup may still be legal (Check tells): one whose meld also
+// uses cards from under the top, or that leaves a hidden pile card as the
+// last card of the hand. Every field depends only on what the seat may see
+// (its hand, the public cards, the sizes of the hidden places).
 type Summary struct {
 	CanDraw     bool `json:"can_draw"`
 	CanPickup   bool `json:"can_pickup"`
@@ -274,6 +285,7 @@ func (g *Game) Summary(seat int) Summary {
 	if !g.ready() || g.phase == PhaseOver || seat != g.turn {
 		return s
 	}
+	g = g.seenBy(seat)
 	legal := func(m Move) bool { _, err := g.check(seat, m); return err == nil }
 	team := g.rules.Team(seat)
 	if len(g.melds[team]) == 0 && g.vulnerable(team) {
@@ -288,8 +300,13 @@ func (g *Game) Summary(seat int) Summary {
 		for i := range g.melds[team] {
 			s.CanPickup = s.CanPickup || legal(PickupAttachMove(i))
 		}
-		if !s.CanPickup {
-			_, s.CanPickup = g.findPickupMeld(seat)
+		if !s.CanPickup && len(g.pile) > 0 {
+			// g is seenBy(seat): the pool is the hand and the top card, and
+			// the cards under the top are placeholders that are never a
+			// legal last card (see hiddenCard).
+			top := g.pile[len(g.pile)-1]
+			ms := g.newMeldSearch(seat, searchPickup, [][]Card{g.hands[seat], {top}}, top)
+			s.CanPickup = ms.run()
 		}
 		return s
 	}
@@ -307,4 +324,49 @@ func (g *Game) Summary(seat int) Summary {
 		}
 	}
 	return s
+}
+
+// hiddenCard stands for every card the seat may not see in the copy of the
+// game Summary works on. It is a 2, the card that is never a legal closing
+// discard under either closing_discard option (closingWildBarred), so a
+// fechado pickup that would leave a hidden pile card as the hand's last card
+// counts as illegal: the summary never promises a pickup that the hidden
+// cards could make illegal.
+var hiddenCard = NewCard(Two, Spades)
+
+// hiddenCards backs the placeholder slices of seenBy (more than the 108
+// cards of any deal); it is never written after init.
+var hiddenCards = func() []Card {
+	cs := make([]Card, 256)
+	for i := range cs {
+		cs[i] = hiddenCard
+	}
+	return cs
+}()
+
+// seenBy returns a read-only shallow copy of g in which every card hidden
+// from seat is hiddenCard: the other seats' hands, the stock, the untaken
+// pots and, in fechado, the pile under its top card (RULES §4); the sizes
+// stay. Summary works on it, so that nothing it reports can depend on a
+// hidden card. check and the searches only read it; it must never be
+// applied to.
+func (g *Game) seenBy(seat int) *Game {
+	h := *g
+	h.hands = make([][]Card, len(g.hands))
+	for i, hand := range g.hands {
+		if i == seat {
+			h.hands[i] = hand
+		} else {
+			h.hands[i] = hiddenCards[:len(hand):len(hand)]
+		}
+	}
+	h.stock = hiddenCards[:len(g.stock):len(g.stock)]
+	h.pots = make([][]Card, len(g.pots))
+	for i, p := range g.pots {
+		h.pots[i] = hiddenCards[:len(p):len(p)]
+	}
+	if n := len(g.pile); n > 0 && g.rules.ID == Fechado {
+		h.pile = append(slices.Clone(hiddenCards[:n-1]), g.pile[n-1])
+	}
+	return &h
 }

@@ -1,11 +1,29 @@
 package engine
 
+import "fmt"
+
 // MatchFormat says when a match ends (RULES §10): after a fixed number of
 // deals, or when a team reaches a target score at the end of a deal.
 type MatchFormat struct {
 	Deals         int  `json:"deals,omitempty"`          // fixed number of deals (0: play to Target)
 	Target        int  `json:"target,omitempty"`         // target score (2005 default, 1005, 3000, …)
 	RequireWinner bool `json:"require_winner,omitempty"` // fixed deals: a tie is broken by tie-break deals
+}
+
+// Validate reports whether the format can end a match: a positive number of
+// deals, or (Deals 0) a positive target. Errors: ErrBadOption (a negative
+// field, or neither deals nor a target: such a match would be over before
+// its first deal).
+func (f MatchFormat) Validate() error {
+	switch {
+	case f.Deals < 0:
+		return ruleErr(ErrBadOption, fmt.Sprintf("match deals %d: must be 0 (play to the target) or more", f.Deals))
+	case f.Target < 0:
+		return ruleErr(ErrBadOption, fmt.Sprintf("match target %d: must be positive", f.Target))
+	case f.Deals == 0 && f.Target == 0:
+		return ruleErr(ErrBadOption, "match format: neither a number of deals nor a target score")
+	}
+	return nil
 }
 
 // MatchStatus is where a match stands after some deals.
@@ -61,11 +79,14 @@ func Leader(totals []int) int {
 	return max(who, -1)
 }
 
-// Status returns the match status after the deals played.
+// Status returns the match status after the deals played. A format that
+// fails Validate never ends a match: Status then reports the running totals
+// only (not over, no winner); check formats with Validate when they are
+// made.
 func (f MatchFormat) Status(deals [][]Score) MatchStatus {
 	totals := RunningTotals(deals)
 	st := MatchStatus{Totals: totals, Winner: -1}
-	if totals == nil {
+	if totals == nil || f.Validate() != nil {
 		return st
 	}
 	var decided bool

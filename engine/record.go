@@ -1,13 +1,20 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 )
 
 // Record is everything needed to replay a deal: the rules, the dealer, the
 // seed of the shuffle, the running totals it started with, and the moves in
 // order. Replaying it gives the same deal, move for move.
+//
+// The seed is written as a JSON string ("seed":"18446744073709551615"):
+// a uint64 exceeds the integers JavaScript numbers hold exactly (2^53). It
+// is read as a string or as a JSON number (a non-negative integer, no
+// fraction nor exponent), so hand-written records may use either.
 type Record struct {
 	Rules     RuleSet    `json:"rules"`
 	Options   Options    `json:"options"`
@@ -61,6 +68,7 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 	var w struct {
 		plain
 		Options json.RawMessage `json:"options"`
+		Seed    json.RawMessage `json:"seed"` // a string or a number
 	}
 	if err := json.Unmarshal(b, &w); err != nil {
 		if ErrorCode(err) != "" {
@@ -68,13 +76,36 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 		}
 		return ruleErr(ErrBadNotation, "record: "+err.Error())
 	}
+	seed, err := parseSeed(w.Seed)
+	if err != nil {
+		return err
+	}
 	o, err := ParseOptions(w.Rules, w.Options)
 	if err != nil {
 		return err
 	}
 	*r = Record(w.plain)
-	r.Options = o
+	r.Options, r.Seed = o, seed
 	return nil
+}
+
+// parseSeed reads a record's seed: a JSON string or number holding a
+// uint64 in decimal (absent or null: 0).
+func parseSeed(raw json.RawMessage) (uint64, error) {
+	s := string(bytes.TrimSpace(raw))
+	if s == "" || s == "null" {
+		return 0, nil
+	}
+	if s[0] == '"' {
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return 0, ruleErr(ErrBadNotation, "record seed: "+err.Error())
+		}
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return 0, ruleErr(ErrBadNotation, fmt.Sprintf("record seed %s: not an integer from 0 to 2^64-1", raw))
+	}
+	return n, nil
 }
 
 // NewRecord starts the record of a deal dealt with Deal(rules, dealer, seed,

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math/bits"
+	"slices"
 	"testing"
 )
 
@@ -85,11 +86,23 @@ func TestSearchComplete(t *testing.T) {
 			}
 		case g.phase == PhaseTake && g.rules.ID == Fechado && len(g.pile) > 0 && len(g.hands[seat])+len(g.pile) <= 13:
 			n++
-			if want := brutePickup(g, seat); s.CanPickup != want {
+			// can_pickup sees the hand and the top card only, the pile
+			// under it being placeholders (seenBy).
+			if want := brutePickup(g.seenBy(seat), seat, g.hands[seat]); s.CanPickup != want {
 				t.Fatalf("%s: can_pickup %v, brute force %v\n%s", describe(g), s.CanPickup, want, posJSON(t, g))
 			}
 			if s.CanPickup {
 				pickups++
+			}
+			// The complete search behind LegalMoves uses the whole pile.
+			pool := append(slices.Clone(g.hands[seat]), g.pile[:len(g.pile)-1]...)
+			_, found := g.findPickupMeld(seat)
+			attach := slices.ContainsFunc(g.LegalMoves(seat), func(m Move) bool { return m.Kind == Pickup && m.Attach })
+			if want := brutePickup(g, seat, pool); (found || attach) != want {
+				t.Fatalf("%s: pickup search %v (attach %v), brute force %v\n%s", describe(g), found, attach, want, posJSON(t, g))
+			}
+			if s.CanPickup && !found && !attach {
+				t.Fatalf("%s: can_pickup but no pickup legal\n%s", describe(g), posJSON(t, g))
 			}
 		}
 	})
@@ -260,7 +273,7 @@ func bruteAttach(g *Game, seat int) bool {
 // brutePickup reports whether a fechado pickup is legal: the top card
 // attached to a meld, or laid with any other cards of hand and pile (any
 // wild_as), with any further melds.
-func brutePickup(g *Game, seat int) bool {
+func brutePickup(g *Game, seat int, pool []Card) bool {
 	ok := func(m Move) bool { return g.Check(seat, m) == nil }
 	for i := range g.melds[g.Team(seat)] {
 		if ok(PickupAttachMove(i)) {
@@ -268,7 +281,6 @@ func brutePickup(g *Game, seat int) bool {
 		}
 	}
 	top := g.pile[len(g.pile)-1]
-	pool := append(append([]Card{}, g.hands[seat]...), g.pile[:len(g.pile)-1]...)
 	var firsts, others []uint32
 	for _, m := range subsets(pool, 2) {
 		cs := pickCards(pool, m)
@@ -331,9 +343,20 @@ func TestSummaryEdges(t *testing.T) {
 		{"RowMeldOnly", FiburRow, 2, "", `{"turn":0,"phase":"play","hands":[["8H","9H","4C"],["3D"]],"rows":[["7H","KS"],["4D"]],
 			"stock":["8S","9S","TS"],"discard":["QD"],"pots":[["4S"],["5S"]]}`,
 			Summary{CanMeld: true, CanDiscard: true}},
+		// The pickup needs hidden pile cards (5D 6D under the top 7D): legal,
+		// but can_pickup sees only the hand and the top card (RULES §4).
 		{"FechadoPickupWithPileCards", Fechado, 2, "", `{"turn":0,"hands":[["4C","KH"],["3D"]],
 			"stock":["8S"],"discard":["5D","6D","9S","7D"],"pots":[["4S"],["5S"]]}`,
+			Summary{CanDraw: true}},
+		{"FechadoPickupFromHand", Fechado, 2, "", `{"turn":0,"hands":[["5D","6D","KH"],["3D"]],
+			"stock":["8S"],"discard":["4C","9S","7D"],"pots":[["4S"],["5S"]]}`,
 			Summary{CanDraw: true, CanPickup: true}},
+		// The hand would be all laid, a hidden pile card left as the last card:
+		// its legality depends on that card, so can_pickup is false.
+		{"FechadoPickupLeavesHiddenCard", Fechado, 2, "", `{"turn":0,"hands":[["5D","6D"],["3D"]],
+			"stock":["8S"],"discard":["4C","7D"],"pots":[],"pot_taken":[true,false],
+			"melds":[[["8C","9C","TC","JC","QC","KC","AC"]],[]]}`,
+			Summary{CanDraw: true}},
 		{"FechadoPickupVulnerableTooFew", Fechado, 2, "", `{"turn":0,"totals":[1500,0],"hands":[["4C","KH"],["3D"]],
 			"stock":["8S"],"discard":["5D","6D","9S","7D"],"pots":[["4S"],["5S"]]}`,
 			Summary{CanDraw: true, MeldMinimum: 75}},

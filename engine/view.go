@@ -65,7 +65,7 @@ func (g *Game) View(seat int) View {
 		Over: g.phase == PhaseOver,
 	}
 	if seat >= 0 {
-		v.Team, v.Hand = r.Team(seat), slices.Clone(g.hands[seat])
+		v.Team, v.Hand = r.Team(seat), append([]Card{}, g.hands[seat]...) // [] not null when empty
 		v.Legal = g.Summary(seat)
 	}
 	for i, h := range g.hands {

@@ -14,8 +14,11 @@ import (
 // (melds, rows, the visible pile) and the seat's own hand.
 func TestViewHidesSecrets(t *testing.T) {
 	deals := 10
-	if testing.Short() {
+	switch {
+	case testing.Short():
 		deals = 2
+	case raceEnabled:
+		deals = 3
 	}
 	positions := 0
 	for _, c := range simConfigs() {
@@ -134,4 +137,141 @@ func TestViewPile(t *testing.T) {
 	if !v0.Legal.CanDraw || !v0.Legal.CanPickup || v0.Legal.CanDiscard {
 		t.Errorf("summary %+v", v0.Legal)
 	}
+}
+
+// TestViewFechadoPileHidden is the reproduction of the can_pickup leak: the
+// same hand and the same visible top card over a pile whose hidden card
+// would (5C) or would not (8S) complete a set of 5s must give seat 0 the
+// same view.
+func TestViewFechadoPileHidden(t *testing.T) {
+	pos := func(pile string) string {
+		return `{"turn":0,"hands":[["5H","9C","KD","7S"],["3D","4D","6C","JH"]],"stock":["8C","7H","TS"],
+			"discard":[` + pile + `,"5D"],"pots":[["4S"],["6S"]]}`
+	}
+	var views [2]string
+	for i, pile := range []string{`"5C"`, `"8S"`} {
+		g := loadPos(t, Fechado, 2, "", pos(pile))
+		b, err := json.Marshal(g.View(0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		views[i] = string(b)
+	}
+	if views[0] != views[1] {
+		t.Fatalf("seat 0's view depends on the hidden pile card:\n%s\n%s", views[0], views[1])
+	}
+	// The pickup with the hidden 5C is legal all the same.
+	g := loadPos(t, Fechado, 2, "", pos(`"5C"`))
+	if err := g.Check(0, PickupMeldMove(tcards("5H 5C"))); err != nil {
+		t.Fatalf("pickup with the hidden card: %v", err)
+	}
+}
+
+// TestViewDependsOnlyOnSeen checks that every field of a view is a function
+// of what its seat may see: in thousands of positions of simulated deals
+// (greedy and uniformly random play) of every configuration, the cards
+// hidden from the seat are permuted at random among the places hidden from
+// it (the other seats' hands, the stock, the untaken pots, in fechado the
+// pile under its top card; sizes kept), and the view must marshal to the
+// same JSON. Once the deal is over the hands are shown for the score, so
+// only the stock, the pots and the pile are permuted.
+func TestViewDependsOnlyOnSeen(t *testing.T) {
+	deals := 6
+	if testing.Short() || raceEnabled {
+		deals = 1
+	}
+	positions, changed := 0, 0
+	for _, c := range simConfigs() {
+		r := c.rules(t)
+		for d := range deals {
+			seed := uint64(d)*7_919 + uint64(r.Players) + 17
+			var totals []int
+			if r.ID.Brazilian() && d%2 == 1 {
+				totals = make([]int, r.Teams())
+				totals[0] = r.Options.Target / 2
+			}
+			g, err := Deal(r, d%r.Players, seed, totals)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := NewRand(seed ^ 0xfeed)
+			b := &bot{rng: NewRand(seed), hesitant: d%3 == 1}
+			for moves := 0; ; moves++ {
+				positions++
+				for seat := -1; seat < r.Players; seat++ {
+					if checkViewPermuted(t, g, seat, rng) {
+						changed++
+					}
+				}
+				if g.Over() || moves >= maxSimMoves {
+					break
+				}
+				var m Move
+				var ok bool
+				if d%2 == 0 {
+					m, ok = b.choose(g)
+				} else {
+					m, ok = randomMove(g, rng)
+				}
+				if !ok {
+					break
+				}
+				mustApply(t, g, g.Turn(), m)
+			}
+		}
+	}
+	t.Logf("%d positions, %d views compared with hidden cards moved", positions, changed)
+	if changed < positions {
+		t.Errorf("only %d of %d positions had hidden cards moved", changed, positions)
+	}
+}
+
+// checkViewPermuted compares seat's view of g with its view of a copy whose
+// hidden cards are permuted; it reports whether the permutation moved a card.
+func checkViewPermuted(t *testing.T, g *Game, seat int, rng *Rand) bool {
+	t.Helper()
+	h := g.Clone()
+	var slots []*Card
+	place := func(cs []Card) {
+		for i := range cs {
+			slots = append(slots, &cs[i])
+		}
+	}
+	if !h.Over() {
+		for s, hand := range h.hands {
+			if s != seat {
+				place(hand)
+			}
+		}
+	}
+	place(h.stock)
+	for _, p := range h.pots {
+		place(p)
+	}
+	if h.rules.ID == Fechado && len(h.pile) > 1 {
+		place(h.pile[:len(h.pile)-1])
+	}
+	cards := make([]Card, len(slots))
+	for i, p := range slots {
+		cards[i] = *p
+	}
+	rng.Shuffle(cards)
+	moved := false
+	for i, p := range slots {
+		moved = moved || *p != cards[i]
+		*p = cards[i]
+	}
+	a, err := json.Marshal(g.View(seat))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(h.View(seat))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(a) != string(b) {
+		t.Fatalf("%s: seat %d's view depends on hidden cards:\n%s\n%s\nposition %s\npermuted %s",
+			describe(g), seat, a, b, posJSON(t, g), posJSON(t, h))
+	}
+	return moved
 }

@@ -60,6 +60,21 @@ func TestConformanceCommand(t *testing.T) {
 			}
 		})
 	}
+	t.Run("NoCases", func(t *testing.T) {
+		dir := t.TempDir()
+		write(dir, "README.md", []byte("no cases here"))
+		var out, errOut bytes.Buffer
+		code := run(context.Background(), []string{"conformance", dir}, &out, &errOut)
+		if code != 1 {
+			t.Errorf("exit %d on a directory without cases, want 1", code)
+		}
+		if got := strings.TrimSpace(out.String()); got != "0 passed, 0 failed" {
+			t.Errorf("stdout %q, want the last line \"0 passed, 0 failed\"", got)
+		}
+		if !strings.Contains(errOut.String(), "no *.json case") {
+			t.Errorf("stderr %q does not say no case was found", errOut.String())
+		}
+	})
 	t.Run("Usage", func(t *testing.T) {
 		var out, errOut bytes.Buffer
 		if code := run(context.Background(), []string{"conformance"}, &out, &errOut); code != 2 {
