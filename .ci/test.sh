@@ -90,6 +90,12 @@ echo "TEST_DATABASE_URL=…@${TEST_DATABASE_URL#*@} CI=${CI:-}"
 step "go test -race"
 go test -race -count=1 ./...
 
+# The race detector slows the random-play simulation tenfold, so under it
+# the simulation plays a sample; the full run (2,000 deals per rule set and
+# player count) goes here, without it.
+step "random-play simulation (full size)"
+go test -count=1 -run '^TestRandomPlay$' ./engine
+
 if [ -d ../shared/conformance/cases ]; then
   step "rules conformance (../shared/conformance/cases)"
   go run ./cmd/burraco conformance ../shared/conformance/cases
