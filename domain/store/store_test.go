@@ -385,27 +385,21 @@ func TestBusyIsUnavailable(t *testing.T) {
 		})
 		wantCode(t, err, domain.EUnavailable)
 	}
-	t.Run(store.SQLite, func(t *testing.T) {
-		path := storetest.SQLiteURL(t)
-		db, err := store.Open(ctx, path+"?_busy_timeout=50")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		if _, err := migrationsUp(ctx, db); err != nil {
-			t.Fatal(err)
-		}
-		check(t, db)
-	})
-	t.Run(store.Postgres, func(t *testing.T) {
-		db, err := store.Open(ctx, storetest.PostgresURL(t)+"&lock_timeout=50ms")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		if _, err := migrationsUp(ctx, db); err != nil {
-			t.Fatal(err)
-		}
-		check(t, db)
-	})
+	// Each database with a short lock wait, so that the test is quick.
+	for dialect, url := range map[string]func(t *testing.T) string{
+		store.SQLite:   func(t *testing.T) string { return storetest.SQLiteURL(t) + "?_busy_timeout=50" },
+		store.Postgres: func(t *testing.T) string { return storetest.PostgresURL(t) + "&lock_timeout=50ms" },
+	} {
+		t.Run(dialect, func(t *testing.T) {
+			db, err := store.Open(ctx, url(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if _, err := migrationsUp(ctx, db); err != nil {
+				t.Fatal(err)
+			}
+			check(t, db)
+		})
+	}
 }
