@@ -44,6 +44,9 @@ type fixture struct {
 	toDelete    map[string]int64
 	toDeleteTnm map[string]int64  // draft tournaments of A
 	toLogout    map[string]string // a live refresh token per caller
+	table       int64             // an open public table of the owner of A (seat 0), 3 seats free
+	playing     int64             // a playing table of the owner of A against a bot
+	toJoin      map[string]int64  // open public tables, one per caller
 }
 
 // loginEmail is the account every caller logs in to in the matrix.
@@ -98,6 +101,16 @@ func newFixture(e *env) *fixture {
 		f.toDelete[c] = f.newPlayer(e, ownerActor, "Delete "+c)
 		f.toDeleteTnm[c] = f.newTournament(e, ownerActor, "Delete "+c)
 	}
+	f.table, f.playing, f.toJoin = newTable(e, ownerActor, 4), newTable(e, ownerActor, 2), map[string]int64{}
+	if _, err := e.svc.Tables.AddBot(ctx, ownerActor, f.playing, nil); err != nil {
+		e.t.Fatal(err)
+	}
+	if _, err := e.svc.Tables.Start(ctx, ownerActor, f.playing); err != nil {
+		e.t.Fatal(err)
+	}
+	for _, c := range callers {
+		f.toJoin[c] = newTable(e, ownerActor, 4)
+	}
 	add(0, loginEmail, "", ownerActor)
 	for _, c := range callers {
 		f.toLogout[c] = e.login(loginEmail, "password-123").RefreshToken
@@ -108,6 +121,14 @@ func newFixture(e *env) *fixture {
 func (f *fixture) newTournament(e *env, by domain.Actor, name string) int64 {
 	t, err := e.svc.Tournaments.Create(context.Background(), by, f.clubA, domain.TournamentInput{Name: name,
 		Rules: "fibur", Players: 4, Event: domain.EventPairs, StartsAt: e.clock.Now().AddDate(0, 0, 7)})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return t.ID
+}
+
+func newTable(e *env, by domain.Actor, players int) int64 {
+	t, err := e.svc.Tables.Create(context.Background(), by, domain.TableInput{Rules: "fibur", Players: players})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -238,6 +259,32 @@ var matrix = []route{
 	{"DELETE /tournaments/{id} (published: 409 for the admins)", func(f *fixture, c string) req {
 		return req{Method: "DELETE", Path: tournamentPath(f.published)}
 	}, adminsOnly(409)},
+	{"GET /tables", func(f *fixture, c string) req { return req{Method: "GET", Path: "/api/v1/tables?open_seats=true"} },
+		all(200, nil)},
+	{"POST /tables", func(f *fixture, c string) req {
+		return req{Method: "POST", Path: "/api/v1/tables", Body: api.TableCreateRequest{Rules: "fibur", Players: 2}}
+	}, all(201, map[string]int{anonymous: 401})},
+	{"GET /tables/{id}", func(f *fixture, c string) req { return req{Method: "GET", Path: tablePath(f.table)} },
+		all(200, nil)},
+	{"POST /tables/{id}/join", func(f *fixture, c string) req { return req{Method: "POST", Path: tablePath(f.toJoin[c], "join")} },
+		all(200, map[string]int{anonymous: 401})},
+	{"POST /tables/{id}/leave (not seated)", func(f *fixture, c string) req { return req{Method: "POST", Path: tablePath(f.table, "leave")} },
+		all(409, map[string]int{anonymous: 401})},
+	{"POST /tables/{id}/bots (creator only)", func(f *fixture, c string) req { return req{Method: "POST", Path: tablePath(f.table, "bots")} },
+		all(403, map[string]int{anonymous: 401, siteAdmin: 200})},
+	{"POST /tables/{id}/start (creator only; not full)", func(f *fixture, c string) req {
+		return req{Method: "POST", Path: tablePath(f.toJoin[c], "start")}
+	}, all(403, map[string]int{anonymous: 401, siteAdmin: 409})},
+	{"GET /tables/{id}/state", func(f *fixture, c string) req { return req{Method: "GET", Path: tablePath(f.playing, "state")} },
+		all(200, nil)},
+	{"POST /tables/{id}/moves (not seated)", func(f *fixture, c string) req {
+		return req{Method: "POST", Path: tablePath(f.playing, "moves"), Body: `{"move":"draw","version":1}`}
+	}, all(403, map[string]int{anonymous: 401})},
+	{"GET /tables/{id}/deals", func(f *fixture, c string) req { return req{Method: "GET", Path: tablePath(f.playing, "deals")} },
+		all(200, nil)},
+	{"GET /tables/{id}/deals/{n}/record (players only; running)", func(f *fixture, c string) req {
+		return req{Method: "GET", Path: tablePath(f.playing, "deals", "1", "record")}
+	}, all(403, map[string]int{anonymous: 401, siteAdmin: 409})},
 }
 
 func clubPath(f *fixture) string     { return fmt.Sprintf("/api/v1/clubs/%d", f.clubA) }

@@ -27,7 +27,8 @@ type Problem struct {
 	// refresh_token_reused (401), forbidden (403), not_found (404), route_not_found (404),
 	// method_not_allowed (405), conflict (409), version_conflict (409), request_too_large (413),
 	// unsupported_media_type (415), rate_limited (429), internal (500), timeout (503),
-	// unavailable (503), service_unavailable (503).
+	// unavailable (503), service_unavailable (503); for table moves also not_your_turn (409),
+	// idempotency_key_reused (422) and the rules engine's codes (422: invalid_meld, must_keep_card, …).
 	Code string `json:"code" example:"invalid_input"`
 	// The request id (also in the X-Request-ID response header); quote it when reporting a problem.
 	RequestID string `json:"request_id,omitempty" example:"3f2a9c0e7b1d4a58"`
@@ -97,6 +98,16 @@ var problemKinds = map[string]problemKind{
 	codeMethodNotAllowed:            {http.StatusMethodNotAllowed, "Method not allowed"},
 	codeTimeout:                     {http.StatusServiceUnavailable, "Request timed out"},
 	codeServiceUnavailable:          {http.StatusServiceUnavailable, "Service unavailable"},
+}
+
+// Interim, until the error-class refactor: the rules engine's codes of
+// online tables (a refused move) are 422, but not_your_turn is 409.
+func init() {
+	for _, c := range domain.RuleCodes {
+		problemKinds[string(c)] = problemKind{http.StatusUnprocessableEntity, "Move refused by the rules"}
+	}
+	problemKinds[string(domain.ENotYourTurn)] = problemKind{http.StatusConflict, "Not your turn"}
+	problemKinds[string(domain.EIdempotencyKeyReused)] = problemKind{http.StatusUnprocessableEntity, "Idempotency key reused"}
 }
 
 // newProblem builds the problem for code with detail, filling in the

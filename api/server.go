@@ -28,6 +28,9 @@ type Config struct {
 	OpenAPI []byte
 	// Now is the clock of token expiry and rate limits; default time.Now.
 	Now func() time.Time
+	// Shutdown is done when the server shuts down: long polls then end at
+	// once (304). Default: never.
+	Shutdown context.Context
 }
 
 func (c Config) withDefaults() Config {
@@ -54,6 +57,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Now == nil {
 		c.Now = time.Now
+	}
+	if c.Shutdown == nil {
+		c.Shutdown = context.Background()
 	}
 	return c
 }
@@ -107,11 +113,14 @@ func (s *server) routes() chi.Router {
 		r.Use(cors.Handler(cors.Options{
 			AllowedOrigins: s.cfg.CORSOrigins,
 			AllowedMethods: []string{"GET", "POST", "PATCH", "PUT", "DELETE", "OPTIONS"},
-			AllowedHeaders: []string{"Authorization", "Content-Type", "Idempotency-Key", "If-None-Match", "X-Request-ID"},
+			AllowedHeaders: []string{"Authorization", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match", "X-Request-ID"},
 			ExposedHeaders: []string{"Location", "Retry-After", "X-Request-ID", "ETag"},
 			MaxAge:         600,
 		}))
-		r.Use(timeout(s.cfg.RequestTimeout))
+		// Tables time their routes themselves: a long poll of a state
+		// waits up to a minute, longer than the request timeout.
+		r.With(s.authenticate).Route("/tables", s.tableRoutes)
+		r = r.With(timeout(s.cfg.RequestTimeout))
 		// The auth endpoints ignore the Authorization header: a client that
 		// sends its expired access token along with its refresh token must
 		// still be able to refresh.

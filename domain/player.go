@@ -74,4 +74,5 @@ type Services struct {
 	Clubs       ClubService
 	Players     PlayerService
 	Tournaments TournamentService
+	Tables      TableService
 }

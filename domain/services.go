@@ -26,8 +26,11 @@ type Config struct {
 	// zero fields take DefaultPasswordParams. Tests may use
 	// TestPasswordParams.
 	PasswordParams PasswordParams
-	// Random is the source of salts and tokens (default crypto/rand).
+	// Random is the source of salts and tokens, and of the tables' deal
+	// seeds and invite codes (default crypto/rand).
 	Random io.Reader
+	// Bot plays the bot seats of tables (default InterimBot).
+	Bot BotFunc
 }
 
 func (c Config) withDefaults() Config {
@@ -61,6 +64,7 @@ func NewServices(st Storage, cfg Config) Services {
 		Clubs:       &clubService{st: st, now: now},
 		Players:     &playerService{st: st, now: now},
 		Tournaments: &tournamentService{st: st, now: now},
+		Tables:      newTableService(st, now, cfg.Random, cfg.Bot),
 	}
 }
 

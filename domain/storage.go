@@ -35,6 +35,7 @@ type Tx interface {
 	Players() PlayerRepo
 	Tournaments() TournamentRepo
 	Settings() SettingRepo
+	Tables() TableRepo
 }
 
 // UserRepo stores users and their password hashes.

@@ -63,6 +63,7 @@ func serve(ctx context.Context, c config, log *slog.Logger) error {
 		JWTSecret:   secret,
 		CORSOrigins: splitList(os.Getenv("BURRACO_CORS_ORIGINS")),
 		OpenAPI:     burraco.OpenAPI,
+		Shutdown:    ctx, // long polls of table states end at once on shutdown
 	}, svc, db, log)
 	return listenAndServe(ctx, c.addr, handler, log)
 }

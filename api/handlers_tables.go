@@ -1,0 +1,549 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/burraco/burraco/domain"
+)
+
+// maxWait caps the wait of a long poll of a table's state.
+const maxWait = 60 * time.Second
+
+func (s *server) tableRoutes(r chi.Router) {
+	timed := r.With(timeout(s.cfg.RequestTimeout))
+	timed.Get("/", s.listTables)
+	timed.With(s.requireAuth).Post("/", s.createTable)
+	r.Route("/{tableID}", func(r chi.Router) {
+		// A long poll of the state waits up to maxWait: it is not under the
+		// request timeout, and times its database reads itself.
+		r.Get("/state", s.tableState)
+		timed := r.With(timeout(s.cfg.RequestTimeout))
+		timed.Get("/", s.getTable)
+		timed.Get("/deals", s.listTableDeals)
+		auth := timed.With(s.requireAuth)
+		auth.Post("/join", s.joinTable)
+		auth.Post("/leave", s.leaveTable)
+		auth.Post("/bots", s.addTableBot)
+		auth.Post("/start", s.startTable)
+		auth.Post("/moves", s.playMove)
+		auth.Get("/deals/{number}/record", s.dealRecord)
+	})
+}
+
+// listTables lists the lobby.
+//
+//	@Summary		List tables (the lobby)
+//	@ID			listTables
+//	@Description	Public tables, and the private tables the caller created or sits at; newest first.
+//	@Tags			tables
+//	@Produce		json
+//	@Param			open_seats	query		bool	false	"Only open tables with a free seat"
+//	@Param			rules		query		string	false	"Only this rule set"	Enums(fibur, fibur-row, reale, aberto, fechado)
+//	@Param			club_id		query		int		false	"Only this club's tables"
+//	@Param			status		query		string	false	"Only tables with this status"	Enums(open, playing, finished)
+//	@Param			mine		query		bool	false	"Only the tables the caller created or sits at (needs a token)"
+//	@Param			limit		query		int		false	"Page size, 1..100; 0 or absent means 20"	default(20)	minimum(0)	maximum(100)
+//	@Param			offset		query		int		false	"Items to skip"		default(0)	minimum(0)
+//	@Success		200			{object}	TableList
+//	@Failure	400	{object}	Problem	"invalid_parameter: a query parameter cannot be parsed (named in errors)"
+//	@Failure	401	{object}	Problem	"unauthenticated: an Authorization header was sent but its token is invalid or expired (send none to call anonymously)"
+//	@Failure	422	{object}	Problem	"invalid_input: rules, status, club_id, mine, limit 1..100, offset at least 0"
+//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
+//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
+//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
+//	@x-auth-optional	true
+//	@Router			/api/v1/tables [get]
+func (s *server) listTables(w http.ResponseWriter, r *http.Request) {
+	q := query{r: r}
+	f := domain.TableFilter{OpenSeats: q.bool("open_seats"), Rules: domain.RuleSet(r.URL.Query().Get("rules")),
+		ClubID: q.int64("club_id"), Status: domain.TableStatus(r.URL.Query().Get("status")), Mine: q.bool("mine")}
+	f.Limit, f.Offset = q.page()
+	if !q.done(w) {
+		return
+	}
+	p, err := s.svc.Tables.List(r.Context(), ActorFrom(r.Context()), f)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	respond(w, http.StatusOK, TableList{Items: mapSlice(p.Items, tableOut), Total: p.Total, Limit: p.Limit, Offset: p.Offset})
+}
+
+// bool reads an optional boolean parameter; false when absent.
+func (q *query) bool(name string) bool {
+	s := q.r.URL.Query().Get(name)
+	if s == "" {
+		return false
+	}
+	b, err := strconv.ParseBool(s)
+	q.v.Check(err == nil, name, "invalid", "must be true or false")
+	return b
+}
+
+// createTable creates a table.
+//
+//	@Summary		Create a table
+//	@ID			createTable
+//	@Description	Any logged-in user; for a club table, a member of the club. The creator sits in seat (0 when absent) unless spectate. Every invalid field is listed in one invalid_input; the messages of rules, players, options and match are the rules engine's.
+//	@Tags			tables
+//	@Accept			json
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			body	body		TableCreateRequest	true	"The new table"
+//	@Success		201		{object}	Table
+//	@Header			201		{string}	Location	"/api/v1/tables/{tableID}"
+//	@Failure	400	{object}	Problem	"malformed_json: the body is not JSON, not an object, or has a field of the wrong type or an unknown field (named in errors)"
+//	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
+//	@Failure	403	{object}	Problem	"forbidden: a club table and the caller is not a member of the club"
+//	@Failure	404	{object}	Problem	"not_found: no such club"
+//	@Failure	413	{object}	Problem	"request_too_large: the body exceeds 1 MiB"
+//	@Failure	415	{object}	Problem	"unsupported_media_type: send Content-Type: application/json"
+//	@Failure	422	{object}	Problem	"invalid_input: every invalid field listed in errors (rules, options, players, match, club_id, turn_seconds, match_seconds, seat)"
+//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
+//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
+//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
+//	@Router			/api/v1/tables [post]
+func (s *server) createTable(w http.ResponseWriter, r *http.Request) {
+	var req TableCreateRequest
+	if !s.decode(w, r, &req) {
+		return
+	}
+	t, err := s.svc.Tables.Create(r.Context(), ActorFrom(r.Context()), req.input())
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	created(w, fmt.Sprintf("/api/v1/tables/%d", t.ID), tableOut(t))
+}
+
+// getTable returns a table.
+//
+//	@Summary		Get a table
+//	@ID			getTable
+//	@Description	A public table for anyone; a private one for its creator, its players and holders of its invite code (to anyone else it is not_found). The invite code is shown only to the creator and the players.
+//	@Tags			tables
+//	@Produce		json
+//	@Param			tableID	path		int		true	"Table id"
+//	@Param			invite	query		string	false	"The invite code of a private table"
+//	@Success		200		{object}	Table
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path id that is not a positive integer"
+//	@Failure	401	{object}	Problem	"unauthenticated: an Authorization header was sent but its token is invalid or expired (send none to call anonymously)"
+//	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
+//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
+//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
+//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
+//	@x-auth-optional	true
+//	@Router			/api/v1/tables/{tableID} [get]
+func (s *server) getTable(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "tableID")
+	if !ok {
+		return
+	}
+	t, err := s.svc.Tables.Get(r.Context(), ActorFrom(r.Context()), id, r.URL.Query().Get("invite"))
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	respond(w, http.StatusOK, tableOut(t))
+}
+
+// joinTable seats the caller.
+//
+//	@Summary		Join a table
+//	@ID			joinTable
+//	@Description	Sit in the given seat, or the first free one. A club table only for the club's members; a private table needs its invite code. With auto_start the match starts when the last seat is taken.
+//	@Tags			tables
+//	@Accept			json
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			tableID	path		int			true	"Table id"
+//	@Param			body	body		SeatRequest	false	"The seat (absent: the first free one) and the invite code"
+//	@Success		200		{object}	Table
+//	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json"
+//	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
+//	@Failure	403	{object}	Problem	"forbidden: a club table and the caller is not a member"
+//	@Failure	404	{object}	Problem	"not_found: no such table, or a private table without its invite code"
+//	@Failure	409	{object}	Problem	"conflict: the match has started, the seat is taken, the table is full, or the caller already sits there"
+//	@Failure	413	{object}	Problem	"request_too_large: the body exceeds 1 MiB"
+//	@Failure	415	{object}	Problem	"unsupported_media_type: send Content-Type: application/json"
+//	@Failure	422	{object}	Problem	"invalid_input: seat out of range"
+//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
+//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
+//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
+//	@Router			/api/v1/tables/{tableID}/join [post]
+func (s *server) joinTable(w http.ResponseWriter, r *http.Request) {
+	id, req, ok := s.seatRequest(w, r)
+	if !ok {
+		return
+	}
+	t, err := s.svc.Tables.Join(r.Context(), ActorFrom(r.Context()), id, req.Seat, req.Invite)
+	s.tableResult(w, r, t, err)
+}
+
+// seatRequest reads the table id and an optional SeatRequest body.
+func (s *server) seatRequest(w http.ResponseWriter, r *http.Request) (int64, SeatRequest, bool) {
+	var req SeatRequest
+	id, ok := pathID(w, r, "tableID")
+	if ok && r.ContentLength != 0 {
+		ok = s.decode(w, r, &req)
+	}
+	return id, req, ok
+}
+
+func (s *server) tableResult(w http.ResponseWriter, r *http.Request, t domain.Table, err error) {
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	respond(w, http.StatusOK, tableOut(t))
+}
+
+// leaveTable frees the caller's seat.
+//
+//	@Summary		Leave a table
+//	@ID			leaveTable
+//	@Description	Only before the match starts.
+//	@Tags			tables
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			tableID	path		int	true	"Table id"
+//	@Success		200		{object}	Table
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path id that is not a positive integer"
+//	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
+//	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
+//	@Failure	409	{object}	Problem	"conflict: the caller does not sit there, or the match has started"
+//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
+//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
+//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
+//	@Router			/api/v1/tables/{tableID}/leave [post]
+func (s *server) leaveTable(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "tableID")
+	if !ok {
+		return
+	}
+	t, err := s.svc.Tables.Leave(r.Context(), ActorFrom(r.Context()), id)
+	s.tableResult(w, r, t, err)
+}
+
+// addTableBot seats the built-in bot.
+//
+//	@Summary		Add a bot to a table
+//	@ID			addTableBot
+//	@Description	Only the table's creator, before the start: the built-in bot takes the given seat (or the first free one) and plays its turns at once.
+//	@Tags			tables
+//	@Accept			json
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			tableID	path		int			true	"Table id"
+//	@Param			body	body		SeatRequest	false	"The seat (absent: the first free one)"
+//	@Success		200		{object}	Table
+//	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json"
+//	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
+//	@Failure	403	{object}	Problem	"forbidden: not the table's creator"
+//	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
+//	@Failure	409	{object}	Problem	"conflict: the match has started, the seat is taken, or the table is full"
+//	@Failure	413	{object}	Problem	"request_too_large: the body exceeds 1 MiB"
+//	@Failure	415	{object}	Problem	"unsupported_media_type: send Content-Type: application/json"
+//	@Failure	422	{object}	Problem	"invalid_input: seat out of range"
+//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
+//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
+//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
+//	@Router			/api/v1/tables/{tableID}/bots [post]
+func (s *server) addTableBot(w http.ResponseWriter, r *http.Request) {
+	id, req, ok := s.seatRequest(w, r)
+	if !ok {
+		return
+	}
+	t, err := s.svc.Tables.AddBot(r.Context(), ActorFrom(r.Context()), id, req.Seat)
+	s.tableResult(w, r, t, err)
+}
+
+// startTable starts the match.
+//
+//	@Summary		Start a table's match
+//	@ID			startTable
+//	@Description	Only the table's creator, once every seat is taken: the first deal is dealt (the first dealer at random) and bots on turn play at once.
+//	@Tags			tables
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			tableID	path		int	true	"Table id"
+//	@Success		200		{object}	Table
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path id that is not a positive integer"
+//	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
+//	@Failure	403	{object}	Problem	"forbidden: not the table's creator"
+//	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
+//	@Failure	409	{object}	Problem	"conflict: already started, or a seat is free"
+//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
+//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
+//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
+//	@Router			/api/v1/tables/{tableID}/start [post]
+func (s *server) startTable(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "tableID")
+	if !ok {
+		return
+	}
+	t, err := s.svc.Tables.Start(r.Context(), ActorFrom(r.Context()), id)
+	s.tableResult(w, r, t, err)
+}
+
+// tableState returns the table as the caller sees it, for polling.
+//
+//	@Summary		Get a table's state (poll)
+//	@ID			getTableState
+//	@Description	The caller's own hand and everything public (a spectator, or anyone not seated, sees no hand). ETag depends on the table, its version and the caller's seat only: send it in If-None-Match for a 304 when nothing changed. Long poll: since=VERSION&wait=SECONDS (at most 60) answers as soon as the version moves past since, or 304 when the wait ends (also when the server shuts down). A private table's state is for its creator, players and holders of its invite code.
+//	@Tags			tables
+//	@Produce		json
+//	@Param			tableID			path		int		true	"Table id"
+//	@Param			invite			query		string	false	"The invite code of a private table"
+//	@Param			since			query		int		false	"Answer when the version is past this one (long poll)"	minimum(0)
+//	@Param			wait			query		int		false	"Seconds to wait for a change past since, 0..60 (more is capped at 60)"	minimum(0)	maximum(60)
+//	@Param			If-None-Match	header		string	false	"The ETag of the state the caller has"
+//	@Success		200				{object}	TableState
+//	@Header			200				{string}	ETag	"The state's version as seen by the caller"
+//	@Success		304				"Nothing changed (If-None-Match matched, or the long poll's wait ended)"
+//	@Header			304				{string}	ETag	"The current version as seen by the caller"
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path id, since or wait that cannot be parsed"
+//	@Failure	401	{object}	Problem	"unauthenticated: an Authorization header was sent but its token is invalid or expired (send none to call anonymously)"
+//	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
+//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
+//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
+//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
+//	@x-auth-optional	true
+//	@Router			/api/v1/tables/{tableID}/state [get]
+func (s *server) tableState(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "tableID")
+	if !ok {
+		return
+	}
+	q := query{r: r}
+	invite := r.URL.Query().Get("invite")
+	since, hasSince := q.int64or0("since")
+	wait := q.int("wait")
+	q.v.Check(wait >= 0, "wait", "out_of_range", "wait must not be negative")
+	if !q.done(w) {
+		return
+	}
+	actor := ActorFrom(r.Context())
+	if hasSince || r.Header.Get("If-None-Match") != "" {
+		if !hasSince {
+			since = -1 // answer at once
+		}
+		version, seat, err := s.watch(r, id, invite, since, time.Duration(wait)*time.Second)
+		if err != nil {
+			s.failErr(w, r, err)
+			return
+		}
+		etag := tableETag(id, version, seat)
+		if hasSince && version <= since || etagMatches(r.Header.Get("If-None-Match"), etag) {
+			notModified(w, etag)
+			return
+		}
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
+	defer cancel()
+	st, err := s.svc.Tables.State(ctx, actor, id, invite)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	etag := tableETag(id, st.Table.Version, st.Seat)
+	if etagMatches(r.Header.Get("If-None-Match"), etag) {
+		notModified(w, etag)
+		return
+	}
+	w.Header().Set("ETag", etag)
+	respond(w, http.StatusOK, tableStateOut(st))
+}
+
+// watch returns the table's version and the caller's seat, first waiting
+// up to wait (capped at maxWait; cut short by the server's shutdown) for
+// the version to move past since; since -1 or no wait answers at once.
+func (s *server) watch(r *http.Request, id int64, invite string, since int64, wait time.Duration) (int64, int, error) {
+	actor := ActorFrom(r.Context())
+	if since < 0 || wait <= 0 {
+		return s.svc.Tables.Watch(r.Context(), actor, id, invite, -1)
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), min(wait, maxWait))
+	defer cancel()
+	stop := context.AfterFunc(s.cfg.Shutdown, cancel)
+	defer stop()
+	return s.svc.Tables.Watch(ctx, actor, id, invite, since)
+}
+
+// int64or0 reads an optional non-negative integer parameter and whether
+// it was given.
+func (q *query) int64or0(name string) (int64, bool) {
+	s := q.r.URL.Query().Get(name)
+	if s == "" {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	q.v.Check(err == nil && n >= 0, name, "invalid", "must be a non-negative integer")
+	return n, true
+}
+
+// tableETag is the ETag of a table's state as seen from seat (-1: a
+// spectator): it depends on nothing else, never on the caller's token.
+func tableETag(id, version int64, seat int) string {
+	who := "w"
+	if seat >= 0 {
+		who = strconv.Itoa(seat)
+	}
+	return fmt.Sprintf(`"t%d.v%d.s%s"`, id, version, who)
+}
+
+// etagVersion reads the version of a table ETag (0 when it is not one).
+func etagVersion(etag string, id int64) int64 {
+	rest, ok := strings.CutPrefix(strings.TrimPrefix(strings.TrimSpace(etag), "W/"), fmt.Sprintf(`"t%d.v`, id))
+	if !ok {
+		return 0
+	}
+	v, _, _ := strings.Cut(rest, ".")
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// etagMatches reports whether an If-None-Match header lists etag.
+func etagMatches(header, etag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == etag || t == "*" {
+			return true
+		}
+	}
+	return false
+}
+
+func notModified(w http.ResponseWriter, etag string) {
+	w.Header().Set("ETag", etag)
+	w.WriteHeader(http.StatusNotModified)
+}
+
+// playMove plays a move.
+//
+//	@Summary		Play a move
+//	@ID			playMove
+//	@Description	The move in the engine's JSON notation (as in the conformance cases) and the version the caller saw: If-Match with the state's ETag, or version in the body. The bots on turn then play at once; a deal that ends is scored and the next dealt. Answers the new state as the caller sees it.
+//	@Tags			tables
+//	@Accept			json
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			tableID			path		int			true	"Table id"
+//	@Param			If-Match		header		string		false	"The ETag of the state the move was chosen from"
+//	@Param			Idempotency-Key	header		string		false	"A key the caller chooses per move: a retry with the same key answers the first result instead of playing twice (kept 24 h)"
+//	@Param			body			body		MoveRequest	true	"The move"
+//	@Success		200				{object}	TableState
+//	@Header			200				{string}	ETag	"The new state's version as seen by the caller"
+//	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json"
+//	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
+//	@Failure	403	{object}	Problem	"forbidden: the caller does not sit at the table"
+//	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
+//	@Failure	409	{object}	Problem	"version_conflict (the table moved on: errors names the current version), not_your_turn, or conflict (the match has not started or is over)"
+//	@Failure	413	{object}	Problem	"request_too_large: the body exceeds 1 MiB"
+//	@Failure	415	{object}	Problem	"unsupported_media_type: send Content-Type: application/json"
+//	@Failure	422	{object}	Problem	"the rules engine's code: invalid_meld, must_keep_card, card_not_in_hand, wrong_phase, bad_notation, … with a message for people; invalid_input (version missing); idempotency_key_reused"
+//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
+//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
+//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
+//	@Router			/api/v1/tables/{tableID}/moves [post]
+func (s *server) playMove(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "tableID")
+	if !ok {
+		return
+	}
+	var req MoveRequest
+	if !s.decode(w, r, &req) {
+		return
+	}
+	in := domain.MoveInput{Version: req.Version}
+	if in.Version == 0 {
+		in.Version = etagVersion(r.Header.Get("If-Match"), id)
+	}
+	in.Move, _ = json.Marshal(req.MoveNotation) // plain fields: cannot fail
+	st, err := s.svc.Tables.Move(r.Context(), ActorFrom(r.Context()), id, in)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	w.Header().Set("ETag", tableETag(id, st.Table.Version, st.Seat))
+	respond(w, http.StatusOK, tableStateOut(st))
+}
+
+// listTableDeals lists a table's deals.
+//
+//	@Summary		List a table's deals
+//	@ID			listTableDeals
+//	@Description	Every deal dealt, with the score of those that ended (the running one without). Seen by whoever may see the table.
+//	@Tags			tables
+//	@Produce		json
+//	@Param			tableID	path		int		true	"Table id"
+//	@Param			invite	query		string	false	"The invite code of a private table"
+//	@Success		200		{object}	TableDealList
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path id that is not a positive integer"
+//	@Failure	401	{object}	Problem	"unauthenticated: an Authorization header was sent but its token is invalid or expired (send none to call anonymously)"
+//	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
+//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
+//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
+//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
+//	@x-auth-optional	true
+//	@Router			/api/v1/tables/{tableID}/deals [get]
+func (s *server) listTableDeals(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "tableID")
+	if !ok {
+		return
+	}
+	ds, err := s.svc.Tables.Deals(r.Context(), ActorFrom(r.Context()), id, r.URL.Query().Get("invite"))
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	respond(w, http.StatusOK, TableDealList{Items: mapSlice(ds, tableDealOut)})
+}
+
+// dealRecord returns a finished deal's record.
+//
+//	@Summary		Get a finished deal's record
+//	@ID			getDealRecord
+//	@Description	For the table's players and creator, once the deal has ended: the engine.Record JSON (seed, dealer, every move with its seat, time and whether the server played it) that `burraco replay` reads. A running deal's record is a 409 and reveals nothing.
+//	@Tags			tables
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			tableID	path		int	true	"Table id"
+//	@Param			number	path		int	true	"Deal number, from 1"
+//	@Success		200		{object}	DealRecord
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path id that is not a positive integer"
+//	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
+//	@Failure	403	{object}	Problem	"forbidden: not a player nor the creator of the table"
+//	@Failure	404	{object}	Problem	"not_found: no such table or deal, or a private table the caller may not see"
+//	@Failure	409	{object}	Problem	"conflict: the deal is still being played"
+//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
+//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
+//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
+//	@Router			/api/v1/tables/{tableID}/deals/{number}/record [get]
+func (s *server) dealRecord(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "tableID")
+	if !ok {
+		return
+	}
+	n, ok := pathID(w, r, "number")
+	if !ok {
+		return
+	}
+	rec, err := s.svc.Tables.Record(r.Context(), ActorFrom(r.Context()), id, int(n))
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	respond(w, http.StatusOK, dealRecordOut(rec))
+}

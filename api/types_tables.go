@@ -1,0 +1,342 @@
+package api
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/burraco/burraco/domain"
+)
+
+// MatchFormat says when a table's match ends (RULES §10).
+type MatchFormat struct {
+	// A fixed number of deals (0: play to the target).
+	Deals int `json:"deals,omitempty" minimum:"0" maximum:"50" example:"0"`
+	// The target score; with deals 0 and no target, the options' target.
+	Target int `json:"target,omitempty" minimum:"0" maximum:"1000000" example:"2005"`
+	// Fixed deals: a tie is broken by tie-break deals (to a target they always are).
+	RequireWinner bool `json:"require_winner,omitempty" example:"false"`
+} // @name MatchFormat
+
+// TableCreateRequest creates an online table.
+type TableCreateRequest struct {
+	Rules string `json:"rules" enums:"fibur,fibur-row,reale,aberto,fechado" example:"fibur"`
+	// Options that differ from the rule set's defaults.
+	Options *TableOptionsInput `json:"options,omitempty"`
+	// 4 (two pairs) or 2; fibur-row is played by 2.
+	Players int `json:"players" enums:"2,4" example:"4"`
+	// Absent: a match to the options' target.
+	Match *MatchFormat `json:"match,omitempty"`
+	// Only the club's members may sit.
+	ClubID *int64 `json:"club_id,omitempty" example:"1"`
+	// Not listed in the lobby; reachable with its invite code.
+	Private bool `json:"private,omitempty" example:"false"`
+	// Start as soon as the last seat is taken.
+	AutoStart bool `json:"auto_start,omitempty" example:"false"`
+	// Seconds per turn (tempo di mossa), 0 or 5..3600.
+	TurnSeconds int `json:"turn_seconds,omitempty" minimum:"0" maximum:"3600" example:"0"`
+	// Seconds per player for the whole match (tempo di sfida), 0 or 60..86400.
+	MatchSeconds int `json:"match_seconds,omitempty" minimum:"0" maximum:"86400" example:"0"`
+	// The creator's seat; absent means seat 0.
+	Seat *int `json:"seat,omitempty" minimum:"0" maximum:"3" example:"0"`
+	// The creator only watches (takes no seat).
+	Spectate bool `json:"spectate,omitempty" example:"false"`
+} // @name TableCreateRequest
+
+func (req TableCreateRequest) input() domain.TableInput {
+	in := domain.TableInput{Rules: domain.RuleSet(req.Rules), Options: req.Options.raw(), Players: req.Players,
+		ClubID: req.ClubID, Private: req.Private, AutoStart: req.AutoStart, TurnSeconds: req.TurnSeconds,
+		MatchSeconds: req.MatchSeconds, Seat: req.Seat, Spectate: req.Spectate}
+	if req.Match != nil {
+		in.Match = domain.MatchFormat{Deals: req.Match.Deals, Target: req.Match.Target, RequireWinner: req.Match.RequireWinner}
+	}
+	return in
+}
+
+// SeatRequest chooses a seat; absent means the first free one.
+type SeatRequest struct {
+	Seat *int `json:"seat,omitempty" minimum:"0" maximum:"3" example:"1"`
+	// The invite code of a private table.
+	Invite string `json:"invite,omitempty" example:"5f0c6a1e9b2d4c7f8a3e1b0d2c4f6a8e"`
+} // @name SeatRequest
+
+// TableSeat is one seat of a table.
+type TableSeat struct {
+	Seat   int    `json:"seat" example:"0"`
+	UserID *int64 `json:"user_id,omitempty" example:"7"`
+	// The user's name, "bot" for the built-in bot, empty when free.
+	Name string `json:"name" example:"Sara"`
+	Bot  bool   `json:"bot" example:"false"`
+} // @name TableSeat
+
+// Table is an online table.
+type Table struct {
+	ID        int64        `json:"id" example:"1"`
+	CreatorID int64        `json:"creator_id" example:"7"`
+	ClubID    *int64       `json:"club_id,omitempty" example:"1"`
+	Rules     string       `json:"rules" enums:"fibur,fibur-row,reale,aberto,fechado" example:"fibur"`
+	Options   TableOptions `json:"options"`
+	Players   int          `json:"players" enums:"2,4" example:"4"`
+	Match     MatchFormat  `json:"match"`
+	Private   bool         `json:"private" example:"false"`
+	// Shown only to the creator and the seated players: share it to invite.
+	InviteCode   string `json:"invite_code,omitempty" example:"5f0c6a1e9b2d4c7f8a3e1b0d2c4f6a8e"`
+	AutoStart    bool   `json:"auto_start" example:"false"`
+	TurnSeconds  int    `json:"turn_seconds" example:"0"`
+	MatchSeconds int    `json:"match_seconds" example:"0"`
+	// open (seats being filled) → playing → finished.
+	Status    string `json:"status" enums:"open,playing,finished" example:"open"`
+	FreeSeats int    `json:"free_seats" example:"3"`
+	// Grows with every change clients can see.
+	Version int64 `json:"version" example:"1"`
+	// The current (or last) deal, from 1; 0 before the start.
+	DealNumber int `json:"deal_number" example:"0"`
+	// The winning team (0: seats 0 and 2; 1: seats 1 and 3) once finished.
+	Winner *int `json:"winner,omitempty" example:"0"`
+	Draw   bool `json:"draw" example:"false"`
+	// The seat whose match clock ran out, when that decided the match.
+	LostOnTime *int        `json:"lost_on_time,omitempty" example:"1"`
+	Seats      []TableSeat `json:"seats"`
+	CreatedAt  time.Time   `json:"created_at" format:"date-time"`
+	UpdatedAt  time.Time   `json:"updated_at" format:"date-time"`
+	StartedAt  *time.Time  `json:"started_at,omitempty" format:"date-time"`
+	FinishedAt *time.Time  `json:"finished_at,omitempty" format:"date-time"`
+} // @name Table
+
+func tableOut(t domain.Table) Table {
+	var o TableOptions
+	_ = json.Unmarshal(t.Options, &o) // the domain stores the complete object it validated
+	out := Table{ID: t.ID, CreatorID: t.CreatorID, ClubID: t.ClubID, Rules: string(t.Rules), Options: o, Players: t.Players,
+		Match:   MatchFormat{Deals: t.Match.Deals, Target: t.Match.Target, RequireWinner: t.Match.RequireWinner},
+		Private: t.Private, InviteCode: t.InviteCode, AutoStart: t.AutoStart, TurnSeconds: t.TurnSeconds,
+		MatchSeconds: t.MatchSeconds, Status: string(t.Status), FreeSeats: t.FreeSeats, Version: t.Version,
+		DealNumber: t.DealNumber, Winner: t.Winner, Draw: t.Draw, LostOnTime: t.LostOnTime, CreatedAt: t.CreatedAt,
+		UpdatedAt: t.UpdatedAt, StartedAt: t.StartedAt, FinishedAt: t.FinishedAt}
+	out.Seats = mapSlice(t.Seats, func(s domain.Seat) TableSeat {
+		name := s.UserName
+		if s.Bot {
+			name = "bot"
+		}
+		return TableSeat{Seat: s.Seat, UserID: s.UserID, Name: name, Bot: s.Bot}
+	})
+	return out
+}
+
+// TableList is one page of the lobby.
+type TableList struct {
+	Items  []Table `json:"items"`
+	Total  int     `json:"total" example:"1"`
+	Limit  int     `json:"limit" example:"20"`
+	Offset int     `json:"offset" example:"0"`
+} // @name TableList
+
+// MoveNotation is a move in the engine's JSON notation (as in the
+// conformance cases): {"move":"attach","meld":0,"cards":["5H"]}.
+type MoveNotation struct {
+	Move string `json:"move" enums:"draw,pickup,meld,attach,discard,redraw" example:"discard"`
+	// discard: the card.
+	Card *string `json:"card,omitempty" example:"KS"`
+	// attach: the index of the team's meld; fechado pickup: the cards laid with the top card.
+	Meld json.RawMessage `json:"meld,omitempty" swaggertype:"object"`
+	// fechado pickup: attach the top card to this meld.
+	Attach *int `json:"attach,omitempty" example:"0"`
+	// meld and attach: the cards.
+	Cards []string `json:"cards,omitempty" example:"5H,6H,7H"`
+	// meld (several at once) and pickup: each meld's cards.
+	Melds [][]string `json:"melds,omitempty"`
+	// The card a wild stands for, when ambiguous.
+	WildAs *string `json:"wild_as,omitempty" example:"8H"`
+	// fibur-row: the card comes from the row.
+	Row bool `json:"row,omitempty" example:"false"`
+} // @name MoveNotation
+
+// MoveRequest plays a move: the move's notation and the version the
+// client saw (or send If-Match with the state's ETag instead).
+type MoveRequest struct {
+	MoveNotation
+	Version int64 `json:"version,omitempty" example:"12"`
+} // @name MoveRequest
+
+// LastMove is the last move played in the current deal.
+type LastMove struct {
+	Seat int          `json:"seat" example:"2"`
+	Move MoveNotation `json:"move"`
+	// Played by the server: a bot seat or a time-out.
+	Auto bool      `json:"auto" example:"false"`
+	At   time.Time `json:"at" format:"date-time"`
+} // @name LastMove
+
+// TeamScore is one team's score of a deal (RULES §7a).
+type TeamScore struct {
+	Cards   int `json:"cards" example:"230"`
+	Bonus   int `json:"bonus" example:"200"`
+	Closing int `json:"closing" example:"100"`
+	Hand    int `json:"hand" example:"0"`
+	Pot     int `json:"pot" example:"0"`
+	Total   int `json:"total" example:"530"`
+} // @name TeamScore
+
+// TableDeal is one deal of a table.
+type TableDeal struct {
+	Number   int  `json:"number" example:"1"`
+	Dealer   int  `json:"dealer" example:"3"`
+	TieBreak bool `json:"tie_break" example:"false"`
+	// Per team, once the deal has ended.
+	Score     []TeamScore `json:"score,omitempty"`
+	StartedAt time.Time   `json:"started_at" format:"date-time"`
+	EndedAt   *time.Time  `json:"ended_at,omitempty" format:"date-time"`
+} // @name TableDeal
+
+func tableDealOut(d domain.DealScore) TableDeal {
+	out := TableDeal{Number: d.Number, Dealer: d.Dealer, TieBreak: d.TieBreak, StartedAt: d.StartedAt, EndedAt: d.EndedAt}
+	if d.Score != nil {
+		out.Score = convertJSON[[]TeamScore](d.Score)
+	}
+	return out
+}
+
+// TableDealList lists a table's deals.
+type TableDealList struct {
+	Items []TableDeal `json:"items"`
+} // @name TableDealList
+
+// MeldView is a meld on the table.
+type MeldView struct {
+	Cards []string `json:"cards" example:"5H,6H,7H"`
+	Kind  string   `json:"kind" enums:"sequence,set" example:"sequence"`
+	// Index of the wild in cards, -1 when clean.
+	Wild    int    `json:"wild" example:"-1"`
+	Burraco string `json:"burraco,omitempty" enums:"clean,semi_clean,dirty"`
+	Bonus   int    `json:"bonus,omitempty" example:"0"`
+} // @name MeldView
+
+// LegalSummary says what the seat on turn may do now.
+type LegalSummary struct {
+	CanDraw    bool `json:"can_draw"`
+	CanPickup  bool `json:"can_pickup"`
+	CanMeld    bool `json:"can_meld"`
+	CanAttach  bool `json:"can_attach"`
+	CanDiscard bool `json:"can_discard"`
+	CanClose   bool `json:"can_close"`
+	CanRedraw  bool `json:"can_redraw"`
+	// Points the team's first melds must reach together (0: none).
+	MeldMinimum int `json:"meld_minimum,omitempty"`
+} // @name LegalSummary
+
+// DealView is the running deal as one seat sees it (the engine's View):
+// the seat's own hand and everything public. A spectator (seat -1) sees no
+// hand.
+type DealView struct {
+	Rules     string       `json:"rules" example:"fibur"`
+	Options   TableOptions `json:"options"`
+	Players   int          `json:"players" example:"4"`
+	Seat      int          `json:"seat" example:"0"`
+	Team      int          `json:"team" example:"0"`
+	Dealer    int          `json:"dealer" example:"3"`
+	Turn      int          `json:"turn" example:"0"`
+	Phase     string       `json:"phase" enums:"take,play,over" example:"take"`
+	Hand      []string     `json:"hand" example:"AS,5H,JK"`
+	HandSizes []int        `json:"hand_sizes" example:"11,11,11,11"`
+	// fibur-row: each seat's face-up row, next card first.
+	Rows  [][]string   `json:"rows,omitempty"`
+	Melds [][]MeldView `json:"melds"`
+	// The discard pile, bottom first (fechado: only pile_top).
+	Pile        []string     `json:"pile,omitempty"`
+	PileTop     *string      `json:"pile_top,omitempty"`
+	PileSize    int          `json:"pile_size" example:"1"`
+	StockSize   int          `json:"stock_size" example:"39"`
+	PotsLeft    int          `json:"pots_left" example:"2"`
+	PotTaken    []bool       `json:"pot_taken"`
+	PotUnplayed []bool       `json:"pot_unplayed"`
+	Totals      []int        `json:"totals"`
+	FirstTurn   bool         `json:"first_turn"`
+	LastTurn    bool         `json:"last_turn"`
+	Over        bool         `json:"over"`
+	End         string       `json:"end,omitempty" enums:"closed,stock,referee"`
+	Closer      *int         `json:"closer,omitempty"`
+	Score       []TeamScore  `json:"score,omitempty"`
+	Legal       LegalSummary `json:"legal"`
+} // @name DealView
+
+// TableState is a table as the caller sees it, for polling: send its ETag
+// back in If-None-Match, or poll with ?since=version&wait=seconds.
+type TableState struct {
+	Table   Table `json:"table"`
+	Version int64 `json:"version" example:"12"`
+	// The caller's seat, -1 for a spectator.
+	Seat int `json:"seat" example:"0"`
+	// The current deal; absent before the start.
+	Deal     *TableDeal `json:"deal,omitempty"`
+	View     *DealView  `json:"view,omitempty"`
+	LastMove *LastMove  `json:"last_move,omitempty"`
+	// The finished deals with their scores.
+	Deals []TableDeal `json:"deals"`
+	// Match totals per team over the finished deals.
+	Totals []int `json:"totals" example:"530,240"`
+	// Seconds left in the current turn, when the table has a turn clock.
+	TurnSecondsLeft *float64 `json:"turn_seconds_left,omitempty" example:"42.5"`
+	// Seconds left per seat in the match, when the table has a match clock.
+	MatchSecondsLeft []float64 `json:"match_seconds_left,omitempty"`
+} // @name TableState
+
+func tableStateOut(s domain.TableState) TableState {
+	out := TableState{Table: tableOut(s.Table), Version: s.Table.Version, Seat: s.Seat, Totals: s.Totals,
+		Deals: mapSlice(s.Deals, tableDealOut), TurnSecondsLeft: s.TurnLeft, MatchSecondsLeft: s.MatchLeft}
+	if out.Totals == nil {
+		out.Totals = []int{}
+	}
+	if s.Deal != nil {
+		d := tableDealOut(*s.Deal)
+		out.Deal = &d
+	}
+	if s.View != nil {
+		v := convertJSON[DealView](s.View)
+		out.View = &v
+	}
+	if m := s.LastMove; m != nil {
+		out.LastMove = &LastMove{Seat: m.Seat, Move: convertJSON[MoveNotation](m.Move), Auto: m.Auto, At: m.At}
+	}
+	return out
+}
+
+// RecordMove is one move of a deal record: the seat, the move's notation,
+// when it was played and whether the server played it.
+type RecordMove struct {
+	Seat int `json:"seat" example:"0"`
+	MoveNotation
+	At   time.Time `json:"at" format:"date-time"`
+	Auto bool      `json:"auto,omitempty" example:"false"`
+} // @name RecordMove
+
+// DealRecord is a finished deal's record: the engine.Record JSON that
+// `burraco replay` reads (which ignores at and auto).
+type DealRecord struct {
+	Rules   string       `json:"rules" example:"fibur"`
+	Options TableOptions `json:"options"`
+	Players int          `json:"players" example:"4"`
+	Dealer  int          `json:"dealer" example:"3"`
+	// The shuffle's seed, a uint64 in decimal.
+	Seed   string       `json:"seed" example:"18446744073709551615"`
+	Totals []int        `json:"totals,omitempty"`
+	Moves  []RecordMove `json:"moves"`
+} // @name DealRecord
+
+func dealRecordOut(r domain.DealRecord) DealRecord {
+	out := convertJSON[DealRecord](r.Record)
+	for i := range out.Moves {
+		if i < len(r.Times) {
+			out.Moves[i].At, out.Moves[i].Auto = r.Times[i], r.Auto[i]
+		}
+	}
+	return out
+}
+
+// convertJSON converts v to T through its JSON form: for the engine's
+// values, whose JSON the api's documented types mirror.
+func convertJSON[T any](v any) T {
+	var out T
+	b, err := json.Marshal(v)
+	if err == nil {
+		_ = json.Unmarshal(b, &out)
+	}
+	return out
+}

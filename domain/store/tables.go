@@ -1,0 +1,368 @@
+package store
+
+import (
+	"encoding/json"
+	"strconv"
+	"time"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+
+	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/engine"
+)
+
+type tableRow struct {
+	ID                 int64 `gorm:"primaryKey"`
+	CreatorID          int64
+	ClubID             *int64
+	Rules              string
+	Options            string
+	Players            int
+	MatchDeals         int
+	MatchTarget        int
+	MatchRequireWinner bool
+	Private            bool
+	InviteCode         string
+	AutoStart          bool
+	TurnSeconds        int
+	MatchSeconds       int
+	Status             string
+	FreeSeats          int
+	Version            int64
+	DealNumber         int
+	Winner             *int
+	Draw               bool
+	LostOnTime         *int
+	TurnStartedAt      *time.Time
+	ClockUsed          string
+	CreatedAt          time.Time `gorm:"autoCreateTime:false"`
+	UpdatedAt          time.Time `gorm:"autoUpdateTime:false"`
+	StartedAt          *time.Time
+	FinishedAt         *time.Time
+}
+
+func (tableRow) TableName() string { return "tables" }
+
+func tableRowOf(t domain.Table) tableRow {
+	used, _ := json.Marshal(t.ClockUsed) // []int64: cannot fail
+	if t.ClockUsed == nil {
+		used = []byte("[]")
+	}
+	return tableRow{ID: t.ID, CreatorID: t.CreatorID, ClubID: t.ClubID, Rules: string(t.Rules), Options: string(t.Options),
+		Players: t.Players, MatchDeals: t.Match.Deals, MatchTarget: t.Match.Target, MatchRequireWinner: t.Match.RequireWinner,
+		Private: t.Private, InviteCode: t.InviteCode, AutoStart: t.AutoStart, TurnSeconds: t.TurnSeconds,
+		MatchSeconds: t.MatchSeconds, Status: string(t.Status), FreeSeats: t.FreeSeats, Version: t.Version,
+		DealNumber: t.DealNumber, Winner: t.Winner, Draw: t.Draw, LostOnTime: t.LostOnTime,
+		TurnStartedAt: utcPtr(t.TurnStartedAt), ClockUsed: string(used), CreatedAt: utc(t.CreatedAt),
+		UpdatedAt: utc(t.UpdatedAt), StartedAt: utcPtr(t.StartedAt), FinishedAt: utcPtr(t.FinishedAt)}
+}
+
+func (r tableRow) domain() domain.Table {
+	t := domain.Table{ID: r.ID, CreatorID: r.CreatorID, ClubID: r.ClubID, Rules: domain.RuleSet(r.Rules),
+		Options: json.RawMessage(r.Options), Players: r.Players,
+		Match:   domain.MatchFormat{Deals: r.MatchDeals, Target: r.MatchTarget, RequireWinner: r.MatchRequireWinner},
+		Private: r.Private, InviteCode: r.InviteCode, AutoStart: r.AutoStart, TurnSeconds: r.TurnSeconds,
+		MatchSeconds: r.MatchSeconds, Status: domain.TableStatus(r.Status), FreeSeats: r.FreeSeats, Version: r.Version,
+		DealNumber: r.DealNumber, Winner: r.Winner, Draw: r.Draw, LostOnTime: r.LostOnTime,
+		TurnStartedAt: utcPtr(r.TurnStartedAt), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
+		StartedAt: utcPtr(r.StartedAt), FinishedAt: utcPtr(r.FinishedAt)}
+	_ = json.Unmarshal([]byte(r.ClockUsed), &t.ClockUsed) // written by tableRowOf
+	return t
+}
+
+type seatRow struct {
+	TableID  int64 `gorm:"primaryKey"`
+	Seat     int   `gorm:"primaryKey"`
+	UserID   *int64
+	Bot      bool
+	JoinedAt *time.Time
+}
+
+func (seatRow) TableName() string { return "table_seats" }
+
+// seatView is a seat joined with its user's name.
+type seatView struct {
+	TableID  int64
+	Seat     int
+	UserID   *int64
+	UserName *string
+	Bot      bool
+	JoinedAt *time.Time
+}
+
+type dealRow struct {
+	TableID   int64 `gorm:"primaryKey"`
+	Number    int   `gorm:"primaryKey"`
+	Dealer    int
+	Seed      string // a uint64 in decimal: PostgreSQL has no unsigned 64-bit integer
+	Totals    string
+	TieBreak  bool
+	Position  string
+	Moves     int
+	Score     *string
+	StartedAt time.Time
+	EndedAt   *time.Time
+}
+
+func (dealRow) TableName() string { return "table_deals" }
+
+func dealRowOf(d domain.TableDeal) dealRow {
+	totals, _ := json.Marshal(d.Totals) // []int: cannot fail
+	row := dealRow{TableID: d.TableID, Number: d.Number, Dealer: d.Dealer, Seed: strconv.FormatUint(d.Seed, 10),
+		Totals: string(totals), TieBreak: d.TieBreak, Position: string(d.Position), Moves: d.Moves,
+		StartedAt: utc(d.StartedAt), EndedAt: utcPtr(d.EndedAt)}
+	if d.Score != nil {
+		s, _ := json.Marshal(d.Score) // plain ints: cannot fail
+		str := string(s)
+		row.Score = &str
+	}
+	return row
+}
+
+func (r dealRow) domain() (domain.TableDeal, error) {
+	seed, err := strconv.ParseUint(r.Seed, 10, 64)
+	if err != nil {
+		return domain.TableDeal{}, err
+	}
+	d := domain.TableDeal{TableID: r.TableID, Number: r.Number, Dealer: r.Dealer, Seed: seed, TieBreak: r.TieBreak,
+		Position: json.RawMessage(r.Position), Moves: r.Moves, StartedAt: r.StartedAt.UTC(), EndedAt: utcPtr(r.EndedAt)}
+	if err := json.Unmarshal([]byte(r.Totals), &d.Totals); err != nil {
+		return domain.TableDeal{}, err
+	}
+	if r.Score != nil {
+		var s []engine.Score
+		if err := json.Unmarshal([]byte(*r.Score), &s); err != nil {
+			return domain.TableDeal{}, err
+		}
+		d.Score = s
+	}
+	return d, nil
+}
+
+type moveRow struct {
+	TableID int64 `gorm:"primaryKey"`
+	Deal    int   `gorm:"primaryKey"`
+	Idx     int   `gorm:"primaryKey"`
+	Seat    int
+	Move    string
+	Auto    bool
+	At      time.Time
+}
+
+func (moveRow) TableName() string { return "table_moves" }
+
+func (r moveRow) domain() domain.TableMove {
+	return domain.TableMove{TableID: r.TableID, Deal: r.Deal, Index: r.Idx, Seat: r.Seat, Move: json.RawMessage(r.Move),
+		Auto: r.Auto, At: r.At.UTC()}
+}
+
+type tableRepo struct{ t *tx }
+
+func (r tableRepo) Create(t *domain.Table) error {
+	row := tableRowOf(*t)
+	row.ID = 0
+	if err := r.t.db.Create(&row).Error; err != nil {
+		return translate(err, "table")
+	}
+	for _, s := range t.Seats {
+		seat := seatRow{TableID: row.ID, Seat: s.Seat, UserID: s.UserID, Bot: s.Bot, JoinedAt: utcPtr(s.JoinedAt)}
+		if err := r.t.db.Create(&seat).Error; err != nil {
+			return translate(err, "table seat")
+		}
+	}
+	got, err := r.Get(row.ID)
+	if err != nil {
+		return err
+	}
+	*t = got
+	return nil
+}
+
+func (r tableRepo) Get(id int64) (domain.Table, error) { return r.get(r.t.db, "id = ?", id) }
+
+func (r tableRepo) ByInvite(code string) (domain.Table, error) {
+	return r.get(r.t.db, "invite_code = ?", code)
+}
+
+func (r tableRepo) Lock(id int64) (domain.Table, error) {
+	q := r.t.db
+	if r.t.dialect == Postgres {
+		q = q.Clauses(clause.Locking{Strength: clause.LockingStrengthUpdate})
+	}
+	return r.get(q, "id = ?", id)
+}
+
+func (r tableRepo) get(q *gorm.DB, where string, arg any) (domain.Table, error) {
+	var row tableRow
+	if err := q.Where(where, arg).Take(&row).Error; err != nil {
+		return domain.Table{}, translate(err, "table")
+	}
+	ts, err := r.withSeats([]tableRow{row})
+	if err != nil {
+		return domain.Table{}, err
+	}
+	return ts[0], nil
+}
+
+// withSeats converts rows to tables with their seats, in one query.
+func (r tableRepo) withSeats(rows []tableRow) ([]domain.Table, error) {
+	ts := make([]domain.Table, len(rows))
+	index := make(map[int64]int, len(rows))
+	ids := make([]int64, len(rows))
+	for i, row := range rows {
+		ts[i], index[row.ID], ids[i] = row.domain(), i, row.ID
+	}
+	if len(rows) == 0 {
+		return ts, nil
+	}
+	var seats []seatView
+	err := r.t.db.Table("table_seats AS s").
+		Select("s.table_id, s.seat, s.user_id, u.name AS user_name, s.bot, s.joined_at").
+		Joins("LEFT JOIN users AS u ON u.id = s.user_id").
+		Where("s.table_id IN ?", ids).Order("s.table_id, s.seat").Find(&seats).Error
+	if err != nil {
+		return nil, translate(err, "table seat")
+	}
+	for _, s := range seats {
+		seat := domain.Seat{Seat: s.Seat, UserID: s.UserID, Bot: s.Bot, JoinedAt: utcPtr(s.JoinedAt)}
+		if s.UserName != nil {
+			seat.UserName = *s.UserName
+		}
+		t := &ts[index[s.TableID]]
+		t.Seats = append(t.Seats, seat)
+	}
+	return ts, nil
+}
+
+func (r tableRepo) Update(t domain.Table) error {
+	row := tableRowOf(t)
+	res := r.t.db.Model(&tableRow{ID: t.ID}).Updates(map[string]any{
+		"status": row.Status, "free_seats": row.FreeSeats, "version": row.Version, "deal_number": row.DealNumber,
+		"winner": row.Winner, "draw": row.Draw, "lost_on_time": row.LostOnTime, "turn_started_at": row.TurnStartedAt,
+		"clock_used": row.ClockUsed, "updated_at": row.UpdatedAt, "started_at": row.StartedAt, "finished_at": row.FinishedAt,
+	})
+	if res.Error != nil {
+		return translate(res.Error, "table")
+	}
+	if res.RowsAffected == 0 {
+		return notFound("table")
+	}
+	return nil
+}
+
+func (r tableRepo) SetSeat(tableID int64, s domain.Seat) error {
+	res := r.t.db.Model(&seatRow{}).Where("table_id = ? AND seat = ?", tableID, s.Seat).Updates(map[string]any{
+		"user_id": s.UserID, "bot": s.Bot, "joined_at": utcPtr(s.JoinedAt),
+	})
+	if res.Error != nil {
+		return translate(res.Error, "table seat")
+	}
+	if res.RowsAffected == 0 {
+		return notFound("table seat")
+	}
+	return nil
+}
+
+func (r tableRepo) List(f domain.TableFilter, userID int64) ([]domain.Table, int, error) {
+	where := func() *gorm.DB {
+		q := r.t.db.Model(&tableRow{})
+		mine := "creator_id = ? OR EXISTS (SELECT 1 FROM table_seats AS s WHERE s.table_id = tables.id AND s.user_id = ?)"
+		if f.Mine {
+			q = q.Where("("+mine+")", userID, userID)
+		} else {
+			q = q.Where("(private = ? OR "+mine+")", false, userID, userID)
+		}
+		if f.OpenSeats {
+			q = q.Where("status = ? AND free_seats > 0", string(domain.TableOpen))
+		}
+		if f.Rules != "" {
+			q = q.Where("rules = ?", string(f.Rules))
+		}
+		if f.ClubID != nil {
+			q = q.Where("club_id = ?", *f.ClubID)
+		}
+		if f.Status != "" {
+			q = q.Where("status = ?", string(f.Status))
+		}
+		return q
+	}
+	var total int64
+	if err := where().Count(&total).Error; err != nil {
+		return nil, 0, translate(err, "table")
+	}
+	var rows []tableRow
+	if err := where().Order("id DESC").Limit(f.Limit).Offset(f.Offset).Find(&rows).Error; err != nil {
+		return nil, 0, translate(err, "table")
+	}
+	ts, err := r.withSeats(rows)
+	return ts, int(total), err
+}
+
+func (r tableRepo) CreateDeal(d domain.TableDeal) error {
+	row := dealRowOf(d)
+	return translate(r.t.db.Create(&row).Error, "deal")
+}
+
+func (r tableRepo) Deal(tableID int64, number int) (domain.TableDeal, error) {
+	var row dealRow
+	if err := r.t.db.Where("table_id = ? AND number = ?", tableID, number).Take(&row).Error; err != nil {
+		return domain.TableDeal{}, translate(err, "deal")
+	}
+	return row.domain()
+}
+
+func (r tableRepo) UpdateDeal(d domain.TableDeal) error {
+	row := dealRowOf(d)
+	res := r.t.db.Model(&dealRow{}).Where("table_id = ? AND number = ?", d.TableID, d.Number).Updates(map[string]any{
+		"position": row.Position, "moves": row.Moves, "score": row.Score, "ended_at": row.EndedAt,
+	})
+	if res.Error != nil {
+		return translate(res.Error, "deal")
+	}
+	if res.RowsAffected == 0 {
+		return notFound("deal")
+	}
+	return nil
+}
+
+func (r tableRepo) Deals(tableID int64) ([]domain.TableDeal, error) {
+	var rows []dealRow
+	if err := r.t.db.Where("table_id = ?", tableID).Order("number").Find(&rows).Error; err != nil {
+		return nil, translate(err, "deal")
+	}
+	ds := make([]domain.TableDeal, len(rows))
+	for i, row := range rows {
+		d, err := row.domain()
+		if err != nil {
+			return nil, err
+		}
+		ds[i] = d
+	}
+	return ds, nil
+}
+
+func (r tableRepo) AppendMove(m domain.TableMove) error {
+	row := moveRow{TableID: m.TableID, Deal: m.Deal, Idx: m.Index, Seat: m.Seat, Move: string(m.Move), Auto: m.Auto, At: utc(m.At)}
+	return translate(r.t.db.Create(&row).Error, "move")
+}
+
+func (r tableRepo) Moves(tableID int64, deal int) ([]domain.TableMove, error) {
+	var rows []moveRow
+	if err := r.t.db.Where("table_id = ? AND deal = ?", tableID, deal).Order("idx").Find(&rows).Error; err != nil {
+		return nil, translate(err, "move")
+	}
+	ms := make([]domain.TableMove, len(rows))
+	for i, row := range rows {
+		ms[i] = row.domain()
+	}
+	return ms, nil
+}
+
+func (r tableRepo) LastMove(tableID int64, deal int) (domain.TableMove, error) {
+	var row moveRow
+	if err := r.t.db.Where("table_id = ? AND deal = ?", tableID, deal).Order("idx DESC").Take(&row).Error; err != nil {
+		return domain.TableMove{}, translate(err, "move")
+	}
+	return row.domain(), nil
+}

@@ -1,0 +1,294 @@
+package domain
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/burraco/burraco/engine"
+)
+
+// TableStatus is where a table is in its life: open (seats being filled),
+// playing (a match under way), finished (the match is decided).
+type TableStatus string
+
+// Table statuses.
+const (
+	TableOpen     TableStatus = "open"
+	TablePlaying  TableStatus = "playing"
+	TableFinished TableStatus = "finished"
+)
+
+// Valid reports whether s is one of the table statuses.
+func (s TableStatus) Valid() bool { return s == TableOpen || s == TablePlaying || s == TableFinished }
+
+// MatchFormat says when a table's match ends (RULES §10): after a fixed
+// number of deals, or when a team reaches a target score; tie-break deals
+// are played while tied (always with a target; with a fixed number of deals
+// only when RequireWinner).
+type MatchFormat = engine.MatchFormat
+
+// Limits of a table.
+const (
+	MaxMatchDeals   = 50
+	MaxClockSeconds = 24 * 3600
+)
+
+// Seat is one seat of a table: empty, a user, or the built-in bot.
+type Seat struct {
+	Seat     int
+	UserID   *int64
+	UserName string // the user's name, for lists
+	Bot      bool
+	JoinedAt *time.Time
+}
+
+// Taken reports whether someone (a user or a bot) sits in the seat.
+func (s Seat) Taken() bool { return s.UserID != nil || s.Bot }
+
+// Table is an online table. Its InviteCode is a secret: the service shows
+// it only to the creator and the seated users.
+type Table struct {
+	ID        int64
+	CreatorID int64
+	ClubID    *int64
+	Rules     RuleSet
+	// Options is the complete options object (RULES §11) the table plays.
+	Options    json.RawMessage
+	Players    int
+	Match      MatchFormat
+	Private    bool
+	InviteCode string
+	AutoStart  bool
+	// Clocks, 0 when off: seconds per turn (tempo di mossa) and per player
+	// for the whole match (tempo di sfida).
+	TurnSeconds  int
+	MatchSeconds int
+	Status       TableStatus
+	FreeSeats    int
+	// Version grows by one with every change a client can see.
+	Version    int64
+	DealNumber int  // the current (or last) deal, 1-based; 0 before the start
+	Winner     *int // winning team once finished (nil: draw or not over)
+	Draw       bool // finished without a winner
+	LostOnTime *int // the seat whose match clock ran out, if that decided the match
+	Seats      []Seat
+	// Clock state: when the current turn started, and the match time each
+	// seat has used (milliseconds).
+	TurnStartedAt *time.Time
+	ClockUsed     []int64
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+	StartedAt     *time.Time
+	FinishedAt    *time.Time
+}
+
+// SeatOf returns the seat of a user at the table, or -1.
+func (t Table) SeatOf(userID int64) int {
+	for _, s := range t.Seats {
+		if s.UserID != nil && *s.UserID == userID && userID != 0 {
+			return s.Seat
+		}
+	}
+	return -1
+}
+
+// TableInput creates a table.
+type TableInput struct {
+	Rules RuleSet
+	// Options that differ from the rule set's defaults; nil means the defaults.
+	Options json.RawMessage
+	Players int
+	// Match: a fixed number of deals, or a target score; both zero means
+	// the target of the options.
+	Match        MatchFormat
+	ClubID       *int64
+	Private      bool
+	AutoStart    bool
+	TurnSeconds  int
+	MatchSeconds int
+	// Seat is the seat the creator takes (nil: seat 0); Spectate leaves the
+	// creator standing.
+	Seat     *int
+	Spectate bool
+}
+
+// TableFilter filters and pages the lobby.
+type TableFilter struct {
+	OpenSeats bool        // only open tables with a free seat
+	Rules     RuleSet     // empty: every rule set
+	ClubID    *int64      // only this club's tables
+	Status    TableStatus // empty: every status
+	Mine      bool        // only the tables the caller created or sits at
+	Limit     int
+	Offset    int
+}
+
+// TableDeal is one deal of a table as stored. Seed and Position are
+// secret while the deal runs: only the service reads them.
+type TableDeal struct {
+	TableID   int64
+	Number    int
+	Dealer    int
+	Seed      uint64
+	Totals    []int // running match totals per team when it was dealt
+	TieBreak  bool
+	Position  json.RawMessage // engine Position after the last move
+	Moves     int             // moves played
+	Score     []engine.Score  // per team, once ended
+	StartedAt time.Time
+	EndedAt   *time.Time
+}
+
+// TableMove is one stored move of a deal (append-only).
+type TableMove struct {
+	TableID int64
+	Deal    int
+	Index   int
+	Seat    int
+	Move    json.RawMessage // engine.Move JSON
+	Auto    bool            // played by the server: a bot seat or a time-out
+	At      time.Time
+}
+
+// LastMove is the last move of a table's current deal, as everyone sees it.
+type LastMove struct {
+	Seat int
+	Move json.RawMessage
+	Auto bool
+	At   time.Time
+}
+
+// DealScore is a finished (or running) deal in a table's list of deals.
+type DealScore struct {
+	Number    int
+	Dealer    int
+	TieBreak  bool
+	Score     []engine.Score // nil while the deal runs
+	StartedAt time.Time
+	EndedAt   *time.Time
+}
+
+// TableState is a table as one viewer sees it: the table, the viewer's seat
+// (-1 for a spectator) and, once started, the deal's View for that seat.
+type TableState struct {
+	Table    Table
+	Seat     int
+	Deal     *DealScore   // the current deal, nil before the start
+	View     *engine.View // nil before the start
+	LastMove *LastMove
+	Deals    []DealScore // finished deals
+	Totals   []int       // match totals per team over the finished deals
+	// Clocks, when on: seconds left in the turn and per seat in the match.
+	TurnLeft  *float64
+	MatchLeft []float64
+}
+
+// DealRecord is a finished deal's full record: the engine.Record that
+// `burraco replay` reads, with the time of each move.
+type DealRecord struct {
+	Record engine.Record
+	Times  []time.Time
+	Auto   []bool
+}
+
+// MoveInput is a move a seated user plays.
+type MoveInput struct {
+	Move    json.RawMessage // engine.Move JSON
+	Version int64           // the version the client saw; 0: not checked
+}
+
+// BotFunc chooses a legal move for seat, whose turn it is in g. It must not
+// change g.
+type BotFunc func(g *engine.Game, seat int) engine.Move
+
+// TableService runs online tables. Authorisation: a logged-in user creates
+// tables and sits at them (a club table only for the club's members); the
+// creator adds bots and starts; a private table is seen only by the creator,
+// the seated users and whoever holds its invite code (to anyone else it does
+// not exist: ENotFound). During a deal nothing hidden from a viewer is
+// reachable by them.
+type TableService interface {
+	// Create creates a table; the creator sits in Seat unless Spectate.
+	// Errors: EUnauthenticated, EInvalid (rules, options, players, match,
+	// turn_seconds, match_seconds, seat; all at once), ENotFound (club),
+	// EForbidden (not a member of the club).
+	Create(ctx context.Context, actor Actor, in TableInput) (Table, error)
+	// Get returns a table. Errors: ENotFound.
+	Get(ctx context.Context, actor Actor, id int64, invite string) (Table, error)
+	// List returns the lobby: public tables, and the private ones the
+	// actor created or sits at. Errors: EInvalid.
+	List(ctx context.Context, actor Actor, f TableFilter) (Page[Table], error)
+	// Join seats the actor in seat (nil: the first free one). Errors:
+	// EUnauthenticated, ENotFound, EForbidden (club table, not a member),
+	// EConflict (started, seat taken, no free seat, already seated),
+	// EInvalid (seat).
+	Join(ctx context.Context, actor Actor, id int64, seat *int, invite string) (Table, error)
+	// Leave frees the actor's seat before the start. Errors:
+	// EUnauthenticated, ENotFound, EConflict (not seated, started).
+	Leave(ctx context.Context, actor Actor, id int64) (Table, error)
+	// AddBot seats the built-in bot (creator only). Errors: as Join, and
+	// EForbidden (not the creator).
+	AddBot(ctx context.Context, actor Actor, id int64, seat *int) (Table, error)
+	// Start deals the first deal (creator only, every seat taken). Errors:
+	// EUnauthenticated, ENotFound, EForbidden, EConflict.
+	Start(ctx context.Context, actor Actor, id int64) (Table, error)
+	// State returns the table as the actor sees it. Errors: ENotFound.
+	State(ctx context.Context, actor Actor, id int64, invite string) (TableState, error)
+	// Move plays a move of the actor's seat, then the bots' turns. Errors:
+	// EUnauthenticated, ENotFound, EForbidden (not seated), EConflict (not
+	// playing), EVersionConflict (stale version: the current one is in
+	// Fields), not_your_turn, and the engine's codes (invalid_meld, …).
+	Move(ctx context.Context, actor Actor, id int64, in MoveInput) (TableState, error)
+	// Deals lists the table's deals with their scores (the running one
+	// without). Errors: ENotFound.
+	Deals(ctx context.Context, actor Actor, id int64, invite string) ([]DealScore, error)
+	// Record returns a finished deal's record, for the table's players and
+	// its creator. Errors: ENotFound (also a running deal), EForbidden.
+	Record(ctx context.Context, actor Actor, id int64, number int) (DealRecord, error)
+	// Watch waits until the table's version is past since (or ctx ends)
+	// and returns the version then and the actor's seat (-1: a spectator),
+	// for the ETag of a state. A change that is not yet seen is answered
+	// from memory, without reading the database. Errors: ENotFound.
+	Watch(ctx context.Context, actor Actor, id int64, invite string, since int64) (version int64, seat int, err error)
+}
+
+// TableRepo stores tables, their seats, deals and moves. Tables it returns
+// carry their seats (with user names).
+type TableRepo interface {
+	// Create inserts t with its seats and sets its ID.
+	Create(t *Table) error
+	// Get returns a table. Errors: ENotFound.
+	Get(id int64) (Table, error)
+	// Lock returns a table and locks its row until the end of the
+	// transaction (PostgreSQL; SQLite write transactions are serialised).
+	// Errors: ENotFound.
+	Lock(id int64) (Table, error)
+	// ByInvite returns the table with that invite code. Errors: ENotFound.
+	ByInvite(code string) (Table, error)
+	// Update stores every field of t except ID, CreatorID, the game
+	// (rules, options, players, match, club, private, invite, clocks
+	// settings) and CreatedAt; seats are stored by SetSeat.
+	Update(t Table) error
+	// SetSeat stores one seat. Errors: EConflict (the user sits elsewhere
+	// at the table).
+	SetSeat(tableID int64, s Seat) error
+	// List returns one page of tables matching f visible to userID (public,
+	// or private and created by or seated to userID), newest first, and
+	// the total count; f is validated.
+	List(f TableFilter, userID int64) ([]Table, int, error)
+	// CreateDeal inserts a deal.
+	CreateDeal(d TableDeal) error
+	// Deal returns a deal. Errors: ENotFound.
+	Deal(tableID int64, number int) (TableDeal, error)
+	// UpdateDeal stores a deal's position, moves, score and end.
+	UpdateDeal(d TableDeal) error
+	// Deals returns every deal of a table, in order.
+	Deals(tableID int64) ([]TableDeal, error)
+	// AppendMove inserts a move.
+	AppendMove(m TableMove) error
+	// Moves returns the moves of a deal, in order.
+	Moves(tableID int64, deal int) ([]TableMove, error)
+	// LastMove returns the last move of a deal. Errors: ENotFound.
+	LastMove(tableID int64, deal int) (TableMove, error)
+}

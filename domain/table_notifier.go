@@ -1,0 +1,141 @@
+package domain
+
+import (
+	"context"
+	"sync"
+)
+
+// tableNotifier broadcasts table versions within this process: the service
+// publishes each table it commits (or reads), and long polls wait on a
+// channel that is closed when the version moves. It also keeps who may see
+// each table and where they sit, so that a poll that finds the version
+// unchanged is answered without reading the database.
+//
+// Entries of finished tables are dropped when nobody waits on them, so the
+// map holds only the tables in use. Changes made by another server process
+// are not seen here (a PostgreSQL LISTEN/NOTIFY feed would publish them).
+type tableNotifier struct {
+	mu     sync.Mutex
+	tables map[int64]*tableWatch
+}
+
+type tableWatch struct {
+	version int64
+	access  tableAccess
+	changed chan struct{} // closed when version moves
+	waiters int
+}
+
+func newTableNotifier() *tableNotifier {
+	return &tableNotifier{tables: map[int64]*tableWatch{}}
+}
+
+// publish records t's version and access; waiters wake when the version
+// grew. An older version than the one known is ignored (commits may
+// publish out of order).
+func (n *tableNotifier) publish(t Table) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	w := n.tables[t.ID]
+	switch {
+	case w == nil:
+		w = &tableWatch{changed: make(chan struct{})}
+		n.tables[t.ID] = w
+	case t.Version < w.version:
+		return
+	}
+	moved := t.Version > w.version
+	w.version, w.access = t.Version, accessOf(t)
+	if moved {
+		close(w.changed)
+		w.changed = make(chan struct{})
+	}
+	n.evict(t.ID, w)
+}
+
+// evict drops the entry of a finished table nobody waits on.
+func (n *tableNotifier) evict(id int64, w *tableWatch) {
+	if w.waiters == 0 && w.access.status == TableFinished {
+		delete(n.tables, id)
+	}
+}
+
+// get returns what is known of a table, and the channel closed at its next
+// change; ok is false when the table is not known. It counts a waiter until
+// done is called.
+func (n *tableNotifier) get(id int64) (version int64, access tableAccess, changed <-chan struct{}, done func(), ok bool) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	w := n.tables[id]
+	if w == nil {
+		return 0, tableAccess{}, nil, nil, false
+	}
+	w.waiters++
+	return w.version, w.access, w.changed, func() {
+		n.mu.Lock()
+		defer n.mu.Unlock()
+		w.waiters--
+		if n.tables[id] == w {
+			n.evict(id, w)
+		}
+	}, true
+}
+
+// Watch implements TableService: it waits until the table's version is
+// past since or ctx ends, and returns the version then and the actor's
+// seat. Only the first look at a table the process does not know reads the
+// database.
+func (s *tableService) Watch(ctx context.Context, actor Actor, id int64, invite string, since int64) (int64, int, error) {
+	for {
+		version, access, changed, done, ok := s.notes.get(id)
+		if !ok {
+			t, err := s.prime(ctx, id)
+			if err != nil {
+				return 0, -1, err
+			}
+			if t.Status == TableFinished { // not kept: it changes no more
+				return s.finished(t, actor, invite)
+			}
+			continue
+		}
+		if !access.visible(actor, invite) {
+			done()
+			return 0, -1, errTableNotFound
+		}
+		seat := access.seatOf(actor)
+		if version > since {
+			done()
+			return version, seat, nil
+		}
+		select {
+		case <-changed:
+			done()
+		case <-ctx.Done():
+			done()
+			return version, seat, nil
+		}
+	}
+}
+
+// prime loads a table into the notifier and returns it.
+func (s *tableService) prime(ctx context.Context, id int64) (Table, error) {
+	var t Table
+	err := s.st.View(ctx, func(tx Tx) error {
+		var err error
+		t, err = tx.Tables().Get(id)
+		return err
+	})
+	if err == nil {
+		s.notes.publish(t)
+	}
+	return t, err
+}
+
+// finished answers Watch for a finished table.
+func (s *tableService) finished(t Table, actor Actor, invite string) (int64, int, error) {
+	a := accessOf(t)
+	if !a.visible(actor, invite) {
+		return 0, -1, errTableNotFound
+	}
+	return t.Version, a.seatOf(actor), nil
+}

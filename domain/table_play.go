@@ -1,0 +1,273 @@
+package domain
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/burraco/burraco/engine"
+)
+
+// maxMovesPerDeal bounds the moves the server plays in one deal: a deal
+// always ends far sooner (the stock runs out), so more means a broken bot.
+const maxMovesPerDeal = 10_000
+
+// playing is a table's running deal loaded for play within a transaction.
+type playing struct {
+	t    *Table
+	deal TableDeal
+	game *engine.Game
+}
+
+// tableRules returns the engine rules a table plays.
+func tableRules(t Table) (engine.Rules, error) {
+	r, err := engine.NewRules(t.Rules, t.Players)
+	if err != nil {
+		return engine.Rules{}, err
+	}
+	if r.Options, err = engine.ParseOptions(t.Rules, t.Options); err != nil {
+		return engine.Rules{}, err
+	}
+	return r, nil
+}
+
+// start deals the first deal of a full table (the first dealer drawn at
+// random) and lets the bots play up to the first human turn.
+func (s *tableService) start(tx Tx, t *Table) error {
+	n, err := s.randomUint64()
+	if err != nil {
+		return err
+	}
+	now := s.now()
+	t.Status, t.StartedAt = TablePlaying, &now
+	t.ClockUsed = make([]int64, t.Players)
+	p, err := s.deal(tx, t, 1, int(n%uint64(t.Players)), nil, false)
+	if err != nil {
+		return err
+	}
+	return s.advance(tx, p)
+}
+
+// deal deals deal number n with a fresh secret seed and stores it.
+func (s *tableService) deal(tx Tx, t *Table, n, dealer int, totals []int, tieBreak bool) (*playing, error) {
+	r, err := tableRules(*t)
+	if err != nil {
+		return nil, err
+	}
+	seed, err := s.randomUint64()
+	if err != nil {
+		return nil, err
+	}
+	g, err := engine.Deal(r, dealer, seed, totals)
+	if err != nil {
+		return nil, err
+	}
+	pos, err := g.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	d := TableDeal{TableID: t.ID, Number: n, Dealer: dealer, Seed: seed, Totals: g.Totals(), TieBreak: tieBreak,
+		Position: pos, StartedAt: now}
+	if err := tx.Tables().CreateDeal(d); err != nil {
+		return nil, err
+	}
+	t.DealNumber, t.TurnStartedAt = n, &now
+	return &playing{t: t, deal: d, game: g}, nil
+}
+
+// load loads the running deal of a playing table.
+func load(tx Tx, t *Table) (*playing, error) {
+	d, err := tx.Tables().Deal(t.ID, t.DealNumber)
+	if err != nil {
+		return nil, err
+	}
+	g, err := engine.ParsePosition(d.Position)
+	if err != nil {
+		return nil, fmt.Errorf("table %d deal %d: stored position: %w", t.ID, d.Number, err)
+	}
+	return &playing{t: t, deal: d, game: g}, nil
+}
+
+// apply plays one move of seat and appends it to the move log.
+func (s *tableService) apply(tx Tx, p *playing, seat int, m engine.Move, auto bool) error {
+	if p.deal.Moves >= maxMovesPerDeal {
+		return fmt.Errorf("table %d deal %d: more than %d moves", p.t.ID, p.deal.Number, maxMovesPerDeal)
+	}
+	if err := p.game.Apply(seat, m); err != nil {
+		return ruleError(err)
+	}
+	b, err := m.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	now := s.now()
+	s.chargeClock(p, seat, now)
+	err = tx.Tables().AppendMove(TableMove{TableID: p.t.ID, Deal: p.deal.Number, Index: p.deal.Moves, Seat: seat,
+		Move: b, Auto: auto, At: now})
+	p.deal.Moves++
+	return err
+}
+
+// advance plays the bots' turns, scores each deal that ends and deals the
+// next until the match is decided, and stores the running deal's position.
+// It stops at a human's turn.
+func (s *tableService) advance(tx Tx, p *playing) error {
+	for {
+		g := p.game
+		if g.Over() {
+			next, err := s.endDeal(tx, p)
+			if err != nil || next == nil {
+				return err
+			}
+			p = next
+			continue
+		}
+		seat := g.Turn()
+		if !p.t.Seats[seat].Bot {
+			return s.savePosition(tx, p)
+		}
+		if err := s.apply(tx, p, seat, s.bot(g.Clone(), seat), true); err != nil {
+			return fmt.Errorf("table %d: the bot of seat %d: %w", p.t.ID, seat, err)
+		}
+	}
+}
+
+// savePosition stores the running deal's position snapshot.
+func (s *tableService) savePosition(tx Tx, p *playing) error {
+	pos, err := p.game.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	p.deal.Position = pos
+	return tx.Tables().UpdateDeal(p.deal)
+}
+
+// endDeal stores the score of the deal that just ended and either ends the
+// match (MatchFormat.Status) or deals the next deal, the deal passing
+// clockwise; it returns the next deal, or nil when the match is over.
+func (s *tableService) endDeal(tx Tx, p *playing) (*playing, error) {
+	now := s.now()
+	p.deal.Score, p.deal.EndedAt = p.game.Score(), &now
+	if err := s.savePosition(tx, p); err != nil {
+		return nil, err
+	}
+	deals, err := tx.Tables().Deals(p.t.ID)
+	if err != nil {
+		return nil, err
+	}
+	st := p.t.Match.Status(scoresOf(deals))
+	if st.Over {
+		s.finish(p.t, st)
+		return nil, nil
+	}
+	return s.deal(tx, p.t, p.deal.Number+1, engine.NextDealer(p.deal.Dealer, p.t.Players), st.Totals, st.TieBreak)
+}
+
+// finish marks the match decided.
+func (s *tableService) finish(t *Table, st engine.MatchStatus) {
+	now := s.now()
+	t.Status, t.FinishedAt, t.TurnStartedAt, t.Draw = TableFinished, &now, nil, st.Draw
+	if st.Winner >= 0 {
+		w := st.Winner
+		t.Winner = &w
+	}
+}
+
+// scoresOf returns the team scores of the finished deals, in order.
+func scoresOf(deals []TableDeal) [][]engine.Score {
+	var out [][]engine.Score
+	for _, d := range deals {
+		if d.Score != nil {
+			out = append(out, d.Score)
+		}
+	}
+	return out
+}
+
+// parseMove reads a move in the engine's JSON notation. Errors:
+// bad_notation, unknown_move.
+func parseMove(raw json.RawMessage) (engine.Move, error) {
+	var m engine.Move
+	if len(raw) == 0 {
+		return m, Errorf(Code(engine.ErrBadNotation), "a move is required")
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return m, ruleError(err)
+	}
+	return m, nil
+}
+
+// Move implements TableService.
+func (s *tableService) Move(ctx context.Context, actor Actor, id int64, in MoveInput) (TableState, error) {
+	if actor.Anonymous() {
+		return TableState{}, errLoginRequired
+	}
+	var v Validator
+	v.Check(in.Version > 0, "version", "required", "send the version you saw: If-Match with the state's ETag, or version in the body")
+	if err := v.Err(); err != nil {
+		return TableState{}, err
+	}
+	m, err := parseMove(in.Move)
+	if err != nil {
+		return TableState{}, err
+	}
+	var state TableState
+	var t Table
+	err = s.st.InTx(ctx, func(tx Tx) error {
+		if t, err = visibleTable(tx, actor, id, "", true); err != nil {
+			return err
+		}
+		seat := t.SeatOf(actor.UserID)
+		if err := checkMove(t, seat, in.Version); err != nil {
+			return err
+		}
+		p, err := load(tx, &t)
+		if err != nil {
+			return err
+		}
+		if p.game.Turn() != seat {
+			return Errorf(ENotYourTurn, "it is seat %d's turn, not yours (seat %d)", p.game.Turn(), seat)
+		}
+		if err := s.apply(tx, p, seat, m, false); err != nil {
+			return err
+		}
+		if err := s.advance(tx, p); err != nil {
+			return err
+		}
+		if err := s.commitTable(tx, &t); err != nil {
+			return err
+		}
+		state, err = stateOf(tx, t, seat)
+		return err
+	})
+	if err != nil {
+		return TableState{}, err
+	}
+	s.notes.publish(t)
+	state.Table = forViewer(state.Table, actor)
+	return state, nil
+}
+
+// checkMove checks that a seated player may move at a playing table at the
+// version they saw. Errors: EForbidden, EConflict, EVersionConflict.
+func checkMove(t Table, seat int, version int64) error {
+	switch {
+	case seat < 0:
+		return Errorf(EForbidden, "you do not sit at this table")
+	case t.Status == TableOpen:
+		return Errorf(EConflict, "the match has not started")
+	case t.Status == TableFinished:
+		return Errorf(EConflict, "the match is over")
+	case version != t.Version:
+		return versionConflict(t.Version, version)
+	}
+	return nil
+}
+
+// commitTable stores a table with its next version.
+func (s *tableService) commitTable(tx Tx, t *Table) error {
+	t.Version++
+	t.UpdatedAt = s.now()
+	return tx.Tables().Update(*t)
+}

@@ -1,0 +1,413 @@
+package domain
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/burraco/burraco/engine"
+)
+
+// tableService implements TableService.
+type tableService struct {
+	st     Storage
+	now    func() time.Time
+	random io.Reader // seeds, first dealers and invite codes: crypto/rand unless a test injects one
+	bot    BotFunc
+	notes  *tableNotifier
+}
+
+func newTableService(st Storage, now func() time.Time, random io.Reader, bot BotFunc) *tableService {
+	if bot == nil {
+		bot = InterimBot
+	}
+	return &tableService{st: st, now: now, random: random, bot: bot, notes: newTableNotifier()}
+}
+
+// errTableNotFound is also the answer about a private table the actor may
+// not see, so that its existence does not leak.
+var errTableNotFound = Errorf(ENotFound, "table not found")
+
+// tableAccess is what decides who sees a table and where they sit; the
+// notifier keeps it in memory so that a poll that finds nothing new does
+// not read the database.
+type tableAccess struct {
+	creator int64
+	private bool
+	invite  string
+	seats   []int64 // user per seat, 0 when empty or a bot
+	status  TableStatus
+}
+
+func accessOf(t Table) tableAccess {
+	a := tableAccess{creator: t.CreatorID, private: t.Private, invite: t.InviteCode, status: t.Status,
+		seats: make([]int64, t.Players)}
+	for _, s := range t.Seats {
+		if s.UserID != nil && s.Seat < len(a.seats) {
+			a.seats[s.Seat] = *s.UserID
+		}
+	}
+	return a
+}
+
+// seatOf returns the actor's seat, or -1.
+func (a tableAccess) seatOf(actor Actor) int {
+	for i, u := range a.seats {
+		if u != 0 && u == actor.UserID {
+			return i
+		}
+	}
+	return -1
+}
+
+// member reports whether the actor created the table or sits at it.
+func (a tableAccess) member(actor Actor) bool {
+	return !actor.Anonymous() && (actor.UserID == a.creator || a.seatOf(actor) >= 0)
+}
+
+// visible reports whether the actor may see the table: a public one
+// anyone; a private one its creator, its players, site admins and holders
+// of its invite code.
+func (a tableAccess) visible(actor Actor, invite string) bool {
+	return !a.private || a.member(actor) || actor.SiteAdmin ||
+		invite != "" && subtle.ConstantTimeCompare([]byte(invite), []byte(a.invite)) == 1
+}
+
+// forViewer hides the invite code from everyone but the creator and the
+// players.
+func forViewer(t Table, actor Actor) Table {
+	if !accessOf(t).member(actor) {
+		t.InviteCode = ""
+	}
+	return t
+}
+
+// visibleTable loads a table the actor may see. Errors: ENotFound.
+func visibleTable(tx Tx, actor Actor, id int64, invite string, lock bool) (Table, error) {
+	load := tx.Tables().Get
+	if lock {
+		load = tx.Tables().Lock
+	}
+	t, err := load(id)
+	if err != nil {
+		return Table{}, err
+	}
+	if !accessOf(t).visible(actor, invite) {
+		return Table{}, errTableNotFound
+	}
+	return t, nil
+}
+
+// Create implements TableService.
+func (s *tableService) Create(ctx context.Context, actor Actor, in TableInput) (Table, error) {
+	if actor.Anonymous() {
+		return Table{}, errLoginRequired
+	}
+	t, err := newTable(in)
+	if err != nil {
+		return Table{}, err
+	}
+	if t.InviteCode, err = s.inviteCode(); err != nil {
+		return Table{}, err
+	}
+	now := s.now()
+	t.CreatorID, t.CreatedAt, t.UpdatedAt = actor.UserID, now, now
+	if !in.Spectate {
+		seat := 0
+		if in.Seat != nil {
+			seat = *in.Seat
+		}
+		t.Seats[seat].UserID, t.Seats[seat].JoinedAt = &actor.UserID, &now
+		t.FreeSeats--
+	}
+	err = s.st.InTx(ctx, func(tx Tx) error {
+		if t.ClubID != nil {
+			if err := mayJoinClubTable(tx, actor, *t.ClubID); err != nil {
+				return err
+			}
+		}
+		return tx.Tables().Create(&t)
+	})
+	if err != nil {
+		return Table{}, err
+	}
+	s.notes.publish(t)
+	return t, nil
+}
+
+// newTable validates in, collecting every field error, and returns the
+// open table it describes (without creator, code or times).
+func newTable(in TableInput) (Table, error) {
+	var v Validator
+	game := Tournament{Rules: in.Rules, Players: in.Players}
+	checkGame(&v, &game, in.Options)
+	t := Table{Rules: game.Rules, Options: game.Options, Players: in.Players, Match: in.Match, ClubID: in.ClubID,
+		Private: in.Private, AutoStart: in.AutoStart, TurnSeconds: in.TurnSeconds, MatchSeconds: in.MatchSeconds,
+		Status: TableOpen, FreeSeats: in.Players, Version: 1, ClockUsed: []int64{}}
+	checkMatch(&v, &t)
+	v.Check(in.TurnSeconds == 0 || in.TurnSeconds >= 5 && in.TurnSeconds <= 3600, "turn_seconds", "out_of_range",
+		"turn_seconds must be 0 (no turn clock) or from 5 to 3600")
+	v.Check(in.MatchSeconds == 0 || in.MatchSeconds >= 60 && in.MatchSeconds <= MaxClockSeconds, "match_seconds", "out_of_range",
+		fmt.Sprintf("match_seconds must be 0 (no match clock) or from 60 to %d", MaxClockSeconds))
+	v.Check(in.ClubID == nil || *in.ClubID > 0, "club_id", "invalid", "club_id must be a positive id")
+	validSeats := in.Players == 2 || in.Players == 4
+	v.Check(in.Seat == nil || !validSeats || *in.Seat >= 0 && *in.Seat < in.Players, "seat", "out_of_range",
+		fmt.Sprintf("seat must be from 0 to %d", in.Players-1))
+	v.Check(in.Seat == nil || !in.Spectate, "seat", "invalid", "a creator who only watches takes no seat")
+	if err := v.Err(); err != nil {
+		return Table{}, err
+	}
+	t.Seats = make([]Seat, t.Players)
+	for i := range t.Seats {
+		t.Seats[i].Seat = i
+	}
+	return t, nil
+}
+
+// checkMatch validates the match format with the engine; both fields zero
+// means a match to the target of the options.
+func checkMatch(v *Validator, t *Table) {
+	if t.Match.Deals == 0 && t.Match.Target == 0 && t.Options != nil {
+		if o, err := engine.ParseOptions(t.Rules, t.Options); err == nil {
+			t.Match.Target = o.Target
+		}
+	}
+	switch err := t.Match.Validate(); {
+	case err != nil && (t.Match.Deals != 0 || t.Match.Target != 0 || t.Options != nil):
+		v.Add("match", "invalid", ruleMessage(err))
+	case t.Match.Deals > MaxMatchDeals:
+		v.Add("match", "out_of_range", fmt.Sprintf("a match has at most %d deals", MaxMatchDeals))
+	case t.Match.Deals > 0 && t.Match.Target > 0:
+		v.Add("match", "invalid", "a match is played either to a number of deals or to a target score, not both")
+	case t.Match.Target > 1_000_000:
+		v.Add("match", "out_of_range", "the target must be at most 1000000")
+	}
+}
+
+// mayJoinClubTable checks that the actor may sit at a table of the club:
+// its members and site admins. Errors: ENotFound (club), EForbidden.
+func mayJoinClubTable(tx Tx, actor Actor, clubID int64) error {
+	_, role, err := clubAs(tx, actor, clubID, "")
+	if err != nil {
+		return err
+	}
+	if role == "" && !actor.SiteAdmin {
+		return Errorf(EForbidden, "only members of the club may sit at its tables")
+	}
+	return nil
+}
+
+// inviteCode returns a fresh random invite code (128 bits, hex).
+func (s *tableService) inviteCode() (string, error) {
+	b := make([]byte, 16)
+	if _, err := io.ReadFull(s.random, b); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b), nil
+}
+
+// randomUint64 draws a secret seed (or a first dealer) from the random
+// source: never derived from anything a client sees.
+func (s *tableService) randomUint64() (uint64, error) {
+	var b [8]byte
+	if _, err := io.ReadFull(s.random, b[:]); err != nil {
+		return 0, err
+	}
+	return binary.LittleEndian.Uint64(b[:]), nil
+}
+
+// Get implements TableService.
+func (s *tableService) Get(ctx context.Context, actor Actor, id int64, invite string) (Table, error) {
+	var t Table
+	err := s.st.View(ctx, func(tx Tx) error {
+		var err error
+		t, err = visibleTable(tx, actor, id, invite, false)
+		return err
+	})
+	return forViewer(t, actor), err
+}
+
+// List implements TableService.
+func (s *tableService) List(ctx context.Context, actor Actor, f TableFilter) (Page[Table], error) {
+	var v Validator
+	v.Check(f.Rules == "" || validRuleSet(f.Rules), "rules", "invalid", "rules must be one of "+ruleSetList())
+	v.Check(f.Status == "" || f.Status.Valid(), "status", "invalid", "status must be open, playing or finished")
+	v.Check(f.ClubID == nil || *f.ClubID > 0, "club_id", "invalid", "club_id must be a positive id")
+	v.Check(!f.Mine || !actor.Anonymous(), "mine", "invalid", "mine needs a logged-in caller")
+	checkPage(&v, &f.Limit, &f.Offset)
+	if err := v.Err(); err != nil {
+		return Page[Table]{}, err
+	}
+	page := Page[Table]{Limit: f.Limit, Offset: f.Offset}
+	err := s.st.View(ctx, func(tx Tx) error {
+		var err error
+		page.Items, page.Total, err = tx.Tables().List(f, actor.UserID)
+		return err
+	})
+	for i, t := range page.Items {
+		page.Items[i] = forViewer(t, actor)
+	}
+	return page, err
+}
+
+func validRuleSet(id RuleSet) bool {
+	for _, r := range engine.RuleSets() {
+		if r == id {
+			return true
+		}
+	}
+	return false
+}
+
+// Join implements TableService.
+func (s *tableService) Join(ctx context.Context, actor Actor, id int64, seat *int, invite string) (Table, error) {
+	if actor.Anonymous() {
+		return Table{}, errLoginRequired
+	}
+	return s.change(ctx, actor, id, invite, func(tx Tx, t *Table) error {
+		if t.SeatOf(actor.UserID) >= 0 {
+			return Errorf(EConflict, "you already sit at this table (seat %d)", t.SeatOf(actor.UserID))
+		}
+		if t.ClubID != nil {
+			if err := mayJoinClubTable(tx, actor, *t.ClubID); err != nil {
+				return err
+			}
+		}
+		return s.sit(tx, t, seat, Seat{UserID: &actor.UserID})
+	})
+}
+
+// AddBot implements TableService.
+func (s *tableService) AddBot(ctx context.Context, actor Actor, id int64, seat *int) (Table, error) {
+	if actor.Anonymous() {
+		return Table{}, errLoginRequired
+	}
+	return s.change(ctx, actor, id, "", func(tx Tx, t *Table) error {
+		if err := creatorOnly(*t, actor); err != nil {
+			return err
+		}
+		return s.sit(tx, t, seat, Seat{Bot: true})
+	})
+}
+
+// creatorOnly refuses anyone but the table's creator (and site admins).
+func creatorOnly(t Table, actor Actor) error {
+	if t.CreatorID != actor.UserID && !actor.SiteAdmin {
+		return Errorf(EForbidden, "only the table's creator may do this")
+	}
+	return nil
+}
+
+// Leave implements TableService.
+func (s *tableService) Leave(ctx context.Context, actor Actor, id int64) (Table, error) {
+	if actor.Anonymous() {
+		return Table{}, errLoginRequired
+	}
+	return s.change(ctx, actor, id, "", func(tx Tx, t *Table) error {
+		seat := t.SeatOf(actor.UserID)
+		switch {
+		case seat < 0:
+			return Errorf(EConflict, "you do not sit at this table")
+		case t.Status != TableOpen:
+			return Errorf(EConflict, "the match has started: seats can no longer be left")
+		}
+		t.Seats[seat] = Seat{Seat: seat}
+		t.FreeSeats++
+		return tx.Tables().SetSeat(t.ID, t.Seats[seat])
+	})
+}
+
+// Start implements TableService.
+func (s *tableService) Start(ctx context.Context, actor Actor, id int64) (Table, error) {
+	if actor.Anonymous() {
+		return Table{}, errLoginRequired
+	}
+	return s.change(ctx, actor, id, "", func(tx Tx, t *Table) error {
+		if err := creatorOnly(*t, actor); err != nil {
+			return err
+		}
+		switch {
+		case t.Status != TableOpen:
+			return Errorf(EConflict, "the match has already started")
+		case t.FreeSeats > 0:
+			return Errorf(EConflict, "every seat must be taken to start: %d free", t.FreeSeats)
+		}
+		return s.start(tx, t)
+	})
+}
+
+// change runs fn on the locked table the actor may see, then stores it with
+// the next version and publishes it after the commit.
+func (s *tableService) change(ctx context.Context, actor Actor, id int64, invite string, fn func(tx Tx, t *Table) error) (Table, error) {
+	var t Table
+	err := s.st.InTx(ctx, func(tx Tx) error {
+		var err error
+		if t, err = visibleTable(tx, actor, id, invite, true); err != nil {
+			return err
+		}
+		if err := fn(tx, &t); err != nil {
+			return err
+		}
+		t.Version++
+		t.UpdatedAt = s.now()
+		if err := tx.Tables().Update(t); err != nil {
+			return err
+		}
+		t, err = tx.Tables().Get(id) // with the new seats' names
+		return err
+	})
+	if err != nil {
+		return Table{}, err
+	}
+	s.notes.publish(t)
+	return forViewer(t, actor), nil
+}
+
+// sit puts who in seat (nil: the first free seat) of an open table and
+// starts the match when the last seat fills and the table starts by itself.
+func (s *tableService) sit(tx Tx, t *Table, seat *int, who Seat) error {
+	if t.Status != TableOpen {
+		return Errorf(EConflict, "the match has started: no seat is free")
+	}
+	n, err := freeSeat(*t, seat)
+	if err != nil {
+		return err
+	}
+	now := s.now()
+	who.Seat, who.JoinedAt = n, &now
+	t.Seats[n] = who
+	t.FreeSeats--
+	if err := tx.Tables().SetSeat(t.ID, who); err != nil {
+		return err
+	}
+	if t.FreeSeats == 0 && t.AutoStart {
+		return s.start(tx, t)
+	}
+	return nil
+}
+
+// freeSeat returns seat if it is free, or the first free seat when seat is
+// nil. Errors: EInvalid (no such seat), EConflict (taken, or none free).
+func freeSeat(t Table, seat *int) (int, error) {
+	if seat != nil {
+		var v Validator
+		v.Check(*seat >= 0 && *seat < t.Players, "seat", "out_of_range", fmt.Sprintf("seat must be from 0 to %d", t.Players-1))
+		if err := v.Err(); err != nil {
+			return 0, err
+		}
+		if t.Seats[*seat].Taken() {
+			return 0, Errorf(EConflict, "seat %d is taken", *seat)
+		}
+		return *seat, nil
+	}
+	for _, s := range t.Seats {
+		if !s.Taken() {
+			return s.Seat, nil
+		}
+	}
+	return 0, Errorf(EConflict, "the table is full")
+}

@@ -1,0 +1,174 @@
+package domain
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/burraco/burraco/engine"
+)
+
+// State implements TableService.
+func (s *tableService) State(ctx context.Context, actor Actor, id int64, invite string) (TableState, error) {
+	var state TableState
+	err := s.st.View(ctx, func(tx Tx) error {
+		t, err := visibleTable(tx, actor, id, invite, false)
+		if err != nil {
+			return err
+		}
+		state, err = stateOf(tx, t, t.SeatOf(actor.UserID))
+		return err
+	})
+	if err != nil {
+		return TableState{}, err
+	}
+	s.notes.publish(state.Table)
+	state.Table = forViewer(state.Table, actor)
+	state.TurnLeft, state.MatchLeft = clocksLeft(state.Table, state.View, s.now())
+	return state, nil
+}
+
+// stateOf builds what seat (-1: a spectator) sees of a table: the engine's
+// View for that seat and what is public (the last move, the finished deals'
+// scores). Nothing else of the running deal leaves this function.
+func stateOf(tx Tx, t Table, seat int) (TableState, error) {
+	st := TableState{Table: t, Seat: seat}
+	if t.DealNumber == 0 {
+		return st, nil
+	}
+	deals, err := tx.Tables().Deals(t.ID)
+	if err != nil {
+		return TableState{}, err
+	}
+	for _, d := range deals {
+		if d.Score != nil {
+			st.Deals = append(st.Deals, dealScore(d))
+		}
+		if d.Number == t.DealNumber {
+			cur := dealScore(d)
+			st.Deal = &cur
+			g, err := engine.ParsePosition(d.Position)
+			if err != nil {
+				return TableState{}, fmt.Errorf("table %d deal %d: stored position: %w", t.ID, d.Number, err)
+			}
+			v := g.View(seat)
+			st.View = &v
+			if d.Moves > 0 {
+				m, err := tx.Tables().LastMove(t.ID, d.Number)
+				if err != nil {
+					return TableState{}, err
+				}
+				st.LastMove = &LastMove{Seat: m.Seat, Move: m.Move, Auto: m.Auto, At: m.At}
+			}
+		}
+	}
+	st.Totals = engine.RunningTotals(scoresOf(deals))
+	if st.Totals == nil {
+		st.Totals = make([]int, len(st.View.Totals))
+	}
+	return st, nil
+}
+
+func dealScore(d TableDeal) DealScore {
+	return DealScore{Number: d.Number, Dealer: d.Dealer, TieBreak: d.TieBreak, Score: d.Score,
+		StartedAt: d.StartedAt, EndedAt: d.EndedAt}
+}
+
+// clocksLeft returns the seconds left in the current turn and, per seat, in
+// the match, for the clocks the table has (nil when off or not playing).
+func clocksLeft(t Table, v *engine.View, now time.Time) (*float64, []float64) {
+	if t.Status != TablePlaying || v == nil || t.TurnStartedAt == nil {
+		return nil, nil
+	}
+	elapsed := now.Sub(*t.TurnStartedAt)
+	var turn *float64
+	if t.TurnSeconds > 0 {
+		left := max(0, (time.Duration(t.TurnSeconds)*time.Second - elapsed).Seconds())
+		turn = &left
+	}
+	var match []float64
+	if t.MatchSeconds > 0 {
+		match = make([]float64, t.Players)
+		for i := range match {
+			used := time.Duration(t.ClockUsed[i]) * time.Millisecond
+			if i == v.Turn && !v.Over {
+				used += elapsed
+			}
+			match[i] = max(0, (time.Duration(t.MatchSeconds)*time.Second - used).Seconds())
+		}
+	}
+	return turn, match
+}
+
+// Deals implements TableService.
+func (s *tableService) Deals(ctx context.Context, actor Actor, id int64, invite string) ([]DealScore, error) {
+	var out []DealScore
+	err := s.st.View(ctx, func(tx Tx) error {
+		if _, err := visibleTable(tx, actor, id, invite, false); err != nil {
+			return err
+		}
+		deals, err := tx.Tables().Deals(id)
+		for _, d := range deals {
+			out = append(out, dealScore(d))
+		}
+		return err
+	})
+	return out, err
+}
+
+// Record implements TableService: only a finished deal, only for the
+// table's players and creator (and site admins).
+func (s *tableService) Record(ctx context.Context, actor Actor, id int64, number int) (DealRecord, error) {
+	if actor.Anonymous() {
+		return DealRecord{}, errLoginRequired
+	}
+	var rec DealRecord
+	err := s.st.View(ctx, func(tx Tx) error {
+		t, err := visibleTable(tx, actor, id, "", false)
+		if err != nil {
+			return err
+		}
+		if !accessOf(t).member(actor) && !actor.SiteAdmin {
+			return Errorf(EForbidden, "deal records are for the table's players")
+		}
+		d, err := tx.Tables().Deal(id, number)
+		if ErrorCode(err) == ENotFound {
+			return Errorf(ENotFound, "the table has no deal %d", number)
+		}
+		if err != nil {
+			return err
+		}
+		if d.EndedAt == nil {
+			return Errorf(EConflict, "deal %d is still being played: its record is readable once it ends", number)
+		}
+		rec, err = dealRecord(tx, t, d)
+		return err
+	})
+	return rec, err
+}
+
+// dealRecord builds the engine.Record of a finished deal from its stored
+// seed and moves.
+func dealRecord(tx Tx, t Table, d TableDeal) (DealRecord, error) {
+	r, err := tableRules(t)
+	if err != nil {
+		return DealRecord{}, err
+	}
+	moves, err := tx.Tables().Moves(t.ID, d.Number)
+	if err != nil {
+		return DealRecord{}, err
+	}
+	rec := DealRecord{Record: engine.NewRecord(r, d.Dealer, d.Seed, d.Totals)}
+	rec.Record.Moves = make([]engine.SeatMove, len(moves))
+	for i, m := range moves {
+		var mv engine.Move
+		if err := json.Unmarshal(m.Move, &mv); err != nil {
+			return DealRecord{}, fmt.Errorf("table %d deal %d move %d: %w", t.ID, d.Number, i, err)
+		}
+		rec.Record.Moves[i] = engine.SeatMove{Seat: m.Seat, Move: mv}
+		rec.Times = append(rec.Times, m.At)
+		rec.Auto = append(rec.Auto, m.Auto)
+	}
+	return rec, nil
+}
