@@ -280,6 +280,7 @@ func checkRecords(t *testing.T, e *env, token string, id int64, deals []api.Tabl
 	if diff := cmp.Diff(deals, list.Items); diff != "" {
 		t.Errorf("deals list (-state +list):\n%s", diff)
 	}
+	seeds := map[string]bool{}
 	for _, d := range deals {
 		res := e.must(200, req{Method: "GET", Path: tablePath(id, "deals", strconv.Itoa(d.Number), "record"), Token: token}, nil)
 		var rec engine.Record
@@ -291,6 +292,10 @@ func checkRecords(t *testing.T, e *env, token string, id int64, deals []api.Tabl
 		if rec.Dealer != d.Dealer || len(rec.Moves) == 0 || out.Seed == "" || out.Moves[0].At.IsZero() {
 			t.Errorf("record %d: dealer %d, %d moves, seed %q", d.Number, rec.Dealer, len(rec.Moves), out.Seed)
 		}
+		if seeds[out.Seed] {
+			t.Errorf("deal %d reuses a seed", d.Number)
+		}
+		seeds[out.Seed] = true
 		g, err := rec.Replay()
 		if err != nil {
 			t.Fatalf("record %d: %v", d.Number, err)
@@ -525,5 +530,46 @@ func TestTableLobbyAndSeats(t *testing.T) {
 			t.Errorf("Carla's playing tables: %+v", list)
 		}
 		problemOf(t, e.must(404, req{Method: "GET", Path: tablePath(999)}, nil), "not_found")
+	})
+}
+
+// TestTableContinuesAfterRestart: a new server process over the same
+// database (fresh services, nothing in memory) shows the same state and
+// plays the table on to its end.
+func TestTableContinuesAfterRestart(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newEnv(t, db)
+		tb, tokens := twoHumans(e)
+		c := chooser{rand.New(rand.NewPCG(5, 6))}
+		play := func(e *env, n int) api.TableState {
+			var st api.TableState
+			for range n {
+				st, _ = e.state(tokens[0], tb.ID)
+				if st.Table.Status == "finished" {
+					break
+				}
+				g, _ := serverGame(t, db, tb.ID)
+				turn := st.View.Turn
+				e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "moves"), Token: tokens[turn],
+					Body: moveBody(t, c.choose(g, turn), st.Version)}, nil)
+			}
+			return st
+		}
+		play(e, 15)
+		before, bres := e.state(tokens[1], tb.ID)
+		restarted := newEnv(t, db)
+		after, ares := restarted.state(tokens[1], tb.ID)
+		if string(bres.Body) != string(ares.Body) || bres.Header.Get("ETag") != ares.Header.Get("ETag") {
+			t.Fatalf("state after a restart differs:\n%s\n%s", bres.Body, ares.Body)
+		}
+		if after.Version != before.Version {
+			t.Fatalf("version %d after restart, %d before", after.Version, before.Version)
+		}
+		if st := play(restarted, 2000); st.Table.Status != "finished" {
+			t.Fatalf("the restarted table did not finish: %+v", st.Table)
+		}
+		var final api.TableState
+		restarted.must(200, req{Method: "GET", Path: tablePath(tb.ID, "state"), Token: tokens[0]}, &final)
+		checkRecords(t, restarted, tokens[0], tb.ID, final.Deals)
 	})
 }
