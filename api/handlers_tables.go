@@ -466,7 +466,7 @@ func (s *server) playMove(w http.ResponseWriter, r *http.Request) {
 	if !s.decode(w, r, &req) {
 		return
 	}
-	in := domain.MoveInput{Version: req.Version}
+	in := domain.MoveInput{Version: req.Version, IdempotencyKey: r.Header.Get("Idempotency-Key")}
 	if in.Version == 0 {
 		in.Version = etagVersion(r.Header.Get("If-Match"), id)
 	}

@@ -318,6 +318,8 @@ type DealRecord struct {
 	Seed   string       `json:"seed" example:"18446744073709551615"`
 	Totals []int        `json:"totals,omitempty"`
 	Moves  []RecordMove `json:"moves"`
+	// The deal was ended by the server (a match clock ran out), not played out.
+	EndedByReferee bool `json:"ended_by_referee,omitempty" example:"false"`
 } // @name DealRecord
 
 func dealRecordOut(r domain.DealRecord) DealRecord {

@@ -195,7 +195,27 @@ type DealRecord struct {
 // MoveInput is a move a seated user plays.
 type MoveInput struct {
 	Move    json.RawMessage // engine.Move JSON
-	Version int64           // the version the client saw; 0: not checked
+	Version int64           // the version the client saw
+	// IdempotencyKey, when set, makes a retry of the same request answer
+	// the first result instead of playing twice (keys kept 24 h, per user).
+	IdempotencyKey string
+}
+
+// IdempotencyTTL is how long an Idempotency-Key is remembered.
+const IdempotencyTTL = 24 * time.Hour
+
+// MaxIdempotencyKeyLength bounds an Idempotency-Key.
+const MaxIdempotencyKeyLength = 200
+
+// IdempotentMove is the stored first result of a move sent with an
+// Idempotency-Key: the request's hash and the state it answered.
+type IdempotentMove struct {
+	UserID      int64
+	Key         string
+	TableID     int64
+	RequestHash string
+	Result      json.RawMessage // the TableState answered, as JSON
+	CreatedAt   time.Time
 }
 
 // BotFunc chooses a legal move for seat, whose turn it is in g. It must not
@@ -246,6 +266,12 @@ type TableService interface {
 	// Record returns a finished deal's record, for the table's players and
 	// its creator. Errors: ENotFound (also a running deal), EForbidden.
 	Record(ctx context.Context, actor Actor, id int64, number int) (DealRecord, error)
+	// Tick plays the time-outs due at now: on a turn clock that ran out,
+	// the seat on turn draws (if it has not taken) and discards its
+	// highest-value card it may discard (moves marked auto); on a match
+	// clock that ran out, the deal is ended (by referee) and the match is
+	// lost by that seat's team. It returns how many tables it changed.
+	Tick(ctx context.Context, now time.Time) (int, error)
 	// Watch waits until the table's version is past since (or ctx ends)
 	// and returns the version then and the actor's seat (-1: a spectator),
 	// for the ETag of a state. A change that is not yet seen is answered
@@ -291,4 +317,15 @@ type TableRepo interface {
 	Moves(tableID int64, deal int) ([]TableMove, error)
 	// LastMove returns the last move of a deal. Errors: ENotFound.
 	LastMove(tableID int64, deal int) (TableMove, error)
+	// Idempotent returns the stored result of a user's key created after
+	// since. Errors: ENotFound.
+	Idempotent(userID int64, key string, since time.Time) (IdempotentMove, error)
+	// SaveIdempotent stores a result, replacing an expired one of the
+	// same key.
+	SaveIdempotent(m IdempotentMove) error
+	// DeleteIdempotentBefore deletes the results created before t and
+	// returns how many it deleted.
+	DeleteIdempotentBefore(t time.Time) (int64, error)
+	// Clocked returns the playing tables that have a turn or match clock.
+	Clocked() ([]Table, error)
 }

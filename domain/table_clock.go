@@ -1,6 +1,14 @@
 package domain
 
-import "time"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/burraco/burraco/engine"
+)
 
 // chargeClock books the time of a turn that a move of seat has just ended
 // (the turn passed on, or the deal ended) to the seat's match clock, and
@@ -15,4 +23,148 @@ func (s *tableService) chargeClock(p *playing, seat int, now time.Time) {
 		t.ClockUsed[seat] += now.Sub(*t.TurnStartedAt).Milliseconds()
 	}
 	t.TurnStartedAt = &now
+}
+
+// Tick implements TableService.
+func (s *tableService) Tick(ctx context.Context, now time.Time) (int, error) {
+	var tables []Table
+	err := s.st.View(ctx, func(tx Tx) error {
+		var err error
+		tables, err = tx.Tables().Clocked()
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	changed, errs := 0, []error{}
+	for _, t := range tables {
+		if !mayBeDue(t, now) {
+			continue
+		}
+		ok, err := s.tickTable(ctx, t.ID, now)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("table %d: %w", t.ID, err))
+		}
+		if ok {
+			changed++
+		}
+	}
+	err = s.st.InTx(ctx, func(tx Tx) error {
+		_, err := tx.Tables().DeleteIdempotentBefore(now.Add(-IdempotencyTTL))
+		return err
+	})
+	return changed, errors.Join(append(errs, err)...)
+}
+
+// mayBeDue reports whether some clock of t may have run out at now,
+// without knowing whose turn it is: the turn clock, or the match clock of
+// the seat with the least time left.
+func mayBeDue(t Table, now time.Time) bool {
+	if t.TurnStartedAt == nil {
+		return false
+	}
+	elapsed := now.Sub(*t.TurnStartedAt)
+	if t.TurnSeconds > 0 && elapsed >= time.Duration(t.TurnSeconds)*time.Second {
+		return true
+	}
+	if t.MatchSeconds > 0 && len(t.ClockUsed) > 0 {
+		used := time.Duration(slices.Max(t.ClockUsed)) * time.Millisecond
+		return used+elapsed >= time.Duration(t.MatchSeconds)*time.Second
+	}
+	return false
+}
+
+// tickTable plays the time-out due at one table, if any, and reports
+// whether it changed the table.
+func (s *tableService) tickTable(ctx context.Context, id int64, now time.Time) (bool, error) {
+	var t Table
+	changed := false
+	err := s.st.InTx(ctx, func(tx Tx) error {
+		var err error
+		if t, err = tx.Tables().Lock(id); err != nil || t.Status != TablePlaying || t.TurnStartedAt == nil {
+			return err
+		}
+		p, err := load(tx, &t)
+		if err != nil {
+			return err
+		}
+		seat := p.game.Turn()
+		elapsed := now.Sub(*t.TurnStartedAt)
+		used := time.Duration(t.ClockUsed[seat])*time.Millisecond + elapsed
+		switch {
+		case t.MatchSeconds > 0 && used >= time.Duration(t.MatchSeconds)*time.Second:
+			err = s.loseOnTime(tx, p, seat)
+		case t.TurnSeconds > 0 && elapsed >= time.Duration(t.TurnSeconds)*time.Second:
+			err = s.timeOut(tx, p, seat)
+		default:
+			return nil // played in time after all
+		}
+		if err != nil {
+			return err
+		}
+		changed = true
+		return s.commitTable(tx, &t)
+	})
+	if err == nil && changed {
+		s.notes.publish(t)
+	}
+	return changed, err
+}
+
+// timeOut ends the turn of a seat whose turn clock ran out: it draws (if
+// it has not taken yet) and discards the highest-value card it may
+// discard; the moves are marked auto. Then the bots play on.
+func (s *tableService) timeOut(tx Tx, p *playing, seat int) error {
+	for !p.game.Over() && p.game.Turn() == seat {
+		if err := s.apply(tx, p, seat, timeOutMove(p.game, seat), true); err != nil {
+			return fmt.Errorf("time-out of seat %d: %w", seat, err)
+		}
+	}
+	return s.advance(tx, p)
+}
+
+// timeOutMove is the server's move for a seat out of time: draw, else the
+// highest-value legal discard, else what the bot would do (a rule set that
+// needs a card laid first).
+func timeOutMove(g *engine.Game, seat int) engine.Move {
+	var best *engine.Move
+	moves := g.LegalMoves(seat)
+	for i, m := range moves {
+		switch {
+		case m.Kind == engine.Draw:
+			return m
+		case m.Kind == engine.Discard && (best == nil || g.Rules().CardPoints(m.Card) > g.Rules().CardPoints(best.Card)):
+			best = &moves[i]
+		}
+	}
+	if best != nil {
+		return *best
+	}
+	return InterimBot(g, seat)
+}
+
+// loseOnTime ends the match of a seat whose match clock ran out: the deal
+// is ended by referee (scored, its record readable) and the seat's team
+// loses the match.
+func (s *tableService) loseOnTime(tx Tx, p *playing, seat int) error {
+	t := p.t
+	t.ClockUsed[seat] = int64(t.MatchSeconds) * 1000
+	if err := p.game.EndByReferee(); err != nil {
+		return err
+	}
+	now := s.now()
+	p.deal.Score, p.deal.EndedAt = p.game.Score(), &now
+	if err := s.savePosition(tx, p); err != nil {
+		return err
+	}
+	deals, err := tx.Tables().Deals(t.ID)
+	if err != nil {
+		return err
+	}
+	st := engine.MatchStatus{Totals: engine.RunningTotals(scoresOf(deals)), Over: true,
+		Winner: 1 - p.game.Team(seat)}
+	s.finish(t, st)
+	lost := seat
+	t.LostOnTime = &lost
+	return nil
 }

@@ -2,6 +2,8 @@ package domain
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 
@@ -205,6 +207,8 @@ func (s *tableService) Move(ctx context.Context, actor Actor, id int64, in MoveI
 	}
 	var v Validator
 	v.Check(in.Version > 0, "version", "required", "send the version you saw: If-Match with the state's ETag, or version in the body")
+	v.Check(len(in.IdempotencyKey) <= MaxIdempotencyKeyLength, "Idempotency-Key", "too_long",
+		fmt.Sprintf("Idempotency-Key must be at most %d characters", MaxIdempotencyKeyLength))
 	if err := v.Err(); err != nil {
 		return TableState{}, err
 	}
@@ -214,39 +218,94 @@ func (s *tableService) Move(ctx context.Context, actor Actor, id int64, in MoveI
 	}
 	var state TableState
 	var t Table
+	var replayed bool
 	err = s.st.InTx(ctx, func(tx Tx) error {
 		if t, err = visibleTable(tx, actor, id, "", true); err != nil {
 			return err
 		}
-		seat := t.SeatOf(actor.UserID)
-		if err := checkMove(t, seat, in.Version); err != nil {
+		if replayed, err = s.replay(tx, actor, id, in, &state); err != nil || replayed {
 			return err
 		}
-		p, err := load(tx, &t)
-		if err != nil {
+		if state, err = s.play(tx, &t, actor, m, in.Version); err != nil {
 			return err
 		}
-		if p.game.Turn() != seat {
-			return Errorf(ENotYourTurn, "it is seat %d's turn, not yours (seat %d)", p.game.Turn(), seat)
-		}
-		if err := s.apply(tx, p, seat, m, false); err != nil {
-			return err
-		}
-		if err := s.advance(tx, p); err != nil {
-			return err
-		}
-		if err := s.commitTable(tx, &t); err != nil {
-			return err
-		}
-		state, err = stateOf(tx, t, seat)
-		return err
+		state.Table = forViewer(state.Table, actor)
+		return s.remember(tx, actor, id, in, state)
 	})
 	if err != nil {
 		return TableState{}, err
 	}
-	s.notes.publish(t)
-	state.Table = forViewer(state.Table, actor)
+	if !replayed {
+		s.notes.publish(t)
+	}
 	return state, nil
+}
+
+// play plays the actor's move m at the locked table t, then the bots, and
+// stores the table with its next version; it returns the new state as the
+// actor sees it.
+func (s *tableService) play(tx Tx, t *Table, actor Actor, m engine.Move, version int64) (TableState, error) {
+	seat := t.SeatOf(actor.UserID)
+	if err := checkMove(*t, seat, version); err != nil {
+		return TableState{}, err
+	}
+	p, err := load(tx, t)
+	if err != nil {
+		return TableState{}, err
+	}
+	if p.game.Turn() != seat {
+		return TableState{}, Errorf(ENotYourTurn, "it is seat %d's turn, not yours (seat %d)", p.game.Turn(), seat)
+	}
+	if err := s.apply(tx, p, seat, m, false); err != nil {
+		return TableState{}, err
+	}
+	if err := s.advance(tx, p); err != nil {
+		return TableState{}, err
+	}
+	if err := s.commitTable(tx, t); err != nil {
+		return TableState{}, err
+	}
+	st, err := stateOf(tx, *t, seat)
+	st.TurnLeft, st.MatchLeft = clocksLeft(*t, st.View, s.now())
+	return st, err
+}
+
+// requestHash identifies a move request for its Idempotency-Key.
+func requestHash(id int64, in MoveInput) string {
+	sum := sha256.Sum256(fmt.Appendf(nil, "%d\n%d\n%s", id, in.Version, in.Move))
+	return hex.EncodeToString(sum[:])
+}
+
+// replay loads the first result of a retried move into state and reports
+// whether there was one. Errors: EIdempotencyKeyReused (the key was used
+// for another request).
+func (s *tableService) replay(tx Tx, actor Actor, id int64, in MoveInput, state *TableState) (bool, error) {
+	if in.IdempotencyKey == "" {
+		return false, nil
+	}
+	prior, err := tx.Tables().Idempotent(actor.UserID, in.IdempotencyKey, s.now().Add(-IdempotencyTTL))
+	switch {
+	case ErrorCode(err) == ENotFound:
+		return false, nil
+	case err != nil:
+		return false, err
+	case prior.TableID != id || prior.RequestHash != requestHash(id, in):
+		return false, Errorf(EIdempotencyKeyReused, "this Idempotency-Key was used for another request; use a new key for each move")
+	}
+	return true, json.Unmarshal(prior.Result, state)
+}
+
+// remember stores the result of a move sent with an Idempotency-Key.
+func (s *tableService) remember(tx Tx, actor Actor, id int64, in MoveInput, state TableState) error {
+	if in.IdempotencyKey == "" {
+		return nil
+	}
+	b, err := json.Marshal(state)
+	if err != nil {
+		return err
+	}
+	return tx.Tables().SaveIdempotent(IdempotentMove{UserID: actor.UserID, Key: in.IdempotencyKey, TableID: id,
+		RequestHash: requestHash(id, in), Result: b, CreatedAt: s.now()})
 }
 
 // checkMove checks that a seated player may move at a playing table at the

@@ -160,6 +160,13 @@ func dealRecord(tx Tx, t Table, d TableDeal) (DealRecord, error) {
 		return DealRecord{}, err
 	}
 	rec := DealRecord{Record: engine.NewRecord(r, d.Dealer, d.Seed, d.Totals)}
+	var end struct {
+		End string `json:"end"`
+	}
+	if err := json.Unmarshal(d.Position, &end); err != nil {
+		return DealRecord{}, err
+	}
+	rec.Record.ByReferee = end.End == engine.ByReferee.String() // a match clock ran out
 	rec.Record.Moves = make([]engine.SeatMove, len(moves))
 	for i, m := range moves {
 		var mv engine.Move

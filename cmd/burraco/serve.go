@@ -65,7 +65,24 @@ func serve(ctx context.Context, c config, log *slog.Logger) error {
 		OpenAPI:     burraco.OpenAPI,
 		Shutdown:    ctx, // long polls of table states end at once on shutdown
 	}, svc, db, log)
+	go tickTables(ctx, svc.Tables, log)
 	return listenAndServe(ctx, c.addr, handler, log)
+}
+
+// tickTables plays the tables' time-outs every second until ctx ends.
+func tickTables(ctx context.Context, tables domain.TableService, log *slog.Logger) {
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-tick.C:
+			if _, err := tables.Tick(ctx, now); err != nil && ctx.Err() == nil {
+				log.Error("table clocks", "err", err)
+			}
+		}
+	}
 }
 
 // openDB opens the database and applies the pending migrations.
