@@ -32,7 +32,8 @@ type Problem struct {
 	Code string `json:"code" example:"invalid_input"`
 	// The request id (also in the X-Request-ID response header); quote it when reporting a problem.
 	RequestID string `json:"request_id,omitempty" example:"3f2a9c0e7b1d4a58"`
-	// Every invalid field, for invalid_input, invalid_parameter and (wrong_type, unknown_field) malformed_json.
+	// Every invalid field, for invalid_input, invalid_parameter and (wrong_type, unknown_field) malformed_json;
+	// for version_conflict, the field version with the current version.
 	Errors []FieldError `json:"errors,omitempty"`
 } // @name Problem
 

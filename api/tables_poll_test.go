@@ -124,3 +124,30 @@ func TestTableLongPoll(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkTableState is a full state read (database and engine View);
+// BenchmarkTableUnchangedPoll a poll that finds nothing new (memory only).
+func BenchmarkTableState(b *testing.B) {
+	e := newEnv(b, storetest.SQLite(b))
+	tb, tokens := twoHumans(e)
+	path := tablePath(tb.ID, "state")
+	b.ReportAllocs()
+	for b.Loop() {
+		if res := e.do(req{Method: "GET", Path: path, Token: tokens[0]}); res.Status != 200 {
+			b.Fatal(res.Status)
+		}
+	}
+}
+
+func BenchmarkTableUnchangedPoll(b *testing.B) {
+	e := newEnv(b, storetest.SQLite(b))
+	tb, tokens := twoHumans(e)
+	path := tablePath(tb.ID, "state")
+	etag := e.do(req{Method: "GET", Path: path, Token: tokens[0]}).Header.Get("ETag")
+	b.ReportAllocs()
+	for b.Loop() {
+		if res := e.do(req{Method: "GET", Path: path, Token: tokens[0], Header: map[string]string{"If-None-Match": etag}}); res.Status != 304 {
+			b.Fatal(res.Status)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"regexp"
+	"strings"
 	"strconv"
 	"testing"
 
@@ -572,4 +573,37 @@ func TestTableContinuesAfterRestart(t *testing.T) {
 		restarted.must(200, req{Method: "GET", Path: tablePath(tb.ID, "state"), Token: tokens[0]}, &final)
 		checkRecords(t, restarted, tokens[0], tb.ID, final.Deals)
 	})
+}
+
+// TestTableBadInput sends bad bodies and ids to the tables' endpoints:
+// each gets a 4xx problem with its code, never a 5xx.
+func TestTableBadInput(t *testing.T) {
+	e := newEnv(t, storetest.SQLite(t))
+	tb, tokens := twoHumans(e)
+	open := e.newTable(tokens[0], api.TableCreateRequest{Rules: "fibur", Players: 4})
+	bodies := []struct{ name, body, contentType, code string }{
+		{"malformed", `{"seat":`, "application/json", "malformed_json"},
+		{"array", `[]`, "application/json", "malformed_json"},
+		{"unknown field", `{"bogus":1}`, "application/json", "malformed_json"},
+		{"wrong types", `{"seat":"x","rules":1,"version":"x","move":3}`, "application/json", "malformed_json"},
+		{"trailing data", `{}x`, "application/json", "malformed_json"},
+		{"huge", `{"rules":"` + strings.Repeat("x", 100<<10) + `"}`, "application/json", "request_too_large"},
+		{"text/plain", `{}`, "text/plain", "unsupported_media_type"},
+	}
+	for _, path := range []string{"/api/v1/tables", tablePath(open.ID, "join"), tablePath(open.ID, "bots"), tablePath(tb.ID, "moves")} {
+		for _, b := range bodies {
+			t.Run(path+"/"+b.name, func(t *testing.T) {
+				res := e.do(req{Method: "POST", Path: path, Body: b.body, Token: tokens[0], Header: map[string]string{"Content-Type": b.contentType}})
+				problemOf(t, res, b.code)
+				if res.Status < 400 || res.Status >= 500 {
+					t.Fatalf("status %d", res.Status)
+				}
+			})
+		}
+	}
+	for _, path := range []string{"/api/v1/tables/0", "/api/v1/tables/x/state", "/api/v1/tables/-1/deals", tablePath(tb.ID, "deals", "0", "record")} {
+		problemOf(t, e.must(400, req{Method: "GET", Path: path, Token: tokens[0]}, nil), "invalid_parameter")
+	}
+	problemOf(t, e.must(404, req{Method: "GET", Path: tablePath(tb.ID, "deals", "9", "record"), Token: tokens[0]}, nil), "not_found")
+	problemOf(t, e.must(404, req{Method: "POST", Path: tablePath(999, "moves"), Token: tokens[0], Body: `{"move":"draw","version":1}`}, nil), "not_found")
 }
