@@ -7,8 +7,8 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"regexp"
-	"strings"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
