@@ -607,3 +607,22 @@ func TestTableBadInput(t *testing.T) {
 	problemOf(t, e.must(404, req{Method: "GET", Path: tablePath(tb.ID, "deals", "9", "record"), Token: tokens[0]}, nil), "not_found")
 	problemOf(t, e.must(404, req{Method: "POST", Path: tablePath(999, "moves"), Token: tokens[0], Body: `{"move":"draw","version":1}`}, nil), "not_found")
 }
+
+// TestTableLeakFreeOtherRuleSets plays a deal of fechado (only the pile's
+// top card is public), fibur-row (public rows) and aberto against a bot,
+// checking every state of the player and of a spectator.
+func TestTableLeakFreeOtherRuleSets(t *testing.T) {
+	db := storetest.SQLite(t)
+	e := newEnv(t, db)
+	_, tok := e.user("sara@example.com", "Sara")
+	_, spec := e.user("vito@example.com", "Vito")
+	for i, rules := range []string{"fechado", "fibur-row", "aberto"} {
+		tb := e.newTable(tok.AccessToken, api.TableCreateRequest{Rules: rules, Players: 2, Match: &api.MatchFormat{Deals: 1}, AutoStart: true})
+		e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "bots"), Token: tok.AccessToken}, nil)
+		final, _ := playHuman(t, e, db, tb.ID, tok.AccessToken, 0, chooser{rand.New(rand.NewPCG(uint64(i), 9))}, spec.AccessToken)
+		if len(final.Deals) != 1 {
+			t.Fatalf("%s deals: %+v", rules, final.Deals)
+		}
+		checkRecords(t, e, tok.AccessToken, tb.ID, final.Deals)
+	}
+}
