@@ -202,5 +202,13 @@ func TestTableMatchClock(t *testing.T) {
 			t.Errorf("the record does not say the referee ended it")
 		}
 		e.tick(0) // a finished table is left alone
+		// A long poll of a finished table (from a fresh process, which does
+		// not keep finished tables) waits its time: no client spins.
+		restarted := newEnv(t, db)
+		t0 := time.Now()
+		restarted.must(304, req{Method: "GET", Path: fmt.Sprintf("%s?since=%d&wait=1", tablePath(tb.ID, "state"), final.Version), Token: tok}, nil)
+		if took := time.Since(t0); took < time.Second {
+			t.Errorf("a poll of a finished table answered after %v", took)
+		}
 	})
 }

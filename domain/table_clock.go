@@ -89,6 +89,9 @@ func (s *tableService) tickTable(ctx context.Context, id int64, now time.Time) (
 			return err
 		}
 		seat := p.game.Turn()
+		if seat >= len(t.ClockUsed) {
+			return fmt.Errorf("clock of seat %d not kept", seat)
+		}
 		elapsed := now.Sub(*t.TurnStartedAt)
 		used := time.Duration(t.ClockUsed[seat])*time.Millisecond + elapsed
 		switch {

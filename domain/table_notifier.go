@@ -94,7 +94,7 @@ func (s *tableService) Watch(ctx context.Context, actor Actor, id int64, invite 
 				return 0, -1, err
 			}
 			if t.Status == TableFinished { // not kept: it changes no more
-				return s.finished(t, actor, invite)
+				return s.finished(ctx, t, actor, invite, since)
 			}
 			continue
 		}
@@ -131,11 +131,16 @@ func (s *tableService) prime(ctx context.Context, id int64) (Table, error) {
 	return t, err
 }
 
-// finished answers Watch for a finished table.
-func (s *tableService) finished(t Table, actor Actor, invite string) (int64, int, error) {
+// finished answers Watch for a finished table: a poll for a newer version
+// waits its whole time (none will come), so that a client polling on does
+// not spin.
+func (s *tableService) finished(ctx context.Context, t Table, actor Actor, invite string, since int64) (int64, int, error) {
 	a := accessOf(t)
 	if !a.visible(actor, invite) {
 		return 0, -1, errTableNotFound
+	}
+	if t.Version <= since {
+		<-ctx.Done()
 	}
 	return t.Version, a.seatOf(actor), nil
 }

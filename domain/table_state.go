@@ -91,7 +91,10 @@ func clocksLeft(t Table, v *engine.View, now time.Time) (*float64, []float64) {
 	if t.MatchSeconds > 0 {
 		match = make([]float64, t.Players)
 		for i := range match {
-			used := time.Duration(t.ClockUsed[i]) * time.Millisecond
+			var used time.Duration
+			if i < len(t.ClockUsed) {
+				used = time.Duration(t.ClockUsed[i]) * time.Millisecond
+			}
 			if i == v.Turn && !v.Over {
 				used += elapsed
 			}
