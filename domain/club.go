@@ -76,14 +76,6 @@ type MemberFilter struct {
 	Offset int
 }
 
-// Page is one page of a list and the total number of matching items.
-type Page[T any] struct {
-	Items  []T `json:"items"`
-	Total  int `json:"total"`
-	Limit  int `json:"limit"`
-	Offset int `json:"offset"`
-}
-
 // ClubService manages clubs and memberships. Authorisation: any logged-in
 // user may create a club (and becomes its owner); only the club's admins and
 // owner, or a site admin, update it and manage its members; only an owner or

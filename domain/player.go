@@ -67,11 +67,3 @@ type PlayerService interface {
 	// EUnauthenticated, ENotFound, EForbidden, EConflict (still referenced).
 	Delete(ctx context.Context, actor Actor, id int64) error
 }
-
-// Services is the set of services the API needs; cmd wires it.
-type Services struct {
-	Auth        AuthService
-	Clubs       ClubService
-	Players     PlayerService
-	Tournaments TournamentService
-}
