@@ -29,12 +29,12 @@ func (r Role) AtLeast(min Role) bool { return roleRank[r] > 0 && roleRank[r] >= 
 
 // Club is a Burraco club (circolo).
 type Club struct {
-	ID          int64     `json:"id"`
-	Name        string    `json:"name"`
-	City        string    `json:"city"`
-	Description string    `json:"description"`
-	CreatedAt   time.Time `json:"created_at"`
-	UpdatedAt   time.Time `json:"updated_at"`
+	ID          int64
+	Name        string
+	City        string
+	Description string
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
 }
 
 // ClubInput creates a club.
@@ -60,13 +60,13 @@ type ClubFilter struct {
 
 // Membership is a user's role in a club.
 type Membership struct {
-	ClubID    int64     `json:"club_id"`
-	ClubName  string    `json:"club_name"`
-	UserID    int64     `json:"user_id"`
-	UserName  string    `json:"user_name"`
-	UserEmail string    `json:"user_email"`
-	Role      Role      `json:"role"`
-	CreatedAt time.Time `json:"created_at"`
+	ClubID    int64
+	ClubName  string
+	UserID    int64
+	UserName  string
+	UserEmail string
+	Role      Role
+	CreatedAt time.Time
 }
 
 // MemberFilter filters and pages a member list.

@@ -26,9 +26,9 @@ const (
 
 // FieldError is one invalid input field.
 type FieldError struct {
-	Field   string `json:"field"`   // JSON name of the field, e.g. "email"
-	Code    string `json:"code"`    // e.g. "required", "too_long", "invalid"
-	Message string `json:"message"` // human-readable
+	Field   string // JSON name of the field, e.g. "email"
+	Code    string // e.g. "required", "too_long", "invalid"
+	Message string // human-readable
 }
 
 // Error is the one error type of the domain.

@@ -8,13 +8,13 @@ import (
 // Player is a person who plays: a profile with an optional federation id and
 // club. UserID links it to a login when the person has one.
 type Player struct {
-	ID           int64     `json:"id"`
-	UserID       *int64    `json:"user_id,omitempty"`
-	Name         string    `json:"name"`
-	FederationID *string   `json:"federation_id,omitempty"` // e.g. a FIBUR card number; unique when set
-	ClubID       *int64    `json:"club_id,omitempty"`
-	CreatedAt    time.Time `json:"created_at"`
-	UpdatedAt    time.Time `json:"updated_at"`
+	ID           int64
+	UserID       *int64
+	Name         string
+	FederationID *string // e.g. a FIBUR card number; unique when set
+	ClubID       *int64
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
 }
 
 // PlayerInput creates a player.

@@ -70,25 +70,25 @@ const (
 // Entries, rounds, pairings (movements), VP tables, standings and score
 // sheets belong to a tournament; they are not part of this type.
 type Tournament struct {
-	ID          int64  `json:"id"`
-	ClubID      int64  `json:"club_id"`
-	ClubName    string `json:"club_name"`
-	Name        string `json:"name"`
-	Description string `json:"description"`
+	ID          int64
+	ClubID      int64
+	ClubName    string
+	Name        string
+	Description string
 	// Rules is the engine's rule set (fibur, fibur-row, reale, aberto,
 	// fechado).
-	Rules engine.RuleSet `json:"rules"`
+	Rules engine.RuleSet
 	// Options is the complete options object of RULES §11 for the rule set:
 	// the defaults with the organiser's choices over them, as
 	// engine.ParseOptions reads it. It is the default of every table.
-	Options       json.RawMessage  `json:"options"`
-	Players       int              `json:"players"` // per table: 4 (pairs) or 2
-	Event         Event            `json:"event"`
-	DealsPerRound int              `json:"deals_per_round"`
-	StartsAt      time.Time        `json:"starts_at"`
-	Status        TournamentStatus `json:"status"`
-	CreatedAt     time.Time        `json:"created_at"`
-	UpdatedAt     time.Time        `json:"updated_at"`
+	Options       json.RawMessage
+	Players       int // per table: 4 (pairs) or 2
+	Event         Event
+	DealsPerRound int
+	StartsAt      time.Time
+	Status        TournamentStatus
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
 }
 
 // TournamentInput creates a tournament (as a draft).
