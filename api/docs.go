@@ -5,7 +5,8 @@
 // that knows HTTP; every decision about who may do what is the domain's.
 //
 // Each handler has one shape: decode, call the service with the actor,
-// respond. Errors become problems through one table (problemKinds).
+// respond. Errors become problems through two tables: kindProblems from
+// the domain error's kind, apiProblems for API-level codes.
 //
 // The swag annotations below and on each handler generate docs/ and, from
 // it, openapi.yaml (make docs).

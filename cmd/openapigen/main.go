@@ -91,6 +91,9 @@ func toOpenAPI3(swaggerJSON []byte) ([]byte, error) {
 	bearerScheme(doc3)
 	publicSecurity(doc3)
 	dropConversionNoise(doc3)
+	if err := problemCodes(doc3); err != nil {
+		return nil, err
+	}
 	// A round trip through JSON gives plain maps, which yaml.v3 writes with
 	// sorted keys: the output is deterministic.
 	j, err := doc3.MarshalJSON()
