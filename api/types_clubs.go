@@ -45,11 +45,13 @@ type ClubList struct {
 
 // Member is a user's role in a club.
 type Member struct {
-	ClubID    int64  `json:"club_id" example:"7"`
-	ClubName  string `json:"club_name" example:"Circolo Roma"`
-	UserID    int64  `json:"user_id" example:"42"`
-	UserName  string `json:"user_name" example:"Anna Rossi"`
-	UserEmail string `json:"user_email" example:"anna@example.com"`
+	ClubID   int64  `json:"club_id" example:"7"`
+	ClubName string `json:"club_name" example:"Circolo Roma"`
+	UserID   int64  `json:"user_id" example:"42"`
+	UserName string `json:"user_name" example:"Anna Rossi"`
+	// The member's e-mail address: shown only to the club's admins and owners, to site admins, and to
+	// the member themself; absent for anyone else.
+	UserEmail string `json:"user_email,omitempty" example:"anna@example.com"`
 	// member < referee (arbitro: enters live scores) < admin < owner.
 	Role      string    `json:"role" enums:"member,referee,admin,owner" example:"member"`
 	CreatedAt time.Time `json:"created_at" format:"date-time"`

@@ -76,11 +76,13 @@ type MemberFilter struct {
 	Offset int
 }
 
-// ClubService manages clubs and memberships. Authorisation: any logged-in
-// user may create a club (and becomes its owner); only the club's admins and
-// owner, or a site admin, update it and manage its members; only an owner or
-// a site admin may grant or remove the owner role; members of a club may list
-// its members; anyone may list and read clubs.
+// ClubService manages clubs and memberships. Authorisation (access.go):
+// any logged-in user may create a club (and becomes its owner); only the
+// club's admins and owner, or a site admin, update it and manage its
+// members; only an owner or a site admin may grant or remove the owner role;
+// members of a club may list its members, but see the e-mail addresses only
+// when they are its admins or owners (and each their own); anyone may list
+// and read clubs.
 type ClubService interface {
 	// Create creates a club whose owner is the actor. Errors:
 	// EUnauthenticated, EInvalid (name, city, description).
@@ -106,13 +108,17 @@ type ClubService interface {
 	// RemoveMember removes a membership; a member may remove themself. The
 	// last owner cannot be removed (EConflict).
 	RemoveMember(ctx context.Context, actor Actor, clubID, userID int64) error
-	// ListMembers returns a club's members ordered by user name. Errors:
-	// EUnauthenticated, ENotFound, EForbidden (not a member), EInvalid.
+	// ListMembers returns a club's members ordered by user name. UserEmail
+	// is empty on the members whose address the actor may not see (only
+	// the club's admins and owners, site admins, and each member for their
+	// own, see it). Errors: EUnauthenticated, ENotFound, EForbidden (not a
+	// member), EInvalid.
 	ListMembers(ctx context.Context, actor Actor, clubID int64, f MemberFilter) (Page[Membership], error)
 	// MyClubs returns the actor's memberships, ordered by club name, so a
 	// frontend knows after login where the user is a member, referee or
 	// admin. Errors: EUnauthenticated.
 	MyClubs(ctx context.Context, actor Actor) ([]Membership, error)
-	// RoleOf returns the user's role in the club, or "" when not a member.
-	RoleOf(ctx context.Context, userID, clubID int64) (Role, error)
+	// RoleOf returns the actor's own role in the club, or "" when not a
+	// member (or not logged in). Errors: none but the database's.
+	RoleOf(ctx context.Context, actor Actor, clubID int64) (Role, error)
 }

@@ -20,7 +20,7 @@ func TestClubCreate(t *testing.T) {
 			if c.Name != "Circolo del Burraco" || c.ID == 0 {
 				t.Errorf("club = %+v", c)
 			}
-			role, err := f.svc.Clubs.RoleOf(ctx, owner.UserID, c.ID)
+			role, err := f.svc.Clubs.RoleOf(ctx, owner, c.ID)
 			wantCode(t, err, "")
 			if role != domain.RoleOwner {
 				t.Errorf("role = %q, want owner", role)
@@ -188,7 +188,7 @@ func TestClubMembers(t *testing.T) {
 			wantCode(t, err, domain.EForbidden)
 			_, err = f.svc.Clubs.SetRole(ctx, owner, c.ID, outsider.UserID, domain.RoleMember)
 			wantCode(t, err, domain.ENotFound)
-			role, _ := f.svc.Clubs.RoleOf(ctx, member.UserID, c.ID)
+			role, _ := f.svc.Clubs.RoleOf(ctx, member, c.ID)
 			if role != domain.RoleReferee {
 				t.Errorf("role %q, want referee", role)
 			}
@@ -234,7 +234,7 @@ func TestClubMembers(t *testing.T) {
 			f.member(root, c.ID, outsider, domain.RoleAdmin)
 			wantCode(t, f.svc.Clubs.RemoveMember(ctx, outsider, c.ID, admin.UserID), domain.EForbidden)
 			wantCode(t, f.svc.Clubs.RemoveMember(ctx, owner, c.ID, admin.UserID), "")
-			role, err := f.svc.Clubs.RoleOf(ctx, admin.UserID, c.ID)
+			role, err := f.svc.Clubs.RoleOf(ctx, admin, c.ID)
 			wantCode(t, err, "")
 			if role != "" {
 				t.Errorf("role after removal %q", role)

@@ -34,7 +34,7 @@ func (s *tournamentService) Create(ctx context.Context, actor Actor, clubID int6
 		t.DealsPerRound = DefaultDealsPerRound
 	}
 	err := s.st.InTx(ctx, func(tx Tx) error {
-		if _, _, err := clubAs(tx, actor, clubID, RoleAdmin); err != nil {
+		if _, err := accessFor(tx, actor).clubToManage(clubID, readClub); err != nil {
 			return err
 		}
 		if err := checkTournament(&t, in.Options); err != nil {
@@ -136,49 +136,32 @@ func (s *tournamentService) Get(ctx context.Context, actor Actor, id int64) (Tou
 	var t Tournament
 	err := s.st.View(ctx, func(tx Tx) error {
 		var err error
-		t, err = visibleTournament(tx, actor, id)
+		t, err = visibleTournament(accessFor(tx, actor), id)
 		return err
 	})
 	return t, err
 }
 
 // visibleTournament loads a tournament the actor may see. Errors: ENotFound.
-func visibleTournament(tx Tx, actor Actor, id int64) (Tournament, error) {
-	t, err := tx.Tournaments().Get(id)
-	if err != nil || t.Status.Public() {
+func visibleTournament(a *access, id int64) (Tournament, error) {
+	t, err := a.tx.Tournaments().Get(id)
+	if err != nil {
 		return t, err
 	}
-	ok, err := managesClub(tx, actor, t.ClubID)
-	if err != nil {
-		return Tournament{}, err
-	}
-	if !ok {
-		return Tournament{}, errTournamentNotFound
+	if ok, err := a.canSeeTournament(t); err != nil || !ok {
+		return Tournament{}, orDenied(err, errTournamentNotFound)
 	}
 	return t, nil
 }
 
-// managesClub reports whether the actor may manage the club's tournaments:
-// a site admin, or an admin or owner of the club.
-func managesClub(tx Tx, actor Actor, clubID int64) (bool, error) {
-	if actor.Anonymous() {
-		return false, nil
-	}
-	if actor.SiteAdmin {
-		return true, nil
-	}
-	role, err := roleIn(tx, actor.UserID, clubID)
-	return role.AtLeast(RoleAdmin), err
-}
-
 // editableTournament loads and locks a tournament the actor may manage.
 // Errors: ENotFound (also a draft the actor may not see), EForbidden.
-func editableTournament(tx Tx, actor Actor, id int64) (Tournament, error) {
-	t, err := tx.Tournaments().Lock(id)
+func editableTournament(a *access, id int64) (Tournament, error) {
+	t, err := a.tx.Tournaments().Lock(id)
 	if err != nil {
 		return Tournament{}, err
 	}
-	ok, err := managesClub(tx, actor, t.ClubID)
+	ok, err := a.canManageTournament(t)
 	switch {
 	case err != nil:
 		return Tournament{}, err
@@ -204,7 +187,7 @@ func (s *tournamentService) List(ctx context.Context, actor Actor, f TournamentF
 	}
 	page := Page[Tournament]{Limit: f.Limit, Offset: f.Offset}
 	err := s.st.View(ctx, func(tx Tx) error {
-		drafts, err := draftScope(tx, actor)
+		drafts, err := accessFor(tx, actor).visibleDrafts()
 		if err != nil {
 			return err
 		}
@@ -214,28 +197,6 @@ func (s *tournamentService) List(ctx context.Context, actor Actor, f TournamentF
 	return page, err
 }
 
-// draftScope returns the drafts the actor may see: all for a site admin,
-// those of the clubs they administer otherwise.
-func draftScope(tx Tx, actor Actor) (DraftScope, error) {
-	switch {
-	case actor.Anonymous():
-		return DraftScope{}, nil
-	case actor.SiteAdmin:
-		return DraftScope{All: true}, nil
-	}
-	ms, err := tx.Memberships().OfUser(actor.UserID)
-	if err != nil {
-		return DraftScope{}, err
-	}
-	var scope DraftScope
-	for _, m := range ms {
-		if m.Role.AtLeast(RoleAdmin) {
-			scope.ClubIDs = append(scope.ClubIDs, m.ClubID)
-		}
-	}
-	return scope, nil
-}
-
 // Update implements TournamentService.
 func (s *tournamentService) Update(ctx context.Context, actor Actor, id int64, p TournamentPatch) (Tournament, error) {
 	if actor.Anonymous() {
@@ -243,7 +204,7 @@ func (s *tournamentService) Update(ctx context.Context, actor Actor, id int64, p
 	}
 	var t Tournament
 	err := s.st.InTx(ctx, func(tx Tx) error {
-		old, err := editableTournament(tx, actor, id)
+		old, err := editableTournament(accessFor(tx, actor), id)
 		if err != nil {
 			return err
 		}
@@ -331,7 +292,7 @@ func (s *tournamentService) Delete(ctx context.Context, actor Actor, id int64) e
 		return errLoginRequired
 	}
 	return s.st.InTx(ctx, func(tx Tx) error {
-		t, err := editableTournament(tx, actor, id)
+		t, err := editableTournament(accessFor(tx, actor), id)
 		if err != nil {
 			return err
 		}
