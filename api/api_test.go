@@ -153,7 +153,7 @@ func TestBadInput(t *testing.T) {
 		e.must(201, req{Method: "POST", Path: "/api/v1/players", Token: admin, Body: api.PlayerCreateRequest{Name: "P"}}, &player)
 		var tournament api.Tournament
 		e.must(201, req{Method: "POST", Path: fmt.Sprintf("/api/v1/clubs/%d/tournaments", club.ID), Token: admin,
-			Body: api.TournamentCreateRequest{Name: "T", Rules: "fibur", Players: 4, Event: "pairs", StartsAt: time.Date(2026, 5, 1, 15, 0, 0, 0, time.UTC)}}, &tournament)
+			Body: api.TournamentCreateRequest{Name: "T", Rules: "fibur", PlayersPerTable: 4, Kind: "pairs", StartsAt: time.Date(2026, 5, 1, 15, 0, 0, 0, time.UTC)}}, &tournament)
 
 		withBody := []struct{ method, path string }{
 			{"POST", "/api/v1/auth/register"}, {"POST", "/api/v1/auth/login"},

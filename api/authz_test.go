@@ -107,7 +107,7 @@ func newFixture(e *env) *fixture {
 
 func (f *fixture) newTournament(e *env, by domain.Actor, name string) int64 {
 	t, err := e.svc.Tournaments.Create(context.Background(), by, f.clubA, domain.TournamentInput{Name: name,
-		Rules: "fibur", Players: 4, Event: domain.EventPairs, StartsAt: e.clock.Now().AddDate(0, 0, 7)})
+		Rules: "fibur", PlayersPerTable: 4, Kind: domain.PairsTournament, StartsAt: e.clock.Now().AddDate(0, 0, 7)})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -216,7 +216,7 @@ var matrix = []route{
 	}, all(200, nil)},
 	{"POST /clubs/{id}/tournaments", func(f *fixture, c string) req {
 		return req{Method: "POST", Path: clubPath(f) + "/tournaments", Body: api.TournamentCreateRequest{Name: "Torneo of " + c,
-			Rules: "fibur", Players: 4, Event: "pairs", StartsAt: time.Date(2026, 6, 1, 15, 0, 0, 0, time.UTC)}}
+			Rules: "fibur", PlayersPerTable: 4, Kind: "pairs", StartsAt: time.Date(2026, 6, 1, 15, 0, 0, 0, time.UTC)}}
 	}, adminsOnly(201)},
 	{"GET /tournaments/{id} (published)", func(f *fixture, c string) req {
 		return req{Method: "GET", Path: tournamentPath(f.published)}

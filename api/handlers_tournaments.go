@@ -63,7 +63,7 @@ func (s *server) listTournaments(w http.ResponseWriter, r *http.Request) {
 //	@Failure	404	{object}	Problem	"not_found: no such club"
 //	@Failure	413	{object}	Problem	"request_too_large: the body exceeds 1 MiB"
 //	@Failure	415	{object}	Problem	"unsupported_media_type: send Content-Type: application/json"
-//	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, description, rules, options, players, event, deals_per_round, starts_at); the message of rules, players and options is the rules engine's"
+//	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, description, rules, options, players_per_table, kind, deals_per_round, starts_at); the message of rules, players_per_table and options is the rules engine's"
 //	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
 //	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
 //	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
@@ -119,7 +119,7 @@ func (s *server) getTournament(w http.ResponseWriter, r *http.Request) {
 //
 //	@Summary		Update a tournament
 //	@ID			updateTournament
-//	@Description	Only the club's admins and owners, or a site admin. Absent fields are left as they are. The status moves one step forward (draft → published → running → finished) or stays; rules, players and options change only while the tournament is a draft. A new rule set without options resets the options to its defaults; options given replace the stored ones.
+//	@Description	Only the club's admins and owners, or a site admin. Absent fields are left as they are. The status moves one step forward (draft → published → running → finished) or stays; rules, players_per_table and options change only while the tournament is a draft. A new rule set without options resets the options to its defaults; options given replace the stored ones.
 //	@Tags			tournaments
 //	@Accept			json
 //	@Produce		json
@@ -131,10 +131,10 @@ func (s *server) getTournament(w http.ResponseWriter, r *http.Request) {
 //	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
 //	@Failure	403	{object}	Problem	"forbidden: the caller lacks the role this needs: admin of the tournament's club"
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
-//	@Failure	409	{object}	Problem	"conflict: a status that does not move one step forward, or rules, players or options changed after draft"
+//	@Failure	409	{object}	Problem	"conflict: a status that does not move one step forward, or rules, players_per_table or options changed after draft"
 //	@Failure	413	{object}	Problem	"request_too_large: the body exceeds 1 MiB"
 //	@Failure	415	{object}	Problem	"unsupported_media_type: send Content-Type: application/json"
-//	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, description, rules, options, players, event, deals_per_round, starts_at, status)"
+//	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, description, rules, options, players_per_table, kind, deals_per_round, starts_at, status)"
 //	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
 //	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
 //	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"

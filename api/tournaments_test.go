@@ -28,14 +28,14 @@ func TestTournaments(t *testing.T) {
 		starts := time.Date(2026, 4, 18, 17, 0, 0, 0, time.FixedZone("CEST", 2*3600))
 		var draft api.Tournament
 		res := e.must(201, req{Method: "POST", Path: clubTournaments, Token: secretary, Body: api.TournamentCreateRequest{
-			Name: "Torneo di Primavera", Rules: "fibur", Players: 4, Event: "pairs", StartsAt: starts,
+			Name: "Torneo di Primavera", Rules: "fibur", PlayersPerTable: 4, Kind: "pairs", StartsAt: starts,
 			Options: &api.TableOptionsInput{Target: &target, Direction: &direction}}}, &draft)
 		location := fmt.Sprintf("/api/v1/tournaments/%d", draft.ID)
 		if res.Header.Get("Location") != location {
 			t.Errorf("Location %q, want %q", res.Header.Get("Location"), location)
 		}
 		want := api.Tournament{ID: draft.ID, ClubID: club.ID, ClubName: "Circolo Roma", Name: "Torneo di Primavera",
-			Rules: "fibur", Players: 4, Event: "pairs", DealsPerRound: 3, StartsAt: starts.UTC(), Status: "draft",
+			Rules: "fibur", PlayersPerTable: 4, Kind: "pairs", DealsPerRound: 3, StartsAt: starts.UTC(), Status: "draft",
 			Options: api.TableOptions{SemiClean: true, SemiCleanSet: "exactly8", PotPenaltyIfNeither: true, ClosingDiscard: "no_wild",
 				Direction: "anticlockwise", Target: 1005, JokerPoints: 30, Jokers: true, CanastraBonus: "100/200", AbertoSets: "none"},
 			CreatedAt: e.clock.Now(), UpdatedAt: e.clock.Now()}
@@ -85,7 +85,7 @@ func TestTournaments(t *testing.T) {
 		// A second draft, deleted.
 		var second api.Tournament
 		res = e.must(201, req{Method: "POST", Path: clubTournaments, Token: secretary, Body: api.TournamentCreateRequest{
-			Name: "Prova", Rules: "fibur-row", Players: 2, Event: "individual", DealsPerRound: 2, StartsAt: starts}}, &second)
+			Name: "Prova", Rules: "fibur-row", PlayersPerTable: 2, Kind: "individual", DealsPerRound: 2, StartsAt: starts}}, &second)
 		e.must(204, req{Method: "DELETE", Path: res.Header.Get("Location"), Token: secretary}, nil)
 		problemOf(t, e.must(404, req{Method: "GET", Path: res.Header.Get("Location"), Token: secretary}, nil), "not_found")
 	})
@@ -114,21 +114,21 @@ func TestTournamentInvalidInput(t *testing.T) {
 		code   string
 		want   []string
 	}{
-		{"EveryFieldListed", `{"name":"","rules":"","players":3,"event":"solo","deals_per_round":9}`, 422, "invalid_input",
-			[]string{"name:required", "rules:required", "players:invalid", "event:invalid", "deals_per_round:out_of_range", "starts_at:required"}},
-		{"UnknownRuleSet", `{"name":"T","rules":"poker","players":4,"event":"pairs","starts_at":"2026-05-01T15:00:00Z"}`, 422, "invalid_input",
+		{"EveryFieldListed", `{"name":"","rules":"","players_per_table":3,"kind":"solo","deals_per_round":9}`, 422, "invalid_input",
+			[]string{"name:required", "rules:required", "players_per_table:invalid", "kind:invalid", "deals_per_round:out_of_range", "starts_at:required"}},
+		{"UnknownRuleSet", `{"name":"T","rules":"poker","players_per_table":4,"kind":"pairs","starts_at":"2026-05-01T15:00:00Z"}`, 422, "invalid_input",
 			[]string{"rules:invalid"}},
-		{"FiburRowOfFour", `{"name":"T","rules":"fibur-row","players":4,"event":"pairs","starts_at":"2026-05-01T15:00:00Z"}`, 422, "invalid_input",
-			[]string{"players:invalid"}},
-		{"UnknownOptionValue", `{"name":"T","rules":"fibur","players":4,"event":"pairs","starts_at":"2026-05-01T15:00:00Z","options":{"direction":"sideways"}}`,
+		{"FiburRowOfFour", `{"name":"T","rules":"fibur-row","players_per_table":4,"kind":"pairs","starts_at":"2026-05-01T15:00:00Z"}`, 422, "invalid_input",
+			[]string{"players_per_table:invalid"}},
+		{"UnknownOptionValue", `{"name":"T","rules":"fibur","players_per_table":4,"kind":"pairs","starts_at":"2026-05-01T15:00:00Z","options":{"direction":"sideways"}}`,
 			422, "invalid_input", []string{"options:invalid"}},
-		{"OptionOfAnotherRuleSet", `{"name":"T","rules":"fibur","players":4,"event":"pairs","starts_at":"2026-05-01T15:00:00Z","options":{"real_canastra":true}}`,
+		{"OptionOfAnotherRuleSet", `{"name":"T","rules":"fibur","players_per_table":4,"kind":"pairs","starts_at":"2026-05-01T15:00:00Z","options":{"real_canastra":true}}`,
 			422, "invalid_input", []string{"options:invalid"}},
-		{"UnknownOptionKey", `{"name":"T","rules":"fibur","players":4,"event":"pairs","starts_at":"2026-05-01T15:00:00Z","options":{"bogus":1}}`,
+		{"UnknownOptionKey", `{"name":"T","rules":"fibur","players_per_table":4,"kind":"pairs","starts_at":"2026-05-01T15:00:00Z","options":{"bogus":1}}`,
 			400, "malformed_json", []string{"bogus:unknown_field"}},
-		{"OptionOfWrongType", `{"name":"T","rules":"fibur","players":4,"event":"pairs","starts_at":"2026-05-01T15:00:00Z","options":{"target":"high"}}`,
+		{"OptionOfWrongType", `{"name":"T","rules":"fibur","players_per_table":4,"kind":"pairs","starts_at":"2026-05-01T15:00:00Z","options":{"target":"high"}}`,
 			400, "malformed_json", []string{"options.target:wrong_type"}},
-		{"NotATime", `{"name":"T","rules":"fibur","players":4,"event":"pairs","starts_at":"tomorrow"}`, 400, "malformed_json", nil},
+		{"NotATime", `{"name":"T","rules":"fibur","players_per_table":4,"kind":"pairs","starts_at":"tomorrow"}`, 400, "malformed_json", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -143,7 +143,7 @@ func TestTournamentInvalidInput(t *testing.T) {
 	}
 	t.Run("StatusListedWithTheOtherFields", func(t *testing.T) {
 		var tm api.Tournament
-		e.must(201, req{Method: "POST", Path: path, Token: admin, Body: `{"name":"T","rules":"fibur","players":4,"event":"pairs","starts_at":"2026-05-01T15:00:00Z"}`}, &tm)
+		e.must(201, req{Method: "POST", Path: path, Token: admin, Body: `{"name":"T","rules":"fibur","players_per_table":4,"kind":"pairs","starts_at":"2026-05-01T15:00:00Z"}`}, &tm)
 		p := problemOf(t, e.must(422, req{Method: "PATCH", Path: fmt.Sprintf("/api/v1/tournaments/%d", tm.ID), Token: admin,
 			Body: `{"status":"over","deals_per_round":0}`}, nil), "invalid_input")
 		if diff := cmp.Diff([]string{"deals_per_round:out_of_range", "status:invalid"}, fields(p)); diff != "" {

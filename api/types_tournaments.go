@@ -21,13 +21,13 @@ type Tournament struct {
 	// Every option, as the tables will play them: the rule set's defaults with the organiser's choices over them.
 	Options TableOptions `json:"options"`
 	// Players per table: 4 (two pairs) or 2; fibur-row is played by 2.
-	Players int `json:"players" enums:"2,4" example:"4"`
+	PlayersPerTable int `json:"players_per_table" enums:"2,4" example:"4"`
 	// pairs (fixed pairs), teams (a team fields pairs per match) or individual (partners change each round).
-	Event string `json:"event" enums:"pairs,teams,individual" example:"pairs"`
+	Kind string `json:"kind" enums:"pairs,teams,individual" example:"pairs"`
 	// Deals (smazzate) each table plays per round.
 	DealsPerRound int       `json:"deals_per_round" minimum:"1" maximum:"8" example:"3"`
 	StartsAt      time.Time `json:"starts_at" format:"date-time"`
-	// draft → published → running → finished, one step at a time. Rules, players and options are frozen after draft.
+	// draft → published → running → finished, one step at a time. Rules, players_per_table and options are frozen after draft.
 	Status    string    `json:"status" enums:"draft,published,running,finished" example:"published"`
 	CreatedAt time.Time `json:"created_at" format:"date-time"`
 	UpdatedAt time.Time `json:"updated_at" format:"date-time"`
@@ -37,7 +37,7 @@ func tournamentOut(t domain.Tournament) Tournament {
 	var o TableOptions
 	_ = json.Unmarshal(t.Options, &o) // the domain stores the complete object it validated
 	return Tournament{ID: t.ID, ClubID: t.ClubID, ClubName: t.ClubName, Name: t.Name, Description: t.Description,
-		Rules: string(t.Rules), Options: o, Players: t.Players, Event: string(t.Event), DealsPerRound: t.DealsPerRound,
+		Rules: string(t.Rules), Options: o, PlayersPerTable: t.PlayersPerTable, Kind: string(t.Kind), DealsPerRound: t.DealsPerRound,
 		StartsAt: t.StartsAt, Status: string(t.Status), CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
 }
 
@@ -104,8 +104,9 @@ type TournamentCreateRequest struct {
 	// Options that differ from the rule set's defaults.
 	Options *TableOptionsInput `json:"options,omitempty"`
 	// Players per table; fibur-row is played by 2.
-	Players int    `json:"players" enums:"2,4" example:"4"`
-	Event   string `json:"event" enums:"pairs,teams,individual" example:"pairs"`
+	PlayersPerTable int `json:"players_per_table" enums:"2,4" example:"4"`
+	// pairs (fixed pairs), teams (a team fields pairs per match) or individual (partners change each round).
+	Kind string `json:"kind" enums:"pairs,teams,individual" example:"pairs"`
 	// Deals per table per round; absent means 3.
 	DealsPerRound int       `json:"deals_per_round,omitempty" minimum:"1" maximum:"8" example:"3"`
 	StartsAt      time.Time `json:"starts_at" format:"date-time"`
@@ -113,37 +114,38 @@ type TournamentCreateRequest struct {
 
 func (req TournamentCreateRequest) input() domain.TournamentInput {
 	return domain.TournamentInput{Name: req.Name, Description: req.Description, Rules: domain.RuleSet(req.Rules),
-		Options: req.Options.raw(), Players: req.Players, Event: domain.Event(req.Event),
+		Options: req.Options.raw(), PlayersPerTable: req.PlayersPerTable, Kind: domain.TournamentKind(req.Kind),
 		DealsPerRound: req.DealsPerRound, StartsAt: req.StartsAt}
 }
 
 // TournamentUpdateRequest changes a tournament; absent fields are left as
-// they are. Rules, players and options change only while it is a draft.
+// they are. Rules, players_per_table and options change only while it is
+// a draft.
 type TournamentUpdateRequest struct {
 	Name        *string `json:"name,omitempty" example:"Torneo di Primavera"`
 	Description *string `json:"description,omitempty" example:"Pairs, 4 rounds of 3 deals"`
 	// A new rule set without options resets the options to its defaults.
 	Rules *string `json:"rules,omitempty" enums:"fibur,fibur-row,reale,aberto,fechado" example:"fibur"`
 	// Replaces the options: those given over the rule set's defaults.
-	Options       *TableOptionsInput `json:"options,omitempty"`
-	Players       *int               `json:"players,omitempty" enums:"2,4" example:"4"`
-	Event         *string            `json:"event,omitempty" enums:"pairs,teams,individual" example:"pairs"`
-	DealsPerRound *int               `json:"deals_per_round,omitempty" minimum:"1" maximum:"8" example:"3"`
-	StartsAt      *time.Time         `json:"starts_at,omitempty" format:"date-time"`
+	Options         *TableOptionsInput `json:"options,omitempty"`
+	PlayersPerTable *int               `json:"players_per_table,omitempty" enums:"2,4" example:"4"`
+	Kind            *string            `json:"kind,omitempty" enums:"pairs,teams,individual" example:"pairs"`
+	DealsPerRound   *int               `json:"deals_per_round,omitempty" minimum:"1" maximum:"8" example:"3"`
+	StartsAt        *time.Time         `json:"starts_at,omitempty" format:"date-time"`
 	// The next status (one step forward), or the current one.
 	Status *string `json:"status,omitempty" enums:"draft,published,running,finished" example:"published"`
 } // @name TournamentUpdateRequest
 
 func (req TournamentUpdateRequest) patch() domain.TournamentPatch {
 	p := domain.TournamentPatch{Name: req.Name, Description: req.Description, Options: req.Options.raw(),
-		Players: req.Players, DealsPerRound: req.DealsPerRound, StartsAt: req.StartsAt}
+		PlayersPerTable: req.PlayersPerTable, DealsPerRound: req.DealsPerRound, StartsAt: req.StartsAt}
 	if req.Rules != nil {
 		r := domain.RuleSet(*req.Rules)
 		p.Rules = &r
 	}
-	if req.Event != nil {
-		e := domain.Event(*req.Event)
-		p.Event = &e
+	if req.Kind != nil {
+		e := domain.TournamentKind(*req.Kind)
+		p.Kind = &e
 	}
 	if req.Status != nil {
 		s := domain.TournamentStatus(*req.Status)

@@ -28,7 +28,7 @@ func (s *tournamentService) Create(ctx context.Context, actor Actor, clubID int6
 		return Tournament{}, errLoginRequired
 	}
 	t := Tournament{ClubID: clubID, Name: strings.TrimSpace(in.Name), Description: strings.TrimSpace(in.Description),
-		Rules: in.Rules, Players: in.Players, Event: in.Event, DealsPerRound: in.DealsPerRound,
+		Rules: in.Rules, PlayersPerTable: in.PlayersPerTable, Kind: in.Kind, DealsPerRound: in.DealsPerRound,
 		StartsAt: in.StartsAt, Status: TournamentDraft}
 	if t.DealsPerRound == 0 {
 		t.DealsPerRound = DefaultDealsPerRound
@@ -67,10 +67,10 @@ func validateTournament(v *Validator, t *Tournament, options json.RawMessage) {
 	checkText(v, "description", t.Description, false, MaxDescriptionLength)
 	checkGame(v, t, options)
 	switch {
-	case t.Event == "":
-		v.Add("event", "required", "event is required: pairs, teams or individual")
-	case !t.Event.Valid():
-		v.Add("event", "invalid", "event must be pairs, teams or individual")
+	case t.Kind == "":
+		v.Add("kind", "required", "kind is required: pairs, teams or individual")
+	case !t.Kind.Valid():
+		v.Add("kind", "invalid", "kind must be pairs, teams or individual")
 	}
 	v.Check(t.DealsPerRound >= MinDealsPerRound && t.DealsPerRound <= MaxDealsPerRound, "deals_per_round", "out_of_range",
 		fmt.Sprintf("deals_per_round must be between %d and %d", MinDealsPerRound, MaxDealsPerRound))
@@ -91,19 +91,19 @@ func checkGame(v *Validator, t *Tournament, options json.RawMessage) {
 	case t.Rules == "":
 		v.Add("rules", "required", "rules is required: one of "+ruleSetList())
 	case !slices.Contains(engine.RuleSets(), t.Rules):
-		_, err := engine.NewRules(t.Rules, t.Players)
+		_, err := engine.NewRules(t.Rules, t.PlayersPerTable)
 		v.Add("rules", "invalid", ruleMessage(err)+"; one of "+ruleSetList())
 	}
 	if !slices.Contains(engine.RuleSets(), t.Rules) {
 		// Without a rule set, the players can only be held to the general
 		// rule (2 or 4), and the options not at all.
-		if _, err := engine.NewRules(engine.Fibur, t.Players); err != nil {
-			v.Add("players", "invalid", ruleMessage(err))
+		if _, err := engine.NewRules(engine.Fibur, t.PlayersPerTable); err != nil {
+			v.Add("players_per_table", "invalid", ruleMessage(err))
 		}
 		return
 	}
-	if _, err := engine.NewRules(t.Rules, t.Players); err != nil {
-		v.Add("players", "invalid", ruleMessage(err))
+	if _, err := engine.NewRules(t.Rules, t.PlayersPerTable); err != nil {
+		v.Add("players_per_table", "invalid", ruleMessage(err))
 	}
 	o, err := engine.ParseOptions(t.Rules, options)
 	if err == nil {
@@ -237,8 +237,8 @@ func checkTournamentPatch(t *Tournament, p TournamentPatch) error {
 	setIf(&t.Name, p.Name, strings.TrimSpace)
 	setIf(&t.Description, p.Description, strings.TrimSpace)
 	setIf(&t.Rules, p.Rules, nil)
-	setIf(&t.Players, p.Players, nil)
-	setIf(&t.Event, p.Event, nil)
+	setIf(&t.PlayersPerTable, p.PlayersPerTable, nil)
+	setIf(&t.Kind, p.Kind, nil)
 	setIf(&t.DealsPerRound, p.DealsPerRound, nil)
 	setIf(&t.StartsAt, p.StartsAt, nil)
 	setIf(&t.Status, p.Status, nil)
@@ -261,7 +261,7 @@ func setIf[T any](dst *T, src *T, norm func(T) T) {
 }
 
 // checkTournamentChange checks the move from old to t: the status moves one
-// step forward or stays, and the rule set, players and options change only
+// step forward or stays, and the rule set, players per table and options change only
 // in a draft. Errors: EConflict.
 func checkTournamentChange(old, t Tournament) error {
 	if t.Status != old.Status && tournamentNext[old.Status] != t.Status {
@@ -269,7 +269,7 @@ func checkTournamentChange(old, t Tournament) error {
 			old.Status, t.Status)
 	}
 	if old.Status != TournamentDraft && !sameGame(old, t) {
-		return Errorf(EConflict, "rules, players and options can change only while the tournament is a draft; it is %s", old.Status)
+		return Errorf(EConflict, "rules, players per table and options can change only while the tournament is a draft; it is %s", old.Status)
 	}
 	return nil
 }
@@ -278,7 +278,7 @@ func checkTournamentChange(old, t Tournament) error {
 // Options are compared as the engine reads them, not as bytes, so that a
 // newer engine's added defaults do not count as a change.
 func sameGame(a, b Tournament) bool {
-	if a.Rules != b.Rules || a.Players != b.Players {
+	if a.Rules != b.Rules || a.PlayersPerTable != b.PlayersPerTable {
 		return false
 	}
 	oa, errA := engine.ParseOptions(a.Rules, a.Options)

@@ -11,26 +11,26 @@ import (
 )
 
 type tournamentRow struct {
-	ID            int64 `gorm:"primaryKey"`
-	ClubID        int64
-	Name          string
-	Description   string
-	Rules         string
-	Options       string // the JSON options object, as the domain normalised it
-	Players       int
-	Event         string
-	DealsPerRound int
-	StartsAt      time.Time
-	Status        string
-	CreatedAt     time.Time `gorm:"autoCreateTime:false"`
-	UpdatedAt     time.Time `gorm:"autoUpdateTime:false"`
+	ID              int64 `gorm:"primaryKey"`
+	ClubID          int64
+	Name            string
+	Description     string
+	Rules           string
+	Options         string // the JSON options object, as the domain normalised it
+	PlayersPerTable int
+	Kind            string
+	DealsPerRound   int
+	StartsAt        time.Time
+	Status          string
+	CreatedAt       time.Time `gorm:"autoCreateTime:false"`
+	UpdatedAt       time.Time `gorm:"autoUpdateTime:false"`
 }
 
 func (tournamentRow) TableName() string { return "tournaments" }
 
 func tournamentRowOf(t domain.Tournament) tournamentRow {
 	return tournamentRow{ID: t.ID, ClubID: t.ClubID, Name: t.Name, Description: t.Description,
-		Rules: string(t.Rules), Options: string(t.Options), Players: t.Players, Event: string(t.Event),
+		Rules: string(t.Rules), Options: string(t.Options), PlayersPerTable: t.PlayersPerTable, Kind: string(t.Kind),
 		DealsPerRound: t.DealsPerRound, StartsAt: utc(t.StartsAt), Status: string(t.Status),
 		CreatedAt: utc(t.CreatedAt), UpdatedAt: utc(t.UpdatedAt)}
 }
@@ -44,7 +44,7 @@ type tournamentView struct {
 func (v tournamentView) domain() domain.Tournament {
 	r := v.Row
 	return domain.Tournament{ID: r.ID, ClubID: r.ClubID, ClubName: v.ClubName, Name: r.Name, Description: r.Description,
-		Rules: domain.RuleSet(r.Rules), Options: json.RawMessage(r.Options), Players: r.Players, Event: domain.Event(r.Event),
+		Rules: domain.RuleSet(r.Rules), Options: json.RawMessage(r.Options), PlayersPerTable: r.PlayersPerTable, Kind: domain.TournamentKind(r.Kind),
 		DealsPerRound: r.DealsPerRound, StartsAt: r.StartsAt.UTC(), Status: domain.TournamentStatus(r.Status),
 		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
 }
@@ -96,7 +96,7 @@ func (r tournamentRepo) Update(t domain.Tournament) error {
 	row := tournamentRowOf(t)
 	res := r.t.db.Model(&tournamentRow{ID: t.ID}).Updates(map[string]any{
 		"name": row.Name, "description": row.Description, "rules": row.Rules, "options": row.Options,
-		"players": row.Players, "event": row.Event, "deals_per_round": row.DealsPerRound,
+		"players_per_table": row.PlayersPerTable, "kind": row.Kind, "deals_per_round": row.DealsPerRound,
 		"starts_at": row.StartsAt, "status": row.Status, "updated_at": row.UpdatedAt,
 	})
 	if res.Error != nil {
