@@ -76,9 +76,9 @@ func TestClubsAndPlayers(t *testing.T) {
 			Body: api.MemberAddRequest{UserID: marco.ID, Role: "member"}}, nil)
 
 		// After login a frontend asks where the user has a role.
-		var mine api.MyClubs
+		var mine api.MemberList
 		e.must(200, req{Method: "GET", Path: "/api/v1/me/clubs", Token: marcoTok.AccessToken}, &mine)
-		if len(mine.Items) != 1 || mine.Items[0].ClubID != club.ID || mine.Items[0].ClubName != "Circolo Roma" || mine.Items[0].Role != "referee" {
+		if len(mine.Items) != 1 || mine.Total != 1 || mine.Limit != 20 || mine.Items[0].ClubID != club.ID || mine.Items[0].ClubName != "Circolo Roma" || mine.Items[0].Role != "referee" {
 			t.Errorf("marco's clubs: %+v", mine)
 		}
 		var other api.Club
@@ -86,6 +86,11 @@ func TestClubsAndPlayers(t *testing.T) {
 		e.must(200, req{Method: "GET", Path: "/api/v1/me/clubs", Token: tok.AccessToken}, &mine)
 		if len(mine.Items) != 2 || mine.Items[0].ClubName != "Arco Club" || mine.Items[1].ClubName != "Circolo Roma" || mine.Items[1].Role != "owner" {
 			t.Errorf("anna's clubs, by name: %+v", mine)
+		}
+		mine = api.MemberList{}
+		e.must(200, req{Method: "GET", Path: "/api/v1/me/clubs?limit=1&offset=1", Token: tok.AccessToken}, &mine)
+		if len(mine.Items) != 1 || mine.Total != 2 || mine.Limit != 1 || mine.Offset != 1 || mine.Items[0].ClubName != "Circolo Roma" {
+			t.Errorf("anna's second club, paged: %+v", mine)
 		}
 
 		// A secretary adds a member by the email they registered with.

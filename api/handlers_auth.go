@@ -156,27 +156,33 @@ func (s *server) logout(w http.ResponseWriter, r *http.Request) {
 //
 //	@Summary		The current user's clubs and roles
 //	@ID				getMyClubs
-//	@Description	Every club the caller belongs to, with the role there, ordered by club name: what a frontend needs after login to show admin or referee tools.
+//	@Description	The clubs the caller belongs to, with the role there, ordered by club name: what a frontend needs after login to show admin or referee tools.
 //	@Tags			auth
 //	@Produce		json
 //	@Security		BearerAuth
-//	@Success		200	{object}	MyClubs
-//	@Failure		401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
-//	@Failure		503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header			503	{integer}	Retry-After	"seconds to wait before retrying"
+//	@Param			limit	query		int	false	"Page size, 1..100; 0 or absent means 20"	default(20)	minimum(0)	maximum(100)
+//	@Param			offset	query		int	false	"Items to skip"								default(0)	minimum(0)
+//	@Success		200		{object}	MemberList
+//	@Failure		400		{object}	Problem	"invalid_parameter: a query parameter is not a number where one is expected (named in errors)"
+//	@Failure		401		{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
+//	@Failure		422		{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (limit 1..100, offset at least 0)"
+//	@Failure		503		{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
+//	@Header			503		{integer}	Retry-After	"seconds to wait before retrying"
 //	@Failure		default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@Router			/api/v1/me/clubs [get]
 func (s *server) myClubs(w http.ResponseWriter, r *http.Request) {
-	ms, err := s.svc.Clubs.MyClubs(r.Context(), ActorFrom(r.Context()))
+	q := query{r: r}
+	var f domain.MyClubsFilter
+	f.Limit, f.Offset = q.page()
+	if !q.done(w) {
+		return
+	}
+	p, err := s.svc.Clubs.MyClubs(r.Context(), ActorFrom(r.Context()), f)
 	if err != nil {
 		s.failErr(w, r, err)
 		return
 	}
-	out := MyClubs{Items: make([]Member, len(ms))}
-	for i, m := range ms {
-		out.Items[i] = memberOut(m)
-	}
-	respond(w, http.StatusOK, out)
+	respond(w, http.StatusOK, MemberList{Items: mapSlice(p.Items, memberOut), Total: p.Total, Limit: p.Limit, Offset: p.Offset})
 }
 
 // me returns the caller.

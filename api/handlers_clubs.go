@@ -13,7 +13,7 @@ import (
 //	@ID			listClubs
 //	@Tags		clubs
 //	@Produce	json
-//	@Param		q		query		string	false	"Substring of the name or city, case-insensitive"
+//	@Param		q		query		string	false	"Substring of the name or city, ignoring case and accents (niccolo finds Niccolò)"
 //	@Param		limit	query		int		false	"Page size, 1..100; 0 or absent means 20"	default(20)	minimum(0)	maximum(100)
 //	@Param		offset	query		int		false	"Items to skip"		default(0)	minimum(0)
 //	@Success	200		{object}	ClubList

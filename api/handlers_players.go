@@ -13,7 +13,7 @@ import (
 //	@ID			listPlayers
 //	@Tags		players
 //	@Produce	json
-//	@Param		q		query		string	false	"Substring of the name, or an exact federation id"
+//	@Param		q		query		string	false	"Substring of the name, ignoring case and accents, or an exact federation id"
 //	@Param		club_id	query		int		false	"Only players of this club"
 //	@Param		limit	query		int		false	"Page size, 1..100; 0 or absent means 20"	default(20)	minimum(0)	maximum(100)
 //	@Param		offset	query		int		false	"Items to skip"		default(0)	minimum(0)

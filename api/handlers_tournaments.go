@@ -16,7 +16,7 @@ import (
 //	@Produce		json
 //	@Param			club_id	query		int		false	"Only the tournaments of this club"
 //	@Param			status	query		string	false	"Only tournaments with this status"	Enums(draft, published, running, finished)
-//	@Param			q		query		string	false	"Substring of the name, case-insensitive"
+//	@Param			q		query		string	false	"Substring of the name, ignoring case and accents"
 //	@Param			limit	query		int		false	"Page size, 1..100; 0 or absent means 20"	default(20)	minimum(0)	maximum(100)
 //	@Param			offset	query		int		false	"Items to skip"		default(0)	minimum(0)
 //	@Success		200		{object}	TournamentList

@@ -61,11 +61,6 @@ func memberOut(m domain.Membership) Member {
 	return Member{ClubID: m.ClubID, ClubName: m.ClubName, UserID: m.UserID, UserName: m.UserName, UserEmail: m.UserEmail, Role: string(m.Role), CreatedAt: m.CreatedAt}
 }
 
-// MyClubs lists the caller's memberships.
-type MyClubs struct {
-	Items []Member `json:"items"`
-} // @name MyClubs
-
 // MemberAddRequest adds a user to a club, named by exactly one of user_id
 // or email (the address the person registered with).
 type MemberAddRequest struct {
@@ -91,7 +86,8 @@ type MemberUpdateRequest struct {
 	Role string `json:"role" enums:"member,referee,admin,owner" example:"referee"`
 } // @name MemberUpdateRequest
 
-// MemberList is one page of a club's members.
+// MemberList is one page of memberships: a club's members, or the
+// caller's clubs.
 type MemberList struct {
 	Items  []Member `json:"items"`
 	Total  int      `json:"total" example:"1"`

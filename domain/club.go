@@ -53,7 +53,7 @@ type ClubPatch struct {
 
 // ClubFilter filters and pages a club list.
 type ClubFilter struct {
-	Query  string // substring of the name or city, case-insensitive
+	Query  string // substring of the name or city, ignoring case and accents
 	Limit  int    // 1..MaxLimit (100); 0 means DefaultLimit (20)
 	Offset int
 }
@@ -67,6 +67,12 @@ type Membership struct {
 	UserEmail string
 	Role      Role
 	CreatedAt time.Time
+}
+
+// MyClubsFilter pages the list of the actor's clubs.
+type MyClubsFilter struct {
+	Limit  int
+	Offset int
 }
 
 // MemberFilter filters and pages a member list.
@@ -116,8 +122,8 @@ type ClubService interface {
 	ListMembers(ctx context.Context, actor Actor, clubID int64, f MemberFilter) (Page[Membership], error)
 	// MyClubs returns the actor's memberships, ordered by club name, so a
 	// frontend knows after login where the user is a member, referee or
-	// admin. Errors: EUnauthenticated.
-	MyClubs(ctx context.Context, actor Actor) ([]Membership, error)
+	// admin. Errors: EUnauthenticated, EInvalid (limit, offset).
+	MyClubs(ctx context.Context, actor Actor, f MyClubsFilter) (Page[Membership], error)
 	// RoleOf returns the actor's own role in the club, or "" when not a
 	// member (or not logged in). Errors: none but the database's.
 	RoleOf(ctx context.Context, actor Actor, clubID int64) (Role, error)

@@ -259,17 +259,22 @@ func (s *clubService) ListMembers(ctx context.Context, actor Actor, clubID int64
 }
 
 // MyClubs implements ClubService.
-func (s *clubService) MyClubs(ctx context.Context, actor Actor) ([]Membership, error) {
+func (s *clubService) MyClubs(ctx context.Context, actor Actor, f MyClubsFilter) (Page[Membership], error) {
 	if actor.Anonymous() {
-		return nil, Errorf(EUnauthenticated, "log in to see your clubs")
+		return Page[Membership]{}, Errorf(EUnauthenticated, "log in to see your clubs")
 	}
-	var ms []Membership
+	var v Validator
+	checkPage(&v, &f.Limit, &f.Offset)
+	if err := v.Err(); err != nil {
+		return Page[Membership]{}, err
+	}
+	page := Page[Membership]{Limit: f.Limit, Offset: f.Offset}
 	err := s.st.View(ctx, func(tx Tx) error {
 		var err error
-		ms, err = tx.Memberships().OfUser(actor.UserID)
+		page.Items, page.Total, err = tx.Memberships().ListOfUser(actor.UserID, f)
 		return err
 	})
-	return ms, err
+	return page, err
 }
 
 // RoleOf implements ClubService.

@@ -162,17 +162,25 @@ func TestClubMembers(t *testing.T) {
 			t.Fatal(err) // the tests below expect the outsider outside the club
 		}
 		t.Run("MyClubs", func(t *testing.T) {
-			ms, err := f.svc.Clubs.MyClubs(ctx, admin)
+			ms, err := f.svc.Clubs.MyClubs(ctx, admin, domain.MyClubsFilter{})
 			wantCode(t, err, "")
-			if len(ms) != 1 || ms[0].ClubID != c.ID || ms[0].ClubName != "Circolo" || ms[0].Role != domain.RoleAdmin {
+			if ms.Total != 1 || ms.Limit != domain.DefaultLimit || len(ms.Items) != 1 || ms.Items[0].ClubID != c.ID ||
+				ms.Items[0].ClubName != "Circolo" || ms.Items[0].Role != domain.RoleAdmin {
 				t.Errorf("admin's clubs: %+v", ms)
 			}
-			ms, err = f.svc.Clubs.MyClubs(ctx, outsider)
+			ms, err = f.svc.Clubs.MyClubs(ctx, outsider, domain.MyClubsFilter{})
 			wantCode(t, err, "")
-			if len(ms) != 0 {
+			if ms.Total != 0 || len(ms.Items) != 0 {
 				t.Errorf("outsider's clubs: %+v", ms)
 			}
-			_, err = f.svc.Clubs.MyClubs(ctx, domain.Actor{})
+			ms, err = f.svc.Clubs.MyClubs(ctx, admin, domain.MyClubsFilter{Limit: 1, Offset: 1})
+			wantCode(t, err, "")
+			if ms.Total != 1 || len(ms.Items) != 0 || ms.Offset != 1 {
+				t.Errorf("admin's clubs past the end: %+v", ms)
+			}
+			_, err = f.svc.Clubs.MyClubs(ctx, admin, domain.MyClubsFilter{Limit: domain.MaxLimit + 1})
+			wantCode(t, err, domain.EInvalid)
+			_, err = f.svc.Clubs.MyClubs(ctx, domain.Actor{}, domain.MyClubsFilter{})
 			wantCode(t, err, domain.EUnauthenticated)
 		})
 		t.Run("AddMember/ENotFoundClub", func(t *testing.T) {

@@ -36,7 +36,7 @@ type PlayerPatch struct {
 
 // PlayerFilter filters and pages a player list.
 type PlayerFilter struct {
-	Query  string // substring of the name, or exact federation id
+	Query  string // substring of the name (ignoring case and accents), or exact federation id
 	ClubID *int64
 	Limit  int
 	Offset int

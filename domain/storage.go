@@ -118,6 +118,9 @@ type MembershipRepo interface {
 	List(clubID int64, f MemberFilter) ([]Membership, int, error)
 	// OfUser returns every membership of a user, ordered by club name.
 	OfUser(userID int64) ([]Membership, error)
+	// ListOfUser returns one page of a user's memberships ordered by club
+	// name and the total count; f is already validated.
+	ListOfUser(userID int64, f MyClubsFilter) ([]Membership, int, error)
 }
 
 // PlayerRepo stores player profiles.

@@ -126,7 +126,7 @@ type TournamentPatch struct {
 type TournamentFilter struct {
 	ClubID *int64           // only this club's tournaments
 	Status TournamentStatus // empty: every status the caller may see
-	Query  string           // substring of the name, case-insensitive
+	Query  string           // substring of the name, ignoring case and accents
 	Limit  int
 	Offset int
 }
