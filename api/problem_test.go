@@ -3,12 +3,8 @@ package api
 import (
 	"bytes"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,42 +13,16 @@ import (
 
 	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/engine"
+	"github.com/burraco/burraco/internal/enginecodes"
 )
 
-// engineCodeConstants reads the engine's sources and returns every constant
-// of type Code, listed or not.
+// engineCodeConstants returns every Code constant of the engine's source,
+// listed anywhere or not.
 func engineCodeConstants(t *testing.T) []string {
 	t.Helper()
-	files, _ := filepath.Glob("../engine/*.go")
-	var codes []string
-	fset := token.NewFileSet()
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			vs, ok := n.(*ast.ValueSpec)
-			if !ok {
-				return true
-			}
-			if id, ok := vs.Type.(*ast.Ident); !ok || id.Name != "Code" {
-				return true
-			}
-			for _, v := range vs.Values {
-				if lit, ok := v.(*ast.BasicLit); ok {
-					s, _ := strconv.Unquote(lit.Value)
-					codes = append(codes, s)
-				}
-			}
-			return true
-		})
-	}
-	if len(codes) < 20 {
-		t.Fatalf("found only %d engine codes", len(codes))
+	codes, err := enginecodes.FromSource("../engine")
+	if err != nil {
+		t.Fatal(err)
 	}
 	return codes
 }

@@ -3,60 +3,20 @@ package domain_test
 import (
 	"errors"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/engine"
+	"github.com/burraco/burraco/internal/enginecodes"
 )
 
-// engineCodes reads the engine's sources and returns the value of every
-// constant of type Code: the codes the engine may refuse something with,
-// whether or not anyone remembered to list them.
-func engineCodes(t *testing.T) []engine.Code {
+// engineCodes returns every Code constant of the engine's source: the
+// codes it may refuse something with, whether or not anyone listed them.
+func engineCodes(t *testing.T) []string {
 	t.Helper()
-	files, err := filepath.Glob("../engine/*.go")
+	codes, err := enginecodes.FromSource("../engine")
 	if err != nil {
 		t.Fatal(err)
-	}
-	var codes []engine.Code
-	fset := token.NewFileSet()
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, decl := range f.Decls {
-			gen, ok := decl.(*ast.GenDecl)
-			if !ok || gen.Tok != token.CONST {
-				continue
-			}
-			for _, spec := range gen.Specs {
-				vs := spec.(*ast.ValueSpec)
-				if id, ok := vs.Type.(*ast.Ident); !ok || id.Name != "Code" {
-					continue
-				}
-				for _, v := range vs.Values {
-					lit, ok := v.(*ast.BasicLit)
-					if !ok || lit.Kind != token.STRING {
-						t.Fatalf("%s: a Code constant that is not a string literal", fset.Position(v.Pos()))
-					}
-					s, _ := strconv.Unquote(lit.Value)
-					codes = append(codes, engine.Code(s))
-				}
-			}
-		}
-	}
-	if len(codes) < 20 {
-		t.Fatalf("found only %d engine codes: the parser missed them", len(codes))
 	}
 	return codes
 }
