@@ -14,7 +14,6 @@ import (
 //	@Produce	json
 //	@Success	200	{object}	Health
 //	@Failure	405	{object}	Problem	"method_not_allowed: see the Allow header"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@Router		/healthz [get]
 func (s *server) healthz(w http.ResponseWriter, r *http.Request) {
 	respond(w, http.StatusOK, Health{Status: "ok"})
@@ -29,7 +28,6 @@ func (s *server) healthz(w http.ResponseWriter, r *http.Request) {
 //	@Success	200	{object}	Health
 //	@Failure	405	{object}	Problem	"method_not_allowed: see the Allow header"
 //	@Failure	503	{object}	Problem	"service_unavailable: the database does not answer"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@Router		/readyz [get]
 func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)

@@ -89,6 +89,7 @@ func toOpenAPI3(swaggerJSON []byte) ([]byte, error) {
 	doc3.Servers = openapi3.Servers{{URL: "/", Description: "this server"}}
 	problemMediaType(doc3)
 	bearerScheme(doc3)
+	commonResponses(doc3)
 	publicSecurity(doc3)
 	dropConversionNoise(doc3)
 	if err := problemCodes(doc3); err != nil {
