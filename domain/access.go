@@ -81,10 +81,6 @@ func (a *access) hasRole(clubID int64, min Role) (bool, error) {
 // tournaments? Its admins and owners, and site admins.
 func (a *access) canManageClub(clubID int64) (bool, error) { return a.hasRole(clubID, RoleAdmin) }
 
-// canSeeMembers: may the actor list the club's members? Its members (of
-// any role) and site admins.
-func (a *access) canSeeMembers(clubID int64) (bool, error) { return a.hasRole(clubID, RoleMember) }
-
 // canGrantOwner: may the actor grant or take away the owner role in the
 // club, or remove an owner? Its owners and site admins.
 func (a *access) canGrantOwner(clubID int64) (bool, error) {
@@ -178,6 +174,13 @@ func (a *access) club(clubID int64, need Role, load clubLoad) (Club, error) {
 // EUnauthenticated, ENotFound, EForbidden.
 func (a *access) clubToManage(clubID int64, load clubLoad) (Club, error) {
 	return a.club(clubID, RoleAdmin, load)
+}
+
+// clubToSeeMembers loads a club whose member list the actor may see: its
+// members (of any role) and site admins. Errors: EUnauthenticated,
+// ENotFound, EForbidden.
+func (a *access) clubToSeeMembers(clubID int64) (Club, error) {
+	return a.club(clubID, RoleMember, readClub)
 }
 
 // mayPlacePlayer checks that the actor may put a player in the club: their

@@ -246,7 +246,7 @@ func (s *clubService) ListMembers(ctx context.Context, actor Actor, clubID int64
 	page := Page[Membership]{Limit: f.Limit, Offset: f.Offset}
 	err := s.st.View(ctx, func(tx Tx) error {
 		a := accessFor(tx, actor)
-		if _, err := a.club(clubID, RoleMember, readClub); err != nil {
+		if _, err := a.clubToSeeMembers(clubID); err != nil {
 			return err
 		}
 		var err error
