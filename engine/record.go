@@ -8,8 +8,18 @@ import (
 )
 
 // Record is everything needed to replay a deal: the rules, the dealer, the
-// seed of the shuffle, the running totals it started with, and the moves in
-// order. Replaying it gives the same deal, move for move.
+// seed of the shuffle, the running totals it started with, the moves in
+// order, and the referee's interventions. Replaying it gives the same deal,
+// move for move.
+//
+//	{"rules":"fibur","options":{…},"players":4,"dealer":3,"seed":"20261121",
+//	 "moves":[{"seat":0,"move":"draw"},{"seat":0,"move":"discard","card":"9C"}],
+//	 "timeout_at":2}
+//
+// TimeOutAt, when set, is the number of moves played when the referee
+// called the time-out (Game.CallTimeOut): 0 before the first move,
+// len(Moves) after the last. ByReferee says the referee ended the deal
+// (Game.EndByReferee) after the last move.
 //
 // The seed is written as a JSON string ("seed":"18446744073709551615"):
 // a uint64 exceeds the integers JavaScript numbers hold exactly (2^53). It
@@ -23,6 +33,7 @@ type Record struct {
 	Seed      uint64     `json:"seed,string"`
 	Totals    []int      `json:"totals,omitempty"`
 	Moves     []SeatMove `json:"moves"`
+	TimeOutAt *int       `json:"timeout_at,omitempty"`
 	ByReferee bool       `json:"ended_by_referee,omitempty"`
 }
 
@@ -126,10 +137,19 @@ func (r Record) Replay() (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
+	if at := r.TimeOutAt; at != nil && (*at < 0 || *at > len(r.Moves)) {
+		return nil, ruleErr(ErrBadNotation, fmt.Sprintf("record timeout_at %d: not between 0 and the %d moves", *at, len(r.Moves)))
+	}
 	for i, m := range r.Moves {
+		if err := r.timeOutBefore(g, i); err != nil {
+			return g, err
+		}
 		if err := g.Apply(m.Seat, m.Move); err != nil {
 			return g, fmt.Errorf("move %d (seat %d %s): %w", i, m.Seat, m.Move, err)
 		}
+	}
+	if err := r.timeOutBefore(g, len(r.Moves)); err != nil {
+		return g, err
 	}
 	if r.ByReferee && !g.Over() {
 		if err := g.EndByReferee(); err != nil {
@@ -137,4 +157,15 @@ func (r Record) Replay() (*Game, error) {
 		}
 	}
 	return g, nil
+}
+
+// timeOutBefore calls the record's time-out when it came before move i.
+func (r Record) timeOutBefore(g *Game, i int) error {
+	if r.TimeOutAt == nil || *r.TimeOutAt != i {
+		return nil
+	}
+	if err := g.CallTimeOut(); err != nil {
+		return fmt.Errorf("time-out before move %d: %w", i, err)
+	}
+	return nil
 }
