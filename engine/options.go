@@ -165,6 +165,7 @@ func parseOptions(id RuleSet, data []byte) (Options, []OptionProblem) {
 		}
 	}
 	if len(problems) > 0 {
+		slices.SortStableFunc(problems, func(a, b OptionProblem) int { return strings.Compare(a.Key, b.Key) })
 		return Options{}, problems
 	}
 	return o, nil
