@@ -172,8 +172,8 @@ func TestTimeOutPositionNotation(t *testing.T) {
 		t.Fatalf("loaded without turns_left:\n%s\nwant\n%s", posJSON(t, h), b)
 	}
 	for name, bad := range map[string]string{
-		"until out of range":      strings.Replace(string(b), `"until":3`, `"until":4`, 1),
-		"turns_left disagrees":    strings.Replace(string(b), `"turns_left":3`, `"turns_left":2`, 1),
+		"until out of range":       strings.Replace(string(b), `"until":3`, `"until":4`, 1),
+		"turns_left disagrees":     strings.Replace(string(b), `"turns_left":3`, `"turns_left":2`, 1),
 		"last round after the end": `{"rules":"fibur","phase":"over","end":"stock","hands":[[],[]],"last_round":{"until":0}}`,
 	} {
 		if _, err := ParsePosition([]byte(bad)); ErrorCode(err) != ErrBadPosition {
