@@ -3,8 +3,11 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
+	"strings"
 )
 
 // Record is everything needed to replay a deal: the rules, the dealer, the
@@ -59,7 +62,7 @@ func (s *SeatMove) UnmarshalJSON(b []byte) error {
 		Seat *int `json:"seat"`
 	}
 	if err := json.Unmarshal(b, &w); err != nil {
-		return ruleErr(ErrBadNotation, "record move: "+err.Error())
+		return ruleErr(ErrBadNotation, "record move: "+jsonProblem(err))
 	}
 	if w.Seat == nil {
 		return ruleErr(ErrBadNotation, "record move without seat")
@@ -81,11 +84,16 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 		Options json.RawMessage `json:"options"`
 		Seed    json.RawMessage `json:"seed"` // a string or a number
 	}
-	if err := json.Unmarshal(b, &w); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&w); err != nil {
 		if ErrorCode(err) != "" {
 			return err
 		}
-		return ruleErr(ErrBadNotation, "record: "+err.Error())
+		return ruleErr(ErrBadNotation, "record: "+jsonProblem(err))
+	}
+	if w.Rules == "" {
+		return ruleErr(ErrBadNotation, "record: no rules")
 	}
 	seed, err := parseSeed(w.Seed)
 	if err != nil {
@@ -94,6 +102,12 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 	o, err := ParseOptions(w.Rules, w.Options)
 	if err != nil {
 		return err
+	}
+	switch {
+	case w.Players == 0:
+		return ruleErr(ErrBadNotation, "record: no players")
+	case w.Moves == nil:
+		return ruleErr(ErrBadNotation, "record: no moves (an empty list for a deal not started)")
 	}
 	*r = Record(w.plain)
 	r.Options, r.Seed = o, seed
@@ -168,4 +182,35 @@ func (r Record) timeOutBefore(g *Game, i int) error {
 		return fmt.Errorf("time-out before move %d: %w", i, err)
 	}
 	return nil
+}
+
+// jsonProblem says in the record's own terms what encoding/json found wrong.
+func jsonProblem(err error) string {
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &te) && te.Field != "":
+		return fmt.Sprintf("field %s: a JSON %s where %s is wanted", strings.TrimPrefix(te.Field, "plain."), te.Value, jsonKind(te.Type.Kind()))
+	case errors.As(err, &te):
+		return fmt.Sprintf("a JSON %s where an object is wanted", te.Value)
+	case errors.As(err, &se):
+		return fmt.Sprintf("not valid JSON at byte %d: %v", se.Offset, se)
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		return "unknown field " + strings.TrimPrefix(err.Error(), "json: unknown field ")
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+func jsonKind(k reflect.Kind) string {
+	switch k {
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	}
+	return "a number"
 }
