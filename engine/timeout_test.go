@@ -238,3 +238,70 @@ func TestRecordTimeOut(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeOutRandomPlay calls the time-out at a random moment of random
+// deals of every rule set and player count, and checks that the deal ends
+// within the turns the last round announced: with the last discard by its
+// Until seat (end timeout), or sooner by a closing or the stock.
+func TestTimeOutRandomPlay(t *testing.T) {
+	deals := 40
+	if testing.Short() {
+		deals = 8
+	}
+	for _, c := range simConfigs() {
+		r := c.rules(t)
+		t.Run(fmt.Sprintf("%s/%d", r.ID, r.Players), func(t *testing.T) {
+			for seed := uint64(1); seed <= uint64(deals); seed++ {
+				rng := NewRand(seed)
+				g, err := Deal(r, int(seed%uint64(r.Players)), seed, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				random := func() {
+					moves := g.LegalMoves(g.Turn())
+					mustApply(t, g, g.Turn(), moves[rng.IntN(len(moves))])
+				}
+				for n := rng.IntN(60); n > 0 && !g.Over(); n-- {
+					random()
+				}
+				if g.Over() {
+					continue
+				}
+				if err := g.CallTimeOut(); err != nil {
+					t.Fatal(err)
+				}
+				first, _ := g.LastRound()
+				turns, last := 1, g.Turn()
+				for !g.Over() {
+					lr, ok := g.LastRound()
+					if !ok || lr.Until != first.Until || lr.TurnsLeft != first.TurnsLeft-turns+1 {
+						t.Fatalf("seed %d: after %d turns last round %+v, first %+v", seed, turns, lr, first)
+					}
+					roundTrip(t, g)
+					last = g.Turn()
+					random()
+					if !g.Over() && g.Turn() != last {
+						turns++
+					}
+				}
+				switch g.EndReason() {
+				case TimedOut:
+					if last != first.Until || turns != first.TurnsLeft {
+						t.Fatalf("seed %d: ended by seat %d after %d turns, want seat %d after %d", seed, last, turns, first.Until, first.TurnsLeft)
+					}
+				case Closed, StockOut:
+					if turns > first.TurnsLeft {
+						t.Fatalf("seed %d: %d turns, more than the %d announced", seed, turns, first.TurnsLeft)
+					}
+				default:
+					t.Fatalf("seed %d: ended %v", seed, g.EndReason())
+				}
+				for team, s := range g.Score() {
+					if s.Closing != 0 && (g.EndReason() != Closed || r.Team(g.Closer()) != team) {
+						t.Fatalf("seed %d: closing bonus without a closing: %+v", seed, g.Score())
+					}
+				}
+			}
+		})
+	}
+}
