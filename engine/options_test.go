@@ -321,3 +321,35 @@ func TestSemiCleanShapeScoresDirtyWithoutTheOption(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseOptions: any input is either refused with bad_option and at
+// least one problem, or gives valid options that write and read back.
+func FuzzParseOptions(f *testing.F) {
+	for _, s := range []string{`{}`, `null`, `{"target":1005,"direction":"anticlockwise"}`, `{"semi_clean":false}`,
+		`{"jokers":false,"joker_points":50}`, `{"canastra_bonus":"150/300","round_up_10":true}`, `{"aberto_sets":"threes_and_aces"}`,
+		`{"real_canastra":true}`, `[1]`, `{"target":1e3}`, `{"target":null}`, `{"x":1,"x":2}`} {
+		for i := range RuleSets() {
+			f.Add(uint8(i), []byte(s))
+		}
+	}
+	f.Fuzz(func(t *testing.T, i uint8, data []byte) {
+		id := RuleSets()[int(i)%len(RuleSets())]
+		o, err := ParseOptions(id, data)
+		if err != nil {
+			if ErrorCode(err) != ErrBadOption || len(OptionProblems(id, data)) == 0 {
+				t.Fatalf("%s %s: %v with problems %+v", id, data, err, OptionProblems(id, data))
+			}
+			return
+		}
+		if err := o.Validate(id); err != nil {
+			t.Fatalf("%s %s: parsed options invalid: %v", id, data, err)
+		}
+		b, err := json.Marshal(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if back, err := ParseOptions(id, b); err != nil || back != o {
+			t.Fatalf("%s: %s does not read back: %v", id, b, err)
+		}
+	})
+}
