@@ -37,7 +37,7 @@ func TestTournaments(t *testing.T) {
 		want := api.Tournament{ID: draft.ID, ClubID: club.ID, ClubName: "Circolo Roma", Name: "Torneo di Primavera",
 			Rules: "fibur", PlayersPerTable: 4, Kind: "pairs", DealsPerRound: 3, StartsAt: starts.UTC(), Status: "draft",
 			Options: api.TableOptions{SemiClean: true, SemiCleanSet: "exactly8", PotPenaltyIfNeither: true, ClosingDiscard: "no_wild",
-				Direction: "anticlockwise", Target: 1005, JokerPoints: 30, Jokers: true, CanastraBonus: "100/200", AbertoSets: "none"},
+				Direction: "anticlockwise", Target: 1005, JokerPoints: 30, Jokers: true}, // canastra_bonus, aberto_sets: not fibur's (RULES §11)
 			CreatedAt: e.clock.Now(), UpdatedAt: e.clock.Now()}
 		if diff := cmp.Diff(want, draft); diff != "" {
 			t.Errorf("created (-want +got):\n%s", diff)
