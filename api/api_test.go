@@ -166,22 +166,29 @@ func TestBadInput(t *testing.T) {
 			{"PATCH", fmt.Sprintf("/api/v1/tournaments/%d", tournament.ID)},
 		}
 		huge := `{"name":"` + strings.Repeat("x", 100<<10) + `"}`
+		// detail, when set, is a substring the problem's detail must hold:
+		// it tells the decoder's verdict from an unknown-field one.
 		bodies := []struct {
-			name, body, contentType, code string
+			name, body, contentType, code, detail string
 		}{
-			{"malformed", `{"name":`, "application/json", "malformed_json"},
-			{"not JSON", `name=x`, "application/json", "malformed_json"},
-			{"empty", ``, "application/json", "malformed_json"},
-			{"array", `[]`, "application/json", "malformed_json"},
-			{"string", `"x"`, "application/json", "malformed_json"},
-			{"two objects", `{} {}`, "application/json", "malformed_json"},
-			{"unknown field", `{"bogus":1}`, "application/json", "malformed_json"},
-			{"wrong types", `{"name":1,"email":true,"password":[],"role":{},"user_id":"x","club_id":"x","refresh_token":5,"clear_club":"yes"}`, "application/json", "malformed_json"},
-			{"trailing data", `{}x`, "application/json", "malformed_json"},
-			{"huge tail", `{}` + strings.Repeat(" ", 100<<10) + `x`, "application/json", "request_too_large"},
-			{"huge", huge, "application/json", "request_too_large"},
-			{"text/plain", `{}`, "text/plain", "unsupported_media_type"},
-			{"no content type", `{}`, "", "unsupported_media_type"},
+			{"malformed", `{"name":`, "application/json", "malformed_json", ""},
+			{"not JSON", `name=x`, "application/json", "malformed_json", ""},
+			{"empty", ``, "application/json", "malformed_json", "empty"},
+			{"array", `[]`, "application/json", "malformed_json", "must be a JSON object"},
+			{"string", `"x"`, "application/json", "malformed_json", "must be a JSON object"},
+			{"two objects", `{} {}`, "application/json", "malformed_json", ""},
+			{"unknown field", `{"bogus":1}`, "application/json", "malformed_json", ""},
+			{"wrong types", `{"name":1,"email":true,"password":[],"role":{},"user_id":"x","club_id":"x","refresh_token":5,"clear_club":"yes"}`, "application/json", "malformed_json", ""},
+			{"trailing data", `{}x`, "application/json", "malformed_json", ""},
+			{"huge tail", `{}` + strings.Repeat(" ", 100<<10) + `x`, "application/json", "request_too_large", ""},
+			{"huge", huge, "application/json", "request_too_large", ""},
+			{"text/plain", `{}`, "text/plain", "unsupported_media_type", ""},
+			{"no content type", `{}`, "", "unsupported_media_type", ""},
+			{"null", `null`, "application/json", "malformed_json", "must be a JSON object"},
+			{"null in white space", " \n null \t", "application/json", "malformed_json", "must be a JSON object"},
+			{"number", `1`, "application/json", "malformed_json", "must be a JSON object"},
+			{"invalid UTF-8", "{\"name\":\"\xff\xfe\"}", "application/json", "malformed_json", "not valid UTF-8"},
+			{"invalid UTF-8 in a key", "{\"\xc3\":1}", "application/json", "malformed_json", "not valid UTF-8"},
 		}
 		for _, ep := range withBody {
 			for _, b := range bodies {
@@ -192,6 +199,9 @@ func TestBadInput(t *testing.T) {
 						t.Fatalf("status %d; body %s", res.Status, res.Body)
 					}
 					p := problemOf(t, res, b.code)
+					if !strings.Contains(p.Detail, b.detail) {
+						t.Fatalf("detail %q, want it to say %q", p.Detail, b.detail)
+					}
 					if b.name == "unknown field" && (res.Status != 400 || len(p.Errors) != 1 || p.Errors[0].Field != "bogus" || p.Errors[0].Code != "unknown_field") {
 						t.Fatalf("unknown field not named: %d %+v", res.Status, p)
 					}
