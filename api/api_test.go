@@ -63,7 +63,7 @@ func TestClubsAndPlayers(t *testing.T) {
 		marco, marcoTok := e.user("marco@example.com", "Marco")
 		var m api.Member
 		res = e.must(201, req{Method: "POST", Path: fmt.Sprintf("/api/v1/clubs/%d/members", club.ID), Token: tok.AccessToken,
-			Body: api.MemberAddRequest{UserID: marco.ID, Role: "referee"}}, &m)
+			Body: api.MemberAddRequest{UserID: &marco.ID, Role: "referee"}}, &m)
 		if m.Role != "referee" || m.UserID != marco.ID || res.Header.Get("Location") != fmt.Sprintf("/api/v1/clubs/%d/members/%d", club.ID, marco.ID) {
 			t.Errorf("add member: %+v %v", m, res.Header)
 		}
@@ -73,7 +73,7 @@ func TestClubsAndPlayers(t *testing.T) {
 			t.Errorf("members filtered by role: %+v", members)
 		}
 		e.must(409, req{Method: "POST", Path: fmt.Sprintf("/api/v1/clubs/%d/members", club.ID), Token: tok.AccessToken,
-			Body: api.MemberAddRequest{UserID: marco.ID, Role: "member"}}, nil)
+			Body: api.MemberAddRequest{UserID: &marco.ID, Role: "member"}}, nil)
 
 		// After login a frontend asks where the user has a role.
 		var mine api.MyClubs
@@ -99,12 +99,28 @@ func TestClubsAndPlayers(t *testing.T) {
 			Body: api.MemberAddRequest{Email: "nobody@example.com", Role: "member"}}, nil), "not_found")
 		for name, body := range map[string]api.MemberAddRequest{
 			"neither": {Role: "king"},
-			"both":    {UserID: marco.ID, Email: "marco@example.com", Role: "king"},
+			"both":    {UserID: &marco.ID, Email: "marco@example.com", Role: "king"},
 		} {
 			p := problemOf(t, e.must(422, req{Method: "POST", Path: fmt.Sprintf("/api/v1/clubs/%d/members", club.ID), Token: tok.AccessToken,
 				Body: body}, nil), "invalid_input")
 			if len(p.Errors) != 2 || p.Errors[1].Field != "role" {
 				t.Errorf("%s of user_id and email: want the user field and the role listed, got %+v", name, p.Errors)
+			}
+		}
+		// A user_id of 0 is a value the client sent, not an absent field.
+		for body, want := range map[string][]string{
+			`{"user_id":0,"role":"member"}`:                             {"user_id:invalid"},
+			`{"user_id":-4,"role":"member"}`:                            {"user_id:invalid"},
+			`{"user_id":0,"email":"lucia@example.com","role":"member"}`: {"email:conflict", "user_id:invalid"},
+		} {
+			p := problemOf(t, e.must(422, req{Method: "POST", Path: fmt.Sprintf("/api/v1/clubs/%d/members", club.ID), Token: tok.AccessToken,
+				Body: body}, nil), "invalid_input")
+			var got []string
+			for _, f := range p.Errors {
+				got = append(got, f.Field+":"+f.Code)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s: fields (-want +got):\n%s", body, diff)
 			}
 		}
 
@@ -153,7 +169,7 @@ func TestBadInput(t *testing.T) {
 		e.must(201, req{Method: "POST", Path: "/api/v1/players", Token: admin, Body: api.PlayerCreateRequest{Name: "P"}}, &player)
 		var tournament api.Tournament
 		e.must(201, req{Method: "POST", Path: fmt.Sprintf("/api/v1/clubs/%d/tournaments", club.ID), Token: admin,
-			Body: api.TournamentCreateRequest{Name: "T", Rules: "fibur", Players: 4, Event: "pairs", StartsAt: time.Date(2026, 5, 1, 15, 0, 0, 0, time.UTC)}}, &tournament)
+			Body: api.TournamentCreateRequest{Name: "T", Rules: "fibur", Players: new(4), Event: "pairs", StartsAt: new(time.Date(2026, 5, 1, 15, 0, 0, 0, time.UTC))}}, &tournament)
 
 		withBody := []struct{ method, path string }{
 			{"POST", "/api/v1/auth/register"}, {"POST", "/api/v1/auth/login"},

@@ -119,17 +119,19 @@ type MyClubs struct {
 // MemberAddRequest adds a user to a club, named by exactly one of user_id
 // or email (the address the person registered with).
 type MemberAddRequest struct {
-	UserID int64  `json:"user_id,omitempty" example:"42"`
+	UserID *int64 `json:"user_id,omitempty" example:"42"`
 	Email  string `json:"email,omitempty" example:"anna@example.com"`
 	Role   string `json:"role" enums:"member,referee,admin,owner" example:"member"`
 } // @name MemberAddRequest
 
-// validate checks that exactly one of user_id and email names the user.
+// validate checks that exactly one of user_id and email names the user, and
+// that a user_id given is an id (0 is not taken for "absent").
 func (req MemberAddRequest) validate() error {
 	var v domain.Validator
-	both := req.UserID != 0 && req.Email != ""
+	both := req.UserID != nil && req.Email != ""
 	v.Check(!both, "email", "conflict", "give user_id or email, not both")
-	v.Check(req.UserID != 0 || req.Email != "", "user_id", "required", "give user_id or email")
+	v.Check(req.UserID != nil || req.Email != "", "user_id", "required", "give user_id or email")
+	v.Check(req.UserID == nil || *req.UserID > 0, "user_id", "invalid", "user_id must be a positive id")
 	if v.Err() != nil { // report the role too, so that every invalid field is listed
 		v.Check(domain.Role(req.Role).Valid(), "role", "invalid", "role must be member, referee, admin or owner")
 	}
@@ -289,13 +291,15 @@ type TournamentCreateRequest struct {
 	// Options that differ from the rule set's defaults.
 	Options *TableOptionsInput `json:"options,omitempty"`
 	// Players per table; fibur-row is played by 2.
-	Players int    `json:"players" enums:"2,4" example:"4"`
+	Players *int   `json:"players" enums:"2,4" example:"4"`
 	Event   string `json:"event" enums:"pairs,teams,individual" example:"pairs"`
 	// Deals per table per round; absent means 3.
-	DealsPerRound int       `json:"deals_per_round,omitempty" minimum:"1" maximum:"8" example:"3"`
-	StartsAt      time.Time `json:"starts_at" format:"date-time"`
+	DealsPerRound *int       `json:"deals_per_round,omitempty" minimum:"1" maximum:"8" example:"3"`
+	StartsAt      *time.Time `json:"starts_at" format:"date-time"`
 } // @name TournamentCreateRequest
 
+// The numbers and the time are pointers so that a zero the client sent is
+// checked as a value, not taken for an absent field.
 func (req TournamentCreateRequest) input() domain.TournamentInput {
 	return domain.TournamentInput{Name: req.Name, Description: req.Description, Rules: domain.RuleSet(req.Rules),
 		Options: req.Options.raw(), Players: req.Players, Event: domain.Event(req.Event),
