@@ -5,6 +5,7 @@ import (
 	"crypto/rsa"
 	"encoding/json"
 	"fmt"
+	"net/netip"
 	"strconv"
 	"strings"
 	"testing"
@@ -474,6 +475,51 @@ func TestRateLimit(t *testing.T) {
 	}
 	if res := login("192.0.2.1:1006", nil); res.Status != 429 {
 		t.Errorf("one token per 10 s: status %d", res.Status)
+	}
+}
+
+// TestRateLimitBehindTrustedProxy checks that behind a trusted reverse
+// proxy each client has its own limit (one client using its burst does not
+// block the others), that the access log names the client, and that a
+// client talking to the server directly cannot choose its address.
+func TestRateLimitBehindTrustedProxy(t *testing.T) {
+	e := newEnv(t, storetest.SQLite(t), func(c *api.Config) {
+		c.AuthBurst, c.AuthPerMinute = 2, 6
+		c.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("fd00::/8")}
+	})
+	login := func(remote, header, value string) int {
+		return e.do(req{Method: "POST", Path: "/api/v1/auth/login", RemoteAddr: remote, Header: map[string]string{header: value},
+			Body: api.LoginRequest{Email: "x@example.com", Password: "whatever-123"}}).Status
+	}
+	for i := range 2 {
+		if got := login("10.0.0.1:1000", "X-Forwarded-For", "203.0.113.9"); got != 401 {
+			t.Fatalf("attempt %d: status %d", i+1, got)
+		}
+	}
+	if got := login("10.0.0.1:1000", "X-Forwarded-For", "203.0.113.9"); got != 429 {
+		t.Errorf("the client's burst is used: status %d, want 429", got)
+	}
+	if got := login("10.0.0.2:1000", "Forwarded", `for="203.0.113.9:5000"`); got != 429 {
+		t.Errorf("the same client through another proxy, named by Forwarded: status %d, want 429", got)
+	}
+	if got := login("10.0.0.1:1000", "X-Forwarded-For", "203.0.113.10"); got != 401 {
+		t.Errorf("another client behind the same proxy is limited too: status %d", got)
+	}
+	if got := login("[fd00::1]:1000", "X-Forwarded-For", "2001:db8:5::1, 10.0.0.7"); got != 401 {
+		t.Errorf("an IPv6 proxy, a chain: status %d", got)
+	}
+	if got := login("10.0.0.1:1000", "X-Forwarded-For", "203.0.113.9, 198.51.100.4"); got != 401 {
+		t.Errorf("a spoofed address left of the proxy's is not the client: status %d", got)
+	}
+	// Not through the proxy: the headers are the client's own and ignored.
+	for range 2 {
+		login("198.51.100.7:1000", "X-Forwarded-For", "198.51.100.99")
+	}
+	if got := login("198.51.100.7:1000", "X-Forwarded-For", "198.51.100.100"); got != 429 {
+		t.Errorf("a direct client changed its address with X-Forwarded-For: status %d", got)
+	}
+	if logs := e.logs.String(); !strings.Contains(logs, "remote=10.0.0.1:1000 client=203.0.113.10") {
+		t.Errorf("the access log does not name the client behind the proxy:\n%s", logs)
 	}
 }
 
