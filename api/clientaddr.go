@@ -24,6 +24,9 @@ type trustedProxies []netip.Prefix
 // that sets only one of them passes the other on from the client, and
 // requiring agreement keeps that one from overriding it.
 func (tp trustedProxies) clientAddr(r *http.Request) string {
+	if len(tp) == 0 {
+		return hostOf(r.RemoteAddr)
+	}
 	peer, ok := parseNode(r.RemoteAddr)
 	if !ok || !tp.trusts(peer) {
 		return hostOf(r.RemoteAddr)
@@ -99,19 +102,27 @@ func (tp trustedProxies) walk(n int, hop func(i int) (netip.Addr, bool)) (netip.
 // parseNode reads one hop's address: an IPv4 or IPv6 address, with or
 // without a port, IPv6 in brackets or bare ("192.0.2.1", "192.0.2.1:443",
 // "2001:db8::1", "[2001:db8::1]", "[2001:db8::1]:443").
+// The form is told from the brackets and colons first, so that a well-formed
+// address is parsed once (a failed parse allocates its error).
 func parseNode(s string) (netip.Addr, bool) {
-	if a, err := netip.ParseAddr(s); err == nil {
-		return norm(a), true
-	}
-	if ap, err := netip.ParseAddrPort(s); err == nil {
-		return norm(ap.Addr()), true
-	}
-	if len(s) > 2 && s[0] == '[' && s[len(s)-1] == ']' {
-		if a, err := netip.ParseAddr(s[1 : len(s)-1]); err == nil && a.Is6() {
-			return norm(a), true
+	var a netip.Addr
+	var err error
+	switch {
+	case strings.HasPrefix(s, "[") && strings.HasSuffix(s, "]"):
+		if a, err = netip.ParseAddr(s[1 : len(s)-1]); err == nil && !a.Is6() {
+			return netip.Addr{}, false
 		}
+	case strings.HasPrefix(s, "["), strings.Count(s, ":") == 1:
+		var ap netip.AddrPort
+		ap, err = netip.ParseAddrPort(s)
+		a = ap.Addr()
+	default:
+		a, err = netip.ParseAddr(s)
 	}
-	return netip.Addr{}, false
+	if err != nil {
+		return netip.Addr{}, false
+	}
+	return norm(a), true
 }
 
 // norm drops a zone and unmaps an IPv4-mapped IPv6 address, so that

@@ -120,3 +120,26 @@ func FuzzClientAddr(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkClientAddr measures what the access log and the auth rate limit
+// pay per request: with no trusted proxy, and behind one with a two-hop
+// X-Forwarded-For.
+func BenchmarkClientAddr(b *testing.B) {
+	direct := httptest.NewRequest("GET", "/", nil)
+	direct.RemoteAddr = "203.0.113.5:4000"
+	proxied := httptest.NewRequest("GET", "/", nil)
+	proxied.RemoteAddr = "10.0.0.1:4000"
+	proxied.Header.Set("X-Forwarded-For", "198.51.100.1, 10.9.9.9")
+	b.Run("NoProxies", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = trustedProxies(nil).clientAddr(direct)
+		}
+	})
+	b.Run("BehindProxy", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = testProxies.clientAddr(proxied)
+		}
+	})
+}
