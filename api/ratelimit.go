@@ -94,9 +94,9 @@ func (l *rateLimiter) size() int {
 	return len(l.buckets)
 }
 
-// middleware limits requests by client address, as client tells it from
-// the request (trustedProxies.clientAddr: the connection's peer, or behind
-// a trusted proxy the address it forwards for).
+// middleware limits requests per client address, which client reads from
+// the request (trustedProxies.clientAddr: the connection's peer, or, on a
+// connection from a trusted proxy, the address the proxy forwards for).
 func (l *rateLimiter) middleware(client func(*http.Request) string) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
