@@ -197,7 +197,7 @@ func (s *server) addMember(w http.ResponseWriter, r *http.Request) {
 	if req.Email != "" {
 		m, err = s.svc.Clubs.AddMemberByEmail(r.Context(), ActorFrom(r.Context()), clubID, req.Email, domain.Role(req.Role))
 	} else {
-		m, err = s.svc.Clubs.AddMember(r.Context(), ActorFrom(r.Context()), clubID, req.UserID, domain.Role(req.Role))
+		m, err = s.svc.Clubs.AddMember(r.Context(), ActorFrom(r.Context()), clubID, *req.UserID, domain.Role(req.Role))
 	}
 	if err != nil {
 		s.failErr(w, r, err)

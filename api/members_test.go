@@ -24,7 +24,7 @@ func TestMemberEmailsOnlyForAdminsAndSelf(t *testing.T) {
 		for _, role := range []string{"admin", "referee", "member"} {
 			u, tok := e.user(role+"@club.example", role)
 			e.must(201, req{Method: "POST", Path: fmt.Sprintf("/api/v1/clubs/%d/members", club.ID), Token: ownerTok.AccessToken,
-				Body: api.MemberAddRequest{UserID: u.ID, Role: role}}, nil)
+				Body: api.MemberAddRequest{UserID: &u.ID, Role: role}}, nil)
 			tokens[role] = tok.AccessToken
 		}
 		self := map[string]string{"admin": "admin@club.example", "referee": "referee@club.example", "member": "member@club.example"}

@@ -104,12 +104,12 @@ type TournamentCreateRequest struct {
 	// Options that differ from the rule set's defaults.
 	Options *TableOptionsInput `json:"options,omitempty"`
 	// Players per table; fibur-row is played by 2.
-	PlayersPerTable int `json:"players_per_table" enums:"2,4" example:"4"`
+	PlayersPerTable *int `json:"players_per_table" enums:"2,4" example:"4"`
 	// pairs (fixed pairs), teams (a team fields pairs per match) or individual (partners change each round).
 	Kind string `json:"kind" enums:"pairs,teams,individual" example:"pairs"`
 	// Deals per table per round; absent means 3.
-	DealsPerRound int       `json:"deals_per_round,omitempty" minimum:"1" maximum:"8" example:"3"`
-	StartsAt      time.Time `json:"starts_at" format:"date-time"`
+	DealsPerRound *int       `json:"deals_per_round,omitempty" minimum:"1" maximum:"8" example:"3"`
+	StartsAt      *time.Time `json:"starts_at" format:"date-time"`
 } // @name TournamentCreateRequest
 
 func (req TournamentCreateRequest) input() domain.TournamentInput {

@@ -76,9 +76,10 @@ type RefreshTokenRepo interface {
 	MarkRotated(id int64, at time.Time) (bool, error)
 	// RevokeFamily revokes every token of the family not yet revoked.
 	RevokeFamily(familyID string, at time.Time) error
-	// DeleteExpired deletes tokens that expired before the given time and
-	// returns how many it deleted.
-	DeleteExpired(before time.Time) (int64, error)
+	// DeleteExpired deletes at most limit tokens that expired before the
+	// given time and returns how many it deleted (fewer than limit: no
+	// more are left).
+	DeleteExpired(before time.Time, limit int) (int64, error)
 }
 
 // ClubRepo stores clubs.

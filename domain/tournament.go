@@ -99,11 +99,15 @@ type TournamentInput struct {
 	Rules       engine.RuleSet
 	// Options holds the options that differ from the rule set's defaults
 	// (RULES §11 keys); nil or empty means the defaults.
-	Options         json.RawMessage
-	PlayersPerTable int
+	Options json.RawMessage
+	// PlayersPerTable, DealsPerRound and StartsAt are nil when absent:
+	// PlayersPerTable and StartsAt are then required, DealsPerRound is
+	// DefaultDealsPerRound. A zero that was given is a value like any other,
+	// and checked as such.
+	PlayersPerTable *int
 	Kind            TournamentKind
-	DealsPerRound   int // 0 means DefaultDealsPerRound
-	StartsAt        time.Time
+	DealsPerRound   *int
+	StartsAt        *time.Time
 }
 
 // TournamentPatch updates a tournament; nil fields are left as they are.

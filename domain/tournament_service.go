@@ -28,16 +28,15 @@ func (s *tournamentService) Create(ctx context.Context, actor Actor, clubID int6
 		return Tournament{}, errLoginRequired
 	}
 	t := Tournament{ClubID: clubID, Name: strings.TrimSpace(in.Name), Description: strings.TrimSpace(in.Description),
-		Rules: in.Rules, PlayersPerTable: in.PlayersPerTable, Kind: in.Kind, DealsPerRound: in.DealsPerRound,
-		StartsAt: in.StartsAt, Status: TournamentDraft}
-	if t.DealsPerRound == 0 {
-		t.DealsPerRound = DefaultDealsPerRound
-	}
+		Rules: in.Rules, PlayersPerTable: valueOr(in.PlayersPerTable, 0), Kind: in.Kind,
+		DealsPerRound: valueOr(in.DealsPerRound, DefaultDealsPerRound), StartsAt: valueOr(in.StartsAt, time.Time{}),
+		Status: TournamentDraft}
+	absent := absentFields{players: in.PlayersPerTable == nil, startsAt: in.StartsAt == nil}
 	err := s.st.InTx(ctx, func(tx Tx) error {
 		if _, err := accessFor(tx, actor).clubToManage(clubID, readClub); err != nil {
 			return err
 		}
-		if err := checkTournament(&t, in.Options); err != nil {
+		if err := checkTournament(&t, in.Options, absent); err != nil {
 			return err
 		}
 		t.CreatedAt = s.now()
@@ -50,22 +49,34 @@ func (s *tournamentService) Create(ctx context.Context, actor Actor, clubID int6
 	return t, nil
 }
 
+// valueOr is *p, or def when p is nil.
+func valueOr[T any](p *T, def T) T {
+	if p == nil {
+		return def
+	}
+	return *p
+}
+
+// absentFields names the required fields of a new tournament that the
+// client left out (and whose zero value in Tournament means nothing).
+type absentFields struct{ players, startsAt bool }
+
 // checkTournament validates t, collecting every field error, and sets its
 // Options to the complete options object that options (the organiser's
 // choices) gives over the rule set's defaults. It normalises StartsAt to
 // the stored precision (UTC, microseconds).
-func checkTournament(t *Tournament, options json.RawMessage) error {
+func checkTournament(t *Tournament, options json.RawMessage, absent absentFields) error {
 	var v Validator
-	validateTournament(&v, t, options)
+	validateTournament(&v, t, options, absent)
 	return v.Err()
 }
 
 // validateTournament is checkTournament's work: it records every invalid
 // field in v.
-func validateTournament(v *Validator, t *Tournament, options json.RawMessage) {
+func validateTournament(v *Validator, t *Tournament, options json.RawMessage, absent absentFields) {
 	checkText(v, "name", t.Name, true, MaxNameLength)
 	checkText(v, "description", t.Description, false, MaxDescriptionLength)
-	checkGame(v, t, options)
+	checkGame(v, t, options, absent.players)
 	switch {
 	case t.Kind == "":
 		v.Add("kind", "required", "kind is required: pairs, teams or individual")
@@ -75,7 +86,7 @@ func validateTournament(v *Validator, t *Tournament, options json.RawMessage) {
 	v.Check(t.DealsPerRound >= MinDealsPerRound && t.DealsPerRound <= MaxDealsPerRound, "deals_per_round", "out_of_range",
 		fmt.Sprintf("deals_per_round must be between %d and %d", MinDealsPerRound, MaxDealsPerRound))
 	switch {
-	case t.StartsAt.IsZero():
+	case absent.startsAt:
 		v.Add("starts_at", "required", "starts_at is required")
 	case t.StartsAt.Year() < 1970 || t.StartsAt.Year() > 9999:
 		v.Add("starts_at", "out_of_range", "starts_at must be between the years 1970 and 9999")
@@ -85,8 +96,9 @@ func validateTournament(v *Validator, t *Tournament, options json.RawMessage) {
 
 // checkGame validates what decides how the tournament's tables play, with
 // the engine's own checks and messages: the rule set, the players per table
-// for it, and the options for it, which it normalises.
-func checkGame(v *Validator, t *Tournament, options json.RawMessage) {
+// for it, and the options for it, which it normalises. Absent players are
+// required, not checked.
+func checkGame(v *Validator, t *Tournament, options json.RawMessage, playersAbsent bool) {
 	switch {
 	case t.Rules == "":
 		v.Add("rules", "required", "rules is required: one of "+ruleSetList())
@@ -94,16 +106,23 @@ func checkGame(v *Validator, t *Tournament, options json.RawMessage) {
 		_, err := engine.NewRules(t.Rules, t.PlayersPerTable)
 		v.Add("rules", "invalid", ruleMessage(err)+"; one of "+ruleSetList())
 	}
-	if !slices.Contains(engine.RuleSets(), t.Rules) {
+	known := slices.Contains(engine.RuleSets(), t.Rules)
+	switch {
+	case playersAbsent:
+		v.Add("players_per_table", "required", "players_per_table is required: the players per table, 2 or 4")
+	case !known:
 		// Without a rule set, the players can only be held to the general
 		// rule (2 or 4), and the options not at all.
 		if _, err := engine.NewRules(engine.Fibur, t.PlayersPerTable); err != nil {
 			v.Add("players_per_table", "invalid", ruleMessage(err))
 		}
-		return
+	default:
+		if _, err := engine.NewRules(t.Rules, t.PlayersPerTable); err != nil {
+			v.Add("players_per_table", "invalid", ruleMessage(err))
+		}
 	}
-	if _, err := engine.NewRules(t.Rules, t.PlayersPerTable); err != nil {
-		v.Add("players_per_table", "invalid", ruleMessage(err))
+	if !known {
+		return
 	}
 	o, err := engine.ParseOptions(t.Rules, options)
 	if err == nil {
@@ -243,7 +262,7 @@ func checkTournamentPatch(t *Tournament, p TournamentPatch) error {
 	setIf(&t.StartsAt, p.StartsAt, nil)
 	setIf(&t.Status, p.Status, nil)
 	var v Validator
-	validateTournament(&v, t, options)
+	validateTournament(&v, t, options, absentFields{})
 	v.Check(t.Status.Valid(), "status", "invalid", "status must be draft, published, running or finished")
 	return v.Err()
 }

@@ -16,8 +16,8 @@ import (
 
 // tournamentInput is a valid input: a fibur pairs event at 4-player tables.
 func tournamentInput(name string) domain.TournamentInput {
-	return domain.TournamentInput{Name: name, Rules: engine.Fibur, PlayersPerTable: 4, Kind: domain.PairsTournament,
-		StartsAt: time.Date(2026, 4, 18, 15, 0, 0, 0, time.UTC)}
+	return domain.TournamentInput{Name: name, Rules: engine.Fibur, PlayersPerTable: new(4), Kind: domain.PairsTournament,
+		StartsAt: new(time.Date(2026, 4, 18, 15, 0, 0, 0, time.UTC))}
 }
 
 // tournament creates a draft tournament in a club, as by.
@@ -96,7 +96,7 @@ func TestTournamentCreate(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
 				in := tournamentInput(" Torneo del " + tt.name + " ")
-				in.StartsAt = time.Date(2026, 4, 18, 17, 0, 0, 123456789, time.FixedZone("CEST", 2*3600))
+				in.StartsAt = new(time.Date(2026, 4, 18, 17, 0, 0, 123456789, time.FixedZone("CEST", 2*3600)))
 				got, err := f.svc.Tournaments.Create(ctx, tt.actor, tt.clubID, in)
 				wantCode(t, err, tt.want)
 				if tt.want != "" {
@@ -136,12 +136,40 @@ func TestTournamentValidation(t *testing.T) {
 		c := f.club(owner, "Circolo")
 		t.Run("EInvalidListsEveryField", func(t *testing.T) {
 			_, err := f.svc.Tournaments.Create(ctx, owner, c.ID, domain.TournamentInput{
-				Name: " ", Description: strings.Repeat("x", domain.MaxDescriptionLength+1), PlayersPerTable: 3,
-				Kind: "solo", DealsPerRound: 9, Options: json.RawMessage(`{"target":"high"}`)})
+				Name: " ", Description: strings.Repeat("x", domain.MaxDescriptionLength+1), PlayersPerTable: new(3),
+				Kind: "solo", DealsPerRound: new(9), Options: json.RawMessage(`{"target":"high"}`)})
 			want := []string{"name:required", "description:too_long", "rules:required", "players_per_table:invalid",
 				"kind:invalid", "deals_per_round:out_of_range", "starts_at:required"}
 			if diff := cmp.Diff(want, fieldsOf(t, err)); diff != "" {
 				t.Errorf("fields (-want +got):\n%s", diff)
+			}
+		})
+		// Absent and zero are told apart: an absent number takes its
+		// default or is required; a zero that was given is checked.
+		t.Run("EInvalidZeroIsAValue", func(t *testing.T) {
+			in := tournamentInput("T")
+			in.PlayersPerTable, in.DealsPerRound, in.StartsAt = new(0), new(0), new(time.Time{})
+			_, err := f.svc.Tournaments.Create(ctx, owner, c.ID, in)
+			want := []string{"players_per_table:invalid", "deals_per_round:out_of_range", "starts_at:out_of_range"}
+			if diff := cmp.Diff(want, fieldsOf(t, err)); diff != "" {
+				t.Errorf("fields (-want +got):\n%s", diff)
+			}
+		})
+		t.Run("EInvalidAbsentIsRequired", func(t *testing.T) {
+			in := tournamentInput("T")
+			in.PlayersPerTable, in.StartsAt = nil, nil
+			_, err := f.svc.Tournaments.Create(ctx, owner, c.ID, in)
+			if diff := cmp.Diff([]string{"players_per_table:required", "starts_at:required"}, fieldsOf(t, err)); diff != "" {
+				t.Errorf("fields (-want +got):\n%s", diff)
+			}
+		})
+		t.Run("AbsentDealsPerRoundIsTheDefault", func(t *testing.T) {
+			in := tournamentInput("Default deals")
+			in.DealsPerRound = nil
+			got, err := f.svc.Tournaments.Create(ctx, owner, c.ID, in)
+			wantCode(t, err, "")
+			if got.DealsPerRound != domain.DefaultDealsPerRound {
+				t.Errorf("deals per round %d, want %d", got.DealsPerRound, domain.DefaultDealsPerRound)
 			}
 		})
 		// The engine decides what a rule set, a player count and an option
@@ -170,7 +198,7 @@ func TestTournamentValidation(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
 				in := tournamentInput("T")
-				in.Rules, in.PlayersPerTable, in.Options = tt.rules, tt.players, json.RawMessage(tt.options)
+				in.Rules, in.PlayersPerTable, in.Options = tt.rules, new(tt.players), json.RawMessage(tt.options)
 				_, err := f.svc.Tournaments.Create(ctx, owner, c.ID, in)
 				wantCode(t, err, domain.EInvalid)
 				fields := err.(*domain.Error).Fields
@@ -181,7 +209,7 @@ func TestTournamentValidation(t *testing.T) {
 		}
 		t.Run("OptionsNormalisedOverTheRuleSetDefaults", func(t *testing.T) {
 			in := tournamentInput("Fechado")
-			in.Rules, in.PlayersPerTable, in.Options = engine.Fechado, 2, json.RawMessage(` {"target": 1005, "real_canastra": true} `)
+			in.Rules, in.PlayersPerTable, in.Options = engine.Fechado, new(2), json.RawMessage(` {"target": 1005, "real_canastra": true} `)
 			got, err := f.svc.Tournaments.Create(ctx, owner, c.ID, in)
 			wantCode(t, err, "")
 			want := engine.DefaultOptions(engine.Fechado)
@@ -433,7 +461,7 @@ func TestTournamentList(t *testing.T) {
 		start := time.Date(2026, 5, 1, 15, 0, 0, 0, time.UTC)
 		add := func(by domain.Actor, clubID int64, name string, days int, status domain.TournamentStatus) int64 {
 			in := tournamentInput(name)
-			in.StartsAt = start.AddDate(0, 0, days)
+			in.StartsAt = new(start.AddDate(0, 0, days))
 			tm, err := f.svc.Tournaments.Create(ctx, by, clubID, in)
 			wantCode(t, err, "")
 			return f.advance(by, tm, status).ID

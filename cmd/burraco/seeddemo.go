@@ -22,9 +22,9 @@ var demoTournament = domain.TournamentInput{
 	Name:            "Torneo Demo a Coppie",
 	Description:     "A demo tournament: FIBUR rules, pairs, 3 deals per round.",
 	Rules:           "fibur",
-	PlayersPerTable: 4,
+	PlayersPerTable: new(4),
 	Kind:            domain.PairsTournament,
-	DealsPerRound:   3,
+	DealsPerRound:   new(3),
 }
 
 // demoTournamentLead is how long after the seeding the demo tournament
@@ -115,7 +115,7 @@ func seedDemo(ctx context.Context, svc domain.Services, now func() time.Time, st
 // tournament, starting a week after now, and publish it.
 func seedTournament(ctx context.Context, tournaments domain.TournamentService, admin domain.Actor, clubID int64, now time.Time) (domain.Tournament, error) {
 	in := demoTournament
-	in.StartsAt = now.Add(demoTournamentLead)
+	in.StartsAt = new(now.Add(demoTournamentLead))
 	t, err := tournaments.Create(ctx, admin, clubID, in)
 	if err != nil {
 		return domain.Tournament{}, fmt.Errorf("create tournament: %w", err)
