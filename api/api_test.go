@@ -5,6 +5,7 @@ import (
 	"crypto/rsa"
 	"encoding/json"
 	"fmt"
+	"net/netip"
 	"strconv"
 	"strings"
 	"testing"
@@ -63,7 +64,7 @@ func TestClubsAndPlayers(t *testing.T) {
 		marco, marcoTok := e.user("marco@example.com", "Marco")
 		var m api.Member
 		res = e.must(201, req{Method: "POST", Path: fmt.Sprintf("/api/v1/clubs/%d/members", club.ID), Token: tok.AccessToken,
-			Body: api.MemberAddRequest{UserID: marco.ID, Role: "referee"}}, &m)
+			Body: api.MemberAddRequest{UserID: &marco.ID, Role: "referee"}}, &m)
 		if m.Role != "referee" || m.UserID != marco.ID || res.Header.Get("Location") != fmt.Sprintf("/api/v1/clubs/%d/members/%d", club.ID, marco.ID) {
 			t.Errorf("add member: %+v %v", m, res.Header)
 		}
@@ -73,12 +74,12 @@ func TestClubsAndPlayers(t *testing.T) {
 			t.Errorf("members filtered by role: %+v", members)
 		}
 		e.must(409, req{Method: "POST", Path: fmt.Sprintf("/api/v1/clubs/%d/members", club.ID), Token: tok.AccessToken,
-			Body: api.MemberAddRequest{UserID: marco.ID, Role: "member"}}, nil)
+			Body: api.MemberAddRequest{UserID: &marco.ID, Role: "member"}}, nil)
 
 		// After login a frontend asks where the user has a role.
-		var mine api.MyClubs
+		var mine api.MemberList
 		e.must(200, req{Method: "GET", Path: "/api/v1/me/clubs", Token: marcoTok.AccessToken}, &mine)
-		if len(mine.Items) != 1 || mine.Items[0].ClubID != club.ID || mine.Items[0].ClubName != "Circolo Roma" || mine.Items[0].Role != "referee" {
+		if len(mine.Items) != 1 || mine.Total != 1 || mine.Limit != 20 || mine.Items[0].ClubID != club.ID || mine.Items[0].ClubName != "Circolo Roma" || mine.Items[0].Role != "referee" {
 			t.Errorf("marco's clubs: %+v", mine)
 		}
 		var other api.Club
@@ -86,6 +87,11 @@ func TestClubsAndPlayers(t *testing.T) {
 		e.must(200, req{Method: "GET", Path: "/api/v1/me/clubs", Token: tok.AccessToken}, &mine)
 		if len(mine.Items) != 2 || mine.Items[0].ClubName != "Arco Club" || mine.Items[1].ClubName != "Circolo Roma" || mine.Items[1].Role != "owner" {
 			t.Errorf("anna's clubs, by name: %+v", mine)
+		}
+		mine = api.MemberList{}
+		e.must(200, req{Method: "GET", Path: "/api/v1/me/clubs?limit=1&offset=1", Token: tok.AccessToken}, &mine)
+		if len(mine.Items) != 1 || mine.Total != 2 || mine.Limit != 1 || mine.Offset != 1 || mine.Items[0].ClubName != "Circolo Roma" {
+			t.Errorf("anna's second club, paged: %+v", mine)
 		}
 
 		// A secretary adds a member by the email they registered with.
@@ -99,12 +105,28 @@ func TestClubsAndPlayers(t *testing.T) {
 			Body: api.MemberAddRequest{Email: "nobody@example.com", Role: "member"}}, nil), "not_found")
 		for name, body := range map[string]api.MemberAddRequest{
 			"neither": {Role: "king"},
-			"both":    {UserID: marco.ID, Email: "marco@example.com", Role: "king"},
+			"both":    {UserID: &marco.ID, Email: "marco@example.com", Role: "king"},
 		} {
 			p := problemOf(t, e.must(422, req{Method: "POST", Path: fmt.Sprintf("/api/v1/clubs/%d/members", club.ID), Token: tok.AccessToken,
 				Body: body}, nil), "invalid_input")
 			if len(p.Errors) != 2 || p.Errors[1].Field != "role" {
 				t.Errorf("%s of user_id and email: want the user field and the role listed, got %+v", name, p.Errors)
+			}
+		}
+		// A user_id of 0 is a value the client sent, not an absent field.
+		for body, want := range map[string][]string{
+			`{"user_id":0,"role":"member"}`:                             {"user_id:invalid"},
+			`{"user_id":-4,"role":"member"}`:                            {"user_id:invalid"},
+			`{"user_id":0,"email":"lucia@example.com","role":"member"}`: {"email:conflict", "user_id:invalid"},
+		} {
+			p := problemOf(t, e.must(422, req{Method: "POST", Path: fmt.Sprintf("/api/v1/clubs/%d/members", club.ID), Token: tok.AccessToken,
+				Body: body}, nil), "invalid_input")
+			var got []string
+			for _, f := range p.Errors {
+				got = append(got, f.Field+":"+f.Code)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s: fields (-want +got):\n%s", body, diff)
 			}
 		}
 
@@ -153,7 +175,7 @@ func TestBadInput(t *testing.T) {
 		e.must(201, req{Method: "POST", Path: "/api/v1/players", Token: admin, Body: api.PlayerCreateRequest{Name: "P"}}, &player)
 		var tournament api.Tournament
 		e.must(201, req{Method: "POST", Path: fmt.Sprintf("/api/v1/clubs/%d/tournaments", club.ID), Token: admin,
-			Body: api.TournamentCreateRequest{Name: "T", Rules: "fibur", Players: 4, Event: "pairs", StartsAt: time.Date(2026, 5, 1, 15, 0, 0, 0, time.UTC)}}, &tournament)
+			Body: api.TournamentCreateRequest{Name: "T", Rules: "fibur", PlayersPerTable: new(4), Kind: "pairs", StartsAt: new(time.Date(2026, 5, 1, 15, 0, 0, 0, time.UTC))}}, &tournament)
 
 		withBody := []struct{ method, path string }{
 			{"POST", "/api/v1/auth/register"}, {"POST", "/api/v1/auth/login"},
@@ -166,22 +188,29 @@ func TestBadInput(t *testing.T) {
 			{"PATCH", fmt.Sprintf("/api/v1/tournaments/%d", tournament.ID)},
 		}
 		huge := `{"name":"` + strings.Repeat("x", 100<<10) + `"}`
+		// detail, when set, is a substring the problem's detail must hold:
+		// it tells the decoder's verdict from an unknown-field one.
 		bodies := []struct {
-			name, body, contentType, code string
+			name, body, contentType, code, detail string
 		}{
-			{"malformed", `{"name":`, "application/json", "malformed_json"},
-			{"not JSON", `name=x`, "application/json", "malformed_json"},
-			{"empty", ``, "application/json", "malformed_json"},
-			{"array", `[]`, "application/json", "malformed_json"},
-			{"string", `"x"`, "application/json", "malformed_json"},
-			{"two objects", `{} {}`, "application/json", "malformed_json"},
-			{"unknown field", `{"bogus":1}`, "application/json", "malformed_json"},
-			{"wrong types", `{"name":1,"email":true,"password":[],"role":{},"user_id":"x","club_id":"x","refresh_token":5,"clear_club":"yes"}`, "application/json", "malformed_json"},
-			{"trailing data", `{}x`, "application/json", "malformed_json"},
-			{"huge tail", `{}` + strings.Repeat(" ", 100<<10) + `x`, "application/json", "request_too_large"},
-			{"huge", huge, "application/json", "request_too_large"},
-			{"text/plain", `{}`, "text/plain", "unsupported_media_type"},
-			{"no content type", `{}`, "", "unsupported_media_type"},
+			{"malformed", `{"name":`, "application/json", "malformed_json", ""},
+			{"not JSON", `name=x`, "application/json", "malformed_json", ""},
+			{"empty", ``, "application/json", "malformed_json", "empty"},
+			{"array", `[]`, "application/json", "malformed_json", "must be a JSON object"},
+			{"string", `"x"`, "application/json", "malformed_json", "must be a JSON object"},
+			{"two objects", `{} {}`, "application/json", "malformed_json", ""},
+			{"unknown field", `{"bogus":1}`, "application/json", "malformed_json", ""},
+			{"wrong types", `{"name":1,"email":true,"password":[],"role":{},"user_id":"x","club_id":"x","refresh_token":5,"clear_club":"yes"}`, "application/json", "malformed_json", ""},
+			{"trailing data", `{}x`, "application/json", "malformed_json", ""},
+			{"huge tail", `{}` + strings.Repeat(" ", 100<<10) + `x`, "application/json", "request_too_large", ""},
+			{"huge", huge, "application/json", "request_too_large", ""},
+			{"text/plain", `{}`, "text/plain", "unsupported_media_type", ""},
+			{"no content type", `{}`, "", "unsupported_media_type", ""},
+			{"null", `null`, "application/json", "malformed_json", "must be a JSON object"},
+			{"null in white space", " \n null \t", "application/json", "malformed_json", "must be a JSON object"},
+			{"number", `1`, "application/json", "malformed_json", "must be a JSON object"},
+			{"invalid UTF-8", "{\"name\":\"\xff\xfe\"}", "application/json", "malformed_json", "not valid UTF-8"},
+			{"invalid UTF-8 in a key", "{\"\xc3\":1}", "application/json", "malformed_json", "not valid UTF-8"},
 		}
 		for _, ep := range withBody {
 			for _, b := range bodies {
@@ -192,6 +221,9 @@ func TestBadInput(t *testing.T) {
 						t.Fatalf("status %d; body %s", res.Status, res.Body)
 					}
 					p := problemOf(t, res, b.code)
+					if !strings.Contains(p.Detail, b.detail) {
+						t.Fatalf("detail %q, want it to say %q", p.Detail, b.detail)
+					}
 					if b.name == "unknown field" && (res.Status != 400 || len(p.Errors) != 1 || p.Errors[0].Field != "bogus" || p.Errors[0].Code != "unknown_field") {
 						t.Fatalf("unknown field not named: %d %+v", res.Status, p)
 					}
@@ -448,6 +480,51 @@ func TestRateLimit(t *testing.T) {
 	}
 	if res := login("192.0.2.1:1006", nil); res.Status != 429 {
 		t.Errorf("one token per 10 s: status %d", res.Status)
+	}
+}
+
+// TestRateLimitBehindTrustedProxy checks that behind a trusted reverse
+// proxy each client has its own limit (one client using its burst does not
+// block the others), that the access log names the client, and that a
+// client talking to the server directly cannot choose its address.
+func TestRateLimitBehindTrustedProxy(t *testing.T) {
+	e := newEnv(t, storetest.SQLite(t), func(c *api.Config) {
+		c.AuthBurst, c.AuthPerMinute = 2, 6
+		c.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("fd00::/8")}
+	})
+	login := func(remote, header, value string) int {
+		return e.do(req{Method: "POST", Path: "/api/v1/auth/login", RemoteAddr: remote, Header: map[string]string{header: value},
+			Body: api.LoginRequest{Email: "x@example.com", Password: "whatever-123"}}).Status
+	}
+	for i := range 2 {
+		if got := login("10.0.0.1:1000", "X-Forwarded-For", "203.0.113.9"); got != 401 {
+			t.Fatalf("attempt %d: status %d", i+1, got)
+		}
+	}
+	if got := login("10.0.0.1:1000", "X-Forwarded-For", "203.0.113.9"); got != 429 {
+		t.Errorf("the client's burst is used: status %d, want 429", got)
+	}
+	if got := login("10.0.0.2:1000", "Forwarded", `for="203.0.113.9:5000"`); got != 429 {
+		t.Errorf("the same client through another proxy, named by Forwarded: status %d, want 429", got)
+	}
+	if got := login("10.0.0.1:1000", "X-Forwarded-For", "203.0.113.10"); got != 401 {
+		t.Errorf("another client behind the same proxy is limited too: status %d", got)
+	}
+	if got := login("[fd00::1]:1000", "X-Forwarded-For", "2001:db8:5::1, 10.0.0.7"); got != 401 {
+		t.Errorf("an IPv6 proxy, a chain: status %d", got)
+	}
+	if got := login("10.0.0.1:1000", "X-Forwarded-For", "203.0.113.9, 198.51.100.4"); got != 401 {
+		t.Errorf("a spoofed address left of the proxy's is not the client: status %d", got)
+	}
+	// Not through the proxy: the headers are the client's own and ignored.
+	for range 2 {
+		login("198.51.100.7:1000", "X-Forwarded-For", "198.51.100.99")
+	}
+	if got := login("198.51.100.7:1000", "X-Forwarded-For", "198.51.100.100"); got != 429 {
+		t.Errorf("a direct client changed its address with X-Forwarded-For: status %d", got)
+	}
+	if logs := e.logs.String(); !strings.Contains(logs, "remote=10.0.0.1:1000 client=203.0.113.10") {
+		t.Errorf("the access log does not name the client behind the proxy:\n%s", logs)
 	}
 }
 

@@ -120,7 +120,7 @@ func newFixture(e *env) *fixture {
 
 func (f *fixture) newTournament(e *env, by domain.Actor, name string) int64 {
 	t, err := e.svc.Tournaments.Create(context.Background(), by, f.clubA, domain.TournamentInput{Name: name,
-		Rules: "fibur", Players: 4, Event: domain.EventPairs, StartsAt: e.clock.Now().AddDate(0, 0, 7)})
+		Rules: "fibur", PlayersPerTable: new(4), Kind: domain.PairsTournament, StartsAt: new(e.clock.Now().AddDate(0, 0, 7))})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -210,7 +210,7 @@ var matrix = []route{
 		return req{Method: "GET", Path: clubPath(f) + "/members?role=member"}
 	}, all(200, map[string]int{anonymous: 401, otherAdmin: 403})},
 	{"POST /clubs/{id}/members", func(f *fixture, c string) req {
-		return req{Method: "POST", Path: clubPath(f) + "/members", Body: api.MemberAddRequest{UserID: f.toAdd[c], Role: "member"}}
+		return req{Method: "POST", Path: clubPath(f) + "/members", Body: api.MemberAddRequest{UserID: new(f.toAdd[c]), Role: "member"}}
 	}, adminsOnly(201)},
 	{"PATCH /clubs/{id}/members/{userID}", func(f *fixture, c string) req {
 		return req{Method: "PATCH", Path: fmt.Sprintf("%s/members/%d", clubPath(f), f.victim), Body: api.MemberUpdateRequest{Role: "referee"}}
@@ -237,7 +237,7 @@ var matrix = []route{
 	}, all(200, nil)},
 	{"POST /clubs/{id}/tournaments", func(f *fixture, c string) req {
 		return req{Method: "POST", Path: clubPath(f) + "/tournaments", Body: api.TournamentCreateRequest{Name: "Torneo of " + c,
-			Rules: "fibur", Players: 4, Event: "pairs", StartsAt: time.Date(2026, 6, 1, 15, 0, 0, 0, time.UTC)}}
+			Rules: "fibur", PlayersPerTable: new(4), Kind: "pairs", StartsAt: new(time.Date(2026, 6, 1, 15, 0, 0, 0, time.UTC))}}
 	}, adminsOnly(201)},
 	{"GET /tournaments/{id} (published)", func(f *fixture, c string) req {
 		return req{Method: "GET", Path: tournamentPath(f.published)}

@@ -5,10 +5,14 @@
 // that knows HTTP; every decision about who may do what is the domain's.
 //
 // Each handler has one shape: decode, call the service with the actor,
-// respond. Errors become problems through one table (problemKinds).
+// respond. Errors become problems through two tables: kindProblems from
+// the domain error's kind, apiProblems for API-level codes.
 //
 // The swag annotations below and on each handler generate docs/ and, from
-// it, openapi.yaml (make docs).
+// it, openapi.yaml (make docs). A handler's @Failure lines name only the
+// problems of its own; those every operation of a kind shares (default,
+// 503 with Retry-After under /api/v1, 401 where a token is taken, 413 and
+// 415 where a body is) are added by cmd/openapigen (responses.go).
 //
 //	@title						Burraco API
 //	@version					1.0

@@ -91,8 +91,8 @@ func FuzzJSONBody(f *testing.F) {
 			`{"name":"C","city":"Roma","description":"d"}`, `{"user_id":1,"role":"owner"}`, `{"role":"king"}`,
 			`{"name":"P","federation_id":"RM-1","club_id":1,"user_id":1}`, `{"clear_club":true,"club_id":1}`,
 			`{"name":"\u0000"}`, `{"email":"a\u0000@b.c","password":"p"}`, `{"user_id":1e400}`, `{"club_id":-1}`,
-			`{"name":"T","rules":"fibur","players":4,"event":"pairs","starts_at":"2026-05-01T15:00:00Z","options":{"target":1005}}`,
-			`{"status":"published"}`, `{"rules":"fibur-row","players":2,"options":{}}`, `{"starts_at":"0000-01-01T00:00:00Z"}`,
+			`{"name":"T","rules":"fibur","players_per_table":4,"kind":"pairs","starts_at":"2026-05-01T15:00:00Z","options":{"target":1005}}`,
+			`{"status":"published"}`, `{"rules":"fibur-row","players_per_table":2,"options":{}}`, `{"starts_at":"0000-01-01T00:00:00Z"}`,
 			`{"name":null}`, `[]`, `null`, `{"a":1}`, `{} {}`, `{`, ``, `{"name":"` + strings.Repeat("x", 5000) + `"}`,
 		} {
 			f.Add(i, body, "application/json")

@@ -19,14 +19,9 @@ import (
 //	@Header			201		{string}	Location		"/api/v1/me"
 //	@Failure	400	{object}	Problem	"malformed_json: the body is not JSON, not an object, or has a field of the wrong type or an unknown field (named in errors)"
 //	@Failure	409	{object}	Problem	"conflict: the email is already registered"
-//	@Failure	413	{object}	Problem	"request_too_large: the body exceeds 1 MiB"
-//	@Failure	415	{object}	Problem	"unsupported_media_type: send Content-Type: application/json"
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (email, password of 10 to 1024 characters, name)"
 //	@Failure	429	{object}	Problem	"rate_limited: too many auth requests from this address; see Retry-After"
 //	@Header		429	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@Router			/api/v1/auth/register [post]
 func (s *server) register(w http.ResponseWriter, r *http.Request) {
 	var req RegisterRequest
@@ -53,13 +48,8 @@ func (s *server) register(w http.ResponseWriter, r *http.Request) {
 //	@Success		200		{object}	TokenResponse
 //	@Failure	400	{object}	Problem	"malformed_json: the body is not JSON, not an object, or has a field of the wrong type or an unknown field (named in errors)"
 //	@Failure	401	{object}	Problem	"unauthenticated: unknown email or wrong password (the same answer for both)"
-//	@Failure	413	{object}	Problem	"request_too_large: the body exceeds 1 MiB"
-//	@Failure	415	{object}	Problem	"unsupported_media_type: send Content-Type: application/json"
 //	@Failure	429	{object}	Problem	"rate_limited: too many auth requests from this address; see Retry-After"
 //	@Header		429	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@Router			/api/v1/auth/login [post]
 func (s *server) login(w http.ResponseWriter, r *http.Request) {
 	var req LoginRequest
@@ -82,13 +72,8 @@ func (s *server) login(w http.ResponseWriter, r *http.Request) {
 //	@Success		200		{object}	TokenResponse
 //	@Failure	400	{object}	Problem	"malformed_json: the body is not JSON, not an object, or has a field of the wrong type or an unknown field (named in errors)"
 //	@Failure	401	{object}	Problem	"unauthenticated (unknown, expired or revoked refresh token) or refresh_token_reused (a rotated token was replayed: the session is revoked, log in again)"
-//	@Failure	413	{object}	Problem	"request_too_large: the body exceeds 1 MiB"
-//	@Failure	415	{object}	Problem	"unsupported_media_type: send Content-Type: application/json"
 //	@Failure	429	{object}	Problem	"rate_limited: too many auth requests from this address; see Retry-After"
 //	@Header		429	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@Router			/api/v1/auth/refresh [post]
 func (s *server) refresh(w http.ResponseWriter, r *http.Request) {
 	var req RefreshRequest
@@ -132,13 +117,8 @@ func (s *server) respondSession(w http.ResponseWriter, r *http.Request, sess dom
 //	@Param			body	body	RefreshRequest	true	"The refresh token to revoke"
 //	@Success		204
 //	@Failure	400	{object}	Problem	"malformed_json: the body is not JSON, not an object, or has a field of the wrong type or an unknown field (named in errors)"
-//	@Failure	413	{object}	Problem	"request_too_large: the body exceeds 1 MiB"
-//	@Failure	415	{object}	Problem	"unsupported_media_type: send Content-Type: application/json"
 //	@Failure	429	{object}	Problem	"rate_limited: too many auth requests from this address; see Retry-After"
 //	@Header		429	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@Router			/api/v1/auth/logout [post]
 func (s *server) logout(w http.ResponseWriter, r *http.Request) {
 	var req RefreshRequest
@@ -156,27 +136,29 @@ func (s *server) logout(w http.ResponseWriter, r *http.Request) {
 //
 //	@Summary		The current user's clubs and roles
 //	@ID				getMyClubs
-//	@Description	Every club the caller belongs to, with the role there, ordered by club name: what a frontend needs after login to show admin or referee tools.
+//	@Description	The clubs the caller belongs to, with the role there, ordered by club name: what a frontend needs after login to show admin or referee tools.
 //	@Tags			auth
 //	@Produce		json
 //	@Security		BearerAuth
-//	@Success		200	{object}	MyClubs
-//	@Failure		401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
-//	@Failure		503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header			503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure		default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
+//	@Param			limit	query		int	false	"Page size, 1..100; 0 or absent means 20"	default(20)	minimum(0)	maximum(100)
+//	@Param			offset	query		int	false	"Items to skip"								default(0)	minimum(0)
+//	@Success		200		{object}	MemberList
+//	@Failure		400		{object}	Problem	"invalid_parameter: a query parameter is not a number where one is expected (named in errors)"
+//	@Failure		422		{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (limit 1..100, offset at least 0)"
 //	@Router			/api/v1/me/clubs [get]
 func (s *server) myClubs(w http.ResponseWriter, r *http.Request) {
-	ms, err := s.svc.Clubs.MyClubs(r.Context(), ActorFrom(r.Context()))
+	q := query{r: r}
+	var f domain.MyClubsFilter
+	f.Limit, f.Offset = q.page()
+	if !q.done(w) {
+		return
+	}
+	p, err := s.svc.Clubs.MyClubs(r.Context(), ActorFrom(r.Context()), f)
 	if err != nil {
 		s.failErr(w, r, err)
 		return
 	}
-	out := MyClubs{Items: make([]Member, len(ms))}
-	for i, m := range ms {
-		out.Items[i] = memberOut(m)
-	}
-	respond(w, http.StatusOK, out)
+	respond(w, http.StatusOK, MemberList{Items: mapSlice(p.Items, memberOut), Total: p.Total, Limit: p.Limit, Offset: p.Offset})
 }
 
 // me returns the caller.
@@ -187,10 +169,6 @@ func (s *server) myClubs(w http.ResponseWriter, r *http.Request) {
 //	@Produce	json
 //	@Security	BearerAuth
 //	@Success	200	{object}	User
-//	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@Router		/api/v1/me [get]
 func (s *server) me(w http.ResponseWriter, r *http.Request) {
 	u, err := s.svc.Auth.User(r.Context(), ActorFrom(r.Context()).UserID)

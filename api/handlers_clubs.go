@@ -13,16 +13,12 @@ import (
 //	@ID			listClubs
 //	@Tags		clubs
 //	@Produce	json
-//	@Param		q		query		string	false	"Substring of the name or city, case-insensitive"
+//	@Param		q		query		string	false	"Substring of the name or city, ignoring case and accents (niccolo finds Niccolò)"
 //	@Param		limit	query		int		false	"Page size, 1..100; 0 or absent means 20"	default(20)	minimum(0)	maximum(100)
 //	@Param		offset	query		int		false	"Items to skip"		default(0)	minimum(0)
 //	@Success	200		{object}	ClubList
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path id or query parameter is not a number where one is expected (named in errors)"
-//	@Failure	401	{object}	Problem	"unauthenticated: an Authorization header was sent but its token is invalid or expired (send none to call anonymously)"
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (q at most 100 characters, limit 1..100, offset at least 0)"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@x-auth-optional	true
 //	@Router		/api/v1/clubs [get]
 func (s *server) listClubs(w http.ResponseWriter, r *http.Request) {
@@ -53,13 +49,7 @@ func (s *server) listClubs(w http.ResponseWriter, r *http.Request) {
 //	@Success		201		{object}	Club
 //	@Header			201		{string}	Location	"/api/v1/clubs/{clubID}"
 //	@Failure	400	{object}	Problem	"malformed_json: the body is not JSON, not an object, or has a field of the wrong type or an unknown field (named in errors)"
-//	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
-//	@Failure	413	{object}	Problem	"request_too_large: the body exceeds 1 MiB"
-//	@Failure	415	{object}	Problem	"unsupported_media_type: send Content-Type: application/json"
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, city, description)"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@Router			/api/v1/clubs [post]
 func (s *server) createClub(w http.ResponseWriter, r *http.Request) {
 	var req ClubCreateRequest
@@ -83,11 +73,7 @@ func (s *server) createClub(w http.ResponseWriter, r *http.Request) {
 //	@Param		clubID	path		int	true	"Club id"
 //	@Success	200		{object}	Club
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path id or query parameter is not a number where one is expected (named in errors)"
-//	@Failure	401	{object}	Problem	"unauthenticated: an Authorization header was sent but its token is invalid or expired (send none to call anonymously)"
 //	@Failure	404	{object}	Problem	"not_found: no such club"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@x-auth-optional	true
 //	@Router		/api/v1/clubs/{clubID} [get]
 func (s *server) getClub(w http.ResponseWriter, r *http.Request) {
@@ -116,15 +102,9 @@ func (s *server) getClub(w http.ResponseWriter, r *http.Request) {
 //	@Param			body	body		ClubUpdateRequest	true	"Fields to change"
 //	@Success		200		{object}	Club
 //	@Failure	400	{object}	Problem	"invalid_parameter (a path id that is not a positive integer) or malformed_json (the body; errors names a wrong_type or unknown_field)"
-//	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
 //	@Failure	403	{object}	Problem	"forbidden: the caller lacks the role this needs: admin of the club"
 //	@Failure	404	{object}	Problem	"not_found: no such club"
-//	@Failure	413	{object}	Problem	"request_too_large: the body exceeds 1 MiB"
-//	@Failure	415	{object}	Problem	"unsupported_media_type: send Content-Type: application/json"
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, city, description)"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@Router			/api/v1/clubs/{clubID} [patch]
 func (s *server) updateClub(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathID(w, r, "clubID")
@@ -157,13 +137,9 @@ func (s *server) updateClub(w http.ResponseWriter, r *http.Request) {
 //	@Param			offset	query		int		false	"Items to skip"					default(0)	minimum(0)
 //	@Success		200		{object}	MemberList
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path id or query parameter is not a number where one is expected (named in errors)"
-//	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
 //	@Failure	403	{object}	Problem	"forbidden: the caller lacks the role this needs: member of the club"
 //	@Failure	404	{object}	Problem	"not_found: no such club"
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (role, limit 1..100, offset at least 0)"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@Router			/api/v1/clubs/{clubID}/members [get]
 func (s *server) listMembers(w http.ResponseWriter, r *http.Request) {
 	clubID, ok := pathID(w, r, "clubID")
@@ -198,16 +174,10 @@ func (s *server) listMembers(w http.ResponseWriter, r *http.Request) {
 //	@Success		201		{object}	Member
 //	@Header			201		{string}	Location	"/api/v1/clubs/{clubID}/members/{userID}"
 //	@Failure	400	{object}	Problem	"invalid_parameter (a path id that is not a positive integer) or malformed_json (the body; errors names a wrong_type or unknown_field)"
-//	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
 //	@Failure	403	{object}	Problem	"forbidden: the caller lacks the role this needs: admin of the club (owner to grant owner)"
 //	@Failure	404	{object}	Problem	"not_found: the club, or the user (no account with that id or email)"
 //	@Failure	409	{object}	Problem	"conflict: the user is already a member"
-//	@Failure	413	{object}	Problem	"request_too_large: the body exceeds 1 MiB"
-//	@Failure	415	{object}	Problem	"unsupported_media_type: send Content-Type: application/json"
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (role; neither or both of user_id and email)"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@Router			/api/v1/clubs/{clubID}/members [post]
 func (s *server) addMember(w http.ResponseWriter, r *http.Request) {
 	clubID, ok := pathID(w, r, "clubID")
@@ -227,7 +197,7 @@ func (s *server) addMember(w http.ResponseWriter, r *http.Request) {
 	if req.Email != "" {
 		m, err = s.svc.Clubs.AddMemberByEmail(r.Context(), ActorFrom(r.Context()), clubID, req.Email, domain.Role(req.Role))
 	} else {
-		m, err = s.svc.Clubs.AddMember(r.Context(), ActorFrom(r.Context()), clubID, req.UserID, domain.Role(req.Role))
+		m, err = s.svc.Clubs.AddMember(r.Context(), ActorFrom(r.Context()), clubID, *req.UserID, domain.Role(req.Role))
 	}
 	if err != nil {
 		s.failErr(w, r, err)
@@ -250,16 +220,10 @@ func (s *server) addMember(w http.ResponseWriter, r *http.Request) {
 //	@Param			body	body		MemberUpdateRequest	true	"The new role"
 //	@Success		200		{object}	Member
 //	@Failure	400	{object}	Problem	"invalid_parameter (a path id that is not a positive integer) or malformed_json (the body; errors names a wrong_type or unknown_field)"
-//	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
 //	@Failure	403	{object}	Problem	"forbidden: the caller lacks the role this needs: admin of the club (owner to grant or take away owner)"
 //	@Failure	404	{object}	Problem	"not_found: the club, or the user is not a member"
 //	@Failure	409	{object}	Problem	"conflict: the last owner cannot be demoted"
-//	@Failure	413	{object}	Problem	"request_too_large: the body exceeds 1 MiB"
-//	@Failure	415	{object}	Problem	"unsupported_media_type: send Content-Type: application/json"
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (role)"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@Router			/api/v1/clubs/{clubID}/members/{userID} [patch]
 func (s *server) updateMember(w http.ResponseWriter, r *http.Request) {
 	clubID, ok := pathID(w, r, "clubID")
@@ -293,13 +257,9 @@ func (s *server) updateMember(w http.ResponseWriter, r *http.Request) {
 //	@Param			userID	path	int	true	"User id of the member"
 //	@Success		204
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path id or query parameter is not a number where one is expected (named in errors)"
-//	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
 //	@Failure	403	{object}	Problem	"forbidden: the caller lacks the role this needs: admin of the club (owner to remove an owner), or the member themself"
 //	@Failure	404	{object}	Problem	"not_found: the club, or the user is not a member"
 //	@Failure	409	{object}	Problem	"conflict: the last owner cannot be removed"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@Router			/api/v1/clubs/{clubID}/members/{userID} [delete]
 func (s *server) removeMember(w http.ResponseWriter, r *http.Request) {
 	clubID, ok := pathID(w, r, "clubID")

@@ -13,17 +13,13 @@ import (
 //	@ID			listPlayers
 //	@Tags		players
 //	@Produce	json
-//	@Param		q		query		string	false	"Substring of the name, or an exact federation id"
+//	@Param		q		query		string	false	"Substring of the name, ignoring case and accents, or an exact federation id"
 //	@Param		club_id	query		int		false	"Only players of this club"
 //	@Param		limit	query		int		false	"Page size, 1..100; 0 or absent means 20"	default(20)	minimum(0)	maximum(100)
 //	@Param		offset	query		int		false	"Items to skip"		default(0)	minimum(0)
 //	@Success	200		{object}	PlayerList
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path id or query parameter is not a number where one is expected (named in errors)"
-//	@Failure	401	{object}	Problem	"unauthenticated: an Authorization header was sent but its token is invalid or expired (send none to call anonymously)"
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (q at most 100 characters, limit 1..100, offset at least 0)"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@x-auth-optional	true
 //	@Router		/api/v1/players [get]
 func (s *server) listPlayers(w http.ResponseWriter, r *http.Request) {
@@ -54,16 +50,10 @@ func (s *server) listPlayers(w http.ResponseWriter, r *http.Request) {
 //	@Success		201		{object}	Player
 //	@Header			201		{string}	Location	"/api/v1/players/{playerID}"
 //	@Failure	400	{object}	Problem	"malformed_json: the body is not JSON, not an object, or has a field of the wrong type or an unknown field (named in errors)"
-//	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
 //	@Failure	403	{object}	Problem	"forbidden: the caller lacks the role this needs"
 //	@Failure	404	{object}	Problem	"not_found: the club or the user"
 //	@Failure	409	{object}	Problem	"conflict: the federation id is taken, or the user already has a profile"
-//	@Failure	413	{object}	Problem	"request_too_large: the body exceeds 1 MiB"
-//	@Failure	415	{object}	Problem	"unsupported_media_type: send Content-Type: application/json"
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, federation_id, club_id, user_id)"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@Router			/api/v1/players [post]
 func (s *server) createPlayer(w http.ResponseWriter, r *http.Request) {
 	var req PlayerCreateRequest
@@ -88,11 +78,7 @@ func (s *server) createPlayer(w http.ResponseWriter, r *http.Request) {
 //	@Param		playerID	path		int	true	"Player id"
 //	@Success	200			{object}	Player
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path id or query parameter is not a number where one is expected (named in errors)"
-//	@Failure	401	{object}	Problem	"unauthenticated: an Authorization header was sent but its token is invalid or expired (send none to call anonymously)"
 //	@Failure	404	{object}	Problem	"not_found: no such player"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@x-auth-optional	true
 //	@Router		/api/v1/players/{playerID} [get]
 func (s *server) getPlayer(w http.ResponseWriter, r *http.Request) {
@@ -121,16 +107,10 @@ func (s *server) getPlayer(w http.ResponseWriter, r *http.Request) {
 //	@Param			body		body		PlayerUpdateRequest	true	"Fields to change"
 //	@Success		200			{object}	Player
 //	@Failure	400	{object}	Problem	"invalid_parameter (a path id that is not a positive integer) or malformed_json (the body; errors names a wrong_type or unknown_field)"
-//	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
 //	@Failure	403	{object}	Problem	"forbidden: the caller lacks the role this needs"
 //	@Failure	404	{object}	Problem	"not_found: the player, or the club to move it to"
 //	@Failure	409	{object}	Problem	"conflict: the federation id is taken"
-//	@Failure	413	{object}	Problem	"request_too_large: the body exceeds 1 MiB"
-//	@Failure	415	{object}	Problem	"unsupported_media_type: send Content-Type: application/json"
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, federation_id, club_id; club_id and clear_club together)"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@Router			/api/v1/players/{playerID} [patch]
 func (s *server) updatePlayer(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathID(w, r, "playerID")
@@ -160,13 +140,9 @@ func (s *server) updatePlayer(w http.ResponseWriter, r *http.Request) {
 //	@Param			playerID	path	int	true	"Player id"
 //	@Success		204
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path id or query parameter is not a number where one is expected (named in errors)"
-//	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
 //	@Failure	403	{object}	Problem	"forbidden: the caller lacks the role this needs"
 //	@Failure	404	{object}	Problem	"not_found: no such player"
 //	@Failure	409	{object}	Problem	"conflict: the player is still referenced"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@Router			/api/v1/players/{playerID} [delete]
 func (s *server) deletePlayer(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathID(w, r, "playerID")

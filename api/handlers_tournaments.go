@@ -16,16 +16,12 @@ import (
 //	@Produce		json
 //	@Param			club_id	query		int		false	"Only the tournaments of this club"
 //	@Param			status	query		string	false	"Only tournaments with this status"	Enums(draft, published, running, finished)
-//	@Param			q		query		string	false	"Substring of the name, case-insensitive"
+//	@Param			q		query		string	false	"Substring of the name, ignoring case and accents"
 //	@Param			limit	query		int		false	"Page size, 1..100; 0 or absent means 20"	default(20)	minimum(0)	maximum(100)
 //	@Param			offset	query		int		false	"Items to skip"		default(0)	minimum(0)
 //	@Success		200		{object}	TournamentList
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path id or query parameter is not a number where one is expected (named in errors)"
-//	@Failure	401	{object}	Problem	"unauthenticated: an Authorization header was sent but its token is invalid or expired (send none to call anonymously)"
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (status, q at most 100 characters, limit 1..100, offset at least 0)"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments [get]
 func (s *server) listTournaments(w http.ResponseWriter, r *http.Request) {
@@ -58,15 +54,9 @@ func (s *server) listTournaments(w http.ResponseWriter, r *http.Request) {
 //	@Success		201		{object}	Tournament
 //	@Header			201		{string}	Location	"/api/v1/tournaments/{tournamentID}"
 //	@Failure	400	{object}	Problem	"invalid_parameter (a path id that is not a positive integer) or malformed_json (the body; errors names a wrong_type or unknown_field)"
-//	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
 //	@Failure	403	{object}	Problem	"forbidden: the caller lacks the role this needs: admin of the club"
 //	@Failure	404	{object}	Problem	"not_found: no such club"
-//	@Failure	413	{object}	Problem	"request_too_large: the body exceeds 1 MiB"
-//	@Failure	415	{object}	Problem	"unsupported_media_type: send Content-Type: application/json"
-//	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, description, rules, options, players, event, deals_per_round, starts_at); the message of rules, players and options is the rules engine's"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
+//	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, description, rules, options, players_per_table, kind, deals_per_round, starts_at); the message of rules, players_per_table and options is the rules engine's"
 //	@Router			/api/v1/clubs/{clubID}/tournaments [post]
 func (s *server) createTournament(w http.ResponseWriter, r *http.Request) {
 	clubID, ok := pathID(w, r, "clubID")
@@ -95,11 +85,7 @@ func (s *server) createTournament(w http.ResponseWriter, r *http.Request) {
 //	@Param			tournamentID	path		int	true	"Tournament id"
 //	@Success		200				{object}	Tournament
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path id or query parameter is not a number where one is expected (named in errors)"
-//	@Failure	401	{object}	Problem	"unauthenticated: an Authorization header was sent but its token is invalid or expired (send none to call anonymously)"
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID} [get]
 func (s *server) getTournament(w http.ResponseWriter, r *http.Request) {
@@ -119,7 +105,7 @@ func (s *server) getTournament(w http.ResponseWriter, r *http.Request) {
 //
 //	@Summary		Update a tournament
 //	@ID			updateTournament
-//	@Description	Only the club's admins and owners, or a site admin. Absent fields are left as they are. The status moves one step forward (draft → published → running → finished) or stays; rules, players and options change only while the tournament is a draft. A new rule set without options resets the options to its defaults; options given replace the stored ones.
+//	@Description	Only the club's admins and owners, or a site admin. Absent fields are left as they are. The status moves one step forward (draft → published → running → finished) or stays; rules, players_per_table and options change only while the tournament is a draft. A new rule set without options resets the options to its defaults; options given replace the stored ones.
 //	@Tags			tournaments
 //	@Accept			json
 //	@Produce		json
@@ -128,16 +114,10 @@ func (s *server) getTournament(w http.ResponseWriter, r *http.Request) {
 //	@Param			body			body		TournamentUpdateRequest	true	"Fields to change"
 //	@Success		200				{object}	Tournament
 //	@Failure	400	{object}	Problem	"invalid_parameter (a path id that is not a positive integer) or malformed_json (the body; errors names a wrong_type or unknown_field)"
-//	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
 //	@Failure	403	{object}	Problem	"forbidden: the caller lacks the role this needs: admin of the tournament's club"
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
-//	@Failure	409	{object}	Problem	"conflict: a status that does not move one step forward, or rules, players or options changed after draft"
-//	@Failure	413	{object}	Problem	"request_too_large: the body exceeds 1 MiB"
-//	@Failure	415	{object}	Problem	"unsupported_media_type: send Content-Type: application/json"
-//	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, description, rules, options, players, event, deals_per_round, starts_at, status)"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
+//	@Failure	409	{object}	Problem	"conflict: a status that does not move one step forward, or rules, players_per_table or options changed after draft"
+//	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, description, rules, options, players_per_table, kind, deals_per_round, starts_at, status)"
 //	@Router			/api/v1/tournaments/{tournamentID} [patch]
 func (s *server) updateTournament(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathID(w, r, "tournamentID")
@@ -166,13 +146,9 @@ func (s *server) updateTournament(w http.ResponseWriter, r *http.Request) {
 //	@Param			tournamentID	path	int	true	"Tournament id"
 //	@Success		204
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path id or query parameter is not a number where one is expected (named in errors)"
-//	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
 //	@Failure	403	{object}	Problem	"forbidden: the caller lacks the role this needs: admin of the tournament's club"
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@Failure	409	{object}	Problem	"conflict: the tournament is no longer a draft"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@Router			/api/v1/tournaments/{tournamentID} [delete]
 func (s *server) deleteTournament(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathID(w, r, "tournamentID")

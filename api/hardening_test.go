@@ -32,7 +32,7 @@ func TestOddStringsAreNot500(t *testing.T) {
 			{Method: "GET", Path: "/api/v1/players?q=%ff%fe"},
 			{Method: "GET", Path: "/api/v1/clubs?offset=9223372036854775807"},
 			{Method: "GET", Path: "/api/v1/players?club_id=9223372036854775807&offset=9223372036854775807&limit=100"},
-			{Method: "POST", Path: fmt.Sprintf("/api/v1/clubs/%d/tournaments", club.ID), Token: tok.AccessToken, Body: `{"name":"a\u0000b","rules":"fibur\u0000","players":4,"event":"pairs","starts_at":"2026-05-01T15:00:00Z"}`},
+			{Method: "POST", Path: fmt.Sprintf("/api/v1/clubs/%d/tournaments", club.ID), Token: tok.AccessToken, Body: `{"name":"a\u0000b","rules":"fibur\u0000","players_per_table":4,"kind":"pairs","starts_at":"2026-05-01T15:00:00Z"}`},
 			{Method: "GET", Path: "/api/v1/tournaments?q=a%00b&status=a%00b"},
 			{Method: "GET", Path: "/api/v1/tournaments?club_id=9223372036854775807&offset=9223372036854775807&limit=100"},
 		} {

@@ -59,6 +59,7 @@ func (s *server) logRequests(next http.Handler) http.Handler {
 			slog.Int("bytes", ww.BytesWritten()),
 			slog.Duration("duration", time.Since(start)),
 			slog.String("remote", r.RemoteAddr),
+			slog.String("client", s.proxies.clientAddr(r)), // differs behind a trusted proxy
 		)
 	})
 }

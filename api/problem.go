@@ -1,12 +1,15 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 
 	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/engine"
 )
 
 // Problem is an RFC 9457 problem details object (application/problem+json).
@@ -22,13 +25,8 @@ type Problem struct {
 	Detail string `json:"detail,omitempty" example:"some fields are invalid"`
 	// The request path.
 	Instance string `json:"instance,omitempty" example:"/api/v1/clubs"`
-	// A stable machine-readable code to switch on (never renamed; new ones may be added):
-	// malformed_json (400), invalid_parameter (400), invalid_input (422), unauthenticated (401),
-	// refresh_token_reused (401), forbidden (403), not_found (404), route_not_found (404),
-	// method_not_allowed (405), conflict (409), version_conflict (409), request_too_large (413),
-	// unsupported_media_type (415), rate_limited (429), internal (500), timeout (503),
-	// unavailable (503), service_unavailable (503); for table moves also not_your_turn (409),
-	// idempotency_key_reused (422) and the rules engine's codes (422: invalid_meld, must_keep_card, …).
+	// A stable machine-readable code to switch on (never renamed; new ones may be added). The status
+	// follows from the code; a move the rules of the game refuse carries the engine's rule code.
 	Code string `json:"code" example:"invalid_input"`
 	// The request id (also in the X-Request-ID response header); quote it when reporting a problem.
 	RequestID string `json:"request_id,omitempty" example:"3f2a9c0e7b1d4a58"`
@@ -65,14 +63,40 @@ const (
 	codeServiceUnavailable = "service_unavailable"
 )
 
-// problemKind is one row of the error table: status and title of a code.
+// problemKind is one row of the error tables: the status and title of a
+// kind or code.
 type problemKind struct {
 	status int
 	title  string
 }
 
-// problemKinds is the one table from error code to HTTP status. A code that
-// is not here is answered as an internal error.
+// kindProblems is the one table from domain error kind to HTTP status. The
+// domain's codes are open (the engine's rule codes pass through, and new
+// services may add codes of their own); their kind, a closed set, decides
+// the status.
+var kindProblems = map[domain.Kind]problemKind{
+	domain.KindInvalid:         {http.StatusUnprocessableEntity, "Invalid input"},
+	domain.KindUnauthenticated: {http.StatusUnauthorized, "Authentication required"},
+	domain.KindForbidden:       {http.StatusForbidden, "Forbidden"},
+	domain.KindNotFound:        {http.StatusNotFound, "Not found"},
+	domain.KindConflict:        {http.StatusConflict, "Conflict"},
+	domain.KindRule:            {http.StatusUnprocessableEntity, "Not allowed by the rules"},
+	domain.KindRateLimited:     {http.StatusTooManyRequests, "Too many requests"},
+	domain.KindUnavailable:     {http.StatusServiceUnavailable, "Service unavailable"},
+	domain.KindInternal:        {http.StatusInternalServerError, "Internal error"},
+}
+
+// codeTitles are the titles of domain codes that say more than their
+// kind's title.
+var codeTitles = map[domain.Code]string{
+	domain.EVersionConflict:            "Version conflict",
+	domain.ETokenReused:                "Refresh token reused",
+	domain.EIdempotencyKeyReused:       "Idempotency key reused",
+	domain.Code(engine.ErrNotYourTurn): "Not your turn",
+}
+
+// apiProblems are the API-level codes, for failures that happen before a
+// service is called, with their status and title.
 //
 // Validation: a request that cannot be parsed is a 400 (malformed_json for a
 // body that is not JSON, not an object, has a value of the wrong type or an
@@ -80,48 +104,51 @@ type problemKind struct {
 // a number where one is expected); a well-formed request whose values break
 // the rules (too long, out of range, not an email, not a role...) is a 422
 // invalid_input. Both list the fields concerned in errors.
-var problemKinds = map[string]problemKind{
-	string(domain.EInvalid):         {http.StatusUnprocessableEntity, "Invalid input"},
-	string(domain.EUnauthenticated): {http.StatusUnauthorized, "Authentication required"},
-	string(domain.EForbidden):       {http.StatusForbidden, "Forbidden"},
-	string(domain.ENotFound):        {http.StatusNotFound, "Not found"},
-	string(domain.EConflict):        {http.StatusConflict, "Conflict"},
-	string(domain.EVersionConflict): {http.StatusConflict, "Version conflict"},
-	string(domain.ETokenReused):     {http.StatusUnauthorized, "Refresh token reused"},
-	string(domain.ERateLimited):     {http.StatusTooManyRequests, "Too many requests"},
-	string(domain.EUnavailable):     {http.StatusServiceUnavailable, "Service unavailable"},
-	string(domain.EInternal):        {http.StatusInternalServerError, "Internal error"},
-	codeMalformedJSON:               {http.StatusBadRequest, "Malformed JSON"},
-	codeInvalidParameter:            {http.StatusBadRequest, "Invalid parameter"},
-	codeUnsupportedMedia:            {http.StatusUnsupportedMediaType, "Unsupported media type"},
-	codeRequestTooLarge:             {http.StatusRequestEntityTooLarge, "Request body too large"},
-	codeRouteNotFound:               {http.StatusNotFound, "Not found"},
-	codeMethodNotAllowed:            {http.StatusMethodNotAllowed, "Method not allowed"},
-	codeTimeout:                     {http.StatusServiceUnavailable, "Request timed out"},
-	codeServiceUnavailable:          {http.StatusServiceUnavailable, "Service unavailable"},
+var apiProblems = map[string]problemKind{
+	codeMalformedJSON:      {http.StatusBadRequest, "Malformed JSON"},
+	codeInvalidParameter:   {http.StatusBadRequest, "Invalid parameter"},
+	codeUnsupportedMedia:   {http.StatusUnsupportedMediaType, "Unsupported media type"},
+	codeRequestTooLarge:    {http.StatusRequestEntityTooLarge, "Request body too large"},
+	codeRouteNotFound:      {http.StatusNotFound, "Not found"},
+	codeMethodNotAllowed:   {http.StatusMethodNotAllowed, "Method not allowed"},
+	codeTimeout:            {http.StatusServiceUnavailable, "Request timed out"},
+	codeServiceUnavailable: {http.StatusServiceUnavailable, "Service unavailable"},
 }
 
-// Interim, until the error-class refactor: the rules engine's codes of
-// online tables (a refused move) are 422, but not_your_turn is 409.
-func init() {
-	for _, c := range domain.RuleCodes {
-		problemKinds[string(c)] = problemKind{http.StatusUnprocessableEntity, "Move refused by the rules"}
+// problemFor returns the status and title of a code: an API-level code
+// from apiProblems, a domain code from its kind.
+func problemFor(code string, kind domain.Kind) problemKind {
+	if p, ok := apiProblems[code]; ok {
+		return p
 	}
-	problemKinds[string(domain.ENotYourTurn)] = problemKind{http.StatusConflict, "Not your turn"}
-	problemKinds[string(domain.EIdempotencyKeyReused)] = problemKind{http.StatusUnprocessableEntity, "Idempotency key reused"}
+	p, ok := kindProblems[kind]
+	if !ok {
+		p = kindProblems[domain.KindInternal]
+	}
+	if title, ok := codeTitles[domain.Code(code)]; ok {
+		p.title = title
+	}
+	return p
 }
 
 // newProblem builds the problem for code with detail, filling in the
-// request's path and id.
+// request's path and id: an API-level code, or a known domain code (an
+// unknown one is an internal error).
 func newProblem(r *http.Request, code, detail string) Problem {
-	kind, ok := problemKinds[code]
-	if !ok {
-		code, kind = string(domain.EInternal), problemKinds[string(domain.EInternal)]
+	kind := domain.KindOf(domain.Code(code))
+	if _, api := apiProblems[code]; !api && kind == domain.KindInternal {
+		code = string(domain.EInternal)
 	}
+	return problemOf(r, code, kind, detail)
+}
+
+// problemOf builds the problem for code of kind with detail.
+func problemOf(r *http.Request, code string, kind domain.Kind, detail string) Problem {
+	p := problemFor(code, kind)
 	return Problem{
 		Type:      "urn:burraco:problem:" + code,
-		Title:     kind.title,
-		Status:    kind.status,
+		Title:     p.title,
+		Status:    p.status,
 		Detail:    detail,
 		Instance:  r.URL.Path,
 		Code:      code,
@@ -143,6 +170,40 @@ func writeProblem(w http.ResponseWriter, p Problem) {
 	_ = json.NewEncoder(w).Encode(p)
 }
 
+// ProblemCode is one code a problem may carry and its HTTP status.
+type ProblemCode struct {
+	Code   string
+	Status int
+	Rule   bool // one of the engine's rule codes
+}
+
+// ProblemCodes returns every code a problem may carry, ordered by status,
+// the rule codes after the others, and code: the API-level codes and every code the domain knows, its own
+// and the engine's rule codes. cmd/openapigen lists them in the document.
+func ProblemCodes() []ProblemCode {
+	var out []ProblemCode
+	for code, p := range apiProblems {
+		out = append(out, ProblemCode{Code: code, Status: p.status})
+	}
+	for code, kind := range domain.KnownCodes() {
+		out = append(out, ProblemCode{Code: string(code), Status: problemFor(string(code), kind).status, Rule: domain.IsRuleCode(code)})
+	}
+	slices.SortFunc(out, func(a, b ProblemCode) int {
+		return cmp.Or(cmp.Compare(a.Status, b.Status), compareBool(a.Rule, b.Rule), cmp.Compare(a.Code, b.Code))
+	})
+	return out
+}
+
+func compareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
 // fail answers a request with an API-level problem.
 func fail(w http.ResponseWriter, r *http.Request, code, detail string) {
 	writeProblem(w, newProblem(r, code, detail))
@@ -157,11 +218,11 @@ func (s *server) failErr(w http.ResponseWriter, r *http.Request, err error) {
 	case errors.Is(err, context.DeadlineExceeded):
 		s.log.WarnContext(r.Context(), "request timed out", "request_id", RequestIDFrom(r.Context()), "err", err)
 		fail(w, r, codeTimeout, "the request took too long; try again")
-	case errors.As(err, &de) && de.Code != domain.EInternal:
+	case errors.As(err, &de) && domain.ErrorKind(de) != domain.KindInternal:
 		if de.Err != nil {
 			s.log.DebugContext(r.Context(), "request failed", "request_id", RequestIDFrom(r.Context()), "code", de.Code, "err", err)
 		}
-		p := newProblem(r, string(de.Code), de.Message)
+		p := problemOf(r, string(de.Code), domain.ErrorKind(de), de.Message)
 		p.Errors = fieldErrorsOut(de.Fields)
 		writeProblem(w, p)
 	default:

@@ -94,23 +94,27 @@ func (l *rateLimiter) size() int {
 	return len(l.buckets)
 }
 
-// middleware limits requests by the client address of the connection.
-// Headers such as X-Forwarded-For are ignored: any client can set them.
-func (l *rateLimiter) middleware(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ok, wait := l.allow(clientKey(r.RemoteAddr))
-		if !ok {
-			secs := int(math.Ceil(wait.Seconds()))
-			w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
-			fail(w, r, string(domain.ERateLimited), "too many requests; retry after "+strconv.Itoa(max(secs, 1))+" s")
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
+// middleware limits requests per client address, which client reads from
+// the request (trustedProxies.clientAddr: the connection's peer, or, on a
+// connection from a trusted proxy, the address the proxy forwards for).
+func (l *rateLimiter) middleware(client func(*http.Request) string) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			ok, wait := l.allow(clientKey(client(r)))
+			if !ok {
+				secs := int(math.Ceil(wait.Seconds()))
+				w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
+				fail(w, r, string(domain.ERateLimited), "too many requests; retry after "+strconv.Itoa(max(secs, 1))+" s")
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
 }
 
-// clientKey is the rate-limit key of a remote address: the IPv4 address, or
-// the /64 prefix of an IPv6 one (a single client usually holds a whole /64).
+// clientKey is the rate-limit key of a client address (with or without a
+// port): the IPv4 address, or the /64 prefix of an IPv6 one (a single
+// client usually holds a whole /64).
 func clientKey(remoteAddr string) string {
 	host, _, err := net.SplitHostPort(remoteAddr)
 	if err != nil {

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
 
@@ -16,19 +18,18 @@ import (
 )
 
 // decode reads the JSON request body into dst. It refuses a content type
-// other than application/json, an empty or oversized body, unknown fields,
-// values of the wrong type and trailing data, answering the problem itself;
-// it reports whether the handler may go on.
+// other than application/json, an empty or oversized body, a body that is
+// not valid UTF-8 or not a JSON object (null and [] included), unknown
+// fields, values of the wrong type and trailing data, answering the problem
+// itself; it reports whether the handler may go on.
 func (s *server) decode(w http.ResponseWriter, r *http.Request, dst any) bool {
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
 		fail(w, r, codeUnsupportedMedia, "the request body must be application/json")
 		return false
 	}
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
-	dec.DisallowUnknownFields()
-	err := dec.Decode(dst)
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
 	if err == nil {
-		err = endOfBody(dec)
+		err = decodeObject(body, dst)
 	}
 	if err != nil {
 		s.failDecode(w, r, err)
@@ -37,18 +38,31 @@ func (s *server) decode(w http.ResponseWriter, r *http.Request, dst any) bool {
 	return true
 }
 
-// endOfBody checks that nothing but white space follows the JSON object
-// (an oversized tail is still "too large", not "malformed").
-func endOfBody(dec *json.Decoder) error {
-	_, err := dec.Token()
-	var tooLarge *http.MaxBytesError
-	switch {
-	case err == io.EOF:
-		return nil
-	case errors.As(err, &tooLarge):
+// Errors of decodeObject that encoding/json does not report.
+var (
+	errNotUTF8     = errors.New("the request body is not valid UTF-8")
+	errNotAnObject = errors.New("the request body must be a JSON object")
+)
+
+// decodeObject decodes body, which must hold exactly one JSON object, into
+// dst. encoding/json alone would take null for an empty object and replace
+// invalid UTF-8 with U+FFFD; both are refused here instead.
+func decodeObject(body []byte, dst any) error {
+	if !utf8.Valid(body) {
+		return errNotUTF8
+	}
+	if start := bytes.TrimLeft(body, " \t\r\n"); len(start) > 0 && start[0] != '{' && json.Valid(body) {
+		return errNotAnObject
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
 		return err
 	}
-	return errors.New("unexpected data after the JSON object")
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("unexpected data after the JSON object")
+	}
+	return nil
 }
 
 // failDecode answers a body that could not be decoded.
@@ -60,8 +74,10 @@ func (s *server) failDecode(w http.ResponseWriter, r *http.Request, err error) {
 		fail(w, r, codeRequestTooLarge, fmt.Sprintf("the request body must not exceed %d bytes", tooLarge.Limit))
 	case errors.Is(err, io.EOF):
 		fail(w, r, codeMalformedJSON, "the request body is empty; a JSON object is expected")
+	case errors.Is(err, errNotUTF8), errors.Is(err, errNotAnObject):
+		fail(w, r, codeMalformedJSON, err.Error())
 	case errors.As(err, &typeErr) && typeErr.Field == "":
-		fail(w, r, codeMalformedJSON, "the request body must be a JSON object")
+		fail(w, r, codeMalformedJSON, errNotAnObject.Error())
 	case errors.As(err, &typeErr):
 		failFields(w, r, codeMalformedJSON, "a field has a value of the wrong type", []FieldError{{Field: typeErr.Field,
 			Code: "wrong_type", Message: fmt.Sprintf("must be of type %s", jsonType(typeErr.Type.String()))}})

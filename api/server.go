@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -24,6 +25,11 @@ type Config struct {
 	AuthPerMinute int // default 10
 	AuthBurst     int // default 10
 	RateLimitKeys int // most client addresses tracked at once; default 10000
+	// TrustedProxies are the reverse proxies in front of the server: on a
+	// connection from one of them, the client address (of the rate limits
+	// and the access log) is read from X-Forwarded-For or Forwarded.
+	// Default none: the headers are ignored, as any client can send them.
+	TrustedProxies []netip.Prefix
 	// OpenAPI is the document served at /openapi.yaml (and shown at /docs).
 	OpenAPI []byte
 	// Now is the clock of token expiry and rate limits; default time.Now.
@@ -77,6 +83,7 @@ type server struct {
 	log     *slog.Logger
 	tokens  tokenIssuer
 	limiter *rateLimiter
+	proxies trustedProxies
 }
 
 // NewServer returns the HTTP handler of the whole API: /api/v1, the health
@@ -93,6 +100,7 @@ func NewServer(cfg Config, svc domain.Services, db Pinger, log *slog.Logger) htt
 		log:     log,
 		tokens:  tokenIssuer{secret: cfg.JWTSecret, ttl: cfg.AccessTokenTTL, now: cfg.Now},
 		limiter: newRateLimiter(cfg.AuthPerMinute, cfg.AuthBurst, cfg.RateLimitKeys, cfg.Now),
+		proxies: trustedProxies(cfg.TrustedProxies),
 	}
 	return s.routes()
 }
@@ -125,7 +133,7 @@ func (s *server) routes() chi.Router {
 		// sends its expired access token along with its refresh token must
 		// still be able to refresh.
 		r.Route("/auth", func(r chi.Router) {
-			r.Use(s.limiter.middleware)
+			r.Use(s.limiter.middleware(s.proxies.clientAddr))
 			r.Post("/register", s.register)
 			r.Post("/login", s.login)
 			r.Post("/refresh", s.refresh)

@@ -444,12 +444,12 @@ func TestTableLobbyAndSeats(t *testing.T) {
 		ta, tbk, tc := a.AccessToken, b.AccessToken, c.AccessToken
 
 		p := problemOf(t, e.must(422, req{Method: "POST", Path: "/api/v1/tables", Token: ta,
-			Body: `{"rules":"fibur","players":3,"options":{"target":-5},"match":{"deals":2,"target":100},"turn_seconds":1,"match_seconds":5,"seat":7}`}, nil), "invalid_input")
+			Body: `{"rules":"fibur","players":3,"options":{"target":-5,"real_canastra":true},"match":{"deals":2,"target":100},"turn_seconds":1,"match_seconds":5,"seat":7}`}, nil), "invalid_input")
 		fields := map[string]bool{}
 		for _, f := range p.Errors {
 			fields[f.Field] = true
 		}
-		for _, f := range []string{"players", "options", "match", "turn_seconds", "match_seconds"} {
+		for _, f := range []string{"players", "options.target", "options.real_canastra", "match", "turn_seconds", "match_seconds"} {
 			if !fields[f] {
 				t.Errorf("no error on %s: %+v", f, p.Errors)
 			}

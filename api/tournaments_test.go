@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/burraco/burraco/api"
+	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/domain/store"
 	"github.com/burraco/burraco/domain/store/storetest"
 )
@@ -28,16 +29,16 @@ func TestTournaments(t *testing.T) {
 		starts := time.Date(2026, 4, 18, 17, 0, 0, 0, time.FixedZone("CEST", 2*3600))
 		var draft api.Tournament
 		res := e.must(201, req{Method: "POST", Path: clubTournaments, Token: secretary, Body: api.TournamentCreateRequest{
-			Name: "Torneo di Primavera", Rules: "fibur", Players: 4, Event: "pairs", StartsAt: starts,
+			Name: "Torneo di Primavera", Rules: "fibur", PlayersPerTable: new(4), Kind: "pairs", StartsAt: &starts,
 			Options: &api.TableOptionsInput{Target: &target, Direction: &direction}}}, &draft)
 		location := fmt.Sprintf("/api/v1/tournaments/%d", draft.ID)
 		if res.Header.Get("Location") != location {
 			t.Errorf("Location %q, want %q", res.Header.Get("Location"), location)
 		}
 		want := api.Tournament{ID: draft.ID, ClubID: club.ID, ClubName: "Circolo Roma", Name: "Torneo di Primavera",
-			Rules: "fibur", Players: 4, Event: "pairs", DealsPerRound: 3, StartsAt: starts.UTC(), Status: "draft",
-			Options: api.TableOptions{SemiClean: true, SemiCleanSet: "exactly8", PotPenaltyIfNeither: true, ClosingDiscard: "no_wild",
-				Direction: "anticlockwise", Target: 1005, JokerPoints: 30, Jokers: true, CanastraBonus: "100/200", AbertoSets: "none"},
+			Rules: "fibur", PlayersPerTable: 4, Kind: "pairs", DealsPerRound: 3, StartsAt: starts.UTC(), Status: "draft",
+			Options: api.TableOptions{SemiClean: new(true), SemiCleanSet: new("exactly8"), PotPenaltyIfNeither: new(true), ClosingDiscard: new("no_wild"),
+				Direction: new("anticlockwise"), Target: new(1005), Vulnerability: new(false), JokerPoints: new(30), Jokers: new(true)}, // canastra_bonus, aberto_sets, …: not fibur's (RULES §11)
 			CreatedAt: e.clock.Now(), UpdatedAt: e.clock.Now()}
 		if diff := cmp.Diff(want, draft); diff != "" {
 			t.Errorf("created (-want +got):\n%s", diff)
@@ -58,7 +59,7 @@ func TestTournaments(t *testing.T) {
 		e.clock.Add(time.Minute)
 		var published api.Tournament
 		e.must(200, req{Method: "PATCH", Path: location, Token: secretary, Body: `{"status":"published"}`}, &published)
-		if published.Status != "published" || !published.UpdatedAt.After(draft.UpdatedAt) || published.Options != draft.Options {
+		if published.Status != "published" || !published.UpdatedAt.After(draft.UpdatedAt) || !cmp.Equal(published.Options, draft.Options) {
 			t.Errorf("published: %+v", published)
 		}
 		var got api.Tournament
@@ -85,7 +86,7 @@ func TestTournaments(t *testing.T) {
 		// A second draft, deleted.
 		var second api.Tournament
 		res = e.must(201, req{Method: "POST", Path: clubTournaments, Token: secretary, Body: api.TournamentCreateRequest{
-			Name: "Prova", Rules: "fibur-row", Players: 2, Event: "individual", DealsPerRound: 2, StartsAt: starts}}, &second)
+			Name: "Prova", Rules: "fibur-row", PlayersPerTable: new(2), Kind: "individual", DealsPerRound: new(2), StartsAt: &starts}}, &second)
 		e.must(204, req{Method: "DELETE", Path: res.Header.Get("Location"), Token: secretary}, nil)
 		problemOf(t, e.must(404, req{Method: "GET", Path: res.Header.Get("Location"), Token: secretary}, nil), "not_found")
 	})
@@ -114,21 +115,35 @@ func TestTournamentInvalidInput(t *testing.T) {
 		code   string
 		want   []string
 	}{
-		{"EveryFieldListed", `{"name":"","rules":"","players":3,"event":"solo","deals_per_round":9}`, 422, "invalid_input",
-			[]string{"name:required", "rules:required", "players:invalid", "event:invalid", "deals_per_round:out_of_range", "starts_at:required"}},
-		{"UnknownRuleSet", `{"name":"T","rules":"poker","players":4,"event":"pairs","starts_at":"2026-05-01T15:00:00Z"}`, 422, "invalid_input",
+		{"EveryFieldListed", `{"name":"","rules":"","players_per_table":3,"kind":"solo","deals_per_round":9}`, 422, "invalid_input",
+			[]string{"name:required", "rules:required", "players_per_table:invalid", "kind:invalid", "deals_per_round:out_of_range", "starts_at:required"}},
+		{"UnknownRuleSet", `{"name":"T","rules":"poker","players_per_table":4,"kind":"pairs","starts_at":"2026-05-01T15:00:00Z"}`, 422, "invalid_input",
 			[]string{"rules:invalid"}},
-		{"FiburRowOfFour", `{"name":"T","rules":"fibur-row","players":4,"event":"pairs","starts_at":"2026-05-01T15:00:00Z"}`, 422, "invalid_input",
-			[]string{"players:invalid"}},
-		{"UnknownOptionValue", `{"name":"T","rules":"fibur","players":4,"event":"pairs","starts_at":"2026-05-01T15:00:00Z","options":{"direction":"sideways"}}`,
+		{"FiburRowOfFour", `{"name":"T","rules":"fibur-row","players_per_table":4,"kind":"pairs","starts_at":"2026-05-01T15:00:00Z"}`, 422, "invalid_input",
+			[]string{"players_per_table:invalid"}},
+		{"UnknownOptionValue", `{"name":"T","rules":"fibur","players_per_table":4,"kind":"pairs","starts_at":"2026-05-01T15:00:00Z","options":{"direction":"sideways"}}`,
 			422, "invalid_input", []string{"options:invalid"}},
-		{"OptionOfAnotherRuleSet", `{"name":"T","rules":"fibur","players":4,"event":"pairs","starts_at":"2026-05-01T15:00:00Z","options":{"real_canastra":true}}`,
+		{"OptionOfAnotherRuleSet", `{"name":"T","rules":"fibur","players_per_table":4,"kind":"pairs","starts_at":"2026-05-01T15:00:00Z","options":{"real_canastra":true}}`,
 			422, "invalid_input", []string{"options:invalid"}},
-		{"UnknownOptionKey", `{"name":"T","rules":"fibur","players":4,"event":"pairs","starts_at":"2026-05-01T15:00:00Z","options":{"bogus":1}}`,
+		{"UnknownOptionKey", `{"name":"T","rules":"fibur","players_per_table":4,"kind":"pairs","starts_at":"2026-05-01T15:00:00Z","options":{"bogus":1}}`,
 			400, "malformed_json", []string{"bogus:unknown_field"}},
-		{"OptionOfWrongType", `{"name":"T","rules":"fibur","players":4,"event":"pairs","starts_at":"2026-05-01T15:00:00Z","options":{"target":"high"}}`,
+		{"OptionOfWrongType", `{"name":"T","rules":"fibur","players_per_table":4,"kind":"pairs","starts_at":"2026-05-01T15:00:00Z","options":{"target":"high"}}`,
 			400, "malformed_json", []string{"options.target:wrong_type"}},
-		{"NotATime", `{"name":"T","rules":"fibur","players":4,"event":"pairs","starts_at":"tomorrow"}`, 400, "malformed_json", nil},
+		{"NotATime", `{"name":"T","rules":"fibur","players_per_table":4,"kind":"pairs","starts_at":"tomorrow"}`, 400, "malformed_json", nil},
+		{"EveryRequiredFieldMissing", `{}`, 422, "invalid_input",
+			[]string{"name:required", "rules:required", "players_per_table:required", "kind:required", "starts_at:required"}},
+		{"PlayersMissing", `{"name":"T","rules":"fibur","kind":"pairs","starts_at":"2026-05-01T15:00:00Z"}`, 422, "invalid_input",
+			[]string{"players_per_table:required"}},
+		{"PlayersNull", `{"name":"T","rules":"fibur","players_per_table":null,"kind":"pairs","starts_at":"2026-05-01T15:00:00Z"}`, 422, "invalid_input",
+			[]string{"players_per_table:required"}},
+		// A zero the client sent is checked as a value, never taken for an
+		// absent field (deals_per_round 0 was stored as 3).
+		{"PlayersZero", `{"name":"T","rules":"fibur","players_per_table":0,"kind":"pairs","starts_at":"2026-05-01T15:00:00Z"}`, 422, "invalid_input",
+			[]string{"players_per_table:invalid"}},
+		{"DealsPerRoundZero", `{"name":"T","rules":"fibur","players_per_table":4,"kind":"pairs","starts_at":"2026-05-01T15:00:00Z","deals_per_round":0}`,
+			422, "invalid_input", []string{"deals_per_round:out_of_range"}},
+		{"StartsAtZeroTime", `{"name":"T","rules":"fibur","players_per_table":4,"kind":"pairs","starts_at":"0001-01-01T00:00:00Z"}`, 422, "invalid_input",
+			[]string{"starts_at:out_of_range"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -143,11 +158,26 @@ func TestTournamentInvalidInput(t *testing.T) {
 	}
 	t.Run("StatusListedWithTheOtherFields", func(t *testing.T) {
 		var tm api.Tournament
-		e.must(201, req{Method: "POST", Path: path, Token: admin, Body: `{"name":"T","rules":"fibur","players":4,"event":"pairs","starts_at":"2026-05-01T15:00:00Z"}`}, &tm)
+		e.must(201, req{Method: "POST", Path: path, Token: admin, Body: `{"name":"T","rules":"fibur","players_per_table":4,"kind":"pairs","starts_at":"2026-05-01T15:00:00Z"}`}, &tm)
 		p := problemOf(t, e.must(422, req{Method: "PATCH", Path: fmt.Sprintf("/api/v1/tournaments/%d", tm.ID), Token: admin,
 			Body: `{"status":"over","deals_per_round":0}`}, nil), "invalid_input")
 		if diff := cmp.Diff([]string{"deals_per_round:out_of_range", "status:invalid"}, fields(p)); diff != "" {
 			t.Errorf("fields (-want +got):\n%s", diff)
+		}
+		p = problemOf(t, e.must(422, req{Method: "PATCH", Path: fmt.Sprintf("/api/v1/tournaments/%d", tm.ID), Token: admin,
+			Body: `{"players_per_table":0,"starts_at":"0001-01-01T00:00:00Z"}`}, nil), "invalid_input")
+		if diff := cmp.Diff([]string{"players_per_table:invalid", "starts_at:out_of_range"}, fields(p)); diff != "" {
+			t.Errorf("zero values in a patch: fields (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("DealsPerRoundAbsentOrNullIsTheDefault", func(t *testing.T) {
+		for _, deals := range []string{``, `,"deals_per_round":null`} {
+			var tm api.Tournament
+			e.must(201, req{Method: "POST", Path: path, Token: admin,
+				Body: `{"name":"T","rules":"fibur","players_per_table":4,"kind":"pairs","starts_at":"2026-05-01T15:00:00Z"` + deals + `}`}, &tm)
+			if tm.DealsPerRound != domain.DefaultDealsPerRound {
+				t.Errorf("deals_per_round %q: got %d, want %d", deals, tm.DealsPerRound, domain.DefaultDealsPerRound)
+			}
 		}
 	})
 }

@@ -8,12 +8,12 @@ import (
 // User is an account that can log in. A person who plays but never logs in
 // (e.g. at a live club tournament) is a Player without a User.
 type User struct {
-	ID        int64     `json:"id"`
-	Email     string    `json:"email"`
-	Name      string    `json:"name"`
-	SiteAdmin bool      `json:"site_admin"`
-	CreatedAt time.Time `json:"created_at"`
-	UpdatedAt time.Time `json:"updated_at"`
+	ID        int64
+	Email     string
+	Name      string
+	SiteAdmin bool
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 // Actor is who is asking: the authenticated user, or the zero Actor for an
@@ -31,9 +31,9 @@ func (a Actor) Anonymous() bool { return a.UserID == 0 }
 // refresh token (shown once; only its hash is stored). Access tokens (JWT)
 // are minted by the api package from the User.
 type Session struct {
-	User             User      `json:"user"`
-	RefreshToken     string    `json:"-"`
-	RefreshExpiresAt time.Time `json:"-"`
+	User             User
+	RefreshToken     string
+	RefreshExpiresAt time.Time
 }
 
 // RegisterInput is a new account.

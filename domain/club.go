@@ -29,12 +29,12 @@ func (r Role) AtLeast(min Role) bool { return roleRank[r] > 0 && roleRank[r] >= 
 
 // Club is a Burraco club (circolo).
 type Club struct {
-	ID          int64     `json:"id"`
-	Name        string    `json:"name"`
-	City        string    `json:"city"`
-	Description string    `json:"description"`
-	CreatedAt   time.Time `json:"created_at"`
-	UpdatedAt   time.Time `json:"updated_at"`
+	ID          int64
+	Name        string
+	City        string
+	Description string
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
 }
 
 // ClubInput creates a club.
@@ -53,20 +53,26 @@ type ClubPatch struct {
 
 // ClubFilter filters and pages a club list.
 type ClubFilter struct {
-	Query  string // substring of the name or city, case-insensitive
+	Query  string // substring of the name or city, ignoring case and accents
 	Limit  int    // 1..MaxLimit (100); 0 means DefaultLimit (20)
 	Offset int
 }
 
 // Membership is a user's role in a club.
 type Membership struct {
-	ClubID    int64     `json:"club_id"`
-	ClubName  string    `json:"club_name"`
-	UserID    int64     `json:"user_id"`
-	UserName  string    `json:"user_name"`
-	UserEmail string    `json:"user_email"`
-	Role      Role      `json:"role"`
-	CreatedAt time.Time `json:"created_at"`
+	ClubID    int64
+	ClubName  string
+	UserID    int64
+	UserName  string
+	UserEmail string
+	Role      Role
+	CreatedAt time.Time
+}
+
+// MyClubsFilter pages the list of the actor's clubs.
+type MyClubsFilter struct {
+	Limit  int
+	Offset int
 }
 
 // MemberFilter filters and pages a member list.
@@ -76,19 +82,13 @@ type MemberFilter struct {
 	Offset int
 }
 
-// Page is one page of a list and the total number of matching items.
-type Page[T any] struct {
-	Items  []T `json:"items"`
-	Total  int `json:"total"`
-	Limit  int `json:"limit"`
-	Offset int `json:"offset"`
-}
-
-// ClubService manages clubs and memberships. Authorisation: any logged-in
-// user may create a club (and becomes its owner); only the club's admins and
-// owner, or a site admin, update it and manage its members; only an owner or
-// a site admin may grant or remove the owner role; members of a club may list
-// its members; anyone may list and read clubs.
+// ClubService manages clubs and memberships. Authorisation (access.go):
+// any logged-in user may create a club (and becomes its owner); only the
+// club's admins and owner, or a site admin, update it and manage its
+// members; only an owner or a site admin may grant or remove the owner role;
+// members of a club may list its members, but see the e-mail addresses only
+// when they are its admins or owners (and each their own); anyone may list
+// and read clubs.
 type ClubService interface {
 	// Create creates a club whose owner is the actor. Errors:
 	// EUnauthenticated, EInvalid (name, city, description).
@@ -114,13 +114,17 @@ type ClubService interface {
 	// RemoveMember removes a membership; a member may remove themself. The
 	// last owner cannot be removed (EConflict).
 	RemoveMember(ctx context.Context, actor Actor, clubID, userID int64) error
-	// ListMembers returns a club's members ordered by user name. Errors:
-	// EUnauthenticated, ENotFound, EForbidden (not a member), EInvalid.
+	// ListMembers returns a club's members ordered by user name. UserEmail
+	// is empty on the members whose address the actor may not see (only
+	// the club's admins and owners, site admins, and each member for their
+	// own, see it). Errors: EUnauthenticated, ENotFound, EForbidden (not a
+	// member), EInvalid.
 	ListMembers(ctx context.Context, actor Actor, clubID int64, f MemberFilter) (Page[Membership], error)
 	// MyClubs returns the actor's memberships, ordered by club name, so a
 	// frontend knows after login where the user is a member, referee or
-	// admin. Errors: EUnauthenticated.
-	MyClubs(ctx context.Context, actor Actor) ([]Membership, error)
-	// RoleOf returns the user's role in the club, or "" when not a member.
-	RoleOf(ctx context.Context, userID, clubID int64) (Role, error)
+	// admin. Errors: EUnauthenticated, EInvalid (limit, offset).
+	MyClubs(ctx context.Context, actor Actor, f MyClubsFilter) (Page[Membership], error)
+	// RoleOf returns the actor's own role in the club, or "" when not a
+	// member (or not logged in). Errors: none but the database's.
+	RoleOf(ctx context.Context, actor Actor, clubID int64) (Role, error)
 }

@@ -50,7 +50,7 @@ func (s *clubService) Update(ctx context.Context, actor Actor, id int64, p ClubP
 	var c Club
 	err := s.st.InTx(ctx, func(tx Tx) error {
 		var err error
-		if c, _, err = clubAs(tx, actor, id, RoleAdmin); err != nil {
+		if c, err = accessFor(tx, actor).clubToManage(id, readClub); err != nil {
 			return err
 		}
 		applyClubPatch(&c, p)
@@ -132,12 +132,14 @@ func (s *clubService) addMember(ctx context.Context, actor Actor, clubID int64, 
 	}
 	m := Membership{ClubID: clubID, Role: role, CreatedAt: s.now()}
 	err := s.st.InTx(ctx, func(tx Tx) error {
-		_, actorRole, err := lockClubAs(tx, actor, clubID, RoleAdmin)
-		if err != nil {
+		a := accessFor(tx, actor)
+		if _, err := a.clubToManage(clubID, lockClub); err != nil {
 			return err
 		}
-		if role == RoleOwner && !ownerPowers(actor, actorRole) {
-			return Errorf(EForbidden, "only an owner may grant the owner role")
+		if role == RoleOwner {
+			if ok, err := a.canGrantOwner(clubID); err != nil || !ok {
+				return orDenied(err, Errorf(EForbidden, "only an owner may grant the owner role"))
+			}
 		}
 		u, err := find(tx)
 		if err != nil {
@@ -161,15 +163,18 @@ func (s *clubService) SetRole(ctx context.Context, actor Actor, clubID, userID i
 	}
 	var m Membership
 	err := s.st.InTx(ctx, func(tx Tx) error {
-		_, actorRole, err := lockClubAs(tx, actor, clubID, RoleAdmin)
-		if err != nil {
+		a := accessFor(tx, actor)
+		if _, err := a.clubToManage(clubID, lockClub); err != nil {
 			return err
 		}
+		var err error
 		if m, err = tx.Memberships().Get(clubID, userID); err != nil {
 			return err
 		}
-		if (role == RoleOwner || m.Role == RoleOwner) && !ownerPowers(actor, actorRole) {
-			return Errorf(EForbidden, "only an owner may grant or take away the owner role")
+		if role == RoleOwner || m.Role == RoleOwner {
+			if ok, err := a.canGrantOwner(clubID); err != nil || !ok {
+				return orDenied(err, Errorf(EForbidden, "only an owner may grant or take away the owner role"))
+			}
 		}
 		if m.Role == role {
 			return nil
@@ -189,21 +194,23 @@ func (s *clubService) SetRole(ctx context.Context, actor Actor, clubID, userID i
 // RemoveMember implements ClubService.
 func (s *clubService) RemoveMember(ctx context.Context, actor Actor, clubID, userID int64) error {
 	return s.st.InTx(ctx, func(tx Tx) error {
+		a := accessFor(tx, actor)
 		self := !actor.Anonymous() && actor.UserID == userID
-		min := RoleAdmin
+		need := RoleAdmin
 		if self {
-			min = "" // anyone may leave
+			need = "" // any member may leave
 		}
-		_, actorRole, err := lockClubAs(tx, actor, clubID, min)
-		if err != nil {
+		if _, err := a.club(clubID, need, lockClub); err != nil {
 			return err
 		}
 		m, err := tx.Memberships().Get(clubID, userID)
 		if err != nil {
 			return err
 		}
-		if m.Role == RoleOwner && !self && !ownerPowers(actor, actorRole) {
-			return Errorf(EForbidden, "only an owner may remove an owner")
+		if m.Role == RoleOwner && !self {
+			if ok, err := a.canGrantOwner(clubID); err != nil || !ok {
+				return orDenied(err, Errorf(EForbidden, "only an owner may remove an owner"))
+			}
 		}
 		if err := keepAnOwner(tx, m); err != nil {
 			return err
@@ -238,36 +245,44 @@ func (s *clubService) ListMembers(ctx context.Context, actor Actor, clubID int64
 	}
 	page := Page[Membership]{Limit: f.Limit, Offset: f.Offset}
 	err := s.st.View(ctx, func(tx Tx) error {
-		if _, _, err := clubAs(tx, actor, clubID, RoleMember); err != nil {
+		a := accessFor(tx, actor)
+		if _, err := a.clubToSeeMembers(clubID); err != nil {
 			return err
 		}
 		var err error
-		page.Items, page.Total, err = tx.Memberships().List(clubID, f)
-		return err
+		if page.Items, page.Total, err = tx.Memberships().List(clubID, f); err != nil {
+			return err
+		}
+		return a.hideEmails(page.Items)
 	})
 	return page, err
 }
 
 // MyClubs implements ClubService.
-func (s *clubService) MyClubs(ctx context.Context, actor Actor) ([]Membership, error) {
+func (s *clubService) MyClubs(ctx context.Context, actor Actor, f MyClubsFilter) (Page[Membership], error) {
 	if actor.Anonymous() {
-		return nil, Errorf(EUnauthenticated, "log in to see your clubs")
+		return Page[Membership]{}, Errorf(EUnauthenticated, "log in to see your clubs")
 	}
-	var ms []Membership
+	var v Validator
+	checkPage(&v, &f.Limit, &f.Offset)
+	if err := v.Err(); err != nil {
+		return Page[Membership]{}, err
+	}
+	page := Page[Membership]{Limit: f.Limit, Offset: f.Offset}
 	err := s.st.View(ctx, func(tx Tx) error {
 		var err error
-		ms, err = tx.Memberships().OfUser(actor.UserID)
+		page.Items, page.Total, err = tx.Memberships().ListOfUser(actor.UserID, f)
 		return err
 	})
-	return ms, err
+	return page, err
 }
 
 // RoleOf implements ClubService.
-func (s *clubService) RoleOf(ctx context.Context, userID, clubID int64) (Role, error) {
+func (s *clubService) RoleOf(ctx context.Context, actor Actor, clubID int64) (Role, error) {
 	var role Role
 	err := s.st.View(ctx, func(tx Tx) error {
 		var err error
-		role, err = roleIn(tx, userID, clubID)
+		role, err = accessFor(tx, actor).role(clubID)
 		return err
 	})
 	return role, err
@@ -277,49 +292,4 @@ func checkRole(role Role) error {
 	var v Validator
 	v.Check(role.Valid(), "role", "invalid", "role must be member, referee, admin or owner")
 	return v.Err()
-}
-
-// roleIn returns the user's role in the club, or "" when not a member.
-func roleIn(tx Tx, userID, clubID int64) (Role, error) {
-	m, err := tx.Memberships().Get(clubID, userID)
-	if ErrorCode(err) == ENotFound {
-		return "", nil
-	}
-	return m.Role, err
-}
-
-// clubAs loads a club for an actor who needs at least role min in it (""
-// for any logged-in user); site admins pass always. It returns the club and
-// the actor's role. Errors: EUnauthenticated, ENotFound, EForbidden.
-func clubAs(tx Tx, actor Actor, clubID int64, min Role) (Club, Role, error) {
-	return loadClubAs(tx, actor, clubID, min, tx.Clubs().Get)
-}
-
-// lockClubAs is clubAs that also locks the club's row, for changes to its
-// memberships.
-func lockClubAs(tx Tx, actor Actor, clubID int64, min Role) (Club, Role, error) {
-	return loadClubAs(tx, actor, clubID, min, tx.Clubs().Lock)
-}
-
-func loadClubAs(tx Tx, actor Actor, clubID int64, min Role, load func(int64) (Club, error)) (Club, Role, error) {
-	if actor.Anonymous() {
-		return Club{}, "", errLoginRequired
-	}
-	c, err := load(clubID)
-	if err != nil {
-		return Club{}, "", err
-	}
-	role, err := roleIn(tx, actor.UserID, clubID)
-	if err != nil {
-		return Club{}, "", err
-	}
-	if min != "" && !actor.SiteAdmin && !role.AtLeast(min) {
-		return Club{}, role, Errorf(EForbidden, "you need the %s role in this club", min)
-	}
-	return c, role, nil
-}
-
-// ownerPowers reports whether the actor may grant or take away ownership.
-func ownerPowers(actor Actor, role Role) bool {
-	return actor.SiteAdmin || role == RoleOwner
 }

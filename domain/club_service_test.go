@@ -20,7 +20,7 @@ func TestClubCreate(t *testing.T) {
 			if c.Name != "Circolo del Burraco" || c.ID == 0 {
 				t.Errorf("club = %+v", c)
 			}
-			role, err := f.svc.Clubs.RoleOf(ctx, owner.UserID, c.ID)
+			role, err := f.svc.Clubs.RoleOf(ctx, owner, c.ID)
 			wantCode(t, err, "")
 			if role != domain.RoleOwner {
 				t.Errorf("role = %q, want owner", role)
@@ -162,17 +162,25 @@ func TestClubMembers(t *testing.T) {
 			t.Fatal(err) // the tests below expect the outsider outside the club
 		}
 		t.Run("MyClubs", func(t *testing.T) {
-			ms, err := f.svc.Clubs.MyClubs(ctx, admin)
+			ms, err := f.svc.Clubs.MyClubs(ctx, admin, domain.MyClubsFilter{})
 			wantCode(t, err, "")
-			if len(ms) != 1 || ms[0].ClubID != c.ID || ms[0].ClubName != "Circolo" || ms[0].Role != domain.RoleAdmin {
+			if ms.Total != 1 || ms.Limit != domain.DefaultLimit || len(ms.Items) != 1 || ms.Items[0].ClubID != c.ID ||
+				ms.Items[0].ClubName != "Circolo" || ms.Items[0].Role != domain.RoleAdmin {
 				t.Errorf("admin's clubs: %+v", ms)
 			}
-			ms, err = f.svc.Clubs.MyClubs(ctx, outsider)
+			ms, err = f.svc.Clubs.MyClubs(ctx, outsider, domain.MyClubsFilter{})
 			wantCode(t, err, "")
-			if len(ms) != 0 {
+			if ms.Total != 0 || len(ms.Items) != 0 {
 				t.Errorf("outsider's clubs: %+v", ms)
 			}
-			_, err = f.svc.Clubs.MyClubs(ctx, domain.Actor{})
+			ms, err = f.svc.Clubs.MyClubs(ctx, admin, domain.MyClubsFilter{Limit: 1, Offset: 1})
+			wantCode(t, err, "")
+			if ms.Total != 1 || len(ms.Items) != 0 || ms.Offset != 1 {
+				t.Errorf("admin's clubs past the end: %+v", ms)
+			}
+			_, err = f.svc.Clubs.MyClubs(ctx, admin, domain.MyClubsFilter{Limit: domain.MaxLimit + 1})
+			wantCode(t, err, domain.EInvalid)
+			_, err = f.svc.Clubs.MyClubs(ctx, domain.Actor{}, domain.MyClubsFilter{})
 			wantCode(t, err, domain.EUnauthenticated)
 		})
 		t.Run("AddMember/ENotFoundClub", func(t *testing.T) {
@@ -188,7 +196,7 @@ func TestClubMembers(t *testing.T) {
 			wantCode(t, err, domain.EForbidden)
 			_, err = f.svc.Clubs.SetRole(ctx, owner, c.ID, outsider.UserID, domain.RoleMember)
 			wantCode(t, err, domain.ENotFound)
-			role, _ := f.svc.Clubs.RoleOf(ctx, member.UserID, c.ID)
+			role, _ := f.svc.Clubs.RoleOf(ctx, member, c.ID)
 			if role != domain.RoleReferee {
 				t.Errorf("role %q, want referee", role)
 			}
@@ -234,7 +242,7 @@ func TestClubMembers(t *testing.T) {
 			f.member(root, c.ID, outsider, domain.RoleAdmin)
 			wantCode(t, f.svc.Clubs.RemoveMember(ctx, outsider, c.ID, admin.UserID), domain.EForbidden)
 			wantCode(t, f.svc.Clubs.RemoveMember(ctx, owner, c.ID, admin.UserID), "")
-			role, err := f.svc.Clubs.RoleOf(ctx, admin.UserID, c.ID)
+			role, err := f.svc.Clubs.RoleOf(ctx, admin, c.ID)
 			wantCode(t, err, "")
 			if role != "" {
 				t.Errorf("role after removal %q", role)

@@ -4,6 +4,9 @@
 //
 // It knows nothing of HTTP or SQL. Services are declared here as interfaces
 // (the contract the api package consumes); their implementations enforce
-// authorisation and validation and own their transaction. Every failure is a
-// *Error with a stable Code that the API maps to an HTTP status in one table.
+// validation and own their transaction, and ask access.go, where every
+// authorisation rule is, who may do what. Every failure is a *Error with a
+// Kind, which the API maps to an HTTP status in one table, and a stable
+// Code the client switches on (the engine's rule codes among them,
+// converted by FromRuleError).
 package domain

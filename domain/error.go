@@ -6,33 +6,104 @@ import (
 )
 
 // Code is a stable, machine-readable error code. Codes are part of the API
-// contract: frontends switch on them. Never rename one.
+// contract: frontends switch on them. Never rename one. The set is open:
+// besides the codes below, the engine's rule codes (see RuleKind) and codes
+// that later services define pass through to the client as they are; what
+// the client is told beyond the code (the HTTP status) follows the error's
+// Kind.
 type Code string
 
-// Error codes. The api package maps each to an HTTP status; an error that is
-// not a *Error is an internal error (500, logged, never echoed).
+// Kind is the class of a failure, which picks the HTTP status: the api
+// package maps each kind to one status. Kinds are few and closed; codes are
+// many and open.
+type Kind string
+
+// Kinds, with the HTTP status the api package answers each with.
 const (
-	EInvalid         Code = "invalid_input"        // 400/422: bad fields, see Fields
-	EUnauthenticated Code = "unauthenticated"      // 401: no or bad credentials/token
-	EForbidden       Code = "forbidden"            // 403: authenticated but not allowed
-	ENotFound        Code = "not_found"            // 404
-	EConflict        Code = "conflict"             // 409: e.g. email already registered
-	EVersionConflict Code = "version_conflict"     // 409: optimistic concurrency lost
-	ETokenReused     Code = "refresh_token_reused" // 401: a rotated refresh token was replayed; the family is revoked
-	ERateLimited     Code = "rate_limited"         // 429
-	EUnavailable     Code = "unavailable"          // 503: the database is busy (lock wait ran out); retry shortly
-	EInternal        Code = "internal"             // 500
+	KindInvalid         Kind = "invalid"         // 422: fields break the rules, see Fields
+	KindUnauthenticated Kind = "unauthenticated" // 401: no, bad or revoked credentials
+	KindForbidden       Kind = "forbidden"       // 403: authenticated but not allowed
+	KindNotFound        Kind = "not_found"       // 404
+	KindConflict        Kind = "conflict"        // 409: the state of the resource forbids it now
+	KindRule            Kind = "rule"            // 422: a move or input the rules of the game refuse
+	KindRateLimited     Kind = "rate_limited"    // 429
+	KindUnavailable     Kind = "unavailable"     // 503: retry shortly
+	KindInternal        Kind = "internal"        // 500: logged, never echoed
 )
+
+// Error codes of the domain, each with its kind in codeKinds. An error that
+// is not a *Error is an internal error (500, logged, never echoed).
+const (
+	EInvalid         Code = "invalid_input"        // KindInvalid: bad fields, see Fields
+	EUnauthenticated Code = "unauthenticated"      // KindUnauthenticated: no or bad credentials/token
+	EForbidden       Code = "forbidden"            // KindForbidden
+	ENotFound        Code = "not_found"            // KindNotFound
+	EConflict        Code = "conflict"             // KindConflict: e.g. email already registered
+	EVersionConflict Code = "version_conflict"     // KindConflict: optimistic concurrency lost
+	ETokenReused     Code = "refresh_token_reused" // KindUnauthenticated: a rotated refresh token was replayed; the family is revoked
+	ERateLimited     Code = "rate_limited"         // KindRateLimited
+	EUnavailable     Code = "unavailable"          // KindUnavailable: the database is busy (lock wait ran out)
+	EInternal        Code = "internal"             // KindInternal
+
+	// EIdempotencyKeyReused (KindInvalid): a table move's Idempotency-Key
+	// sent again with another request.
+	EIdempotencyKeyReused Code = "idempotency_key_reused"
+)
+
+// codeKinds is the kind of each of the domain's own codes.
+var codeKinds = map[Code]Kind{
+	EInvalid:         KindInvalid,
+	EUnauthenticated: KindUnauthenticated,
+	EForbidden:       KindForbidden,
+	ENotFound:        KindNotFound,
+	EConflict:        KindConflict,
+	EVersionConflict: KindConflict,
+	ETokenReused:     KindUnauthenticated,
+	ERateLimited:     KindRateLimited,
+	EUnavailable:     KindUnavailable,
+	EInternal:        KindInternal,
+
+	EIdempotencyKeyReused: KindInvalid,
+}
+
+// KindOf returns the kind of a known code: one of the domain's own codes
+// or an engine rule code. An unknown code is KindInternal.
+func KindOf(code Code) Kind {
+	if k, ok := codeKinds[code]; ok {
+		return k
+	}
+	if k, ok := ruleKinds[engineCode(code)]; ok {
+		return k
+	}
+	return KindInternal
+}
+
+// KnownCodes returns every code the domain gives its errors, its own and
+// the engine's rule codes, with their kinds: what the API documents.
+func KnownCodes() map[Code]Kind {
+	out := make(map[Code]Kind, len(codeKinds)+len(ruleKinds))
+	for c, k := range codeKinds {
+		out[c] = k
+	}
+	for c, k := range ruleKinds {
+		out[Code(c)] = k
+	}
+	return out
+}
 
 // FieldError is one invalid input field.
 type FieldError struct {
-	Field   string `json:"field"`   // JSON name of the field, e.g. "email"
-	Code    string `json:"code"`    // e.g. "required", "too_long", "invalid"
-	Message string `json:"message"` // human-readable
+	Field   string // JSON name of the field, e.g. "email"
+	Code    string // e.g. "required", "too_long", "invalid"
+	Message string // human-readable
 }
 
-// Error is the one error type of the domain.
+// Error is the one error type of the domain. Kind picks the HTTP status,
+// Code is what the client switches on.
 type Error struct {
+	// Kind is the class of the failure; when empty (an Error built as a
+	// literal with a known Code) it is KindOf(Code).
+	Kind    Kind
 	Code    Code
 	Message string       // safe to show to the user
 	Fields  []FieldError // for EInvalid: every invalid field, not just the first
@@ -48,9 +119,17 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// Errorf returns a *Error with code and a formatted user-safe message.
+// Errorf returns a *Error with a known code (its kind is KindOf(code)) and
+// a formatted user-safe message.
 func Errorf(code Code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+	return &Error{Kind: KindOf(code), Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Newf returns a *Error of any kind and code, for codes of their own that
+// services define (e.g. a conflict with its own code for a seat already
+// taken), with a formatted user-safe message.
+func Newf(kind Kind, code Code, format string, args ...any) *Error {
+	return &Error{Kind: kind, Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
 // ErrorCode returns the code of err: its *Error's Code, or EInternal.
@@ -60,6 +139,19 @@ func ErrorCode(err error) Code {
 		return e.Code
 	}
 	return EInternal
+}
+
+// ErrorKind returns the kind of err: its *Error's Kind (KindOf its Code
+// when the Kind is empty), or KindInternal for any other error.
+func ErrorKind(err error) Kind {
+	var e *Error
+	switch {
+	case !errors.As(err, &e):
+		return KindInternal
+	case e.Kind != "":
+		return e.Kind
+	}
+	return KindOf(e.Code)
 }
 
 // Validator collects field errors so that a request reports all of them.
@@ -82,5 +174,5 @@ func (v *Validator) Err() error {
 	if len(v.fields) == 0 {
 		return nil
 	}
-	return &Error{Code: EInvalid, Message: "some fields are invalid", Fields: v.fields}
+	return &Error{Kind: KindInvalid, Code: EInvalid, Message: "some fields are invalid", Fields: v.fields}
 }

@@ -8,13 +8,13 @@ import (
 // Player is a person who plays: a profile with an optional federation id and
 // club. UserID links it to a login when the person has one.
 type Player struct {
-	ID           int64     `json:"id"`
-	UserID       *int64    `json:"user_id,omitempty"`
-	Name         string    `json:"name"`
-	FederationID *string   `json:"federation_id,omitempty"` // e.g. a FIBUR card number; unique when set
-	ClubID       *int64    `json:"club_id,omitempty"`
-	CreatedAt    time.Time `json:"created_at"`
-	UpdatedAt    time.Time `json:"updated_at"`
+	ID           int64
+	UserID       *int64
+	Name         string
+	FederationID *string // e.g. a FIBUR card number; unique when set
+	ClubID       *int64
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
 }
 
 // PlayerInput creates a player.
@@ -36,7 +36,7 @@ type PlayerPatch struct {
 
 // PlayerFilter filters and pages a player list.
 type PlayerFilter struct {
-	Query  string // substring of the name, or exact federation id
+	Query  string // substring of the name (ignoring case and accents), or exact federation id
 	ClubID *int64
 	Limit  int
 	Offset int
@@ -66,13 +66,4 @@ type PlayerService interface {
 	// Delete removes a profile, with the rights of Update. Errors:
 	// EUnauthenticated, ENotFound, EForbidden, EConflict (still referenced).
 	Delete(ctx context.Context, actor Actor, id int64) error
-}
-
-// Services is the set of services the API needs; cmd wires it.
-type Services struct {
-	Auth        AuthService
-	Clubs       ClubService
-	Players     PlayerService
-	Tournaments TournamentService
-	Tables      TableService
 }

@@ -27,7 +27,7 @@ func (s *playerService) Create(ctx context.Context, actor Actor, in PlayerInput)
 	p.CreatedAt = s.now()
 	p.UpdatedAt = p.CreatedAt
 	err := s.st.InTx(ctx, func(tx Tx) error {
-		if err := mayCreatePlayer(tx, actor, p); err != nil {
+		if err := accessFor(tx, actor).mayCreatePlayer(p); err != nil {
 			return err
 		}
 		return tx.Players().Create(&p)
@@ -36,36 +36,6 @@ func (s *playerService) Create(ctx context.Context, actor Actor, in PlayerInput)
 		return Player{}, err
 	}
 	return p, nil
-}
-
-func mayCreatePlayer(tx Tx, actor Actor, p Player) error {
-	own := p.UserID != nil && *p.UserID == actor.UserID
-	switch {
-	case actor.SiteAdmin:
-		if p.ClubID != nil {
-			_, err := tx.Clubs().Get(*p.ClubID)
-			return err
-		}
-		return nil
-	case p.UserID != nil && !own:
-		return Errorf(EForbidden, "only a site admin may link a profile to another user")
-	case !own && p.ClubID == nil:
-		return Errorf(EForbidden, "only a club's admins may create profiles of other players")
-	case p.ClubID == nil:
-		return nil
-	}
-	return mayPlaceInClub(tx, actor, *p.ClubID, own)
-}
-
-// mayPlaceInClub checks that the actor may put a player in the club: their
-// own profile in a club they belong to, anybody's in a club they administer.
-func mayPlaceInClub(tx Tx, actor Actor, clubID int64, own bool) error {
-	min := RoleAdmin
-	if own {
-		min = RoleMember
-	}
-	_, _, err := clubAs(tx, actor, clubID, min)
-	return err
 }
 
 func checkPlayer(p Player) error {
@@ -93,8 +63,9 @@ func (s *playerService) Update(ctx context.Context, actor Actor, id int64, patch
 	}
 	var p Player
 	err := s.st.InTx(ctx, func(tx Tx) error {
+		a := accessFor(tx, actor)
 		var err error
-		if p, err = editablePlayer(tx, actor, id); err != nil {
+		if p, err = editablePlayer(a, id); err != nil {
 			return err
 		}
 		old := p.ClubID
@@ -103,7 +74,7 @@ func (s *playerService) Update(ctx context.Context, actor Actor, id int64, patch
 			return err
 		}
 		if p.ClubID != nil && (old == nil || *old != *p.ClubID) && !actor.SiteAdmin {
-			if err := mayPlaceInClub(tx, actor, *p.ClubID, ownedBy(p, actor)); err != nil {
+			if err := a.mayPlacePlayer(*p.ClubID, a.ownsPlayer(p)); err != nil {
 				return err
 			}
 		}
@@ -137,7 +108,7 @@ func (s *playerService) Delete(ctx context.Context, actor Actor, id int64) error
 		return errLoginRequired
 	}
 	return s.st.InTx(ctx, func(tx Tx) error {
-		if _, err := editablePlayer(tx, actor, id); err != nil {
+		if _, err := editablePlayer(accessFor(tx, actor), id); err != nil {
 			return err
 		}
 		return tx.Players().Delete(id)
@@ -146,45 +117,15 @@ func (s *playerService) Delete(ctx context.Context, actor Actor, id int64) error
 
 // editablePlayer loads a player the actor may edit. Errors: ENotFound,
 // EForbidden.
-func editablePlayer(tx Tx, actor Actor, id int64) (Player, error) {
-	p, err := tx.Players().Get(id)
+func editablePlayer(a *access, id int64) (Player, error) {
+	p, err := a.tx.Players().Get(id)
 	if err != nil {
 		return Player{}, err
 	}
-	if actor.SiteAdmin || ownedBy(p, actor) {
-		return p, nil
-	}
-	ok, err := clubAdminOf(tx, actor, p)
-	if err != nil {
-		return Player{}, err
-	}
-	if !ok {
-		return Player{}, Errorf(EForbidden, "you may not edit this player")
+	if ok, err := a.canEditPlayer(p); err != nil || !ok {
+		return Player{}, orDenied(err, Errorf(EForbidden, "you may not edit this player"))
 	}
 	return p, nil
-}
-
-// clubAdminOf reports whether the actor administers the player's club. The
-// profile of a user counts as the club's only while that user is still a
-// member of it: leaving a club (or being removed) takes the profile out of
-// its admins' hands, even though the profile still names the club.
-func clubAdminOf(tx Tx, actor Actor, p Player) (bool, error) {
-	if p.ClubID == nil {
-		return false, nil
-	}
-	role, err := roleIn(tx, actor.UserID, *p.ClubID)
-	if err != nil || !role.AtLeast(RoleAdmin) {
-		return false, err
-	}
-	if p.UserID == nil {
-		return true, nil
-	}
-	userRole, err := roleIn(tx, *p.UserID, *p.ClubID)
-	return userRole != "", err
-}
-
-func ownedBy(p Player, actor Actor) bool {
-	return p.UserID != nil && *p.UserID == actor.UserID
 }
 
 // Get implements PlayerService.

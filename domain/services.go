@@ -6,12 +6,6 @@ import (
 	"time"
 )
 
-// Page sizes of list methods.
-const (
-	DefaultLimit = 20  // when a filter's Limit is 0
-	MaxLimit     = 100 // a larger Limit is EInvalid
-)
-
 // DefaultRefreshTTL is how long a refresh token lives when Config leaves it 0.
 const DefaultRefreshTTL = 30 * 24 * time.Hour
 
@@ -53,6 +47,15 @@ func (c Config) clock() func() time.Time {
 	return func() time.Time { return now().UTC().Truncate(time.Microsecond) }
 }
 
+// Services is the set of services the API needs; cmd wires it.
+type Services struct {
+	Auth        AuthService
+	Clubs       ClubService
+	Players     PlayerService
+	Tournaments TournamentService
+	Tables      TableService
+}
+
 // NewServices returns the services over st.
 func NewServices(st Storage, cfg Config) Services {
 	cfg = cfg.withDefaults()
@@ -70,12 +73,3 @@ func NewServices(st Storage, cfg Config) Services {
 
 // errLoginRequired is returned to anonymous actors.
 var errLoginRequired = Errorf(EUnauthenticated, "you must be logged in")
-
-// checkPage validates a filter's paging, defaulting a zero limit.
-func checkPage(v *Validator, limit, offset *int) {
-	if *limit == 0 {
-		*limit = DefaultLimit
-	}
-	v.Check(*limit >= 1 && *limit <= MaxLimit, "limit", "out_of_range", "limit must be between 1 and 100")
-	v.Check(*offset >= 0, "offset", "out_of_range", "offset must not be negative")
-}

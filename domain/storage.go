@@ -77,9 +77,10 @@ type RefreshTokenRepo interface {
 	MarkRotated(id int64, at time.Time) (bool, error)
 	// RevokeFamily revokes every token of the family not yet revoked.
 	RevokeFamily(familyID string, at time.Time) error
-	// DeleteExpired deletes tokens that expired before the given time and
-	// returns how many it deleted.
-	DeleteExpired(before time.Time) (int64, error)
+	// DeleteExpired deletes at most limit tokens that expired before the
+	// given time and returns how many it deleted (fewer than limit: no
+	// more are left).
+	DeleteExpired(before time.Time, limit int) (int64, error)
 }
 
 // ClubRepo stores clubs.
@@ -119,6 +120,9 @@ type MembershipRepo interface {
 	List(clubID int64, f MemberFilter) ([]Membership, int, error)
 	// OfUser returns every membership of a user, ordered by club name.
 	OfUser(userID int64) ([]Membership, error)
+	// ListOfUser returns one page of a user's memberships ordered by club
+	// name and the total count; f is already validated.
+	ListOfUser(userID int64, f MyClubsFilter) ([]Membership, int, error)
 }
 
 // PlayerRepo stores player profiles.

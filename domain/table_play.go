@@ -97,7 +97,7 @@ func (s *tableService) apply(tx Tx, p *playing, seat int, m engine.Move, auto bo
 		return fmt.Errorf("table %d deal %d: more than %d moves", p.t.ID, p.deal.Number, maxMovesPerDeal)
 	}
 	if err := p.game.Apply(seat, m); err != nil {
-		return ruleError(err)
+		return FromRuleError(err)
 	}
 	b, err := m.MarshalJSON()
 	if err != nil {
@@ -195,7 +195,7 @@ func parseMove(raw json.RawMessage) (engine.Move, error) {
 		return m, Errorf(Code(engine.ErrBadNotation), "a move is required")
 	}
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return m, ruleError(err)
+		return m, FromRuleError(err)
 	}
 	return m, nil
 }
@@ -254,7 +254,7 @@ func (s *tableService) play(tx Tx, t *Table, actor Actor, m engine.Move, version
 		return TableState{}, err
 	}
 	if p.game.Turn() != seat {
-		return TableState{}, Errorf(ENotYourTurn, "it is seat %d's turn, not yours (seat %d)", p.game.Turn(), seat)
+		return TableState{}, Errorf(Code(engine.ErrNotYourTurn), "it is seat %d's turn, not yours (seat %d)", p.game.Turn(), seat)
 	}
 	if err := s.apply(tx, p, seat, m, false); err != nil {
 		return TableState{}, err
@@ -329,4 +329,13 @@ func (s *tableService) commitTable(tx Tx, t *Table) error {
 	t.Version++
 	t.UpdatedAt = s.now()
 	return tx.Tables().Update(*t)
+}
+
+// versionConflict is the EVersionConflict of a move sent against an old
+// version; the current version is in Fields so that a client can resync.
+func versionConflict(current, sent int64) error {
+	return &Error{Kind: KindConflict, Code: EVersionConflict,
+		Message: fmt.Sprintf("the table has changed: you sent version %d, it is at version %d; reload the state", sent, current),
+		Fields: []FieldError{{Field: "version", Code: "stale",
+			Message: fmt.Sprintf("the current version is %d", current)}}}
 }

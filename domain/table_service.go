@@ -2,11 +2,12 @@ package domain
 
 import (
 	"context"
-	"crypto/subtle"
 	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/burraco/burraco/engine"
@@ -32,55 +33,10 @@ func newTableService(st Storage, now func() time.Time, random io.Reader, bot Bot
 // not see, so that its existence does not leak.
 var errTableNotFound = Errorf(ENotFound, "table not found")
 
-// tableAccess is what decides who sees a table and where they sit; the
-// notifier keeps it in memory so that a poll that finds nothing new does
-// not read the database.
-type tableAccess struct {
-	creator int64
-	private bool
-	invite  string
-	seats   []int64 // user per seat, 0 when empty or a bot
-	status  TableStatus
-}
-
-func accessOf(t Table) tableAccess {
-	a := tableAccess{creator: t.CreatorID, private: t.Private, invite: t.InviteCode, status: t.Status,
-		seats: make([]int64, t.Players)}
-	for _, s := range t.Seats {
-		if s.UserID != nil && s.Seat < len(a.seats) {
-			a.seats[s.Seat] = *s.UserID
-		}
-	}
-	return a
-}
-
-// seatOf returns the actor's seat, or -1.
-func (a tableAccess) seatOf(actor Actor) int {
-	for i, u := range a.seats {
-		if u != 0 && u == actor.UserID {
-			return i
-		}
-	}
-	return -1
-}
-
-// member reports whether the actor created the table or sits at it.
-func (a tableAccess) member(actor Actor) bool {
-	return !actor.Anonymous() && (actor.UserID == a.creator || a.seatOf(actor) >= 0)
-}
-
-// visible reports whether the actor may see the table: a public one
-// anyone; a private one its creator, its players, site admins and holders
-// of its invite code.
-func (a tableAccess) visible(actor Actor, invite string) bool {
-	return !a.private || a.member(actor) || actor.SiteAdmin ||
-		invite != "" && subtle.ConstantTimeCompare([]byte(invite), []byte(a.invite)) == 1
-}
-
 // forViewer hides the invite code from everyone but the creator and the
 // players.
 func forViewer(t Table, actor Actor) Table {
-	if !accessOf(t).member(actor) {
+	if !accessFor(nil, actor).canSeeInviteCode(t) {
 		t.InviteCode = ""
 	}
 	return t
@@ -96,7 +52,7 @@ func visibleTable(tx Tx, actor Actor, id int64, invite string, lock bool) (Table
 	if err != nil {
 		return Table{}, err
 	}
-	if !accessOf(t).visible(actor, invite) {
+	if !accessFor(tx, actor).canSeeTable(t, invite) {
 		return Table{}, errTableNotFound
 	}
 	return t, nil
@@ -143,9 +99,8 @@ func (s *tableService) Create(ctx context.Context, actor Actor, in TableInput) (
 // open table it describes (without creator, code or times).
 func newTable(in TableInput) (Table, error) {
 	var v Validator
-	game := Tournament{Rules: in.Rules, Players: in.Players}
-	checkGame(&v, &game, in.Options)
-	t := Table{Rules: game.Rules, Options: game.Options, Players: in.Players, Match: in.Match, ClubID: in.ClubID,
+	options := checkTableGame(&v, in)
+	t := Table{Rules: in.Rules, Options: options, Players: in.Players, Match: in.Match, ClubID: in.ClubID,
 		Private: in.Private, AutoStart: in.AutoStart, TurnSeconds: in.TurnSeconds, MatchSeconds: in.MatchSeconds,
 		Status: TableOpen, FreeSeats: in.Players, Version: 1, ClockUsed: []int64{}}
 	checkMatch(&v, &t)
@@ -166,6 +121,51 @@ func newTable(in TableInput) (Table, error) {
 		t.Seats[i].Seat = i
 	}
 	return t, nil
+}
+
+// checkTableGame validates the rule set, the players and the options of a
+// new table, each bad option its own field ("options.<key>"), and returns
+// the complete options the table plays (nil when they cannot be read).
+func checkTableGame(v *Validator, in TableInput) json.RawMessage {
+	known := slices.Contains(engine.RuleSets(), in.Rules)
+	switch {
+	case in.Rules == "":
+		v.Add("rules", "required", "rules is required: one of "+ruleSetList())
+	case !known:
+		v.Add("rules", "invalid", fmt.Sprintf("unknown rule set %q; one of %s", in.Rules, ruleSetList()))
+	}
+	rules := in.Rules
+	if !known {
+		rules = engine.Fibur // the general rule: 2 or 4 players
+	}
+	if _, err := engine.NewRules(rules, in.Players); err != nil {
+		v.Add("players", "invalid", ruleMessage(err))
+	}
+	if !known {
+		return nil
+	}
+	problems := engine.OptionProblems(in.Rules, in.Options)
+	for _, p := range problems {
+		field := "options"
+		if p.Key != "" {
+			field += "." + p.Key
+		}
+		v.Add(field, string(engine.ErrBadOption), p.String())
+	}
+	if len(problems) > 0 {
+		return nil
+	}
+	o, err := engine.ParseOptions(in.Rules, in.Options)
+	if err != nil {
+		v.Add("options", string(engine.ErrBadOption), ruleMessage(err))
+		return nil
+	}
+	b, err := json.Marshal(o)
+	if err != nil {
+		v.Add("options", string(engine.ErrBadOption), err.Error())
+		return nil
+	}
+	return b
 }
 
 // checkMatch validates the match format with the engine; both fields zero
@@ -191,12 +191,9 @@ func checkMatch(v *Validator, t *Table) {
 // mayJoinClubTable checks that the actor may sit at a table of the club:
 // its members and site admins. Errors: ENotFound (club), EForbidden.
 func mayJoinClubTable(tx Tx, actor Actor, clubID int64) error {
-	_, role, err := clubAs(tx, actor, clubID, "")
-	if err != nil {
-		return err
-	}
-	if role == "" && !actor.SiteAdmin {
-		return Errorf(EForbidden, "only members of the club may sit at its tables")
+	ok, err := accessFor(tx, actor).canSitAtClubTable(clubID)
+	if !ok {
+		return orDenied(err, Errorf(EForbidden, "only members of the club may sit at its tables"))
 	}
 	return nil
 }
@@ -296,7 +293,7 @@ func (s *tableService) AddBot(ctx context.Context, actor Actor, id int64, seat *
 
 // creatorOnly refuses anyone but the table's creator (and site admins).
 func creatorOnly(t Table, actor Actor) error {
-	if t.CreatorID != actor.UserID && !actor.SiteAdmin {
+	if !accessFor(nil, actor).canRunTable(t) {
 		return Errorf(EForbidden, "only the table's creator may do this")
 	}
 	return nil

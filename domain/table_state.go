@@ -132,7 +132,7 @@ func (s *tableService) Record(ctx context.Context, actor Actor, id int64, number
 		if err != nil {
 			return err
 		}
-		if !accessOf(t).member(actor) && !actor.SiteAdmin {
+		if !accessFor(tx, actor).canReadDealRecords(t) {
 			return Errorf(EForbidden, "deal records are for the table's players")
 		}
 		d, err := tx.Tables().Deal(id, number)

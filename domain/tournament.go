@@ -41,19 +41,20 @@ func (s TournamentStatus) Valid() bool {
 // Public reports whether anyone may see a tournament in this status.
 func (s TournamentStatus) Public() bool { return s.Valid() && s != TournamentDraft }
 
-// Event is the kind of event a tournament is (RULES §10).
-type Event string
+// TournamentKind is the kind of event a tournament is (RULES §10): who
+// plays together, and against whom.
+type TournamentKind string
 
-// Events.
+// Tournament kinds.
 const (
-	EventPairs      Event = "pairs"      // fixed pairs (coppie)
-	EventTeams      Event = "teams"      // a team fields pairs per match (squadre)
-	EventIndividual Event = "individual" // partners change each round
+	PairsTournament      TournamentKind = "pairs"      // fixed pairs (coppie)
+	TeamsTournament      TournamentKind = "teams"      // a team fields pairs per match (squadre)
+	IndividualTournament TournamentKind = "individual" // partners change each round
 )
 
-// Valid reports whether e is one of the events.
-func (e Event) Valid() bool {
-	return e == EventPairs || e == EventTeams || e == EventIndividual
+// Valid reports whether k is one of the tournament kinds.
+func (k TournamentKind) Valid() bool {
+	return k == PairsTournament || k == TeamsTournament || k == IndividualTournament
 }
 
 // Limits of a tournament's round.
@@ -70,25 +71,25 @@ const (
 // Entries, rounds, pairings (movements), VP tables, standings and score
 // sheets belong to a tournament; they are not part of this type.
 type Tournament struct {
-	ID          int64  `json:"id"`
-	ClubID      int64  `json:"club_id"`
-	ClubName    string `json:"club_name"`
-	Name        string `json:"name"`
-	Description string `json:"description"`
+	ID          int64
+	ClubID      int64
+	ClubName    string
+	Name        string
+	Description string
 	// Rules is the engine's rule set (fibur, fibur-row, reale, aberto,
 	// fechado).
-	Rules engine.RuleSet `json:"rules"`
+	Rules engine.RuleSet
 	// Options is the complete options object of RULES §11 for the rule set:
 	// the defaults with the organiser's choices over them, as
 	// engine.ParseOptions reads it. It is the default of every table.
-	Options       json.RawMessage  `json:"options"`
-	Players       int              `json:"players"` // per table: 4 (pairs) or 2
-	Event         Event            `json:"event"`
-	DealsPerRound int              `json:"deals_per_round"`
-	StartsAt      time.Time        `json:"starts_at"`
-	Status        TournamentStatus `json:"status"`
-	CreatedAt     time.Time        `json:"created_at"`
-	UpdatedAt     time.Time        `json:"updated_at"`
+	Options         json.RawMessage
+	PlayersPerTable int // 4 (two pairs) or 2
+	Kind            TournamentKind
+	DealsPerRound   int
+	StartsAt        time.Time
+	Status          TournamentStatus
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
 }
 
 // TournamentInput creates a tournament (as a draft).
@@ -98,34 +99,38 @@ type TournamentInput struct {
 	Rules       engine.RuleSet
 	// Options holds the options that differ from the rule set's defaults
 	// (RULES §11 keys); nil or empty means the defaults.
-	Options       json.RawMessage
-	Players       int
-	Event         Event
-	DealsPerRound int // 0 means DefaultDealsPerRound
-	StartsAt      time.Time
+	Options json.RawMessage
+	// PlayersPerTable, DealsPerRound and StartsAt are nil when absent:
+	// PlayersPerTable and StartsAt are then required, DealsPerRound is
+	// DefaultDealsPerRound. A zero that was given is a value like any other,
+	// and checked as such.
+	PlayersPerTable *int
+	Kind            TournamentKind
+	DealsPerRound   *int
+	StartsAt        *time.Time
 }
 
 // TournamentPatch updates a tournament; nil fields are left as they are.
-// Rules, Players and Options may change only while the tournament is a
+// Rules, PlayersPerTable and Options may change only while the tournament is a
 // draft. Options given replace the stored ones (over the rule set's
 // defaults); a new rule set without Options resets them to its defaults.
 type TournamentPatch struct {
-	Name          *string
-	Description   *string
-	Rules         *engine.RuleSet
-	Options       json.RawMessage // nil: unchanged
-	Players       *int
-	Event         *Event
-	DealsPerRound *int
-	StartsAt      *time.Time
-	Status        *TournamentStatus
+	Name            *string
+	Description     *string
+	Rules           *engine.RuleSet
+	Options         json.RawMessage // nil: unchanged
+	PlayersPerTable *int
+	Kind            *TournamentKind
+	DealsPerRound   *int
+	StartsAt        *time.Time
+	Status          *TournamentStatus
 }
 
 // TournamentFilter filters and pages a tournament list.
 type TournamentFilter struct {
 	ClubID *int64           // only this club's tournaments
 	Status TournamentStatus // empty: every status the caller may see
-	Query  string           // substring of the name, case-insensitive
+	Query  string           // substring of the name, ignoring case and accents
 	Limit  int
 	Offset int
 }
@@ -145,7 +150,7 @@ type DraftScope struct {
 type TournamentService interface {
 	// Create creates a draft tournament of a club. Errors:
 	// EUnauthenticated, ENotFound (club), EForbidden, EInvalid (name,
-	// description, rules, options, players, event, deals_per_round,
+	// description, rules, options, players_per_table, kind, deals_per_round,
 	// starts_at; all of them at once).
 	Create(ctx context.Context, actor Actor, clubID int64, in TournamentInput) (Tournament, error)
 	// Get returns a tournament the actor may see. Errors: ENotFound (also
@@ -155,7 +160,7 @@ type TournamentService interface {
 	// Errors: EInvalid (club_id, status, query, limit, offset).
 	List(ctx context.Context, actor Actor, f TournamentFilter) (Page[Tournament], error)
 	// Update changes a tournament. The status moves one step forward
-	// (draft → published → running → finished) or stays; rules, players
+	// (draft → published → running → finished) or stays; rules, players per table
 	// and options change only while it is a draft. Errors:
 	// EUnauthenticated, ENotFound, EForbidden, EInvalid, EConflict (a
 	// status that does not move forward, or frozen fields).

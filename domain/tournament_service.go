@@ -28,16 +28,15 @@ func (s *tournamentService) Create(ctx context.Context, actor Actor, clubID int6
 		return Tournament{}, errLoginRequired
 	}
 	t := Tournament{ClubID: clubID, Name: strings.TrimSpace(in.Name), Description: strings.TrimSpace(in.Description),
-		Rules: in.Rules, Players: in.Players, Event: in.Event, DealsPerRound: in.DealsPerRound,
-		StartsAt: in.StartsAt, Status: TournamentDraft}
-	if t.DealsPerRound == 0 {
-		t.DealsPerRound = DefaultDealsPerRound
-	}
+		Rules: in.Rules, PlayersPerTable: valueOr(in.PlayersPerTable, 0), Kind: in.Kind,
+		DealsPerRound: valueOr(in.DealsPerRound, DefaultDealsPerRound), StartsAt: valueOr(in.StartsAt, time.Time{}),
+		Status: TournamentDraft}
+	absent := absentFields{players: in.PlayersPerTable == nil, startsAt: in.StartsAt == nil}
 	err := s.st.InTx(ctx, func(tx Tx) error {
-		if _, _, err := clubAs(tx, actor, clubID, RoleAdmin); err != nil {
+		if _, err := accessFor(tx, actor).clubToManage(clubID, readClub); err != nil {
 			return err
 		}
-		if err := checkTournament(&t, in.Options); err != nil {
+		if err := checkTournament(&t, in.Options, absent); err != nil {
 			return err
 		}
 		t.CreatedAt = s.now()
@@ -50,32 +49,44 @@ func (s *tournamentService) Create(ctx context.Context, actor Actor, clubID int6
 	return t, nil
 }
 
+// valueOr is *p, or def when p is nil.
+func valueOr[T any](p *T, def T) T {
+	if p == nil {
+		return def
+	}
+	return *p
+}
+
+// absentFields names the required fields of a new tournament that the
+// client left out (and whose zero value in Tournament means nothing).
+type absentFields struct{ players, startsAt bool }
+
 // checkTournament validates t, collecting every field error, and sets its
 // Options to the complete options object that options (the organiser's
 // choices) gives over the rule set's defaults. It normalises StartsAt to
 // the stored precision (UTC, microseconds).
-func checkTournament(t *Tournament, options json.RawMessage) error {
+func checkTournament(t *Tournament, options json.RawMessage, absent absentFields) error {
 	var v Validator
-	validateTournament(&v, t, options)
+	validateTournament(&v, t, options, absent)
 	return v.Err()
 }
 
 // validateTournament is checkTournament's work: it records every invalid
 // field in v.
-func validateTournament(v *Validator, t *Tournament, options json.RawMessage) {
+func validateTournament(v *Validator, t *Tournament, options json.RawMessage, absent absentFields) {
 	checkText(v, "name", t.Name, true, MaxNameLength)
 	checkText(v, "description", t.Description, false, MaxDescriptionLength)
-	checkGame(v, t, options)
+	checkGame(v, t, options, absent.players)
 	switch {
-	case t.Event == "":
-		v.Add("event", "required", "event is required: pairs, teams or individual")
-	case !t.Event.Valid():
-		v.Add("event", "invalid", "event must be pairs, teams or individual")
+	case t.Kind == "":
+		v.Add("kind", "required", "kind is required: pairs, teams or individual")
+	case !t.Kind.Valid():
+		v.Add("kind", "invalid", "kind must be pairs, teams or individual")
 	}
 	v.Check(t.DealsPerRound >= MinDealsPerRound && t.DealsPerRound <= MaxDealsPerRound, "deals_per_round", "out_of_range",
 		fmt.Sprintf("deals_per_round must be between %d and %d", MinDealsPerRound, MaxDealsPerRound))
 	switch {
-	case t.StartsAt.IsZero():
+	case absent.startsAt:
 		v.Add("starts_at", "required", "starts_at is required")
 	case t.StartsAt.Year() < 1970 || t.StartsAt.Year() > 9999:
 		v.Add("starts_at", "out_of_range", "starts_at must be between the years 1970 and 9999")
@@ -85,25 +96,33 @@ func validateTournament(v *Validator, t *Tournament, options json.RawMessage) {
 
 // checkGame validates what decides how the tournament's tables play, with
 // the engine's own checks and messages: the rule set, the players per table
-// for it, and the options for it, which it normalises.
-func checkGame(v *Validator, t *Tournament, options json.RawMessage) {
+// for it, and the options for it, which it normalises. Absent players are
+// required, not checked.
+func checkGame(v *Validator, t *Tournament, options json.RawMessage, playersAbsent bool) {
 	switch {
 	case t.Rules == "":
 		v.Add("rules", "required", "rules is required: one of "+ruleSetList())
 	case !slices.Contains(engine.RuleSets(), t.Rules):
-		_, err := engine.NewRules(t.Rules, t.Players)
+		_, err := engine.NewRules(t.Rules, t.PlayersPerTable)
 		v.Add("rules", "invalid", ruleMessage(err)+"; one of "+ruleSetList())
 	}
-	if !slices.Contains(engine.RuleSets(), t.Rules) {
+	known := slices.Contains(engine.RuleSets(), t.Rules)
+	switch {
+	case playersAbsent:
+		v.Add("players_per_table", "required", "players_per_table is required: the players per table, 2 or 4")
+	case !known:
 		// Without a rule set, the players can only be held to the general
 		// rule (2 or 4), and the options not at all.
-		if _, err := engine.NewRules(engine.Fibur, t.Players); err != nil {
-			v.Add("players", "invalid", ruleMessage(err))
+		if _, err := engine.NewRules(engine.Fibur, t.PlayersPerTable); err != nil {
+			v.Add("players_per_table", "invalid", ruleMessage(err))
 		}
-		return
+	default:
+		if _, err := engine.NewRules(t.Rules, t.PlayersPerTable); err != nil {
+			v.Add("players_per_table", "invalid", ruleMessage(err))
+		}
 	}
-	if _, err := engine.NewRules(t.Rules, t.Players); err != nil {
-		v.Add("players", "invalid", ruleMessage(err))
+	if !known {
+		return
 	}
 	o, err := engine.ParseOptions(t.Rules, options)
 	if err == nil {
@@ -136,49 +155,32 @@ func (s *tournamentService) Get(ctx context.Context, actor Actor, id int64) (Tou
 	var t Tournament
 	err := s.st.View(ctx, func(tx Tx) error {
 		var err error
-		t, err = visibleTournament(tx, actor, id)
+		t, err = visibleTournament(accessFor(tx, actor), id)
 		return err
 	})
 	return t, err
 }
 
 // visibleTournament loads a tournament the actor may see. Errors: ENotFound.
-func visibleTournament(tx Tx, actor Actor, id int64) (Tournament, error) {
-	t, err := tx.Tournaments().Get(id)
-	if err != nil || t.Status.Public() {
+func visibleTournament(a *access, id int64) (Tournament, error) {
+	t, err := a.tx.Tournaments().Get(id)
+	if err != nil {
 		return t, err
 	}
-	ok, err := managesClub(tx, actor, t.ClubID)
-	if err != nil {
-		return Tournament{}, err
-	}
-	if !ok {
-		return Tournament{}, errTournamentNotFound
+	if ok, err := a.canSeeTournament(t); err != nil || !ok {
+		return Tournament{}, orDenied(err, errTournamentNotFound)
 	}
 	return t, nil
 }
 
-// managesClub reports whether the actor may manage the club's tournaments:
-// a site admin, or an admin or owner of the club.
-func managesClub(tx Tx, actor Actor, clubID int64) (bool, error) {
-	if actor.Anonymous() {
-		return false, nil
-	}
-	if actor.SiteAdmin {
-		return true, nil
-	}
-	role, err := roleIn(tx, actor.UserID, clubID)
-	return role.AtLeast(RoleAdmin), err
-}
-
 // editableTournament loads and locks a tournament the actor may manage.
 // Errors: ENotFound (also a draft the actor may not see), EForbidden.
-func editableTournament(tx Tx, actor Actor, id int64) (Tournament, error) {
-	t, err := tx.Tournaments().Lock(id)
+func editableTournament(a *access, id int64) (Tournament, error) {
+	t, err := a.tx.Tournaments().Lock(id)
 	if err != nil {
 		return Tournament{}, err
 	}
-	ok, err := managesClub(tx, actor, t.ClubID)
+	ok, err := a.canManageTournament(t)
 	switch {
 	case err != nil:
 		return Tournament{}, err
@@ -204,7 +206,7 @@ func (s *tournamentService) List(ctx context.Context, actor Actor, f TournamentF
 	}
 	page := Page[Tournament]{Limit: f.Limit, Offset: f.Offset}
 	err := s.st.View(ctx, func(tx Tx) error {
-		drafts, err := draftScope(tx, actor)
+		drafts, err := accessFor(tx, actor).visibleDrafts()
 		if err != nil {
 			return err
 		}
@@ -214,28 +216,6 @@ func (s *tournamentService) List(ctx context.Context, actor Actor, f TournamentF
 	return page, err
 }
 
-// draftScope returns the drafts the actor may see: all for a site admin,
-// those of the clubs they administer otherwise.
-func draftScope(tx Tx, actor Actor) (DraftScope, error) {
-	switch {
-	case actor.Anonymous():
-		return DraftScope{}, nil
-	case actor.SiteAdmin:
-		return DraftScope{All: true}, nil
-	}
-	ms, err := tx.Memberships().OfUser(actor.UserID)
-	if err != nil {
-		return DraftScope{}, err
-	}
-	var scope DraftScope
-	for _, m := range ms {
-		if m.Role.AtLeast(RoleAdmin) {
-			scope.ClubIDs = append(scope.ClubIDs, m.ClubID)
-		}
-	}
-	return scope, nil
-}
-
 // Update implements TournamentService.
 func (s *tournamentService) Update(ctx context.Context, actor Actor, id int64, p TournamentPatch) (Tournament, error) {
 	if actor.Anonymous() {
@@ -243,7 +223,7 @@ func (s *tournamentService) Update(ctx context.Context, actor Actor, id int64, p
 	}
 	var t Tournament
 	err := s.st.InTx(ctx, func(tx Tx) error {
-		old, err := editableTournament(tx, actor, id)
+		old, err := editableTournament(accessFor(tx, actor), id)
 		if err != nil {
 			return err
 		}
@@ -276,13 +256,13 @@ func checkTournamentPatch(t *Tournament, p TournamentPatch) error {
 	setIf(&t.Name, p.Name, strings.TrimSpace)
 	setIf(&t.Description, p.Description, strings.TrimSpace)
 	setIf(&t.Rules, p.Rules, nil)
-	setIf(&t.Players, p.Players, nil)
-	setIf(&t.Event, p.Event, nil)
+	setIf(&t.PlayersPerTable, p.PlayersPerTable, nil)
+	setIf(&t.Kind, p.Kind, nil)
 	setIf(&t.DealsPerRound, p.DealsPerRound, nil)
 	setIf(&t.StartsAt, p.StartsAt, nil)
 	setIf(&t.Status, p.Status, nil)
 	var v Validator
-	validateTournament(&v, t, options)
+	validateTournament(&v, t, options, absentFields{})
 	v.Check(t.Status.Valid(), "status", "invalid", "status must be draft, published, running or finished")
 	return v.Err()
 }
@@ -300,7 +280,7 @@ func setIf[T any](dst *T, src *T, norm func(T) T) {
 }
 
 // checkTournamentChange checks the move from old to t: the status moves one
-// step forward or stays, and the rule set, players and options change only
+// step forward or stays, and the rule set, players per table and options change only
 // in a draft. Errors: EConflict.
 func checkTournamentChange(old, t Tournament) error {
 	if t.Status != old.Status && tournamentNext[old.Status] != t.Status {
@@ -308,7 +288,7 @@ func checkTournamentChange(old, t Tournament) error {
 			old.Status, t.Status)
 	}
 	if old.Status != TournamentDraft && !sameGame(old, t) {
-		return Errorf(EConflict, "rules, players and options can change only while the tournament is a draft; it is %s", old.Status)
+		return Errorf(EConflict, "rules, players per table and options can change only while the tournament is a draft; it is %s", old.Status)
 	}
 	return nil
 }
@@ -317,7 +297,7 @@ func checkTournamentChange(old, t Tournament) error {
 // Options are compared as the engine reads them, not as bytes, so that a
 // newer engine's added defaults do not count as a change.
 func sameGame(a, b Tournament) bool {
-	if a.Rules != b.Rules || a.Players != b.Players {
+	if a.Rules != b.Rules || a.PlayersPerTable != b.PlayersPerTable {
 		return false
 	}
 	oa, errA := engine.ParseOptions(a.Rules, a.Options)
@@ -331,7 +311,7 @@ func (s *tournamentService) Delete(ctx context.Context, actor Actor, id int64) e
 		return errLoginRequired
 	}
 	return s.st.InTx(ctx, func(tx Tx) error {
-		t, err := editableTournament(tx, actor, id)
+		t, err := editableTournament(accessFor(tx, actor), id)
 		if err != nil {
 			return err
 		}

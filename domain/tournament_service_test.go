@@ -16,8 +16,8 @@ import (
 
 // tournamentInput is a valid input: a fibur pairs event at 4-player tables.
 func tournamentInput(name string) domain.TournamentInput {
-	return domain.TournamentInput{Name: name, Rules: engine.Fibur, Players: 4, Event: domain.EventPairs,
-		StartsAt: time.Date(2026, 4, 18, 15, 0, 0, 0, time.UTC)}
+	return domain.TournamentInput{Name: name, Rules: engine.Fibur, PlayersPerTable: new(4), Kind: domain.PairsTournament,
+		StartsAt: new(time.Date(2026, 4, 18, 15, 0, 0, 0, time.UTC))}
 }
 
 // tournament creates a draft tournament in a club, as by.
@@ -96,14 +96,14 @@ func TestTournamentCreate(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
 				in := tournamentInput(" Torneo del " + tt.name + " ")
-				in.StartsAt = time.Date(2026, 4, 18, 17, 0, 0, 123456789, time.FixedZone("CEST", 2*3600))
+				in.StartsAt = new(time.Date(2026, 4, 18, 17, 0, 0, 123456789, time.FixedZone("CEST", 2*3600)))
 				got, err := f.svc.Tournaments.Create(ctx, tt.actor, tt.clubID, in)
 				wantCode(t, err, tt.want)
 				if tt.want != "" {
 					return
 				}
 				want := domain.Tournament{ID: got.ID, ClubID: r.a.ID, ClubName: "Circolo A", Name: "Torneo del " + tt.name,
-					Rules: engine.Fibur, Options: defaultOptions(t, engine.Fibur), Players: 4, Event: domain.EventPairs,
+					Rules: engine.Fibur, Options: defaultOptions(t, engine.Fibur), PlayersPerTable: 4, Kind: domain.PairsTournament,
 					DealsPerRound: domain.DefaultDealsPerRound, StartsAt: time.Date(2026, 4, 18, 15, 0, 0, 123456000, time.UTC),
 					Status: domain.TournamentDraft, CreatedAt: f.clock.Now().UTC().Truncate(time.Microsecond),
 					UpdatedAt: f.clock.Now().UTC().Truncate(time.Microsecond)}
@@ -136,12 +136,40 @@ func TestTournamentValidation(t *testing.T) {
 		c := f.club(owner, "Circolo")
 		t.Run("EInvalidListsEveryField", func(t *testing.T) {
 			_, err := f.svc.Tournaments.Create(ctx, owner, c.ID, domain.TournamentInput{
-				Name: " ", Description: strings.Repeat("x", domain.MaxDescriptionLength+1), Players: 3,
-				Event: "solo", DealsPerRound: 9, Options: json.RawMessage(`{"target":"high"}`)})
-			want := []string{"name:required", "description:too_long", "rules:required", "players:invalid",
-				"event:invalid", "deals_per_round:out_of_range", "starts_at:required"}
+				Name: " ", Description: strings.Repeat("x", domain.MaxDescriptionLength+1), PlayersPerTable: new(3),
+				Kind: "solo", DealsPerRound: new(9), Options: json.RawMessage(`{"target":"high"}`)})
+			want := []string{"name:required", "description:too_long", "rules:required", "players_per_table:invalid",
+				"kind:invalid", "deals_per_round:out_of_range", "starts_at:required"}
 			if diff := cmp.Diff(want, fieldsOf(t, err)); diff != "" {
 				t.Errorf("fields (-want +got):\n%s", diff)
+			}
+		})
+		// Absent and zero are told apart: an absent number takes its
+		// default or is required; a zero that was given is checked.
+		t.Run("EInvalidZeroIsAValue", func(t *testing.T) {
+			in := tournamentInput("T")
+			in.PlayersPerTable, in.DealsPerRound, in.StartsAt = new(0), new(0), new(time.Time{})
+			_, err := f.svc.Tournaments.Create(ctx, owner, c.ID, in)
+			want := []string{"players_per_table:invalid", "deals_per_round:out_of_range", "starts_at:out_of_range"}
+			if diff := cmp.Diff(want, fieldsOf(t, err)); diff != "" {
+				t.Errorf("fields (-want +got):\n%s", diff)
+			}
+		})
+		t.Run("EInvalidAbsentIsRequired", func(t *testing.T) {
+			in := tournamentInput("T")
+			in.PlayersPerTable, in.StartsAt = nil, nil
+			_, err := f.svc.Tournaments.Create(ctx, owner, c.ID, in)
+			if diff := cmp.Diff([]string{"players_per_table:required", "starts_at:required"}, fieldsOf(t, err)); diff != "" {
+				t.Errorf("fields (-want +got):\n%s", diff)
+			}
+		})
+		t.Run("AbsentDealsPerRoundIsTheDefault", func(t *testing.T) {
+			in := tournamentInput("Default deals")
+			in.DealsPerRound = nil
+			got, err := f.svc.Tournaments.Create(ctx, owner, c.ID, in)
+			wantCode(t, err, "")
+			if got.DealsPerRound != domain.DefaultDealsPerRound {
+				t.Errorf("deals per round %d, want %d", got.DealsPerRound, domain.DefaultDealsPerRound)
 			}
 		})
 		// The engine decides what a rule set, a player count and an option
@@ -161,7 +189,7 @@ func TestTournamentValidation(t *testing.T) {
 			message string
 		}{
 			{"EInvalidUnknownRuleSet", "poker", 4, `{"bogus":1}`, "rules", engineMsg(unknownRules)},
-			{"EInvalidFiburRowOfFour", engine.FiburRow, 4, ``, "players", engineMsg(rowOfFour)},
+			{"EInvalidFiburRowOfFour", engine.FiburRow, 4, ``, "players_per_table", engineMsg(rowOfFour)},
 			{"EInvalidUnknownOption", engine.Fibur, 4, `{"bogus":1}`, "options", engineMsg(unknownKey)},
 			{"EInvalidUnknownOptionValue", engine.Fibur, 2, `{"direction":"sideways"}`, "options", engineMsg(badValue)},
 			{"EInvalidOptionOfAnotherRuleSet", engine.Fibur, 4, `{"real_canastra":true}`, "options", engineMsg(foreign)},
@@ -170,7 +198,7 @@ func TestTournamentValidation(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
 				in := tournamentInput("T")
-				in.Rules, in.Players, in.Options = tt.rules, tt.players, json.RawMessage(tt.options)
+				in.Rules, in.PlayersPerTable, in.Options = tt.rules, new(tt.players), json.RawMessage(tt.options)
 				_, err := f.svc.Tournaments.Create(ctx, owner, c.ID, in)
 				wantCode(t, err, domain.EInvalid)
 				fields := err.(*domain.Error).Fields
@@ -181,7 +209,7 @@ func TestTournamentValidation(t *testing.T) {
 		}
 		t.Run("OptionsNormalisedOverTheRuleSetDefaults", func(t *testing.T) {
 			in := tournamentInput("Fechado")
-			in.Rules, in.Players, in.Options = engine.Fechado, 2, json.RawMessage(` {"target": 1005, "real_canastra": true} `)
+			in.Rules, in.PlayersPerTable, in.Options = engine.Fechado, new(2), json.RawMessage(` {"target": 1005, "real_canastra": true} `)
 			got, err := f.svc.Tournaments.Create(ctx, owner, c.ID, in)
 			wantCode(t, err, "")
 			want := engine.DefaultOptions(engine.Fechado)
@@ -332,15 +360,15 @@ func TestTournamentFrozenAfterDraft(t *testing.T) {
 				t.Fatalf("options %s", got.Options)
 			}
 			rules, players := engine.Aberto, 2
-			got, err = f.svc.Tournaments.Update(ctx, owner, draft.ID, domain.TournamentPatch{Rules: &rules, Players: &players})
+			got, err = f.svc.Tournaments.Update(ctx, owner, draft.ID, domain.TournamentPatch{Rules: &rules, PlayersPerTable: &players})
 			wantCode(t, err, "")
-			if got.Rules != engine.Aberto || got.Players != 2 || !cmp.Equal(got.Options, defaultOptions(t, engine.Aberto)) {
+			if got.Rules != engine.Aberto || got.PlayersPerTable != 2 || !cmp.Equal(got.Options, defaultOptions(t, engine.Aberto)) {
 				t.Errorf("after a new rule set: %+v, options %s", got, got.Options)
 			}
 		})
 		t.Run("OKPublishAndChangeRulesAtOnce", func(t *testing.T) {
 			rules, players, status := engine.Fibur, 4, domain.TournamentPublished
-			got, err := f.svc.Tournaments.Update(ctx, owner, draft.ID, domain.TournamentPatch{Rules: &rules, Players: &players, Status: &status})
+			got, err := f.svc.Tournaments.Update(ctx, owner, draft.ID, domain.TournamentPatch{Rules: &rules, PlayersPerTable: &players, Status: &status})
 			wantCode(t, err, "")
 			if got.Rules != engine.Fibur || got.Status != domain.TournamentPublished {
 				t.Errorf("%+v", got)
@@ -355,7 +383,7 @@ func TestTournamentFrozenAfterDraft(t *testing.T) {
 			want  domain.Code
 		}{
 			{"EConflictRules", domain.TournamentPatch{Rules: &reale}, domain.EConflict},
-			{"EConflictPlayers", domain.TournamentPatch{Players: &two}, domain.EConflict},
+			{"EConflictPlayers", domain.TournamentPatch{PlayersPerTable: &two}, domain.EConflict},
 			{"EConflictOptions", domain.TournamentPatch{Options: json.RawMessage(`{"target":3000}`)}, domain.EConflict},
 			{"OKSameOptionsSentBack", domain.TournamentPatch{Options: published.Options, Rules: &published.Rules}, ""},
 			{"OKDefaultsSpelledOut", domain.TournamentPatch{Options: json.RawMessage(`{"target":2005}`)}, ""},
@@ -367,7 +395,7 @@ func TestTournamentFrozenAfterDraft(t *testing.T) {
 				_, err := f.svc.Tournaments.Update(ctx, owner, published.ID, tt.patch)
 				wantCode(t, err, tt.want)
 				stored, _ := f.svc.Tournaments.Get(ctx, owner, published.ID)
-				if stored.Rules != engine.Fibur || stored.Players != 4 || !cmp.Equal(stored.Options, published.Options) {
+				if stored.Rules != engine.Fibur || stored.PlayersPerTable != 4 || !cmp.Equal(stored.Options, published.Options) {
 					t.Errorf("the game changed: %+v %s", stored, stored.Options)
 				}
 			})
@@ -433,7 +461,7 @@ func TestTournamentList(t *testing.T) {
 		start := time.Date(2026, 5, 1, 15, 0, 0, 0, time.UTC)
 		add := func(by domain.Actor, clubID int64, name string, days int, status domain.TournamentStatus) int64 {
 			in := tournamentInput(name)
-			in.StartsAt = start.AddDate(0, 0, days)
+			in.StartsAt = new(start.AddDate(0, 0, days))
 			tm, err := f.svc.Tournaments.Create(ctx, by, clubID, in)
 			wantCode(t, err, "")
 			return f.advance(by, tm, status).ID

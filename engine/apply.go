@@ -533,6 +533,10 @@ func (g *Game) commitDiscard(p *plan) {
 		g.finish(StockOut)
 		return
 	}
+	if g.lastRound && p.seat == g.lastRoundUntil {
+		g.finish(TimedOut)
+		return
+	}
 	g.nextTurn()
 }
 
@@ -556,7 +560,7 @@ func (g *Game) resetTurn() {
 func (g *Game) finish(r EndReason) {
 	g.phase, g.end = PhaseOver, r
 	g.resetTurn()
-	g.lastTurn = false
+	g.lastTurn, g.lastRound = false, false
 }
 
 // EndByReferee ends the deal as it stands (time-out, stalemate): no closing

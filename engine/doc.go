@@ -50,7 +50,10 @@
 // may see, and nothing else.
 // Score gives each team's breakdown (cards, bonus, closing, hand, pot,
 // total); the match helpers (MatchFormat.Status, RunningTotals) sum deals;
-// a Record (rules, dealer, seed, moves) replays a deal exactly.
+// a Record (rules, dealer, seed, moves, the referee's time-out) replays a
+// deal exactly. Catalog describes the rule sets and their options (the data
+// of GET /rules). docs/RULES.md is the reference of all of it for frontend
+// authors and referees.
 //
 // # Decisions
 //
@@ -79,6 +82,47 @@
 //     usual bonus of that meld; semi-clean burraco is 150 whatever
 //     canastra_bonus says.
 //   - An unplayed pot ends when the seat that took it next comes to turn.
+//     A position names that seat per team in pot_seat while the pot is
+//     unplayed (written then, -1 for the other teams); absent, it defaults
+//     to FORMAT's guess, the team's seat that last played before the seat
+//     on turn. A pot_seat on turn outside phase over is bad_position: that
+//     player is already playing the pot.
+//   - Options apply only to the rule sets of RULES §11's "applies to"
+//     column. An option key present in the input of a rule set it does not
+//     apply to is bad_option whatever its value, the default included
+//     (reale refuses even "jokers":false). Options hold zero for the
+//     options that do not apply, and encode only those that do, so every
+//     options object, position, view and record the engine writes it reads
+//     back. Every problem of an options object is reported together
+//     (OptionProblems; ParseOptions' message lists them all). Catalog is
+//     the same table as data for GET /rules; among its match defaults, a
+//     fixed number of deals per round (2, 3 or 4) is marked typical for
+//     fibur only (tournament play), the others are played to the target.
+//   - A position holding a joker in reale, or with jokers false, is
+//     bad_position wherever the joker lies (hands, rows, stock, pile, pots,
+//     melds).
+//   - The referee's time-out (CallTimeOut, RULES §10) is read literally:
+//     "the last round of turns starts with the partner of the player due to
+//     take" names the round in progress. With 4 players, seats 0-3
+//     clockwise, called while seat 1 plays after drawing: the player due to
+//     take is seat 2, its partner seat 0, who played just before seat 1; the
+//     round 0-1-2-3 is the last, so seat 1 finishes the turn, seats 2 and 3
+//     play, and the deal ends with seat 3's discard (3 turns left; seat 0
+//     has no further turn). Called before seat 1 has drawn, a full round
+//     1-2-3-0 (4 turns). With 2 players each seat is its own team and its
+//     own "partner": called while seat 0 plays, the player due to take is
+//     seat 1, the round 1-0 is in progress and the deal ends with seat 0's
+//     discard (1 turn); before seat 0 has drawn, the round 0-1 (2 turns).
+//     Anticlockwise, "next" is the next seat in the direction of play. A
+//     closing in the last round scores its 100 and ends the deal; if the
+//     stock runs out first, the deal ends by stock exhaustion (end "stock");
+//     otherwise it ends with end "timeout" and no closing bonus.
+//     EndByReferee still ends a deal at once (stalemate). A position writes
+//     the last round as "last_round":{"until":3,"turns_left":3} (until alone
+//     is enough on input), a View carries the same object, and a Record
+//     the number of moves played when the time-out was called
+//     ("timeout_at"). The conformance format has no time-out: it is tested
+//     by the engine's tests and the sample record.
 //   - A vulnerable team's first melds may be laid only together when each
 //     is under 75: Summary.CanMeld is then true if some combination of
 //     disjoint melds worth 75 is legal, and Summary.MeldMinimum (75) tells

@@ -63,6 +63,8 @@ func FuzzLoadPosition(f *testing.F) {
 	f.Add([]byte(`{"rules":"fibur-row","players":2,"hands":[["5H"],["3S"]],"rows":[["9H"],["4S"]],"stock":[],"discard":[],"pots":[]}`))
 	f.Add([]byte(`{"rules":"fechado","options":{"vulnerability":true},"totals":[1600,0],"hands":[["2S"],["3S"]],"stock":[],"discard":["2H"],"pots":[],"first_turn":true}`))
 	f.Add([]byte(`{"rules":"aberto","phase":"over","end":"closed","closer":1,"hands":[[],[]],"stock":[],"discard":[],"pots":[],"pot_taken":[true,true],"pot_unplayed":[true,false]}`))
+	f.Add([]byte(`{"rules":"aberto","players":4,"turn":2,"phase":"play","hands":[["KD"],["3D"],["5C"],["JC"]],"stock":["8H"],"discard":[],"pots":[],"pot_taken":[true,true],"pot_unplayed":[false,true],"pot_seat":[-1,3],"last_round":{"until":3,"turns_left":2}}`))
+	f.Add([]byte(`{"rules":"reale","hands":[["JK"],[]]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g, err := ParsePosition(data)
 		if err != nil {

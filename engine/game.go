@@ -30,10 +30,11 @@ const (
 	NotEnded  EndReason = iota
 	Closed              // a player closed (chiusura)
 	StockOut            // the stock ran out (Italian two-card rule, or no morto left)
-	ByReferee           // ended by the referee (arbitro): time-out, stalemate
+	ByReferee           // ended by the referee (arbitro) at once: stalemate, or a time-out ended now
+	TimedOut            // the last round after a referee's time-out was played out (CallTimeOut)
 )
 
-var endNames = [...]string{"", "closed", "stock", "referee"}
+var endNames = [...]string{"", "closed", "stock", "referee", "timeout"}
 
 func (e EndReason) String() string {
 	if int(e) < len(endNames) {
@@ -77,6 +78,11 @@ type Game struct {
 	picked     Card     // the single card of a one-card pile picked up this turn (0 if none)
 	pickedHeld bool     // the player held an identical card before that pickup
 	lastTurn   bool     // this turn is the last of the deal (stock exhausted)
+
+	// Referee time-out (RULES §10, CallTimeOut): the last round is being
+	// played, and the deal ends after the turn of seat lastRoundUntil.
+	lastRound      bool
+	lastRoundUntil int
 }
 
 type takeKind uint8

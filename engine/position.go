@@ -33,17 +33,28 @@ type Position struct {
 	Rows        [][]Card   `json:"rows,omitempty"`
 	Totals      []int      `json:"totals,omitempty"`
 	FirstTurn   bool       `json:"first_turn,omitempty"`
+	// PotSeat is, per team, the seat that took its pot with a discard
+	// while that pot is unplayed (the pot is that player's next hand; in the
+	// Brazilian games an unplayed morto scores −100 instead of its cards);
+	// -1 for a team whose pot is not unplayed. Written only while some pot
+	// is unplayed. On input, absent or -1 for an unplayed pot means FORMAT's
+	// default: the team's seat that last played before Turn.
+	PotSeat []int `json:"pot_seat,omitempty"`
 
 	// Engine state beyond FORMAT.md, needed to resume a deal mid-turn.
-	PotSeat    []int  `json:"pot_seat,omitempty"`    // per team: seat that took the pot with a discard (-1 unknown)
 	Took       string `json:"took,omitempty"`        // "draw" or "pickup": how the player on turn took
 	Moved      bool   `json:"moved,omitempty"`       // a meld or attach was made since the take
 	Redrawn    bool   `json:"redrawn,omitempty"`     // the first-turn redraw was used
 	Picked     Card   `json:"picked,omitempty"`      // the card of a one-card pile picked up this turn
 	PickedHeld bool   `json:"picked_held,omitempty"` // an identical card was held before that pickup
 	LastTurn   bool   `json:"last_turn,omitempty"`   // the stock is exhausted: this turn is the last
-	End        string `json:"end,omitempty"`         // how the deal ended: closed, stock, referee
+	End        string `json:"end,omitempty"`         // how the deal ended: closed, stock, referee, timeout
 	Closer     *int   `json:"closer,omitempty"`      // seat that closed
+	// LastRound is set while the last round after a referee's time-out is
+	// played (CallTimeOut): {"until":2,"turns_left":3}. Until is the seat
+	// whose discard ends the deal; turns_left may be omitted on input and
+	// must agree with Until when given.
+	LastRound *LastRound `json:"last_round,omitempty"`
 }
 
 // ParsePosition decodes a position from JSON and loads it. Errors:
@@ -228,8 +239,15 @@ func (g *Game) loadTeamState(p Position) error {
 		}
 	}
 	for t := range g.potSeat {
-		if g.potUnplayed[t] && g.potSeat[t] < 0 {
+		if !g.potUnplayed[t] {
+			g.potSeat[t] = -1 // it matters only while the pot is unplayed
+			continue
+		}
+		if g.potSeat[t] < 0 {
 			g.potSeat[t] = g.guessPotSeat(t)
+		}
+		if g.potSeat[t] == g.turn && g.phase != PhaseOver {
+			return badPos("team %d: pot_seat %d is on turn, so its pot is being played (pot_unplayed false)", t, g.turn)
 		}
 	}
 	return nil
@@ -294,6 +312,8 @@ func (g *Game) loadTurnState(p Position) error {
 		g.end = StockOut
 	case "referee":
 		g.end = ByReferee
+	case "timeout":
+		g.end = TimedOut
 	default:
 		return badPos("unknown end %q", p.End)
 	}
@@ -308,7 +328,7 @@ func (g *Game) loadTurnState(p Position) error {
 	} else if g.end == Closed {
 		return badPos("end closed without closer")
 	}
-	return nil
+	return g.loadLastRound(p.LastRound)
 }
 
 // checkCards checks every card is a real card and no card appears more often
@@ -331,6 +351,9 @@ func (g *Game) checkCards() error {
 	if bad != 0 {
 		return badPos("invalid card in position")
 	}
+	if count[Joker] > 0 && !g.rules.Options.Jokers {
+		return badPos("%d joker(s) in a deal without jokers (%s)", count[Joker], jokerlessWhy(g.rules.ID))
+	}
 	for c, k := range count {
 		limit := 2
 		if Card(c) == Joker {
@@ -341,6 +364,13 @@ func (g *Game) checkCards() error {
 		}
 	}
 	return nil
+}
+
+func jokerlessWhy(id RuleSet) string {
+	if id == Reale {
+		return "reale has no jokers"
+	}
+	return "option jokers false"
 }
 
 // Position exports the game as a Position (deep copies), complete enough
@@ -390,8 +420,14 @@ func (g *Game) Position() Position {
 			}
 		}
 	}
-	if slices.ContainsFunc(g.potSeat, func(s int) bool { return s >= 0 }) {
-		p.PotSeat = slices.Clone(g.potSeat)
+	if slices.Contains(g.potUnplayed, true) {
+		p.PotSeat = make([]int, teams)
+		for t, s := range g.potSeat {
+			p.PotSeat[t] = -1
+			if g.potUnplayed[t] {
+				p.PotSeat[t] = s
+			}
+		}
 	}
 	if g.phase == PhasePlay {
 		p.Took = [...]string{"", "draw", "pickup"}[g.took]
@@ -399,6 +435,9 @@ func (g *Game) Position() Position {
 	if g.closer >= 0 {
 		c := g.closer
 		p.Closer = &c
+	}
+	if lr, ok := g.LastRound(); ok {
+		p.LastRound = &lr
 	}
 	return p
 }

@@ -3,13 +3,26 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
+	"strings"
 )
 
 // Record is everything needed to replay a deal: the rules, the dealer, the
-// seed of the shuffle, the running totals it started with, and the moves in
-// order. Replaying it gives the same deal, move for move.
+// seed of the shuffle, the running totals it started with, the moves in
+// order, and the referee's interventions. Replaying it gives the same deal,
+// move for move.
+//
+//	{"rules":"fibur","options":{…},"players":4,"dealer":3,"seed":"20261121",
+//	 "moves":[{"seat":0,"move":"draw"},{"seat":0,"move":"discard","card":"9C"}],
+//	 "timeout_at":2}
+//
+// TimeOutAt, when set, is the number of moves played when the referee
+// called the time-out (Game.CallTimeOut): 0 before the first move,
+// len(Moves) after the last. ByReferee says the referee ended the deal
+// (Game.EndByReferee) after the last move.
 //
 // The seed is written as a JSON string ("seed":"18446744073709551615"):
 // a uint64 exceeds the integers JavaScript numbers hold exactly (2^53). It
@@ -23,6 +36,7 @@ type Record struct {
 	Seed      uint64     `json:"seed,string"`
 	Totals    []int      `json:"totals,omitempty"`
 	Moves     []SeatMove `json:"moves"`
+	TimeOutAt *int       `json:"timeout_at,omitempty"`
 	ByReferee bool       `json:"ended_by_referee,omitempty"`
 }
 
@@ -48,7 +62,7 @@ func (s *SeatMove) UnmarshalJSON(b []byte) error {
 		Seat *int `json:"seat"`
 	}
 	if err := json.Unmarshal(b, &w); err != nil {
-		return ruleErr(ErrBadNotation, "record move: "+err.Error())
+		return ruleErr(ErrBadNotation, "record move: "+jsonProblem(err))
 	}
 	if w.Seat == nil {
 		return ruleErr(ErrBadNotation, "record move without seat")
@@ -70,11 +84,16 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 		Options json.RawMessage `json:"options"`
 		Seed    json.RawMessage `json:"seed"` // a string or a number
 	}
-	if err := json.Unmarshal(b, &w); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&w); err != nil {
 		if ErrorCode(err) != "" {
 			return err
 		}
-		return ruleErr(ErrBadNotation, "record: "+err.Error())
+		return ruleErr(ErrBadNotation, "record: "+jsonProblem(err))
+	}
+	if w.Rules == "" {
+		return ruleErr(ErrBadNotation, "record: no rules")
 	}
 	seed, err := parseSeed(w.Seed)
 	if err != nil {
@@ -83,6 +102,12 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 	o, err := ParseOptions(w.Rules, w.Options)
 	if err != nil {
 		return err
+	}
+	switch {
+	case w.Players == 0:
+		return ruleErr(ErrBadNotation, "record: no players")
+	case w.Moves == nil:
+		return ruleErr(ErrBadNotation, "record: no moves (an empty list for a deal not started)")
 	}
 	*r = Record(w.plain)
 	r.Options, r.Seed = o, seed
@@ -126,10 +151,19 @@ func (r Record) Replay() (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
+	if at := r.TimeOutAt; at != nil && (*at < 0 || *at > len(r.Moves)) {
+		return nil, ruleErr(ErrBadNotation, fmt.Sprintf("record timeout_at %d: not between 0 and the %d moves", *at, len(r.Moves)))
+	}
 	for i, m := range r.Moves {
+		if err := r.timeOutBefore(g, i); err != nil {
+			return g, err
+		}
 		if err := g.Apply(m.Seat, m.Move); err != nil {
 			return g, fmt.Errorf("move %d (seat %d %s): %w", i, m.Seat, m.Move, err)
 		}
+	}
+	if err := r.timeOutBefore(g, len(r.Moves)); err != nil {
+		return g, err
 	}
 	if r.ByReferee && !g.Over() {
 		if err := g.EndByReferee(); err != nil {
@@ -137,4 +171,46 @@ func (r Record) Replay() (*Game, error) {
 		}
 	}
 	return g, nil
+}
+
+// timeOutBefore calls the record's time-out when it came before move i.
+func (r Record) timeOutBefore(g *Game, i int) error {
+	if r.TimeOutAt == nil || *r.TimeOutAt != i {
+		return nil
+	}
+	if err := g.CallTimeOut(); err != nil {
+		return fmt.Errorf("time-out before move %d: %w", i, err)
+	}
+	return nil
+}
+
+// jsonProblem says in the record's own terms what encoding/json found wrong.
+func jsonProblem(err error) string {
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &te) && te.Field != "":
+		return fmt.Sprintf("field %s: a JSON %s where %s is wanted", strings.TrimPrefix(te.Field, "plain."), te.Value, jsonKind(te.Type.Kind()))
+	case errors.As(err, &te):
+		return fmt.Sprintf("a JSON %s where an object is wanted", te.Value)
+	case errors.As(err, &se):
+		return fmt.Sprintf("not valid JSON at byte %d: %v", se.Offset, se)
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		return "unknown field " + strings.TrimPrefix(err.Error(), "json: unknown field ")
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+func jsonKind(k reflect.Kind) string {
+	switch k {
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	}
+	return "a number"
 }

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -36,121 +35,6 @@ func (id RuleSet) twoCardRule() bool { return id == Fibur || id == FiburRow }
 
 func (id RuleSet) valid() bool { return slices.Contains(RuleSets(), id) }
 
-// Option values (RULES §11).
-const (
-	SemiCleanSetExactly8 = "exactly8"
-	SemiCleanSetAtLeast8 = "at_least8"
-	ClosingNoWild        = "no_wild"    // the closing discard may be neither a joker nor a 2
-	ClosingNoPinella     = "no_pinella" // the closing discard may not be a 2 (a joker is allowed)
-	Clockwise            = "clockwise"
-	Anticlockwise        = "anticlockwise"
-	CanastraBonus100     = "100/200" // dirty/clean burraco bonus
-	CanastraBonus150     = "150/300"
-	AbertoSetsNone       = "none"
-	AbertoSetsThreesAces = "threes_and_aces"
-)
-
-// Options are the per-table options of RULES §11. The JSON names are the
-// option keys of the conformance cases; DefaultOptions gives the defaults of
-// each rule set.
-type Options struct {
-	SemiClean           bool   `json:"semi_clean"`
-	SemiCleanSet        string `json:"semi_clean_set"`
-	PotPenaltyIfNeither bool   `json:"pot_penalty_if_neither"`
-	ClosingDiscard      string `json:"closing_discard"`
-	Direction           string `json:"direction"`
-	Target              int    `json:"target"`
-	Vulnerability       bool   `json:"vulnerability"`
-	JokerPoints         int    `json:"joker_points"`
-	Jokers              bool   `json:"jokers"`
-	CanastraBonus       string `json:"canastra_bonus"`
-	RoundUp10           bool   `json:"round_up_10"`
-	AbertoSets          string `json:"aberto_sets"`
-	RealCanastra        bool   `json:"real_canastra"`
-}
-
-// DefaultOptions returns the defaults of rule set id (the bold values of
-// RULES §11, read per rule set: reale plays without jokers and has no
-// semi-clean burraco; the Brazilian games default to 3000, vulnerability,
-// 20-point jokers and no pot penalty when neither team took one).
-func DefaultOptions(id RuleSet) Options {
-	o := Options{
-		SemiClean:           true,
-		SemiCleanSet:        SemiCleanSetExactly8,
-		PotPenaltyIfNeither: true,
-		ClosingDiscard:      ClosingNoWild,
-		Direction:           Clockwise,
-		Target:              2005,
-		JokerPoints:         30,
-		Jokers:              true,
-		CanastraBonus:       CanastraBonus100,
-		AbertoSets:          AbertoSetsNone,
-	}
-	switch {
-	case id == Reale:
-		o.SemiClean = false
-		o.Jokers = false
-	case id.Brazilian():
-		o.SemiClean = false
-		o.PotPenaltyIfNeither = false
-		o.Target = 3000
-		o.Vulnerability = true
-		o.JokerPoints = 20
-	}
-	return o
-}
-
-// ParseOptions decodes an options object (keys of RULES §11) over the
-// defaults of rule set id. An empty or null input gives the defaults. Unknown
-// keys, values of the wrong type and unknown values give ErrBadOption.
-func ParseOptions(id RuleSet, data []byte) (Options, error) {
-	if !id.valid() {
-		return Options{}, ruleErr(ErrBadOption, fmt.Sprintf("unknown rule set %q", id))
-	}
-	o := DefaultOptions(id)
-	data = bytes.TrimSpace(data)
-	if len(data) == 0 || string(data) == "null" {
-		return o, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&o); err != nil {
-		return Options{}, ruleErr(ErrBadOption, "options: "+err.Error())
-	}
-	if dec.More() {
-		return Options{}, ruleErr(ErrBadOption, "options: trailing data")
-	}
-	return o, o.Validate(id)
-}
-
-// Validate checks every option value for rule set id.
-func (o Options) Validate(id RuleSet) error {
-	bad := func(key, val string) error {
-		return ruleErr(ErrBadOption, fmt.Sprintf("option %s: unknown value %q", key, val))
-	}
-	switch {
-	case o.SemiCleanSet != SemiCleanSetExactly8 && o.SemiCleanSet != SemiCleanSetAtLeast8:
-		return bad("semi_clean_set", o.SemiCleanSet)
-	case o.ClosingDiscard != ClosingNoWild && o.ClosingDiscard != ClosingNoPinella:
-		return bad("closing_discard", o.ClosingDiscard)
-	case o.Direction != Clockwise && o.Direction != Anticlockwise:
-		return bad("direction", o.Direction)
-	case o.CanastraBonus != CanastraBonus100 && o.CanastraBonus != CanastraBonus150:
-		return bad("canastra_bonus", o.CanastraBonus)
-	case o.AbertoSets != AbertoSetsNone && o.AbertoSets != AbertoSetsThreesAces:
-		return bad("aberto_sets", o.AbertoSets)
-	case o.AbertoSets != AbertoSetsNone && id != Aberto:
-		return ruleErr(ErrBadOption, "option aberto_sets applies to aberto only")
-	case o.RealCanastra && id != Fechado:
-		return ruleErr(ErrBadOption, "option real_canastra applies to fechado only")
-	case o.Target <= 0 || o.Target > 1_000_000:
-		return ruleErr(ErrBadOption, fmt.Sprintf("option target: %d out of range", o.Target))
-	case o.JokerPoints != 20 && o.JokerPoints != 30 && o.JokerPoints != 50:
-		return ruleErr(ErrBadOption, fmt.Sprintf("option joker_points: %d (20, 30 or 50)", o.JokerPoints))
-	}
-	return nil
-}
-
 // Rules is a rule set with its player count and options: everything that
 // decides how a table plays.
 type Rules struct {
@@ -174,7 +58,7 @@ func (r Rules) Validate() error {
 	switch {
 	case r.ID == FiburRow && r.Players != 2:
 		return ruleErr(ErrBadOption, "fibur-row is played by 2 players")
-	case r.Players != 2 && r.Players != 4:
+	case !slices.Contains(ruleSetTexts[r.ID].players, r.Players):
 		return ruleErr(ErrBadOption, fmt.Sprintf("%d players: 2 or 4 supported", r.Players))
 	}
 	return r.Options.Validate(r.ID)

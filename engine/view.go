@@ -30,6 +30,7 @@ type View struct {
 	Totals      []int        `json:"totals"`
 	FirstTurn   bool         `json:"first_turn"`
 	LastTurn    bool         `json:"last_turn"`
+	LastRound   *LastRound   `json:"last_round,omitempty"` // after a referee's time-out: the seat whose turn ends the deal, and the turns left
 	Over        bool         `json:"over"`
 	End         string       `json:"end,omitempty"`
 	Closer      *int         `json:"closer,omitempty"`
@@ -63,6 +64,9 @@ func (g *Game) View(seat int) View {
 		PotTaken: slices.Clone(g.potTaken), PotUnplayed: slices.Clone(g.potUnplayed),
 		Totals: slices.Clone(g.totals), FirstTurn: g.firstTurn, LastTurn: g.lastTurn,
 		Over: g.phase == PhaseOver,
+	}
+	if lr, ok := g.LastRound(); ok {
+		v.LastRound = &lr
 	}
 	if seat >= 0 {
 		v.Team, v.Hand = r.Team(seat), append([]Card{}, g.hands[seat]...) // [] not null when empty

@@ -9,7 +9,9 @@
 // start at once.
 //
 // The SQL files are the source of truth for the schema; the store package
-// never creates tables itself.
+// never creates tables itself. Where SQL cannot do a migration's work the
+// same way on both databases (folding accents), a Go step of that version
+// (goSteps) runs after its SQL, in its transaction.
 package migrations
 
 import (
@@ -294,6 +296,11 @@ func apply(ctx context.Context, conn *sql.Conn, dialect string, m migration, up 
 func migrateUp(ctx context.Context, tx *sql.Tx, dialect string, m migration) error {
 	if _, err := tx.ExecContext(ctx, m.up); err != nil {
 		return err
+	}
+	if step := goSteps[m.version]; step != nil {
+		if err := step(ctx, tx, dialect); err != nil {
+			return err
+		}
 	}
 	_, err := tx.ExecContext(ctx, bind(dialect, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`),
 		m.version, m.name, time.Now().UTC().Truncate(time.Microsecond))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/netip"
 	"os"
 	"strings"
 )
@@ -12,9 +13,10 @@ import (
 // config is what the commands read from flags and the environment. A flag
 // wins over its environment variable, which wins over the default.
 type config struct {
-	addr        string // BURRACO_ADDR
-	databaseURL string // DATABASE_URL
-	logLevel    string // LOG_LEVEL
+	addr           string         // BURRACO_ADDR
+	databaseURL    string         // DATABASE_URL
+	logLevel       string         // LOG_LEVEL
+	trustedProxies []netip.Prefix // BURRACO_TRUSTED_PROXIES
 }
 
 // flags registers the common flags on fs, with defaults from the environment.
@@ -23,6 +25,27 @@ func (c *config) flags(fs *flag.FlagSet) {
 		"database: a SQLite file path or a postgres:// URL (env DATABASE_URL)")
 	fs.StringVar(&c.logLevel, "log-level", envOr("LOG_LEVEL", "info"),
 		"log level: debug, info, warn or error (env LOG_LEVEL)")
+}
+
+// parseTrustedProxies reads a comma-separated list of CIDRs; a bare
+// address stands for itself alone (a /32 or /128).
+func parseTrustedProxies(list string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, s := range splitList(list) {
+		p, err := netip.ParsePrefix(s)
+		if err != nil {
+			a, aerr := netip.ParseAddr(s)
+			if aerr != nil || a.Zone() != "" {
+				return nil, fmt.Errorf("trusted proxies: %q is not a CIDR such as 10.0.0.0/8 or fd00::/8, nor an address", s)
+			}
+			p = netip.PrefixFrom(a, a.BitLen())
+		}
+		if p.Addr().Is4In6() && p.Bits() >= 96 { // clients' addresses are unmapped too
+			p = netip.PrefixFrom(p.Addr().Unmap(), p.Bits()-96)
+		}
+		out = append(out, p.Masked())
+	}
+	return out, nil
 }
 
 func envOr(name, def string) string {

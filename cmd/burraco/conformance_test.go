@@ -21,6 +21,14 @@ func TestConformanceCommand(t *testing.T) {
 	if bytes.Equal(wrong, good) {
 		t.Fatal("the case no longer has the expectation this test changes")
 	}
+	// A typo is not a rejection (FORMAT.md): a step the format cannot
+	// decode makes the case unreadable even with reject, and so does a key
+	// it does not define.
+	typoMove := bytes.Replace(good, []byte(`"steps": [`), []byte(`"steps": [{"seat": 0, "move": "dicsard", "card": "5H", "reject": true},`), 1)
+	typoKey := bytes.Replace(good, []byte(`"expect": {`), []byte(`"expect": {"turnn": 3,`), 1)
+	if bytes.Equal(typoMove, good) || bytes.Equal(typoKey, good) {
+		t.Fatal("the case no longer has the shape this test changes")
+	}
 	write := func(dir, name string, b []byte) {
 		t.Helper()
 		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
@@ -37,6 +45,8 @@ func TestConformanceCommand(t *testing.T) {
 			[]string{"ok a", "1 passed, 0 failed"}},
 		{"FailureAndUnreadable", map[string][]byte{"a.json": good, "b.json": wrong, "sub/c.json": []byte("{")}, 1,
 			[]string{"ok a", "FAIL b: ", "FAIL sub/c: ", "1 passed, 2 failed"}},
+		{"TyposAreUnreadable", map[string][]byte{"a.json": good, "move.json": typoMove, "key.json": typoKey}, 1,
+			[]string{"ok a", "FAIL key: cannot read case", "FAIL move: cannot read case", "1 passed, 2 failed"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

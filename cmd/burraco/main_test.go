@@ -1,22 +1,21 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/burraco/burraco/internal/servertest"
 )
+
+func TestMain(m *testing.M) { os.Exit(servertest.Run(m)) }
 
 // TestServeEndToEnd builds the real binary, starts `burraco serve` on a
 // free port with a fresh SQLite file in its working directory, registers,
@@ -25,35 +24,17 @@ func TestServeEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "burraco")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	cmd := exec.Command(bin, "serve", "-addr", "127.0.0.1:0")
-	cmd.Dir = dir
-	cmd.Env = cleanEnv()
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
-	logs := &lockedLog{}
-	base := "http://" + waitListening(t, stderr, logs)
-
-	if _, err := os.Stat(filepath.Join(dir, "burraco.db")); err != nil {
+	srv := servertest.Start(t, servertest.Options{})
+	if _, err := os.Stat(filepath.Join(srv.Dir, "burraco.db")); err != nil {
 		t.Fatalf("the default SQLite file was not created in the working directory: %v", err)
 	}
 	for _, want := range []string{"JWT_SECRET is not set", "generated password"} {
-		if !strings.Contains(logs.String(), want) {
-			t.Errorf("start-up log lacks %q:\n%s", want, logs)
+		if !strings.Contains(srv.Logs(), want) {
+			t.Errorf("start-up log lacks %q:\n%s", want, srv.Logs())
 		}
 	}
 
-	c := client{t: t, base: base}
+	c := client{t: t, base: srv.URL}
 	c.call("GET", "/readyz", "", nil, 200, nil)
 	c.call("POST", "/api/v1/auth/register", "", map[string]string{"email": "e2e@example.com", "password": "long-enough-pw", "name": "E2E"}, 201, nil)
 	var tok struct {
@@ -76,74 +57,33 @@ func TestServeEndToEnd(t *testing.T) {
 	}
 	c.call("GET", "/openapi.yaml", "", nil, 200, nil)
 
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
+	if code := srv.Stop(); code != 0 {
+		t.Fatalf("serve exited with %d\n%s", code, srv.Logs())
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("serve exited with %v\n%s", err, logs)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatalf("serve did not stop after SIGTERM\n%s", logs)
-	}
-	if !strings.Contains(logs.String(), "msg=stopped") {
-		t.Errorf("no graceful stop in the log:\n%s", logs)
+	if !strings.Contains(srv.Logs(), "msg=stopped") {
+		t.Errorf("no graceful stop in the log:\n%s", srv.Logs())
 	}
 }
 
-var listeningLine = regexp.MustCompile(`msg=listening addr=(\S+)`)
-
-// waitListening reads the server's log until it says where it listens,
-// and keeps copying the rest into logs.
-func waitListening(t *testing.T, r io.Reader, logs *lockedLog) string {
-	t.Helper()
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(r)
-		for sc.Scan() {
-			logs.add(sc.Text())
-			if m := listeningLine.FindStringSubmatch(sc.Text()); m != nil {
-				found <- m[1]
-			}
-		}
-	}()
-	select {
-	case addr := <-found:
-		return addr
-	case <-time.After(30 * time.Second):
-		t.Fatalf("the server did not log its address:\n%s", logs)
+// TestServeRestartKeepsData kills the server as a crash would, restarts it
+// on the same address and database, and finds the account it had.
+func TestServeRestartKeepsData(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
 	}
-	return ""
-}
-
-// cleanEnv is the test's environment without the server's settings, so
-// that the defaults are what is tested.
-func cleanEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		if name == "DATABASE_URL" || name == "JWT_SECRET" || name == "LOG_LEVEL" || strings.HasPrefix(name, "BURRACO_") {
-			continue
-		}
-		env = append(env, kv)
+	srv := servertest.Start(t, servertest.Options{Env: []string{"JWT_SECRET=" + strings.Repeat("k", 32)}})
+	c := client{t: t, base: srv.URL}
+	c.call("POST", "/api/v1/auth/register", "", map[string]string{"email": "crash@example.com", "password": "long-enough-pw", "name": "Crash"}, 201, nil)
+	srv.Kill()
+	url := srv.URL
+	srv.Restart()
+	if srv.URL != url {
+		t.Errorf("restarted on %s, was %s", srv.URL, url)
 	}
-	return env
-}
-
-type lockedLog struct {
-	mu    sync.Mutex
-	lines []string
-}
-
-func (l *lockedLog) add(s string) { l.mu.Lock(); defer l.mu.Unlock(); l.lines = append(l.lines, s) }
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return strings.Join(l.lines, "\n")
+	c.call("POST", "/api/v1/auth/login", "", map[string]string{"email": "crash@example.com", "password": "long-enough-pw"}, 200, nil)
+	if code := srv.Stop(); code != 0 {
+		t.Fatalf("serve exited with %d\n%s", code, srv.Logs())
+	}
 }
 
 // client calls the running server.

@@ -31,7 +31,7 @@ func TestMigrateFlagsAnywhere(t *testing.T) {
 	}
 	ok("applied 0001", "up", "-database", db)
 	ok("nothing applied", "-database", db, "up")
-	ok("reverted 0004", "down", "2", "-database", db, "-log-level", "warn")
+	ok("reverted 0001", "down", "99", "-database", db, "-log-level", "warn") // every migration, however many
 	ok("applied", "-log-level=warn", "up", "--database="+db)
 	ok("reverted", "down", "-database", db)
 	ok("0001", "status", "-database", db)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -33,7 +34,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	var rec engine.Record
 	if err := json.Unmarshal(data, &rec); err != nil {
-		fmt.Fprintf(stderr, "burraco replay: %v\n", err)
+		fmt.Fprintf(stderr, "burraco replay: %s is not a deal record: %s\n\n%s", fs.Arg(0), readableErr(err), recordHelp)
 		return 1
 	}
 	g, err := rec.Replay()
@@ -60,6 +61,33 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return checkReplay(*check, g, stderr)
 	}
 	return 0
+}
+
+// recordHelp says what a record looks like, for a file that is not one.
+const recordHelp = `A deal record is one JSON object (engine.Record):
+  rules             fibur, fibur-row, reale, aberto or fechado
+  options           the table options that apply to the rule set ({} or absent: the defaults)
+  players           2 or 4
+  dealer            the dealer's seat (0 to players-1)
+  seed              the seed of the shuffle: a string or a number (0 to 2^64-1)
+  totals            optional: the running match totals per team the deal started with
+  moves             the moves in order, each {"seat":N, ...the move's notation}
+  timeout_at        optional: the number of moves played when the referee called the time-out
+  ended_by_referee  optional: true when the referee ended the deal after the last move
+For example:
+  {"rules":"fibur","players":4,"dealer":3,"seed":"20261121",
+   "moves":[{"seat":0,"move":"draw"},{"seat":0,"move":"discard","card":"9C"}]}
+The moves are those of docs/RULES.md ("draw", "pickup", "meld", "attach", "discard", "redraw");
+testdata/records/fibur-4.json is a complete deal.
+`
+
+// readableErr is err's message without encoding/json's Go vocabulary.
+func readableErr(err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("not valid JSON at byte %d (%v)", se.Offset, se)
+	}
+	return err.Error()
 }
 
 func checkReplay(path string, g *engine.Game, stderr io.Writer) int {

@@ -1,14 +1,10 @@
 package main
 
 import (
-	"io"
-	"os/exec"
-	"path/filepath"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/burraco/burraco/domain/store/storetest"
+	"github.com/burraco/burraco/internal/servertest"
 )
 
 // TestTwoServersShareOnePostgres is the scale-out path: two real `serve`
@@ -22,38 +18,15 @@ func TestTwoServersShareOnePostgres(t *testing.T) {
 		t.Skip("builds and runs the binary")
 	}
 	dbURL := storetest.PostgresURL(t) // skips locally without PostgreSQL; fails in CI
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "burraco")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	env := []string{"DATABASE_URL=" + dbURL, "BURRACO_ADMIN_PASSWORD=admin-password-for-tests"}
 
 	// Both processes start before either is waited for, so they race to
 	// migrate the database and to store the generated JWT secret.
-	var (
-		bases [2]string
-		logs  [2]*lockedLog
-		cmds  [2]*exec.Cmd
-		errs  [2]io.Reader
-	)
-	for i := range 2 {
-		cmd := exec.Command(bin, "serve", "-addr", "127.0.0.1:0")
-		cmd.Dir = dir
-		cmd.Env = append(cleanEnv(), "DATABASE_URL="+dbURL, "BURRACO_ADMIN_PASSWORD=admin-password-for-tests")
-		stderr, err := cmd.StderrPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = cmd.Process.Kill() })
-		cmds[i], logs[i], errs[i] = cmd, &lockedLog{}, stderr
+	srvs := []*servertest.Server{servertest.Launch(t, servertest.Options{Env: env}), servertest.Launch(t, servertest.Options{Env: env})}
+	for _, s := range srvs {
+		s.WaitReady()
 	}
-	for i := range 2 {
-		bases[i] = "http://" + waitListening(t, errs[i], logs[i])
-	}
-	a, b := client{t: t, base: bases[0]}, client{t: t, base: bases[1]}
+	a, b := client{t: t, base: srvs[0].URL}, client{t: t, base: srvs[1].URL}
 
 	a.call("POST", "/api/v1/auth/register", "", map[string]string{"email": "two@example.com", "password": "long-enough-pw", "name": "Two"}, 201, nil)
 	type tokens struct {
@@ -78,19 +51,9 @@ func TestTwoServersShareOnePostgres(t *testing.T) {
 	loc := a.call("POST", "/api/v1/clubs", admin.AccessToken, map[string]string{"name": "Shared Club", "city": "Bari"}, 201, &club)
 	b.call("GET", loc, "", nil, 200, nil)
 
-	for i, cmd := range cmds {
-		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("server %d exited with %v\n%s", i, err, logs[i])
-			}
-		case <-time.After(20 * time.Second):
-			t.Fatalf("server %d did not stop\n%s", i, logs[i])
+	for i, s := range srvs {
+		if code := s.Stop(); code != 0 {
+			t.Fatalf("server %d exited with %d\n%s", i, code, s.Logs())
 		}
 	}
 }

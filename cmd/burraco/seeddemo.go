@@ -19,12 +19,12 @@ const demoClub = "Circolo Burraco Demo"
 // demoTournament is the published tournament of the demo club: an Italian
 // pairs event at 4-player tables, 3 deals a round, a week from now.
 var demoTournament = domain.TournamentInput{
-	Name:          "Torneo Demo a Coppie",
-	Description:   "A demo tournament: FIBUR rules, pairs, 3 deals per round.",
-	Rules:         "fibur",
-	Players:       4,
-	Event:         domain.EventPairs,
-	DealsPerRound: 3,
+	Name:            "Torneo Demo a Coppie",
+	Description:     "A demo tournament: FIBUR rules, pairs, 3 deals per round.",
+	Rules:           "fibur",
+	PlayersPerTable: new(4),
+	Kind:            domain.PairsTournament,
+	DealsPerRound:   new(3),
 }
 
 // demoTournamentLead is how long after the seeding the demo tournament
@@ -115,7 +115,7 @@ func seedDemo(ctx context.Context, svc domain.Services, now func() time.Time, st
 // tournament, starting a week after now, and publish it.
 func seedTournament(ctx context.Context, tournaments domain.TournamentService, admin domain.Actor, clubID int64, now time.Time) (domain.Tournament, error) {
 	in := demoTournament
-	in.StartsAt = now.Add(demoTournamentLead)
+	in.StartsAt = new(now.Add(demoTournamentLead))
 	t, err := tournaments.Create(ctx, admin, clubID, in)
 	if err != nil {
 		return domain.Tournament{}, fmt.Errorf("create tournament: %w", err)
@@ -154,5 +154,5 @@ func printDemo(w io.Writer, club domain.Club, t domain.Tournament) {
 	}
 	fmt.Fprintln(w, "and a player profile for each, plus two guest players without a login.")
 	fmt.Fprintf(w, "Published the tournament %q (id %d, /api/v1/tournaments/%d): %s, %d players per table, %s, %d deals per round, starting %s.\n",
-		t.Name, t.ID, t.ID, t.Rules, t.Players, t.Event, t.DealsPerRound, t.StartsAt.Format(time.RFC3339))
+		t.Name, t.ID, t.ID, t.Rules, t.PlayersPerTable, t.Kind, t.DealsPerRound, t.StartsAt.Format(time.RFC3339))
 }

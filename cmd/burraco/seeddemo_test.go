@@ -37,8 +37,8 @@ func TestSeedDemoTournament(t *testing.T) {
 			t.Fatalf("%d public tournaments after two runs, want 1", page.Total)
 		}
 		got := page.Items[0]
-		want := domain.Tournament{Name: demoTournament.Name, ClubName: demoClub, Rules: "fibur", Players: 4,
-			Event: domain.EventPairs, DealsPerRound: 3, StartsAt: now.AddDate(0, 0, 7), Status: domain.TournamentPublished}
+		want := domain.Tournament{Name: demoTournament.Name, ClubName: demoClub, Rules: "fibur", PlayersPerTable: 4,
+			Kind: domain.PairsTournament, DealsPerRound: 3, StartsAt: now.AddDate(0, 0, 7), Status: domain.TournamentPublished}
 		got.ID, got.ClubID, got.Description, got.Options, got.CreatedAt, got.UpdatedAt = 0, 0, "", nil, time.Time{}, time.Time{}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("demo tournament (-want +got):\n%s", diff)

@@ -29,9 +29,16 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	var c config
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.StringVar(&c.addr, "addr", envOr("BURRACO_ADDR", ":8080"), "listen address (env BURRACO_ADDR); port 0 picks a free port")
+	proxies := fs.String("trusted-proxies", os.Getenv("BURRACO_TRUSTED_PROXIES"),
+		"comma-separated CIDRs of the reverse proxies whose X-Forwarded-For and Forwarded headers give the client address (env BURRACO_TRUSTED_PROXIES); default none")
 	c.flags(fs)
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
+	}
+	var err error
+	if c.trustedProxies, err = parseTrustedProxies(*proxies); err != nil {
+		fmt.Fprintln(stderr, "burraco serve:", err)
+		return 2
 	}
 	log, err := newLogger(stderr, c.logLevel)
 	if err != nil {
@@ -59,11 +66,18 @@ func serve(ctx context.Context, c config, log *slog.Logger) error {
 	if err := bootstrapAdmin(ctx, svc.Auth, log); err != nil {
 		return err
 	}
+	stopPurging := startPurging(ctx, db, log)
+	defer stopPurging() // before db.Close, deferred above
+	if len(c.trustedProxies) > 0 {
+		log.Info("client addresses are read from X-Forwarded-For and Forwarded on connections from trusted proxies",
+			"trusted_proxies", c.trustedProxies)
+	}
 	handler := api.NewServer(api.Config{
-		JWTSecret:   secret,
-		CORSOrigins: splitList(os.Getenv("BURRACO_CORS_ORIGINS")),
-		OpenAPI:     burraco.OpenAPI,
-		Shutdown:    ctx, // long polls of table states end at once on shutdown
+		JWTSecret:      secret,
+		CORSOrigins:    splitList(os.Getenv("BURRACO_CORS_ORIGINS")),
+		TrustedProxies: c.trustedProxies,
+		OpenAPI:        burraco.OpenAPI,
+		Shutdown:       ctx, // long polls of table states end at once on shutdown
 	}, svc, db, log)
 	go tickTables(ctx, svc.Tables, log)
 	return listenAndServe(ctx, c.addr, handler, log)

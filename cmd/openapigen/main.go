@@ -89,10 +89,15 @@ func toOpenAPI3(swaggerJSON []byte) ([]byte, error) {
 	doc3.Servers = openapi3.Servers{{URL: "/", Description: "this server"}}
 	problemMediaType(doc3)
 	bearerScheme(doc3)
+	commonResponses(doc3)
 	publicSecurity(doc3)
 	dropConversionNoise(doc3)
-	// A round trip through JSON gives plain maps, which yaml.v3 writes with
-	// sorted keys: the output is deterministic.
+	if err := problemCodes(doc3); err != nil {
+		return nil, err
+	}
+	// A round trip through JSON gives plain maps, which yaml.v3 turns into
+	// nodes with sorted keys: the output is deterministic. orderDocument
+	// then puts the keys of each object in the conventional order.
 	j, err := doc3.MarshalJSON()
 	if err != nil {
 		return nil, err
@@ -101,10 +106,15 @@ func toOpenAPI3(swaggerJSON []byte) ([]byte, error) {
 	if err := json.Unmarshal(j, &plain); err != nil {
 		return nil, err
 	}
+	var node yaml.Node
+	if err := node.Encode(plain); err != nil {
+		return nil, err
+	}
+	orderDocument(&node)
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
-	if err := enc.Encode(plain); err != nil {
+	if err := enc.Encode(&node); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), enc.Close()
@@ -160,8 +170,12 @@ func publicSecurity(doc *openapi3.T) {
 }
 
 // dropConversionNoise removes what the conversion adds for its own round
-// trips (x-originalParamName on request bodies).
+// trips (x-originalParamName on request bodies), and the empty contact
+// object swag writes.
 func dropConversionNoise(doc *openapi3.T) {
+	if c := doc.Info.Contact; c != nil && c.Name == "" && c.URL == "" && c.Email == "" && len(c.Extensions) == 0 {
+		doc.Info.Contact = nil
+	}
 	for _, item := range doc.Paths.Map() {
 		for _, op := range item.Operations() {
 			if op.RequestBody != nil && op.RequestBody.Value != nil {

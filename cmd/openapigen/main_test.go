@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/google/go-cmp/cmp"
+	"gopkg.in/yaml.v3"
 )
 
 const root = "../.."
@@ -99,4 +101,80 @@ func checkResponses(t *testing.T, name string, op *openapi3.Operation) {
 			t.Errorf("%s: %s is not documented", name, status)
 		}
 	}
+}
+
+// TestOpenAPIReadsTopDown checks that openapi.yaml opens with openapi,
+// info and servers, then paths, then components, and that each operation
+// lists its keys in the conventional order (tags, summary, description,
+// operationId, parameters, requestBody, responses, security).
+func TestOpenAPIReadsTopDown(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(root, "openapi.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	top := doc.Content[0]
+	if diff := cmp.Diff([]string{"openapi", "info", "servers", "paths", "components"}, keys(top)); diff != "" {
+		t.Errorf("top-level keys (-want +got):\n%s", diff)
+	}
+	ops := 0
+	eachValue(field(top, "paths"), nil, func(item *yaml.Node) {
+		eachValue(item, httpMethods, func(op *yaml.Node) {
+			ops++
+			got := keys(op)
+			var want []string
+			for _, k := range operationOrder {
+				if field(op, k) != nil {
+					want = append(want, k)
+				}
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s: operation keys (-want +got):\n%s", field(op, "operationId").Value, diff)
+			}
+		})
+	})
+	if ops < 20 {
+		t.Errorf("only %d operations seen", ops)
+	}
+}
+
+// TestOrderDocumentOnlyReorders checks that ordering the keys changes no
+// value: the document reads back the same before and after.
+func TestOrderDocumentOnlyReorders(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(root, "openapi.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plain any
+	if err := yaml.Unmarshal(b, &plain); err != nil {
+		t.Fatal(err)
+	}
+	var node yaml.Node
+	if err := node.Encode(plain); err != nil {
+		t.Fatal(err)
+	}
+	before := keys(&node)
+	orderDocument(&node)
+	if cmp.Equal(before, keys(&node)) {
+		t.Fatalf("top-level keys not reordered: %v", before)
+	}
+	var back any
+	if err := node.Decode(&back); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(plain, back); diff != "" {
+		t.Errorf("ordering changed the document (-before +after):\n%s", diff)
+	}
+}
+
+// keys lists the keys of a mapping node in order.
+func keys(m *yaml.Node) []string {
+	var out []string
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		out = append(out, m.Content[i].Value)
+	}
+	return out
 }

@@ -327,8 +327,8 @@ test("create, publish, list and get a tournament", async () => {
       body: {
         name: `Torneo di Primavera ${run}`,
         rules: "fibur",
-        players: 4,
-        event: "pairs",
+        players_per_table: 4,
+        kind: "pairs",
         starts_at: startsAt,
         options: { target: 1005, direction: "anticlockwise" },
       } satisfies Body<"createTournament">,
@@ -359,13 +359,13 @@ test("create, publish, list and get a tournament", async () => {
     const { error, response } = await client.POST("/api/v1/clubs/{clubID}/tournaments", {
       params: { path: { clubID: club.id } },
       headers: bearer(tokens.access_token),
-      body: { name: "Row of four", rules: "fibur-row", players: 4, event: "pairs", starts_at: startsAt } satisfies Body<"createTournament">,
+      body: { name: "Row of four", rules: "fibur-row", players_per_table: 4, kind: "pairs", starts_at: startsAt } satisfies Body<"createTournament">,
     });
     assert.ok(error);
     isProblem(response, error, 422, "invalid_input");
     assert.deepEqual(
       error.errors?.map((e) => e.field),
-      ["players"],
+      ["players_per_table"],
     );
   }
   let published: Tournament;
@@ -455,9 +455,9 @@ export function mustNotCompile(): void {
   // @ts-expect-error -- limit is an integer
   void client.GET("/api/v1/clubs", { params: { query: { limit: "5" } } });
   // @ts-expect-error -- not a rule set
-  void client.POST("/api/v1/clubs/{clubID}/tournaments", { params: { path: { clubID: 1 } }, body: { name: "T", rules: "poker", players: 4, event: "pairs", starts_at: "2026-05-01T15:00:00Z" } });
+  void client.POST("/api/v1/clubs/{clubID}/tournaments", { params: { path: { clubID: 1 } }, body: { name: "T", rules: "poker", players_per_table: 4, kind: "pairs", starts_at: "2026-05-01T15:00:00Z" } });
   // @ts-expect-error -- 2 or 4 players per table
-  void client.POST("/api/v1/clubs/{clubID}/tournaments", { params: { path: { clubID: 1 } }, body: { name: "T", rules: "fibur", players: 3, event: "pairs", starts_at: "2026-05-01T15:00:00Z" } });
+  void client.POST("/api/v1/clubs/{clubID}/tournaments", { params: { path: { clubID: 1 } }, body: { name: "T", rules: "fibur", players_per_table: 3, kind: "pairs", starts_at: "2026-05-01T15:00:00Z" } });
 }
 
 // Exact types, checked at compile time only.
@@ -469,6 +469,6 @@ export const typeChecks: [
   Equal<TokenResponse["access_token"], string>,
   Equal<Player["club_id"], number | undefined>,
   Equal<TournamentStatus, "draft" | "published" | "running" | "finished">,
-  Equal<Tournament["players"], 2 | 4>,
+  Equal<Tournament["players_per_table"], 2 | 4>,
   Equal<Tournament["options"]["target"], number>,
 ] = [true, true, true, true, true, true, true, true];

@@ -5,27 +5,23 @@
 package contract
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/burraco/burraco/internal/servertest"
 )
 
 // stampFile, inside node_modules, holds the hash of the package-lock.json
@@ -55,13 +51,17 @@ func TestContract(t *testing.T) {
 	writeSpecJSON(t, "../../openapi.yaml", specJSON)
 	srv := startServer(t, dir)
 
-	env := append(os.Environ(), "BURRACO_BASE_URL="+srv.base, "OPENAPI_JSON="+specJSON)
+	env := append(os.Environ(), "BURRACO_BASE_URL="+srv.URL, "OPENAPI_JSON="+specJSON)
 	step(t, 60*time.Second, env, npm, "run", "--silent", "generate")
 	step(t, 90*time.Second, env, npm, "run", "--silent", "typecheck")
 	step(t, 90*time.Second, env, npm, "run", "--silent", "test")
 
-	srv.stop(t)
+	if code := srv.Stop(); code != 0 {
+		t.Fatalf("serve exited with %d\n%s", code, srv.Logs())
+	}
 }
+
+func TestMain(m *testing.M) { os.Exit(servertest.Run(m)) }
 
 // trackInputs stats every file that the server binary and the Node client
 // are made from. The go command caches a passing test's result keyed by the
@@ -157,98 +157,16 @@ func writeSpecJSON(t *testing.T, from, to string) {
 	}
 }
 
-// server is the real binary, serving on a free port with a fresh SQLite file.
-type server struct {
-	cmd  *exec.Cmd
-	base string
-	logs *lockedLog
-	done chan error
-}
-
-// startServer builds cmd/burraco into dir and starts `burraco serve` there,
-// as cmd/burraco's end-to-end test does, and returns when it listens.
-func startServer(t *testing.T, dir string) *server {
+// startServer starts the real binary (internal/servertest) with a fresh
+// SQLite file in dir, and returns when it is ready.
+func startServer(t *testing.T, dir string) *servertest.Server {
 	t.Helper()
-	bin := filepath.Join(dir, "burraco")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/burraco")
-	build.Dir = "../.."
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	cmd := exec.Command(bin, "serve", "-addr", "127.0.0.1:0")
-	cmd.Dir = dir
-	cmd.Env = append(cleanEnv(),
-		"DATABASE_URL="+filepath.Join(dir, "contract.db"),
-		"JWT_SECRET="+randomHex(t, 32),
-		"BURRACO_ADMIN_PASSWORD="+randomHex(t, 16),
+	return servertest.Start(t, servertest.Options{Dir: dir, Env: []string{
+		"DATABASE_URL=" + filepath.Join(dir, "contract.db"),
+		"JWT_SECRET=" + randomHex(t, 32),
+		"BURRACO_ADMIN_PASSWORD=" + randomHex(t, 16),
 		"LOG_LEVEL=info",
-	)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	s := &server{cmd: cmd, logs: &lockedLog{}, done: make(chan error, 1)}
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			s.logs.add(sc.Text())
-			if m := listeningLine.FindStringSubmatch(sc.Text()); m != nil {
-				found <- m[1]
-			}
-		}
-		_, _ = io.Copy(io.Discard, stderr)
-		s.done <- cmd.Wait()
-	}()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		if t.Failed() {
-			t.Logf("server log:\n%s", s.logs)
-		}
-	})
-	select {
-	case addr := <-found:
-		s.base = "http://" + addr
-	case err := <-s.done:
-		t.Fatalf("the server exited before listening: %v\n%s", err, s.logs)
-	case <-time.After(30 * time.Second):
-		t.Fatalf("the server did not log its address:\n%s", s.logs)
-	}
-	return s
-}
-
-// stop sends SIGTERM and waits for a clean exit.
-func (s *server) stop(t *testing.T) {
-	t.Helper()
-	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case err := <-s.done:
-		if err != nil {
-			t.Fatalf("serve exited with %v\n%s", err, s.logs)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatalf("serve did not stop after SIGTERM\n%s", s.logs)
-	}
-}
-
-var listeningLine = regexp.MustCompile(`msg=listening addr=(\S+)`)
-
-// cleanEnv is the test's environment without the server's settings.
-func cleanEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		if name == "DATABASE_URL" || name == "JWT_SECRET" || name == "LOG_LEVEL" || strings.HasPrefix(name, "BURRACO_") {
-			continue
-		}
-		env = append(env, kv)
-	}
-	return env
+	}})
 }
 
 func randomHex(t *testing.T, n int) string {
@@ -258,22 +176,4 @@ func randomHex(t *testing.T, n int) string {
 		t.Fatal(err)
 	}
 	return hex.EncodeToString(b)
-}
-
-type lockedLog struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *lockedLog) add(s string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.buf.WriteString(s)
-	l.buf.WriteByte('\n')
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
 }

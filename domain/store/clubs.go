@@ -7,6 +7,7 @@ import (
 	"gorm.io/gorm/clause"
 
 	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/internal/fold"
 )
 
 type clubRow struct {
@@ -14,11 +15,15 @@ type clubRow struct {
 	Name        string
 	City        string
 	Description string
+	Search      string    // fold.Search(name, city): what ?q= compares
 	CreatedAt   time.Time `gorm:"autoCreateTime:false"`
 	UpdatedAt   time.Time `gorm:"autoUpdateTime:false"`
 }
 
 func (clubRow) TableName() string { return "clubs" }
+
+// clubSearch is the search value of a club.
+func clubSearch(name, city string) string { return fold.Search(name, city) }
 
 func (r clubRow) domain() domain.Club {
 	return domain.Club{ID: r.ID, Name: r.Name, City: r.City, Description: r.Description,
@@ -28,7 +33,7 @@ func (r clubRow) domain() domain.Club {
 type clubRepo struct{ t *tx }
 
 func (r clubRepo) Create(c *domain.Club) error {
-	row := clubRow{Name: c.Name, City: c.City, Description: c.Description,
+	row := clubRow{Name: c.Name, City: c.City, Description: c.Description, Search: clubSearch(c.Name, c.City),
 		CreatedAt: utc(c.CreatedAt), UpdatedAt: utc(c.UpdatedAt)}
 	if err := r.t.db.Create(&row).Error; err != nil {
 		return translate(err, "club")
@@ -50,46 +55,23 @@ func (r clubRepo) Lock(id int64) (domain.Club, error) {
 }
 
 func (r clubRepo) get(q *gorm.DB, id int64) (domain.Club, error) {
-	var row clubRow
-	if err := q.Take(&row, id).Error; err != nil {
-		return domain.Club{}, translate(err, "club")
-	}
-	return row.domain(), nil
+	return takeOne(q, "club", clubRow.domain, id)
 }
 
 func (r clubRepo) Update(c domain.Club) error {
-	res := r.t.db.Model(&clubRow{ID: c.ID}).Updates(map[string]any{
-		"name": c.Name, "city": c.City, "description": c.Description, "updated_at": utc(c.UpdatedAt),
-	})
-	if res.Error != nil {
-		return translate(res.Error, "club")
-	}
-	if res.RowsAffected == 0 {
-		return notFound("club")
-	}
-	return nil
+	return hitOne(r.t.db.Model(&clubRow{ID: c.ID}).Updates(map[string]any{
+		"name": c.Name, "city": c.City, "description": c.Description, "search": clubSearch(c.Name, c.City),
+		"updated_at": utc(c.UpdatedAt),
+	}), "club")
 }
 
 func (r clubRepo) List(f domain.ClubFilter) ([]domain.Club, int, error) {
 	where := func() *gorm.DB {
 		q := r.t.db.Model(&clubRow{})
 		if f.Query != "" {
-			p := containsPattern(f.Query)
-			q = q.Where(likeLower("name")+" OR "+likeLower("city"), p, p)
+			q = q.Where(searchMatches("search", f.Query))
 		}
 		return q
 	}
-	var total int64
-	if err := where().Count(&total).Error; err != nil {
-		return nil, 0, translate(err, "club")
-	}
-	var rows []clubRow
-	if err := where().Order("name, id").Limit(f.Limit).Offset(f.Offset).Find(&rows).Error; err != nil {
-		return nil, 0, translate(err, "club")
-	}
-	clubs := make([]domain.Club, len(rows))
-	for i, row := range rows {
-		clubs[i] = row.domain()
-	}
-	return clubs, int(total), nil
+	return listPage(where, "name, id", f.Limit, f.Offset, "club", clubRow.domain)
 }

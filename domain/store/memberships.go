@@ -64,43 +64,25 @@ func (r membershipRepo) OfUser(userID int64) ([]domain.Membership, error) {
 	if err := r.members().Where("m.user_id = ?", userID).Order("c.name, c.id").Find(&views).Error; err != nil {
 		return nil, translate(err, "membership")
 	}
-	ms := make([]domain.Membership, len(views))
-	for i, v := range views {
-		ms[i] = v.domain()
-	}
-	return ms, nil
+	return mapRows(views, memberView.domain), nil
+}
+
+func (r membershipRepo) ListOfUser(userID int64, f domain.MyClubsFilter) ([]domain.Membership, int, error) {
+	where := func() *gorm.DB { return r.members().Where("m.user_id = ?", userID) }
+	return listPage(where, "c.name, c.id", f.Limit, f.Offset, "membership", memberView.domain)
 }
 
 func (r membershipRepo) Get(clubID, userID int64) (domain.Membership, error) {
-	var v memberView
-	err := r.members().Where("m.club_id = ? AND m.user_id = ?", clubID, userID).Take(&v).Error
-	if err != nil {
-		return domain.Membership{}, translate(err, "membership")
-	}
-	return v.domain(), nil
+	return takeOne(r.members().Where("m.club_id = ? AND m.user_id = ?", clubID, userID), "membership", memberView.domain)
 }
 
 func (r membershipRepo) SetRole(clubID, userID int64, role domain.Role, at time.Time) error {
-	res := r.t.db.Model(&membershipRow{}).Where("club_id = ? AND user_id = ?", clubID, userID).
-		Updates(map[string]any{"role": string(role), "updated_at": utc(at)})
-	if res.Error != nil {
-		return translate(res.Error, "membership")
-	}
-	if res.RowsAffected == 0 {
-		return notFound("membership")
-	}
-	return nil
+	return hitOne(r.t.db.Model(&membershipRow{}).Where("club_id = ? AND user_id = ?", clubID, userID).
+		Updates(map[string]any{"role": string(role), "updated_at": utc(at)}), "membership")
 }
 
 func (r membershipRepo) Delete(clubID, userID int64) error {
-	res := r.t.db.Where("club_id = ? AND user_id = ?", clubID, userID).Delete(&membershipRow{})
-	if res.Error != nil {
-		return translateDelete(res.Error, "membership")
-	}
-	if res.RowsAffected == 0 {
-		return notFound("membership")
-	}
-	return nil
+	return deletedOne(r.t.db.Where("club_id = ? AND user_id = ?", clubID, userID).Delete(&membershipRow{}), "membership")
 }
 
 func (r membershipRepo) CountRole(clubID int64, role domain.Role) (int, error) {
@@ -117,17 +99,5 @@ func (r membershipRepo) List(clubID int64, f domain.MemberFilter) ([]domain.Memb
 		}
 		return q
 	}
-	var total int64
-	if err := where().Count(&total).Error; err != nil {
-		return nil, 0, translate(err, "membership")
-	}
-	var views []memberView
-	if err := where().Order("u.name, u.id").Limit(f.Limit).Offset(f.Offset).Find(&views).Error; err != nil {
-		return nil, 0, translate(err, "membership")
-	}
-	ms := make([]domain.Membership, len(views))
-	for i, v := range views {
-		ms[i] = v.domain()
-	}
-	return ms, int(total), nil
+	return listPage(where, "u.name, u.id", f.Limit, f.Offset, "membership", memberView.domain)
 }

@@ -6,6 +6,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/internal/fold"
 )
 
 type playerRow struct {
@@ -14,6 +15,7 @@ type playerRow struct {
 	Name         string
 	FederationID *string
 	ClubID       *int64
+	Search       string    // fold.Search(name): what ?q= compares
 	CreatedAt    time.Time `gorm:"autoCreateTime:false"`
 	UpdatedAt    time.Time `gorm:"autoUpdateTime:false"`
 }
@@ -22,7 +24,7 @@ func (playerRow) TableName() string { return "players" }
 
 func playerRowOf(p domain.Player) playerRow {
 	return playerRow{ID: p.ID, UserID: p.UserID, Name: p.Name, FederationID: p.FederationID, ClubID: p.ClubID,
-		CreatedAt: utc(p.CreatedAt), UpdatedAt: utc(p.UpdatedAt)}
+		Search: fold.Search(p.Name), CreatedAt: utc(p.CreatedAt), UpdatedAt: utc(p.UpdatedAt)}
 }
 
 func (r playerRow) domain() domain.Player {
@@ -43,61 +45,32 @@ func (r playerRepo) Create(p *domain.Player) error {
 }
 
 func (r playerRepo) Get(id int64) (domain.Player, error) {
-	var row playerRow
-	if err := r.t.db.Take(&row, id).Error; err != nil {
-		return domain.Player{}, translate(err, "player")
-	}
-	return row.domain(), nil
+	return takeOne(r.t.db, "player", playerRow.domain, id)
 }
 
 func (r playerRepo) Update(p domain.Player) error {
 	row := playerRowOf(p)
-	res := r.t.db.Model(&playerRow{ID: p.ID}).Updates(map[string]any{
+	return hitOne(r.t.db.Model(&playerRow{ID: p.ID}).Updates(map[string]any{
 		"user_id": row.UserID, "name": row.Name, "federation_id": row.FederationID,
-		"club_id": row.ClubID, "updated_at": row.UpdatedAt,
-	})
-	if res.Error != nil {
-		return translate(res.Error, "player")
-	}
-	if res.RowsAffected == 0 {
-		return notFound("player")
-	}
-	return nil
+		"club_id": row.ClubID, "search": row.Search, "updated_at": row.UpdatedAt,
+	}), "player")
 }
 
 func (r playerRepo) Delete(id int64) error {
-	res := r.t.db.Delete(&playerRow{}, id)
-	if res.Error != nil {
-		return translateDelete(res.Error, "player")
-	}
-	if res.RowsAffected == 0 {
-		return notFound("player")
-	}
-	return nil
+	return deletedOne(r.t.db.Delete(&playerRow{}, id), "player")
 }
 
 func (r playerRepo) List(f domain.PlayerFilter) ([]domain.Player, int, error) {
 	where := func() *gorm.DB {
 		q := r.t.db.Model(&playerRow{})
 		if f.Query != "" {
-			q = q.Where(likeLower("name")+" OR federation_id = ?", containsPattern(f.Query), f.Query)
+			cond, pattern := searchMatches("search", f.Query)
+			q = q.Where(cond+" OR federation_id = ?", pattern, f.Query)
 		}
 		if f.ClubID != nil {
 			q = q.Where("club_id = ?", *f.ClubID)
 		}
 		return q
 	}
-	var total int64
-	if err := where().Count(&total).Error; err != nil {
-		return nil, 0, translate(err, "player")
-	}
-	var rows []playerRow
-	if err := where().Order("name, id").Limit(f.Limit).Offset(f.Offset).Find(&rows).Error; err != nil {
-		return nil, 0, translate(err, "player")
-	}
-	players := make([]domain.Player, len(rows))
-	for i, row := range rows {
-		players[i] = row.domain()
-	}
-	return players, int(total), nil
+	return listPage(where, "name, id", f.Limit, f.Offset, "player", playerRow.domain)
 }

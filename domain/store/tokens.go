@@ -60,7 +60,11 @@ func (r tokenRepo) RevokeFamily(familyID string, at time.Time) error {
 	return translate(err, "refresh token")
 }
 
-func (r tokenRepo) DeleteExpired(before time.Time) (int64, error) {
-	res := r.t.db.Where("expires_at < ?", utc(before)).Delete(&refreshTokenRow{})
+// DeleteExpired deletes one batch, picked by id through the expires_at
+// index: DELETE ... WHERE id IN (SELECT id ... LIMIT n) reads the same on
+// SQLite and PostgreSQL (neither has DELETE ... LIMIT in common).
+func (r tokenRepo) DeleteExpired(before time.Time, limit int) (int64, error) {
+	batch := r.t.db.Model(&refreshTokenRow{}).Select("id").Where("expires_at < ?", utc(before)).Limit(limit)
+	res := r.t.db.Where("id IN (?)", batch).Delete(&refreshTokenRow{})
 	return res.RowsAffected, translate(res.Error, "refresh token")
 }

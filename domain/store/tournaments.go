@@ -8,30 +8,32 @@ import (
 	"gorm.io/gorm/clause"
 
 	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/internal/fold"
 )
 
 type tournamentRow struct {
-	ID            int64 `gorm:"primaryKey"`
-	ClubID        int64
-	Name          string
-	Description   string
-	Rules         string
-	Options       string // the JSON options object, as the domain normalised it
-	Players       int
-	Event         string
-	DealsPerRound int
-	StartsAt      time.Time
-	Status        string
-	CreatedAt     time.Time `gorm:"autoCreateTime:false"`
-	UpdatedAt     time.Time `gorm:"autoUpdateTime:false"`
+	ID              int64 `gorm:"primaryKey"`
+	ClubID          int64
+	Name            string
+	Description     string
+	Rules           string
+	Options         string // the JSON options object, as the domain normalised it
+	PlayersPerTable int
+	Kind            string
+	DealsPerRound   int
+	StartsAt        time.Time
+	Status          string
+	Search          string    // fold.Search(name): what ?q= compares
+	CreatedAt       time.Time `gorm:"autoCreateTime:false"`
+	UpdatedAt       time.Time `gorm:"autoUpdateTime:false"`
 }
 
 func (tournamentRow) TableName() string { return "tournaments" }
 
 func tournamentRowOf(t domain.Tournament) tournamentRow {
 	return tournamentRow{ID: t.ID, ClubID: t.ClubID, Name: t.Name, Description: t.Description,
-		Rules: string(t.Rules), Options: string(t.Options), Players: t.Players, Event: string(t.Event),
-		DealsPerRound: t.DealsPerRound, StartsAt: utc(t.StartsAt), Status: string(t.Status),
+		Rules: string(t.Rules), Options: string(t.Options), PlayersPerTable: t.PlayersPerTable, Kind: string(t.Kind),
+		DealsPerRound: t.DealsPerRound, StartsAt: utc(t.StartsAt), Status: string(t.Status), Search: fold.Search(t.Name),
 		CreatedAt: utc(t.CreatedAt), UpdatedAt: utc(t.UpdatedAt)}
 }
 
@@ -44,7 +46,7 @@ type tournamentView struct {
 func (v tournamentView) domain() domain.Tournament {
 	r := v.Row
 	return domain.Tournament{ID: r.ID, ClubID: r.ClubID, ClubName: v.ClubName, Name: r.Name, Description: r.Description,
-		Rules: domain.RuleSet(r.Rules), Options: json.RawMessage(r.Options), Players: r.Players, Event: domain.Event(r.Event),
+		Rules: domain.RuleSet(r.Rules), Options: json.RawMessage(r.Options), PlayersPerTable: r.PlayersPerTable, Kind: domain.TournamentKind(r.Kind),
 		DealsPerRound: r.DealsPerRound, StartsAt: r.StartsAt.UTC(), Status: domain.TournamentStatus(r.Status),
 		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
 }
@@ -85,38 +87,20 @@ func (r tournamentRepo) Lock(id int64) (domain.Tournament, error) {
 }
 
 func (r tournamentRepo) get(q *gorm.DB, id int64) (domain.Tournament, error) {
-	var v tournamentView
-	if err := q.Where("t.id = ?", id).Take(&v).Error; err != nil {
-		return domain.Tournament{}, translate(err, "tournament")
-	}
-	return v.domain(), nil
+	return takeOne(q.Where("t.id = ?", id), "tournament", tournamentView.domain)
 }
 
 func (r tournamentRepo) Update(t domain.Tournament) error {
 	row := tournamentRowOf(t)
-	res := r.t.db.Model(&tournamentRow{ID: t.ID}).Updates(map[string]any{
+	return hitOne(r.t.db.Model(&tournamentRow{ID: t.ID}).Updates(map[string]any{
 		"name": row.Name, "description": row.Description, "rules": row.Rules, "options": row.Options,
-		"players": row.Players, "event": row.Event, "deals_per_round": row.DealsPerRound,
-		"starts_at": row.StartsAt, "status": row.Status, "updated_at": row.UpdatedAt,
-	})
-	if res.Error != nil {
-		return translate(res.Error, "tournament")
-	}
-	if res.RowsAffected == 0 {
-		return notFound("tournament")
-	}
-	return nil
+		"players_per_table": row.PlayersPerTable, "kind": row.Kind, "deals_per_round": row.DealsPerRound,
+		"starts_at": row.StartsAt, "status": row.Status, "search": row.Search, "updated_at": row.UpdatedAt,
+	}), "tournament")
 }
 
 func (r tournamentRepo) Delete(id int64) error {
-	res := r.t.db.Delete(&tournamentRow{}, id)
-	if res.Error != nil {
-		return translateDelete(res.Error, "tournament")
-	}
-	if res.RowsAffected == 0 {
-		return notFound("tournament")
-	}
-	return nil
+	return deletedOne(r.t.db.Delete(&tournamentRow{}, id), "tournament")
 }
 
 func (r tournamentRepo) List(f domain.TournamentFilter, drafts domain.DraftScope) ([]domain.Tournament, int, error) {
@@ -136,21 +120,9 @@ func (r tournamentRepo) List(f domain.TournamentFilter, drafts domain.DraftScope
 			q = q.Where("t.status = ?", string(f.Status))
 		}
 		if f.Query != "" {
-			q = q.Where(likeLower("t.name"), containsPattern(f.Query))
+			q = q.Where(searchMatches("t.search", f.Query))
 		}
 		return q
 	}
-	var total int64
-	if err := where().Count(&total).Error; err != nil {
-		return nil, 0, translate(err, "tournament")
-	}
-	var views []tournamentView
-	if err := where().Order("t.starts_at, t.id").Limit(f.Limit).Offset(f.Offset).Find(&views).Error; err != nil {
-		return nil, 0, translate(err, "tournament")
-	}
-	ts := make([]domain.Tournament, len(views))
-	for i, v := range views {
-		ts[i] = v.domain()
-	}
-	return ts, int(total), nil
+	return listPage(where, "t.starts_at, t.id", f.Limit, f.Offset, "tournament", tournamentView.domain)
 }

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -34,19 +33,4 @@ func utcPtr(t *time.Time) *time.Time {
 	}
 	u := utc(*t)
 	return &u
-}
-
-// likeEscaper escapes the LIKE wildcards and the escape character itself.
-var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-
-// containsPattern is a LIKE pattern matching values that contain q,
-// case-insensitively when compared against LOWER(column).
-func containsPattern(q string) string {
-	return "%" + likeEscaper.Replace(strings.ToLower(q)) + "%"
-}
-
-// likeLower is a case-insensitive "contains" condition on column; use with
-// containsPattern. It reads the same on SQLite and PostgreSQL.
-func likeLower(column string) string {
-	return "LOWER(" + column + `) LIKE ? ESCAPE '\'`
 }

@@ -19,53 +19,113 @@ import (
 )
 
 // Case is one conformance case: a position, moves, and what must hold after.
+// A case is read strictly (FORMAT.md): a key the format does not define, at
+// any level, or a move that cannot be decoded makes it unreadable, whatever
+// a step's reject says.
 type Case struct {
 	Name    string          `json:"name"`
 	Rules   engine.RuleSet  `json:"rules"`
 	Options json.RawMessage `json:"options"`
 	Players int             `json:"players"`
-	Note    string          `json:"note"`
-	Start   engine.Position `json:"start"`
+	Note    string          `json:"note"` // free text for the reader, ignored
+	Start   Start           `json:"start"`
 	Steps   []Step          `json:"steps"`
 	Expect  Expect          `json:"expect"`
 }
 
-// Step is one move by Seat; Reject says the engine must refuse it. Move is
-// kept raw so that a move that cannot be decoded is a rejection.
-type Step struct {
-	Seat   int             `json:"seat"`
-	Reject bool            `json:"reject"`
-	Move   json.RawMessage `json:"-"`
+// Start is the `start` position of a case: exactly the fields FORMAT.md
+// defines (the engine's Position has more, which a case may not use).
+type Start struct {
+	Turn        int               `json:"turn"`
+	Phase       string            `json:"phase"`
+	Hands       [][]engine.Card   `json:"hands"`
+	Stock       []engine.Card     `json:"stock"`
+	Discard     []engine.Card     `json:"discard"`
+	Pots        [][]engine.Card   `json:"pots"`
+	PotTaken    []bool            `json:"pot_taken"`
+	PotUnplayed []bool            `json:"pot_unplayed"`
+	PotSeat     []int             `json:"pot_seat"`
+	Melds       [][][]engine.Card `json:"melds"`
+	Rows        [][]engine.Card   `json:"rows"`
+	Totals      []int             `json:"totals"`
+	FirstTurn   bool              `json:"first_turn"`
+	Dealer      *int              `json:"dealer"`
 }
 
-// UnmarshalJSON keeps the whole step object as the move's notation.
+// position returns the engine position of the case's start.
+func (c Case) position() engine.Position {
+	s := c.Start
+	return engine.Position{Rules: c.Rules, Options: c.Options, Players: c.Players,
+		Turn: s.Turn, Phase: s.Phase, Dealer: s.Dealer, Hands: s.Hands, Stock: s.Stock,
+		Discard: s.Discard, Pots: s.Pots, PotTaken: s.PotTaken, PotUnplayed: s.PotUnplayed,
+		PotSeat: s.PotSeat, Melds: s.Melds, Rows: s.Rows, Totals: s.Totals, FirstTurn: s.FirstTurn}
+}
+
+// Step is one move by Seat; Reject says the engine must refuse it. Raw is
+// the step as written (for messages).
+type Step struct {
+	Seat   int
+	Reject bool
+	Move   engine.Move
+	Raw    json.RawMessage
+}
+
+// stepKeys are the keys a step may hold: seat, reject and the move's.
+type stepKeys struct {
+	Seat   *int            `json:"seat"`
+	Reject bool            `json:"reject"`
+	Move   *string         `json:"move"`
+	Card   json.RawMessage `json:"card"`
+	Cards  json.RawMessage `json:"cards"`
+	Meld   json.RawMessage `json:"meld"`
+	Attach json.RawMessage `json:"attach"`
+	Melds  json.RawMessage `json:"melds"`
+	WildAs json.RawMessage `json:"wild_as"`
+	Row    json.RawMessage `json:"row"`
+}
+
+// UnmarshalJSON reads a step strictly: only the keys of FORMAT.md, a seat,
+// and a move the engine can decode (a typo is not a rejection).
 func (s *Step) UnmarshalJSON(b []byte) error {
-	var w struct {
-		Seat   int  `json:"seat"`
-		Reject bool `json:"reject"`
+	var w stepKeys
+	if err := strictDecode(b, &w); err != nil {
+		return fmt.Errorf("step %s: %v", compact(b), err)
 	}
-	if err := json.Unmarshal(b, &w); err != nil {
-		return err
+	if w.Seat == nil || w.Move == nil {
+		return fmt.Errorf("step %s: needs seat and move", compact(b))
 	}
-	s.Seat, s.Reject, s.Move = w.Seat, w.Reject, slices.Clone(b)
+	var m engine.Move
+	if err := m.UnmarshalJSON(b); err != nil {
+		return fmt.Errorf("step %s: cannot decode the move: %v", compact(b), err)
+	}
+	*s = Step{Seat: *w.Seat, Reject: w.Reject, Move: m, Raw: slices.Clone(b)}
 	return nil
 }
 
 // Expect is what must hold after the steps; nil fields are not checked.
 type Expect struct {
-	Turn        *int                `json:"turn"`
-	Phase       *string             `json:"phase"`
-	Hands       []*[]engine.Card    `json:"hands"`
-	HandSizes   []int               `json:"hand_sizes"`
-	Melds       [][][]engine.Card   `json:"melds"`
-	Discard     *[]engine.Card      `json:"discard"`
-	StockSize   *int                `json:"stock_size"`
-	PotTaken    []bool              `json:"pot_taken"`
-	PotUnplayed []bool              `json:"pot_unplayed"`
-	Over        *bool               `json:"over"`
-	Score       []map[string]int    `json:"score"`
-	Rows        []*[]engine.Card    `json:"rows"`
-	Extra       map[string]struct{} `json:"-"`
+	Turn        *int              `json:"turn"`
+	Phase       *string           `json:"phase"`
+	Hands       []*[]engine.Card  `json:"hands"`
+	HandSizes   []int             `json:"hand_sizes"`
+	Melds       [][][]engine.Card `json:"melds"`
+	Discard     *[]engine.Card    `json:"discard"`
+	StockSize   *int              `json:"stock_size"`
+	PotTaken    []bool            `json:"pot_taken"`
+	PotUnplayed []bool            `json:"pot_unplayed"`
+	Over        *bool             `json:"over"`
+	Score       []ScoreParts      `json:"score"`
+	Rows        []*[]engine.Card  `json:"rows"`
+}
+
+// ScoreParts is one team's expected score: any of its parts.
+type ScoreParts struct {
+	Total   *int `json:"total"`
+	Cards   *int `json:"cards"`
+	Bonus   *int `json:"bonus"`
+	Closing *int `json:"closing"`
+	Hand    *int `json:"hand"`
+	Pot     *int `json:"pot"`
 }
 
 // Load reads a case file.
@@ -77,48 +137,57 @@ func Load(path string) (Case, error) {
 	return Parse(b)
 }
 
-// Parse decodes a case.
+// Parse decodes a case strictly (see Case).
 func Parse(b []byte) (Case, error) {
 	var c Case
-	if err := json.Unmarshal(b, &c); err != nil {
+	if err := strictDecode(b, &c); err != nil {
 		return Case{}, err
 	}
-	if c.Rules == "" {
+	switch {
+	case c.Rules == "":
 		return Case{}, fmt.Errorf("case has no rules")
+	case c.Start.Hands == nil:
+		return Case{}, fmt.Errorf("case start has no hands")
 	}
 	return c, nil
+}
+
+// strictDecode decodes one JSON value into v, refusing unknown keys (in
+// nested structs too; a type with its own UnmarshalJSON checks its own) and
+// trailing data.
+func strictDecode(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return fmt.Errorf("trailing data after the JSON value")
+	}
+	return nil
 }
 
 // Run plays the case and returns nil when everything expected holds, or an
 // error saying what differed.
 func Run(c Case) error {
-	start := c.Start
-	start.Rules, start.Options, start.Players = c.Rules, c.Options, c.Players
-	g, err := engine.LoadPosition(start)
+	g, err := engine.LoadPosition(c.position())
 	if err != nil {
 		return fmt.Errorf("start position: %v", err)
 	}
 	for i, s := range c.Steps {
 		if err := runStep(g, s); err != nil {
-			return fmt.Errorf("step %d (%s): %v", i+1, compact(s.Move), err)
+			return fmt.Errorf("step %d (%s): %v", i+1, compact(s.Raw), err)
 		}
 	}
 	return check(g, c.Expect)
 }
 
 func runStep(g *engine.Game, s Step) error {
-	var m engine.Move
-	if err := json.Unmarshal(s.Move, &m); err != nil {
-		if s.Reject {
-			return nil
-		}
-		return fmt.Errorf("cannot decode move: %v", err)
-	}
 	before, err := json.Marshal(g.Position())
 	if err != nil {
 		return err
 	}
-	err = g.Apply(s.Seat, m)
+	err = g.Apply(s.Seat, s.Move)
 	switch {
 	case s.Reject && err == nil:
 		return fmt.Errorf("accepted, expected a rejection")
@@ -266,7 +335,7 @@ func sameMultiset(a, b []engine.Card) bool {
 	return slices.Equal(a, b)
 }
 
-func checkScore(g *engine.Game, want []map[string]int, add func(string, ...any)) {
+func checkScore(g *engine.Game, want []ScoreParts, add func(string, ...any)) {
 	if want == nil {
 		return
 	}
@@ -282,20 +351,14 @@ func checkScore(g *engine.Game, want []map[string]int, add func(string, ...any))
 	}
 	for t, w := range want {
 		s := got[t]
-		parts := map[string]int{"cards": s.Cards, "bonus": s.Bonus, "closing": s.Closing,
-			"hand": s.Hand, "pot": s.Pot, "total": s.Total}
-		keys := make([]string, 0, len(w))
-		for k := range w {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			v, known := parts[k]
-			switch {
-			case !known:
-				add("team %d score: unknown part %q", t, k)
-			case v != w[k]:
-				add("team %d score %s %d, want %d", t, k, v, w[k])
+		for _, p := range []struct {
+			name string
+			got  int
+			want *int
+		}{{"total", s.Total, w.Total}, {"cards", s.Cards, w.Cards}, {"bonus", s.Bonus, w.Bonus},
+			{"closing", s.Closing, w.Closing}, {"hand", s.Hand, w.Hand}, {"pot", s.Pot, w.Pot}} {
+			if p.want != nil && *p.want != p.got {
+				add("team %d score %s %d, want %d", t, p.name, p.got, *p.want)
 			}
 		}
 	}

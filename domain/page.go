@@ -1,0 +1,24 @@
+package domain
+
+// Page sizes of list methods.
+const (
+	DefaultLimit = 20  // when a filter's Limit is 0
+	MaxLimit     = 100 // a larger Limit is EInvalid
+)
+
+// Page is one page of a list and the total number of matching items.
+type Page[T any] struct {
+	Items  []T
+	Total  int
+	Limit  int
+	Offset int
+}
+
+// checkPage validates a filter's paging, defaulting a zero limit.
+func checkPage(v *Validator, limit, offset *int) {
+	if *limit == 0 {
+		*limit = DefaultLimit
+	}
+	v.Check(*limit >= 1 && *limit <= MaxLimit, "limit", "out_of_range", "limit must be between 1 and 100")
+	v.Check(*offset >= 0, "offset", "out_of_range", "offset must not be negative")
+}

@@ -1,0 +1,56 @@
+package domain
+
+import (
+	"context"
+	"time"
+)
+
+// PurgeBatch is the most rows one purge transaction deletes: small enough
+// that no transaction holds its locks long (SQLite has one writer at a
+// time), so requests are not kept waiting.
+const PurgeBatch = 500
+
+// Purged counts what PurgeExpired deleted.
+type Purged struct {
+	RefreshTokens int64
+}
+
+// PurgeExpired deletes what has expired before now and is of no more use:
+// refresh tokens past their expiry. An expired token is refused whether it
+// is stored or not; once deleted, a replay of one that had been rotated is
+// answered as an unknown token rather than as reuse (and no longer revokes
+// its family), which costs nothing: whoever holds an expired token cannot
+// use it. It deletes in batches of PurgeBatch, each its own transaction,
+// until none is left or ctx ends.
+//
+// Idempotency keys, when they come, expire too: purge them here, the same
+// way, and count them in Purged.
+func PurgeExpired(ctx context.Context, st Storage, now time.Time) (Purged, error) {
+	var p Purged
+	n, err := purgeInBatches(ctx, st, func(tx Tx) (int64, error) {
+		return tx.RefreshTokens().DeleteExpired(now, PurgeBatch)
+	})
+	p.RefreshTokens = n
+	return p, err
+}
+
+// purgeInBatches runs deleteBatch, each time in a new transaction, until a
+// batch deletes fewer than PurgeBatch rows, and returns the total.
+func purgeInBatches(ctx context.Context, st Storage, deleteBatch func(Tx) (int64, error)) (int64, error) {
+	var total int64
+	for {
+		if err := ctx.Err(); err != nil {
+			return total, err
+		}
+		var n int64
+		err := st.InTx(ctx, func(tx Tx) error {
+			var err error
+			n, err = deleteBatch(tx)
+			return err
+		})
+		total += n
+		if err != nil || n < PurgeBatch {
+			return total, err
+		}
+	}
+}
