@@ -47,6 +47,7 @@ type fixture struct {
 	table       int64             // an open public table of the owner of A (seat 0), 3 seats free
 	playing     int64             // a playing table of the owner of A against a bot
 	toJoin      map[string]int64  // open public tables, one per caller
+	toTimeOut   map[string]int64  // playing tables of club A (its owner against a bot), one per caller
 }
 
 // loginEmail is the account every caller logs in to in the matrix.
@@ -108,8 +109,10 @@ func newFixture(e *env) *fixture {
 	if _, err := e.svc.Tables.Start(ctx, ownerActor, f.playing); err != nil {
 		e.t.Fatal(err)
 	}
+	f.toTimeOut = map[string]int64{}
 	for _, c := range callers {
 		f.toJoin[c] = newTable(e, ownerActor, 4)
+		f.toTimeOut[c] = newPlayingTable(e, ownerActor, &f.clubA)
 	}
 	add(0, loginEmail, "", ownerActor)
 	for _, c := range callers {
@@ -130,6 +133,23 @@ func (f *fixture) newTournament(e *env, by domain.Actor, name string) int64 {
 func newTable(e *env, by domain.Actor, players int) int64 {
 	t, err := e.svc.Tables.Create(context.Background(), by, domain.TableInput{Rules: "fibur", Players: players})
 	if err != nil {
+		e.t.Fatal(err)
+	}
+	return t.ID
+}
+
+// newPlayingTable returns a started 2-seat table of by against a bot, of
+// the club when clubID is set.
+func newPlayingTable(e *env, by domain.Actor, clubID *int64) int64 {
+	ctx := context.Background()
+	t, err := e.svc.Tables.Create(ctx, by, domain.TableInput{Rules: "fibur", Players: 2, ClubID: clubID})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if _, err := e.svc.Tables.AddBot(ctx, by, t.ID, nil); err != nil {
+		e.t.Fatal(err)
+	}
+	if _, err := e.svc.Tables.Start(ctx, by, t.ID); err != nil {
 		e.t.Fatal(err)
 	}
 	return t.ID
@@ -285,6 +305,12 @@ var matrix = []route{
 	{"GET /tables/{id}/deals/{n}/record (players only; running)", func(f *fixture, c string) req {
 		return req{Method: "GET", Path: tablePath(f.playing, "deals", "1", "record")}
 	}, all(403, map[string]int{anonymous: 401, siteAdmin: 409})},
+	{"POST /tables/{id}/timeout (friendly table: its creator)", func(f *fixture, c string) req {
+		return req{Method: "POST", Path: tablePath(f.playing, "timeout")}
+	}, all(403, map[string]int{anonymous: 401, siteAdmin: 200})},
+	{"POST /tables/{id}/timeout (club table: its referees and admins)", func(f *fixture, c string) req {
+		return req{Method: "POST", Path: tablePath(f.toTimeOut[c], "timeout")}
+	}, all(403, map[string]int{anonymous: 401, referee: 200, clubAdmin: 200, siteAdmin: 200})},
 }
 
 func clubPath(f *fixture) string     { return fmt.Sprintf("/api/v1/clubs/%d", f.clubA) }

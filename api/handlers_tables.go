@@ -34,6 +34,7 @@ func (s *server) tableRoutes(r chi.Router) {
 		auth.Post("/bots", s.addTableBot)
 		auth.Post("/start", s.startTable)
 		auth.Post("/moves", s.playMove)
+		auth.Post("/timeout", s.callTimeOut)
 		auth.Get("/deals/{number}/record", s.dealRecord)
 	})
 }
@@ -54,11 +55,7 @@ func (s *server) tableRoutes(r chi.Router) {
 //	@Param			offset		query		int		false	"Items to skip"		default(0)	minimum(0)
 //	@Success		200			{object}	TableList
 //	@Failure	400	{object}	Problem	"invalid_parameter: a query parameter cannot be parsed (named in errors)"
-//	@Failure	401	{object}	Problem	"unauthenticated: an Authorization header was sent but its token is invalid or expired (send none to call anonymously)"
 //	@Failure	422	{object}	Problem	"invalid_input: rules, status, club_id, mine, limit 1..100, offset at least 0"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tables [get]
 func (s *server) listTables(w http.ResponseWriter, r *http.Request) {
@@ -101,15 +98,9 @@ func (q *query) bool(name string) bool {
 //	@Success		201		{object}	Table
 //	@Header			201		{string}	Location	"/api/v1/tables/{tableID}"
 //	@Failure	400	{object}	Problem	"malformed_json: the body is not JSON, not an object, or has a field of the wrong type or an unknown field (named in errors)"
-//	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
 //	@Failure	403	{object}	Problem	"forbidden: a club table and the caller is not a member of the club"
 //	@Failure	404	{object}	Problem	"not_found: no such club"
-//	@Failure	413	{object}	Problem	"request_too_large: the body exceeds 1 MiB"
-//	@Failure	415	{object}	Problem	"unsupported_media_type: send Content-Type: application/json"
 //	@Failure	422	{object}	Problem	"invalid_input: every invalid field listed in errors (rules, options, players, match, club_id, turn_seconds, match_seconds, seat)"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@Router			/api/v1/tables [post]
 func (s *server) createTable(w http.ResponseWriter, r *http.Request) {
 	var req TableCreateRequest
@@ -135,11 +126,7 @@ func (s *server) createTable(w http.ResponseWriter, r *http.Request) {
 //	@Param			invite	query		string	false	"The invite code of a private table"
 //	@Success		200		{object}	Table
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path id that is not a positive integer"
-//	@Failure	401	{object}	Problem	"unauthenticated: an Authorization header was sent but its token is invalid or expired (send none to call anonymously)"
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tables/{tableID} [get]
 func (s *server) getTable(w http.ResponseWriter, r *http.Request) {
@@ -168,16 +155,10 @@ func (s *server) getTable(w http.ResponseWriter, r *http.Request) {
 //	@Param			body	body		SeatRequest	false	"The seat (absent: the first free one) and the invite code"
 //	@Success		200		{object}	Table
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json"
-//	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
 //	@Failure	403	{object}	Problem	"forbidden: a club table and the caller is not a member"
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table without its invite code"
 //	@Failure	409	{object}	Problem	"conflict: the match has started, the seat is taken, the table is full, or the caller already sits there"
-//	@Failure	413	{object}	Problem	"request_too_large: the body exceeds 1 MiB"
-//	@Failure	415	{object}	Problem	"unsupported_media_type: send Content-Type: application/json"
 //	@Failure	422	{object}	Problem	"invalid_input: seat out of range"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@Router			/api/v1/tables/{tableID}/join [post]
 func (s *server) joinTable(w http.ResponseWriter, r *http.Request) {
 	id, req, ok := s.seatRequest(w, r)
@@ -210,19 +191,15 @@ func (s *server) tableResult(w http.ResponseWriter, r *http.Request, t domain.Ta
 //
 //	@Summary		Leave a table
 //	@ID			leaveTable
-//	@Description	Only before the match starts.
+//	@Description	Before the start, the seat is freed. During the match, leaving forfeits it: the running deal is ended by the server (scored as it stands; its record says ended_by_referee), the caller's team loses, and the table is finished with result abandoned and abandoned_by the caller's seat (the seats stay as the record of who played).
 //	@Tags			tables
 //	@Produce		json
 //	@Security		BearerAuth
 //	@Param			tableID	path		int	true	"Table id"
 //	@Success		200		{object}	Table
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path id that is not a positive integer"
-//	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
-//	@Failure	409	{object}	Problem	"conflict: the caller does not sit there, or the match has started"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
+//	@Failure	409	{object}	Problem	"conflict: the caller does not sit there, or the match is over"
 //	@Router			/api/v1/tables/{tableID}/leave [post]
 func (s *server) leaveTable(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathID(w, r, "tableID")
@@ -246,16 +223,10 @@ func (s *server) leaveTable(w http.ResponseWriter, r *http.Request) {
 //	@Param			body	body		SeatRequest	false	"The seat (absent: the first free one)"
 //	@Success		200		{object}	Table
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json"
-//	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
 //	@Failure	403	{object}	Problem	"forbidden: not the table's creator"
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
 //	@Failure	409	{object}	Problem	"conflict: the match has started, the seat is taken, or the table is full"
-//	@Failure	413	{object}	Problem	"request_too_large: the body exceeds 1 MiB"
-//	@Failure	415	{object}	Problem	"unsupported_media_type: send Content-Type: application/json"
 //	@Failure	422	{object}	Problem	"invalid_input: seat out of range"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@Router			/api/v1/tables/{tableID}/bots [post]
 func (s *server) addTableBot(w http.ResponseWriter, r *http.Request) {
 	id, req, ok := s.seatRequest(w, r)
@@ -277,13 +248,9 @@ func (s *server) addTableBot(w http.ResponseWriter, r *http.Request) {
 //	@Param			tableID	path		int	true	"Table id"
 //	@Success		200		{object}	Table
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path id that is not a positive integer"
-//	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
 //	@Failure	403	{object}	Problem	"forbidden: not the table's creator"
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
 //	@Failure	409	{object}	Problem	"conflict: already started, or a seat is free"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@Router			/api/v1/tables/{tableID}/start [post]
 func (s *server) startTable(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathID(w, r, "tableID")
@@ -311,11 +278,7 @@ func (s *server) startTable(w http.ResponseWriter, r *http.Request) {
 //	@Success		304				"Nothing changed (If-None-Match matched, or the long poll's wait ended)"
 //	@Header			304				{string}	ETag	"The current version as seen by the caller"
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path id, since or wait that cannot be parsed"
-//	@Failure	401	{object}	Problem	"unauthenticated: an Authorization header was sent but its token is invalid or expired (send none to call anonymously)"
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tables/{tableID}/state [get]
 func (s *server) tableState(w http.ResponseWriter, r *http.Request) {
@@ -446,16 +409,10 @@ func notModified(w http.ResponseWriter, etag string) {
 //	@Success		200				{object}	TableState
 //	@Header			200				{string}	ETag	"The new state's version as seen by the caller"
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json"
-//	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
 //	@Failure	403	{object}	Problem	"forbidden: the caller does not sit at the table"
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
 //	@Failure	409	{object}	Problem	"version_conflict (the table moved on: errors names the current version), not_your_turn, or conflict (the match has not started or is over)"
-//	@Failure	413	{object}	Problem	"request_too_large: the body exceeds 1 MiB"
-//	@Failure	415	{object}	Problem	"unsupported_media_type: send Content-Type: application/json"
 //	@Failure	422	{object}	Problem	"the rules engine's code: invalid_meld, must_keep_card, card_not_in_hand, wrong_phase, bad_notation, … with a message for people; invalid_input (version missing); idempotency_key_reused"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@Router			/api/v1/tables/{tableID}/moves [post]
 func (s *server) playMove(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathID(w, r, "tableID")
@@ -480,6 +437,37 @@ func (s *server) playMove(w http.ResponseWriter, r *http.Request) {
 	respond(w, http.StatusOK, tableStateOut(st))
 }
 
+// callTimeOut is the referee's time-out of the running deal.
+//
+//	@Summary		Call the referee's time-out
+//	@ID			callTableTimeOut
+//	@Description	The referee's time-out (RULES §10): the running deal's last round of turns is played, then the deal ends and is scored as it stands (a closing during the round scores as always). The state's view.last_round says whose turn ends the deal and how many turns are left; the deal's record keeps timeout_at. Allowed to the table's referee: at a club table the club's referees, admins and owners; at a friendly table its creator; site admins. Answers the new state as the caller sees it.
+//	@Tags			tables
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			tableID	path		int	true	"Table id"
+//	@Success		200		{object}	TableState
+//	@Header			200		{string}	ETag	"The new state's version as seen by the caller"
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path id that is not a positive integer"
+//	@Failure	403	{object}	Problem	"forbidden: not the table's referee"
+//	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
+//	@Failure	409	{object}	Problem	"conflict: the match is not being played"
+//	@Failure	422	{object}	Problem	"not_allowed: the time-out was already called in this deal"
+//	@Router			/api/v1/tables/{tableID}/timeout [post]
+func (s *server) callTimeOut(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "tableID")
+	if !ok {
+		return
+	}
+	st, err := s.svc.Tables.CallTimeOut(r.Context(), ActorFrom(r.Context()), id)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	w.Header().Set("ETag", tableETag(id, st.Table.Version, st.Seat))
+	respond(w, http.StatusOK, tableStateOut(st))
+}
+
 // listTableDeals lists a table's deals.
 //
 //	@Summary		List a table's deals
@@ -491,11 +479,7 @@ func (s *server) playMove(w http.ResponseWriter, r *http.Request) {
 //	@Param			invite	query		string	false	"The invite code of a private table"
 //	@Success		200		{object}	TableDealList
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path id that is not a positive integer"
-//	@Failure	401	{object}	Problem	"unauthenticated: an Authorization header was sent but its token is invalid or expired (send none to call anonymously)"
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tables/{tableID}/deals [get]
 func (s *server) listTableDeals(w http.ResponseWriter, r *http.Request) {
@@ -523,13 +507,9 @@ func (s *server) listTableDeals(w http.ResponseWriter, r *http.Request) {
 //	@Param			number	path		int	true	"Deal number, from 1"
 //	@Success		200		{object}	DealRecord
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path id that is not a positive integer"
-//	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
 //	@Failure	403	{object}	Problem	"forbidden: not a player nor the creator of the table"
 //	@Failure	404	{object}	Problem	"not_found: no such table or deal, or a private table the caller may not see"
 //	@Failure	409	{object}	Problem	"conflict: the deal is still being played"
-//	@Failure	503	{object}	Problem	"timeout or unavailable (the database is busy): retry after Retry-After seconds"
-//	@Header		503	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure	default	{object}	Problem	"internal (500) or another problem: quote request_id when reporting it"
 //	@Router			/api/v1/tables/{tableID}/deals/{number}/record [get]
 func (s *server) dealRecord(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathID(w, r, "tableID")

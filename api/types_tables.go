@@ -36,6 +36,9 @@ type TableCreateRequest struct {
 	TurnSeconds int `json:"turn_seconds,omitempty" minimum:"0" maximum:"3600" example:"0"`
 	// Seconds per player for the whole match (tempo di sfida), 0 or 60..86400.
 	MatchSeconds int `json:"match_seconds,omitempty" minimum:"0" maximum:"86400" example:"0"`
+	// Seconds a player on turn may make no move before their team forfeits the match (abandonment):
+	// absent means 300, 0 turns it off, else 30..86400. A shorter turn clock plays the turn for them instead.
+	GraceSeconds *int `json:"grace_seconds,omitempty" minimum:"0" maximum:"86400" example:"300"`
 	// The creator's seat; absent means seat 0.
 	Seat *int `json:"seat,omitempty" minimum:"0" maximum:"3" example:"0"`
 	// The creator only watches (takes no seat).
@@ -45,7 +48,7 @@ type TableCreateRequest struct {
 func (req TableCreateRequest) input() domain.TableInput {
 	in := domain.TableInput{Rules: domain.RuleSet(req.Rules), Options: req.Options.raw(), Players: req.Players,
 		ClubID: req.ClubID, Private: req.Private, AutoStart: req.AutoStart, TurnSeconds: req.TurnSeconds,
-		MatchSeconds: req.MatchSeconds, Seat: req.Seat, Spectate: req.Spectate}
+		MatchSeconds: req.MatchSeconds, GraceSeconds: req.GraceSeconds, Seat: req.Seat, Spectate: req.Spectate}
 	if req.Match != nil {
 		in.Match = domain.MatchFormat{Deals: req.Match.Deals, Target: req.Match.Target, RequireWinner: req.Match.RequireWinner}
 	}
@@ -83,6 +86,8 @@ type Table struct {
 	AutoStart    bool   `json:"auto_start" example:"false"`
 	TurnSeconds  int    `json:"turn_seconds" example:"0"`
 	MatchSeconds int    `json:"match_seconds" example:"0"`
+	// Seconds a player on turn may make no move before their team forfeits (0: never).
+	GraceSeconds int `json:"grace_seconds" example:"300"`
 	// open (seats being filled) → playing → finished.
 	Status    string `json:"status" enums:"open,playing,finished" example:"open"`
 	FreeSeats int    `json:"free_seats" example:"3"`
@@ -94,12 +99,17 @@ type Table struct {
 	Winner *int `json:"winner,omitempty" example:"0"`
 	Draw   bool `json:"draw" example:"false"`
 	// The seat whose match clock ran out, when that decided the match.
-	LostOnTime *int        `json:"lost_on_time,omitempty" example:"1"`
-	Seats      []TableSeat `json:"seats"`
-	CreatedAt  time.Time   `json:"created_at" format:"date-time"`
-	UpdatedAt  time.Time   `json:"updated_at" format:"date-time"`
-	StartedAt  *time.Time  `json:"started_at,omitempty" format:"date-time"`
-	FinishedAt *time.Time  `json:"finished_at,omitempty" format:"date-time"`
+	LostOnTime *int `json:"lost_on_time,omitempty" example:"1"`
+	// How the finished match was decided: played (over its deals), lost_on_time (a match clock ran out) or
+	// abandoned (a player left it, or made no move within grace_seconds: their team lost).
+	Result string `json:"result,omitempty" enums:"played,lost_on_time,abandoned" example:"played"`
+	// The seat that abandoned the match, for result abandoned.
+	AbandonedBy *int        `json:"abandoned_by,omitempty" example:"2"`
+	Seats       []TableSeat `json:"seats"`
+	CreatedAt   time.Time   `json:"created_at" format:"date-time"`
+	UpdatedAt   time.Time   `json:"updated_at" format:"date-time"`
+	StartedAt   *time.Time  `json:"started_at,omitempty" format:"date-time"`
+	FinishedAt  *time.Time  `json:"finished_at,omitempty" format:"date-time"`
 } // @name Table
 
 func tableOut(t domain.Table) Table {
@@ -108,8 +118,9 @@ func tableOut(t domain.Table) Table {
 	out := Table{ID: t.ID, CreatorID: t.CreatorID, ClubID: t.ClubID, Rules: string(t.Rules), Options: o, Players: t.Players,
 		Match:   MatchFormat{Deals: t.Match.Deals, Target: t.Match.Target, RequireWinner: t.Match.RequireWinner},
 		Private: t.Private, InviteCode: t.InviteCode, AutoStart: t.AutoStart, TurnSeconds: t.TurnSeconds,
-		MatchSeconds: t.MatchSeconds, Status: string(t.Status), FreeSeats: t.FreeSeats, Version: t.Version,
-		DealNumber: t.DealNumber, Winner: t.Winner, Draw: t.Draw, LostOnTime: t.LostOnTime, CreatedAt: t.CreatedAt,
+		MatchSeconds: t.MatchSeconds, GraceSeconds: t.GraceSeconds, Status: string(t.Status), FreeSeats: t.FreeSeats,
+		Version: t.Version, DealNumber: t.DealNumber, Winner: t.Winner, Draw: t.Draw, LostOnTime: t.LostOnTime,
+		Result: string(t.Result), AbandonedBy: t.AbandonedBy, CreatedAt: t.CreatedAt,
 		UpdatedAt: t.UpdatedAt, StartedAt: t.StartedAt, FinishedAt: t.FinishedAt}
 	out.Seats = mapSlice(t.Seats, func(s domain.Seat) TableSeat {
 		name := s.UserName
@@ -240,22 +251,34 @@ type DealView struct {
 	Rows  [][]string   `json:"rows,omitempty"`
 	Melds [][]MeldView `json:"melds"`
 	// The discard pile, bottom first (fechado: only pile_top).
-	Pile        []string     `json:"pile,omitempty"`
-	PileTop     *string      `json:"pile_top,omitempty"`
-	PileSize    int          `json:"pile_size" example:"1"`
-	StockSize   int          `json:"stock_size" example:"39"`
-	PotsLeft    int          `json:"pots_left" example:"2"`
-	PotTaken    []bool       `json:"pot_taken"`
-	PotUnplayed []bool       `json:"pot_unplayed"`
-	Totals      []int        `json:"totals"`
-	FirstTurn   bool         `json:"first_turn"`
-	LastTurn    bool         `json:"last_turn"`
-	Over        bool         `json:"over"`
-	End         string       `json:"end,omitempty" enums:"closed,stock,referee"`
-	Closer      *int         `json:"closer,omitempty"`
-	Score       []TeamScore  `json:"score,omitempty"`
-	Legal       LegalSummary `json:"legal"`
+	Pile        []string `json:"pile,omitempty"`
+	PileTop     *string  `json:"pile_top,omitempty"`
+	PileSize    int      `json:"pile_size" example:"1"`
+	StockSize   int      `json:"stock_size" example:"39"`
+	PotsLeft    int      `json:"pots_left" example:"2"`
+	PotTaken    []bool   `json:"pot_taken"`
+	PotUnplayed []bool   `json:"pot_unplayed"`
+	Totals      []int    `json:"totals"`
+	FirstTurn   bool     `json:"first_turn"`
+	LastTurn    bool     `json:"last_turn"`
+	// After a referee's time-out: the deal ends after the turn of seat until; turns_left counts the turns still to play.
+	LastRound *LastRound `json:"last_round,omitempty"`
+	Over      bool       `json:"over"`
+	// How the deal ended: closed, stock (exhausted), referee (ended by the server: a match clock ran out or a player
+	// left), timeout (the last round after a referee's time-out was played).
+	End    string       `json:"end,omitempty" enums:"closed,stock,referee,timeout"`
+	Closer *int         `json:"closer,omitempty"`
+	Score  []TeamScore  `json:"score,omitempty"`
+	Legal  LegalSummary `json:"legal"`
 } // @name DealView
+
+// LastRound is the last round of turns after a referee's time-out (RULES §10).
+type LastRound struct {
+	// The seat whose turn (its discard) ends the deal.
+	Until int `json:"until" example:"2"`
+	// The turns still to play, the one in progress included.
+	TurnsLeft int `json:"turns_left" example:"3"`
+} // @name LastRound
 
 // TableState is a table as the caller sees it, for polling: send its ETag
 // back in If-None-Match, or poll with ?since=version&wait=seconds.
@@ -318,7 +341,9 @@ type DealRecord struct {
 	Seed   string       `json:"seed" example:"18446744073709551615"`
 	Totals []int        `json:"totals,omitempty"`
 	Moves  []RecordMove `json:"moves"`
-	// The deal was ended by the server (a match clock ran out), not played out.
+	// The referee's time-out was called after this many moves (0: before the first); absent when not called.
+	TimeoutAt *int `json:"timeout_at,omitempty" example:"57"`
+	// The deal was ended by the server (a match clock ran out, or a player left), not played out.
 	EndedByReferee bool `json:"ended_by_referee,omitempty" example:"false"`
 } // @name DealRecord
 

@@ -22,6 +22,16 @@ const (
 // Valid reports whether s is one of the table statuses.
 func (s TableStatus) Valid() bool { return s == TableOpen || s == TablePlaying || s == TableFinished }
 
+// TableResult says how a finished table's match was decided.
+type TableResult string
+
+// Table results.
+const (
+	ResultPlayed     TableResult = "played"       // MatchFormat decided it over the deals played
+	ResultLostOnTime TableResult = "lost_on_time" // a seat's match clock ran out: its team lost
+	ResultAbandoned  TableResult = "abandoned"    // a player left (or did not come back in time): their team lost
+)
+
 // MatchFormat says when a table's match ends (RULES §10): after a fixed
 // number of deals, or when a team reaches a target score; tie-break deals
 // are played while tied (always with a target; with a fixed number of deals
@@ -32,6 +42,11 @@ type MatchFormat = engine.MatchFormat
 const (
 	MaxMatchDeals   = 50
 	MaxClockSeconds = 24 * 3600
+	// DefaultGraceSeconds is how long a player on turn may stay away (no
+	// move) before their team forfeits the match, when the table does not
+	// say.
+	DefaultGraceSeconds = 300
+	MinGraceSeconds     = 30
 )
 
 // Seat is one seat of a table: empty, a user, or the built-in bot.
@@ -64,6 +79,10 @@ type Table struct {
 	// for the whole match (tempo di sfida).
 	TurnSeconds  int
 	MatchSeconds int
+	// GraceSeconds (0: off) is how long a player on turn may make no move
+	// before their team forfeits the match (abandonment), unless a shorter
+	// turn clock plays the turn for them first.
+	GraceSeconds int
 	Status       TableStatus
 	FreeSeats    int
 	// Version grows by one with every change a client can see.
@@ -72,6 +91,10 @@ type Table struct {
 	Winner     *int // winning team once finished (nil: draw or not over)
 	Draw       bool // finished without a winner
 	LostOnTime *int // the seat whose match clock ran out, if that decided the match
+	// Result says how the finished match was decided; AbandonedBy is the
+	// seat that left it, for ResultAbandoned.
+	Result      TableResult
+	AbandonedBy *int
 	Seats      []Seat
 	// Clock state: when the current turn started, and the match time each
 	// seat has used (milliseconds).
@@ -107,6 +130,9 @@ type TableInput struct {
 	AutoStart    bool
 	TurnSeconds  int
 	MatchSeconds int
+	// GraceSeconds: nil means DefaultGraceSeconds; 0 turns abandonment by
+	// absence off.
+	GraceSeconds *int
 	// Seat is the seat the creator takes (nil: seat 0); Spectate leaves the
 	// creator standing.
 	Seat     *int
@@ -135,6 +161,9 @@ type TableDeal struct {
 	TieBreak  bool
 	Position  json.RawMessage // engine Position after the last move
 	Moves     int             // moves played
+	// TimeOutAt is the number of moves played when the referee called the
+	// time-out (nil: not called), as engine.Record's timeout_at.
+	TimeOutAt *int
 	Score     []engine.Score  // per team, once ended
 	StartedAt time.Time
 	EndedAt   *time.Time
@@ -244,9 +273,20 @@ type TableService interface {
 	// EConflict (started, seat taken, no free seat, already seated),
 	// EInvalid (seat).
 	Join(ctx context.Context, actor Actor, id int64, seat *int, invite string) (Table, error)
-	// Leave frees the actor's seat before the start. Errors:
-	// EUnauthenticated, ENotFound, EConflict (not seated, started).
+	// Leave frees the actor's seat before the start; during the match it
+	// forfeits it: the running deal is ended by referee (scored, its record
+	// readable), the actor's team loses, and the table is finished with
+	// Result ResultAbandoned and AbandonedBy the actor's seat. Errors:
+	// EUnauthenticated, ENotFound, EConflict (not seated, or the match is
+	// over).
 	Leave(ctx context.Context, actor Actor, id int64) (Table, error)
+	// CallTimeOut is the referee's time-out (RULES §10) of the running
+	// deal: its last round is played, then it ends (engine
+	// Game.CallTimeOut); the deal's record keeps when it was called.
+	// Allowed to the table's referee (canRefereeTable). Errors:
+	// EUnauthenticated, ENotFound, EForbidden, EConflict (not playing),
+	// not_allowed (already called), deal_over.
+	CallTimeOut(ctx context.Context, actor Actor, id int64) (TableState, error)
 	// AddBot seats the built-in bot (creator only). Errors: as Join, and
 	// EForbidden (not the creator).
 	AddBot(ctx context.Context, actor Actor, id int64, seat *int) (Table, error)
@@ -270,7 +310,10 @@ type TableService interface {
 	// the seat on turn draws (if it has not taken) and discards its
 	// highest-value card it may discard (moves marked auto); on a match
 	// clock that ran out, the deal is ended (by referee) and the match is
-	// lost by that seat's team. It returns how many tables it changed.
+	// lost by that seat's team; a human seat on turn that made no move for
+	// the table's GraceSeconds (and no shorter turn clock played for it)
+	// forfeits the match as if it had left. It returns how many tables it
+	// changed.
 	Tick(ctx context.Context, now time.Time) (int, error)
 	// Watch waits until the table's version is past since (or ctx ends)
 	// and returns the version then and the actor's seat (-1: a spectator),
@@ -326,6 +369,7 @@ type TableRepo interface {
 	// DeleteIdempotentBefore deletes the results created before t and
 	// returns how many it deleted.
 	DeleteIdempotentBefore(t time.Time) (int64, error)
-	// Clocked returns the playing tables that have a turn or match clock.
+	// Clocked returns the playing tables that have a turn or match clock
+	// or a grace period.
 	Clocked() ([]Table, error)
 }

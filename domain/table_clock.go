@@ -67,6 +67,9 @@ func mayBeDue(t Table, now time.Time) bool {
 	if t.TurnSeconds > 0 && elapsed >= time.Duration(t.TurnSeconds)*time.Second {
 		return true
 	}
+	if t.GraceSeconds > 0 && elapsed >= time.Duration(t.GraceSeconds)*time.Second {
+		return true
+	}
 	if t.MatchSeconds > 0 && len(t.ClockUsed) > 0 {
 		used := time.Duration(slices.Max(t.ClockUsed)) * time.Millisecond
 		return used+elapsed >= time.Duration(t.MatchSeconds)*time.Second
@@ -97,6 +100,8 @@ func (s *tableService) tickTable(ctx context.Context, id int64, now time.Time) (
 		switch {
 		case t.MatchSeconds > 0 && used >= time.Duration(t.MatchSeconds)*time.Second:
 			err = s.loseOnTime(tx, p, seat)
+		case graceOver(t, seat, elapsed):
+			err = s.abandon(tx, &t, seat)
 		case t.TurnSeconds > 0 && elapsed >= time.Duration(t.TurnSeconds)*time.Second:
 			err = s.timeOut(tx, p, seat)
 		default:
@@ -150,24 +155,11 @@ func timeOutMove(g *engine.Game, seat int) engine.Move {
 // is ended by referee (scored, its record readable) and the seat's team
 // loses the match.
 func (s *tableService) loseOnTime(tx Tx, p *playing, seat int) error {
-	t := p.t
-	t.ClockUsed[seat] = int64(t.MatchSeconds) * 1000
-	if err := p.game.EndByReferee(); err != nil {
+	p.t.ClockUsed[seat] = int64(p.t.MatchSeconds) * 1000
+	if err := s.forfeit(tx, p, seat, ResultLostOnTime); err != nil {
 		return err
 	}
-	now := s.now()
-	p.deal.Score, p.deal.EndedAt = p.game.Score(), &now
-	if err := s.savePosition(tx, p); err != nil {
-		return err
-	}
-	deals, err := tx.Tables().Deals(t.ID)
-	if err != nil {
-		return err
-	}
-	st := engine.MatchStatus{Totals: engine.RunningTotals(scoresOf(deals)), Over: true,
-		Winner: 1 - p.game.Team(seat)}
-	s.finish(t, st)
 	lost := seat
-	t.LostOnTime = &lost
+	p.t.LostOnTime = &lost
 	return nil
 }

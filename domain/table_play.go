@@ -160,16 +160,16 @@ func (s *tableService) endDeal(tx Tx, p *playing) (*playing, error) {
 	}
 	st := p.t.Match.Status(scoresOf(deals))
 	if st.Over {
-		s.finish(p.t, st)
+		s.finish(p.t, st, ResultPlayed)
 		return nil, nil
 	}
 	return s.deal(tx, p.t, p.deal.Number+1, engine.NextDealer(p.deal.Dealer, p.t.Players), st.Totals, st.TieBreak)
 }
 
-// finish marks the match decided.
-func (s *tableService) finish(t *Table, st engine.MatchStatus) {
+// finish marks the match decided, how by result.
+func (s *tableService) finish(t *Table, st engine.MatchStatus, result TableResult) {
 	now := s.now()
-	t.Status, t.FinishedAt, t.TurnStartedAt, t.Draw = TableFinished, &now, nil, st.Draw
+	t.Status, t.FinishedAt, t.TurnStartedAt, t.Draw, t.Result = TableFinished, &now, nil, st.Draw, result
 	if st.Winner >= 0 {
 		w := st.Winner
 		t.Winner = &w

@@ -102,12 +102,18 @@ func newTable(in TableInput) (Table, error) {
 	options := checkTableGame(&v, in)
 	t := Table{Rules: in.Rules, Options: options, Players: in.Players, Match: in.Match, ClubID: in.ClubID,
 		Private: in.Private, AutoStart: in.AutoStart, TurnSeconds: in.TurnSeconds, MatchSeconds: in.MatchSeconds,
-		Status: TableOpen, FreeSeats: in.Players, Version: 1, ClockUsed: []int64{}}
+		GraceSeconds: DefaultGraceSeconds, Status: TableOpen, FreeSeats: in.Players, Version: 1, ClockUsed: []int64{}}
 	checkMatch(&v, &t)
 	v.Check(in.TurnSeconds == 0 || in.TurnSeconds >= 5 && in.TurnSeconds <= 3600, "turn_seconds", "out_of_range",
 		"turn_seconds must be 0 (no turn clock) or from 5 to 3600")
 	v.Check(in.MatchSeconds == 0 || in.MatchSeconds >= 60 && in.MatchSeconds <= MaxClockSeconds, "match_seconds", "out_of_range",
 		fmt.Sprintf("match_seconds must be 0 (no match clock) or from 60 to %d", MaxClockSeconds))
+	if in.GraceSeconds != nil {
+		t.GraceSeconds = *in.GraceSeconds
+		v.Check(t.GraceSeconds == 0 || t.GraceSeconds >= MinGraceSeconds && t.GraceSeconds <= MaxClockSeconds,
+			"grace_seconds", "out_of_range", fmt.Sprintf("grace_seconds must be 0 (no forfeit for absence) or from %d to %d",
+				MinGraceSeconds, MaxClockSeconds))
+	}
 	v.Check(in.ClubID == nil || *in.ClubID > 0, "club_id", "invalid", "club_id must be a positive id")
 	validSeats := in.Players == 2 || in.Players == 4
 	v.Check(in.Seat == nil || !validSeats || *in.Seat >= 0 && *in.Seat < in.Players, "seat", "out_of_range",
@@ -309,8 +315,10 @@ func (s *tableService) Leave(ctx context.Context, actor Actor, id int64) (Table,
 		switch {
 		case seat < 0:
 			return Errorf(EConflict, "you do not sit at this table")
-		case t.Status != TableOpen:
-			return Errorf(EConflict, "the match has started: seats can no longer be left")
+		case t.Status == TableFinished:
+			return Errorf(EConflict, "the match is over")
+		case t.Status == TablePlaying:
+			return s.abandon(tx, t, seat)
 		}
 		t.Seats[seat] = Seat{Seat: seat}
 		t.FreeSeats++

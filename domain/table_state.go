@@ -169,7 +169,8 @@ func dealRecord(tx Tx, t Table, d TableDeal) (DealRecord, error) {
 	if err := json.Unmarshal(d.Position, &end); err != nil {
 		return DealRecord{}, err
 	}
-	rec.Record.ByReferee = end.End == engine.ByReferee.String() // a match clock ran out
+	rec.Record.ByReferee = end.End == engine.ByReferee.String() // a match clock ran out, or a player left
+	rec.Record.TimeOutAt = d.TimeOutAt
 	rec.Record.Moves = make([]engine.SeatMove, len(moves))
 	for i, m := range moves {
 		var mv engine.Move

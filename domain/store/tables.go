@@ -27,6 +27,7 @@ type tableRow struct {
 	AutoStart          bool
 	TurnSeconds        int
 	MatchSeconds       int
+	GraceSeconds       int
 	Status             string
 	FreeSeats          int
 	Version            int64
@@ -34,6 +35,8 @@ type tableRow struct {
 	Winner             *int
 	Draw               bool
 	LostOnTime         *int
+	Result             string
+	AbandonedBy        *int
 	TurnStartedAt      *time.Time
 	ClockUsed          string
 	CreatedAt          time.Time `gorm:"autoCreateTime:false"`
@@ -52,9 +55,9 @@ func tableRowOf(t domain.Table) tableRow {
 	return tableRow{ID: t.ID, CreatorID: t.CreatorID, ClubID: t.ClubID, Rules: string(t.Rules), Options: string(t.Options),
 		Players: t.Players, MatchDeals: t.Match.Deals, MatchTarget: t.Match.Target, MatchRequireWinner: t.Match.RequireWinner,
 		Private: t.Private, InviteCode: t.InviteCode, AutoStart: t.AutoStart, TurnSeconds: t.TurnSeconds,
-		MatchSeconds: t.MatchSeconds, Status: string(t.Status), FreeSeats: t.FreeSeats, Version: t.Version,
-		DealNumber: t.DealNumber, Winner: t.Winner, Draw: t.Draw, LostOnTime: t.LostOnTime,
-		TurnStartedAt: utcPtr(t.TurnStartedAt), ClockUsed: string(used), CreatedAt: utc(t.CreatedAt),
+		MatchSeconds: t.MatchSeconds, GraceSeconds: t.GraceSeconds, Status: string(t.Status), FreeSeats: t.FreeSeats,
+		Version: t.Version, DealNumber: t.DealNumber, Winner: t.Winner, Draw: t.Draw, LostOnTime: t.LostOnTime,
+		Result: string(t.Result), AbandonedBy: t.AbandonedBy, TurnStartedAt: utcPtr(t.TurnStartedAt), ClockUsed: string(used), CreatedAt: utc(t.CreatedAt),
 		UpdatedAt: utc(t.UpdatedAt), StartedAt: utcPtr(t.StartedAt), FinishedAt: utcPtr(t.FinishedAt)}
 }
 
@@ -63,8 +66,9 @@ func (r tableRow) domain() domain.Table {
 		Options: json.RawMessage(r.Options), Players: r.Players,
 		Match:   domain.MatchFormat{Deals: r.MatchDeals, Target: r.MatchTarget, RequireWinner: r.MatchRequireWinner},
 		Private: r.Private, InviteCode: r.InviteCode, AutoStart: r.AutoStart, TurnSeconds: r.TurnSeconds,
-		MatchSeconds: r.MatchSeconds, Status: domain.TableStatus(r.Status), FreeSeats: r.FreeSeats, Version: r.Version,
-		DealNumber: r.DealNumber, Winner: r.Winner, Draw: r.Draw, LostOnTime: r.LostOnTime,
+		MatchSeconds: r.MatchSeconds, GraceSeconds: r.GraceSeconds, Status: domain.TableStatus(r.Status),
+		FreeSeats: r.FreeSeats, Version: r.Version, DealNumber: r.DealNumber, Winner: r.Winner, Draw: r.Draw,
+		LostOnTime: r.LostOnTime, Result: domain.TableResult(r.Result), AbandonedBy: r.AbandonedBy,
 		TurnStartedAt: utcPtr(r.TurnStartedAt), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 		StartedAt: utcPtr(r.StartedAt), FinishedAt: utcPtr(r.FinishedAt)}
 	_ = json.Unmarshal([]byte(r.ClockUsed), &t.ClockUsed) // written by tableRowOf
@@ -101,6 +105,7 @@ type dealRow struct {
 	Position  string
 	Moves     int
 	Score     *string
+	TimeoutAt *int
 	StartedAt time.Time
 	EndedAt   *time.Time
 }
@@ -111,7 +116,7 @@ func dealRowOf(d domain.TableDeal) dealRow {
 	totals, _ := json.Marshal(d.Totals) // []int: cannot fail
 	row := dealRow{TableID: d.TableID, Number: d.Number, Dealer: d.Dealer, Seed: strconv.FormatUint(d.Seed, 10),
 		Totals: string(totals), TieBreak: d.TieBreak, Position: string(d.Position), Moves: d.Moves,
-		StartedAt: utc(d.StartedAt), EndedAt: utcPtr(d.EndedAt)}
+		TimeoutAt: d.TimeOutAt, StartedAt: utc(d.StartedAt), EndedAt: utcPtr(d.EndedAt)}
 	if d.Score != nil {
 		s, _ := json.Marshal(d.Score) // plain ints: cannot fail
 		str := string(s)
@@ -126,7 +131,7 @@ func (r dealRow) domain() (domain.TableDeal, error) {
 		return domain.TableDeal{}, err
 	}
 	d := domain.TableDeal{TableID: r.TableID, Number: r.Number, Dealer: r.Dealer, Seed: seed, TieBreak: r.TieBreak,
-		Position: json.RawMessage(r.Position), Moves: r.Moves, StartedAt: r.StartedAt.UTC(), EndedAt: utcPtr(r.EndedAt)}
+		Position: json.RawMessage(r.Position), Moves: r.Moves, TimeOutAt: r.TimeoutAt, StartedAt: r.StartedAt.UTC(), EndedAt: utcPtr(r.EndedAt)}
 	if err := json.Unmarshal([]byte(r.Totals), &d.Totals); err != nil {
 		return domain.TableDeal{}, err
 	}
@@ -239,7 +244,8 @@ func (r tableRepo) Update(t domain.Table) error {
 	row := tableRowOf(t)
 	res := r.t.db.Model(&tableRow{ID: t.ID}).Updates(map[string]any{
 		"status": row.Status, "free_seats": row.FreeSeats, "version": row.Version, "deal_number": row.DealNumber,
-		"winner": row.Winner, "draw": row.Draw, "lost_on_time": row.LostOnTime, "turn_started_at": row.TurnStartedAt,
+		"winner": row.Winner, "draw": row.Draw, "lost_on_time": row.LostOnTime, "result": row.Result,
+		"abandoned_by": row.AbandonedBy, "turn_started_at": row.TurnStartedAt,
 		"clock_used": row.ClockUsed, "updated_at": row.UpdatedAt, "started_at": row.StartedAt, "finished_at": row.FinishedAt,
 	})
 	if res.Error != nil {
@@ -315,7 +321,7 @@ func (r tableRepo) Deal(tableID int64, number int) (domain.TableDeal, error) {
 func (r tableRepo) UpdateDeal(d domain.TableDeal) error {
 	row := dealRowOf(d)
 	res := r.t.db.Model(&dealRow{}).Where("table_id = ? AND number = ?", d.TableID, d.Number).Updates(map[string]any{
-		"position": row.Position, "moves": row.Moves, "score": row.Score, "ended_at": row.EndedAt,
+		"position": row.Position, "moves": row.Moves, "score": row.Score, "timeout_at": row.TimeoutAt, "ended_at": row.EndedAt,
 	})
 	if res.Error != nil {
 		return translate(res.Error, "deal")
@@ -405,7 +411,7 @@ func (r tableRepo) DeleteIdempotentBefore(t time.Time) (int64, error) {
 
 func (r tableRepo) Clocked() ([]domain.Table, error) {
 	var rows []tableRow
-	err := r.t.db.Where("status = ? AND (turn_seconds > 0 OR match_seconds > 0)", string(domain.TablePlaying)).
+	err := r.t.db.Where("status = ? AND (turn_seconds > 0 OR match_seconds > 0 OR grace_seconds > 0)", string(domain.TablePlaying)).
 		Order("id").Find(&rows).Error
 	if err != nil {
 		return nil, translate(err, "table")

@@ -1,0 +1,109 @@
+package domain
+
+import (
+	"context"
+	"time"
+
+	"github.com/burraco/burraco/engine"
+)
+
+// forfeit ends the match of a playing table lost by seat's team: the
+// running deal is ended by referee (scored as it stands, its record
+// readable with ended_by_referee), and the table is finished with result.
+// The seats stay as they were, the record of who played: a finished table
+// holds nobody.
+func (s *tableService) forfeit(tx Tx, p *playing, seat int, result TableResult) error {
+	t := p.t
+	if !p.game.Over() {
+		if err := p.game.EndByReferee(); err != nil {
+			return FromRuleError(err)
+		}
+	}
+	now := s.now()
+	if p.deal.EndedAt == nil {
+		p.deal.Score, p.deal.EndedAt = p.game.Score(), &now
+	}
+	if err := s.savePosition(tx, p); err != nil {
+		return err
+	}
+	deals, err := tx.Tables().Deals(t.ID)
+	if err != nil {
+		return err
+	}
+	st := engine.MatchStatus{Totals: engine.RunningTotals(scoresOf(deals)), Over: true,
+		Winner: 1 - p.game.Team(seat)}
+	s.finish(t, st, result)
+	return nil
+}
+
+// abandon forfeits the match for the seat of a player who left it (or did
+// not come back within the table's grace period).
+func (s *tableService) abandon(tx Tx, t *Table, seat int) error {
+	p, err := load(tx, t)
+	if err != nil {
+		return err
+	}
+	if err := s.forfeit(tx, p, seat, ResultAbandoned); err != nil {
+		return err
+	}
+	t.AbandonedBy = &seat
+	return nil
+}
+
+// CallTimeOut implements TableService.
+func (s *tableService) CallTimeOut(ctx context.Context, actor Actor, id int64) (TableState, error) {
+	if actor.Anonymous() {
+		return TableState{}, errLoginRequired
+	}
+	var state TableState
+	var t Table
+	err := s.st.InTx(ctx, func(tx Tx) error {
+		var err error
+		if t, err = visibleTable(tx, actor, id, "", true); err != nil {
+			return err
+		}
+		if ok, err := accessFor(tx, actor).canRefereeTable(t); !ok {
+			return orDenied(err, Errorf(EForbidden, "only the table's referee may call the time-out: "+
+				"at a club table the club's referees and admins, at a friendly table its creator"))
+		}
+		if t.Status != TablePlaying {
+			return Errorf(EConflict, "the match is not being played")
+		}
+		p, err := load(tx, &t)
+		if err != nil {
+			return err
+		}
+		if err := p.game.CallTimeOut(); err != nil {
+			return FromRuleError(err)
+		}
+		called := p.deal.Moves
+		p.deal.TimeOutAt = &called
+		if err := s.advance(tx, p); err != nil {
+			return err
+		}
+		if err := s.commitTable(tx, &t); err != nil {
+			return err
+		}
+		state, err = stateOf(tx, t, t.SeatOf(actor.UserID))
+		return err
+	})
+	if err != nil {
+		return TableState{}, err
+	}
+	s.notes.publish(t)
+	state.Table = forViewer(state.Table, actor)
+	state.TurnLeft, state.MatchLeft = clocksLeft(state.Table, state.View, s.now())
+	return state, nil
+}
+
+// graceOver reports whether the seat on turn at t has made no move for the
+// table's grace period at now, and no shorter turn clock plays for it.
+func graceOver(t Table, seat int, elapsed time.Duration) bool {
+	if t.GraceSeconds <= 0 || seat < 0 || seat >= len(t.Seats) || t.Seats[seat].Bot {
+		return false
+	}
+	if t.TurnSeconds > 0 && t.TurnSeconds <= t.GraceSeconds {
+		return false
+	}
+	return elapsed >= time.Duration(t.GraceSeconds)*time.Second
+}
