@@ -95,7 +95,7 @@ type Table struct {
 	// seat that left it, for ResultAbandoned.
 	Result      TableResult
 	AbandonedBy *int
-	Seats      []Seat
+	Seats       []Seat
 	// Clock state: when the current turn started, and the match time each
 	// seat has used (milliseconds).
 	TurnStartedAt *time.Time
@@ -153,18 +153,18 @@ type TableFilter struct {
 // TableDeal is one deal of a table as stored. Seed and Position are
 // secret while the deal runs: only the service reads them.
 type TableDeal struct {
-	TableID   int64
-	Number    int
-	Dealer    int
-	Seed      uint64
-	Totals    []int // running match totals per team when it was dealt
-	TieBreak  bool
-	Position  json.RawMessage // engine Position after the last move
-	Moves     int             // moves played
+	TableID  int64
+	Number   int
+	Dealer   int
+	Seed     uint64
+	Totals   []int // running match totals per team when it was dealt
+	TieBreak bool
+	Position json.RawMessage // engine Position after the last move
+	Moves    int             // moves played
 	// TimeOutAt is the number of moves played when the referee called the
 	// time-out (nil: not called), as engine.Record's timeout_at.
 	TimeOutAt *int
-	Score     []engine.Score  // per team, once ended
+	Score     []engine.Score // per team, once ended
 	StartedAt time.Time
 	EndedAt   *time.Time
 }
