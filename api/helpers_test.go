@@ -71,6 +71,14 @@ func newEnv(t testing.TB, db *store.DB, tweak ...func(*api.Config)) *env {
 	for _, f := range tweak {
 		f(&cfg)
 	}
+	// The tables' feed of other processes' changes, as serve runs it.
+	ctx, cancel := context.WithCancel(context.Background())
+	followed := make(chan struct{})
+	go func() {
+		defer close(followed)
+		_ = svc.Tables.Follow(ctx)
+	}()
+	t.Cleanup(func() { cancel(); <-followed })
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	return &env{t: t, h: api.NewServer(cfg, svc, db, log), svc: svc, clock: clk, logs: logs}

@@ -320,6 +320,22 @@ type TableService interface {
 	// for the ETag of a state. A change that is not yet seen is answered
 	// from memory, without reading the database. Errors: ENotFound.
 	Watch(ctx context.Context, actor Actor, id int64, invite string, since int64) (version int64, seat int, err error)
+	// Follow feeds the changes other server processes commit to Watch
+	// (when the storage is a TableFeed) until ctx ends; serve runs it for
+	// the life of the process. Without it, Watch sees this process's
+	// changes only.
+	Follow(ctx context.Context) error
+}
+
+// TableFeed carries table changes between server processes sharing one
+// database: the storage implements it (PostgreSQL LISTEN/NOTIFY; on SQLite,
+// one process per file, it only waits for ctx).
+type TableFeed interface {
+	// FollowTables calls changed with each table version any process
+	// commits (this one's included), and resync whenever changes may have
+	// been missed (each time it starts listening, also after a lost
+	// connection), until ctx ends.
+	FollowTables(ctx context.Context, changed func(tableID, version int64), resync func()) error
 }
 
 // TableRepo stores tables, their seats, deals and moves. Tables it returns
@@ -337,7 +353,9 @@ type TableRepo interface {
 	ByInvite(code string) (Table, error)
 	// Update stores every field of t except ID, CreatorID, the game
 	// (rules, options, players, match, club, private, invite, clocks
-	// settings) and CreatedAt; seats are stored by SetSeat.
+	// settings) and CreatedAt; seats are stored by SetSeat. It announces
+	// the table's version to the other server processes sharing the
+	// database (see TableFeed), delivered when the transaction commits.
 	Update(t Table) error
 	// SetSeat stores one seat. Errors: EConflict (the user sits elsewhere
 	// at the table).

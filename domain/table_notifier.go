@@ -13,7 +13,9 @@ import (
 //
 // Entries of finished tables are dropped when nobody waits on them, so the
 // map holds only the tables in use. Changes made by another server process
-// are not seen here (a PostgreSQL LISTEN/NOTIFY feed would publish them).
+// arrive through the storage's TableFeed (Follow): such a change drops the
+// table's entry and wakes its waiters, who read the table again; when the
+// feed may have missed changes (it (re)connects), every entry is dropped.
 type tableNotifier struct {
 	mu     sync.Mutex
 	tables map[int64]*tableWatch
@@ -51,6 +53,38 @@ func (n *tableNotifier) publish(t Table) {
 		w.changed = make(chan struct{})
 	}
 	n.evict(t.ID, w)
+}
+
+// stale drops the entry of a table changed elsewhere (version past the one
+// known) and wakes its waiters, who read it again.
+func (n *tableNotifier) stale(id, version int64) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if w := n.tables[id]; w != nil && version > w.version {
+		close(w.changed)
+		delete(n.tables, id)
+	}
+}
+
+// forget drops every entry and wakes every waiter: the feed may have
+// missed changes, so nothing known may be trusted.
+func (n *tableNotifier) forget() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for id, w := range n.tables {
+		close(w.changed)
+		delete(n.tables, id)
+	}
+}
+
+// Follow implements TableService.
+func (s *tableService) Follow(ctx context.Context) error {
+	feed, ok := s.st.(TableFeed)
+	if !ok {
+		<-ctx.Done()
+		return nil
+	}
+	return feed.FollowTables(ctx, s.notes.stale, s.notes.forget)
 }
 
 // evict drops the entry of a finished table nobody waits on.

@@ -80,6 +80,11 @@ func serve(ctx context.Context, c config, log *slog.Logger) error {
 		Shutdown:       ctx, // long polls of table states end at once on shutdown
 	}, svc, db, log)
 	go tickTables(ctx, svc.Tables, log)
+	go func() { // other processes' table changes wake this one's long polls (PostgreSQL)
+		if err := svc.Tables.Follow(ctx); err != nil {
+			log.Error("table feed", "err", err)
+		}
+	}()
 	return listenAndServe(ctx, c.addr, handler, log)
 }
 

@@ -48,6 +48,7 @@ type DB struct {
 	gorm    *gorm.DB
 	sql     *sql.DB
 	dialect string
+	url     string // for the tables' listener's own connection (PostgreSQL)
 }
 
 var _ domain.Storage = (*DB)(nil)
@@ -101,7 +102,7 @@ func open(ctx context.Context, databaseURL string) (*DB, string, error) {
 	if err != nil {
 		return nil, dialect, err
 	}
-	db := &DB{gorm: g, sql: sqlDB, dialect: dialect}
+	db := &DB{gorm: g, sql: sqlDB, dialect: dialect, url: databaseURL}
 	db.tunePool(databaseURL)
 	if err := db.Ping(ctx); err != nil {
 		sqlDB.Close()

@@ -254,7 +254,7 @@ func (r tableRepo) Update(t domain.Table) error {
 	if res.RowsAffected == 0 {
 		return notFound("table")
 	}
-	return nil
+	return r.announce(t.ID, t.Version)
 }
 
 func (r tableRepo) SetSeat(tableID int64, s domain.Seat) error {

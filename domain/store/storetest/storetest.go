@@ -82,6 +82,13 @@ func Each(t *testing.T, fn func(t *testing.T, db *store.DB)) {
 	t.Run(store.Postgres, func(t *testing.T) { fn(t, Postgres(t)) })
 }
 
+// Open opens and migrates databaseURL (closed when the test ends): a second
+// handle on a PostgresURL, as a second server process would have.
+func Open(t testing.TB, databaseURL string) *store.DB {
+	t.Helper()
+	return open(t, databaseURL)
+}
+
 // open opens and migrates databaseURL; the database is closed (before any
 // schema is dropped) when the test ends.
 func open(t testing.TB, databaseURL string) *store.DB {
