@@ -29,7 +29,8 @@ func FuzzParseCard(f *testing.F) {
 func FuzzDecodeMove(f *testing.F) {
 	for _, s := range []string{
 		`{"move":"draw"}`, `{"move":"pickup","meld":["JC","JH"],"melds":[["5S","6S","7S"]]}`,
-		`{"move":"pickup","attach":1}`, `{"move":"attach","meld":0,"cards":["7C","TC"],"wild_as":"9C"}`,
+		`{"move":"pickup","attach":1}`, `{"move":"pickup","attach":0,"cards":["8C"]}`,
+		`{"move":"pickup","attach":0,"meld":["8C"]}`, `{"move":"attach","meld":0,"cards":["7C","TC"],"wild_as":"9C"}`,
 		`{"move":"meld","cards":["7H","8H"],"row":true}`, `{"move":"discard","card":"9C"}`,
 		`{"move":"meld","meld":1e99}`, `{"move":"attach","meld":-1}`, `null`,
 	} {

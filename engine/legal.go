@@ -23,12 +23,13 @@ func (g *Game) LegalMoves(seat int) []Move {
 	}
 	var out []Move
 	listed := [len(moveNames)]bool{}
-	var pickupLays bool
+	var pickupLays, pickupAttach bool
 	for _, m := range g.candidates(seat) {
 		if _, err := g.check(seat, m); err == nil {
 			out = append(out, m)
 			listed[m.Kind] = true
 			pickupLays = pickupLays || m.Kind == Pickup && (m.Attach || len(m.Cards) > 0)
+			pickupAttach = pickupAttach || m.Kind == Pickup && m.Attach
 		}
 	}
 	if !listed[MeldCards] {
@@ -39,6 +40,13 @@ func (g *Game) LegalMoves(seat int) []Move {
 	if !listed[AttachCards] {
 		if m, ok := g.findAttach(seat); ok {
 			out = append(out, m)
+		}
+	}
+	if !pickupAttach && g.phase == PhaseTake && len(g.pile) > 0 {
+		pool := append(slices.Clone(g.hands[seat]), g.pile[:len(g.pile)-1]...)
+		if m, ok := g.findPickupAttach(seat, pool); ok {
+			out = append(out, m)
+			pickupLays = true
 		}
 	}
 	if !pickupLays {
@@ -297,8 +305,8 @@ func (g *Game) Summary(seat int) Summary {
 			s.CanPickup = legal(PickupMove())
 			return s
 		}
-		for i := range g.melds[team] {
-			s.CanPickup = s.CanPickup || legal(PickupAttachMove(i))
+		if len(g.pile) > 0 {
+			_, s.CanPickup = g.findPickupAttach(seat, g.hands[seat])
 		}
 		if !s.CanPickup && len(g.pile) > 0 {
 			// g is seenBy(seat): the pool is the hand and the top card, and
