@@ -14,14 +14,16 @@ package engine
 //   - A sequence becomes a run of positions a..b holding the meld's naturals
 //     and the top card at its place. Every position of a..b the meld does
 //     not fill takes the natural card of the pool, or is a hole: the wild's
-//     place (the meld's wild, its natural 2 at the low end, or a wild of the
-//     pool). The search tries every such window with at most two holes
-//     (a 2 of the suit may be the wild that turns natural), with the pool's
-//     naturals, with and without each kind of wild of the pool, and without
-//     the natural of the meld wild's own place (the wild staying). When the
-//     move would leave at most two cards it also tries leaving out each
-//     natural in turn (with and without a wild in its place): which card is
-//     left may then decide (a lone wild cannot be the closing discard).
+//     place (the meld's wild, its natural 2 at the low end moving, or a wild
+//     of the pool; one hole more when a 2 of the suit turns natural). The
+//     search tries every such window with at most two holes, with the
+//     pool's naturals, alone and with each kind of wild of the pool; Attach
+//     places the cards. A result in which the meld's natural 2 left the low
+//     end is also the result of the window that keeps position 2, so the
+//     windows always hold every natural of the meld. When the move would
+//     leave at most two cards the search also tries leaving out each natural
+//     in turn (alone and with a wild in its place): which card is left may
+//     then decide (a lone wild cannot be the closing discard).
 //
 // Further melds in the same move never help: they take three cards or more,
 // and an attach that leaves two or more cards is legal already (the team has
@@ -76,13 +78,9 @@ func (s *pickupAttachSearch) run() (Move, bool) {
 			s.fixed |= bit(s.m.Low + Rank(i))
 		}
 	}
-	need := s.fixed
-	if s.m.Wild < 0 && s.m.Low == Two {
-		need &^= bit(Two) // the natural 2 at the low end may move (RULES §5)
-	}
 	for a := Ace; a <= HighAce; a++ {
 		for b := a + 2; b <= HighAce && b-a < maxSeqLen; b++ {
-			if need&^span(a, b) != 0 {
+			if s.fixed&^span(a, b) != 0 {
 				continue
 			}
 			if mv, found := s.window(a, b); found {
@@ -136,12 +134,6 @@ func (s *pickupAttachSearch) window(a, b Rank) (Move, bool) {
 	if mv, ok := withWilds(nat); ok {
 		return mv, true
 	}
-	if s.m.Wild >= 0 {
-		// The meld's wild stays where it is: leave its card out.
-		if mv, ok := try(without(nat, posCard(s.m.Low+Rank(s.m.Wild), s.m.Suit))); ok {
-			return mv, true
-		}
-	}
 	if s.size-len(nat) > 2 {
 		return Move{}, false
 	}
@@ -153,12 +145,3 @@ func (s *pickupAttachSearch) window(a, b Rank) (Move, bool) {
 	return Move{}, false
 }
 
-// without returns cs less one copy of c (cs itself when it holds none).
-func without(cs []Card, c Card) []Card {
-	for i, x := range cs {
-		if x == c {
-			return append(cs[:i:i], cs[i+1:]...)
-		}
-	}
-	return cs
-}
