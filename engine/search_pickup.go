@@ -144,4 +144,3 @@ func (s *pickupAttachSearch) window(a, b Rank) (Move, bool) {
 	}
 	return Move{}, false
 }
-
