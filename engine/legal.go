@@ -5,13 +5,14 @@ import (
 )
 
 // LegalMoves returns legal moves for seat now. Draws, pickups, discards,
-// redraws and single-card attaches are listed completely; melds (and fechado
-// pickups that lay a meld) are those a simple generator proposes (runs, sets,
-// a pair with a wild, a combination of disjoint melds), so the list is a
-// useful sample of them, completed by one move of the complete search of
-// Summary whenever the sample has no move of a kind Summary allows (a
-// vulnerable team's combined first melds, a multi-card attach that empties a
-// small hand). Every move listed passes Check, and the kinds listed are
+// redraws, single-card attaches and fechado pickups attaching the top card
+// alone are listed completely; melds (and fechado pickups that lay a meld)
+// are those a simple generator proposes (runs, sets, a pair with a wild, a
+// combination of disjoint melds), so the list is a useful sample of them,
+// completed by one move of the complete search of Summary whenever the
+// sample has no move of a kind Summary allows (a vulnerable team's combined
+// first melds, a multi-card attach that empties a small hand, a fechado
+// pickup attaching the top card with more cards). Every move listed passes Check, and the kinds listed are
 // exactly the kinds Summary reports, but for the fechado pickup: LegalMoves
 // knows the whole pile and may list a pickup that uses cards under its top,
 // where Summary's CanPickup sees only the top card. LegalMoves is therefore
