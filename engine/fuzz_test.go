@@ -123,6 +123,8 @@ func FuzzApply(f *testing.F) {
 	f.Add(uint64(7), uint8(33), uint8(1), []byte{5, 0, 0, 0, 17})
 	f.Add(uint64(11), uint8(80), uint8(0), []byte{4, 1, 0, 0, 0, 1, 20})
 	f.Add(uint64(4), uint8(1), uint8(0), []byte(`{"move":"pickup","meld":["JC","JH"]}`))
+	f.Add(uint64(7), uint8(6), uint8(0), []byte(`{"move":"pickup","attach":0,"cards":["8C"]}`))
+	f.Add(uint64(19), uint8(40), uint8(0), []byte{2, 0, 2, 0, 0, 2, 7, 8})
 	configs := simConfigs()
 	f.Fuzz(func(t *testing.T, seed uint64, steps, seatByte uint8, raw []byte) {
 		c := configs[seed%uint64(len(configs))]

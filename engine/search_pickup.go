@@ -49,7 +49,7 @@ func (g *Game) findPickupAttach(seat int, pool []Card) (Move, bool) {
 		}
 		// size: the cards the hand will hold before the attach (the pile
 		// under the top joins it, even where the seat cannot see it).
-		s := pickupAttachSearch{g: g, seat: seat, meld: i, m: m, top: top, ok: ok,
+		s := pickupAttachSearch{meld: i, m: m, top: top, ok: ok,
 			size: len(g.hands[seat]) + len(g.pile) - 1}
 		s.pool.add(pool)
 		if mv, found := s.run(); found {
@@ -61,8 +61,6 @@ func (g *Game) findPickupAttach(seat int, pool []Card) (Move, bool) {
 
 // pickupAttachSearch tries the windows of one sequence.
 type pickupAttachSearch struct {
-	g     *Game
-	seat  int
 	meld  int
 	m     Meld
 	top   Card
