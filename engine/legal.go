@@ -12,12 +12,13 @@ import (
 // completed by one move of the complete search of Summary whenever the
 // sample has no move of a kind Summary allows (a vulnerable team's combined
 // first melds, a multi-card attach that empties a small hand, a fechado
-// pickup attaching the top card with more cards). Every move listed passes Check, and the kinds listed are
-// exactly the kinds Summary reports, but for the fechado pickup: LegalMoves
-// knows the whole pile and may list a pickup that uses cards under its top,
-// where Summary's CanPickup sees only the top card. LegalMoves is therefore
-// not for showing to a seat in fechado (it would reveal hidden pile cards);
-// a View carries only the Summary.
+// pickup attaching the top card with more cards). Every move listed passes
+// Check, and the kinds listed are exactly the kinds Summary reports, but
+// for the fechado pickup: LegalMoves knows the whole pile and may list a
+// pickup that uses cards under its top, where Summary's CanPickup sees only
+// the top card. LegalMoves is therefore not for showing to a seat in
+// fechado (it would reveal hidden pile cards); a View carries only the
+// Summary, and a Bot lists its moves from what its seat sees.
 func (g *Game) LegalMoves(seat int) []Move {
 	if !g.ready() || g.phase == PhaseOver || seat != g.turn {
 		return nil
