@@ -246,7 +246,7 @@ func (s *tournamentService) Update(ctx context.Context, actor Actor, id int64, p
 // checkTournamentPatch applies p to t and validates the result, listing
 // every invalid field (the status among them).
 func checkTournamentPatch(t *Tournament, p TournamentPatch) error {
-	options := t.Options
+	options := storedOptions(t.Rules, t.Options)
 	if p.Rules != nil && *p.Rules != t.Rules {
 		options = nil // the new rule set's defaults
 	}
@@ -300,9 +300,32 @@ func sameGame(a, b Tournament) bool {
 	if a.Rules != b.Rules || a.PlayersPerTable != b.PlayersPerTable {
 		return false
 	}
-	oa, errA := engine.ParseOptions(a.Rules, a.Options)
-	ob, errB := engine.ParseOptions(b.Rules, b.Options)
+	oa, errA := engine.ParseOptions(a.Rules, storedOptions(a.Rules, a.Options))
+	ob, errB := engine.ParseOptions(b.Rules, storedOptions(b.Rules, b.Options))
 	return errA == nil && errB == nil && oa == ob
+}
+
+// storedOptions returns the options object stored for rule set id without
+// the keys that do not apply to it. Tournaments stored before options were
+// held to their rule sets (RULES §11) hold every key, with the zero or
+// default value of those that do not apply; the engine now refuses such a
+// key, and reading it back must not turn a stored tournament invalid.
+func storedOptions(id engine.RuleSet, raw json.RawMessage) json.RawMessage {
+	var all map[string]json.RawMessage
+	if len(raw) == 0 || json.Unmarshal(raw, &all) != nil || all == nil {
+		return raw // the engine says what is wrong with it
+	}
+	keep := make(map[string]json.RawMessage, len(all))
+	for _, k := range engine.OptionKeys(id) {
+		if v, ok := all[k]; ok {
+			keep[k] = v
+		}
+	}
+	if len(keep) == len(all) {
+		return raw
+	}
+	out, _ := json.Marshal(keep) // raw JSON values read from JSON: cannot fail
+	return out
 }
 
 // Delete implements TournamentService.

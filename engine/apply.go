@@ -152,36 +152,24 @@ func (g *Game) checkPickup(p *plan, m Move) error {
 		return ruleErr(ErrPickupRequiresMeld, "fechado: the top card must be melded or attached at once")
 	}
 	top := g.pile[len(g.pile)-1]
-	base := append(slices.Clone(g.hands[p.seat]), g.pile[:len(g.pile)-1]...)
-	var lists [][]Card
-	if m.Attach {
-		if top.IsWildCard() {
-			return ruleErr(ErrPickupRequiresMeld, "fechado: a wild top card must start a new meld")
-		}
-		if len(m.Cards) > 0 {
-			return ruleErr(ErrBadNotation, "pickup: meld and attach together")
-		}
-		ms := g.melds[p.team]
-		if m.Meld < 0 || m.Meld >= len(ms) {
-			return ruleErr(ErrNoSuchMeld, fmt.Sprintf("team %d has no meld %d", p.team, m.Meld))
-		}
-		a, err := ms[m.Meld].Attach(g.mr, []Card{top}, m.WildAs)
-		if err != nil {
-			return err
-		}
-		p.attachAt, p.attached = m.Meld, a
-	} else {
-		first := append([]Card{top}, m.Cards...)
-		lists = append(lists, first)
+	if m.Attach && top.IsWildCard() {
+		return ruleErr(ErrPickupRequiresMeld, "fechado: a wild top card must start a new meld")
 	}
+	base := append(slices.Clone(g.hands[p.seat]), g.pile[:len(g.pile)-1]...)
+	// The cards joining the top card come from the hand or from under the
+	// top (RULES §9), as do those of further melds.
+	lists := [][]Card{append([]Card{top}, m.Cards...)}
 	lists = append(lists, m.Melds...)
-	rest, err := g.takeCards(p.seat, base, flattenExcept(lists, 0, !m.Attach))
+	rest, err := g.takeCards(p.seat, base, withoutFirst(lists))
 	if err != nil {
 		return err
 	}
 	wildAs := m.WildAs
 	if m.Attach {
-		wildAs = 0
+		if err := g.pickupAttach(p, m, lists[0]); err != nil {
+			return err
+		}
+		lists, wildAs = lists[1:], 0
 	}
 	if p.newMelds, err = g.layMelds(p.team, lists, wildAs); err != nil {
 		return err
@@ -190,12 +178,27 @@ func (g *Game) checkPickup(p *plan, m Move) error {
 	return g.checkAfterLay(p)
 }
 
-// flattenExcept lists the cards of every meld, leaving out the first card of
-// meld skip when skipFirst (the pile's top card, which is not in the hand).
-func flattenExcept(lists [][]Card, skip int, skipFirst bool) []Card {
+// pickupAttach checks a fechado pickup with attach: the top card (with the
+// cards listed) joins meld m.Meld of the team.
+func (g *Game) pickupAttach(p *plan, m Move, cards []Card) error {
+	ms := g.melds[p.team]
+	if m.Meld < 0 || m.Meld >= len(ms) {
+		return ruleErr(ErrNoSuchMeld, fmt.Sprintf("team %d has no meld %d", p.team, m.Meld))
+	}
+	a, err := ms[m.Meld].Attach(g.mr, cards, m.WildAs)
+	if err != nil {
+		return err
+	}
+	p.attachAt, p.attached = m.Meld, a
+	return nil
+}
+
+// withoutFirst lists the cards of every meld but the first card of the
+// first (the pile's top card, which is not in the hand).
+func withoutFirst(lists [][]Card) []Card {
 	var out []Card
 	for i, l := range lists {
-		if i == skip && skipFirst && len(l) > 0 {
+		if i == 0 && len(l) > 0 {
 			l = l[1:]
 		}
 		out = append(out, l...)
@@ -355,7 +358,7 @@ func (g *Game) checkAfterLay(p *plan) error {
 		if g.rules.closingWildBarred(p.hand[0]) {
 			return ruleErr(ErrMustKeepCard, fmt.Sprintf("the last card %s could not be a closing discard", p.hand[0]))
 		}
-		if !g.potTaken[p.team] || !g.closingMeldsAfter(p) || g.rowLeft(p) > 0 {
+		if !g.potTaken[p.team] || !g.canCloseAfter(p) {
 			return ruleErr(ErrMustKeepCard, "one card left but the team could not close")
 		}
 	}

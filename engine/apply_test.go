@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -270,6 +271,43 @@ func TestRows(t *testing.T) {
 		{name: "ErrNotAllowed/row outside fibur-row", players: 2,
 			pos:  `{"turn":0,"phase":"play","hands":[["7H","8H","9H","3S"],["4H"]],"stock":["AS","7S","TS"],"discard":["4C"]}`,
 			move: `{"seat":0,"move":"meld","cards":["7H","8H"],"row":true}`, code: ErrNotAllowed},
+		// RULES §6, last sentence: with the pot taken, a lone hand card may
+		// wait while the row is cleared.
+		{name: "ok/lone hand card waits while the row is cleared", rules: FiburRow, players: 2, pos: rowWait("KD", "AD"),
+			move: `{"seat":0,"move":"attach","meld":1,"cards":["8H"]}`,
+			after: func(t *testing.T, g *Game) {
+				mustApply(t, g, 0, Move{Kind: AttachCards, Meld: 2, Row: true})
+				mustApply(t, g, 0, Move{Kind: AttachCards, Meld: 2, Row: true})
+				mustApply(t, g, 0, DiscardMove(MustParseCard("9C")))
+				if g.EndReason() != Closed {
+					t.Fatalf("end %v", g.EndReason())
+				}
+			}},
+		{name: "ErrMustKeepCard/lone hand card, a row card fits no meld", rules: FiburRow, players: 2, pos: rowWait("KD", "5C"),
+			move: `{"seat":0,"move":"attach","meld":1,"cards":["8H"]}`, code: ErrMustKeepCard},
+		{name: "ErrMustKeepCard/lone hand card, the row fits only out of order", rules: FiburRow, players: 2, pos: rowWait("AD", "KD"),
+			move: `{"seat":0,"move":"attach","meld":1,"cards":["8H"]}`, code: ErrMustKeepCard},
+		{name: "ErrMustKeepCard/lone wild while the row is cleared", rules: FiburRow, players: 2,
+			pos:  strings.Replace(rowWait("KD"), `"9C"`, `"JK"`, 1),
+			move: `{"seat":0,"move":"attach","meld":1,"cards":["8H"]}`, code: ErrMustKeepCard},
+		{name: "ok/the row cards complete the burraco", rules: FiburRow, players: 2,
+			pos: `{"turn":0,"phase":"play","hands":[["8H","9C"],["4H"]],"rows":[["8S","2D"],["4S"]],
+			 "stock":["AS","7S","TS"],"discard":["4C"],"pots":[],"pot_taken":[true,false],
+			 "melds":[[["3S","4S","5S","6S","7S"],["5H","6H","7H"]],[]]}`,
+			move: `{"seat":0,"move":"attach","meld":1,"cards":["8H"]}`,
+			after: func(t *testing.T, g *Game) {
+				mustApply(t, g, 0, Move{Kind: AttachCards, Meld: 0, Row: true})
+				mustApply(t, g, 0, Move{Kind: AttachCards, Meld: 0, Row: true})
+				mustApply(t, g, 0, DiscardMove(MustParseCard("9C")))
+				if g.EndReason() != Closed {
+					t.Fatalf("end %v", g.EndReason())
+				}
+			}},
+		{name: "ErrMustKeepCard/no burraco even with the row cleared", rules: FiburRow, players: 2,
+			pos: `{"turn":0,"phase":"play","hands":[["8H","9C"],["4H"]],"rows":[["9S"],["4S"]],
+			 "stock":["AS","7S","TS"],"discard":["4C"],"pots":[],"pot_taken":[true,false],
+			 "melds":[[["4S","5S","6S","7S","8S"],["5H","6H","7H"]],[]]}`,
+			move: `{"seat":0,"move":"attach","meld":1,"cards":["8H"]}`, code: ErrMustKeepCard},
 		{name: "ok/row card melded with two hand cards", rules: FiburRow, players: 2, pos: row,
 			move: `{"seat":0,"move":"meld","cards":["7H","8H"],"row":true}`,
 			after: func(t *testing.T, g *Game) {
@@ -278,6 +316,14 @@ func TestRows(t *testing.T) {
 				}
 			}},
 	})
+}
+
+// rowWait is a fibur-row position: seat 0 has taken its pot, holds a clean
+// burraco, 5H 6H 7H and TD JD QD, the hand 8H 9C and the given row.
+func rowWait(row ...string) string {
+	return `{"turn":0,"phase":"play","hands":[["8H","9C"],["4H"]],"rows":[["` + strings.Join(row, `","`) + `"],["4S"]],
+	 "stock":["AS","7S","TS"],"discard":["4C"],"pots":[],"pot_taken":[true,false],
+	 "melds":[[["3S","4S","5S","6S","7S","8S","9S"],["5H","6H","7H"],["TD","JD","QD"]],[]]}`
 }
 
 func TestVulnerability(t *testing.T) {

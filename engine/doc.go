@@ -41,8 +41,9 @@
 // complete search: can_meld is true iff some meld move is legal, can_attach
 // iff some attach is (one card or several); can_pickup in fechado, where
 // the pile under its top card is hidden, iff some pickup laying the top card
-// with hand cards only is legal whatever the hidden cards are (a lower
-// bound: every Summary field depends only on what the seat sees).
+// with hand cards only (in a new meld, or attached to a meld of the team)
+// is legal whatever the hidden cards are (a lower bound: every Summary field
+// depends only on what the seat sees).
 // LegalMoves lists legal moves (complete for takes, discards and
 // single-card attaches, a generated sample of melds, with a move of the
 // complete search for every kind Summary allows; in fechado it sees the
@@ -55,6 +56,14 @@
 // of GET /rules). docs/RULES.md is the reference of all of it for frontend
 // authors and referees.
 //
+// Bot plays a seat (a greedy beginner, deterministic given its random
+// source) from what that seat may see; TimeoutMoves gives the moves a
+// server plays for a seat whose turn limit ran out (draw, then discard the
+// highest-value card it may):
+//
+//	m, err := engine.NewBot(engine.NewRand(seed)).Move(g)
+//	ms, err := engine.TimeoutMoves(g)
+//
 // # Decisions
 //
 // Where RULES leaves room, the engine decides as follows.
@@ -63,9 +72,23 @@
 //   - A meld or attach is refused (must_keep_card) when it would leave the
 //     player without a legal discard: an empty hand once the team's pot is
 //     taken (or no pot is left to take), a single card that could not close
-//     (a barred wild, or no qualifying burraco, or in fibur-row an uncleared
-//     row), or a single card that is the card picked up alone from the pile
-//     this turn.
+//     (a barred wild, or no qualifying burraco), or a single card that is the
+//     card picked up alone from the pile this turn. In fibur-row a single
+//     card may wait while the row is cleared (RULES §6): the row cards left
+//     must attach, in order, to the team's melds (any meld, any wild_as),
+//     and the qualifying burraco is judged once they are attached (the
+//     player then closes in the same turn). Rows are judged by a bounded
+//     search (20,000 attaches, far above real rows); past the bound the
+//     move is refused.
+//   - The natural 2 at the low end (RULES §5) moves only into the one gap
+//     a new end card opens, and only when the cards do not fit with it in
+//     place: a wild_as cannot send it to an end, an ace added in the same
+//     attach imprisons it (2C 3C 4C + AC 6C is refused), and a meld with a
+//     wild keeps it where it is.
+//   - A 2 of the suit whose card is attached turns natural whenever the
+//     2 position lets it; a wild_as that would keep it wild is refused
+//     (invalid_meld), while one naming the place of another wild of the
+//     same attach is honoured (3D 2D(=4D) 5D + 4D JK, wild_as 6D).
 //   - Discarding the last card when the team has not taken its pot and no
 //     pot is left (a Brazilian morto became the stock) is refused
 //     (cannot_close).
@@ -73,14 +96,22 @@
 //     melds); a row meld takes exactly two hand cards, a row attach only the
 //     row card.
 //   - A fechado pickup with attach may not attach a wild top card
-//     (pickup_requires_meld): a wild top card must start a new meld.
+//     (pickup_requires_meld): a wild top card must start a new meld. The
+//     cards joining the top card (cards) come from the hand or from under
+//     the top, as those of further melds (melds) do; wild_as applies to the
+//     attach.
 //   - The single-card pickup rule applies to every rule set.
 //   - The reale stock is drawn to the end like the Brazilian ones (RULES
 //     §7); only fibur and fibur-row keep the last two cards.
 //   - round_up_10 rounds each deal's total towards +∞ (−115 → −110).
-//   - The canastra of 2s (1000) and the real canastra (1000) replace the
-//     usual bonus of that meld; semi-clean burraco is 150 whatever
-//     canastra_bonus says.
+//   - The canastra of 2s (1000, with or without its joker) and the real
+//     canastra (1000) replace the usual bonus of that meld, and a set of
+//     eight 2s that is both scores 1000 once; semi-clean burraco is 150
+//     whatever canastra_bonus says. A set of 2s is clean without its joker
+//     and dirty with it (any canastra closes in fechado).
+//   - TimeoutMoves discards, among the cards of equal value, the higher
+//     rank (the ace high), then the first suit in S H D C order; when no
+//     card may be drawn it takes the pile where a plain pickup is legal.
 //   - An unplayed pot ends when the seat that took it next comes to turn.
 //     A position names that seat per team in pot_seat while the pot is
 //     unplayed (written then, -1 for the other teams); absent, it defaults

@@ -29,7 +29,8 @@ func FuzzParseCard(f *testing.F) {
 func FuzzDecodeMove(f *testing.F) {
 	for _, s := range []string{
 		`{"move":"draw"}`, `{"move":"pickup","meld":["JC","JH"],"melds":[["5S","6S","7S"]]}`,
-		`{"move":"pickup","attach":1}`, `{"move":"attach","meld":0,"cards":["7C","TC"],"wild_as":"9C"}`,
+		`{"move":"pickup","attach":1}`, `{"move":"pickup","attach":0,"cards":["8C"]}`,
+		`{"move":"pickup","attach":0,"meld":["8C"]}`, `{"move":"attach","meld":0,"cards":["7C","TC"],"wild_as":"9C"}`,
 		`{"move":"meld","cards":["7H","8H"],"row":true}`, `{"move":"discard","card":"9C"}`,
 		`{"move":"meld","meld":1e99}`, `{"move":"attach","meld":-1}`, `null`,
 	} {
@@ -124,6 +125,8 @@ func FuzzApply(f *testing.F) {
 	f.Add(uint64(7), uint8(33), uint8(1), []byte{5, 0, 0, 0, 17})
 	f.Add(uint64(11), uint8(80), uint8(0), []byte{4, 1, 0, 0, 0, 1, 20})
 	f.Add(uint64(4), uint8(1), uint8(0), []byte(`{"move":"pickup","meld":["JC","JH"]}`))
+	f.Add(uint64(7), uint8(6), uint8(0), []byte(`{"move":"pickup","attach":0,"cards":["8C"]}`))
+	f.Add(uint64(19), uint8(40), uint8(0), []byte{2, 0, 2, 0, 0, 2, 7, 8})
 	configs := simConfigs()
 	f.Fuzz(func(t *testing.T, seed uint64, steps, seatByte uint8, raw []byte) {
 		c := configs[seed%uint64(len(configs))]

@@ -5,30 +5,33 @@ import (
 )
 
 // LegalMoves returns legal moves for seat now. Draws, pickups, discards,
-// redraws and single-card attaches are listed completely; melds (and fechado
-// pickups that lay a meld) are those a simple generator proposes (runs, sets,
-// a pair with a wild, a combination of disjoint melds), so the list is a
-// useful sample of them, completed by one move of the complete search of
-// Summary whenever the sample has no move of a kind Summary allows (a
-// vulnerable team's combined first melds, a multi-card attach that empties a
-// small hand). Every move listed passes Check, and the kinds listed are
-// exactly the kinds Summary reports, but for the fechado pickup: LegalMoves
-// knows the whole pile and may list a pickup that uses cards under its top,
-// where Summary's CanPickup sees only the top card. LegalMoves is therefore
-// not for showing to a seat in fechado (it would reveal hidden pile cards);
-// a View carries only the Summary.
+// redraws, single-card attaches and fechado pickups attaching the top card
+// alone are listed completely; melds (and fechado pickups that lay a meld)
+// are those a simple generator proposes (runs, sets, a pair with a wild, a
+// combination of disjoint melds), so the list is a useful sample of them,
+// completed by one move of the complete search of Summary whenever the
+// sample has no move of a kind Summary allows (a vulnerable team's combined
+// first melds, a multi-card attach that empties a small hand, a fechado
+// pickup attaching the top card with more cards). Every move listed passes
+// Check, and the kinds listed are exactly the kinds Summary reports, but
+// for the fechado pickup: LegalMoves knows the whole pile and may list a
+// pickup that uses cards under its top, where Summary's CanPickup sees only
+// the top card. LegalMoves is therefore not for showing to a seat in
+// fechado (it would reveal hidden pile cards); a View carries only the
+// Summary, and a Bot lists its moves from what its seat sees.
 func (g *Game) LegalMoves(seat int) []Move {
 	if !g.ready() || g.phase == PhaseOver || seat != g.turn {
 		return nil
 	}
 	var out []Move
 	listed := [len(moveNames)]bool{}
-	var pickupLays bool
+	var pickupLays, pickupAttach bool
 	for _, m := range g.candidates(seat) {
 		if _, err := g.check(seat, m); err == nil {
 			out = append(out, m)
 			listed[m.Kind] = true
 			pickupLays = pickupLays || m.Kind == Pickup && (m.Attach || len(m.Cards) > 0)
+			pickupAttach = pickupAttach || m.Kind == Pickup && m.Attach
 		}
 	}
 	if !listed[MeldCards] {
@@ -39,6 +42,13 @@ func (g *Game) LegalMoves(seat int) []Move {
 	if !listed[AttachCards] {
 		if m, ok := g.findAttach(seat); ok {
 			out = append(out, m)
+		}
+	}
+	if !pickupAttach && g.phase == PhaseTake && len(g.pile) > 0 {
+		pool := append(slices.Clone(g.hands[seat]), g.pile[:len(g.pile)-1]...)
+		if m, ok := g.findPickupAttach(seat, pool); ok {
+			out = append(out, m)
+			pickupLays = true
 		}
 	}
 	if !pickupLays {
@@ -297,8 +307,8 @@ func (g *Game) Summary(seat int) Summary {
 			s.CanPickup = legal(PickupMove())
 			return s
 		}
-		for i := range g.melds[team] {
-			s.CanPickup = s.CanPickup || legal(PickupAttachMove(i))
+		if len(g.pile) > 0 {
+			_, s.CanPickup = g.findPickupAttach(seat, g.hands[seat])
 		}
 		if !s.CanPickup && len(g.pile) > 0 {
 			// g is seenBy(seat): the pool is the hand and the top card, and

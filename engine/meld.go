@@ -122,17 +122,22 @@ func newMeld(mr MeldRules, cards []Card, wildAs Card) (Meld, fail) {
 
 // Attach adds cards (in any order) to m and returns the resulting meld,
 // applying RULES §5. In a sequence the naturals already on the table stay
-// where they are (a natural 2 included). The wild moves only as the law lets
-// it: when the card it stands for is attached it moves to another legal
-// place, becoming natural if it is a 2 of the suit and the 2 position is free;
-// a free wild (at an end) stays where it is unless the new cards need it in a
-// gap, or wildAs names another place (the free-wild slide and the end-pinella
-// exception); an imprisoned wild (naturals on both sides) that is not replaced
-// stays, and cannot be displaced by another wild. The kind, suit and set rank
-// never change; a set keeps its order and gets the new cards appended.
-// wildAs is as for NewMeld and names where the meld's wild must end up.
-// Errors: ErrInvalidMeld, ErrTooManyWilds, ErrWildLocked (the attach would be
-// legal if the imprisoned wild could move).
+// where they are, but for a natural 2 at the low end of a meld without a
+// wild and without an ace below it: when the new cards do not fit with it in
+// place, it may move into the one gap a new end card opens, becoming the
+// meld's wild (2C 3C 4C + 6C → 3C 4C 2C(=5C) 6C). The wild moves only when
+// it must: when the card it stands for is attached it moves to another legal
+// place, becoming natural if it is a 2 of the suit and the 2 position lets
+// it (compulsory: a wildAs that would keep it wild is refused); a free wild
+// (at an end) stays where it is when the new cards fit around it (an ace
+// goes high beside a wild king), and moves only when they need it in a gap,
+// or wildAs names another place (the free-wild slide and the end-pinella
+// exception); an imprisoned wild (naturals on both sides) that is not
+// replaced stays, and cannot be displaced by another wild. The kind, suit and
+// set rank never change; a set keeps its order and gets the new cards
+// appended. wildAs is as for NewMeld and names where the meld's wild must end
+// up. Errors: ErrInvalidMeld, ErrTooManyWilds, ErrWildLocked (the attach
+// would be legal if the imprisoned wild could move).
 func (m Meld) Attach(mr MeldRules, cards []Card, wildAs Card) (Meld, error) {
 	var r Meld
 	f := failEmpty

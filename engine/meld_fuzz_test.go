@@ -142,6 +142,13 @@ func FuzzMeld(f *testing.F) {
 		{fuzzFibur, "AS 2S 3S 4S JK 6S 7S 8S 9S TS JS QS KS", "", "AS", "", false},
 		{fuzzFibur, "JK 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS", "", "2S", "", false},
 		{fuzzFechado, mSpades2K, "", "AS AS", "", false},
+		// RULES §5 as amended: the natural 2 at the low end moves, the ace
+		// goes high beside a wild king, a replaced 2 turns natural.
+		{fuzzFibur, "2C 3C 4C", "", "6C", "", false},
+		{fuzzFibur, "AD 2D 3D", "", "5D", "", false},
+		{fuzzFibur, "3C 4C 5C 6C 7C 8C 9C TC JC QC 2H", "KC", "AC", "", false},
+		{fuzzFibur, "3C 2C 5C 6C", "", "4C", "7C", true},
+		{fuzzFechado, "2S 2H 2D 2C 2S 2H", "", "2D JK", "", false},
 	}
 	for _, s := range seeds {
 		cs := mcards(s.cards)
@@ -245,9 +252,18 @@ func fuzzAttach(t *testing.T, in meldFuzzInput, base Meld) {
 		t.Fatalf("%s + %s wildAs %v = %s", base, mnotation(in.add), in.addAs, r)
 	}
 	if base.Kind == Sequence {
-		// Naturals never move; an imprisoned wild moves only when replaced.
+		// Naturals never move, but for a natural 2 at the low end of a meld
+		// without a wild, which may become the wild in a gap; an imprisoned
+		// wild moves only when replaced.
+		lowTwoMoved := base.Wild < 0 && base.Low == Two && r.Low > Two
+		if lowTwoMoved && (r.Wild <= 0 || r.Wild >= len(r.Cards)-1 || r.Cards[r.Wild] != base.Cards[0]) {
+			t.Fatalf("%s + %s = %s: the natural 2 left without filling a gap", base, mnotation(in.add), r)
+		}
 		for i, c := range base.Cards {
 			j := int(base.Low) + i - int(r.Low)
+			if i == 0 && lowTwoMoved {
+				continue
+			}
 			if i != base.Wild && (j < 0 || j >= len(r.Cards) || r.Cards[j] != c || j == r.Wild) {
 				t.Fatalf("%s + %s = %s: natural %v moved", base, mnotation(in.add), r, c)
 			}

@@ -39,10 +39,14 @@ type seqJob struct {
 }
 
 // seqResult is an arrangement: positions lo..hi, the wild (if any) at wildPos.
+// nat2 says a 2 of the suit is natural in the 2 position by this reading,
+// replaced that the existing meld's wild was replaced by its card.
 type seqResult struct {
-	lo, hi  Rank
-	wildPos Rank
-	wild    Card
+	lo, hi   Rank
+	wildPos  Rank
+	wild     Card
+	nat2     bool
+	replaced bool
 }
 
 // add sorts an added card into the job.
@@ -70,7 +74,40 @@ func (j *seqJob) add(c Card) fail {
 // solve finds the preferred legal arrangement of the job (see NewMeld and
 // Attach for the order of preference). On failure it says why: too many
 // wilds when every reading needs two or more, else the first reason met.
+//
+// Attaching moves a wild only when it must (RULES §5): the readings that
+// keep a free wild where it stands come first. A 2 of the suit standing as
+// the wild, replaced by its card, becomes natural whenever a reading lets
+// it: a wildAs that would keep it wild is refused.
 func (j *seqJob) solve(mr MeldRules) (seqResult, fail) {
+	r, f := j.solvePinned(mr)
+	if f != okay || j.wildAs == 0 || r.nat2 || !isSuitTwo(j.old, j.suit) {
+		return r, f
+	}
+	free := *j
+	free.wildAs = 0
+	if r2, f2 := free.solvePinned(mr); f2 == okay && r2.nat2 && r2.replaced {
+		return seqResult{}, failWildAs
+	}
+	return r, okay
+}
+
+// solvePinned tries the readings that keep a free wild in place, then the
+// others.
+func (j *seqJob) solvePinned(mr MeldRules) (seqResult, fail) {
+	if j.old != 0 && j.oldFree {
+		pinned := *j
+		pinned.oldFree = false
+		if r, f := pinned.solveReadings(mr); f == okay {
+			return r, okay
+		}
+	}
+	return j.solveReadings(mr)
+}
+
+// solveReadings tries every reading (a 2 of the suit natural or not, each
+// place of the added aces) in the order of preference.
+func (j *seqJob) solveReadings(mr MeldRules) (seqResult, fail) {
 	if j.dup || j.fixed&j.nat != 0 {
 		return seqResult{}, failDup
 	}
@@ -147,9 +184,20 @@ func (j *seqJob) try(mr MeldRules, aceBits uint16, nat2, oldIsTwo bool) (seqResu
 	if w > 1 {
 		return seqResult{}, failTooManyWilds
 	}
+	var r seqResult
+	var f fail
 	if oldLeft && !movable {
-		return j.placeFixed(mr, occ)
+		r, f = j.placeFixed(mr, occ)
+	} else {
+		r, f = j.placeMovable(mr, occ, w, twos, oldLeft, replaced)
 	}
+	r.nat2, r.replaced = nat2, replaced
+	return r, f
+}
+
+// placeMovable places the one wild of a reading (w wilds: 0 or 1), which
+// may move: an added wild, or the existing meld's free or replaced wild.
+func (j *seqJob) placeMovable(mr MeldRules, occ uint16, w, twos int, oldLeft, replaced bool) (seqResult, fail) {
 	var wild Card
 	switch {
 	case w == 0:
@@ -379,6 +427,11 @@ func (m Meld) attachSeq(mr MeldRules, cards []Card, wildAs Card) (Meld, fail) {
 	if f == okay {
 		return j.build(r), okay
 	}
+	if wild < 0 && m.Low == Two {
+		if r, ok := j.moveLowTwo(mr); ok {
+			return j.build(r), okay
+		}
+	}
 	if j.old != 0 && !j.oldFree {
 		// Would it work were the imprisoned wild replaced? Then the wild is locked.
 		relaxed := j
@@ -388,4 +441,21 @@ func (m Meld) attachSeq(mr MeldRules, cards []Card, wildAs Card) (Meld, fail) {
 		}
 	}
 	return Meld{}, f
+}
+
+// moveLowTwo tries the exception for a natural 2 at the low end of a
+// sequence with no wild and no ace below it (RULES §5, after seed 000's
+// end pinella): when the added cards do not fit with the 2 in place, the 2
+// may move to stand for the card a new end card needs, the meld turning
+// dirty. It only fills a gap: a card that fits naturally keeps it natural
+// (that arrangement is tried first, by the caller), and a wildAs cannot send
+// it to an end.
+func (j seqJob) moveLowTwo(mr MeldRules) (seqResult, bool) {
+	j.fixed &^= bit(Two)
+	j.twos++
+	r, f := j.solve(mr)
+	if f != okay || r.nat2 || !isSuitTwo(r.wild, j.suit) || r.wildPos <= r.lo || r.wildPos >= r.hi {
+		return seqResult{}, false
+	}
+	return r, true
 }

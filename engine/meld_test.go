@@ -327,7 +327,32 @@ func TestMeldAttach(t *testing.T) {
 		{"ok/replaced 2 becomes natural and a joker joins", mrFibur, "3C 2C 5C", "4C JK", "", meldWant{cards: "JK 2C 3C 4C 5C", stands: "AC"}},
 		{"ok/wild on a sequence with a natural 2 goes high past the ace", mrFibur, "AH 2H 3H", "JK", "", meldWant{cards: "AH 2H 3H JK", stands: "4H"}},
 		{"ok/wild on A-2-3-4 with a natural 2 (case 012 shape)", mrFibur, "AH 2H 3H 4H", "5H 6H 7H", "", meldWant{cards: "AH 2H 3H 4H 5H 6H 7H"}},
-		{"ErrInvalidMeld/a natural 2 stays natural (no move to a new end)", mrFibur, "2H 3H 4H", "6H", "", meldWant{code: ErrInvalidMeld}},
+
+		// A natural 2 at the low end may become the wild (RULES §5, after
+		// seed 000's end pinella).
+		{"ok/natural 2 at the low end moves for a new end card", mrFibur, "2C 3C 4C", "6C", "", meldWant{cards: "3C 4C 2C 6C", stands: "5C"}},
+		{"ok/natural 2 at the low end moves on a long sequence", mrFibur, "2H 3H 4H 5H 6H 7H 8H 9H TH JH", "KH", "", meldWant{cards: "3H 4H 5H 6H 7H 8H 9H TH JH 2H KH", stands: "QH"}},
+		{"ok/natural 2 moves, wildAs naming the gap", mrFibur, "2C 3C 4C", "6C", "5C", meldWant{cards: "3C 4C 2C 6C", stands: "5C"}},
+		{"ok/natural 2 moves in fechado", mrFechado, "2C 3C 4C 5C", "7C 8C", "", meldWant{cards: "3C 4C 5C 2C 7C 8C", stands: "6C"}},
+		{"ok/natural 2 stays when the card fits", mrFibur, "2C 3C 4C", "5C", "", meldWant{cards: "2C 3C 4C 5C"}},
+		{"ok/natural 2 stays when an added wild fills the gap", mrFibur, "2C 3C 4C", "JK 6C", "", meldWant{cards: "2C 3C 4C JK 6C", stands: "5C"}},
+		{"ErrInvalidMeld/natural 2 does not move for a wildAs at the end", mrFibur, "2C 3C 4C", "5C", "6C", meldWant{code: ErrInvalidMeld}},
+		{"ErrInvalidMeld/natural 2 with an ace below stays", mrFibur, "AD 2D 3D", "5D", "", meldWant{code: ErrInvalidMeld}},
+		{"ErrInvalidMeld/natural 2 with an ace below stays (reale)", mrReale, "AD 2D 3D", "5D", "", meldWant{code: ErrInvalidMeld}},
+		{"ErrInvalidMeld/natural 2 does not move past an ace added below", mrFechado, "2C 3C 4C", "AC 6C", "", meldWant{code: ErrInvalidMeld}},
+		{"ErrInvalidMeld/natural 2 stays when the meld holds a wild", mrFibur, "2C 3C 4C JK", "7C", "", meldWant{code: ErrInvalidMeld}},
+		{"ErrInvalidMeld/natural 2 cannot move beside an added wild", mrFibur, "2C 3C 4C", "JK 7C", "", meldWant{code: ErrInvalidMeld}},
+		{"ErrInvalidMeld/natural 2 fills one gap only", mrFibur, "2C 3C 4C", "7C", "", meldWant{code: ErrInvalidMeld}},
+
+		// Attaching moves a wild only when it must (RULES §5).
+		{"ok/ace goes high beside a wild king", mrFibur, "3C 4C 5C 6C 7C 8C 9C TC JC QC 2H", "AC", "", meldWant{cards: "3C 4C 5C 6C 7C 8C 9C TC JC QC 2H AC", stands: "KC"}},
+		{"ok/wildAs asks for the slide instead", mrFibur, "3C 4C 5C 6C 7C 8C 9C TC JC QC 2H", "AC", "2C", meldWant{cards: "AC 2H 3C 4C 5C 6C 7C 8C 9C TC JC QC", stands: "2C"}},
+		{"ok/ace goes high beside a free joker at K (fechado)", mrFechado, "TD JD QD JK", "AD", "", meldWant{cards: "TD JD QD JK AD", stands: "KD"}},
+		{"ok/new wild makes the free 2 natural, placed low", mrFibur, "3S 4S 2S", "2H", "", meldWant{cards: "2H 2S 3S 4S", stands: "AS"}},
+		{"ok/new wild makes the free 2 natural, wildAs the other end", mrFibur, "3S 4S 2S", "2H", "5S", meldWant{cards: "2S 3S 4S 2H", stands: "5S"}},
+		{"ErrInvalidMeld/replaced 2 of the suit may not stay wild", mrFibur, "3C 2C 5C 6C", "4C", "7C", meldWant{code: ErrInvalidMeld}},
+		{"ErrInvalidMeld/replaced free 2 of the suit may not stay wild", mrFibur, "2C 4C 5C", "3C", "6C", meldWant{code: ErrInvalidMeld}},
+		{"ok/replaced 2 natural, wildAs places the joker", mrFibur, "3C 2C 5C", "4C JK", "6C", meldWant{cards: "2C 3C 4C 5C JK", stands: "6C"}},
 		{"ErrTooManyWilds/second wild on a free wild", mrFibur, "JK 6C 7C", "2D", "", meldWant{code: ErrTooManyWilds}},
 		{"ErrTooManyWilds/second joker", mrFibur, "5C JK 7C", "JK", "", meldWant{code: ErrTooManyWilds}},
 		{"ErrTooManyWilds/2 of the suit with 2 position taken", mrFibur, "JK 2H 3H", "2H", "", meldWant{code: ErrTooManyWilds}},
@@ -358,6 +383,9 @@ func TestMeldAttach(t *testing.T) {
 		{"ok/fechado set of 2s: a joker", mrFechado, "2S 2H 2D", "JK", "", meldWant{cards: "2S 2H 2D JK", stands: "2"}},
 		{"ErrInvalidMeld/fechado set of 2s: not a 2", mrFechado, "2S 2H 2D", "3S", "", meldWant{code: ErrInvalidMeld}},
 		{"ErrTooManyWilds/fechado set of 2s: second joker", mrFechado, "2S 2H JK", "JK", "", meldWant{code: ErrTooManyWilds}},
+		{"ok/fechado set of 2s: eight 2s and the joker", mrFechado, "2S 2H 2D 2C JK", "2S 2H 2D 2C", "", meldWant{cards: "2S 2H 2D 2C JK 2S 2H 2D 2C", stands: "2", setRank: Two}},
+		{"ErrInvalidMeld/fechado set of 2s: a third copy of a 2", mrFechado, "2S 2S 2H", "2S", "", meldWant{code: ErrInvalidMeld}},
+		{"ErrInvalidMeld/fechado set of 2s: a ninth natural", mrFechado, "2S 2S 2H 2H 2D 2D 2C 2C", "2C", "", meldWant{code: ErrInvalidMeld}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -47,8 +47,9 @@ func ParseMoveKind(s string) (MoveKind, error) {
 //   - Draw, Redraw: none.
 //   - Pickup: none, except in fechado, where the top card must be used at once:
 //     Cards (hand or pile cards laid with the top card as a new meld), or
-//     Attach with Meld (the top card added to that meld); Melds lays further
-//     melds in the same move.
+//     Attach with Meld (the top card added to that meld, with Cards, hand or
+//     pile cards, if any); Melds lays further melds in the same move; WildAs
+//     applies to the meld or attach of the top card.
 //   - MeldCards: Cards (one new meld) or Melds (several at once); WildAs;
 //     Row (fibur-row: the next row card joins Cards).
 //   - AttachCards: Meld (index in the team's melds), Cards, WildAs; Row (the
@@ -79,8 +80,11 @@ func PickupMeldMove(cards []Card, more ...[]Card) Move {
 	return Move{Kind: Pickup, Cards: cards, Melds: more}
 }
 
-// PickupAttachMove (fechado) takes the pile and adds its top card to meld i.
-func PickupAttachMove(i int) Move { return Move{Kind: Pickup, Attach: true, Meld: i} }
+// PickupAttachMove (fechado) takes the pile and adds its top card to meld
+// i, with cards (from the hand or from under the top), if any.
+func PickupAttachMove(i int, cards ...Card) Move {
+	return Move{Kind: Pickup, Attach: true, Meld: i, Cards: cards}
+}
 
 // MeldMove lays cards as one new meld.
 func MeldMove(cards ...Card) Move { return Move{Kind: MeldCards, Cards: cards} }
@@ -126,7 +130,7 @@ func (m Move) MarshalJSON() ([]byte, error) {
 		w.Melds = m.Melds
 		if m.Attach {
 			i := m.Meld
-			w.Attach = &i
+			w.Attach, w.Cards = &i, m.Cards
 		} else if len(m.Cards) > 0 {
 			b, err := json.Marshal(m.Cards)
 			if err != nil {
@@ -143,9 +147,10 @@ func (m Move) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a move in the conformance vocabulary. "meld" is a
-// meld index for attach and a card list for a fechado pickup. Unknown keys
-// (such as a step's "seat") are ignored. Errors: ErrBadNotation,
-// ErrUnknownMove.
+// meld index for attach and a card list for a fechado pickup; a fechado
+// pickup with "attach" lists the cards joining the top card in "cards".
+// Unknown keys (such as a step's "seat") are ignored. Errors:
+// ErrBadNotation, ErrUnknownMove.
 func (m *Move) UnmarshalJSON(data []byte) error {
 	var w moveJSON
 	if err := json.Unmarshal(data, &w); err != nil {
@@ -181,8 +186,11 @@ func (m *Move) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if w.Attach != nil {
-		if k != Pickup {
+		switch {
+		case k != Pickup:
 			return ruleErr(ErrBadNotation, "move: \"attach\" is for a fechado pickup")
+		case len(raw) > 0 && string(raw) != "null":
+			return ruleErr(ErrBadNotation, "move: a fechado pickup has \"meld\" or \"attach\", not both")
 		}
 		v.Attach, v.Meld = true, *w.Attach
 	}

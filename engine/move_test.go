@@ -17,6 +17,9 @@ func TestMoveJSON(t *testing.T) {
 		{`{"move":"pickup","meld":["JC","JH"]}`, PickupMeldMove(tcards("JC JH"))},
 		{`{"move":"pickup","meld":["AH","AD"],"melds":[["5S","6S","7S"]]}`, PickupMeldMove(tcards("AH AD"), tcards("5S 6S 7S"))},
 		{`{"move":"pickup","attach":2}`, PickupAttachMove(2)},
+		{`{"move":"pickup","attach":0,"cards":["8C"]}`, PickupAttachMove(0, tcards("8C")...)},
+		{`{"move":"pickup","attach":1,"cards":["8C","7C"],"melds":[["5S","6S","7S"]],"wild_as":"9C"}`,
+			Move{Kind: Pickup, Attach: true, Meld: 1, Cards: tcards("8C 7C"), Melds: [][]Card{tcards("5S 6S 7S")}, WildAs: MustParseCard("9C")}},
 		{`{"move":"meld","cards":["5H","6H","7H"]}`, MeldMove(tcards("5H 6H 7H")...)},
 		{`{"move":"meld","cards":["9H","TH","JK"],"wild_as":"JH"}`, Move{Kind: MeldCards, Cards: tcards("9H TH JK"), WildAs: MustParseCard("JH")}},
 		{`{"move":"meld","melds":[["AS","AH","AD"],["4D","5D","6D"]]}`, Move{Kind: MeldCards, Melds: [][]Card{tcards("AS AH AD"), tcards("4D 5D 6D")}}},
@@ -47,13 +50,15 @@ func TestMoveJSON(t *testing.T) {
 
 func TestMoveJSONErrors(t *testing.T) {
 	for js, code := range map[string]Code{
-		`{"move":"fold"}`:                         ErrUnknownMove,
-		`{"move":"discard"}`:                      ErrBadNotation,
-		`{"move":"discard","card":"XX"}`:          ErrBadNotation,
-		`{"move":"attach","meld":"x"}`:            ErrBadNotation,
-		`{"move":"meld","meld":["AS","2S","3S"]}`: ErrBadNotation,
-		`{"move":"draw","attach":1}`:              ErrBadNotation,
-		`[]`:                                      ErrBadNotation,
+		`{"move":"fold"}`:                            ErrUnknownMove,
+		`{"move":"discard"}`:                         ErrBadNotation,
+		`{"move":"discard","card":"XX"}`:             ErrBadNotation,
+		`{"move":"attach","meld":"x"}`:               ErrBadNotation,
+		`{"move":"meld","meld":["AS","2S","3S"]}`:    ErrBadNotation,
+		`{"move":"draw","attach":1}`:                 ErrBadNotation,
+		`{"move":"pickup","attach":0,"meld":["8C"]}`: ErrBadNotation,
+		`{"move":"pickup","attach":0,"meld":2}`:      ErrBadNotation,
+		`[]`:                                         ErrBadNotation,
 	} {
 		if _, err := ParseMove(js); ErrorCode(err) != code {
 			t.Errorf("%s: %v, want %s", js, err, code)

@@ -44,6 +44,22 @@ func TestScoreRules(t *testing.T) {
 			pos: `{"phase":"over","hands":[[],[],[],[]],"stock":[],"discard":[],"pots":[],"pot_taken":[true,true],
 			 "melds":[[["2S","2S","2H","2H","2D","2D","2C"]],[]]}`,
 			want: []Score{{Cards: 70, Bonus: 1000}, {}}},
+		{name: "fechado canastra of 2s with its joker is 1000", rules: Fechado,
+			pos: `{"phase":"over","hands":[[],[],[],[]],"stock":[],"discard":[],"pots":[],"pot_taken":[true,true],
+			 "melds":[[["2S","2S","2H","JK","2D","2D","2C"]],[]]}`,
+			want: []Score{{Cards: 60 + 20, Bonus: 1000}, {}}},
+		{name: "fechado canastra of 2s ignores canastra_bonus", rules: Fechado, options: `{"canastra_bonus":"150/300"}`,
+			pos: `{"phase":"over","hands":[[],[],[],[]],"stock":[],"discard":[],"pots":[],"pot_taken":[true,true],
+			 "melds":[[["2S","2S","2H","2H","2D","2D","2C","2C","JK"]],[]]}`,
+			want: []Score{{Cards: 80 + 20, Bonus: 1000}, {}}},
+		{name: "fechado eight clean 2s with real_canastra: 1000 once", rules: Fechado, options: `{"real_canastra":true}`,
+			pos: `{"phase":"over","hands":[[],[],[],[]],"stock":[],"discard":[],"pots":[],"pot_taken":[true,true],
+			 "melds":[[["2S","2S","2H","2H","2D","2D","2C","2C"]],[]]}`,
+			want: []Score{{Cards: 80, Bonus: 1000}, {}}},
+		{name: "fechado set of six 2s and a joker under 7: no bonus", rules: Fechado,
+			pos: `{"phase":"over","hands":[[],[],[],[]],"stock":[],"discard":[],"pots":[],"pot_taken":[true,true],
+			 "melds":[[["2S","2H","2D","2C","JK","2C"]],[]]}`,
+			want: []Score{{Cards: 50 + 20}, {}}},
 		{name: "Brazilian: no pot penalty when neither team took one", rules: Aberto,
 			pos:  `{"phase":"over","hands":[["3S"],["4S"],["5S"],["6S"]],"stock":[],"discard":[],"pots":[["KD","KH","KS"],["QD","QH","QS"]]}`,
 			want: []Score{{Hand: -10}, {Hand: -10}}},
@@ -97,5 +113,42 @@ func TestRoundUp10(t *testing.T) {
 		if got := roundUp10(in); got != want {
 			t.Errorf("roundUp10(%d) = %d, want %d", in, got, want)
 		}
+	}
+}
+
+// TestSetOfTwosBurraco: in a fechado set of 2s the 2s are natural, the one
+// joker its wild (RULES §9): clean without the joker, dirty with it, and a
+// closing canastra either way.
+func TestSetOfTwosBurraco(t *testing.T) {
+	r, err := NewRules(Fechado, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		cards string
+		want  BurracoKind
+	}{
+		{"Clean/seven 2s", "2S 2S 2H 2H 2D 2D 2C", Clean},
+		{"Dirty/six 2s and the joker", "2S 2S 2H JK 2D 2D 2C", Dirty},
+		{"NotBurraco/six cards", "2S 2S 2H JK 2D 2D", NotBurraco},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := LoadMeld(r.MeldRules(), mcards(tc.cards))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Kind != Set || m.SetRank != Two {
+				t.Fatalf("%s: not a set of 2s", m)
+			}
+			got := m.Burraco(r.Options.SemiClean, false)
+			if got != tc.want {
+				t.Errorf("%s: burraco kind %d, want %d", m, got, tc.want)
+			}
+			if r.closingBurraco(got) != (tc.want != NotBurraco) {
+				t.Errorf("%s: closing %v", m, r.closingBurraco(got))
+			}
+		})
 	}
 }

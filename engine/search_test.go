@@ -61,7 +61,7 @@ func TestSearchComplete(t *testing.T) {
 	if testing.Short() {
 		deals = 2
 	}
-	var n, melds, attaches, pickups, combos int
+	var n, melds, attaches, pickups, combos, attachCards, lowTwos int
 	visitPositions(t, deals, func(g *Game) {
 		seat := g.Turn()
 		s := g.Summary(seat)
@@ -84,6 +84,9 @@ func TestSearchComplete(t *testing.T) {
 			if s.CanAttach {
 				attaches++
 			}
+			if movesLowTwo(g, seat) {
+				lowTwos++
+			}
 		case g.phase == PhaseTake && g.rules.ID == Fechado && len(g.pile) > 0 && len(g.hands[seat])+len(g.pile) <= 13:
 			n++
 			// can_pickup sees the hand and the top card only, the pile
@@ -101,15 +104,35 @@ func TestSearchComplete(t *testing.T) {
 			if want := brutePickup(g, seat, pool); (found || attach) != want {
 				t.Fatalf("%s: pickup search %v (attach %v), brute force %v\n%s", describe(g), found, attach, want, posJSON(t, g))
 			}
+			if m, ok := g.findPickupAttach(seat, pool); ok && len(m.Cards) > 0 {
+				attachCards++
+			}
 			if s.CanPickup && !found && !attach {
 				t.Fatalf("%s: can_pickup but no pickup legal\n%s", describe(g), posJSON(t, g))
 			}
 		}
 	})
-	t.Logf("%d positions: can_meld %d (only combined %d), can_attach %d, fechado can_pickup %d", n, melds, combos, attaches, pickups)
-	if melds == 0 || attaches == 0 || pickups == 0 || combos == 0 {
+	t.Logf("%d positions: can_meld %d (only combined %d), can_attach %d (moving a natural 2 %d), fechado can_pickup %d (attaching with more cards %d)",
+		n, melds, combos, attaches, lowTwos, pickups, attachCards)
+	if melds == 0 || attaches == 0 || pickups == 0 || combos == 0 || attachCards == 0 || lowTwos == 0 {
 		t.Error("some kind of move was never possible: the test proves little")
 	}
+}
+
+// movesLowTwo reports whether some card of the seat's hand attaches to a
+// team meld only by moving its natural low 2 into a gap (RULES §5).
+func movesLowTwo(g *Game, seat int) bool {
+	for _, m := range g.melds[g.Team(seat)] {
+		if m.Kind != Sequence || m.Wild >= 0 || m.Low != Two {
+			continue
+		}
+		for _, c := range g.hands[seat] {
+			if r, err := m.Attach(g.mr, []Card{c}, 0); err == nil && r.Low > Two {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // subsets lists the choices of at least min cards of cs, as index masks.
@@ -271,16 +294,29 @@ func bruteAttach(g *Game, seat int) bool {
 }
 
 // brutePickup reports whether a fechado pickup is legal: the top card
-// attached to a meld, or laid with any other cards of hand and pile (any
-// wild_as), with any further melds.
+// attached to a meld with any other cards of pool (any wild_as), or laid
+// with any other cards of pool (any wild_as), with any further melds.
+// Further melds beside an attach are not tried: they would leave fewer
+// cards, and an attach leaving two or more is legal already.
 func brutePickup(g *Game, seat int, pool []Card) bool {
 	ok := func(m Move) bool { return g.Check(seat, m) == nil }
-	for i := range g.melds[g.Team(seat)] {
+	top := g.pile[len(g.pile)-1]
+	for i, ml := range g.melds[g.Team(seat)] {
 		if ok(PickupAttachMove(i)) {
 			return true
 		}
+		for _, m := range subsets(pool, 1) {
+			cs := pickCards(pool, m)
+			if !maybeMeld(append(append(cs, top), ml.Cards...)) {
+				continue
+			}
+			for _, w := range wildAsChoices(append(cs, top), ml.Cards...) {
+				if ok(Move{Kind: Pickup, Attach: true, Meld: i, Cards: cs, WildAs: w}) {
+					return true
+				}
+			}
+		}
 	}
-	top := g.pile[len(g.pile)-1]
 	var firsts, others []uint32
 	for _, m := range subsets(pool, 2) {
 		cs := pickCards(pool, m)
@@ -357,6 +393,18 @@ func TestSummaryEdges(t *testing.T) {
 			"stock":["8S"],"discard":["4C","7D"],"pots":[],"pot_taken":[true,false],
 			"melds":[[["8C","9C","TC","JC","QC","KC","AC"]],[]]}`,
 			Summary{CanDraw: true}},
+		// The top card 9C joins 5C 6C 7C with the hand's 8C (RULES §9).
+		{"FechadoPickupAttachWithHandCard", Fechado, 2, "", `{"turn":0,"hands":[["8C","KH","4D"],["3D"]],
+			"stock":["8S"],"discard":["QS","9C"],"pots":[["4S"],["5S"]],"melds":[[["5C","6C","7C"]],[]]}`,
+			Summary{CanDraw: true, CanPickup: true}},
+		// The same with the 8C under the top: legal, but hidden from the seat.
+		{"FechadoPickupAttachWithPileCard", Fechado, 2, "", `{"turn":0,"hands":[["KH","4D"],["3D"]],
+			"stock":["8S"],"discard":["8C","9C"],"pots":[["4S"],["5S"]],"melds":[[["5C","6C","7C"]],[]]}`,
+			Summary{CanDraw: true}},
+		// Two cards fill the gap, the natural 2 moves into the last (RULES §5).
+		{"FechadoPickupAttachMovesNaturalTwo", Fechado, 2, "", `{"turn":0,"hands":[["5H","7H","KD","4D"],["3D"]],
+			"stock":["8S"],"discard":["8H"],"pots":[["4S"],["5S"]],"melds":[[["2H","3H","4H"]],[]]}`,
+			Summary{CanDraw: true, CanPickup: true}},
 		{"FechadoPickupVulnerableTooFew", Fechado, 2, "", `{"turn":0,"totals":[1500,0],"hands":[["4C","KH"],["3D"]],
 			"stock":["8S"],"discard":["5D","6D","9S","7D"],"pots":[["4S"],["5S"]]}`,
 			Summary{CanDraw: true, MeldMinimum: 75}},
