@@ -23,7 +23,7 @@ type Config struct {
 	// Random is the source of salts and tokens, and of the tables' deal
 	// seeds and invite codes (default crypto/rand).
 	Random io.Reader
-	// Bot plays the bot seats of tables (default InterimBot).
+	// Bot plays the bot seats of tables (default EngineBot).
 	Bot BotFunc
 }
 

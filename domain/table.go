@@ -247,9 +247,9 @@ type IdempotentMove struct {
 	CreatedAt   time.Time
 }
 
-// BotFunc chooses a legal move for seat, whose turn it is in g. It must not
-// change g.
-type BotFunc func(g *engine.Game, seat int) engine.Move
+// BotFunc chooses a move for seat, whose turn it is in g, drawing its
+// random choices from seed. It must not change g.
+type BotFunc func(g *engine.Game, seat int, seed uint64) (engine.Move, error)
 
 // TableService runs online tables. Authorisation: a logged-in user creates
 // tables and sits at them (a club table only for the club's members); the

@@ -119,36 +119,26 @@ func (s *tableService) tickTable(ctx context.Context, id int64, now time.Time) (
 	return changed, err
 }
 
-// timeOut ends the turn of a seat whose turn clock ran out: it draws (if
-// it has not taken yet) and discards the highest-value card it may
-// discard; the moves are marked auto. Then the bots play on.
+// timeOut ends the turn of a seat whose turn clock ran out with the
+// engine's time-out moves (engine.TimeoutMoves: the card taken if it was
+// not, then the highest-value legal discard), marked auto; when the rules
+// leave no such discard (a card must be laid first), the bot ends the turn.
+// Then the bots play on.
 func (s *tableService) timeOut(tx Tx, p *playing, seat int) error {
+	moves, err := engine.TimeoutMoves(p.game)
+	if err == nil {
+		for _, m := range moves {
+			if err := s.apply(tx, p, seat, m, true); err != nil {
+				return fmt.Errorf("time-out of seat %d: %w", seat, err)
+			}
+		}
+	}
 	for !p.game.Over() && p.game.Turn() == seat {
-		if err := s.apply(tx, p, seat, timeOutMove(p.game, seat), true); err != nil {
+		if err := s.botMove(tx, p, seat); err != nil {
 			return fmt.Errorf("time-out of seat %d: %w", seat, err)
 		}
 	}
 	return s.advance(tx, p)
-}
-
-// timeOutMove is the server's move for a seat out of time: draw, else the
-// highest-value legal discard, else what the bot would do (a rule set that
-// needs a card laid first).
-func timeOutMove(g *engine.Game, seat int) engine.Move {
-	var best *engine.Move
-	moves := g.LegalMoves(seat)
-	for i, m := range moves {
-		switch {
-		case m.Kind == engine.Draw:
-			return m
-		case m.Kind == engine.Discard && (best == nil || g.Rules().CardPoints(m.Card) > g.Rules().CardPoints(best.Card)):
-			best = &moves[i]
-		}
-	}
-	if best != nil {
-		return *best
-	}
-	return InterimBot(g, seat)
 }
 
 // loseOnTime ends the match of a seat whose match clock ran out: the deal

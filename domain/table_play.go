@@ -129,10 +129,23 @@ func (s *tableService) advance(tx Tx, p *playing) error {
 		if !p.t.Seats[seat].Bot {
 			return s.savePosition(tx, p)
 		}
-		if err := s.apply(tx, p, seat, s.bot(g.Clone(), seat), true); err != nil {
+		if err := s.botMove(tx, p, seat); err != nil {
 			return fmt.Errorf("table %d: the bot of seat %d: %w", p.t.ID, seat, err)
 		}
 	}
+}
+
+// botMove plays the bot's move for seat (marked auto).
+func (s *tableService) botMove(tx Tx, p *playing, seat int) error {
+	seed, err := s.randomUint64()
+	if err != nil {
+		return err
+	}
+	m, err := s.bot(p.game.Clone(), seat, seed)
+	if err != nil {
+		return err
+	}
+	return s.apply(tx, p, seat, m, true)
 }
 
 // savePosition stores the running deal's position snapshot.

@@ -24,7 +24,7 @@ type tableService struct {
 
 func newTableService(st Storage, now func() time.Time, random io.Reader, bot BotFunc) *tableService {
 	if bot == nil {
-		bot = InterimBot
+		bot = EngineBot
 	}
 	return &tableService{st: st, now: now, random: random, bot: bot, notes: newTableNotifier()}
 }
