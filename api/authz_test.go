@@ -300,6 +300,9 @@ var matrix = []route{
 	{"POST /tables/{id}/moves (not seated)", func(f *fixture, c string) req {
 		return req{Method: "POST", Path: tablePath(f.playing, "moves"), Body: `{"move":"draw","version":1}`}
 	}, all(403, map[string]int{anonymous: 401})},
+	{"GET /tables/{id}/events (a stream, cut after 50 ms)", func(f *fixture, c string) req {
+		return req{Method: "GET", Path: tablePath(f.playing, "events"), Timeout: 50 * time.Millisecond}
+	}, all(200, nil)},
 	{"GET /tables/{id}/deals", func(f *fixture, c string) req { return req{Method: "GET", Path: tablePath(f.playing, "deals")} },
 		all(200, nil)},
 	{"GET /tables/{id}/deals/{n}/record (players only; running)", func(f *fixture, c string) req {

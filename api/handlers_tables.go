@@ -25,6 +25,7 @@ func (s *server) tableRoutes(r chi.Router) {
 		// A long poll of the state waits up to maxWait: it is not under the
 		// request timeout, and times its database reads itself.
 		r.Get("/state", s.tableState)
+		r.Get("/events", s.tableEvents) // a stream: ends with the client or the server
 		timed := r.With(timeout(s.cfg.RequestTimeout))
 		timed.Get("/", s.getTable)
 		timed.Get("/deals", s.listTableDeals)

@@ -99,6 +99,8 @@ type req struct {
 	Token        string
 	Header       map[string]string
 	RemoteAddr   string
+	// Timeout cancels the request after this long: for streams.
+	Timeout time.Duration
 }
 
 func (e *env) do(r req) response {
@@ -129,6 +131,11 @@ func (e *env) do(r req) response {
 	}
 	if r.RemoteAddr != "" {
 		hr.RemoteAddr = r.RemoteAddr
+	}
+	if r.Timeout > 0 {
+		ctx, cancel := context.WithTimeout(hr.Context(), r.Timeout)
+		defer cancel()
+		hr = hr.WithContext(ctx)
 	}
 	rec := httptest.NewRecorder()
 	e.h.ServeHTTP(rec, hr)

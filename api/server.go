@@ -35,8 +35,11 @@ type Config struct {
 	// Now is the clock of token expiry and rate limits; default time.Now.
 	Now func() time.Time
 	// Shutdown is done when the server shuts down: long polls then end at
-	// once (304). Default: never.
+	// once (304), and event streams end. Default: never.
 	Shutdown context.Context
+	// EventsHeartbeat is how often a table's event stream sends a comment
+	// line when nothing changed, so that proxies keep it open; default 15 s.
+	EventsHeartbeat time.Duration
 }
 
 func (c Config) withDefaults() Config {
@@ -66,6 +69,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Shutdown == nil {
 		c.Shutdown = context.Background()
+	}
+	if c.EventsHeartbeat <= 0 {
+		c.EventsHeartbeat = 15 * time.Second
 	}
 	return c
 }

@@ -1,0 +1,113 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/burraco/burraco/domain"
+)
+
+// tableEvents streams a table's states as server-sent events.
+//
+//	@Summary		Stream a table's states (server-sent events)
+//	@ID			streamTableEvents
+//	@Description	A text/event-stream of the table as the caller sees it (the same TableState as the state endpoint): one event per version the stream sees, "id: VERSION", "event: state", "data: TableState JSON". The first event is the current state, unless Last-Event-ID names the current version already (an EventSource resuming); versions that pass while an event is being written are coalesced, each event being the whole state. A comment line (": heartbeat") comes every 15 s when nothing changed. The stream is not under the request timeout; it ends when the client goes or the server shuts down (an EventSource reconnects with Last-Event-ID). A private table's events are for its creator, players and holders of its invite code.
+//	@Tags			tables
+//	@Produce		text/event-stream
+//	@Param			tableID			path		int		true	"Table id"
+//	@Param			invite			query		string	false	"The invite code of a private table"
+//	@Param			Last-Event-ID	header		string	false	"The version of the last event received: the stream starts past it"
+//	@Success		200				{object}	TableState	"A stream of events whose data is a TableState"
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path id that is not a positive integer"
+//	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
+//	@x-auth-optional	true
+//	@Router			/api/v1/tables/{tableID}/events [get]
+func (s *server) tableEvents(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "tableID")
+	if !ok {
+		return
+	}
+	invite := r.URL.Query().Get("invite")
+	actor := ActorFrom(r.Context())
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	stop := context.AfterFunc(s.cfg.Shutdown, cancel)
+	defer stop()
+	version, _, err := s.svc.Tables.Watch(ctx, actor, id, invite, -1) // visible? (answered from memory when known)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	rc := http.NewResponseController(w)
+	_ = rc.SetWriteDeadline(time.Time{}) // a stream outlives the server's write timeout
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
+	w.WriteHeader(http.StatusOK)
+	sent := lastEventID(r)
+	if sent >= version {
+		sent = version // resuming at (or, after a restore, past) the current version: nothing to resend
+	} else {
+		sent = -1
+	}
+	if err := rc.Flush(); err != nil {
+		return
+	}
+	for ctx.Err() == nil {
+		if sent, err = s.nextEvent(ctx, w, actor, id, invite, sent); err != nil {
+			if ctx.Err() == nil {
+				s.log.WarnContext(r.Context(), "table events", "table_id", id, "request_id", RequestIDFrom(r.Context()), "err", err)
+			}
+			return
+		}
+		if err := rc.Flush(); err != nil {
+			return
+		}
+	}
+}
+
+// nextEvent waits up to a heartbeat for the table to move past sent and
+// writes its state as an event, or a heartbeat comment when nothing moved;
+// it returns the version sent last.
+func (s *server) nextEvent(ctx context.Context, w http.ResponseWriter, actor domain.Actor, id int64, invite string, sent int64) (int64, error) {
+	if sent >= 0 {
+		wait, cancel := context.WithTimeout(ctx, s.cfg.EventsHeartbeat)
+		version, _, err := s.svc.Tables.Watch(wait, actor, id, invite, sent)
+		cancel()
+		switch {
+		case err != nil:
+			return sent, err
+		case ctx.Err() != nil:
+			return sent, nil
+		case version <= sent:
+			_, err := fmt.Fprint(w, ": heartbeat\n\n")
+			return sent, err
+		}
+	}
+	read, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
+	defer cancel()
+	st, err := s.svc.Tables.State(read, actor, id, invite)
+	if err != nil {
+		return sent, err
+	}
+	data, err := json.Marshal(tableStateOut(st))
+	if err != nil {
+		return sent, err
+	}
+	_, err = fmt.Fprintf(w, "id: %d\nevent: state\ndata: %s\n\n", st.Table.Version, data)
+	return st.Table.Version, err
+}
+
+// lastEventID reads the Last-Event-ID header: a version, or -1.
+func lastEventID(r *http.Request) int64 {
+	n, err := strconv.ParseInt(strings.TrimSpace(r.Header.Get("Last-Event-ID")), 10, 64)
+	if err != nil || n < 0 {
+		return -1
+	}
+	return n
+}
