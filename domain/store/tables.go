@@ -248,11 +248,8 @@ func (r tableRepo) Update(t domain.Table) error {
 		"abandoned_by": row.AbandonedBy, "turn_started_at": row.TurnStartedAt,
 		"clock_used": row.ClockUsed, "updated_at": row.UpdatedAt, "started_at": row.StartedAt, "finished_at": row.FinishedAt,
 	})
-	if res.Error != nil {
-		return translate(res.Error, "table")
-	}
-	if res.RowsAffected == 0 {
-		return notFound("table")
+	if err := hitOne(res, "table"); err != nil {
+		return err
 	}
 	return r.announce(t.ID, t.Version)
 }
@@ -261,13 +258,7 @@ func (r tableRepo) SetSeat(tableID int64, s domain.Seat) error {
 	res := r.t.db.Model(&seatRow{}).Where("table_id = ? AND seat = ?", tableID, s.Seat).Updates(map[string]any{
 		"user_id": s.UserID, "bot": s.Bot, "joined_at": utcPtr(s.JoinedAt),
 	})
-	if res.Error != nil {
-		return translate(res.Error, "table seat")
-	}
-	if res.RowsAffected == 0 {
-		return notFound("table seat")
-	}
-	return nil
+	return hitOne(res, "table seat")
 }
 
 func (r tableRepo) List(f domain.TableFilter, userID int64) ([]domain.Table, int, error) {
@@ -293,16 +284,12 @@ func (r tableRepo) List(f domain.TableFilter, userID int64) ([]domain.Table, int
 		}
 		return q
 	}
-	var total int64
-	if err := where().Count(&total).Error; err != nil {
-		return nil, 0, translate(err, "table")
-	}
-	var rows []tableRow
-	if err := where().Order("id DESC").Limit(f.Limit).Offset(f.Offset).Find(&rows).Error; err != nil {
-		return nil, 0, translate(err, "table")
+	rows, total, err := listPage(where, "id DESC", f.Limit, f.Offset, "table", func(row tableRow) tableRow { return row })
+	if err != nil {
+		return nil, 0, err
 	}
 	ts, err := r.withSeats(rows)
-	return ts, int(total), err
+	return ts, total, err
 }
 
 func (r tableRepo) CreateDeal(d domain.TableDeal) error {
@@ -323,13 +310,7 @@ func (r tableRepo) UpdateDeal(d domain.TableDeal) error {
 	res := r.t.db.Model(&dealRow{}).Where("table_id = ? AND number = ?", d.TableID, d.Number).Updates(map[string]any{
 		"position": row.Position, "moves": row.Moves, "score": row.Score, "timeout_at": row.TimeoutAt, "ended_at": row.EndedAt,
 	})
-	if res.Error != nil {
-		return translate(res.Error, "deal")
-	}
-	if res.RowsAffected == 0 {
-		return notFound("deal")
-	}
-	return nil
+	return hitOne(res, "deal")
 }
 
 func (r tableRepo) Deals(tableID int64) ([]domain.TableDeal, error) {
@@ -358,19 +339,11 @@ func (r tableRepo) Moves(tableID int64, deal int) ([]domain.TableMove, error) {
 	if err := r.t.db.Where("table_id = ? AND deal = ?", tableID, deal).Order("idx").Find(&rows).Error; err != nil {
 		return nil, translate(err, "move")
 	}
-	ms := make([]domain.TableMove, len(rows))
-	for i, row := range rows {
-		ms[i] = row.domain()
-	}
-	return ms, nil
+	return mapRows(rows, moveRow.domain), nil
 }
 
 func (r tableRepo) LastMove(tableID int64, deal int) (domain.TableMove, error) {
-	var row moveRow
-	if err := r.t.db.Where("table_id = ? AND deal = ?", tableID, deal).Order("idx DESC").Take(&row).Error; err != nil {
-		return domain.TableMove{}, translate(err, "move")
-	}
-	return row.domain(), nil
+	return takeOne(r.t.db.Where("table_id = ? AND deal = ?", tableID, deal).Order("idx DESC"), "move", moveRow.domain)
 }
 
 type idempotencyRow struct {
