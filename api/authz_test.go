@@ -211,6 +211,10 @@ var matrix = []route{
 	{"POST /auth/logout", func(f *fixture, c string) req {
 		return req{Method: "POST", Path: "/api/v1/auth/logout", Body: api.RefreshRequest{RefreshToken: f.toLogout[c]}}
 	}, all(204, nil)},
+	{"GET /rules", func(f *fixture, c string) req { return req{Method: "GET", Path: "/api/v1/rules"} },
+		all(200, nil)},
+	{"GET /rules/{ruleSet}", func(f *fixture, c string) req { return req{Method: "GET", Path: "/api/v1/rules/fechado"} },
+		all(200, nil)},
 	{"GET /me", func(f *fixture, c string) req { return req{Method: "GET", Path: "/api/v1/me"} },
 		all(200, map[string]int{anonymous: 401})},
 	{"GET /me/clubs", func(f *fixture, c string) req { return req{Method: "GET", Path: "/api/v1/me/clubs"} },

@@ -145,6 +145,8 @@ func (s *server) routes() chi.Router {
 			r.Post("/refresh", s.refresh)
 			r.Post("/logout", s.logout)
 		})
+		r.Get("/rules", s.listRules)
+		r.Get("/rules/{ruleSet}", s.getRules)
 		r.Group(func(r chi.Router) {
 			r.Use(s.authenticate)
 			r.With(s.requireAuth).Get("/me", s.me)

@@ -22,3 +22,12 @@ func checkPage(v *Validator, limit, offset *int) {
 	v.Check(*limit >= 1 && *limit <= MaxLimit, "limit", "out_of_range", "limit must be between 1 and 100")
 	v.Check(*offset >= 0, "offset", "out_of_range", "offset must not be negative")
 }
+
+// ValidPage checks the paging of a list that needs no service (a fixed
+// catalogue), as the services check theirs: a zero limit is DefaultLimit.
+// Errors: EInvalid naming limit or offset.
+func ValidPage(limit, offset int) (int, error) {
+	var v Validator
+	checkPage(&v, &limit, &offset)
+	return limit, v.Err()
+}

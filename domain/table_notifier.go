@@ -3,6 +3,7 @@ package domain
 import (
 	"context"
 	"sync"
+	"time"
 )
 
 // tableNotifier broadcasts table versions within this process: the service
@@ -151,8 +152,16 @@ func (s *tableService) Watch(ctx context.Context, actor Actor, id int64, invite 
 	}
 }
 
-// prime loads a table into the notifier and returns it.
+// primeTimeout bounds the read of prime.
+const primeTimeout = 10 * time.Second
+
+// prime loads a table into the notifier and returns it. The read is not cut
+// short by the end of the caller's wait (a poll's or a heartbeat's
+// deadline): a wait that ends while the table is read answers with what
+// was read, not with an error.
 func (s *tableService) prime(ctx context.Context, id int64) (Table, error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), primeTimeout)
+	defer cancel()
 	var t Table
 	err := s.st.View(ctx, func(tx Tx) error {
 		var err error

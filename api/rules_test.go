@@ -1,0 +1,91 @@
+package api_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/burraco/burraco/api"
+	"github.com/burraco/burraco/domain/store/storetest"
+	"github.com/burraco/burraco/engine"
+)
+
+// TestRules: a "new table" form reads the rule sets from the server, each
+// with only the options that apply to it (RULES §11), their values and the
+// rule set's defaults, in Italian and English.
+func TestRules(t *testing.T) {
+	e := newEnv(t, storetest.SQLite(t))
+	var list api.RuleSetList
+	res := e.must(200, req{Method: "GET", Path: "/api/v1/rules"}, &list)
+	if got := res.Header.Get("Cache-Control"); got != "public, max-age=3600" {
+		t.Errorf("Cache-Control %q", got)
+	}
+	var ids []string
+	for _, rs := range list.Items {
+		ids = append(ids, rs.ID)
+	}
+	if want := []string{"fibur", "fibur-row", "reale", "aberto", "fechado"}; !slices.Equal(ids, want) || list.Total != 5 || list.Limit != 20 {
+		t.Fatalf("rule sets %v (total %d), want %v", ids, list.Total, want)
+	}
+	for _, rs := range list.Items {
+		keys := map[string]api.RuleOption{}
+		for _, o := range rs.Options {
+			keys[o.Key] = o
+			if o.Description.IT == "" || o.Description.EN == "" {
+				t.Errorf("%s option %s: a description is missing", rs.ID, o.Key)
+			}
+		}
+		if !slices.Equal(optionKeys(rs.Options), engine.OptionKeys(engine.RuleSet(rs.ID))) {
+			t.Errorf("%s lists options %v, the engine applies %v", rs.ID, optionKeys(rs.Options), engine.OptionKeys(engine.RuleSet(rs.ID)))
+		}
+		if rs.Name.IT == "" || rs.Name.EN == "" || len(rs.Players) == 0 {
+			t.Errorf("%s: incomplete %+v", rs.ID, rs)
+		}
+		switch rs.ID {
+		case "fibur":
+			if _, ok := keys["round_up_10"]; ok {
+				t.Error("fibur lists round_up_10, a Brazilian option")
+			}
+			if keys["target"].Default != float64(2005) {
+				t.Errorf("fibur target default %v", keys["target"].Default)
+			}
+		case "reale":
+			if _, ok := keys["jokers"]; ok {
+				t.Error("reale lists jokers: it never has them")
+			}
+		case "fechado":
+			if keys["target"].Default != float64(3000) || keys["real_canastra"].Type != "boolean" {
+				t.Errorf("fechado options %+v", keys)
+			}
+		}
+	}
+
+	var page api.RuleSetList
+	e.must(200, req{Method: "GET", Path: "/api/v1/rules?limit=2&offset=3"}, &page)
+	if len(page.Items) != 2 || page.Items[0].ID != "aberto" || page.Total != 5 || page.Limit != 2 || page.Offset != 3 {
+		t.Errorf("second page: %+v", page)
+	}
+	e.must(422, req{Method: "GET", Path: "/api/v1/rules?limit=101"}, nil)
+	e.must(200, req{Method: "GET", Path: "/api/v1/rules?offset=9223372036854775807"}, &page)
+	if len(page.Items) != 0 || page.Total != 5 {
+		t.Errorf("past the end: %+v", page)
+	}
+	e.must(400, req{Method: "GET", Path: "/api/v1/rules?offset=x"}, nil)
+
+	var one api.RuleSet
+	e.must(200, req{Method: "GET", Path: "/api/v1/rules/aberto"}, &one)
+	if one.ID != "aberto" || !slices.Contains(optionKeys(one.Options), "aberto_sets") {
+		t.Errorf("aberto: %+v", one)
+	}
+	p := problem(t, e.must(404, req{Method: "GET", Path: "/api/v1/rules/scopa"}, nil))
+	if p.Code != "not_found" {
+		t.Errorf("unknown rule set: %+v", p)
+	}
+}
+
+func optionKeys(os []api.RuleOption) []string {
+	var keys []string
+	for _, o := range os {
+		keys = append(keys, o.Key)
+	}
+	return keys
+}
