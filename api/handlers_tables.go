@@ -310,6 +310,8 @@ func (s *server) tableState(w http.ResponseWriter, r *http.Request) {
 			notModified(w, etag)
 			return
 		}
+		s.answerState(w, r, id, invite, version, seat) // a poll that changed: the cached state of (version, seat)
+		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
 	defer cancel()

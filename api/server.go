@@ -90,6 +90,7 @@ type server struct {
 	tokens  tokenIssuer
 	limiter *rateLimiter
 	proxies trustedProxies
+	states  *stateCache // tables' marshalled states per version and seat (polls)
 }
 
 // NewServer returns the HTTP handler of the whole API: /api/v1, the health
@@ -101,6 +102,7 @@ func NewServer(cfg Config, svc domain.Services, db Pinger, log *slog.Logger) htt
 	}
 	s := &server{
 		cfg:     cfg,
+		states:  newStateCache(),
 		svc:     svc,
 		db:      db,
 		log:     log,

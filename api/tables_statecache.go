@@ -1,0 +1,152 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"sync"
+
+	"github.com/burraco/burraco/domain"
+)
+
+// stateCache keeps the marshalled state of a table's current version per
+// viewer, so that the polls a move wakes (every player, and any number of
+// spectators) read the table and build its view once per seat, not once
+// each. A state is the same for every caller with the same seat at the same
+// version, except: the invite code (shown to the creator and the players:
+// a seated caller always sees it, an anonymous one never; logged-in
+// spectators, who might be the creator, are not cached) and the clocks'
+// seconds left (a table with clocks is not cached). Only the newest version
+// of a table is kept, for at most maxStateTables tables.
+type stateCache struct {
+	mu     sync.Mutex
+	tables map[int64]*tableStates
+}
+
+// maxStateTables bounds the cache (a few kB per seat and table).
+const maxStateTables = 4096
+
+type tableStates struct {
+	version int64
+	bodies  map[int]*stateCall // by viewer: the seat, or -1 for anonymous
+}
+
+// stateCall is one state being read, or read: waiters share its result.
+type stateCall struct {
+	done chan struct{}
+	body []byte
+	ok   bool
+}
+
+func newStateCache() *stateCache { return &stateCache{tables: map[int64]*tableStates{}} }
+
+// viewerKey is the cache key of a caller at seat, and whether the caller's
+// state may be cached at all.
+func viewerKey(actor domain.Actor, seat int) (int, bool) {
+	switch {
+	case seat >= 0:
+		return seat, true
+	case actor.Anonymous():
+		return -1, true
+	}
+	return 0, false
+}
+
+// answerState answers 200 with the state of table id at version (or newer)
+// as the caller at seat sees it, from the cache when it holds it, else
+// read (once for every concurrent caller of the same key) and cached.
+func (s *server) answerState(w http.ResponseWriter, r *http.Request, id int64, invite string, version int64, seat int) {
+	actor := ActorFrom(r.Context())
+	key, ok := viewerKey(actor, seat)
+	if !ok {
+		s.readState(w, r, id, invite)
+		return
+	}
+	c := s.states
+	c.mu.Lock()
+	ts := c.tables[id]
+	if ts == nil || ts.version < version {
+		if ts == nil && len(c.tables) >= maxStateTables {
+			for old := range c.tables { // any one: maps iterate in random order
+				delete(c.tables, old)
+				break
+			}
+		}
+		ts = &tableStates{version: version, bodies: map[int]*stateCall{}}
+		c.tables[id] = ts
+	}
+	call := ts.bodies[key]
+	owner := call == nil && ts.version == version
+	if owner {
+		call = &stateCall{done: make(chan struct{})}
+		ts.bodies[key] = call
+	}
+	c.mu.Unlock()
+	if call == nil { // the cache moved past version: read it fresh
+		s.readState(w, r, id, invite)
+		return
+	}
+	if owner {
+		call.body, call.ok = s.stateBody(r, id, invite, version, seat)
+		close(call.done)
+		if !call.ok {
+			c.drop(id, version, key, call)
+		}
+	} else {
+		select {
+		case <-call.done:
+		case <-r.Context().Done():
+		}
+	}
+	if !call.ok {
+		s.readState(w, r, id, invite)
+		return
+	}
+	w.Header().Set("ETag", tableETag(id, version, seat))
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(call.body)
+}
+
+// stateBody reads the state for the cache: ok only when it is the state of
+// exactly version and seat, without clocks.
+func (s *server) stateBody(r *http.Request, id int64, invite string, version int64, seat int) ([]byte, bool) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), s.cfg.RequestTimeout)
+	defer cancel()
+	st, err := s.svc.Tables.State(ctx, ActorFrom(r.Context()), id, invite)
+	if err != nil || st.Table.Version != version || st.Seat != seat || st.TurnLeft != nil || st.MatchLeft != nil {
+		return nil, false
+	}
+	b, err := json.Marshal(tableStateOut(st))
+	if err != nil {
+		return nil, false
+	}
+	return append(b, '\n'), true // as respond writes it
+}
+
+// drop forgets a failed read, so that the next caller tries again.
+func (c *stateCache) drop(id, version int64, key int, call *stateCall) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ts := c.tables[id]; ts != nil && ts.version == version && ts.bodies[key] == call {
+		delete(ts.bodies, key)
+	}
+}
+
+// readState answers the state read from the database, uncached.
+func (s *server) readState(w http.ResponseWriter, r *http.Request, id int64, invite string) {
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
+	defer cancel()
+	st, err := s.svc.Tables.State(ctx, ActorFrom(r.Context()), id, invite)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	etag := tableETag(id, st.Table.Version, st.Seat)
+	if etagMatches(r.Header.Get("If-None-Match"), etag) {
+		notModified(w, etag)
+		return
+	}
+	w.Header().Set("ETag", etag)
+	respond(w, http.StatusOK, tableStateOut(st))
+}
