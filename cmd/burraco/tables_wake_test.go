@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"net/url"
 	"fmt"
+	"net/url"
 	"testing"
 	"time"
 
