@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -34,20 +35,51 @@ const (
 )
 
 // sqlitePragmas are set through the DSN so that every pooled connection gets
-// them: write-ahead log, wait up to 5s for a lock, enforce foreign keys, and
-// take the write lock when a transaction begins (no upgrade deadlocks).
+// them: write-ahead log, wait up to 5s for a lock, enforce foreign keys, take
+// the write lock when a transaction begins (no upgrade deadlocks), and sync
+// the log to disk at checkpoints rather than at every commit. In WAL mode
+// synchronous=NORMAL loses nothing committed when the process is killed (the
+// log is in the operating system's hands once COMMIT returns); a power cut or
+// a kernel crash may lose the last transactions committed before it, and
+// never corrupts the file. FULL would add an fsync to every commit.
 var sqlitePragmas = map[string]string{
 	"_journal_mode": "WAL",
 	"_busy_timeout": "5000",
 	"_foreign_keys": "on",
 	"_txlock":       "immediate",
+	"_synchronous":  "NORMAL",
 }
 
+// sqliteReadPragmas are forced on the connections that serve View: a
+// transaction that reads takes no lock at BEGIN (in WAL mode it reads one
+// snapshot while a writer goes on), and cannot write.
+var sqliteReadPragmas = map[string]string{
+	"_txlock":       "deferred",
+	"_query_only":   "1",
+	"_journal_mode": "WAL",
+}
+
+// stmtCacheSize bounds the prepared statements kept per pool: GORM writes
+// LIMIT and OFFSET into the SQL text, so paging makes new statements.
+const stmtCacheSize = 256
+
 // DB is an open database. It implements domain.Storage.
+//
+// On a SQLite file it holds two pools: one connection for the write
+// transactions of this process, which queue for it in Go (a SQLite writer
+// that waits for the lock sleeps in its busy handler, which makes the slow
+// tail of a write load), and a pool of read-only connections for View. On
+// PostgreSQL, and on an in-memory SQLite, one pool does both.
 type DB struct {
-	gorm    *gorm.DB
+	gorm    *gorm.DB // write transactions
+	read    *gorm.DB // View
 	sql     *sql.DB
+	readSQL *sql.DB
 	dialect string
+	// writer is the one write transaction at a time of a SQLite file, and
+	// busyTimeout the longest wait for it (SQLite's own busy_timeout).
+	writer      chan struct{}
+	busyTimeout time.Duration
 }
 
 var _ domain.Storage = (*DB)(nil)
@@ -84,44 +116,48 @@ func Open(ctx context.Context, databaseURL string) (*DB, error) {
 }
 
 func open(ctx context.Context, databaseURL string) (*DB, string, error) {
-	dialector, dialect, err := dialectorFor(databaseURL)
-	if err != nil {
-		return nil, dialect, err
-	}
-	g, err := gorm.Open(dialector, &gorm.Config{
-		Logger:                 logger.Discard,
-		SkipDefaultTransaction: true,
-		DisableAutomaticPing:   true,
-		NowFunc:                func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) },
-	})
-	if err != nil {
-		return nil, dialect, err
-	}
-	sqlDB, err := g.DB()
-	if err != nil {
-		return nil, dialect, err
-	}
-	db := &DB{gorm: g, sql: sqlDB, dialect: dialect}
-	db.tunePool(databaseURL)
-	if err := db.Ping(ctx); err != nil {
-		sqlDB.Close()
-		return nil, dialect, err
-	}
-	return db, dialect, nil
-}
-
-func dialectorFor(databaseURL string) (gorm.Dialector, string, error) {
 	if databaseURL == "" {
 		return nil, "", errors.New("store: empty database URL")
 	}
 	if strings.HasPrefix(databaseURL, "postgres://") || strings.HasPrefix(databaseURL, "postgresql://") {
-		return postgres.Open(databaseURL), Postgres, nil
+		g, sqlDB, err := openGORM(postgres.Open(databaseURL), false)
+		if err != nil {
+			return nil, Postgres, err
+		}
+		sqlDB.SetMaxOpenConns(25)
+		sqlDB.SetMaxIdleConns(25)
+		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
+		db := &DB{gorm: g, read: g, sql: sqlDB, readSQL: sqlDB, dialect: Postgres}
+		return db, Postgres, db.ping(ctx)
 	}
-	path, dsn, err := sqliteDSN(databaseURL)
+	return openSQLite(ctx, databaseURL)
+}
+
+func openGORM(dialector gorm.Dialector, prepare bool) (*gorm.DB, *sql.DB, error) {
+	g, err := gorm.Open(dialector, &gorm.Config{
+		Logger:                 logger.Discard,
+		SkipDefaultTransaction: true,
+		DisableAutomaticPing:   true,
+		// pgx caches its prepared statements itself; go-sqlite3 does not.
+		PrepareStmt:        prepare,
+		PrepareStmtMaxSize: stmtCacheSize,
+		PrepareStmtTTL:     time.Hour,
+		NowFunc:            func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) },
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	sqlDB, err := g.DB()
+	return g, sqlDB, err
+}
+
+func openSQLite(ctx context.Context, location string) (*DB, string, error) {
+	path, params, err := sqliteParams(location)
 	if err != nil {
 		return nil, "", err
 	}
-	if path != ":memory:" {
+	memory := strings.Contains(location, ":memory:")
+	if !memory {
 		if dir := filepath.Dir(path); dir != "." {
 			if err := os.MkdirAll(dir, 0o750); err != nil {
 				return nil, "", fmt.Errorf("store: create database directory: %w", err)
@@ -131,7 +167,44 @@ func dialectorFor(databaseURL string) (gorm.Dialector, string, error) {
 			return nil, "", err
 		}
 	}
-	return sqlite.Open(dsn), SQLite, nil
+	db := &DB{dialect: SQLite, writer: make(chan struct{}, 1), busyTimeout: busyTimeout(params)}
+	db.gorm, db.sql, err = openGORM(sqlite.Open(path+"?"+params.Encode()), true)
+	if err != nil {
+		return nil, SQLite, err
+	}
+	// The writer connects first, so that the file is in WAL mode before a
+	// read-only connection opens it.
+	db.sql.SetMaxOpenConns(1)
+	db.sql.SetMaxIdleConns(1)
+	db.read, db.readSQL = db.gorm, db.sql
+	if err := db.ping(ctx); err != nil || memory { // each connection to :memory: is a new database
+		return db, SQLite, err
+	}
+	for k, v := range sqliteReadPragmas {
+		params.Set(k, v)
+	}
+	db.read, db.readSQL, err = openGORM(sqlite.Open(path+"?"+params.Encode()), true)
+	if err != nil {
+		db.sql.Close()
+		return nil, SQLite, err
+	}
+	n := max(4, runtime.NumCPU())
+	db.readSQL.SetMaxOpenConns(n)
+	db.readSQL.SetMaxIdleConns(n) // keep them, and their prepared statements
+	return db, SQLite, db.ping(ctx)
+}
+
+// ping checks both pools, closing them on failure.
+func (db *DB) ping(ctx context.Context) error {
+	var one int
+	err := db.sql.QueryRowContext(ctx, "SELECT 1").Scan(&one)
+	if err == nil && db.readSQL != db.sql {
+		err = db.Ping(ctx)
+	}
+	if err != nil {
+		db.Close()
+	}
+	return err
 }
 
 // createPrivate creates a new, empty database file readable by its owner
@@ -150,84 +223,106 @@ func createPrivate(path string) error {
 	return f.Close()
 }
 
-// sqliteDSN turns a SQLite location into the file path and a go-sqlite3 DSN
-// with our pragmas (parameters the caller gave win).
-func sqliteDSN(location string) (path, dsn string, err error) {
+// sqliteParams splits a SQLite location into the file path and the
+// go-sqlite3 DSN parameters with our pragmas (parameters the caller gave
+// win).
+func sqliteParams(location string) (path string, params url.Values, err error) {
 	rest := strings.TrimPrefix(location, "sqlite://")
 	rest = strings.TrimPrefix(rest, "file:")
 	path, query, _ := strings.Cut(rest, "?")
 	if path == "" {
-		return "", "", errors.New("store: empty SQLite path")
+		return "", nil, errors.New("store: empty SQLite path")
 	}
-	params, err := url.ParseQuery(query)
+	params, err = url.ParseQuery(query)
 	if err != nil {
-		return "", "", fmt.Errorf("store: bad SQLite parameters: %w", err)
+		return "", nil, fmt.Errorf("store: bad SQLite parameters: %w", err)
 	}
 	for k, v := range sqlitePragmas {
 		if !params.Has(k) {
 			params.Set(k, v)
 		}
 	}
-	return path, path + "?" + params.Encode(), nil
+	return path, params, nil
 }
 
-func (db *DB) tunePool(databaseURL string) {
-	switch {
-	case db.dialect == Postgres:
-		db.sql.SetMaxOpenConns(25)
-		db.sql.SetMaxIdleConns(25)
-		db.sql.SetConnMaxIdleTime(5 * time.Minute)
-	case strings.Contains(databaseURL, ":memory:"):
-		// Each connection to :memory: is a new, empty database.
-		db.sql.SetMaxOpenConns(1)
-	default:
-		db.sql.SetMaxOpenConns(max(4, runtime.NumCPU()))
+// busyTimeout is the DSN's busy timeout (go-sqlite3 reads _busy_timeout or
+// _timeout, in milliseconds).
+func busyTimeout(params url.Values) time.Duration {
+	for _, k := range []string{"_busy_timeout", "_timeout"} {
+		if ms, err := strconv.Atoi(params.Get(k)); err == nil && ms >= 0 {
+			return time.Duration(ms) * time.Millisecond
+		}
 	}
+	return 5 * time.Second
 }
 
 // Close closes the database.
-func (db *DB) Close() error { return db.sql.Close() }
-
-// Ping checks that the database answers a query (for readiness probes).
-func (db *DB) Ping(ctx context.Context) error {
-	var one int
-	return db.sql.QueryRowContext(ctx, "SELECT 1").Scan(&one)
+func (db *DB) Close() error {
+	err := db.sql.Close()
+	if db.readSQL != db.sql {
+		err = errors.Join(err, db.readSQL.Close())
+	}
+	return err
 }
 
-// SQL returns the underlying pool, e.g. for migrations.
+// Ping checks that the database answers a query (for readiness probes). On
+// SQLite it asks a reader, which a long write transaction does not hold up.
+func (db *DB) Ping(ctx context.Context) error {
+	var one int
+	return db.readSQL.QueryRowContext(ctx, "SELECT 1").Scan(&one)
+}
+
+// SQL returns the pool that writes, e.g. for migrations.
 func (db *DB) SQL() *sql.DB { return db.sql }
 
 // Dialect returns "sqlite" or "postgres".
 func (db *DB) Dialect() string { return db.dialect }
 
-// InTx implements domain.Storage.
+// InTx implements domain.Storage. On SQLite the write transactions of this
+// process take turns on one connection; one that waits longer than the busy
+// timeout for its turn is EUnavailable, as if SQLite had refused the lock.
 func (db *DB) InTx(ctx context.Context, fn func(tx domain.Tx) error) error {
+	if db.writer != nil {
+		if err := db.lockWriter(ctx); err != nil {
+			return err
+		}
+		defer func() { <-db.writer }()
+	}
 	return translateTx(db.gorm.WithContext(ctx).Transaction(func(g *gorm.DB) error {
 		return fn(&tx{db: g, dialect: db.dialect})
 	}))
 }
 
-// View implements domain.Storage. On PostgreSQL it is a read-only
-// repeatable-read transaction; on SQLite a deferred transaction, which in
-// WAL mode reads one snapshot without taking the write lock.
-func (db *DB) View(ctx context.Context, fn func(tx domain.Tx) error) error {
-	if db.dialect == Postgres {
-		opts := &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
-		return translateTx(db.gorm.WithContext(ctx).Transaction(func(g *gorm.DB) error {
-			return fn(&tx{db: g, dialect: db.dialect})
-		}, opts))
+func (db *DB) lockWriter(ctx context.Context) error {
+	select {
+	case db.writer <- struct{}{}:
+		return nil
+	default:
 	}
-	return translateTx(db.gorm.WithContext(ctx).Connection(func(g *gorm.DB) error {
-		g = g.Session(&gorm.Session{NewDB: true}) // each query starts afresh
-		if err := g.Exec("BEGIN DEFERRED").Error; err != nil {
-			return err
-		}
-		err := fn(&tx{db: g, dialect: db.dialect})
-		if rerr := g.WithContext(context.WithoutCancel(ctx)).Exec("ROLLBACK").Error; err == nil {
-			err = rerr
-		}
-		return err
-	}))
+	t := time.NewTimer(db.busyTimeout)
+	defer t.Stop()
+	select {
+	case db.writer <- struct{}{}:
+		return nil
+	case <-t.C:
+		return errBusy(errors.New("store: another write transaction of this process held the database for the whole busy timeout"))
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// View implements domain.Storage: a read-only transaction. On PostgreSQL it
+// is repeatable-read; on SQLite a deferred transaction on a read-only
+// connection, which in WAL mode reads one snapshot without taking the write
+// lock.
+func (db *DB) View(ctx context.Context, fn func(tx domain.Tx) error) error {
+	var opts *sql.TxOptions
+	if db.dialect == Postgres {
+		opts = &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
+	}
+	return translateTx(db.read.WithContext(ctx).Transaction(func(g *gorm.DB) error {
+		return fn(&tx{db: g, dialect: db.dialect})
+	}, opts))
 }
 
 // Secret returns the named secret from the settings table, creating it with

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -54,14 +55,19 @@ func TestOpenSQLite(t *testing.T) {
 	})
 }
 
-// TestSQLitePragmasOnEveryConnection holds several pooled connections at
-// once and checks the pragmas on each.
+// TestSQLitePragmasOnEveryConnection holds the write connection and several
+// read connections at once and checks the pragmas on each.
 func TestSQLitePragmasOnEveryConnection(t *testing.T) {
 	db := storetest.SQLite(t)
 	ctx := t.Context()
-	var conns []*sql.Conn
+	writer, err := db.SQL().Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer writer.Close()
+	conns := []*sql.Conn{writer}
 	for range 4 {
-		c, err := db.SQL().Conn(ctx)
+		c, err := store.ReadPool(db).Conn(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,30 +76,41 @@ func TestSQLitePragmasOnEveryConnection(t *testing.T) {
 	}
 	for i, c := range conns {
 		var journal string
-		var fk, busy int
-		if err := c.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&journal); err != nil {
-			t.Fatal(err)
+		var fk, busy, sync, queryOnly int
+		for pragma, dst := range map[string]any{"journal_mode": &journal, "foreign_keys": &fk,
+			"busy_timeout": &busy, "synchronous": &sync, "query_only": &queryOnly} {
+			if err := c.QueryRowContext(ctx, "PRAGMA "+pragma).Scan(dst); err != nil {
+				t.Fatal(err)
+			}
 		}
-		if err := c.QueryRowContext(ctx, "PRAGMA foreign_keys").Scan(&fk); err != nil {
-			t.Fatal(err)
+		if journal != "wal" || fk != 1 || busy != 5000 || sync != 1 { // 1 = NORMAL
+			t.Errorf("connection %d: journal_mode=%s foreign_keys=%d busy_timeout=%d synchronous=%d", i, journal, fk, busy, sync)
 		}
-		if err := c.QueryRowContext(ctx, "PRAGMA busy_timeout").Scan(&busy); err != nil {
-			t.Fatal(err)
+		if wantReadOnly := i > 0; (queryOnly == 1) != wantReadOnly {
+			t.Errorf("connection %d: query_only=%d", i, queryOnly)
 		}
-		if journal != "wal" || fk != 1 || busy != 5000 {
-			t.Errorf("connection %d: journal_mode=%s foreign_keys=%d busy_timeout=%d", i, journal, fk, busy)
-		}
+	}
+	// The readers' transactions are deferred: one that has begun does not
+	// keep the writer from beginning.
+	rtx, err := conns[1].BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rtx.Rollback()
+	var n int
+	if err := rtx.QueryRowContext(ctx, "SELECT count(*) FROM users").Scan(&n); err != nil {
+		t.Fatal(err)
 	}
 	// _txlock=immediate: BEGIN takes the write lock at once, so another
 	// writer (here a second pool that does not wait) is refused while the
 	// transaction has not even written yet.
-	tx1, err := conns[0].BeginTx(ctx, nil)
+	tx1, err := writer.BeginTx(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tx1.Rollback()
 	var file string
-	if err := conns[0].QueryRowContext(ctx, "SELECT file FROM pragma_database_list WHERE name = 'main'").Scan(&file); err != nil {
+	if err := tx1.QueryRowContext(ctx, "SELECT file FROM pragma_database_list WHERE name = 'main'").Scan(&file); err != nil {
 		t.Fatal(err)
 	}
 	impatient, err := store.Open(ctx, file+"?_busy_timeout=0")
@@ -228,15 +245,16 @@ func TestInTxRollsBack(t *testing.T) {
 	})
 }
 
-func TestViewIsReadOnlyOnPostgres(t *testing.T) {
-	db := storetest.Postgres(t)
-	err := db.View(t.Context(), func(tx domain.Tx) error {
-		c := domain.Club{Name: "C", CreatedAt: time.Now(), UpdatedAt: time.Now()}
-		return tx.Clubs().Create(&c)
+func TestViewIsReadOnly(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		err := db.View(t.Context(), func(tx domain.Tx) error {
+			c := domain.Club{Name: "C", CreatedAt: time.Now(), UpdatedAt: time.Now()}
+			return tx.Clubs().Create(&c)
+		})
+		if err == nil || !strings.Contains(strings.ReplaceAll(err.Error(), "-", ""), "readonly") {
+			t.Errorf("err = %v, want a read-only error", err)
+		}
 	})
-	if err == nil || !strings.Contains(err.Error(), "read-only") {
-		t.Errorf("err = %v, want a read-only transaction error", err)
-	}
 }
 
 func TestTimesRoundTrip(t *testing.T) {
@@ -402,4 +420,34 @@ func TestBusyIsUnavailable(t *testing.T) {
 			check(t, db)
 		})
 	}
+}
+
+// TestWritersTakeTurns runs many write transactions at once: on SQLite they
+// queue for the one write connection, and every one commits.
+func TestWritersTakeTurns(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := t.Context()
+		var wg sync.WaitGroup
+		for w := range 8 {
+			wg.Go(func() {
+				for i := range 25 {
+					now := time.Now()
+					c := domain.Club{Name: fmt.Sprintf("C%d-%d", w, i), CreatedAt: now, UpdatedAt: now}
+					if err := db.InTx(ctx, func(tx domain.Tx) error { return tx.Clubs().Create(&c) }); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		err := db.View(ctx, func(tx domain.Tx) error {
+			_, total, err := tx.Clubs().List(domain.ClubFilter{Limit: 1})
+			if total != 200 {
+				t.Errorf("%d clubs, want 200", total)
+			}
+			return err
+		})
+		wantCode(t, err, "")
+	})
 }
