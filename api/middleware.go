@@ -119,21 +119,19 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 	})
 }
 
-// actorOf checks an access token and loads its user, so that a demoted or
-// deleted user loses their rights at once rather than when the token expires.
+// actorOf checks an access token and looks up its user, so that a demoted
+// or deleted user loses their rights within domain.ActorTTL (at once on the
+// process that made the change) rather than when the token expires.
 func (s *server) actorOf(ctx context.Context, token string) (domain.Actor, error) {
 	id, err := s.tokens.Parse(token)
 	if err != nil {
 		return domain.Actor{}, err
 	}
-	u, err := s.svc.Auth.User(ctx, id)
+	a, err := s.svc.Auth.Actor(ctx, id)
 	if domain.ErrorCode(err) == domain.ENotFound {
 		return domain.Actor{}, errBadToken
 	}
-	if err != nil {
-		return domain.Actor{}, err
-	}
-	return domain.Actor{UserID: u.ID, SiteAdmin: u.SiteAdmin}, nil
+	return a, err
 }
 
 // requireAuth refuses anonymous requests with 401.
