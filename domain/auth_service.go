@@ -187,7 +187,7 @@ func (s *authService) Logout(ctx context.Context, refreshToken string) error {
 // User implements AuthService.
 func (s *authService) User(ctx context.Context, id int64) (User, error) {
 	var u User
-	err := s.st.View(ctx, func(tx Tx) error {
+	err := s.st.ViewOne(ctx, func(tx Tx) error {
 		var err error
 		u, err = tx.Users().Get(id)
 		return err

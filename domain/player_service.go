@@ -190,7 +190,7 @@ func ownedBy(p Player, actor Actor) bool {
 // Get implements PlayerService.
 func (s *playerService) Get(ctx context.Context, id int64) (Player, error) {
 	var p Player
-	err := s.st.View(ctx, func(tx Tx) error {
+	err := s.st.ViewOne(ctx, func(tx Tx) error {
 		var err error
 		p, err = tx.Players().Get(id)
 		return err

@@ -24,6 +24,11 @@ type Storage interface {
 	InTx(ctx context.Context, fn func(tx Tx) error) error
 	// View runs fn in a read-only transaction (one consistent snapshot).
 	View(ctx context.Context, fn func(tx Tx) error) error
+	// ViewOne runs fn, which reads with exactly one query, outside any
+	// explicit transaction: one statement reads one consistent state by
+	// itself, and BEGIN and COMMIT would cost as much again. A second
+	// query, or a write, in fn fails (an internal error): use View.
+	ViewOne(ctx context.Context, fn func(tx Tx) error) error
 }
 
 // Tx is one unit of work and gives access to the repositories within it.

@@ -18,6 +18,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"gorm.io/driver/postgres"
@@ -145,6 +146,9 @@ func openGORM(dialector gorm.Dialector, prepare bool) (*gorm.DB, *sql.DB, error)
 		NowFunc:            func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) },
 	})
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := guardViewOne(g); err != nil {
 		return nil, nil, err
 	}
 	sqlDB, err := g.DB()
@@ -323,6 +327,48 @@ func (db *DB) View(ctx context.Context, fn func(tx domain.Tx) error) error {
 	return translateTx(db.read.WithContext(ctx).Transaction(func(g *gorm.DB) error {
 		return fn(&tx{db: g, dialect: db.dialect})
 	}, opts))
+}
+
+// ViewOne implements domain.Storage: fn's one query runs on its own, on the
+// read pool.
+func (db *DB) ViewOne(ctx context.Context, fn func(tx domain.Tx) error) error {
+	budget := new(atomic.Int32)
+	budget.Store(1)
+	g := db.read.WithContext(context.WithValue(ctx, oneQueryKey{}, budget))
+	return translateTx(fn(&tx{db: g, dialect: db.dialect}))
+}
+
+// oneQueryKey marks the context of a ViewOne; its value is the number of
+// queries fn may still make.
+type oneQueryKey struct{}
+
+var (
+	errSecondQuery = errors.New("store: a second query in ViewOne: use View for several")
+	errWriteInView = errors.New("store: a write in ViewOne")
+)
+
+// guardViewOne registers the GORM callbacks that hold ViewOne to its
+// promise: one query, no writes.
+func guardViewOne(g *gorm.DB) error {
+	countQuery := func(g *gorm.DB) {
+		if budget, ok := g.Statement.Context.Value(oneQueryKey{}).(*atomic.Int32); ok && budget.Add(-1) < 0 {
+			_ = g.AddError(errSecondQuery)
+		}
+	}
+	refuseWrite := func(g *gorm.DB) {
+		if _, ok := g.Statement.Context.Value(oneQueryKey{}).(*atomic.Int32); ok {
+			_ = g.AddError(errWriteInView)
+		}
+	}
+	cb := g.Callback()
+	return errors.Join(
+		cb.Query().Before("gorm:query").Register("burraco:one_query", countQuery),
+		cb.Row().Before("gorm:row").Register("burraco:one_query", countQuery),
+		cb.Raw().Before("gorm:raw").Register("burraco:one_query", refuseWrite),
+		cb.Create().Before("gorm:create").Register("burraco:no_write", refuseWrite),
+		cb.Update().Before("gorm:update").Register("burraco:no_write", refuseWrite),
+		cb.Delete().Before("gorm:delete").Register("burraco:no_write", refuseWrite),
+	)
 }
 
 // Secret returns the named secret from the settings table, creating it with

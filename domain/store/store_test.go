@@ -451,3 +451,48 @@ func TestWritersTakeTurns(t *testing.T) {
 		wantCode(t, err, "")
 	})
 }
+
+// TestViewOne: one query reads as in View; a second query or a write fails
+// rather than run outside a transaction.
+func TestViewOne(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := t.Context()
+		now := time.Now()
+		c := domain.Club{Name: "C", CreatedAt: now, UpdatedAt: now}
+		wantCode(t, db.InTx(ctx, func(tx domain.Tx) error { return tx.Clubs().Create(&c) }), "")
+
+		var got domain.Club
+		err := db.ViewOne(ctx, func(tx domain.Tx) (err error) { got, err = tx.Clubs().Get(c.ID); return err })
+		if err != nil || got.Name != "C" {
+			t.Fatalf("one query: %+v, %v", got, err)
+		}
+		err = db.ViewOne(ctx, func(tx domain.Tx) error { _, err := tx.Users().Get(987654); return err })
+		wantCode(t, err, domain.ENotFound)
+
+		err = db.ViewOne(ctx, func(tx domain.Tx) error {
+			if _, err := tx.Clubs().Get(c.ID); err != nil {
+				return err
+			}
+			_, err := tx.Clubs().Get(c.ID)
+			return err
+		})
+		if err == nil || !strings.Contains(err.Error(), "second query") {
+			t.Errorf("two queries: err = %v, want a second-query error", err)
+		}
+		err = db.ViewOne(ctx, func(tx domain.Tx) error { _, _, err := tx.Clubs().List(domain.ClubFilter{Limit: 10}); return err })
+		if err == nil || !strings.Contains(err.Error(), "second query") {
+			t.Errorf("a list (count and page): err = %v, want a second-query error", err)
+		}
+		err = db.ViewOne(ctx, func(tx domain.Tx) error {
+			d := domain.Club{Name: "D", CreatedAt: now, UpdatedAt: now}
+			return tx.Clubs().Create(&d)
+		})
+		if err == nil || !strings.Contains(err.Error(), "a write in ViewOne") {
+			t.Errorf("a write: err = %v, want it refused", err)
+		}
+		err = db.ViewOne(ctx, func(tx domain.Tx) error { return tx.Players().Delete(987654) })
+		if err == nil || !strings.Contains(err.Error(), "a write in ViewOne") {
+			t.Errorf("a delete: err = %v, want it refused", err)
+		}
+	})
+}
