@@ -60,10 +60,6 @@ var sqliteReadPragmas = map[string]string{
 	"_journal_mode": "WAL",
 }
 
-// stmtCacheSize bounds the prepared statements kept per pool: GORM writes
-// LIMIT and OFFSET into the SQL text, so paging makes new statements.
-const stmtCacheSize = 256
-
 // DB is an open database. It implements domain.Storage.
 //
 // On a SQLite file it holds two pools: one connection for the write
@@ -77,6 +73,7 @@ type DB struct {
 	sql     *sql.DB
 	readSQL *sql.DB
 	dialect string
+	stmts   []*stmtPool // SQLite: the pools' prepared statements
 	// writer is the one write transaction at a time of a SQLite file, and
 	// busyTimeout the longest wait for it (SQLite's own busy_timeout).
 	writer      chan struct{}
@@ -121,7 +118,11 @@ func open(ctx context.Context, databaseURL string) (*DB, string, error) {
 		return nil, "", errors.New("store: empty database URL")
 	}
 	if strings.HasPrefix(databaseURL, "postgres://") || strings.HasPrefix(databaseURL, "postgresql://") {
-		g, sqlDB, err := openGORM(postgres.Open(databaseURL), false)
+		g, err := openGORM(postgres.Open(databaseURL)) // pgx keeps prepared statements itself
+		if err != nil {
+			return nil, Postgres, err
+		}
+		sqlDB, err := g.DB()
 		if err != nil {
 			return nil, Postgres, err
 		}
@@ -134,25 +135,34 @@ func open(ctx context.Context, databaseURL string) (*DB, string, error) {
 	return openSQLite(ctx, databaseURL)
 }
 
-func openGORM(dialector gorm.Dialector, prepare bool) (*gorm.DB, *sql.DB, error) {
+func openGORM(dialector gorm.Dialector) (*gorm.DB, error) {
 	g, err := gorm.Open(dialector, &gorm.Config{
 		Logger:                 logger.Discard,
 		SkipDefaultTransaction: true,
 		DisableAutomaticPing:   true,
-		// pgx caches its prepared statements itself; go-sqlite3 does not.
-		PrepareStmt:        prepare,
-		PrepareStmtMaxSize: stmtCacheSize,
-		PrepareStmtTTL:     time.Hour,
-		NowFunc:            func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) },
+		NowFunc:                func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) },
 	})
+	if err != nil {
+		return nil, err
+	}
+	return g, registerChecks(g)
+}
+
+// openSQLitePool opens a pool of connections to a SQLite DSN, with GORM
+// over it through a stmtPool.
+func (db *DB) openSQLitePool(dsn string) (*gorm.DB, *sql.DB, error) {
+	sqlDB, err := sql.Open(sqlite.DriverName, dsn)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := guardViewOne(g); err != nil {
+	pool := newStmtPool(sqlDB)
+	g, err := openGORM(sqlite.New(sqlite.Config{Conn: pool}))
+	if err != nil {
+		sqlDB.Close()
 		return nil, nil, err
 	}
-	sqlDB, err := g.DB()
-	return g, sqlDB, err
+	db.stmts = append(db.stmts, pool)
+	return g, sqlDB, nil
 }
 
 func openSQLite(ctx context.Context, location string) (*DB, string, error) {
@@ -172,7 +182,7 @@ func openSQLite(ctx context.Context, location string) (*DB, string, error) {
 		}
 	}
 	db := &DB{dialect: SQLite, writer: make(chan struct{}, 1), busyTimeout: busyTimeout(params)}
-	db.gorm, db.sql, err = openGORM(sqlite.Open(path+"?"+params.Encode()), true)
+	db.gorm, db.sql, err = db.openSQLitePool(path + "?" + params.Encode())
 	if err != nil {
 		return nil, SQLite, err
 	}
@@ -187,7 +197,7 @@ func openSQLite(ctx context.Context, location string) (*DB, string, error) {
 	for k, v := range sqliteReadPragmas {
 		params.Set(k, v)
 	}
-	db.read, db.readSQL, err = openGORM(sqlite.Open(path+"?"+params.Encode()), true)
+	db.read, db.readSQL, err = db.openSQLitePool(path + "?" + params.Encode())
 	if err != nil {
 		db.sql.Close()
 		return nil, SQLite, err
@@ -262,6 +272,9 @@ func busyTimeout(params url.Values) time.Duration {
 
 // Close closes the database.
 func (db *DB) Close() error {
+	for _, p := range db.stmts {
+		p.close()
+	}
 	err := db.sql.Close()
 	if db.readSQL != db.sql {
 		err = errors.Join(err, db.readSQL.Close())
@@ -292,8 +305,11 @@ func (db *DB) InTx(ctx context.Context, fn func(tx domain.Tx) error) error {
 		}
 		defer func() { <-db.writer }()
 	}
-	return translateTx(db.gorm.WithContext(ctx).Transaction(func(g *gorm.DB) error {
-		return fn(&tx{db: g, dialect: db.dialect})
+	return translateTx(db.gorm.WithContext(db.queryContext(ctx)).Transaction(func(g *gorm.DB) error {
+		if err := fn(&tx{db: g, dialect: db.dialect}); err != nil {
+			return err
+		}
+		return ctx.Err() // no commit for a request that has given up
 	}))
 }
 
@@ -324,7 +340,7 @@ func (db *DB) View(ctx context.Context, fn func(tx domain.Tx) error) error {
 	if db.dialect == Postgres {
 		opts = &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
 	}
-	return translateTx(db.read.WithContext(ctx).Transaction(func(g *gorm.DB) error {
+	return translateTx(db.read.WithContext(db.queryContext(ctx)).Transaction(func(g *gorm.DB) error {
 		return fn(&tx{db: g, dialect: db.dialect})
 	}, opts))
 }
@@ -334,40 +350,66 @@ func (db *DB) View(ctx context.Context, fn func(tx domain.Tx) error) error {
 func (db *DB) ViewOne(ctx context.Context, fn func(tx domain.Tx) error) error {
 	budget := new(atomic.Int32)
 	budget.Store(1)
-	g := db.read.WithContext(context.WithValue(ctx, oneQueryKey{}, budget))
+	g := db.read.WithContext(context.WithValue(db.queryContext(ctx), oneQueryKey{}, budget))
 	return translateTx(fn(&tx{db: g, dialect: db.dialect}))
 }
 
-// oneQueryKey marks the context of a ViewOne; its value is the number of
-// queries fn may still make.
-type oneQueryKey struct{}
+// queryContext is the context the driver sees. go-sqlite3 starts a
+// goroutine for every statement and every row it steps through when the
+// context can be cancelled (to interrupt SQLite), which cost more than the
+// query; so on SQLite the driver gets a context that cannot be, and the
+// caller's is checked before each statement instead (callerKey). Our
+// statements take milliseconds; a request that has given up stops at the
+// next one, and InTx does not commit it.
+func (db *DB) queryContext(ctx context.Context) context.Context {
+	if db.dialect != SQLite || ctx.Done() == nil {
+		return ctx
+	}
+	return context.WithValue(context.WithoutCancel(ctx), callerKey{}, ctx)
+}
+
+type (
+	// callerKey holds the caller's context behind a queryContext.
+	callerKey struct{}
+	// oneQueryKey marks the context of a ViewOne; its value is the number
+	// of queries fn may still make.
+	oneQueryKey struct{}
+)
 
 var (
 	errSecondQuery = errors.New("store: a second query in ViewOne: use View for several")
 	errWriteInView = errors.New("store: a write in ViewOne")
 )
 
-// guardViewOne registers the GORM callbacks that hold ViewOne to its
-// promise: one query, no writes.
-func guardViewOne(g *gorm.DB) error {
-	countQuery := func(g *gorm.DB) {
-		if budget, ok := g.Statement.Context.Value(oneQueryKey{}).(*atomic.Int32); ok && budget.Add(-1) < 0 {
-			_ = g.AddError(errSecondQuery)
-		}
-	}
-	refuseWrite := func(g *gorm.DB) {
-		if _, ok := g.Statement.Context.Value(oneQueryKey{}).(*atomic.Int32); ok {
-			_ = g.AddError(errWriteInView)
+// registerChecks registers the GORM callbacks that run before each
+// statement: the caller's context must not be done, and a ViewOne keeps its
+// promise of one query and no writes.
+func registerChecks(g *gorm.DB) error {
+	before := func(write bool) func(*gorm.DB) {
+		return func(g *gorm.DB) {
+			ctx := g.Statement.Context
+			if caller, ok := ctx.Value(callerKey{}).(context.Context); ok && caller.Err() != nil {
+				_ = g.AddError(caller.Err())
+				return
+			}
+			budget, ok := ctx.Value(oneQueryKey{}).(*atomic.Int32)
+			switch {
+			case !ok:
+			case write:
+				_ = g.AddError(errWriteInView)
+			case budget.Add(-1) < 0:
+				_ = g.AddError(errSecondQuery)
+			}
 		}
 	}
 	cb := g.Callback()
 	return errors.Join(
-		cb.Query().Before("gorm:query").Register("burraco:one_query", countQuery),
-		cb.Row().Before("gorm:row").Register("burraco:one_query", countQuery),
-		cb.Raw().Before("gorm:raw").Register("burraco:one_query", refuseWrite),
-		cb.Create().Before("gorm:create").Register("burraco:no_write", refuseWrite),
-		cb.Update().Before("gorm:update").Register("burraco:no_write", refuseWrite),
-		cb.Delete().Before("gorm:delete").Register("burraco:no_write", refuseWrite),
+		cb.Query().Before("gorm:query").Register("burraco:before", before(false)),
+		cb.Row().Before("gorm:row").Register("burraco:before", before(false)),
+		cb.Raw().Before("gorm:raw").Register("burraco:before", before(true)),
+		cb.Create().Before("gorm:create").Register("burraco:before", before(true)),
+		cb.Update().Before("gorm:update").Register("burraco:before", before(true)),
+		cb.Delete().Before("gorm:delete").Register("burraco:before", before(true)),
 	)
 }
 

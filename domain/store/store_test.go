@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -494,5 +495,47 @@ func TestViewOne(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "a write in ViewOne") {
 			t.Errorf("a delete: err = %v, want it refused", err)
 		}
+	})
+}
+
+// TestGivenUpRequestsStop: a transaction whose context is cancelled stops
+// at its next statement and does not commit, on both databases (SQLite's
+// driver never sees the cancellation; the store checks for it).
+func TestGivenUpRequestsStop(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		now := time.Now()
+		ctx, cancel := context.WithCancel(t.Context())
+		err := db.InTx(ctx, func(tx domain.Tx) error {
+			c := domain.Club{Name: "Before", CreatedAt: now, UpdatedAt: now}
+			if err := tx.Clubs().Create(&c); err != nil {
+				return err
+			}
+			cancel()
+			return nil
+		})
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled before commit: err = %v, want context.Canceled", err)
+		}
+		err = db.InTx(ctx, func(tx domain.Tx) error {
+			c := domain.Club{Name: "After", CreatedAt: now, UpdatedAt: now}
+			return tx.Clubs().Create(&c)
+		})
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled before the transaction: err = %v, want context.Canceled", err)
+		}
+		for name, view := range map[string]func(context.Context, func(domain.Tx) error) error{"View": db.View, "ViewOne": db.ViewOne} {
+			err := view(ctx, func(tx domain.Tx) error { _, err := tx.Clubs().Get(1); return err })
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("%s: err = %v, want context.Canceled", name, err)
+			}
+		}
+		err = db.View(t.Context(), func(tx domain.Tx) error {
+			_, total, err := tx.Clubs().List(domain.ClubFilter{Limit: 10})
+			if total != 0 {
+				t.Errorf("%d clubs stored by given-up transactions", total)
+			}
+			return err
+		})
+		wantCode(t, err, "")
 	})
 }
