@@ -41,15 +41,23 @@ func newRequestID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// logRequests logs one structured line per request.
+// logRequests logs one structured line per request. Health probes, which
+// a load balancer sends every few seconds, are logged at Debug unless they
+// fail.
 func (s *server) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
 		next.ServeHTTP(ww, r)
 		level := slog.LevelInfo
-		if ww.Status() >= 500 {
+		switch {
+		case ww.Status() >= 500:
 			level = slog.LevelError
+		case r.URL.Path == "/healthz" || r.URL.Path == "/readyz":
+			level = slog.LevelDebug
+		}
+		if !s.log.Enabled(r.Context(), level) {
+			return
 		}
 		s.log.LogAttrs(r.Context(), level, "request",
 			slog.String("request_id", RequestIDFrom(r.Context())),

@@ -124,8 +124,9 @@ func benchLogger(b *testing.B) *slog.Logger {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { file.Close() })
-	return slog.New(slog.NewTextHandler(file, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	buf := api.NewLogBuffer(file)
+	b.Cleanup(func() { buf.Close(); file.Close() })
+	return slog.New(buf.Handler(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: slog.LevelInfo})))
 }
 
 func (f *benchFixture) login(b *testing.B, email, password string) string {
