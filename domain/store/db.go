@@ -73,7 +73,8 @@ type DB struct {
 	sql     *sql.DB
 	readSQL *sql.DB
 	dialect string
-	stmts   []*stmtPool // SQLite: the pools' prepared statements
+	stmts   []*stmtPool   // SQLite: the pools' prepared statements
+	ckpt    *checkpointer // SQLite file: background checkpoints
 	// writer is the one write transaction at a time of a SQLite file, and
 	// busyTimeout the longest wait for it (SQLite's own busy_timeout).
 	writer      chan struct{}
@@ -148,10 +149,10 @@ func openGORM(dialector gorm.Dialector) (*gorm.DB, error) {
 	return g, registerChecks(g)
 }
 
-// openSQLitePool opens a pool of connections to a SQLite DSN, with GORM
-// over it through a stmtPool.
-func (db *DB) openSQLitePool(dsn string) (*gorm.DB, *sql.DB, error) {
-	sqlDB, err := sql.Open(sqlite.DriverName, dsn)
+// openSQLitePool opens a pool of connections to a SQLite DSN with the
+// driver, with GORM over it through a stmtPool.
+func (db *DB) openSQLitePool(driver, dsn string) (*gorm.DB, *sql.DB, error) {
+	sqlDB, err := sql.Open(driver, dsn)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -182,7 +183,12 @@ func openSQLite(ctx context.Context, location string) (*DB, string, error) {
 		}
 	}
 	db := &DB{dialect: SQLite, writer: make(chan struct{}, 1), busyTimeout: busyTimeout(params)}
-	db.gorm, db.sql, err = db.openSQLitePool(path + "?" + params.Encode())
+	driver := sqlite.DriverName
+	if !memory {
+		registerWriterDriver()
+		driver = sqliteWriterDriver
+	}
+	db.gorm, db.sql, err = db.openSQLitePool(driver, path+"?"+params.Encode())
 	if err != nil {
 		return nil, SQLite, err
 	}
@@ -194,12 +200,16 @@ func openSQLite(ctx context.Context, location string) (*DB, string, error) {
 	if err := db.ping(ctx); err != nil || memory { // each connection to :memory: is a new database
 		return db, SQLite, err
 	}
+	if db.ckpt, err = newCheckpointer(path + "?" + params.Encode()); err != nil {
+		db.Close()
+		return nil, SQLite, err
+	}
 	for k, v := range sqliteReadPragmas {
 		params.Set(k, v)
 	}
-	db.read, db.readSQL, err = db.openSQLitePool(path + "?" + params.Encode())
+	db.read, db.readSQL, err = db.openSQLitePool(sqlite.DriverName, path+"?"+params.Encode())
 	if err != nil {
-		db.sql.Close()
+		db.Close()
 		return nil, SQLite, err
 	}
 	n := max(4, runtime.NumCPU())
@@ -272,11 +282,16 @@ func busyTimeout(params url.Values) time.Duration {
 
 // Close closes the database.
 func (db *DB) Close() error {
+	var err error
+	if db.ckpt != nil {
+		err = db.ckpt.close()
+		db.ckpt = nil
+	}
 	for _, p := range db.stmts {
 		p.close()
 	}
-	err := db.sql.Close()
-	if db.readSQL != db.sql {
+	err = errors.Join(err, db.sql.Close())
+	if db.readSQL != nil && db.readSQL != db.sql {
 		err = errors.Join(err, db.readSQL.Close())
 	}
 	return err
@@ -305,12 +320,16 @@ func (db *DB) InTx(ctx context.Context, fn func(tx domain.Tx) error) error {
 		}
 		defer func() { <-db.writer }()
 	}
-	return translateTx(db.gorm.WithContext(db.queryContext(ctx)).Transaction(func(g *gorm.DB) error {
+	err := db.gorm.WithContext(db.queryContext(ctx)).Transaction(func(g *gorm.DB) error {
 		if err := fn(&tx{db: g, dialect: db.dialect}); err != nil {
 			return err
 		}
 		return ctx.Err() // no commit for a request that has given up
-	}))
+	})
+	if err == nil && db.ckpt != nil {
+		db.ckpt.written()
+	}
+	return translateTx(err)
 }
 
 func (db *DB) lockWriter(ctx context.Context) error {

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -90,6 +91,10 @@ func TestSQLitePragmasOnEveryConnection(t *testing.T) {
 		if wantReadOnly := i > 0; (queryOnly == 1) != wantReadOnly {
 			t.Errorf("connection %d: query_only=%d", i, queryOnly)
 		}
+	}
+	var autoCheckpoint int
+	if err := writer.QueryRowContext(ctx, "PRAGMA wal_autocheckpoint").Scan(&autoCheckpoint); err != nil || autoCheckpoint != 10000 {
+		t.Errorf("write connection: wal_autocheckpoint=%d (%v), want the backstop 10000", autoCheckpoint, err)
 	}
 	// The readers' transactions are deferred: one that has begun does not
 	// keep the writer from beginning.
@@ -538,4 +543,41 @@ func TestGivenUpRequestsStop(t *testing.T) {
 		})
 		wantCode(t, err, "")
 	})
+}
+
+// TestCheckpointsInTheBackground: writes are copied from the log into the
+// database file soon after they commit, by the background checkpointer (the
+// write connection would wait for 10000 pages of log).
+func TestCheckpointsInTheBackground(t *testing.T) {
+	path := storetest.SQLiteURL(t)
+	db, err := store.Open(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := migrationsUp(t.Context(), db); err != nil {
+		t.Fatal(err)
+	}
+	size := func() int64 {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	before := size()
+	now := time.Now()
+	for i := range 300 {
+		c := domain.Club{Name: fmt.Sprintf("Club %d with a name long enough to fill pages", i), CreatedAt: now, UpdatedAt: now}
+		if err := db.InTx(t.Context(), func(tx domain.Tx) error { return tx.Clubs().Create(&c) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for size() <= before {
+		if time.Now().After(deadline) {
+			t.Fatalf("the database file stayed at %d bytes: no checkpoint", before)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
