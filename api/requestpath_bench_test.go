@@ -39,7 +39,7 @@ import (
 // as the baseline); cpu-ratio the baseline's CPU time per request over the
 // server's (the process's CPU time, load generator included), which other
 // work on the machine disturbs less than throughput; req/s, p50-ms and
-// p99-ms are the server's. ns/op is the server's wall time per request (the
+// p99-ms are the server's, base/s the baseline's. ns/op is the server's wall time per request (the
 // baseline's time is not counted).
 //
 // To add a route (polls and moves will come), add a row to the table.
@@ -245,6 +245,7 @@ func (f *benchFixture) measure(b *testing.B, req []byte, status int, baseline fu
 	b.ReportMetric(float64(tBase)/float64(tServer), "ratio")
 	b.ReportMetric(float64(cpuBase)/float64(cpuServer), "cpu-ratio")
 	b.ReportMetric(float64(b.N)/tServer.Seconds(), "req/s")
+	b.ReportMetric(float64(b.N)/tBase.Seconds(), "base/s")
 	b.ReportMetric(float64(percentile(lats, 0.50))/1e6, "p50-ms")
 	b.ReportMetric(float64(percentile(lats, 0.99))/1e6, "p99-ms")
 }

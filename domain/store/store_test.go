@@ -581,3 +581,19 @@ func TestCheckpointsInTheBackground(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestSynchronousCanBeRaised: the durability level is NORMAL unless the
+// database URL asks for another (as the README tells).
+func TestSynchronousCanBeRaised(t *testing.T) {
+	db, err := store.Open(t.Context(), storetest.SQLiteURL(t)+"?_synchronous=FULL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, pool := range []*sql.DB{db.SQL(), store.ReadPool(db)} {
+		var level int
+		if err := pool.QueryRowContext(t.Context(), "PRAGMA synchronous").Scan(&level); err != nil || level != 2 {
+			t.Errorf("synchronous=%d (%v), want 2 (FULL)", level, err)
+		}
+	}
+}
