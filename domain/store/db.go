@@ -55,9 +55,8 @@ var sqlitePragmas = map[string]string{
 // transaction that reads takes no lock at BEGIN (in WAL mode it reads one
 // snapshot while a writer goes on), and cannot write.
 var sqliteReadPragmas = map[string]string{
-	"_txlock":       "deferred",
-	"_query_only":   "1",
-	"_journal_mode": "WAL",
+	"_txlock":     "deferred",
+	"_query_only": "1",
 }
 
 // DB is an open database. It implements domain.Storage.
