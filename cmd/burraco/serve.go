@@ -34,7 +34,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return code
 	}
 	// One write(2) per access-log line was a cost of every request: the
-	// log is buffered, Warn and above written at once, the rest on exit.
+	// log is buffered: Warn and above written at once, the rest within
+	// 100 ms and on exit.
 	buf := api.NewLogBuffer(stderr)
 	defer buf.Close()
 	log, err := newLogger(buf, c.logLevel)
