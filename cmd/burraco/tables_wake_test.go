@@ -58,9 +58,11 @@ func TestTableLongPollWakesAcrossServeProcesses(t *testing.T) {
 		if got.code != 200 || json.Unmarshal(got.body, &after) != nil || after.Version <= st.Version {
 			t.Fatalf("round %d: B's poll answered %d %s", round, got.code, got.body)
 		}
-		if took := got.at.Sub(moved); took > time.Second {
+		took := got.at.Sub(moved)
+		if took > time.Second {
 			t.Errorf("round %d: B's poll answered %v after the move on A", round, took)
 		}
+		t.Logf("round %d: B's poll answered %v after the move on A (its answer included)", round, took)
 	}
 }
 
