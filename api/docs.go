@@ -35,7 +35,7 @@
 //	@tag.name			tournaments
 //	@tag.description	A club's tournaments: created as drafts by its admins, then published.
 //	@tag.name			tables
-//	@tag.description	Online tables: a lobby, seats and bots, the state for polling (versions, ETag/304, long-poll), moves in the engine's notation, deal records.
+//	@tag.description	Online tables: a lobby, seats and bots, the state for polling (versions, ETag/304, long-poll) or as server-sent events, moves in the engine's notation, clocks, the referee's time-out, forfeits, deal records.
 //	@tag.name			health
 //	@tag.description	Liveness and readiness probes.
 //	@securityDefinitions.apikey	BearerAuth
