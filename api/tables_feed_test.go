@@ -68,9 +68,9 @@ func pollAfterMove(t *testing.T, db *store.DB, a, b *env, id int64, tokens [2]st
 // TestTableWakeAcrossProcesses: two servers over one PostgreSQL schema
 // (two store handles, two notifiers): a long poll on B wakes within a
 // second of a move posted to A, by LISTEN/NOTIFY, and so does an event
-// stream on B; after B's listening
-// connection is killed, B reconnects, forgets what it knew, and a poll
-// still wakes on A's next move.
+// stream on B; after the listening connections are killed, each server
+// reconnects, forgets what it knew, and a poll still wakes on the other's
+// next move.
 func TestTableWakeAcrossProcesses(t *testing.T) {
 	databaseURL := storetest.PostgresURL(t)
 	dbA, dbB := storetest.Open(t, databaseURL), storetest.Open(t, databaseURL)
