@@ -41,12 +41,15 @@ func tournamentOut(t domain.Tournament) Tournament {
 		StartsAt: t.StartsAt, Status: string(t.Status), CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
 }
 
-// TableOptions are the options of a table (RULES §11), every one given.
+// TableOptions are the options of a table (RULES §11): every option that
+// applies to its rule set is given, and only those, as in the engine's JSON
+// (an option of another rule set does not exist for it: aberto_sets only
+// in aberto). The five that apply to every rule set are always there.
 type TableOptions struct {
 	// Whether a semi-clean burraco exists.
-	SemiClean bool `json:"semi_clean" example:"true"`
+	SemiClean *bool `json:"semi_clean,omitempty" example:"true"`
 	// What a semi-clean burraco is: exactly 8 natural cards, or at least 8.
-	SemiCleanSet string `json:"semi_clean_set" enums:"exactly8,at_least8" example:"exactly8"`
+	SemiCleanSet *string `json:"semi_clean_set,omitempty" enums:"exactly8,at_least8" example:"exactly8"`
 	// Whether the -100 for an untaken pot applies when neither team took one.
 	PotPenaltyIfNeither bool `json:"pot_penalty_if_neither" example:"true"`
 	// The closing discard may be neither a joker nor a 2 (no_wild), or only not a 2 (no_pinella).
@@ -55,16 +58,16 @@ type TableOptions struct {
 	// The target score of a match played to a target (1 to 1000000).
 	Target int `json:"target" minimum:"1" example:"2005"`
 	// Brazilian: a 75-point first meld at half the target.
-	Vulnerability bool   `json:"vulnerability" example:"false"`
-	JokerPoints   int    `json:"joker_points" enums:"20,30,50" example:"30"`
-	Jokers        bool   `json:"jokers" example:"true"`
-	CanastraBonus string `json:"canastra_bonus" enums:"100/200,150/300" example:"100/200"`
+	Vulnerability bool    `json:"vulnerability" example:"false"`
+	JokerPoints   *int    `json:"joker_points,omitempty" enums:"20,30,50" example:"30"`
+	Jokers        *bool   `json:"jokers,omitempty" example:"true"`
+	CanastraBonus *string `json:"canastra_bonus,omitempty" enums:"100/200,150/300" example:"100/200"`
 	// Brazilian: totals rounded up to a multiple of 10.
-	RoundUp10 bool `json:"round_up_10" example:"false"`
+	RoundUp10 *bool `json:"round_up_10,omitempty" example:"false"`
 	// Aberto only: sets of threes and aces.
-	AbertoSets string `json:"aberto_sets" enums:"none,threes_and_aces" example:"none"`
+	AbertoSets *string `json:"aberto_sets,omitempty" enums:"none,threes_and_aces" example:"none"`
 	// Fechado only: a clean set of all 8 cards of a rank scores 1000.
-	RealCanastra bool `json:"real_canastra" example:"false"`
+	RealCanastra *bool `json:"real_canastra,omitempty" example:"false"`
 } // @name TableOptions
 
 // TableOptionsInput chooses options of RULES §11; absent ones take the rule
