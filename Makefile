@@ -1,5 +1,5 @@
 # The everyday commands; the README explains each.
-.PHONY: run test docs lint bench
+.PHONY: run test docs lint bench bench-http
 
 # Start the API on :8080 with burraco.db in this directory.
 run:
@@ -19,3 +19,7 @@ lint:
 
 bench:
 	go test -run '^$$' -bench . -benchmem ./...
+
+# The request path with wrk against baselines measured in the same run.
+bench-http:
+	bash .ci/bench-http.sh

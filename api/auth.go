@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -15,9 +16,10 @@ import (
 // required, so "none", RS256 and tokens without expiry are refused; base64
 // is decoded strictly, so a token cannot be respelt.
 type tokenIssuer struct {
-	secret []byte
-	ttl    time.Duration
-	now    func() time.Time
+	secret   []byte
+	ttl      time.Duration
+	now      func() time.Time
+	verified *tokenCache
 }
 
 const jwtIssuer = "burraco"
@@ -41,6 +43,9 @@ var errBadToken = domain.Errorf(domain.EUnauthenticated, "the access token is in
 
 // Parse checks a token and returns its user id.
 func (ti tokenIssuer) Parse(token string) (int64, error) {
+	if v, ok := ti.verified.get(token); ok && v.validAt(ti.now()) {
+		return v.userID, nil
+	}
 	var claims jwt.RegisteredClaims
 	_, err := jwt.ParseWithClaims(token, &claims,
 		func(*jwt.Token) (any, error) { return ti.secret, nil },
@@ -58,5 +63,59 @@ func (ti tokenIssuer) Parse(token string) (int64, error) {
 	if err != nil || id <= 0 {
 		return 0, &domain.Error{Code: errBadToken.Code, Message: errBadToken.Message, Err: errors.New("bad subject")}
 	}
+	v := verifiedToken{userID: id, expires: claims.ExpiresAt.Time}
+	if claims.IssuedAt != nil {
+		v.validFrom = claims.IssuedAt.Time
+	}
+	if claims.NotBefore != nil && claims.NotBefore.After(v.validFrom) {
+		v.validFrom = claims.NotBefore.Time
+	}
+	ti.verified.put(token, v)
 	return id, nil
+}
+
+// maxVerifiedTokens bounds the memory of the tokenCache.
+const maxVerifiedTokens = 10_000
+
+// tokenCache remembers the tokens this process has verified: a client
+// sends the same access token with each request for its 15 minutes, and
+// decoding its JSON claims and checking its signature again was a tenth of
+// the work of a request. A token is kept only with the time window in which
+// it is valid, which every use checks; any other spelling of it is another
+// key, and is verified in full.
+type tokenCache struct {
+	mu sync.RWMutex
+	m  map[string]verifiedToken
+}
+
+type verifiedToken struct {
+	userID    int64
+	validFrom time.Time // iat, or nbf when later
+	expires   time.Time // exp
+}
+
+func newTokenCache() *tokenCache { return &tokenCache{m: map[string]verifiedToken{}} }
+
+// validAt applies the checks of the JWT validator: iat and nbf not after
+// now, exp after it.
+func (v verifiedToken) validAt(now time.Time) bool {
+	return !now.Before(v.validFrom) && now.Before(v.expires)
+}
+
+func (c *tokenCache) get(token string) (verifiedToken, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	v, ok := c.m[token]
+	return v, ok
+}
+
+// put stores a verified token; when the cache is full it starts afresh
+// (tokens live 15 minutes, so most of a full cache is stale anyway).
+func (c *tokenCache) put(token string, v verifiedToken) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) >= maxVerifiedTokens {
+		clear(c.m)
+	}
+	c.m[token] = v
 }

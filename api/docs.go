@@ -22,6 +22,22 @@
 //	@license.name				MIT
 //	@license.url				https://opensource.org/licenses/MIT
 //	@BasePath					/
+//	@tag.name			auth
+//	@tag.description	Accounts and sessions: register, log in, refresh (rotating refresh tokens), log out; the caller and their clubs.
+//	@tag.name			rules
+//	@tag.description	The rule sets the server plays and the options that apply to each (RULES §11), for new-table and new-tournament forms.
+//	@tag.name			clubs
+//	@tag.description	Clubs (circoli). Anyone may read them; a logged-in user creates one and becomes its owner.
+//	@tag.name			members
+//	@tag.description	Memberships and roles in a club: member < referee (arbitro) < admin < owner. E-mail addresses only for the club's admins and the member themself.
+//	@tag.name			players
+//	@tag.description	Player profiles (with an optional federation id), linked to a login or kept by a club.
+//	@tag.name			tournaments
+//	@tag.description	A club's tournaments: created as drafts by its admins, then published.
+//	@tag.name			tables
+//	@tag.description	Online tables: a lobby, seats and bots, the state for polling (versions, ETag/304, long-poll) or as server-sent events, moves in the engine's notation, clocks, the referee's time-out, forfeits, deal records.
+//	@tag.name			health
+//	@tag.description	Liveness and readiness probes.
 //	@securityDefinitions.apikey	BearerAuth
 //	@in							header
 //	@name						Authorization

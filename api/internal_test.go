@@ -166,3 +166,29 @@ func TestClientKey(t *testing.T) {
 		}
 	}
 }
+
+// TestProbesLoggedAtDebug: health probes are left out of an Info log unless
+// they fail; other requests are logged.
+func TestProbesLoggedAtDebug(t *testing.T) {
+	var logs bytes.Buffer
+	s := testServer(&logs)
+	h := s.logRequests(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("fail") != "" {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = w.Write([]byte("ok"))
+	}))
+	for _, path := range []string{"/healthz", "/readyz", "/api/v1/players", "/readyz?fail=1"} {
+		h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", path, nil))
+	}
+	got := logs.String()
+	for _, want := range []string{"path=/api/v1/players status=200", "level=ERROR msg=request request_id=\"\" method=GET path=/readyz status=503"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("log lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "path=/healthz") || strings.Contains(got, "path=/readyz status=200") {
+		t.Errorf("a passing probe was logged at Info:\n%s", got)
+	}
+}

@@ -41,15 +41,23 @@ func newRequestID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// logRequests logs one structured line per request.
+// logRequests logs one structured line per request. Health probes, which
+// a load balancer sends every few seconds, are logged at Debug unless they
+// fail.
 func (s *server) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
 		next.ServeHTTP(ww, r)
 		level := slog.LevelInfo
-		if ww.Status() >= 500 {
+		switch {
+		case ww.Status() >= 500:
 			level = slog.LevelError
+		case r.URL.Path == "/healthz" || r.URL.Path == "/readyz":
+			level = slog.LevelDebug
+		}
+		if !s.log.Enabled(r.Context(), level) {
+			return
 		}
 		s.log.LogAttrs(r.Context(), level, "request",
 			slog.String("request_id", RequestIDFrom(r.Context())),
@@ -120,21 +128,19 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 	})
 }
 
-// actorOf checks an access token and loads its user, so that a demoted or
-// deleted user loses their rights at once rather than when the token expires.
+// actorOf checks an access token and looks up its user, so that a demoted
+// or deleted user loses their rights within domain.ActorTTL (at once on the
+// process that made the change) rather than when the token expires.
 func (s *server) actorOf(ctx context.Context, token string) (domain.Actor, error) {
 	id, err := s.tokens.Parse(token)
 	if err != nil {
 		return domain.Actor{}, err
 	}
-	u, err := s.svc.Auth.User(ctx, id)
+	a, err := s.svc.Auth.Actor(ctx, id)
 	if domain.ErrorCode(err) == domain.ENotFound {
 		return domain.Actor{}, errBadToken
 	}
-	if err != nil {
-		return domain.Actor{}, err
-	}
-	return domain.Actor{UserID: u.ID, SiteAdmin: u.SiteAdmin}, nil
+	return a, err
 }
 
 // requireAuth refuses anonymous requests with 401.

@@ -106,7 +106,7 @@ func NewServer(cfg Config, svc domain.Services, db Pinger, log *slog.Logger) htt
 		svc:     svc,
 		db:      db,
 		log:     log,
-		tokens:  tokenIssuer{secret: cfg.JWTSecret, ttl: cfg.AccessTokenTTL, now: cfg.Now},
+		tokens:  tokenIssuer{secret: cfg.JWTSecret, ttl: cfg.AccessTokenTTL, now: cfg.Now, verified: newTokenCache()},
 		limiter: newRateLimiter(cfg.AuthPerMinute, cfg.AuthBurst, cfg.RateLimitKeys, cfg.Now),
 		proxies: trustedProxies(cfg.TrustedProxies),
 	}

@@ -1,9 +1,11 @@
 package api_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"net/http/httptest"
 	"net/url"
 	"testing"
 	"time"
@@ -65,18 +67,37 @@ func pollAfterMove(t *testing.T, db *store.DB, a, b *env, id int64, tokens [2]st
 
 // TestTableWakeAcrossProcesses: two servers over one PostgreSQL schema
 // (two store handles, two notifiers): a long poll on B wakes within a
-// second of a move posted to A, by LISTEN/NOTIFY; after B's listening
-// connection is killed, B reconnects, forgets what it knew, and a poll
-// still wakes on A's next move.
+// second of a move posted to A, by LISTEN/NOTIFY, and so does an event
+// stream on B; after the listening connections are killed, each server
+// reconnects, forgets what it knew, and a poll still wakes on the other's
+// next move.
 func TestTableWakeAcrossProcesses(t *testing.T) {
 	databaseURL := storetest.PostgresURL(t)
 	dbA, dbB := storetest.Open(t, databaseURL), storetest.Open(t, databaseURL)
 	a, b := newEnv(t, dbA), newEnv(t, dbB)
 	tb, tokens := twoHumans(a)
 	waitListeners(t, dbA, databaseURL, 2)
-	if took := pollAfterMove(t, dbA, a, b, tb.ID, tokens); took > time.Second {
+	took := pollAfterMove(t, dbA, a, b, tb.ID, tokens)
+	if took > time.Second {
 		t.Errorf("B's poll answered %v after A's move", took)
 	}
+	t.Logf("B's poll answered %v after A's move", took)
+
+	// An event stream on B wakes too.
+	srvB := httptest.NewServer(b.h)
+	defer srvB.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stream := openEvents(t, ctx, srvB.URL+tablePath(tb.ID, "events"), tokens[1], "")
+	first := stateOfEvent(t, stream.next(t, false))
+	g, _ := serverGame(t, dbA, tb.ID)
+	moved := time.Now()
+	a.must(200, req{Method: "POST", Path: tablePath(tb.ID, "moves"), Token: tokens[g.Turn()],
+		Body: moveBody(t, chooser{rand.New(rand.NewPCG(3, 4))}.choose(g, g.Turn()), first.Version)}, nil)
+	if ev := stateOfEvent(t, stream.next(t, false)); ev.Version != first.Version+1 || time.Since(moved) > time.Second {
+		t.Errorf("B's event stream: version %d after %v (a move on A at version %d)", ev.Version, time.Since(moved), first.Version)
+	}
+	cancel()
 
 	// A missed notification: the listeners' connections die; each process
 	// reconnects and drops what it knew, so B reads the table again.

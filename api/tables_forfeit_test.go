@@ -132,6 +132,7 @@ func TestTableGraceForfeit(t *testing.T) {
 		away := newGrace(ptr(60), 0)
 		off := newGrace(ptr(0), 0)
 		clocked := newGrace(ptr(60), 30)
+		e.tick(0) // the process watches from now
 		e.clock.Add(30 * time.Second)
 		e.tick(1) // the turn clock of clocked
 		e.clock.Add(29 * time.Second)
@@ -154,6 +155,25 @@ func TestTableGraceForfeit(t *testing.T) {
 			}
 		}
 		tok = e.login("sara@example.com", "password-123")
+
+		// A server that was down forfeits nobody for it: absence counts
+		// from its first tick after the restart.
+		away = newGrace(ptr(60), 0)
+		restarted := newEnv(t, db)
+		restarted.clock.Add(e.clock.Now().Sub(restarted.clock.Now()) + 10*time.Minute)
+		restarted.tick(1) // clocked's turn clock only
+		restarted.clock.Add(59 * time.Second)
+		restarted.tick(1) // clocked's turn clock again (30 s)
+		restarted.must(200, req{Method: "GET", Path: tablePath(away.ID, "state")}, &st)
+		if st.Table.Status != "playing" {
+			t.Fatalf("forfeited for the server's downtime: %+v", st.Table)
+		}
+		restarted.clock.Add(time.Second)
+		restarted.tick(1) // away, a minute after the restart
+		restarted.must(200, req{Method: "GET", Path: tablePath(away.ID, "state")}, &st)
+		if st.Table.Result != "abandoned" {
+			t.Fatalf("not forfeited a grace period after the restart: %+v", st.Table)
+		}
 		p := problemOf(t, e.must(422, req{Method: "POST", Path: "/api/v1/tables", Token: tok.AccessToken,
 			Body: `{"rules":"fibur","players":2,"grace_seconds":10}`}, nil), "invalid_input")
 		if len(p.Errors) != 1 || p.Errors[0].Field != "grace_seconds" {

@@ -37,8 +37,8 @@ func TestTournaments(t *testing.T) {
 		}
 		want := api.Tournament{ID: draft.ID, ClubID: club.ID, ClubName: "Circolo Roma", Name: "Torneo di Primavera",
 			Rules: "fibur", PlayersPerTable: 4, Kind: "pairs", DealsPerRound: 3, StartsAt: starts.UTC(), Status: "draft",
-			Options: api.TableOptions{SemiClean: new(true), SemiCleanSet: new("exactly8"), PotPenaltyIfNeither: new(true), ClosingDiscard: new("no_wild"),
-				Direction: new("anticlockwise"), Target: new(1005), Vulnerability: new(false), JokerPoints: new(30), Jokers: new(true)}, // canastra_bonus, aberto_sets, …: not fibur's (RULES §11)
+			Options: api.TableOptions{SemiClean: new(true), SemiCleanSet: new("exactly8"), PotPenaltyIfNeither: true, ClosingDiscard: "no_wild",
+				Direction: "anticlockwise", Target: 1005, JokerPoints: new(30), Jokers: new(true)}, // canastra_bonus, aberto_sets, …: not fibur's (RULES §11)
 			CreatedAt: e.clock.Now(), UpdatedAt: e.clock.Now()}
 		if diff := cmp.Diff(want, draft); diff != "" {
 			t.Errorf("created (-want +got):\n%s", diff)

@@ -42,22 +42,23 @@ func tournamentOut(t domain.Tournament) Tournament {
 }
 
 // TableOptions are the options of a table (RULES §11): every option that
-// applies to its rule set is given, and only those (an option of another
-// rule set does not exist for it, as in the engine's JSON).
+// applies to its rule set is given, and only those, as in the engine's JSON
+// (an option of another rule set does not exist for it: aberto_sets only
+// in aberto). The five that apply to every rule set are always there.
 type TableOptions struct {
 	// Whether a semi-clean burraco exists.
 	SemiClean *bool `json:"semi_clean,omitempty" example:"true"`
 	// What a semi-clean burraco is: exactly 8 natural cards, or at least 8.
 	SemiCleanSet *string `json:"semi_clean_set,omitempty" enums:"exactly8,at_least8" example:"exactly8"`
 	// Whether the -100 for an untaken pot applies when neither team took one.
-	PotPenaltyIfNeither *bool `json:"pot_penalty_if_neither,omitempty" example:"true"`
+	PotPenaltyIfNeither bool `json:"pot_penalty_if_neither" example:"true"`
 	// The closing discard may be neither a joker nor a 2 (no_wild), or only not a 2 (no_pinella).
-	ClosingDiscard *string `json:"closing_discard,omitempty" enums:"no_wild,no_pinella" example:"no_wild"`
-	Direction      *string `json:"direction,omitempty" enums:"clockwise,anticlockwise" example:"clockwise"`
+	ClosingDiscard string `json:"closing_discard" enums:"no_wild,no_pinella" example:"no_wild"`
+	Direction      string `json:"direction" enums:"clockwise,anticlockwise" example:"clockwise"`
 	// The target score of a match played to a target (1 to 1000000).
-	Target *int `json:"target,omitempty" minimum:"1" example:"2005"`
+	Target int `json:"target" minimum:"1" example:"2005"`
 	// Brazilian: a 75-point first meld at half the target.
-	Vulnerability *bool   `json:"vulnerability,omitempty" example:"false"`
+	Vulnerability bool    `json:"vulnerability" example:"false"`
 	JokerPoints   *int    `json:"joker_points,omitempty" enums:"20,30,50" example:"30"`
 	Jokers        *bool   `json:"jokers,omitempty" example:"true"`
 	CanastraBonus *string `json:"canastra_bonus,omitempty" enums:"100/200,150/300" example:"100/200"`

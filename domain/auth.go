@@ -62,6 +62,19 @@ type AuthService interface {
 	Logout(ctx context.Context, refreshToken string) error
 	// User returns a user by id. Errors: ENotFound.
 	User(ctx context.Context, id int64) (User, error)
+	// Actor returns who the user of an authenticated request is. It may
+	// answer from this process's cache, at most ActorTTL old; SetSiteAdmin
+	// and DeleteUser clear the user's entry at once. Errors: ENotFound.
+	Actor(ctx context.Context, id int64) (Actor, error)
+	// SetSiteAdmin grants or takes away a user's site-admin rights; only a
+	// site admin may. Errors: EUnauthenticated, EForbidden, ENotFound,
+	// EConflict (taking them from the last site admin).
+	SetSiteAdmin(ctx context.Context, actor Actor, userID int64, admin bool) (User, error)
+	// DeleteUser deletes an account with its sessions and memberships (a
+	// player profile stays, unlinked); the user themself or a site admin
+	// may. Errors: EUnauthenticated, EForbidden, ENotFound, EConflict (the
+	// last site admin, or the last owner of a club).
+	DeleteUser(ctx context.Context, actor Actor, userID int64) error
 	// EnsureAdmin creates the bootstrap site admin if no site admin exists;
 	// created reports whether it did.
 	EnsureAdmin(ctx context.Context, email, password string) (created bool, err error)

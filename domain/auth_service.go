@@ -26,6 +26,7 @@ type authService struct {
 	ttl    time.Duration
 	random io.Reader
 	hasher *passwordHasher
+	actors *actorCache
 }
 
 // Register implements AuthService. The password is hashed before the
@@ -186,12 +187,122 @@ func (s *authService) Logout(ctx context.Context, refreshToken string) error {
 // User implements AuthService.
 func (s *authService) User(ctx context.Context, id int64) (User, error) {
 	var u User
-	err := s.st.View(ctx, func(tx Tx) error {
+	err := s.st.ViewOne(ctx, func(tx Tx) error {
 		var err error
 		u, err = tx.Users().Get(id)
 		return err
 	})
 	return u, err
+}
+
+// Actor implements AuthService. It is on the path of every authenticated
+// request, so it answers from the cache when it can (see ActorTTL).
+func (s *authService) Actor(ctx context.Context, id int64) (Actor, error) {
+	if a, ok := s.actors.get(id); ok {
+		return a, nil
+	}
+	gen := s.actors.generation()
+	u, err := s.User(ctx, id)
+	if err != nil {
+		return Actor{}, err
+	}
+	a := Actor{UserID: u.ID, SiteAdmin: u.SiteAdmin}
+	s.actors.put(a, gen)
+	return a, nil
+}
+
+// SetSiteAdmin implements AuthService. The site admins' rows are locked, so
+// that two admins taking away each other's rights at once cannot leave the
+// site without one.
+func (s *authService) SetSiteAdmin(ctx context.Context, actor Actor, userID int64, admin bool) (User, error) {
+	if err := mustBeSiteAdmin(actor); err != nil {
+		return User{}, err
+	}
+	var u User
+	err := s.st.InTx(ctx, func(tx Tx) error {
+		var err error
+		if u, err = tx.Users().Get(userID); err != nil {
+			return err
+		}
+		if u.SiteAdmin == admin {
+			return nil
+		}
+		if !admin {
+			if err := keepASiteAdmin(tx, userID); err != nil {
+				return err
+			}
+		}
+		u.SiteAdmin, u.UpdatedAt = admin, s.now()
+		return tx.Users().SetSiteAdmin(userID, admin, u.UpdatedAt)
+	})
+	s.actors.forget(userID) // after the commit (or the failure)
+	if err != nil {
+		return User{}, err
+	}
+	return u, nil
+}
+
+// DeleteUser implements AuthService.
+func (s *authService) DeleteUser(ctx context.Context, actor Actor, userID int64) error {
+	if actor.Anonymous() {
+		return errLoginRequired
+	}
+	if actor.UserID != userID && !actor.SiteAdmin {
+		return Errorf(EForbidden, "only a site admin may delete another user")
+	}
+	err := s.st.InTx(ctx, func(tx Tx) error {
+		u, err := tx.Users().Get(userID)
+		if err != nil {
+			return err
+		}
+		if u.SiteAdmin {
+			if err := keepASiteAdmin(tx, userID); err != nil {
+				return err
+			}
+		}
+		memberships, err := tx.Memberships().OfUser(userID)
+		if err != nil {
+			return err
+		}
+		for _, m := range memberships {
+			if m.Role != RoleOwner {
+				continue
+			}
+			if _, err := tx.Clubs().Lock(m.ClubID); err != nil {
+				return err
+			}
+			if err := keepAnOwner(tx, m); ErrorCode(err) == EConflict {
+				return Errorf(EConflict, "the user is the last owner of club %d: hand the club over first", m.ClubID)
+			} else if err != nil {
+				return err
+			}
+		}
+		return tx.Users().Delete(userID)
+	})
+	s.actors.forget(userID)
+	return err
+}
+
+func mustBeSiteAdmin(actor Actor) error {
+	switch {
+	case actor.Anonymous():
+		return errLoginRequired
+	case !actor.SiteAdmin:
+		return Errorf(EForbidden, "only a site admin may do this")
+	}
+	return nil
+}
+
+// keepASiteAdmin returns EConflict when userID is the last site admin.
+func keepASiteAdmin(tx Tx, userID int64) error {
+	ids, err := tx.Users().LockSiteAdmins()
+	if err != nil {
+		return err
+	}
+	if len(ids) == 1 && ids[0] == userID {
+		return Errorf(EConflict, "the last site admin cannot be removed or demoted")
+	}
+	return nil
 }
 
 // EnsureAdmin implements AuthService. If the email belongs to a user who is

@@ -81,7 +81,7 @@ func applyClubPatch(c *Club, p ClubPatch) {
 // Get implements ClubService.
 func (s *clubService) Get(ctx context.Context, id int64) (Club, error) {
 	var c Club
-	err := s.st.View(ctx, func(tx Tx) error {
+	err := s.st.ViewOne(ctx, func(tx Tx) error {
 		var err error
 		c, err = tx.Clubs().Get(id)
 		return err

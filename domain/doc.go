@@ -1,6 +1,9 @@
 // Package domain holds the things a Burraco federation talks about —
-// users and players, clubs and their roles, tournaments, and (later)
-// matches, tables and standings — and the services the API calls on them.
+// users and players, clubs and their roles, tournaments, online tables
+// (table*.go: seats, the match played through the engine, clocks,
+// time-outs and forfeits, the versions long polls and event streams wait
+// on), and (later) matches and standings — and the services the API calls
+// on them.
 //
 // It knows nothing of HTTP or SQL. Services are declared here as interfaces
 // (the contract the api package consumes); their implementations enforce

@@ -131,7 +131,7 @@ func editablePlayer(a *access, id int64) (Player, error) {
 // Get implements PlayerService.
 func (s *playerService) Get(ctx context.Context, id int64) (Player, error) {
 	var p Player
-	err := s.st.View(ctx, func(tx Tx) error {
+	err := s.st.ViewOne(ctx, func(tx Tx) error {
 		var err error
 		p, err = tx.Players().Get(id)
 		return err

@@ -63,7 +63,8 @@ func NewServices(st Storage, cfg Config) Services {
 	hasher := &passwordHasher{params: cfg.PasswordParams, random: cfg.Random}
 	hasher.prepare()
 	return Services{
-		Auth:        &authService{st: st, now: now, ttl: cfg.RefreshTTL, random: cfg.Random, hasher: hasher},
+		Auth: &authService{st: st, now: now, ttl: cfg.RefreshTTL, random: cfg.Random, hasher: hasher,
+			actors: newActorCache(cfg.Now, ActorTTL)},
 		Clubs:       &clubService{st: st, now: now},
 		Players:     &playerService{st: st, now: now},
 		Tournaments: &tournamentService{st: st, now: now},

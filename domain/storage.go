@@ -24,6 +24,11 @@ type Storage interface {
 	InTx(ctx context.Context, fn func(tx Tx) error) error
 	// View runs fn in a read-only transaction (one consistent snapshot).
 	View(ctx context.Context, fn func(tx Tx) error) error
+	// ViewOne runs fn, which reads with exactly one query, outside any
+	// explicit transaction: one statement reads one consistent state by
+	// itself, and BEGIN and COMMIT would cost as much again. A second
+	// query, or a write, in fn fails (an internal error): use View.
+	ViewOne(ctx context.Context, fn func(tx Tx) error) error
 }
 
 // Tx is one unit of work and gives access to the repositories within it.
@@ -49,6 +54,16 @@ type UserRepo interface {
 	ByEmail(email string) (User, string, error)
 	// AnySiteAdmin reports whether at least one site admin exists.
 	AnySiteAdmin() (bool, error)
+	// LockSiteAdmins returns the ids of the site admins and, on PostgreSQL,
+	// locks their rows until the end of the transaction, so that two
+	// transactions cannot each remove one of the last two.
+	LockSiteAdmins() ([]int64, error)
+	// SetSiteAdmin grants or takes away the site-admin flag. Errors:
+	// ENotFound.
+	SetSiteAdmin(id int64, admin bool, at time.Time) error
+	// Delete removes a user with their refresh tokens and memberships; a
+	// player profile linked to the user stays, unlinked. Errors: ENotFound.
+	Delete(id int64) error
 }
 
 // RefreshToken is a stored refresh token: only the SHA-256 hash of the

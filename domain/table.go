@@ -312,7 +312,9 @@ type TableService interface {
 	// clock that ran out, the deal is ended (by referee) and the match is
 	// lost by that seat's team; a human seat on turn that made no move for
 	// the table's GraceSeconds (and no shorter turn clock played for it)
-	// forfeits the match as if it had left. It returns how many tables it
+	// forfeits the match as if it had left, the absence counted from the
+	// process's first Tick at the earliest (a server that was down forfeits
+	// nobody for it). It returns how many tables it
 	// changed.
 	Tick(ctx context.Context, now time.Time) (int, error)
 	// Watch waits until the table's version is past since (or ctx ends)

@@ -27,6 +27,7 @@ func (s *tableService) chargeClock(p *playing, seat int, now time.Time) {
 
 // Tick implements TableService.
 func (s *tableService) Tick(ctx context.Context, now time.Time) (int, error) {
+	s.watching.CompareAndSwap(nil, &now)
 	var tables []Table
 	err := s.st.View(ctx, func(tx Tx) error {
 		var err error
@@ -100,7 +101,7 @@ func (s *tableService) tickTable(ctx context.Context, id int64, now time.Time) (
 		switch {
 		case t.MatchSeconds > 0 && used >= time.Duration(t.MatchSeconds)*time.Second:
 			err = s.loseOnTime(tx, p, seat)
-		case graceOver(t, seat, elapsed):
+		case graceOver(t, seat, now.Sub(later(*t.TurnStartedAt, *s.watching.Load()))):
 			err = s.abandon(tx, &t, seat)
 		case t.TurnSeconds > 0 && elapsed >= time.Duration(t.TurnSeconds)*time.Second:
 			err = s.timeOut(tx, p, seat)
@@ -152,4 +153,12 @@ func (s *tableService) loseOnTime(tx Tx, p *playing, seat int) error {
 	lost := seat
 	p.t.LostOnTime = &lost
 	return nil
+}
+
+// later returns the later of two times.
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }

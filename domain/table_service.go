@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/burraco/burraco/engine"
@@ -20,6 +21,10 @@ type tableService struct {
 	random io.Reader // seeds, first dealers and invite codes: crypto/rand unless a test injects one
 	bot    BotFunc
 	notes  *tableNotifier
+	// watching is when this process first ticked: absence is counted from
+	// then at the latest, so that a server that was down does not forfeit
+	// the matches of players who could not play meanwhile.
+	watching atomic.Pointer[time.Time]
 }
 
 func newTableService(st Storage, now func() time.Time, random io.Reader, bot BotFunc) *tableService {

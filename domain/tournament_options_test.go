@@ -48,5 +48,18 @@ func TestStoredOptionsOfEveryRuleSetStayReadable(t *testing.T) {
 		if got.Name != name || got.Status != running {
 			t.Errorf("got %q %s", got.Name, got.Status)
 		}
+		read, err := f.svc.Tournaments.Get(ctx, owner, tm.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var keys map[string]any
+		if err := json.Unmarshal(read.Options, &keys); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"canastra_bonus", "round_up_10", "aberto_sets", "real_canastra"} {
+			if _, ok := keys[k]; ok {
+				t.Errorf("a fibur tournament read back shows %s: %s", k, read.Options)
+			}
+		}
 	})
 }

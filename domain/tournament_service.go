@@ -167,6 +167,7 @@ func visibleTournament(a *access, id int64) (Tournament, error) {
 	if err != nil {
 		return t, err
 	}
+	t.Options = storedOptions(t.Rules, t.Options)
 	if ok, err := a.canSeeTournament(t); err != nil || !ok {
 		return Tournament{}, orDenied(err, errTournamentNotFound)
 	}
@@ -180,6 +181,7 @@ func editableTournament(a *access, id int64) (Tournament, error) {
 	if err != nil {
 		return Tournament{}, err
 	}
+	t.Options = storedOptions(t.Rules, t.Options)
 	ok, err := a.canManageTournament(t)
 	switch {
 	case err != nil:
@@ -211,6 +213,9 @@ func (s *tournamentService) List(ctx context.Context, actor Actor, f TournamentF
 			return err
 		}
 		page.Items, page.Total, err = tx.Tournaments().List(f, drafts)
+		for i, t := range page.Items {
+			page.Items[i].Options = storedOptions(t.Rules, t.Options)
+		}
 		return err
 	})
 	return page, err
@@ -246,7 +251,7 @@ func (s *tournamentService) Update(ctx context.Context, actor Actor, id int64, p
 // checkTournamentPatch applies p to t and validates the result, listing
 // every invalid field (the status among them).
 func checkTournamentPatch(t *Tournament, p TournamentPatch) error {
-	options := storedOptions(t.Rules, t.Options)
+	options := t.Options
 	if p.Rules != nil && *p.Rules != t.Rules {
 		options = nil // the new rule set's defaults
 	}
@@ -300,13 +305,14 @@ func sameGame(a, b Tournament) bool {
 	if a.Rules != b.Rules || a.PlayersPerTable != b.PlayersPerTable {
 		return false
 	}
-	oa, errA := engine.ParseOptions(a.Rules, storedOptions(a.Rules, a.Options))
-	ob, errB := engine.ParseOptions(b.Rules, storedOptions(b.Rules, b.Options))
+	oa, errA := engine.ParseOptions(a.Rules, a.Options)
+	ob, errB := engine.ParseOptions(b.Rules, b.Options)
 	return errA == nil && errB == nil && oa == ob
 }
 
 // storedOptions returns the options object stored for rule set id without
-// the keys that do not apply to it. Tournaments stored before options were
+// the keys that do not apply to it; every read of a stored tournament goes
+// through it. Tournaments stored before options were
 // held to their rule sets (RULES §11) hold every key, with the zero or
 // default value of those that do not apply; the engine now refuses such a
 // key, and reading it back must not turn a stored tournament invalid.

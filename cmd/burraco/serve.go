@@ -40,11 +40,17 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "burraco serve:", err)
 		return 2
 	}
-	log, err := newLogger(stderr, c.logLevel)
+	// One write(2) per access-log line was a cost of every request: the
+	// log is buffered: Warn and above written at once, the rest within
+	// 100 ms and on exit.
+	buf := api.NewLogBuffer(stderr)
+	defer buf.Close()
+	log, err := newLogger(buf, c.logLevel)
 	if err != nil {
 		fmt.Fprintln(stderr, "burraco serve:", err)
 		return 2
 	}
+	log = slog.New(buf.Handler(log.Handler()))
 	if err := serve(ctx, c, log); err != nil {
 		log.Error("serve failed", "err", err)
 		return 1

@@ -138,7 +138,7 @@ func TestServePurgesAndTrustsProxies(t *testing.T) {
 	logs := &lockedLog{}
 	base := "http://" + waitListening(t, pr, logs)
 
-	req, _ := http.NewRequestWithContext(t.Context(), "GET", base+"/healthz", nil)
+	req, _ := http.NewRequestWithContext(t.Context(), "GET", base+"/api/v1/rules", nil)
 	req.Header.Set("X-Forwarded-For", "203.0.113.1, 198.51.100.7")
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -156,7 +156,7 @@ func TestServePurgesAndTrustsProxies(t *testing.T) {
 		t.Fatalf("serve did not stop\n%s", logs)
 	}
 	for _, want := range []string{`msg="purged expired rows" refresh_tokens=1`, "trusted_proxies=[127.0.0.0/8]",
-		"path=/healthz", "client=198.51.100.7", "msg=stopped"} {
+		"path=/api/v1/rules", "client=198.51.100.7", "msg=stopped"} {
 		if !strings.Contains(logs.String(), want) {
 			t.Errorf("log lacks %q:\n%s", want, logs)
 		}

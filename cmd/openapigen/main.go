@@ -122,14 +122,16 @@ func toOpenAPI3(swaggerJSON []byte) ([]byte, error) {
 
 // problemMediaType declares error responses as application/problem+json,
 // which is what the server sends (swag can only give one media type per
-// operation).
+// operation: application/json, or text/event-stream for a stream).
 func problemMediaType(doc *openapi3.T) {
 	for _, item := range doc.Paths.Map() {
 		for _, op := range item.Operations() {
 			for _, resp := range op.Responses.Map() {
-				mt := resp.Value.Content.Get("application/json")
-				if mt != nil && mt.Schema != nil && mt.Schema.Ref == "#/components/schemas/Problem" {
-					resp.Value.Content = openapi3.Content{"application/problem+json": mt}
+				for _, mt := range resp.Value.Content {
+					if mt != nil && mt.Schema != nil && mt.Schema.Ref == "#/components/schemas/Problem" {
+						resp.Value.Content = openapi3.Content{"application/problem+json": mt}
+						break
+					}
 				}
 			}
 		}

@@ -104,7 +104,7 @@ func checkResponses(t *testing.T, name string, op *openapi3.Operation) {
 }
 
 // TestOpenAPIReadsTopDown checks that openapi.yaml opens with openapi,
-// info and servers, then paths, then components, and that each operation
+// info, servers and tags, then paths, then components, and that each operation
 // lists its keys in the conventional order (tags, summary, description,
 // operationId, parameters, requestBody, responses, security).
 func TestOpenAPIReadsTopDown(t *testing.T) {
@@ -117,7 +117,7 @@ func TestOpenAPIReadsTopDown(t *testing.T) {
 		t.Fatal(err)
 	}
 	top := doc.Content[0]
-	if diff := cmp.Diff([]string{"openapi", "info", "servers", "paths", "components"}, keys(top)); diff != "" {
+	if diff := cmp.Diff([]string{"openapi", "info", "servers", "tags", "paths", "components"}, keys(top)); diff != "" {
 		t.Errorf("top-level keys (-want +got):\n%s", diff)
 	}
 	ops := 0

@@ -16,7 +16,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"gorm.io/driver/postgres"
@@ -34,21 +36,49 @@ const (
 )
 
 // sqlitePragmas are set through the DSN so that every pooled connection gets
-// them: write-ahead log, wait up to 5s for a lock, enforce foreign keys, and
-// take the write lock when a transaction begins (no upgrade deadlocks).
+// them: write-ahead log, wait up to 5s for a lock, enforce foreign keys, take
+// the write lock when a transaction begins (no upgrade deadlocks), and sync
+// the log to disk at checkpoints rather than at every commit. In WAL mode
+// synchronous=NORMAL loses nothing committed when the process is killed (the
+// log is in the operating system's hands once COMMIT returns); a power cut or
+// a kernel crash may lose the last transactions committed before it, and
+// never corrupts the file. FULL would add an fsync to every commit.
 var sqlitePragmas = map[string]string{
 	"_journal_mode": "WAL",
 	"_busy_timeout": "5000",
 	"_foreign_keys": "on",
 	"_txlock":       "immediate",
+	"_synchronous":  "NORMAL",
+}
+
+// sqliteReadPragmas are forced on the connections that serve View: a
+// transaction that reads takes no lock at BEGIN (in WAL mode it reads one
+// snapshot while a writer goes on), and cannot write.
+var sqliteReadPragmas = map[string]string{
+	"_txlock":     "deferred",
+	"_query_only": "1",
 }
 
 // DB is an open database. It implements domain.Storage.
+//
+// On a SQLite file it holds two pools: one connection for the write
+// transactions of this process, which queue for it in Go (a SQLite writer
+// that waits for the lock sleeps in its busy handler, which makes the slow
+// tail of a write load), and a pool of read-only connections for View. On
+// PostgreSQL, and on an in-memory SQLite, one pool does both.
 type DB struct {
-	gorm    *gorm.DB
+	gorm    *gorm.DB // write transactions
+	read    *gorm.DB // View
 	sql     *sql.DB
+	readSQL *sql.DB
 	dialect string
-	url     string // for the tables' listener's own connection (PostgreSQL)
+	stmts   []*stmtPool   // SQLite: the pools' prepared statements
+	ckpt    *checkpointer // SQLite file: background checkpoints
+	// writer is the one write transaction at a time of a SQLite file, and
+	// busyTimeout the longest wait for it (SQLite's own busy_timeout).
+	writer      chan struct{}
+	busyTimeout time.Duration
+	url         string // PostgreSQL: for the tables' listener's own connection
 }
 
 var _ domain.Storage = (*DB)(nil)
@@ -85,10 +115,28 @@ func Open(ctx context.Context, databaseURL string) (*DB, error) {
 }
 
 func open(ctx context.Context, databaseURL string) (*DB, string, error) {
-	dialector, dialect, err := dialectorFor(databaseURL)
-	if err != nil {
-		return nil, dialect, err
+	if databaseURL == "" {
+		return nil, "", errors.New("store: empty database URL")
 	}
+	if strings.HasPrefix(databaseURL, "postgres://") || strings.HasPrefix(databaseURL, "postgresql://") {
+		g, err := openGORM(postgres.Open(databaseURL)) // pgx keeps prepared statements itself
+		if err != nil {
+			return nil, Postgres, err
+		}
+		sqlDB, err := g.DB()
+		if err != nil {
+			return nil, Postgres, err
+		}
+		sqlDB.SetMaxOpenConns(25)
+		sqlDB.SetMaxIdleConns(25)
+		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
+		db := &DB{gorm: g, read: g, sql: sqlDB, readSQL: sqlDB, dialect: Postgres, url: databaseURL}
+		return db, Postgres, db.ping(ctx)
+	}
+	return openSQLite(ctx, databaseURL)
+}
+
+func openGORM(dialector gorm.Dialector) (*gorm.DB, error) {
 	g, err := gorm.Open(dialector, &gorm.Config{
 		Logger:                 logger.Discard,
 		SkipDefaultTransaction: true,
@@ -96,33 +144,35 @@ func open(ctx context.Context, databaseURL string) (*DB, string, error) {
 		NowFunc:                func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) },
 	})
 	if err != nil {
-		return nil, dialect, err
+		return nil, err
 	}
-	sqlDB, err := g.DB()
-	if err != nil {
-		return nil, dialect, err
-	}
-	db := &DB{gorm: g, sql: sqlDB, dialect: dialect, url: databaseURL}
-	db.tunePool(databaseURL)
-	if err := db.Ping(ctx); err != nil {
-		sqlDB.Close()
-		return nil, dialect, err
-	}
-	return db, dialect, nil
+	return g, registerChecks(g)
 }
 
-func dialectorFor(databaseURL string) (gorm.Dialector, string, error) {
-	if databaseURL == "" {
-		return nil, "", errors.New("store: empty database URL")
+// openSQLitePool opens a pool of connections to a SQLite DSN with the
+// driver, with GORM over it through a stmtPool.
+func (db *DB) openSQLitePool(driver, dsn string) (*gorm.DB, *sql.DB, error) {
+	sqlDB, err := sql.Open(driver, dsn)
+	if err != nil {
+		return nil, nil, err
 	}
-	if strings.HasPrefix(databaseURL, "postgres://") || strings.HasPrefix(databaseURL, "postgresql://") {
-		return postgres.Open(databaseURL), Postgres, nil
+	pool := newStmtPool(sqlDB)
+	g, err := openGORM(sqlite.New(sqlite.Config{Conn: pool}))
+	if err != nil {
+		sqlDB.Close()
+		return nil, nil, err
 	}
-	path, dsn, err := sqliteDSN(databaseURL)
+	db.stmts = append(db.stmts, pool)
+	return g, sqlDB, nil
+}
+
+func openSQLite(ctx context.Context, location string) (*DB, string, error) {
+	path, params, err := sqliteParams(location)
 	if err != nil {
 		return nil, "", err
 	}
-	if path != ":memory:" {
+	memory := strings.Contains(location, ":memory:")
+	if !memory {
 		if dir := filepath.Dir(path); dir != "." {
 			if err := os.MkdirAll(dir, 0o750); err != nil {
 				return nil, "", fmt.Errorf("store: create database directory: %w", err)
@@ -132,7 +182,53 @@ func dialectorFor(databaseURL string) (gorm.Dialector, string, error) {
 			return nil, "", err
 		}
 	}
-	return sqlite.Open(dsn), SQLite, nil
+	db := &DB{dialect: SQLite, writer: make(chan struct{}, 1), busyTimeout: busyTimeout(params)}
+	driver := sqlite.DriverName
+	if !memory {
+		registerWriterDriver()
+		driver = sqliteWriterDriver
+	}
+	db.gorm, db.sql, err = db.openSQLitePool(driver, path+"?"+params.Encode())
+	if err != nil {
+		return nil, SQLite, err
+	}
+	// The writer connects first, so that the file is in WAL mode before a
+	// read-only connection opens it.
+	db.sql.SetMaxOpenConns(1)
+	db.sql.SetMaxIdleConns(1)
+	db.read, db.readSQL = db.gorm, db.sql
+	if err := db.ping(ctx); err != nil || memory { // each connection to :memory: is a new database
+		return db, SQLite, err
+	}
+	if db.ckpt, err = newCheckpointer(path + "?" + params.Encode()); err != nil {
+		db.Close()
+		return nil, SQLite, err
+	}
+	for k, v := range sqliteReadPragmas {
+		params.Set(k, v)
+	}
+	db.read, db.readSQL, err = db.openSQLitePool(sqlite.DriverName, path+"?"+params.Encode())
+	if err != nil {
+		db.Close()
+		return nil, SQLite, err
+	}
+	n := max(4, runtime.NumCPU())
+	db.readSQL.SetMaxOpenConns(n)
+	db.readSQL.SetMaxIdleConns(n) // keep them, and their prepared statements
+	return db, SQLite, db.ping(ctx)
+}
+
+// ping checks both pools, closing them on failure.
+func (db *DB) ping(ctx context.Context) error {
+	var one int
+	err := db.sql.QueryRowContext(ctx, "SELECT 1").Scan(&one)
+	if err == nil && db.readSQL != db.sql {
+		err = db.Ping(ctx)
+	}
+	if err != nil {
+		db.Close()
+	}
+	return err
 }
 
 // createPrivate creates a new, empty database file readable by its owner
@@ -151,84 +247,189 @@ func createPrivate(path string) error {
 	return f.Close()
 }
 
-// sqliteDSN turns a SQLite location into the file path and a go-sqlite3 DSN
-// with our pragmas (parameters the caller gave win).
-func sqliteDSN(location string) (path, dsn string, err error) {
+// sqliteParams splits a SQLite location into the file path and the
+// go-sqlite3 DSN parameters with our pragmas (parameters the caller gave
+// win).
+func sqliteParams(location string) (path string, params url.Values, err error) {
 	rest := strings.TrimPrefix(location, "sqlite://")
 	rest = strings.TrimPrefix(rest, "file:")
 	path, query, _ := strings.Cut(rest, "?")
 	if path == "" {
-		return "", "", errors.New("store: empty SQLite path")
+		return "", nil, errors.New("store: empty SQLite path")
 	}
-	params, err := url.ParseQuery(query)
+	params, err = url.ParseQuery(query)
 	if err != nil {
-		return "", "", fmt.Errorf("store: bad SQLite parameters: %w", err)
+		return "", nil, fmt.Errorf("store: bad SQLite parameters: %w", err)
 	}
 	for k, v := range sqlitePragmas {
 		if !params.Has(k) {
 			params.Set(k, v)
 		}
 	}
-	return path, path + "?" + params.Encode(), nil
+	return path, params, nil
 }
 
-func (db *DB) tunePool(databaseURL string) {
-	switch {
-	case db.dialect == Postgres:
-		db.sql.SetMaxOpenConns(25)
-		db.sql.SetMaxIdleConns(25)
-		db.sql.SetConnMaxIdleTime(5 * time.Minute)
-	case strings.Contains(databaseURL, ":memory:"):
-		// Each connection to :memory: is a new, empty database.
-		db.sql.SetMaxOpenConns(1)
-	default:
-		db.sql.SetMaxOpenConns(max(4, runtime.NumCPU()))
+// busyTimeout is the DSN's busy timeout (go-sqlite3 reads _busy_timeout or
+// _timeout, in milliseconds).
+func busyTimeout(params url.Values) time.Duration {
+	for _, k := range []string{"_busy_timeout", "_timeout"} {
+		if ms, err := strconv.Atoi(params.Get(k)); err == nil && ms >= 0 {
+			return time.Duration(ms) * time.Millisecond
+		}
 	}
+	return 5 * time.Second
 }
 
 // Close closes the database.
-func (db *DB) Close() error { return db.sql.Close() }
-
-// Ping checks that the database answers a query (for readiness probes).
-func (db *DB) Ping(ctx context.Context) error {
-	var one int
-	return db.sql.QueryRowContext(ctx, "SELECT 1").Scan(&one)
+func (db *DB) Close() error {
+	var err error
+	if db.ckpt != nil {
+		err = db.ckpt.close()
+		db.ckpt = nil
+	}
+	for _, p := range db.stmts {
+		p.close()
+	}
+	err = errors.Join(err, db.sql.Close())
+	if db.readSQL != nil && db.readSQL != db.sql {
+		err = errors.Join(err, db.readSQL.Close())
+	}
+	return err
 }
 
-// SQL returns the underlying pool, e.g. for migrations.
+// Ping checks that the database answers a query (for readiness probes). On
+// SQLite it asks a reader, which a long write transaction does not hold up.
+func (db *DB) Ping(ctx context.Context) error {
+	var one int
+	return db.readSQL.QueryRowContext(ctx, "SELECT 1").Scan(&one)
+}
+
+// SQL returns the pool that writes, e.g. for migrations.
 func (db *DB) SQL() *sql.DB { return db.sql }
 
 // Dialect returns "sqlite" or "postgres".
 func (db *DB) Dialect() string { return db.dialect }
 
-// InTx implements domain.Storage.
+// InTx implements domain.Storage. On SQLite the write transactions of this
+// process take turns on one connection; one that waits longer than the busy
+// timeout for its turn is EUnavailable, as if SQLite had refused the lock.
 func (db *DB) InTx(ctx context.Context, fn func(tx domain.Tx) error) error {
-	return translateTx(db.gorm.WithContext(ctx).Transaction(func(g *gorm.DB) error {
-		return fn(&tx{db: g, dialect: db.dialect})
-	}))
-}
-
-// View implements domain.Storage. On PostgreSQL it is a read-only
-// repeatable-read transaction; on SQLite a deferred transaction, which in
-// WAL mode reads one snapshot without taking the write lock.
-func (db *DB) View(ctx context.Context, fn func(tx domain.Tx) error) error {
-	if db.dialect == Postgres {
-		opts := &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
-		return translateTx(db.gorm.WithContext(ctx).Transaction(func(g *gorm.DB) error {
-			return fn(&tx{db: g, dialect: db.dialect})
-		}, opts))
-	}
-	return translateTx(db.gorm.WithContext(ctx).Connection(func(g *gorm.DB) error {
-		g = g.Session(&gorm.Session{NewDB: true}) // each query starts afresh
-		if err := g.Exec("BEGIN DEFERRED").Error; err != nil {
+	if db.writer != nil {
+		if err := db.lockWriter(ctx); err != nil {
 			return err
 		}
-		err := fn(&tx{db: g, dialect: db.dialect})
-		if rerr := g.WithContext(context.WithoutCancel(ctx)).Exec("ROLLBACK").Error; err == nil {
-			err = rerr
+		defer func() { <-db.writer }()
+	}
+	err := db.gorm.WithContext(db.queryContext(ctx)).Transaction(func(g *gorm.DB) error {
+		if err := fn(&tx{db: g, dialect: db.dialect}); err != nil {
+			return err
 		}
-		return err
-	}))
+		return ctx.Err() // no commit for a request that has given up
+	})
+	if err == nil && db.ckpt != nil {
+		db.ckpt.written()
+	}
+	return translateTx(err)
+}
+
+func (db *DB) lockWriter(ctx context.Context) error {
+	select {
+	case db.writer <- struct{}{}:
+		return nil
+	default:
+	}
+	t := time.NewTimer(db.busyTimeout)
+	defer t.Stop()
+	select {
+	case db.writer <- struct{}{}:
+		return nil
+	case <-t.C:
+		return errBusy(errors.New("store: another write transaction of this process held the database for the whole busy timeout"))
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// View implements domain.Storage: a read-only transaction. On PostgreSQL it
+// is repeatable-read; on SQLite a deferred transaction on a read-only
+// connection, which in WAL mode reads one snapshot without taking the write
+// lock.
+func (db *DB) View(ctx context.Context, fn func(tx domain.Tx) error) error {
+	var opts *sql.TxOptions
+	if db.dialect == Postgres {
+		opts = &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
+	}
+	return translateTx(db.read.WithContext(db.queryContext(ctx)).Transaction(func(g *gorm.DB) error {
+		return fn(&tx{db: g, dialect: db.dialect})
+	}, opts))
+}
+
+// ViewOne implements domain.Storage: fn's one query runs on its own, on the
+// read pool.
+func (db *DB) ViewOne(ctx context.Context, fn func(tx domain.Tx) error) error {
+	budget := new(atomic.Int32)
+	budget.Store(1)
+	g := db.read.WithContext(context.WithValue(db.queryContext(ctx), oneQueryKey{}, budget))
+	return translateTx(fn(&tx{db: g, dialect: db.dialect}))
+}
+
+// queryContext is the context the driver sees. go-sqlite3 starts a
+// goroutine for every statement and every row it steps through when the
+// context can be cancelled (to interrupt SQLite), which cost more than the
+// query; so on SQLite the driver gets a context that cannot be, and the
+// caller's is checked before each statement instead (callerKey). Our
+// statements take milliseconds; a request that has given up stops at the
+// next one, and InTx does not commit it.
+func (db *DB) queryContext(ctx context.Context) context.Context {
+	if db.dialect != SQLite || ctx.Done() == nil {
+		return ctx
+	}
+	return context.WithValue(context.WithoutCancel(ctx), callerKey{}, ctx)
+}
+
+type (
+	// callerKey holds the caller's context behind a queryContext.
+	callerKey struct{}
+	// oneQueryKey marks the context of a ViewOne; its value is the number
+	// of queries fn may still make.
+	oneQueryKey struct{}
+)
+
+var (
+	errSecondQuery = errors.New("store: a second query in ViewOne: use View for several")
+	errWriteInView = errors.New("store: a write in ViewOne")
+)
+
+// registerChecks registers the GORM callbacks that run before each
+// statement: the caller's context must not be done, and a ViewOne keeps its
+// promise of one query and no writes.
+func registerChecks(g *gorm.DB) error {
+	before := func(write bool) func(*gorm.DB) {
+		return func(g *gorm.DB) {
+			ctx := g.Statement.Context
+			if caller, ok := ctx.Value(callerKey{}).(context.Context); ok && caller.Err() != nil {
+				_ = g.AddError(caller.Err())
+				return
+			}
+			budget, ok := ctx.Value(oneQueryKey{}).(*atomic.Int32)
+			switch {
+			case !ok:
+			case write:
+				_ = g.AddError(errWriteInView)
+			case budget.Add(-1) < 0:
+				_ = g.AddError(errSecondQuery)
+			}
+		}
+	}
+	cb := g.Callback()
+	return errors.Join(
+		cb.Query().Before("gorm:query").Register("burraco:before", before(false)),
+		cb.Row().Before("gorm:row").Register("burraco:before", before(false)),
+		cb.Raw().Before("gorm:raw").Register("burraco:before", before(true)),
+		cb.Create().Before("gorm:create").Register("burraco:before", before(true)),
+		cb.Update().Before("gorm:update").Register("burraco:before", before(true)),
+		cb.Delete().Before("gorm:delete").Register("burraco:before", before(true)),
+	)
 }
 
 // Secret returns the named secret from the settings table, creating it with

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"database/sql"
 	"fmt"
 	"sync"
 
@@ -30,3 +31,6 @@ func CheckModels(db *DB) error {
 }
 
 var cacheStore sync.Map
+
+// ReadPool returns the pool that serves View (on PostgreSQL, the only one).
+func ReadPool(db *DB) *sql.DB { return db.readSQL }

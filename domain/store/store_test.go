@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -54,14 +57,19 @@ func TestOpenSQLite(t *testing.T) {
 	})
 }
 
-// TestSQLitePragmasOnEveryConnection holds several pooled connections at
-// once and checks the pragmas on each.
+// TestSQLitePragmasOnEveryConnection holds the write connection and several
+// read connections at once and checks the pragmas on each.
 func TestSQLitePragmasOnEveryConnection(t *testing.T) {
 	db := storetest.SQLite(t)
 	ctx := t.Context()
-	var conns []*sql.Conn
+	writer, err := db.SQL().Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer writer.Close()
+	conns := []*sql.Conn{writer}
 	for range 4 {
-		c, err := db.SQL().Conn(ctx)
+		c, err := store.ReadPool(db).Conn(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,30 +78,45 @@ func TestSQLitePragmasOnEveryConnection(t *testing.T) {
 	}
 	for i, c := range conns {
 		var journal string
-		var fk, busy int
-		if err := c.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&journal); err != nil {
-			t.Fatal(err)
+		var fk, busy, sync, queryOnly int
+		for pragma, dst := range map[string]any{"journal_mode": &journal, "foreign_keys": &fk,
+			"busy_timeout": &busy, "synchronous": &sync, "query_only": &queryOnly} {
+			if err := c.QueryRowContext(ctx, "PRAGMA "+pragma).Scan(dst); err != nil {
+				t.Fatal(err)
+			}
 		}
-		if err := c.QueryRowContext(ctx, "PRAGMA foreign_keys").Scan(&fk); err != nil {
-			t.Fatal(err)
+		if journal != "wal" || fk != 1 || busy != 5000 || sync != 1 { // 1 = NORMAL
+			t.Errorf("connection %d: journal_mode=%s foreign_keys=%d busy_timeout=%d synchronous=%d", i, journal, fk, busy, sync)
 		}
-		if err := c.QueryRowContext(ctx, "PRAGMA busy_timeout").Scan(&busy); err != nil {
-			t.Fatal(err)
+		if wantReadOnly := i > 0; (queryOnly == 1) != wantReadOnly {
+			t.Errorf("connection %d: query_only=%d", i, queryOnly)
 		}
-		if journal != "wal" || fk != 1 || busy != 5000 {
-			t.Errorf("connection %d: journal_mode=%s foreign_keys=%d busy_timeout=%d", i, journal, fk, busy)
-		}
+	}
+	var autoCheckpoint int
+	if err := writer.QueryRowContext(ctx, "PRAGMA wal_autocheckpoint").Scan(&autoCheckpoint); err != nil || autoCheckpoint != 10000 {
+		t.Errorf("write connection: wal_autocheckpoint=%d (%v), want the backstop 10000", autoCheckpoint, err)
+	}
+	// The readers' transactions are deferred: one that has begun does not
+	// keep the writer from beginning.
+	rtx, err := conns[1].BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rtx.Rollback()
+	var n int
+	if err := rtx.QueryRowContext(ctx, "SELECT count(*) FROM users").Scan(&n); err != nil {
+		t.Fatal(err)
 	}
 	// _txlock=immediate: BEGIN takes the write lock at once, so another
 	// writer (here a second pool that does not wait) is refused while the
 	// transaction has not even written yet.
-	tx1, err := conns[0].BeginTx(ctx, nil)
+	tx1, err := writer.BeginTx(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tx1.Rollback()
 	var file string
-	if err := conns[0].QueryRowContext(ctx, "SELECT file FROM pragma_database_list WHERE name = 'main'").Scan(&file); err != nil {
+	if err := tx1.QueryRowContext(ctx, "SELECT file FROM pragma_database_list WHERE name = 'main'").Scan(&file); err != nil {
 		t.Fatal(err)
 	}
 	impatient, err := store.Open(ctx, file+"?_busy_timeout=0")
@@ -228,15 +251,16 @@ func TestInTxRollsBack(t *testing.T) {
 	})
 }
 
-func TestViewIsReadOnlyOnPostgres(t *testing.T) {
-	db := storetest.Postgres(t)
-	err := db.View(t.Context(), func(tx domain.Tx) error {
-		c := domain.Club{Name: "C", CreatedAt: time.Now(), UpdatedAt: time.Now()}
-		return tx.Clubs().Create(&c)
+func TestViewIsReadOnly(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		err := db.View(t.Context(), func(tx domain.Tx) error {
+			c := domain.Club{Name: "C", CreatedAt: time.Now(), UpdatedAt: time.Now()}
+			return tx.Clubs().Create(&c)
+		})
+		if err == nil || !strings.Contains(strings.ReplaceAll(err.Error(), "-", ""), "readonly") {
+			t.Errorf("err = %v, want a read-only error", err)
+		}
 	})
-	if err == nil || !strings.Contains(err.Error(), "read-only") {
-		t.Errorf("err = %v, want a read-only transaction error", err)
-	}
 }
 
 func TestTimesRoundTrip(t *testing.T) {
@@ -401,5 +425,175 @@ func TestBusyIsUnavailable(t *testing.T) {
 			}
 			check(t, db)
 		})
+	}
+}
+
+// TestWritersTakeTurns runs many write transactions at once: on SQLite they
+// queue for the one write connection, and every one commits.
+func TestWritersTakeTurns(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := t.Context()
+		var wg sync.WaitGroup
+		for w := range 8 {
+			wg.Go(func() {
+				for i := range 25 {
+					now := time.Now()
+					c := domain.Club{Name: fmt.Sprintf("C%d-%d", w, i), CreatedAt: now, UpdatedAt: now}
+					if err := db.InTx(ctx, func(tx domain.Tx) error { return tx.Clubs().Create(&c) }); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		err := db.View(ctx, func(tx domain.Tx) error {
+			_, total, err := tx.Clubs().List(domain.ClubFilter{Limit: 1})
+			if total != 200 {
+				t.Errorf("%d clubs, want 200", total)
+			}
+			return err
+		})
+		wantCode(t, err, "")
+	})
+}
+
+// TestViewOne: one query reads as in View; a second query or a write fails
+// rather than run outside a transaction.
+func TestViewOne(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := t.Context()
+		now := time.Now()
+		c := domain.Club{Name: "C", CreatedAt: now, UpdatedAt: now}
+		wantCode(t, db.InTx(ctx, func(tx domain.Tx) error { return tx.Clubs().Create(&c) }), "")
+
+		var got domain.Club
+		err := db.ViewOne(ctx, func(tx domain.Tx) (err error) { got, err = tx.Clubs().Get(c.ID); return err })
+		if err != nil || got.Name != "C" {
+			t.Fatalf("one query: %+v, %v", got, err)
+		}
+		err = db.ViewOne(ctx, func(tx domain.Tx) error { _, err := tx.Users().Get(987654); return err })
+		wantCode(t, err, domain.ENotFound)
+
+		err = db.ViewOne(ctx, func(tx domain.Tx) error {
+			if _, err := tx.Clubs().Get(c.ID); err != nil {
+				return err
+			}
+			_, err := tx.Clubs().Get(c.ID)
+			return err
+		})
+		if err == nil || !strings.Contains(err.Error(), "second query") {
+			t.Errorf("two queries: err = %v, want a second-query error", err)
+		}
+		err = db.ViewOne(ctx, func(tx domain.Tx) error { _, _, err := tx.Clubs().List(domain.ClubFilter{Limit: 10}); return err })
+		if err == nil || !strings.Contains(err.Error(), "second query") {
+			t.Errorf("a list (count and page): err = %v, want a second-query error", err)
+		}
+		err = db.ViewOne(ctx, func(tx domain.Tx) error {
+			d := domain.Club{Name: "D", CreatedAt: now, UpdatedAt: now}
+			return tx.Clubs().Create(&d)
+		})
+		if err == nil || !strings.Contains(err.Error(), "a write in ViewOne") {
+			t.Errorf("a write: err = %v, want it refused", err)
+		}
+		err = db.ViewOne(ctx, func(tx domain.Tx) error { return tx.Players().Delete(987654) })
+		if err == nil || !strings.Contains(err.Error(), "a write in ViewOne") {
+			t.Errorf("a delete: err = %v, want it refused", err)
+		}
+	})
+}
+
+// TestGivenUpRequestsStop: a transaction whose context is cancelled stops
+// at its next statement and does not commit, on both databases (SQLite's
+// driver never sees the cancellation; the store checks for it).
+func TestGivenUpRequestsStop(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		now := time.Now()
+		ctx, cancel := context.WithCancel(t.Context())
+		err := db.InTx(ctx, func(tx domain.Tx) error {
+			c := domain.Club{Name: "Before", CreatedAt: now, UpdatedAt: now}
+			if err := tx.Clubs().Create(&c); err != nil {
+				return err
+			}
+			cancel()
+			return nil
+		})
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled before commit: err = %v, want context.Canceled", err)
+		}
+		err = db.InTx(ctx, func(tx domain.Tx) error {
+			c := domain.Club{Name: "After", CreatedAt: now, UpdatedAt: now}
+			return tx.Clubs().Create(&c)
+		})
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled before the transaction: err = %v, want context.Canceled", err)
+		}
+		for name, view := range map[string]func(context.Context, func(domain.Tx) error) error{"View": db.View, "ViewOne": db.ViewOne} {
+			err := view(ctx, func(tx domain.Tx) error { _, err := tx.Clubs().Get(1); return err })
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("%s: err = %v, want context.Canceled", name, err)
+			}
+		}
+		err = db.View(t.Context(), func(tx domain.Tx) error {
+			_, total, err := tx.Clubs().List(domain.ClubFilter{Limit: 10})
+			if total != 0 {
+				t.Errorf("%d clubs stored by given-up transactions", total)
+			}
+			return err
+		})
+		wantCode(t, err, "")
+	})
+}
+
+// TestCheckpointsInTheBackground: writes are copied from the log into the
+// database file soon after they commit, by the background checkpointer (the
+// write connection would wait for 10000 pages of log).
+func TestCheckpointsInTheBackground(t *testing.T) {
+	path := storetest.SQLiteURL(t)
+	db, err := store.Open(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := migrationsUp(t.Context(), db); err != nil {
+		t.Fatal(err)
+	}
+	size := func() int64 {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	before := size()
+	now := time.Now()
+	for i := range 300 {
+		c := domain.Club{Name: fmt.Sprintf("Club %d with a name long enough to fill pages", i), CreatedAt: now, UpdatedAt: now}
+		if err := db.InTx(t.Context(), func(tx domain.Tx) error { return tx.Clubs().Create(&c) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for size() <= before {
+		if time.Now().After(deadline) {
+			t.Fatalf("the database file stayed at %d bytes: no checkpoint", before)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestSynchronousCanBeRaised: the durability level is NORMAL unless the
+// database URL asks for another (as the README tells).
+func TestSynchronousCanBeRaised(t *testing.T) {
+	db, err := store.Open(t.Context(), storetest.SQLiteURL(t)+"?_synchronous=FULL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, pool := range []*sql.DB{db.SQL(), store.ReadPool(db)} {
+		var level int
+		if err := pool.QueryRowContext(t.Context(), "PRAGMA synchronous").Scan(&level); err != nil || level != 2 {
+			t.Errorf("synchronous=%d (%v), want 2 (FULL)", level, err)
+		}
 	}
 }

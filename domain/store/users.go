@@ -3,6 +3,8 @@ package store
 import (
 	"time"
 
+	"gorm.io/gorm/clause"
+
 	"github.com/burraco/burraco/domain"
 )
 
@@ -55,4 +57,36 @@ func (r userRepo) AnySiteAdmin() (bool, error) {
 	var n int64
 	err := r.t.db.Model(&userRow{}).Where("site_admin = ?", true).Count(&n).Error
 	return n > 0, translate(err, "user")
+}
+
+func (r userRepo) LockSiteAdmins() ([]int64, error) {
+	q := r.t.db.Model(&userRow{}).Where("site_admin = ?", true).Order("id")
+	if r.t.dialect == Postgres {
+		q = q.Clauses(clause.Locking{Strength: clause.LockingStrengthUpdate})
+	}
+	var ids []int64
+	err := q.Pluck("id", &ids).Error
+	return ids, translate(err, "user")
+}
+
+func (r userRepo) SetSiteAdmin(id int64, admin bool, at time.Time) error {
+	res := r.t.db.Model(&userRow{ID: id}).Updates(map[string]any{"site_admin": admin, "updated_at": utc(at)})
+	if res.Error != nil {
+		return translate(res.Error, "user")
+	}
+	if res.RowsAffected == 0 {
+		return notFound("user")
+	}
+	return nil
+}
+
+func (r userRepo) Delete(id int64) error {
+	res := r.t.db.Delete(&userRow{}, id)
+	if res.Error != nil {
+		return translateDelete(res.Error, "user")
+	}
+	if res.RowsAffected == 0 {
+		return notFound("user")
+	}
+	return nil
 }

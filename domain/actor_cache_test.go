@@ -1,0 +1,56 @@
+package domain
+
+import (
+	"testing"
+	"time"
+)
+
+func TestActorCache(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	anna := Actor{UserID: 1, SiteAdmin: true}
+
+	t.Run("ExpiresAfterTTL", func(t *testing.T) {
+		c := newActorCache(clock, ActorTTL)
+		c.put(anna, c.generation())
+		if got, ok := c.get(1); !ok || got != anna {
+			t.Fatalf("get = %+v, %v", got, ok)
+		}
+		defer func(t0 time.Time) { now = t0 }(now)
+		now = now.Add(ActorTTL)
+		if _, ok := c.get(1); ok {
+			t.Error("an entry ActorTTL old was served")
+		}
+	})
+	t.Run("ForgetDrops", func(t *testing.T) {
+		c := newActorCache(clock, ActorTTL)
+		c.put(anna, c.generation())
+		c.forget(1)
+		if _, ok := c.get(1); ok {
+			t.Error("a forgotten entry was served")
+		}
+	})
+	t.Run("ReadRacingAForgetIsNotStored", func(t *testing.T) {
+		// The read began before the change committed, so it may hold the
+		// state from before it.
+		c := newActorCache(clock, ActorTTL)
+		gen := c.generation()
+		c.forget(1)
+		c.put(anna, gen)
+		if _, ok := c.get(1); ok {
+			t.Error("a read from before an invalidation was stored")
+		}
+	})
+	t.Run("MemoryIsBounded", func(t *testing.T) {
+		c := newActorCache(clock, ActorTTL)
+		for id := range int64(maxCachedActors + 10) {
+			c.put(Actor{UserID: id + 1}, c.generation())
+		}
+		if n := len(c.entries); n > maxCachedActors {
+			t.Errorf("%d entries, want at most %d", n, maxCachedActors)
+		}
+		if _, ok := c.get(maxCachedActors + 10); !ok {
+			t.Error("the newest entry is missing")
+		}
+	})
+}
