@@ -295,38 +295,22 @@ func (s *server) tableState(w http.ResponseWriter, r *http.Request) {
 	if !q.done(w) {
 		return
 	}
-	actor := ActorFrom(r.Context())
-	if hasSince || r.Header.Get("If-None-Match") != "" {
-		if !hasSince {
-			since = -1 // answer at once
-		}
-		version, seat, err := s.watch(r, id, invite, since, time.Duration(wait)*time.Second)
-		if err != nil {
-			s.failErr(w, r, err)
-			return
-		}
-		etag := tableETag(id, version, seat)
-		if hasSince && version <= since || etagMatches(r.Header.Get("If-None-Match"), etag) {
-			notModified(w, etag)
-			return
-		}
-		s.answerState(w, r, id, invite, version, seat) // a poll that changed: the cached state of (version, seat)
-		return
+	if !hasSince {
+		since = -1 // answer at once
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
-	defer cancel()
-	st, err := s.svc.Tables.State(ctx, actor, id, invite)
+	// The version and the caller's seat come from memory (the notifier);
+	// the state itself from the cache of (version, seat) when it holds it.
+	version, seat, err := s.watch(r, id, invite, since, time.Duration(wait)*time.Second)
 	if err != nil {
 		s.failErr(w, r, err)
 		return
 	}
-	etag := tableETag(id, st.Table.Version, st.Seat)
-	if etagMatches(r.Header.Get("If-None-Match"), etag) {
+	etag := tableETag(id, version, seat)
+	if hasSince && version <= since || etagMatches(r.Header.Get("If-None-Match"), etag) {
 		notModified(w, etag)
 		return
 	}
-	w.Header().Set("ETag", etag)
-	respond(w, http.StatusOK, tableStateOut(st))
+	s.answerState(w, r, id, invite, version, seat)
 }
 
 // watch returns the table's version and the caller's seat, first waiting
@@ -414,8 +398,8 @@ func notModified(w http.ResponseWriter, etag string) {
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json"
 //	@Failure	403	{object}	Problem	"forbidden: the caller does not sit at the table"
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
-//	@Failure	409	{object}	Problem	"version_conflict (the table moved on: errors names the current version), not_your_turn, or conflict (the match has not started or is over)"
-//	@Failure	422	{object}	Problem	"the rules engine's code: invalid_meld, must_keep_card, card_not_in_hand, wrong_phase, bad_notation, … with a message for people; invalid_input (version missing); idempotency_key_reused"
+//	@Failure	409	{object}	Problem	"version_conflict (the table moved on: errors names the current version), not_your_turn (the engine's code), or conflict (the match has not started or is over)"
+//	@Failure	422	{object}	Problem	"one of the rules engine's codes (every one is listed under 422 in Problem.code's description: invalid_meld, must_keep_card, card_not_in_hand, wrong_phase, bad_notation, unknown_move, …) with a message for people; invalid_input (version missing); idempotency_key_reused"
 //	@Router			/api/v1/tables/{tableID}/moves [post]
 func (s *server) playMove(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathID(w, r, "tableID")

@@ -32,8 +32,8 @@ import (
 //	go test ./api -run '^$' -bench TablePaths -benchtime 20000x -count 3
 //
 // The server is the real one (router, middleware, services, GORM) on a
-// temporary SQLite file, answering real HTTP over loopback on
-// tableLoadConns keep-alive connections.
+// temporary SQLite file, answering real HTTP over loopback on loadConns
+// keep-alive connections (the load generator of loadgen_test.go).
 //
 //   - poll-304: a poll with If-None-Match that finds nothing new, against a
 //     bare net/http handler answering a small JSON (goal: ratio ≥ 0.5);
@@ -43,7 +43,7 @@ import (
 //   - poll-200-since: a poll that finds a newer version (since=version-1),
 //     answered from the marshalled state of (version, seat) once read;
 //   - moves: accepted moves, each a real POST with its version, two human
-//     seats alternating draw and discard on tableLoadConns 2-player tables
+//     seats alternating draw and discard on loadConns 2-player tables
 //     at once, bots off (goal: 3,000 moves/s on SQLite); the ratio is to raw
 //     single-row INSERT transactions on another SQLite file opened with the
 //     same pragmas.
@@ -51,7 +51,7 @@ import (
 // Metrics: ratio (server throughput over baseline's), req/s (moves/s for
 // moves), base/s, p50-ms and p99-ms (the server's latencies).
 func BenchmarkTablePaths(b *testing.B) {
-	f := newTableBench(b, tableLoadConns)
+	f := newTableBench(b, loadConns)
 	tb := f.tables[0]
 	state := tablePath(tb.id, "state")
 	b.Run("poll-304", func(b *testing.B) {
@@ -72,10 +72,6 @@ func BenchmarkTablePaths(b *testing.B) {
 	})
 	b.Run("moves", func(b *testing.B) { f.measureMoves(b) })
 }
-
-// tableLoadConns is how many keep-alive connections the load generator
-// keeps busy at once (as wrk -c32).
-const tableLoadConns = 32
 
 // tableBench is a server with 2-player tables of two humans, and the
 // baselines.
@@ -219,9 +215,11 @@ const benchRoundsTables = 10
 // measureReads sends b.N copies of req to the server and b.N requests to
 // the bare handler, in alternating rounds after a warm-up.
 func (f *tableBench) measureReads(b *testing.B, req []byte, status int) {
-	srv := f.loader(b, f.server, tableLoadConns)
-	bare := f.loader(b, f.bareTS, tableLoadConns)
-	bareReq := tableRaw("GET", "/bare", "", "", nil)
+	srv := newBenchLoader(b, f.server)
+	defer srv.close()
+	bare := newBenchLoader(b, f.bareTS)
+	defer bare.close()
+	bareReq := rawRequest("GET", "/bare", "", "")
 	warm := min(b.N, 200)
 	if _, _, err := bare.run(warm, bareReq, 200); err != nil {
 		b.Fatal(err)
@@ -266,8 +264,8 @@ func reportRates(b *testing.B, n int, tServer, tBase time.Duration, lats []time.
 	b.ReportMetric(float64(tBase)/float64(tServer), "ratio")
 	b.ReportMetric(float64(n)/tServer.Seconds(), "req/s")
 	b.ReportMetric(float64(n)/tBase.Seconds(), "base/s")
-	b.ReportMetric(float64(pctile(lats, 0.50))/1e6, "p50-ms")
-	b.ReportMetric(float64(pctile(lats, 0.99))/1e6, "p99-ms")
+	b.ReportMetric(float64(percentile(lats, 0.50))/1e6, "p50-ms")
+	b.ReportMetric(float64(percentile(lats, 0.99))/1e6, "p99-ms")
 }
 
 // measureMoves plays b.N accepted moves spread over the tables (one driver
@@ -405,11 +403,9 @@ func (f *tableBench) insertBaseline(b *testing.B) func(n int) time.Duration {
 	}
 }
 
-// tableLoader is an HTTP/1.1 load generator over keep-alive connections:
-// prepared request bytes out, http.ReadResponse in, far lighter than
-// http.Client, so that the server dominates the CPU the two share.
-type tableLoader struct{ conns []*tableConn }
-
+// tableConn is one keep-alive connection for requests whose answers the
+// benchmark reads (headers, bodies); loader (loadgen_test.go) sends the
+// repeated ones.
 type tableConn struct {
 	c net.Conn
 	r *bufio.Reader
@@ -423,49 +419,6 @@ func (f *tableBench) dial(b *testing.B, srv *httptest.Server) *tableConn {
 		b.Fatal(err)
 	}
 	return &tableConn{c: c, r: bufio.NewReader(c), w: bufio.NewWriter(c)}
-}
-
-func (f *tableBench) loader(b *testing.B, srv *httptest.Server, n int) *tableLoader {
-	l := &tableLoader{}
-	for range n {
-		l.conns = append(l.conns, f.dial(b, srv))
-	}
-	b.Cleanup(func() {
-		for _, c := range l.conns {
-			c.c.Close()
-		}
-	})
-	return l
-}
-
-// run sends n copies of request over the connections and returns the wall
-// time and each latency; every answer must have status want.
-func (l *tableLoader) run(n int, request []byte, want int) (time.Duration, []time.Duration, error) {
-	var next atomic.Int64
-	lats := make([][]time.Duration, len(l.conns))
-	errs := make([]error, len(l.conns))
-	var wg sync.WaitGroup
-	start := time.Now()
-	for i, c := range l.conns {
-		wg.Go(func() {
-			for next.Add(1) <= int64(n) {
-				t0 := time.Now()
-				if _, _, err := c.roundTrip(request, want); err != nil {
-					errs[i] = err
-					return
-				}
-				lats[i] = append(lats[i], time.Since(t0))
-			}
-		})
-	}
-	wg.Wait()
-	elapsed := time.Since(start)
-	for _, err := range errs {
-		if err != nil {
-			return 0, nil, err
-		}
-	}
-	return elapsed, slices.Concat(lats...), nil
 }
 
 // roundTrip sends one request and returns the answer and its body.
@@ -506,12 +459,4 @@ func tableRaw(method, path, token, body string, header map[string]string) []byte
 	}
 	b.WriteString("\r\n" + body)
 	return []byte(b.String())
-}
-
-// pctile returns the p-th percentile (0..1) of sorted durations.
-func pctile(sorted []time.Duration, p float64) time.Duration {
-	if len(sorted) == 0 {
-		return 0
-	}
-	return sorted[int(float64(len(sorted)-1)*p)]
 }

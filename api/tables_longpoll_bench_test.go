@@ -106,9 +106,9 @@ func BenchmarkTableLongPolls(b *testing.B) {
 	slices.Sort(lats)
 	b.ReportMetric(float64(rss1-rss0)/(1<<20), "MB-rss")
 	b.ReportMetric(float64(heap1-heap0)/(1<<20), "MB-heap")
-	b.ReportMetric(float64(pctile(lats, 0.50))/1e6, "p50-ms")
-	b.ReportMetric(float64(pctile(lats, 0.99))/1e6, "p99-ms")
-	b.ReportMetric(float64(pctile(lats, 1))/1e6, "max-ms")
+	b.ReportMetric(float64(percentile(lats, 0.50))/1e6, "p50-ms")
+	b.ReportMetric(float64(percentile(lats, 0.99))/1e6, "p99-ms")
+	b.ReportMetric(float64(percentile(lats, 1))/1e6, "max-ms")
 	client.stop()
 }
 

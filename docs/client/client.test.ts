@@ -410,6 +410,137 @@ test("create, publish, list and get a tournament", async () => {
   }
 });
 
+type TableState = components["schemas"]["TableState"];
+
+// A whole deal against the built-in bot, played from the client's own view
+// of the table: the seat draws, then discards the first card of its hand
+// the rules accept (a 422 moves on to the next card). Between its turns it
+// polls the way a frontend would (If-None-Match for a 304, and a long poll
+// past the version it saw). Then it reads the deal list and the deal's
+// record, which holds every move it made.
+test("play a whole 2-player deal against a bot", async () => {
+  const auth = bearer(tokens.access_token);
+  const created = await client.POST("/api/v1/tables", {
+    headers: auth,
+    body: { rules: "fibur", players: 2, match: { deals: 1 }, grace_seconds: 0 } satisfies Body<"createTable">,
+  });
+  assert.equal(created.response.status, 201);
+  assert.ok(created.data);
+  const tableID = created.data.id;
+  const path = { tableID };
+  const bot = await client.POST("/api/v1/tables/{tableID}/bots", { params: { path }, headers: auth });
+  assert.equal(bot.data?.seats[1]?.bot, true);
+  const started = await client.POST("/api/v1/tables/{tableID}/start", { params: { path }, headers: auth });
+  assert.equal(started.data?.status, "playing");
+
+  const first = await client.GET("/api/v1/tables/{tableID}/state", { params: { path }, headers: auth });
+  assert.ok(first.data);
+  let state: TableState = first.data;
+  let etag = first.response.headers.get("ETag") ?? "";
+  assert.equal(etag, `"t${tableID}.v${state.version}.s0"`);
+  {
+    // A long poll for a version past the current one waits, then ends
+    // with 304 when nothing moved.
+    const waited = await client.GET("/api/v1/tables/{tableID}/state", {
+      params: { path, query: { since: state.version, wait: 1 } satisfies Query<"getTableState"> },
+      headers: auth,
+    });
+    assert.equal(waited.response.status, 304);
+    assert.equal(waited.response.headers.get("ETag"), etag);
+  }
+  let mine = 0;
+  let refused = 0;
+  let polls = 0;
+  for (let step = 0; state.table.status !== "finished"; step++) {
+    assert.ok(step < 500, "the deal did not end");
+    const view = state.view;
+    assert.ok(view, "a running table's state has a view");
+    assert.equal(view.seat, 0);
+    if (view.turn !== 0) {
+      // The bot plays at once, inside our move: the turn is ours again.
+      assert.fail(`the bot's turn is pending: ${JSON.stringify(view)}`);
+    }
+    if (step % 5 === 0) {
+      // Nothing changed since the last answer: 304, same ETag, no body.
+      const same = await client.GET("/api/v1/tables/{tableID}/state", {
+        params: { path, header: { "If-None-Match": etag } },
+        headers: auth,
+      });
+      assert.equal(same.response.status, 304);
+      assert.equal(same.response.headers.get("ETag"), etag);
+      // A long poll past an older version answers at once with the state.
+      const since = state.version - 1;
+      const poll = await client.GET("/api/v1/tables/{tableID}/state", {
+        params: { path, query: { since, wait: 5 } satisfies Query<"getTableState"> },
+        headers: auth,
+      });
+      assert.equal(poll.response.status, 200);
+      assert.equal(poll.data?.version, state.version);
+      polls++;
+    }
+    let next: TableState | undefined;
+    if (view.phase === "take") {
+      const drawn = await client.POST("/api/v1/tables/{tableID}/moves", {
+        params: { path },
+        headers: auth,
+        body: { move: "draw", version: state.version } satisfies Body<"playMove">,
+      });
+      assert.equal(drawn.response.status, 200, JSON.stringify(drawn.error));
+      next = drawn.data;
+      etag = drawn.response.headers.get("ETag") ?? "";
+    } else {
+      for (const card of view.hand) {
+        const discarded = await client.POST("/api/v1/tables/{tableID}/moves", {
+          params: { path },
+          headers: auth,
+          body: { move: "discard", card, version: state.version } satisfies Body<"playMove">,
+        });
+        if (discarded.response.status === 422) {
+          assert.ok(discarded.error);
+          isProblem(discarded.response, discarded.error, 422, discarded.error.code);
+          refused++;
+          continue;
+        }
+        assert.equal(discarded.response.status, 200, JSON.stringify(discarded.error));
+        next = discarded.data;
+        etag = discarded.response.headers.get("ETag") ?? "";
+        break;
+      }
+    }
+    assert.ok(next, `no move was accepted from ${JSON.stringify(view)}`);
+    assert.ok(next.version > state.version);
+    state = next;
+    mine++;
+  }
+  assert.ok(mine > 2 && polls > 0, `${mine} moves, ${polls} polls`);
+  console.log(`deal played: ${mine} moves of ours, ${refused} discards refused, ${polls} polls`);
+  // A stale version is a 409 that names the current one.
+  const stale = await client.POST("/api/v1/tables/{tableID}/moves", {
+    params: { path },
+    headers: auth,
+    body: { move: "draw", version: 1 } satisfies Body<"playMove">,
+  });
+  assert.ok(stale.error);
+  assert.ok(stale.response.status === 409, `status ${stale.response.status}`);
+
+  const deals = await client.GET("/api/v1/tables/{tableID}/deals", { params: { path }, headers: auth });
+  assert.equal(deals.data?.items.length, 1);
+  const deal = deals.data?.items[0];
+  assert.ok(deal?.score !== undefined && deal.score.length === 2, JSON.stringify(deal));
+  assert.deepEqual(state.deals, deals.data?.items);
+  const record = await client.GET("/api/v1/tables/{tableID}/deals/{number}/record", {
+    params: { path: { tableID, number: 1 } },
+    headers: auth,
+  });
+  assert.equal(record.response.status, 200);
+  assert.ok(record.data);
+  const ours = record.data.moves.filter((m) => m.seat === 0);
+  assert.equal(ours.length, mine, "the record holds every move the client made");
+  for (const m of record.data.moves) {
+    if (m.move === "discard") assert.match(m.card, /^([A2-9TJQK][SHDC]|JK)$/);
+  }
+});
+
 test("refresh, then log out", async () => {
   const { data, error, response } = await client.POST("/api/v1/auth/refresh", {
     body: { refresh_token: tokens.refresh_token } satisfies Body<"refreshTokens">,
@@ -456,6 +587,12 @@ export function mustNotCompile(): void {
   void client.GET("/api/v1/clubs", { params: { query: { limit: "5" } } });
   // @ts-expect-error -- not a rule set
   void client.POST("/api/v1/clubs/{clubID}/tournaments", { params: { path: { clubID: 1 } }, body: { name: "T", rules: "poker", players_per_table: 4, kind: "pairs", starts_at: "2026-05-01T15:00:00Z" } });
+  // @ts-expect-error -- a discard names its card
+  void client.POST("/api/v1/tables/{tableID}/moves", { params: { path: { tableID: 1 } }, body: { move: "discard", version: 3 } });
+  // @ts-expect-error -- attach's meld is an index, not a card list
+  void client.POST("/api/v1/tables/{tableID}/moves", { params: { path: { tableID: 1 } }, body: { move: "attach", meld: ["5H"], cards: ["5H"] } });
+  // @ts-expect-error -- not a move
+  void client.POST("/api/v1/tables/{tableID}/moves", { params: { path: { tableID: 1 } }, body: { move: "fly" } });
   // @ts-expect-error -- 2 or 4 players per table
   void client.POST("/api/v1/clubs/{clubID}/tournaments", { params: { path: { clubID: 1 } }, body: { name: "T", rules: "fibur", players_per_table: 3, kind: "pairs", starts_at: "2026-05-01T15:00:00Z" } });
 }
@@ -471,4 +608,7 @@ export const typeChecks: [
   Equal<TournamentStatus, "draft" | "published" | "running" | "finished">,
   Equal<Tournament["players_per_table"], 2 | 4>,
   Equal<Tournament["options"]["target"], number>,
-] = [true, true, true, true, true, true, true, true];
+  Equal<components["schemas"]["MoveNotation"]["move"], "draw" | "pickup" | "meld" | "attach" | "discard" | "redraw">,
+  Equal<components["schemas"]["MoveAttach"]["meld"], number>,
+  Equal<components["schemas"]["MovePickup"]["meld"], string[] | undefined>,
+] = [true, true, true, true, true, true, true, true, true, true, true];

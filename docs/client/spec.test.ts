@@ -47,3 +47,29 @@ test("the checker reports drift", () => {
     '$.role: "king" is not one of ["member","referee","admin","owner"]',
   ]);
 });
+
+test("the checker reads the move notation's oneOf, by kind", () => {
+  const record: Schema = { $ref: "#/components/schemas/RecordMove" };
+  const at = "2026-01-02T03:04:05Z";
+  for (const move of [
+    { move: "draw" },
+    { move: "discard", card: "KS" },
+    { move: "attach", meld: 0, cards: ["8H"] },
+    { move: "pickup", meld: ["7H", "8H"] },
+    { move: "meld", melds: [["5H", "6H", "7H"]], wild_as: "6H" },
+  ]) {
+    assert.deepEqual(validate(doc, record, { seat: 1, at, ...move }), [], JSON.stringify(move));
+  }
+  const cases: [unknown, RegExp][] = [
+    [{ seat: 0, at, move: "discard" }, /required property card is missing/],
+    [{ seat: 0, at, move: "attach", meld: ["8H"] }, /\$\.meld: array, want integer/],
+    [{ seat: 0, at, move: "draw", card: "KS" }, /property card is not in the schema/],
+    [{ seat: 0, at, move: "fly" }, /"fly" is not one of/],
+    [{ at, move: "draw" }, /required property seat is missing/],
+    [{ seat: 0, at, move: "draw", colour: "red" }, /property colour is not in the schema/],
+  ];
+  for (const [value, want] of cases) {
+    const got = validate(doc, record, value);
+    assert.ok(got.some((v) => want.test(v)), `${JSON.stringify(value)}: got ${JSON.stringify(got)}, want ${want}`);
+  }
+});

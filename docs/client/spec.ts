@@ -3,8 +3,9 @@
 // this says whether the server keeps that promise at run time. It reads the
 // document as JSON (contract_test.go converts ../../openapi.yaml into the file
 // named by OPENAPI_JSON) and supports what that document uses: $ref, object,
-// array, string, integer, number, boolean, enum, required, nullable and the
-// date-time format.
+// array, string, integer, number, boolean, enum, required, nullable, the
+// date-time format, allOf, and oneOf (with a discriminator, or exactly one
+// alternative matching).
 
 import { readFileSync } from "node:fs";
 import type { Middleware } from "openapi-fetch";
@@ -20,6 +21,8 @@ export interface Schema {
   format?: string;
   nullable?: boolean;
   allOf?: Schema[];
+  oneOf?: Schema[];
+  discriminator?: { propertyName: string; mapping?: Record<string, string> };
 }
 
 interface MediaType {
@@ -65,11 +68,59 @@ function typeOf(v: unknown): string {
   return typeof v;
 }
 
+/**
+ * chooseOneOf returns the alternative of a oneOf that value is: the one its
+ * discriminator names, else the only one it matches, else (none matches) the
+ * nearest, whose errors then say what is wrong; a string when several match.
+ */
+function chooseOneOf(doc: Document, s: Schema, value: unknown, where: string): Schema | string {
+  const alts = s.oneOf ?? [];
+  const d = s.discriminator;
+  if (d !== undefined && typeOf(value) === "object") {
+    const tag = (value as Record<string, unknown>)[d.propertyName];
+    const ref = typeof tag === "string" ? d.mapping?.[tag] : undefined;
+    if (ref === undefined) return `${where}: ${d.propertyName} ${JSON.stringify(tag)} names no alternative of the oneOf`;
+    return { $ref: ref };
+  }
+  // Chosen on everything but unknown properties, which other parts of an
+  // allOf may name: the caller checks those against the chosen one.
+  const lenient = typeOf(value) === "object" ? new Set(Object.keys(value as Record<string, unknown>)) : undefined;
+  const tried = alts.map((a) => ({ a, errs: validate(doc, a, value, where, lenient) }));
+  const matching = tried.filter((t) => t.errs.length === 0);
+  if (matching.length > 1) return `${where}: matches ${matching.length} alternatives of the oneOf, want exactly 1`;
+  if (matching.length === 1) return matching[0]!.a;
+  // None matches: the nearest is the one to report against, an enum
+  // mismatch (another kind of move) counting most.
+  const cost = (errs: string[]) => errs.length + 10 * errs.filter((e) => e.includes("is not one of")).length;
+  tried.sort((x, y) => cost(x.errs) - cost(y.errs));
+  return tried[0]?.a ?? `${where}: a oneOf without alternatives`;
+}
+
+/** knownProperties lists the properties schema names for value, through allOf and the chosen oneOf. */
+function knownProperties(doc: Document, schema: Schema, value: unknown, where: string): Set<string> {
+  const s = resolve(doc, schema);
+  const names = new Set(Object.keys(s.properties ?? {}));
+  for (const part of s.allOf ?? []) for (const n of knownProperties(doc, part, value, where)) names.add(n);
+  if (s.oneOf !== undefined) {
+    const alt = chooseOneOf(doc, s, value, where);
+    if (typeof alt !== "string") for (const n of knownProperties(doc, alt, value, where)) names.add(n);
+  }
+  return names;
+}
+
 /** validate returns every way value breaks schema, as "where: what" lines. */
-export function validate(doc: Document, schema: Schema, value: unknown, where = "$"): string[] {
+export function validate(doc: Document, schema: Schema, value: unknown, where = "$", known?: Set<string>): string[] {
   const s = resolve(doc, schema);
   const out: string[] = [];
-  for (const part of s.allOf ?? []) out.push(...validate(doc, part, value, where));
+  // The parts of an allOf, and a oneOf's alternative, describe one object
+  // together: a property any of them names is not unknown to the others.
+  const names = known ?? (s.allOf !== undefined || s.oneOf !== undefined ? knownProperties(doc, s, value, where) : undefined);
+  for (const part of s.allOf ?? []) out.push(...validate(doc, part, value, where, names));
+  if (s.oneOf !== undefined) {
+    const alt = chooseOneOf(doc, s, value, where);
+    if (typeof alt === "string") out.push(alt);
+    else out.push(...validate(doc, alt, value, where, names));
+  }
   if (value === null) {
     if (s.nullable !== true) out.push(`${where}: null, but the schema is not nullable`);
     return out;
@@ -101,6 +152,8 @@ export function validate(doc: Document, schema: Schema, value: unknown, where = 
       const p = props[name];
       if (p !== undefined) {
         out.push(...validate(doc, p, v, `${where}.${name}`));
+      } else if (names?.has(name)) {
+        // named by another part of the allOf or oneOf: checked there
       } else if (typeof s.additionalProperties === "object") {
         out.push(...validate(doc, s.additionalProperties, v, `${where}.${name}`));
       } else if (s.additionalProperties !== true) {
