@@ -27,8 +27,17 @@
 //   - random draw: no rematch; then rematches allowed.
 //   - pure Danish: rematches are allowed (1–2, 3–4, … by standings), only
 //     forbidden pairs are avoided, by moving the fewest entries.
-//   - individual: no repeated partner and no repeated opponent; then no
-//     repeated partner; then anything not forbidden.
+//   - individual: partnerships first, no repeated partner, then repeats
+//     allowed; then the partnerships are seated against each other, no
+//     repeated opponent, then repeats allowed.
+//
+// The search pairs in order (standings, or the draw) and, when that fails
+// within its budget, once more with the most constrained entries first
+// (those with the fewest allowed opponents): a tight constraint, such as
+// half the field from one club, defeats the first and not the second. A
+// search that runs out of budget at every level reports the entries it left
+// unpaired, though an exhaustive search might have paired them; the property
+// tests check every refusal of a field of up to 12 entries exhaustively.
 //
 // # Byes
 //

@@ -3,7 +3,8 @@ package pairing
 // Mitchell seats round (1-based) of a Mitchell movement: the NS line stays,
 // the EW line moves step tables up each round (1 is the classic move). With
 // T tables, step must share no factor with T, so that over T rounds each EW
-// entry visits every table and meets every NS entry once.
+// entry visits every table and meets every NS entry once; round T+1 starts
+// the cycle again.
 //
 // The lines depend only on the entries (in their order) and the forbidden
 // pairs, so every round of an event gets the same lines as long as those are

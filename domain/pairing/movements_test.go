@@ -290,3 +290,24 @@ func TestIndividualSeatsFourAtATableWithNewPartners(t *testing.T) {
 		}
 	})
 }
+
+func TestHalfTheFieldFromOneClubIsStillPaired(t *testing.T) {
+	for _, n := range []int{20, 21, 60, 61, 200, 1000} {
+		rnd := NewRand(uint64(n))
+		f := field(rnd, n, 0)
+		rnd.Shuffle(n, func(i, j int) { f.Entries[i], f.Entries[j] = f.Entries[j], f.Entries[i] })
+		for i := range n / 2 {
+			f.Entries[i].Club = "big"
+		}
+		f.ForbidSameClub = true
+		f.Standings = idsOf(f) // the club's entries lead the standings
+		for _, m := range searchedMovements {
+			r, err := m.draw(f, false, rnd)
+			if err != nil {
+				t.Fatalf("%s, %d entries: %v", m.name, n, err)
+			}
+			checkOnce(t, f, r)
+			checkNoForbidden(t, f, r)
+		}
+	}
+}

@@ -1,5 +1,7 @@
 package pairing
 
+import "sort"
+
 // searchBudget bounds the backtracking of one search (candidate pairs
 // tried). A round of 1,000 pairs needs about 500 when nothing blocks.
 const searchBudget = 200_000
@@ -103,28 +105,69 @@ func pairLevels(n int, order, byeOrder []int, firstGroup int, levels []allowFunc
 	if len(order)%2 == 1 {
 		passes = [][]int{limit(byeOrder[:firstGroup]), limit(byeOrder[firstGroup:])}
 	}
+	var failed *searcher
 	for _, tries := range passes {
 		for _, allowed := range levels {
-			budget := searchBudget
-			for _, b := range tries {
-				s := newSearcher(without(order, b), n, allowed, budget)
-				if s.run(0) {
-					return s.pairs, b, nil
-				}
-				budget = s.budget
-				if stuck == nil {
-					stuck = s.stuck()
-				}
-				if budget <= 0 {
-					break
-				}
+			pairs, bye, s := pairLevel(n, order, tries, allowed)
+			if s == nil {
+				return pairs, bye, nil
+			}
+			if failed == nil {
+				failed = s
 			}
 		}
 	}
-	if stuck == nil {
-		stuck = order
+	if failed == nil {
+		return nil, -1, order
 	}
-	return nil, -1, stuck
+	return nil, -1, failed.stuck()
+}
+
+// pairLevel tries one level: for each bye candidate, the search in order;
+// when none succeeds, the search again with the most constrained entries
+// first (fewest allowed opponents, ties in order). The second search finds
+// pairings the first misses within its budget when a constraint is tight
+// (half the field from one club): it moves entries further from their place
+// in the order, so it comes only after the first has failed.
+func pairLevel(n int, order, tries []int, allowed allowFunc) (pairs [][2]int, bye int, failed *searcher) {
+	for _, constrainedFirst := range []bool{false, true} {
+		budget := searchBudget
+		for _, b := range tries {
+			rest := without(order, b)
+			if constrainedFirst {
+				rest = byDegree(n, rest, allowed)
+			}
+			s := newSearcher(rest, n, allowed, budget)
+			if s.run(0) {
+				return s.pairs, b, nil
+			}
+			budget = s.budget
+			if failed == nil {
+				failed = s
+			}
+			if budget <= 0 {
+				break
+			}
+		}
+	}
+	return nil, -1, failed
+}
+
+// byDegree is order sorted by the number of entries of order each may meet,
+// fewest first, stable.
+func byDegree(n int, order []int, allowed allowFunc) []int {
+	deg := make([]int, n)
+	for i, a := range order {
+		for _, b := range order[i+1:] {
+			if allowed(a, b) {
+				deg[a]++
+				deg[b]++
+			}
+		}
+	}
+	out := append([]int(nil), order...)
+	sort.SliceStable(out, func(i, j int) bool { return deg[out[i]] < deg[out[j]] })
+	return out
 }
 
 func limit(s []int) []int {

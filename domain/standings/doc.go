@@ -29,4 +29,15 @@
 //     seed, so the result can be reproduced and checked.
 //
 // Without lots in the list, entries tied on every criterion share a rank.
+//
+// # Byes, abandonment, penalties
+//
+// A bye scores the event's rest score (Config.RestVP, RestMP) and no
+// opponent. A pair that abandons a table keeps the VP its table's result
+// gives it, but at most AbandonCap (6 VP in rounds of 2–3 deals, 8 in
+// rounds of 4) — "unless it already has less" read as the VP of that table;
+// the pair left behind keeps what it scored, or gets the rest score when the
+// event says so (Config.RemainingGetsRest). Penalties are positive amounts
+// taken off: VP from the VP total, MP from the MP difference (MP for and
+// against stay as played).
 package standings
