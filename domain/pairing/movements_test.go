@@ -311,3 +311,55 @@ func TestHalfTheFieldFromOneClubIsStillPaired(t *testing.T) {
 		}
 	}
 }
+
+func TestMeetRoundIsTheRoundRoundRobinSeatsThePair(t *testing.T) {
+	for n := 2; n <= 31; n++ {
+		f := field(NewRand(1), n, 0)
+		m := n + n%2
+		for r := 1; r < m; r++ {
+			round, err := RoundRobin(f, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tb := range round.Tables {
+				a, b := int(min(tb.NS, tb.EW)-101), int(max(tb.NS, tb.EW)-101)
+				if got := meetRound(a, b, m); got != r {
+					t.Fatalf("n=%d: positions %d, %d meet in round %d, meetRound says %d", n, a, b, r, got)
+				}
+			}
+		}
+	}
+}
+
+func TestSeatRoundRobin(t *testing.T) {
+	t.Run("ClubsKeptApartInAPartialRoundRobin", func(t *testing.T) {
+		for seed := range uint64(30) {
+			rnd := NewRand(seed)
+			n := 8 + rnd.IntN(30)
+			f := field(rnd, n, n/2)
+			f.ForbidSameClub = true
+			rounds := 3
+			seated, err := SeatRoundRobin(f, rounds, rnd)
+			if err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			g := f
+			g.Entries = seated
+			for r := 1; r <= rounds; r++ {
+				round, err := RoundRobin(g, r)
+				if err != nil {
+					t.Fatalf("seed %d round %d: %v", seed, r, err)
+				}
+				checkOnce(t, g, round)
+			}
+		}
+	})
+	t.Run("FullRoundRobinCannotKeepAPairApart", func(t *testing.T) {
+		f := Field{Entries: entries(1, 2, 3, 4), Forbidden: [][2]int64{{1, 2}}}
+		_, err := SeatRoundRobin(f, 3, NewRand(1))
+		var pe *Error
+		if !errors.As(err, &pe) || pe.Code != CodeForbidden {
+			t.Fatalf("err = %v", err)
+		}
+	})
+}

@@ -9,7 +9,8 @@ package pairing
 // The schedule is fixed by the entries' order. In a full round robin every
 // pair meets, so a forbidden pair cannot be avoided: a round that puts one
 // together fails with CodeForbidden (the referee reorders the entries or
-// lets them play).
+// lets them play). For a partial round robin, SeatRoundRobin finds an order
+// of the entries in which forbidden pairs meet only after the rounds played.
 func RoundRobin(f Field, round int) (Round, error) {
 	x, err := newIndex(f, 2)
 	if err != nil {
