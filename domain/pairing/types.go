@@ -54,12 +54,11 @@ func NewRand(seed uint64) *rand.Rand {
 
 // Error codes, stable.
 const (
-	CodeBadField    = "bad_field"      // duplicate or zero entry ids, too few entries
-	CodeUnpairable  = "unpairable"     // the constraints leave these entries without an opponent
-	CodeForbidden   = "forbidden_meet" // a fixed movement puts a forbidden pair together this round
-	CodeBadRound    = "bad_round"      // a round number or step the movement cannot play
-	CodeBadResult   = "bad_result"     // knockout winners that do not match the round
-	CodeUnknownPair = "unknown_entry"  // an id not in the field
+	CodeBadField   = "bad_field"      // duplicate or zero entry ids, too few entries
+	CodeUnpairable = "unpairable"     // the constraints leave these entries without an opponent
+	CodeForbidden  = "forbidden_meet" // a fixed movement puts a forbidden pair together this round
+	CodeBadRound   = "bad_round"      // a round number or step the movement cannot play
+	CodeBadResult  = "bad_result"     // knockout winners that do not match the round
 )
 
 // Error is a pairing failure: a stable Code and the entries it concerns.
