@@ -163,6 +163,10 @@ func TestPlayerList(t *testing.T) {
 		}{
 			{"All", domain.PlayerFilter{}, 4, []string{"Anna Rossi", "Luca_Verdi", "Marco 50%", "anna bianchi"}},
 			{"Paged", domain.PlayerFilter{Limit: 1, Offset: 1}, 4, []string{"Luca_Verdi"}},
+			{"PageOfTheLast", domain.PlayerFilter{Limit: 2, Offset: 3}, 4, []string{"anna bianchi"}},
+			{"PagePastTheEndStillCounts", domain.PlayerFilter{Limit: 2, Offset: 10}, 4, nil},
+			{"FilteredPagePastTheEndStillCounts", domain.PlayerFilter{ClubID: &c.ID, Query: "anna", Offset: 5}, 1, nil},
+			{"NoneMatch", domain.PlayerFilter{Query: "nobody"}, 0, nil},
 			{"NameOrExactFederationID", domain.PlayerFilter{Query: "ANNA"}, 3, []string{"Anna Rossi", "Luca_Verdi", "anna bianchi"}},
 			{"FederationID", domain.PlayerFilter{Query: "F-1"}, 1, []string{"Anna Rossi"}},
 			{"LiteralPercent", domain.PlayerFilter{Query: "0%"}, 1, []string{"Marco 50%"}},

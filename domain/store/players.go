@@ -1,9 +1,9 @@
 package store
 
 import (
+	"database/sql"
+	"strings"
 	"time"
-
-	"gorm.io/gorm"
 
 	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/internal/fold"
@@ -34,18 +34,43 @@ func (r playerRow) domain() domain.Player {
 
 type playerRepo struct{ t *tx }
 
+// playerColumns are what scanPlayer reads, in its order.
+const playerColumns = "id, user_id, name, federation_id, club_id, created_at, updated_at"
+
+// scanPlayer reads a row of playerColumns, followed by extra columns.
+func scanPlayer(s interface{ Scan(...any) error }, extra ...any) (domain.Player, error) {
+	var r playerRow
+	err := s.Scan(append([]any{&r.ID, &r.UserID, &r.Name, &r.FederationID, &r.ClubID, &r.CreatedAt, &r.UpdatedAt}, extra...)...)
+	return r.domain(), err
+}
+
+// Create inserts the player in plain SQL (see plainsql.go): it is the
+// request path's cheap write.
 func (r playerRepo) Create(p *domain.Player) error {
 	row := playerRowOf(*p)
-	row.ID = 0
-	if err := r.t.db.Create(&row).Error; err != nil {
+	var id int64
+	err := r.t.queryRow(true, "INSERT INTO players (user_id, name, federation_id, club_id, search, created_at, updated_at) "+
+		"VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+		[]any{row.UserID, row.Name, row.FederationID, row.ClubID, row.Search, row.CreatedAt, row.UpdatedAt}, &id)
+	if err != nil {
 		return translate(err, "player")
 	}
+	row.ID = id
 	*p = row.domain()
 	return nil
 }
 
+// Get reads the player in plain SQL (see plainsql.go).
 func (r playerRepo) Get(id int64) (domain.Player, error) {
-	return takeOne(r.t.db, "player", playerRow.domain, id)
+	pool, ctx := conn(r.t.db)
+	if err := checkQuery(ctx, false); err != nil {
+		return domain.Player{}, err
+	}
+	p, err := scanPlayer(pool.QueryRowContext(ctx, "SELECT "+playerColumns+" FROM players WHERE id = $1", id))
+	if err != nil {
+		return domain.Player{}, translate(err, "player")
+	}
+	return p, nil
 }
 
 func (r playerRepo) Update(p domain.Player) error {
@@ -60,17 +85,28 @@ func (r playerRepo) Delete(id int64) error {
 	return deletedOne(r.t.db.Delete(&playerRow{}, id), "player")
 }
 
+// List reads a page and the total in one statement, in plain SQL (see
+// plainsql.go).
 func (r playerRepo) List(f domain.PlayerFilter) ([]domain.Player, int, error) {
-	where := func() *gorm.DB {
-		q := r.t.db.Model(&playerRow{})
-		if f.Query != "" {
-			cond, pattern := searchMatches("search", f.Query)
-			q = q.Where(cond+" OR federation_id = ?", pattern, f.Query)
-		}
-		if f.ClubID != nil {
-			q = q.Where("club_id = ?", *f.ClubID)
-		}
-		return q
+	q := pagedQuery{cols: playerColumns, from: "players", order: "name, id"}
+	var conds []string
+	if f.Query != "" {
+		cond, pattern := searchMatches("search", f.Query)
+		cond = strings.Replace(cond, "?", q.args.add(pattern), 1)
+		conds = append(conds, "("+cond+" OR federation_id = "+q.args.add(f.Query)+")")
 	}
-	return listPage(where, "name, id", f.Limit, f.Offset, "player", playerRow.domain)
+	if f.ClubID != nil {
+		conds = append(conds, "club_id = "+q.args.add(*f.ClubID))
+	}
+	q.where = strings.Join(conds, " AND ")
+	out := make([]domain.Player, 0, f.Limit)
+	total, err := q.run(r.t, f.Limit, f.Offset, "player", func(rows *sql.Rows, total *int64) error {
+		p, err := scanPlayer(rows, total)
+		out = append(out, p)
+		return err
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	return out, total, nil
 }
