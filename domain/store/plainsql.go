@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"strconv"
-	"strings"
 	"sync/atomic"
 
 	"gorm.io/gorm"
@@ -90,27 +89,30 @@ func (a *sqlArgs) add(v any) string {
 
 // pagedQuery is a page of a list in one statement: the rows of
 // SELECT cols FROM from WHERE where ORDER BY order, each with the number
-// of rows that match (count(*) OVER ()), so the list needs no separate
-// count. A page past the end has no row to carry the count: then it is
+// of rows that match, so that the list needs neither a second statement
+// nor a transaction to keep the two consistent. The number is a scalar
+// subquery, which both databases evaluate once per statement; a window
+// count (count(*) OVER ()) would be the same number, but makes SQLite
+// read and sort every matching row instead of the page's through the
+// index. A page past the end has no row to carry the number: then it is
 // counted with a second statement.
+//
+// where's placeholders are numbered from $1 (args), and appear twice in
+// the statement: both databases bind each number once.
 type pagedQuery struct {
 	cols, from, where, order string
 	args                     sqlArgs
 }
 
 func (q pagedQuery) run(t *tx, limit, offset int, entity string, scan func(*sql.Rows, *int64) error) (int, error) {
-	var b strings.Builder
-	b.WriteString("SELECT ")
-	b.WriteString(q.cols)
-	b.WriteString(", count(*) OVER () FROM ")
-	b.WriteString(q.from)
+	where := ""
 	if q.where != "" {
-		b.WriteString(" WHERE ")
-		b.WriteString(q.where)
+		where = " WHERE " + q.where
 	}
-	args := q.args
-	b.WriteString(" ORDER BY " + q.order + " LIMIT " + args.add(limit) + " OFFSET " + args.add(offset))
-	rows, err := t.query(b.String(), args...)
+	count := "SELECT count(*) FROM " + q.from + where
+	args := append(sqlArgs(nil), q.args...)
+	rows, err := t.query("SELECT "+q.cols+", ("+count+") FROM "+q.from+where+
+		" ORDER BY "+q.order+" LIMIT "+args.add(limit)+" OFFSET "+args.add(offset), args...)
 	if err != nil {
 		return 0, translate(err, entity)
 	}
@@ -133,10 +135,6 @@ func (q pagedQuery) run(t *tx, limit, offset int, entity string, scan func(*sql.
 		return int(total), nil
 	}
 	t.refundQuery()
-	count := "SELECT count(*) FROM " + q.from
-	if q.where != "" {
-		count += " WHERE " + q.where
-	}
 	if err := t.queryRow(false, count, q.args, &total); err != nil {
 		return 0, translate(err, entity)
 	}

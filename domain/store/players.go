@@ -62,14 +62,13 @@ func (r playerRepo) Create(p *domain.Player) error {
 
 // Get reads the player in plain SQL (see plainsql.go).
 func (r playerRepo) Get(id int64) (domain.Player, error) {
-	pool, ctx := conn(r.t.db)
-	if err := checkQuery(ctx, false); err != nil {
-		return domain.Player{}, err
-	}
-	p, err := scanPlayer(pool.QueryRowContext(ctx, "SELECT "+playerColumns+" FROM players WHERE id = $1", id))
+	var p domain.Player
+	err := r.t.queryRow(false, "SELECT "+playerColumns+" FROM players WHERE id = $1", []any{id},
+		&p.ID, &p.UserID, &p.Name, &p.FederationID, &p.ClubID, &p.CreatedAt, &p.UpdatedAt)
 	if err != nil {
 		return domain.Player{}, translate(err, "player")
 	}
+	p.CreatedAt, p.UpdatedAt = p.CreatedAt.UTC(), p.UpdatedAt.UTC()
 	return p, nil
 }
 
