@@ -3,9 +3,13 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strconv"
+	"strings"
 	"sync/atomic"
+	"time"
 
+	"github.com/mattn/go-sqlite3"
 	"gorm.io/gorm"
 )
 
@@ -139,4 +143,111 @@ func (q pagedQuery) run(t *tx, limit, offset int, entity string, scan func(*sql.
 		return 0, translate(err, entity)
 	}
 	return int(total), nil
+}
+
+// stamps is the select list of a row's created_at and updated_at, read by
+// scanning into timestamp. On SQLite they are read as the text they are
+// stored as and parsed by timestamp: go-sqlite3 would parse them itself,
+// trying time.Parse with one layout after another, which cost a third of
+// reading a row.
+var stamps = map[string]string{
+	SQLite:   "CAST(created_at AS TEXT), CAST(updated_at AS TEXT)",
+	Postgres: "created_at, updated_at",
+}
+
+// timestamp scans a timestamp column into *t: a time.Time as the driver
+// gives it (PostgreSQL), or the text SQLite stores, in the layouts
+// go-sqlite3 writes and reads (sqlite3.SQLiteTimestampFormats).
+type timestamp struct{ t *time.Time }
+
+func (ts timestamp) Scan(v any) error {
+	switch v := v.(type) {
+	case time.Time:
+		*ts.t = v
+	case string:
+		*ts.t = parseSQLiteTime(v)
+	case []byte:
+		*ts.t = parseSQLiteTime(string(v))
+	default:
+		return fmt.Errorf("store: a timestamp column holds %T", v)
+	}
+	return nil
+}
+
+// parseSQLiteTime parses a timestamp as go-sqlite3 does for a DATETIME
+// column, in UTC: the layout it writes ("2006-01-02
+// 15:04:05.999999999-07:00") by hand, any other by its list of layouts; the
+// zero time when none fits.
+func parseSQLiteTime(s string) time.Time {
+	if t, ok := parseStoredTime(s); ok {
+		return t
+	}
+	s = strings.TrimSuffix(s, "Z")
+	for _, layout := range sqlite3.SQLiteTimestampFormats {
+		if t, err := time.ParseInLocation(layout, s, time.UTC); err == nil {
+			return t.UTC()
+		}
+	}
+	return time.Time{}
+}
+
+// parseStoredTime parses "2006-01-02 15:04:05[.fraction]±07:00" (the
+// layout go-sqlite3 writes a time.Time in), or reports false.
+func parseStoredTime(s string) (time.Time, bool) {
+	num := func(s string) (int, bool) {
+		n := 0
+		for i := 0; i < len(s); i++ {
+			if s[i] < '0' || s[i] > '9' {
+				return 0, false
+			}
+			n = n*10 + int(s[i]-'0')
+		}
+		return n, true
+	}
+	if len(s) < 25 || s[4] != '-' || s[7] != '-' || s[10] != ' ' || s[13] != ':' || s[16] != ':' {
+		return time.Time{}, false
+	}
+	year, ok1 := num(s[0:4])
+	month, ok2 := num(s[5:7])
+	day, ok3 := num(s[8:10])
+	hour, ok4 := num(s[11:13])
+	minute, ok5 := num(s[14:16])
+	sec, ok6 := num(s[17:19])
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || month < 1 || month > 12 || day < 1 || day > 31 ||
+		hour > 23 || minute > 59 || sec > 59 {
+		return time.Time{}, false
+	}
+	rest, nsec := s[19:], 0
+	if rest[0] == '.' {
+		end := 1
+		for end < len(rest) && rest[end] >= '0' && rest[end] <= '9' {
+			end++
+		}
+		digits := rest[1:end]
+		if len(digits) == 0 || len(digits) > 9 {
+			return time.Time{}, false
+		}
+		nsec, _ = num(digits)
+		for range 9 - len(digits) {
+			nsec *= 10
+		}
+		rest = rest[end:]
+	}
+	if len(rest) != 6 || (rest[0] != '+' && rest[0] != '-') || rest[3] != ':' {
+		return time.Time{}, false
+	}
+	zh, ok1 := num(rest[1:3])
+	zm, ok2 := num(rest[4:6])
+	if !ok1 || !ok2 || zh > 23 || zm > 59 {
+		return time.Time{}, false
+	}
+	offset := time.Duration(zh)*time.Hour + time.Duration(zm)*time.Minute
+	if rest[0] == '-' {
+		offset = -offset
+	}
+	t := time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC)
+	if t.Day() != day { // 31 April: time.Parse refuses it
+		return time.Time{}, false
+	}
+	return t.Add(-offset), true
 }

@@ -34,14 +34,16 @@ func (r playerRow) domain() domain.Player {
 
 type playerRepo struct{ t *tx }
 
-// playerColumns are what scanPlayer reads, in its order.
-const playerColumns = "id, user_id, name, federation_id, club_id, created_at, updated_at"
+// playerColumns are, per dialect, what playerDest reads.
+var playerColumns = map[string]string{
+	SQLite:   "id, user_id, name, federation_id, club_id, " + stamps[SQLite],
+	Postgres: "id, user_id, name, federation_id, club_id, " + stamps[Postgres],
+}
 
-// scanPlayer reads a row of playerColumns, followed by extra columns.
-func scanPlayer(s interface{ Scan(...any) error }, extra ...any) (domain.Player, error) {
-	var r playerRow
-	err := s.Scan(append([]any{&r.ID, &r.UserID, &r.Name, &r.FederationID, &r.ClubID, &r.CreatedAt, &r.UpdatedAt}, extra...)...)
-	return r.domain(), err
+// playerDest is where a row of playerColumns is scanned, followed by extra.
+func playerDest(p *domain.Player, extra ...any) []any {
+	return append([]any{&p.ID, &p.UserID, &p.Name, &p.FederationID, &p.ClubID,
+		timestamp{&p.CreatedAt}, timestamp{&p.UpdatedAt}}, extra...)
 }
 
 // Create inserts the player in plain SQL (see plainsql.go): it is the
@@ -63,8 +65,7 @@ func (r playerRepo) Create(p *domain.Player) error {
 // Get reads the player in plain SQL (see plainsql.go).
 func (r playerRepo) Get(id int64) (domain.Player, error) {
 	var p domain.Player
-	err := r.t.queryRow(false, "SELECT "+playerColumns+" FROM players WHERE id = $1", []any{id},
-		&p.ID, &p.UserID, &p.Name, &p.FederationID, &p.ClubID, &p.CreatedAt, &p.UpdatedAt)
+	err := r.t.queryRow(false, "SELECT "+playerColumns[r.t.dialect]+" FROM players WHERE id = $1", []any{id}, playerDest(&p)...)
 	if err != nil {
 		return domain.Player{}, translate(err, "player")
 	}
@@ -87,7 +88,7 @@ func (r playerRepo) Delete(id int64) error {
 // List reads a page and the total in one statement, in plain SQL (see
 // plainsql.go).
 func (r playerRepo) List(f domain.PlayerFilter) ([]domain.Player, int, error) {
-	q := pagedQuery{cols: playerColumns, from: "players", order: "name, id"}
+	q := pagedQuery{cols: playerColumns[r.t.dialect], from: "players", order: "name, id"}
 	var conds []string
 	if f.Query != "" {
 		cond, pattern := searchMatches("search", f.Query)
@@ -100,9 +101,13 @@ func (r playerRepo) List(f domain.PlayerFilter) ([]domain.Player, int, error) {
 	q.where = strings.Join(conds, " AND ")
 	out := make([]domain.Player, 0, f.Limit)
 	total, err := q.run(r.t, f.Limit, f.Offset, "player", func(rows *sql.Rows, total *int64) error {
-		p, err := scanPlayer(rows, total)
+		var p domain.Player
+		if err := rows.Scan(playerDest(&p, total)...); err != nil {
+			return err
+		}
+		p.CreatedAt, p.UpdatedAt = p.CreatedAt.UTC(), p.UpdatedAt.UTC()
 		out = append(out, p)
-		return err
+		return nil
 	})
 	if err != nil {
 		return nil, 0, err

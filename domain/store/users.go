@@ -41,8 +41,8 @@ func (r userRepo) Create(u *domain.User, passwordHash string) error {
 // authentication.
 func (r userRepo) Get(id int64) (domain.User, error) {
 	var row userRow
-	err := r.t.queryRow(false, "SELECT id, email, name, site_admin, created_at, updated_at FROM users WHERE id = $1",
-		[]any{id}, &row.ID, &row.Email, &row.Name, &row.SiteAdmin, &row.CreatedAt, &row.UpdatedAt)
+	err := r.t.queryRow(false, "SELECT id, email, name, site_admin, "+stamps[r.t.dialect]+" FROM users WHERE id = $1",
+		[]any{id}, &row.ID, &row.Email, &row.Name, &row.SiteAdmin, timestamp{&row.CreatedAt}, timestamp{&row.UpdatedAt})
 	if err != nil {
 		return domain.User{}, translate(err, "user")
 	}
