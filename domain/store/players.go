@@ -100,9 +100,14 @@ func (r playerRepo) List(f domain.PlayerFilter) ([]domain.Player, int, error) {
 	}
 	q.where = strings.Join(conds, " AND ")
 	out := make([]domain.Player, 0, f.Limit)
+	var p domain.Player
+	var dest []any // one for every row: p is copied out
 	total, err := q.run(r.t, f.Limit, f.Offset, "player", func(rows *sql.Rows, total *int64) error {
-		var p domain.Player
-		if err := rows.Scan(playerDest(&p, total)...); err != nil {
+		if dest == nil {
+			dest = playerDest(&p, total)
+		}
+		p = domain.Player{}
+		if err := rows.Scan(dest...); err != nil {
 			return err
 		}
 		p.CreatedAt, p.UpdatedAt = p.CreatedAt.UTC(), p.UpdatedAt.UTC()
