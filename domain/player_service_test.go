@@ -1,7 +1,9 @@
 package domain_test
 
 import (
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -186,6 +188,28 @@ func TestPlayerList(t *testing.T) {
 				}
 			})
 		}
+		t.Run("RowsKeepTheirOwnFields", func(t *testing.T) {
+			p, err := f.svc.Players.List(ctx, domain.PlayerFilter{})
+			wantCode(t, err, "")
+			var got []string
+			for _, x := range p.Items {
+				fed, club := "-", "-"
+				if x.FederationID != nil {
+					fed = *x.FederationID
+				}
+				if x.ClubID != nil {
+					club = fmt.Sprint(*x.ClubID == c.ID)
+				}
+				got = append(got, x.Name+" "+fed+" "+club)
+				if x.CreatedAt.IsZero() || x.CreatedAt.Location() != time.UTC {
+					t.Errorf("%s: created_at %v, want a UTC time", x.Name, x.CreatedAt)
+				}
+			}
+			want := []string{"Anna Rossi F-1 true", "Luca_Verdi ANNA -", "Marco 50% - true", "anna bianchi - -"}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("rows (-want +got):\n%s", diff)
+			}
+		})
 		t.Run("EInvalidLimit", func(t *testing.T) {
 			_, err := f.svc.Players.List(ctx, domain.PlayerFilter{Limit: 1000})
 			wantCode(t, err, domain.EInvalid)
