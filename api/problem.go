@@ -3,7 +3,6 @@ package api
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"slices"
@@ -166,8 +165,7 @@ func writeProblem(w http.ResponseWriter, p Problem) {
 	if p.Status == http.StatusServiceUnavailable && w.Header().Get("Retry-After") == "" {
 		w.Header().Set("Retry-After", "1") // a busy database or a slow request: worth another try
 	}
-	w.WriteHeader(p.Status)
-	_ = json.NewEncoder(w).Encode(p)
+	writeJSON(w, p.Status, p)
 }
 
 // ProblemCode is one code a problem may carry and its HTTP status.

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
@@ -108,8 +109,37 @@ func jsonType(goType string) string {
 // respond sends v as JSON with status.
 func respond(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
+	writeJSON(w, status, v)
+}
+
+// bodyPool holds the buffers responses are encoded into.
+var bodyPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledBody is the largest buffer put back in bodyPool, so that one
+// large answer does not keep its memory.
+const maxPooledBody = 64 << 10
+
+// writeJSON sends status and v as JSON (with a newline, as json.Encoder
+// writes it), the content type already set. It encodes into a pooled
+// buffer first, so that the answer goes out with its Content-Length in one
+// write rather than chunked, and a value that cannot be encoded (a bug) is
+// a 500 rather than a truncated body under a success status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	buf := bodyPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer func() {
+		if buf.Cap() <= maxPooledBody {
+			bodyPool.Put(buf)
+		}
+	}()
+	if err := json.NewEncoder(buf).Encode(v); err != nil {
+		w.Header().Del("Content-Type")
+		w.WriteHeader(http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
+	_, _ = w.Write(buf.Bytes())
 }
 
 // created sends v as 201 Created with its Location.

@@ -149,7 +149,7 @@ func (s *playerService) List(ctx context.Context, f PlayerFilter) (Page[Player],
 		return Page[Player]{}, err
 	}
 	page := Page[Player]{Limit: f.Limit, Offset: f.Offset}
-	err := s.st.View(ctx, func(tx Tx) error {
+	err := s.st.ViewOne(ctx, func(tx Tx) error { // the store reads a page and its total in one statement
 		var err error
 		page.Items, page.Total, err = tx.Players().List(f)
 		return err

@@ -1,7 +1,9 @@
 package domain_test
 
 import (
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -163,6 +165,10 @@ func TestPlayerList(t *testing.T) {
 		}{
 			{"All", domain.PlayerFilter{}, 4, []string{"Anna Rossi", "Luca_Verdi", "Marco 50%", "anna bianchi"}},
 			{"Paged", domain.PlayerFilter{Limit: 1, Offset: 1}, 4, []string{"Luca_Verdi"}},
+			{"PageOfTheLast", domain.PlayerFilter{Limit: 2, Offset: 3}, 4, []string{"anna bianchi"}},
+			{"PagePastTheEndStillCounts", domain.PlayerFilter{Limit: 2, Offset: 10}, 4, nil},
+			{"FilteredPagePastTheEndStillCounts", domain.PlayerFilter{ClubID: &c.ID, Query: "anna", Offset: 5}, 1, nil},
+			{"NoneMatch", domain.PlayerFilter{Query: "nobody"}, 0, nil},
 			{"NameOrExactFederationID", domain.PlayerFilter{Query: "ANNA"}, 3, []string{"Anna Rossi", "Luca_Verdi", "anna bianchi"}},
 			{"FederationID", domain.PlayerFilter{Query: "F-1"}, 1, []string{"Anna Rossi"}},
 			{"LiteralPercent", domain.PlayerFilter{Query: "0%"}, 1, []string{"Marco 50%"}},
@@ -182,6 +188,28 @@ func TestPlayerList(t *testing.T) {
 				}
 			})
 		}
+		t.Run("RowsKeepTheirOwnFields", func(t *testing.T) {
+			p, err := f.svc.Players.List(ctx, domain.PlayerFilter{})
+			wantCode(t, err, "")
+			var got []string
+			for _, x := range p.Items {
+				fed, club := "-", "-"
+				if x.FederationID != nil {
+					fed = *x.FederationID
+				}
+				if x.ClubID != nil {
+					club = fmt.Sprint(*x.ClubID == c.ID)
+				}
+				got = append(got, x.Name+" "+fed+" "+club)
+				if x.CreatedAt.IsZero() || x.CreatedAt.Location() != time.UTC {
+					t.Errorf("%s: created_at %v, want a UTC time", x.Name, x.CreatedAt)
+				}
+			}
+			want := []string{"Anna Rossi F-1 true", "Luca_Verdi ANNA -", "Marco 50% - true", "anna bianchi - -"}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("rows (-want +got):\n%s", diff)
+			}
+		})
 		t.Run("EInvalidLimit", func(t *testing.T) {
 			_, err := f.svc.Players.List(ctx, domain.PlayerFilter{Limit: 1000})
 			wantCode(t, err, domain.EInvalid)

@@ -27,7 +27,10 @@ type Storage interface {
 	// ViewOne runs fn, which reads with exactly one query, outside any
 	// explicit transaction: one statement reads one consistent state by
 	// itself, and BEGIN and COMMIT would cost as much again. A second
-	// query, or a write, in fn fails (an internal error): use View.
+	// query, or a write, in fn fails (an internal error): use View. (A
+	// repository's List that reads its page and total in one statement
+	// may count with a second one when the page is past the end, where no
+	// row carries the total: its page is empty either way.)
 	ViewOne(ctx context.Context, fn func(tx Tx) error) error
 }
 
@@ -154,7 +157,8 @@ type PlayerRepo interface {
 	// referenced).
 	Delete(id int64) error
 	// List returns one page of players ordered by name and the total count;
-	// f is already validated.
+	// f is already validated. It is one query (PlayerService.List runs it
+	// in ViewOne).
 	List(f PlayerFilter) ([]Player, int, error)
 }
 

@@ -406,18 +406,8 @@ var (
 func registerChecks(g *gorm.DB) error {
 	before := func(write bool) func(*gorm.DB) {
 		return func(g *gorm.DB) {
-			ctx := g.Statement.Context
-			if caller, ok := ctx.Value(callerKey{}).(context.Context); ok && caller.Err() != nil {
-				_ = g.AddError(caller.Err())
-				return
-			}
-			budget, ok := ctx.Value(oneQueryKey{}).(*atomic.Int32)
-			switch {
-			case !ok:
-			case write:
-				_ = g.AddError(errWriteInView)
-			case budget.Add(-1) < 0:
-				_ = g.AddError(errSecondQuery)
+			if err := checkQuery(g.Statement.Context, write); err != nil {
+				_ = g.AddError(err)
 			}
 		}
 	}

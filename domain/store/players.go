@@ -1,9 +1,9 @@
 package store
 
 import (
+	"database/sql"
+	"strings"
 	"time"
-
-	"gorm.io/gorm"
 
 	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/internal/fold"
@@ -34,18 +34,43 @@ func (r playerRow) domain() domain.Player {
 
 type playerRepo struct{ t *tx }
 
+// playerColumns are, per dialect, what playerDest reads.
+var playerColumns = map[string]string{
+	SQLite:   "id, user_id, name, federation_id, club_id, " + stamps[SQLite],
+	Postgres: "id, user_id, name, federation_id, club_id, " + stamps[Postgres],
+}
+
+// playerDest is where a row of playerColumns is scanned, followed by extra.
+func playerDest(p *domain.Player, extra ...any) []any {
+	return append([]any{&p.ID, &p.UserID, &p.Name, &p.FederationID, &p.ClubID,
+		timestamp{&p.CreatedAt}, timestamp{&p.UpdatedAt}}, extra...)
+}
+
+// Create inserts the player in plain SQL (see plainsql.go): it is the
+// request path's cheap write.
 func (r playerRepo) Create(p *domain.Player) error {
 	row := playerRowOf(*p)
-	row.ID = 0
-	if err := r.t.db.Create(&row).Error; err != nil {
+	var id int64
+	err := r.t.queryRow(true, "INSERT INTO players (user_id, name, federation_id, club_id, search, created_at, updated_at) "+
+		"VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+		[]any{row.UserID, row.Name, row.FederationID, row.ClubID, row.Search, row.CreatedAt, row.UpdatedAt}, &id)
+	if err != nil {
 		return translate(err, "player")
 	}
+	row.ID = id
 	*p = row.domain()
 	return nil
 }
 
+// Get reads the player in plain SQL (see plainsql.go).
 func (r playerRepo) Get(id int64) (domain.Player, error) {
-	return takeOne(r.t.db, "player", playerRow.domain, id)
+	var p domain.Player
+	err := r.t.queryRow(false, "SELECT "+playerColumns[r.t.dialect]+" FROM players WHERE id = $1", []any{id}, playerDest(&p)...)
+	if err != nil {
+		return domain.Player{}, translate(err, "player")
+	}
+	p.CreatedAt, p.UpdatedAt = p.CreatedAt.UTC(), p.UpdatedAt.UTC()
+	return p, nil
 }
 
 func (r playerRepo) Update(p domain.Player) error {
@@ -60,17 +85,37 @@ func (r playerRepo) Delete(id int64) error {
 	return deletedOne(r.t.db.Delete(&playerRow{}, id), "player")
 }
 
+// List reads a page and the total in one statement, in plain SQL (see
+// plainsql.go).
 func (r playerRepo) List(f domain.PlayerFilter) ([]domain.Player, int, error) {
-	where := func() *gorm.DB {
-		q := r.t.db.Model(&playerRow{})
-		if f.Query != "" {
-			cond, pattern := searchMatches("search", f.Query)
-			q = q.Where(cond+" OR federation_id = ?", pattern, f.Query)
-		}
-		if f.ClubID != nil {
-			q = q.Where("club_id = ?", *f.ClubID)
-		}
-		return q
+	q := pagedQuery{cols: playerColumns[r.t.dialect], from: "players", order: "name, id"}
+	var conds []string
+	if f.Query != "" {
+		cond, pattern := searchMatches("search", f.Query)
+		cond = strings.Replace(cond, "?", q.args.add(pattern), 1)
+		conds = append(conds, "("+cond+" OR federation_id = "+q.args.add(f.Query)+")")
 	}
-	return listPage(where, "name, id", f.Limit, f.Offset, "player", playerRow.domain)
+	if f.ClubID != nil {
+		conds = append(conds, "club_id = "+q.args.add(*f.ClubID))
+	}
+	q.where = strings.Join(conds, " AND ")
+	out := make([]domain.Player, 0, f.Limit)
+	var p domain.Player
+	var dest []any // one for every row: p is copied out
+	total, err := q.run(r.t, f.Limit, f.Offset, "player", func(rows *sql.Rows, total *int64) error {
+		if dest == nil {
+			dest = playerDest(&p, total)
+		}
+		p = domain.Player{}
+		if err := rows.Scan(dest...); err != nil {
+			return err
+		}
+		p.CreatedAt, p.UpdatedAt = p.CreatedAt.UTC(), p.UpdatedAt.UTC()
+		out = append(out, p)
+		return nil
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	return out, total, nil
 }

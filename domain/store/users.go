@@ -37,9 +37,13 @@ func (r userRepo) Create(u *domain.User, passwordHash string) error {
 	return nil
 }
 
+// Get reads the user in plain SQL (see plainsql.go): it is on the path of
+// authentication.
 func (r userRepo) Get(id int64) (domain.User, error) {
 	var row userRow
-	if err := r.t.db.Take(&row, id).Error; err != nil {
+	err := r.t.queryRow(false, "SELECT id, email, name, site_admin, "+stamps[r.t.dialect]+" FROM users WHERE id = $1",
+		[]any{id}, &row.ID, &row.Email, &row.Name, &row.SiteAdmin, timestamp{&row.CreatedAt}, timestamp{&row.UpdatedAt})
+	if err != nil {
 		return domain.User{}, translate(err, "user")
 	}
 	return row.domain(), nil

@@ -8,6 +8,7 @@ package fold
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/runes"
 	"golang.org/x/text/transform"
@@ -18,6 +19,14 @@ import (
 // accents), recomposed (NFC) and in lower case: "Niccolò Cantù" is
 // "niccolo cantu".
 func Fold(s string) string {
+	if isASCII(s) { // nothing to decompose: the normalisations would copy it unchanged, at a hundred times the cost
+		return strings.ToLower(s)
+	}
+	return normalised(s)
+}
+
+// normalised is Fold without its shortcut for ASCII.
+func normalised(s string) string {
 	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
 	out, _, err := transform.String(t, s)
 	if err != nil { // only on invalid UTF-8, which validation keeps out
@@ -40,4 +49,13 @@ func Search(texts ...string) string {
 		folded[i] = Fold(t)
 	}
 	return strings.Join(folded, Separator)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
