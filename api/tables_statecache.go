@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"sync"
 
 	"github.com/burraco/burraco/domain"
@@ -104,6 +105,7 @@ func (s *server) answerState(w http.ResponseWriter, r *http.Request, id int64, i
 	}
 	w.Header().Set("ETag", tableETag(id, version, seat))
 	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(call.body))) // as writeJSON answers
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(call.body)
 }
