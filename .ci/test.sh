@@ -108,6 +108,11 @@ go test -race -count=1 ./...
 step "random-play simulation (full size)"
 go test -count=1 -run '^TestRandomPlay$' ./engine
 
+# Likewise the tables' leak property: 8 deals under the race detector, 40
+# here.
+step "tables leak property (full size)"
+go test -count=1 -run '^TestTableNothingHiddenLeaks$' ./api
+
 if [ -d ../shared/conformance/cases ]; then
   step "rules conformance (../shared/conformance/cases)"
   go run ./cmd/burraco conformance ../shared/conformance/cases

@@ -30,7 +30,7 @@ import (
 // at most as often as the viewer can see it.
 
 // leakDeals is how many deals TestTableNothingHiddenLeaks plays:
-// BURRACO_LEAK_DEALS overrides; -short plays fewer.
+// BURRACO_LEAK_DEALS overrides; -short and the race detector play fewer.
 func leakDeals(t *testing.T) int {
 	if s := os.Getenv("BURRACO_LEAK_DEALS"); s != "" {
 		n, err := strconv.Atoi(s)
@@ -39,7 +39,7 @@ func leakDeals(t *testing.T) int {
 		}
 		return n
 	}
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		return 8
 	}
 	return 40
