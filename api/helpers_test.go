@@ -58,8 +58,16 @@ func (b *syncBuffer) String() string { b.mu.Lock(); defer b.mu.Unlock(); return 
 // newEnv builds a server on db; tweak adjusts its config (e.g. rate limits).
 func newEnv(t testing.TB, db *store.DB, tweak ...func(*api.Config)) *env {
 	t.Helper()
+	return newEnvServices(t, db, domain.Config{}, tweak...)
+}
+
+// newEnvServices is newEnv with services configured by dcfg (its clock and
+// password parameters are the test's own).
+func newEnvServices(t testing.TB, db *store.DB, dcfg domain.Config, tweak ...func(*api.Config)) *env {
+	t.Helper()
 	clk := &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
-	svc := domain.NewServices(db, domain.Config{Now: clk.Now, PasswordParams: domain.TestPasswordParams})
+	dcfg.Now, dcfg.PasswordParams = clk.Now, domain.TestPasswordParams
+	svc := domain.NewServices(db, dcfg)
 	cfg := api.Config{
 		JWTSecret:     testSecret,
 		AuthBurst:     1000, // most tests log in often; the rate-limit test sets its own

@@ -1,18 +1,15 @@
 package api_test
 
 import (
-	"context"
 	cryptorand "crypto/rand"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"strconv"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -58,20 +55,7 @@ func (r *scriptedRandom) left() int { r.mu.Lock(); defer r.mu.Unlock(); return l
 // newScriptedEnv is newEnv with random as the services' random source.
 func newScriptedEnv(t testing.TB, db *store.DB, random io.Reader) *env {
 	t.Helper()
-	clk := &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
-	svc := domain.NewServices(db, domain.Config{Now: clk.Now, PasswordParams: domain.TestPasswordParams, Random: random})
-	cfg := api.Config{JWTSecret: testSecret, AuthBurst: 1000, AuthPerMinute: 1000, MaxBodyBytes: 64 << 10,
-		OpenAPI: []byte("openapi: 3.0.3\n"), Now: clk.Now}
-	ctx, cancel := context.WithCancel(context.Background())
-	followed := make(chan struct{})
-	go func() {
-		defer close(followed)
-		_ = svc.Tables.Follow(ctx)
-	}()
-	t.Cleanup(func() { cancel(); <-followed })
-	logs := &syncBuffer{}
-	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	return &env{t: t, h: api.NewServer(cfg, svc, db, log), svc: svc, clock: clk, logs: logs}
+	return newEnvServices(t, db, domain.Config{Random: random})
 }
 
 // scriptedTries is what a scripted player tries on its turn, in order,
