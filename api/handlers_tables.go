@@ -17,27 +17,32 @@ import (
 // maxWait caps the wait of a long poll of a table's state.
 const maxWait = 60 * time.Second
 
+// tableRoutes registers the /tables routes with their full patterns, in
+// the router they are given rather than in nested routers (chi.Route): each
+// nested router adds half a kilobyte of frames under the handler, and a long
+// poll of the state holds its goroutine's stack for up to a minute (issue 7).
+// A trailing slash is served as without, as a nested router does.
 func (s *server) tableRoutes(r chi.Router) {
 	timed := r.With(timeout(s.cfg.RequestTimeout))
-	timed.Get("/", s.listTables)
-	timed.With(s.requireAuth).Post("/", s.createTable)
-	r.Route("/{tableID}", func(r chi.Router) {
-		// A long poll of the state waits up to maxWait: it is not under the
-		// request timeout, and times its database reads itself.
-		r.Get("/state", s.tableState)
-		r.Get("/events", s.tableEvents) // a stream: ends with the client or the server
-		timed := r.With(timeout(s.cfg.RequestTimeout))
-		timed.Get("/", s.getTable)
-		timed.Get("/deals", s.listTableDeals)
-		auth := timed.With(s.requireAuth)
-		auth.Post("/join", s.joinTable)
-		auth.Post("/leave", s.leaveTable)
-		auth.Post("/bots", s.addTableBot)
-		auth.Post("/start", s.startTable)
-		auth.Post("/moves", s.playMove)
-		auth.Post("/timeout", s.callTimeOut)
-		auth.Get("/deals/{number}/record", s.dealRecord)
-	})
+	for _, p := range []string{"/tables", "/tables/"} {
+		timed.Get(p, s.listTables)
+		timed.With(s.requireAuth).Post(p, s.createTable)
+	}
+	// A long poll of the state waits up to maxWait: it is not under the
+	// request timeout, and times its database reads itself.
+	r.Get("/tables/{tableID}/state", s.tableState)
+	r.Get("/tables/{tableID}/events", s.tableEvents) // a stream: ends with the client or the server
+	timed.Get("/tables/{tableID}", s.getTable)
+	timed.Get("/tables/{tableID}/", s.getTable)
+	timed.Get("/tables/{tableID}/deals", s.listTableDeals)
+	auth := timed.With(s.requireAuth)
+	auth.Post("/tables/{tableID}/join", s.joinTable)
+	auth.Post("/tables/{tableID}/leave", s.leaveTable)
+	auth.Post("/tables/{tableID}/bots", s.addTableBot)
+	auth.Post("/tables/{tableID}/start", s.startTable)
+	auth.Post("/tables/{tableID}/moves", s.playMove)
+	auth.Post("/tables/{tableID}/timeout", s.callTimeOut)
+	auth.Get("/tables/{tableID}/deals/{number}/record", s.dealRecord)
 }
 
 // listTables lists the lobby.

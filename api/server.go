@@ -135,7 +135,10 @@ func (s *server) routes() chi.Router {
 		}))
 		// Tables time their routes themselves: a long poll of a state
 		// waits up to a minute, longer than the request timeout.
-		r.With(s.authenticate).Route("/tables", s.tableRoutes)
+		r.Group(func(r chi.Router) {
+			r.Use(s.authenticate)
+			s.tableRoutes(r)
+		})
 		r = r.With(timeout(s.cfg.RequestTimeout))
 		// The auth endpoints ignore the Authorization header: a client that
 		// sends its expired access token along with its refresh token must
