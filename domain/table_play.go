@@ -264,6 +264,13 @@ func (s *tableService) Move(ctx context.Context, actor Actor, id int64, in MoveI
 		return s.remember(tx, actor, id, in, state)
 	})
 	if err != nil {
+		if ErrorCode(err) == EVersionConflict && t.ID == id {
+			// The version read under the lock is committed, and newer than the
+			// sender's: this process's watchers learn it now rather than when
+			// another process's notice arrives, so that a state read here
+			// after the refusal is not older than the refusal says.
+			s.notes.publish(t)
+		}
 		return TableState{}, err
 	}
 	if !replayed {
