@@ -68,15 +68,6 @@ func (c *gameCache) put(t Table, p *playing) {
 // answer built in memory says what a later read of the rows says.
 func stored(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }
 
-// storedPtr is stored of an optional time.
-func storedPtr(t *time.Time) *time.Time {
-	if t == nil {
-		return nil
-	}
-	s := stored(*t)
-	return &s
-}
-
 // finished returns the deals of ds but number, without their positions
 // (the cache keeps only what the answer shows of them).
 func finished(ds []TableDeal, number int) []TableDeal {
