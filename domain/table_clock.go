@@ -139,7 +139,8 @@ func (s *tableService) timeOut(tx Tx, p *playing, seat int) error {
 			return fmt.Errorf("time-out of seat %d: %w", seat, err)
 		}
 	}
-	return s.advance(tx, p)
+	_, err = s.advance(tx, p)
+	return err
 }
 
 // loseOnTime ends the match of a seat whose match clock ran out: the deal

@@ -78,7 +78,7 @@ func (s *tableService) CallTimeOut(ctx context.Context, actor Actor, id int64) (
 		}
 		called := p.deal.Moves
 		p.deal.TimeOutAt = &called
-		if err := s.advance(tx, p); err != nil {
+		if _, err := s.advance(tx, p); err != nil {
 			return err
 		}
 		if err := s.commitTable(tx, &t); err != nil {

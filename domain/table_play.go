@@ -19,6 +19,8 @@ type playing struct {
 	t    *Table
 	deal TableDeal
 	game *engine.Game
+	done []TableDeal // the deals before this one, without their positions
+	last *LastMove   // the last move played in this deal, once known
 }
 
 // tableRules returns the engine rules a table plays.
@@ -47,7 +49,8 @@ func (s *tableService) start(tx Tx, t *Table) error {
 	if err != nil {
 		return err
 	}
-	return s.advance(tx, p)
+	_, err = s.advance(tx, p)
+	return err
 }
 
 // deal deals deal number n with a fresh secret seed and stores it.
@@ -68,7 +71,7 @@ func (s *tableService) deal(tx Tx, t *Table, n, dealer int, totals []int, tieBre
 	if err != nil {
 		return nil, err
 	}
-	now := s.now()
+	now := stored(s.now())
 	d := TableDeal{TableID: t.ID, Number: n, Dealer: dealer, Seed: seed, Totals: g.Totals(), TieBreak: tieBreak,
 		Position: pos, StartedAt: now}
 	if err := tx.Tables().CreateDeal(d); err != nil {
@@ -78,17 +81,23 @@ func (s *tableService) deal(tx Tx, t *Table, n, dealer int, totals []int, tieBre
 	return &playing{t: t, deal: d, game: g}, nil
 }
 
-// load loads the running deal of a playing table.
+// load loads the running deal of a playing table, with the deals before it.
 func load(tx Tx, t *Table) (*playing, error) {
-	d, err := tx.Tables().Deal(t.ID, t.DealNumber)
+	deals, err := tx.Tables().Deals(t.ID)
 	if err != nil {
 		return nil, err
 	}
-	g, err := engine.ParsePosition(d.Position)
-	if err != nil {
-		return nil, fmt.Errorf("table %d deal %d: stored position: %w", t.ID, d.Number, err)
+	for _, d := range deals {
+		if d.Number != t.DealNumber {
+			continue
+		}
+		g, err := engine.ParsePosition(d.Position)
+		if err != nil {
+			return nil, fmt.Errorf("table %d deal %d: stored position: %w", t.ID, d.Number, err)
+		}
+		return &playing{t: t, deal: d, game: g, done: finished(deals, d.Number)}, nil
 	}
-	return &playing{t: t, deal: d, game: g}, nil
+	return nil, Errorf(ENotFound, "deal not found")
 }
 
 // apply plays one move of seat and appends it to the move log.
@@ -108,29 +117,31 @@ func (s *tableService) apply(tx Tx, p *playing, seat int, m engine.Move, auto bo
 	err = tx.Tables().AppendMove(TableMove{TableID: p.t.ID, Deal: p.deal.Number, Index: p.deal.Moves, Seat: seat,
 		Move: b, Auto: auto, At: now})
 	p.deal.Moves++
+	p.last = &LastMove{Seat: seat, Move: b, Auto: auto, At: stored(now)}
 	return err
 }
 
 // advance plays the bots' turns, scores each deal that ends and deals the
 // next until the match is decided, and stores the running deal's position.
-// It stops at a human's turn.
-func (s *tableService) advance(tx Tx, p *playing) error {
+// It stops at a human's turn, and returns the deal it stopped in (the last
+// deal when the match is over).
+func (s *tableService) advance(tx Tx, p *playing) (*playing, error) {
 	for {
 		g := p.game
 		if g.Over() {
 			next, err := s.endDeal(tx, p)
 			if err != nil || next == nil {
-				return err
+				return p, err
 			}
 			p = next
 			continue
 		}
 		seat := g.Turn()
 		if !p.t.Seats[seat].Bot {
-			return s.savePosition(tx, p)
+			return p, s.savePosition(tx, p)
 		}
 		if err := s.botMove(tx, p, seat); err != nil {
-			return fmt.Errorf("table %d: the bot of seat %d: %w", p.t.ID, seat, err)
+			return p, fmt.Errorf("table %d: the bot of seat %d: %w", p.t.ID, seat, err)
 		}
 	}
 }
@@ -162,7 +173,7 @@ func (s *tableService) savePosition(tx Tx, p *playing) error {
 // match (MatchFormat.Status) or deals the next deal, the deal passing
 // clockwise; it returns the next deal, or nil when the match is over.
 func (s *tableService) endDeal(tx Tx, p *playing) (*playing, error) {
-	now := s.now()
+	now := stored(s.now())
 	p.deal.Score, p.deal.EndedAt = p.game.Score(), &now
 	if err := s.savePosition(tx, p); err != nil {
 		return nil, err
@@ -176,7 +187,12 @@ func (s *tableService) endDeal(tx Tx, p *playing) (*playing, error) {
 		s.finish(p.t, st, ResultPlayed)
 		return nil, nil
 	}
-	return s.deal(tx, p.t, p.deal.Number+1, engine.NextDealer(p.deal.Dealer, p.t.Players), st.Totals, st.TieBreak)
+	next, err := s.deal(tx, p.t, p.deal.Number+1, engine.NextDealer(p.deal.Dealer, p.t.Players), st.Totals, st.TieBreak)
+	if err != nil {
+		return nil, err
+	}
+	next.done = finished(deals, next.deal.Number)
+	return next, nil
 }
 
 // finish marks the match decided, how by result.
@@ -232,23 +248,33 @@ func (s *tableService) Move(ctx context.Context, actor Actor, id int64, in MoveI
 	var state TableState
 	var t Table
 	var replayed bool
+	var p *playing
 	err = s.st.InTx(ctx, func(tx Tx) error {
+		p = nil
 		if t, err = visibleTable(tx, actor, id, "", true); err != nil {
 			return err
 		}
 		if replayed, err = s.replay(tx, actor, id, in, &state); err != nil || replayed {
 			return err
 		}
-		if state, err = s.play(tx, &t, actor, m, in.Version); err != nil {
+		if state, p, err = s.play(tx, &t, actor, m, in.Version); err != nil {
 			return err
 		}
 		state.Table = forViewer(state.Table, actor)
 		return s.remember(tx, actor, id, in, state)
 	})
 	if err != nil {
+		if ErrorCode(err) == EVersionConflict && t.ID == id {
+			// The version read under the lock is committed, and newer than the
+			// sender's: this process's watchers learn it now rather than when
+			// another process's notice arrives, so that a state read here
+			// after the refusal is not older than the refusal says.
+			s.notes.publish(t)
+		}
 		return TableState{}, err
 	}
 	if !replayed {
+		s.games.put(t, p)
 		s.notes.publish(t)
 	}
 	return state, nil
@@ -256,31 +282,38 @@ func (s *tableService) Move(ctx context.Context, actor Actor, id int64, in MoveI
 
 // play plays the actor's move m at the locked table t, then the bots, and
 // stores the table with its next version; it returns the new state as the
-// actor sees it.
-func (s *tableService) play(tx Tx, t *Table, actor Actor, m engine.Move, version int64) (TableState, error) {
+// actor sees it, and the running deal to keep once the transaction commits.
+// The running deal comes from the game cache when it was stored at the
+// version t has under the lock, else from the rows.
+func (s *tableService) play(tx Tx, t *Table, actor Actor, m engine.Move, version int64) (TableState, *playing, error) {
 	seat := t.SeatOf(actor.UserID)
 	if err := checkMove(*t, seat, version); err != nil {
-		return TableState{}, err
+		return TableState{}, nil, err
 	}
-	p, err := load(tx, t)
-	if err != nil {
-		return TableState{}, err
+	p, ok := s.games.take(t)
+	if !ok {
+		var err error
+		if p, err = load(tx, t); err != nil {
+			return TableState{}, nil, err
+		}
 	}
 	if p.game.Turn() != seat {
-		return TableState{}, Errorf(Code(engine.ErrNotYourTurn), "it is seat %d's turn, not yours (seat %d)", p.game.Turn(), seat)
+		s.games.put(*t, p) // unchanged: still good at t.Version
+		return TableState{}, nil, Errorf(Code(engine.ErrNotYourTurn), "it is seat %d's turn, not yours (seat %d)", p.game.Turn(), seat)
 	}
 	if err := s.apply(tx, p, seat, m, false); err != nil {
-		return TableState{}, err
+		return TableState{}, nil, err
 	}
-	if err := s.advance(tx, p); err != nil {
-		return TableState{}, err
+	p, err := s.advance(tx, p)
+	if err != nil {
+		return TableState{}, nil, err
 	}
 	if err := s.commitTable(tx, t); err != nil {
-		return TableState{}, err
+		return TableState{}, nil, err
 	}
-	st, err := stateOf(tx, *t, seat)
+	st := playedState(*t, seat, p)
 	st.TurnLeft, st.MatchLeft = clocksLeft(*t, st.View, s.now())
-	return st, err
+	return st, p, nil
 }
 
 // requestHash identifies a move request for its Idempotency-Key.

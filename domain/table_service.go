@@ -21,6 +21,7 @@ type tableService struct {
 	random io.Reader // seeds, first dealers and invite codes: crypto/rand unless a test injects one
 	bot    BotFunc
 	notes  *tableNotifier
+	games  *gameCache
 	// watching is when this process first ticked: absence is counted from
 	// then at the latest, so that a server that was down does not forfeit
 	// the matches of players who could not play meanwhile.
@@ -31,7 +32,7 @@ func newTableService(st Storage, now func() time.Time, random io.Reader, bot Bot
 	if bot == nil {
 		bot = EngineBot
 	}
-	return &tableService{st: st, now: now, random: random, bot: bot, notes: newTableNotifier()}
+	return &tableService{st: st, now: now, random: random, bot: bot, notes: newTableNotifier(), games: newGameCache()}
 }
 
 // errTableNotFound is also the answer about a private table the actor may

@@ -73,6 +73,31 @@ func (t *tx) queryRow(write bool, query string, args []any, dest ...any) error {
 	return pool.QueryRowContext(ctx, query, args...).Scan(dest...)
 }
 
+// execOne runs a statement that changes one row: notFound(entity) when it
+// changed none.
+func (t *tx) execOne(entity, query string, args ...any) error {
+	pool, ctx := conn(t.db)
+	if err := checkQuery(ctx, true); err != nil {
+		return err
+	}
+	res, err := pool.ExecContext(ctx, query, args...)
+	if err != nil {
+		return translate(err, entity)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return orNotFound(err, entity)
+	}
+	return nil
+}
+
+// orNotFound is err translated, or notFound(entity) when err is nil.
+func orNotFound(err error, entity string) error {
+	if err != nil {
+		return translate(err, entity)
+	}
+	return notFound(entity)
+}
+
 // refundQuery lets a ViewOne make one more query: a list whose page is
 // past the end counts its rows with a second statement.
 func (t *tx) refundQuery() {
@@ -250,4 +275,30 @@ func parseStoredTime(s string) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	return t.Add(-offset), true
+}
+
+// optStamp scans a nullable timestamp column (read as stampCol gives it)
+// into *t: nil for NULL.
+type optStamp struct{ t **time.Time }
+
+func (o optStamp) Scan(v any) error {
+	if v == nil {
+		*o.t = nil
+		return nil
+	}
+	var t time.Time
+	if err := (timestamp{&t}).Scan(v); err != nil {
+		return err
+	}
+	*o.t = &t
+	return nil
+}
+
+// stampCol is the select expression of a timestamp column for timestamp
+// and optStamp: on SQLite its stored text (see stamps).
+func (t *tx) stampCol(col string) string {
+	if t.dialect == SQLite {
+		return "CAST(" + col + " AS TEXT)"
+	}
+	return col
 }

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"gorm.io/gorm"
-	"gorm.io/gorm/clause"
 
 	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/engine"
@@ -184,18 +183,60 @@ func (r tableRepo) Create(t *domain.Table) error {
 	return nil
 }
 
-func (r tableRepo) Get(id int64) (domain.Table, error) { return r.get(r.t.db, "id = ?", id) }
+func (r tableRepo) Get(id int64) (domain.Table, error) { return r.byID(id, false) }
 
 func (r tableRepo) ByInvite(code string) (domain.Table, error) {
 	return r.get(r.t.db, "invite_code = ?", code)
 }
 
-func (r tableRepo) Lock(id int64) (domain.Table, error) {
-	q := r.t.db
-	if r.t.dialect == Postgres {
-		q = q.Clauses(clause.Locking{Strength: clause.LockingStrengthUpdate})
+func (r tableRepo) Lock(id int64) (domain.Table, error) { return r.byID(id, true) }
+
+// byID reads a table and its seats in plain SQL (every move reads its
+// table twice: see plainsql.go), locking the row on PostgreSQL when lock
+// is set (SQLite's write transaction holds the whole database).
+func (r tableRepo) byID(id int64, lock bool) (domain.Table, error) {
+	t := r.t
+	q := `SELECT id, creator_id, club_id, rules, options, players, match_deals, match_target, match_require_winner,
+		private, invite_code, auto_start, turn_seconds, match_seconds, grace_seconds, status, free_seats, version,
+		deal_number, winner, draw, lost_on_time, result, abandoned_by, ` + t.stampCol("turn_started_at") + `, clock_used, ` +
+		t.stampCol("created_at") + `, ` + t.stampCol("updated_at") + `, ` + t.stampCol("started_at") + `, ` +
+		t.stampCol("finished_at") + ` FROM tables WHERE id = $1`
+	if lock && t.dialect == Postgres {
+		q += " FOR UPDATE"
 	}
-	return r.get(q, "id = ?", id)
+	var row tableRow
+	err := t.queryRow(false, q, []any{id}, &row.ID, &row.CreatorID, &row.ClubID, &row.Rules, &row.Options, &row.Players,
+		&row.MatchDeals, &row.MatchTarget, &row.MatchRequireWinner, &row.Private, &row.InviteCode, &row.AutoStart,
+		&row.TurnSeconds, &row.MatchSeconds, &row.GraceSeconds, &row.Status, &row.FreeSeats, &row.Version,
+		&row.DealNumber, &row.Winner, &row.Draw, &row.LostOnTime, &row.Result, &row.AbandonedBy,
+		optStamp{&row.TurnStartedAt}, &row.ClockUsed, timestamp{&row.CreatedAt}, timestamp{&row.UpdatedAt},
+		optStamp{&row.StartedAt}, optStamp{&row.FinishedAt})
+	if err != nil {
+		return domain.Table{}, translate(err, "table")
+	}
+	tb := row.domain()
+	rows, err := t.query(`SELECT s.seat, s.user_id, u.name, s.bot, `+t.stampCol("s.joined_at")+`
+		FROM table_seats AS s LEFT JOIN users AS u ON u.id = s.user_id WHERE s.table_id = $1 ORDER BY s.seat`, id)
+	if err != nil {
+		return domain.Table{}, translate(err, "table seat")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var s domain.Seat
+		var name *string
+		if err := rows.Scan(&s.Seat, &s.UserID, &name, &s.Bot, optStamp{&s.JoinedAt}); err != nil {
+			return domain.Table{}, translate(err, "table seat")
+		}
+		if name != nil {
+			s.UserName = *name
+		}
+		s.JoinedAt = utcPtr(s.JoinedAt)
+		tb.Seats = append(tb.Seats, s)
+	}
+	if err := rows.Err(); err != nil {
+		return domain.Table{}, translate(err, "table seat")
+	}
+	return tb, nil
 }
 
 func (r tableRepo) get(q *gorm.DB, where string, arg any) (domain.Table, error) {
@@ -242,13 +283,12 @@ func (r tableRepo) withSeats(rows []tableRow) ([]domain.Table, error) {
 
 func (r tableRepo) Update(t domain.Table) error {
 	row := tableRowOf(t)
-	res := r.t.db.Model(&tableRow{ID: t.ID}).Updates(map[string]any{
-		"status": row.Status, "free_seats": row.FreeSeats, "version": row.Version, "deal_number": row.DealNumber,
-		"winner": row.Winner, "draw": row.Draw, "lost_on_time": row.LostOnTime, "result": row.Result,
-		"abandoned_by": row.AbandonedBy, "turn_started_at": row.TurnStartedAt,
-		"clock_used": row.ClockUsed, "updated_at": row.UpdatedAt, "started_at": row.StartedAt, "finished_at": row.FinishedAt,
-	})
-	if err := hitOne(res, "table"); err != nil {
+	err := r.t.execOne("table", `UPDATE tables SET status = $1, free_seats = $2, version = $3, deal_number = $4,
+		winner = $5, draw = $6, lost_on_time = $7, result = $8, abandoned_by = $9, turn_started_at = $10,
+		clock_used = $11, updated_at = $12, started_at = $13, finished_at = $14 WHERE id = $15`,
+		row.Status, row.FreeSeats, row.Version, row.DealNumber, row.Winner, row.Draw, row.LostOnTime, row.Result,
+		row.AbandonedBy, row.TurnStartedAt, row.ClockUsed, row.UpdatedAt, row.StartedAt, row.FinishedAt, row.ID)
+	if err != nil {
 		return err
 	}
 	return r.announce(t.ID, t.Version)
@@ -307,10 +347,8 @@ func (r tableRepo) Deal(tableID int64, number int) (domain.TableDeal, error) {
 
 func (r tableRepo) UpdateDeal(d domain.TableDeal) error {
 	row := dealRowOf(d)
-	res := r.t.db.Model(&dealRow{}).Where("table_id = ? AND number = ?", d.TableID, d.Number).Updates(map[string]any{
-		"position": row.Position, "moves": row.Moves, "score": row.Score, "timeout_at": row.TimeoutAt, "ended_at": row.EndedAt,
-	})
-	return hitOne(res, "deal")
+	return r.t.execOne("deal", `UPDATE table_deals SET position = $1, moves = $2, score = $3, timeout_at = $4, ended_at = $5
+		WHERE table_id = $6 AND number = $7`, row.Position, row.Moves, row.Score, row.TimeoutAt, row.EndedAt, row.TableID, row.Number)
 }
 
 func (r tableRepo) Deals(tableID int64) ([]domain.TableDeal, error) {
@@ -330,8 +368,8 @@ func (r tableRepo) Deals(tableID int64) ([]domain.TableDeal, error) {
 }
 
 func (r tableRepo) AppendMove(m domain.TableMove) error {
-	row := moveRow{TableID: m.TableID, Deal: m.Deal, Idx: m.Index, Seat: m.Seat, Move: string(m.Move), Auto: m.Auto, At: utc(m.At)}
-	return translate(r.t.db.Create(&row).Error, "move")
+	return r.t.execOne("move", `INSERT INTO table_moves (table_id, deal, idx, seat, "move", "auto", "at")
+		VALUES ($1, $2, $3, $4, $5, $6, $7)`, m.TableID, m.Deal, m.Index, m.Seat, string(m.Move), m.Auto, utc(m.At))
 }
 
 func (r tableRepo) Moves(tableID int64, deal int) ([]domain.TableMove, error) {

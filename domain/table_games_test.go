@@ -1,0 +1,72 @@
+package domain_test
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/store"
+	"github.com/burraco/burraco/domain/store/storetest"
+)
+
+// TestTableMovesAnswerWhatIsStored: moves sent in turn through two
+// services on one database (two processes, each keeping the games it
+// played in memory) are each played on the stored position, never on a
+// game the other service has since moved on from, and each answer is the
+// state a fresh read of the rows gives.
+func TestTableMovesAnswerWhatIsStored(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := t.Context()
+		f := newFixture(t, db)
+		owner := f.user("owner@example.org")
+		other := domain.NewServices(db, domain.Config{Now: f.clock.Now, PasswordParams: domain.TestPasswordParams})
+		tb, err := f.svc.Tables.Create(ctx, owner, domain.TableInput{Rules: "fibur", Players: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.Tables.AddBot(ctx, owner, tb.ID, nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.Tables.Start(ctx, owner, tb.ID); err != nil {
+			t.Fatal(err)
+		}
+		services := []domain.Services{f.svc, f.svc, other, f.svc, other, other}
+		st, err := f.svc.Tables.State(ctx, owner, tb.ID, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 120 && st.Table.Status == domain.TablePlaying; i++ {
+			move := []byte(`{"move":"draw"}`)
+			if st.View.Phase != "take" {
+				card, _ := json.Marshal(st.View.Hand[0])
+				move = []byte(`{"move":"discard","card":` + string(card) + `}`)
+			}
+			f.clock.Advance(1234567) // not a whole microsecond
+			got, err := services[i%len(services)].Tables.Move(ctx, owner, tb.ID,
+				domain.MoveInput{Move: move, Version: st.Table.Version})
+			if err != nil {
+				t.Fatalf("move %d (%s) at version %d: %v", i, move, st.Table.Version, err)
+			}
+			want, err := f.svc.Tables.State(ctx, owner, tb.ID, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Table.Version != st.Table.Version+1 {
+				t.Fatalf("move %d: version %d after %d", i, got.Table.Version, st.Table.Version)
+			}
+			for _, c := range []struct {
+				what      string
+				got, want any
+			}{
+				{"view", got.View, want.View}, {"last move", got.LastMove, want.LastMove}, {"deal", got.Deal, want.Deal},
+				{"deals", got.Deals, want.Deals}, {"totals", got.Totals, want.Totals}, {"version", got.Table.Version, want.Table.Version},
+			} {
+				if !reflect.DeepEqual(c.got, c.want) {
+					t.Fatalf("move %d: the answer's %s differs from the stored state:\n got %+v\nwant %+v", i, c.what, c.got, c.want)
+				}
+			}
+			st = want
+		}
+	})
+}
