@@ -27,8 +27,9 @@ func randomMove(g *Game, rng *Rand) (Move, bool) {
 }
 
 // permuteHidden returns a copy of g whose cards hidden from seat (the other
-// hands, the stock, the pots, in fechado the pile under its top card) are
-// shuffled among those places, sizes kept, and whether a card moved.
+// hands while the deal goes on, the stock, the pots, in fechado the pile
+// under its top card) are shuffled among those places, sizes kept, and
+// whether a card moved.
 func permuteHidden(g *Game, seat int, rng *Rand) (*Game, bool) {
 	h := g.Clone()
 	var slots []*Card
@@ -37,9 +38,11 @@ func permuteHidden(g *Game, seat int, rng *Rand) (*Game, bool) {
 			slots = append(slots, &cs[i])
 		}
 	}
-	for s, hand := range h.hands {
-		if s != seat {
-			place(hand)
+	if !h.Over() {
+		for s, hand := range h.hands {
+			if s != seat {
+				place(hand)
+			}
 		}
 	}
 	place(h.stock)

@@ -230,37 +230,7 @@ func TestViewDependsOnlyOnSeen(t *testing.T) {
 // hidden cards are permuted; it reports whether the permutation moved a card.
 func checkViewPermuted(t *testing.T, g *Game, seat int, rng *Rand) bool {
 	t.Helper()
-	h := g.Clone()
-	var slots []*Card
-	place := func(cs []Card) {
-		for i := range cs {
-			slots = append(slots, &cs[i])
-		}
-	}
-	if !h.Over() {
-		for s, hand := range h.hands {
-			if s != seat {
-				place(hand)
-			}
-		}
-	}
-	place(h.stock)
-	for _, p := range h.pots {
-		place(p)
-	}
-	if h.rules.ID == Fechado && len(h.pile) > 1 {
-		place(h.pile[:len(h.pile)-1])
-	}
-	cards := make([]Card, len(slots))
-	for i, p := range slots {
-		cards[i] = *p
-	}
-	rng.Shuffle(cards)
-	moved := false
-	for i, p := range slots {
-		moved = moved || *p != cards[i]
-		*p = cards[i]
-	}
+	h, moved := permuteHidden(g, seat, rng)
 	a, err := json.Marshal(g.View(seat))
 	if err != nil {
 		t.Fatal(err)
