@@ -173,7 +173,13 @@ func (f *benchFixture) bareBaseline(b *testing.B, path string, req []byte) func(
 // insertBaseline returns the raw-SQLite baseline: n single-row INSERT
 // transactions, one after another, with a prepared statement.
 func (f *benchFixture) insertBaseline(b *testing.B) func(n int) time.Duration {
-	stmt, err := f.raw.Prepare("INSERT INTO players (name, created_at, updated_at) VALUES (?, ?, ?)")
+	return rawInsertBaseline(b, f.raw)
+}
+
+// rawInsertBaseline is the baseline of the write benchmarks: n single-row
+// INSERT transactions on db, one after another, with a prepared statement.
+func rawInsertBaseline(b *testing.B, db *sql.DB) func(n int) time.Duration {
+	stmt, err := db.Prepare("INSERT INTO players (name, created_at, updated_at) VALUES (?, ?, ?)")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -181,7 +187,7 @@ func (f *benchFixture) insertBaseline(b *testing.B) func(n int) time.Duration {
 	return func(n int) time.Duration {
 		start := time.Now()
 		for range n {
-			tx, err := f.raw.Begin()
+			tx, err := db.Begin()
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -378,29 +378,7 @@ func (f *tableBench) post(c *tableConn, t *benchTable, token, body string) error
 // insertBaseline returns the raw-SQLite baseline: n single-row INSERT
 // transactions one after another, on a file with the server's pragmas.
 func (f *tableBench) insertBaseline(b *testing.B) func(n int) time.Duration {
-	sqlDB := f.raw.SQL()
-	stmt, err := sqlDB.Prepare("INSERT INTO players (name, created_at, updated_at) VALUES (?, ?, ?)")
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { stmt.Close() })
-	return func(n int) time.Duration {
-		start := time.Now()
-		for range n {
-			tx, err := sqlDB.Begin()
-			if err != nil {
-				b.Fatal(err)
-			}
-			now := time.Now().UTC()
-			if _, err := tx.Stmt(stmt).Exec("Bench Player", now, now); err != nil {
-				b.Fatal(err)
-			}
-			if err := tx.Commit(); err != nil {
-				b.Fatal(err)
-			}
-		}
-		return time.Since(start)
-	}
+	return rawInsertBaseline(b, f.raw.SQL())
 }
 
 // tableConn is one keep-alive connection for requests whose answers the
