@@ -22,8 +22,11 @@ import "crypto/subtle"
 //     a member of the club; only a site admin links a profile to another
 //     user.
 //   - Tournaments: the admins and owners of the tournament's club manage
-//     it; a draft exists only for them (ENotFound for anyone else); a
-//     published, running or finished tournament is public.
+//     it and assign its referees (members of the club with the referee
+//     role or higher); a draft exists only for them (ENotFound for anyone
+//     else); once it has left draft it is public, also when cancelled. Its
+//     assigned referees who still hold the referee role, the club's admins
+//     and owners, and site admins referee it.
 //   - Online tables: a logged-in user creates one and sits at it; a club
 //     table only the club's members (of any role). A public table anyone
 //     sees; a private one only its creator, its seated players, site
@@ -265,10 +268,39 @@ func (a *access) canManageTournament(t Tournament) (bool, error) { return a.canM
 // canSeeTournament: may the actor see the tournament? Anyone once it is
 // public; a draft only those who may manage it.
 func (a *access) canSeeTournament(t Tournament) (bool, error) {
-	if t.Status.Public() {
+	if t.Public() {
 		return true, nil
 	}
 	return a.canManageTournament(t)
+}
+
+// canRefereeTournament: may the actor act as the tournament's referee
+// (arbitro)? Those who may manage it, and its assigned referees while they
+// hold the referee role (or higher) in its club: a referee whose role was
+// taken away, or who left the club, no longer referees.
+func (a *access) canRefereeTournament(t Tournament) (bool, error) {
+	if ok, err := a.canManageTournament(t); err != nil || ok || a.actor.Anonymous() {
+		return ok, err
+	}
+	assigned, err := a.tx.Tournaments().IsReferee(t.ID, a.actor.UserID)
+	if err != nil || !assigned {
+		return false, err
+	}
+	return a.hasRole(t.ClubID, RoleReferee)
+}
+
+// mayBeTournamentReferee: may the user be assigned as a referee of the
+// tournament? Members of its club with the referee role or higher. Errors:
+// ENotAReferee.
+func mayBeTournamentReferee(tx Tx, t Tournament, userID int64) (Role, error) {
+	r, err := roleIn(tx, userID, t.ClubID)
+	switch {
+	case err != nil:
+		return "", err
+	case !r.AtLeast(RoleReferee):
+		return "", Errorf(ENotAReferee, "only members of the tournament's club with the %s role or higher may referee it", RoleReferee)
+	}
+	return r, nil
 }
 
 // visibleDrafts returns the drafts a tournament list may show the actor:

@@ -48,6 +48,10 @@ const (
 	// EIdempotencyKeyReused (KindInvalid): a table move's Idempotency-Key
 	// sent again with another request.
 	EIdempotencyKeyReused Code = "idempotency_key_reused"
+
+	// ENotAReferee (KindInvalid): the user assigned as a tournament's
+	// referee is not a member of its club with the referee role or higher.
+	ENotAReferee Code = "not_a_referee"
 )
 
 // codeKinds is the kind of each of the domain's own codes.
@@ -64,6 +68,7 @@ var codeKinds = map[Code]Kind{
 	EInternal:        KindInternal,
 
 	EIdempotencyKeyReused: KindInvalid,
+	ENotAReferee:          KindInvalid,
 }
 
 // KindOf returns the kind of a known code: one of the domain's own codes

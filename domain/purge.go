@@ -13,6 +13,9 @@ const PurgeBatch = 500
 // Purged counts what PurgeExpired deleted.
 type Purged struct {
 	RefreshTokens int64
+	// TournamentIdempotencyKeys are stored responses to tournament
+	// requests older than IdempotencyTTL.
+	TournamentIdempotencyKeys int64
 }
 
 // PurgeExpired deletes what has expired before now and is of no more use:
@@ -23,14 +26,23 @@ type Purged struct {
 // use it. It deletes in batches of PurgeBatch, each its own transaction,
 // until none is left or ctx ends.
 //
-// Idempotency keys, when they come, expire too: purge them here, the same
-// way, and count them in Purged.
+// The responses stored for tournament requests sent with an
+// Idempotency-Key are kept IdempotencyTTL (a retry after that is a new
+// request) and purged the same way. (The tables' keys are purged by the
+// tables' clock.)
 func PurgeExpired(ctx context.Context, st Storage, now time.Time) (Purged, error) {
 	var p Purged
 	n, err := purgeInBatches(ctx, st, func(tx Tx) (int64, error) {
 		return tx.RefreshTokens().DeleteExpired(now, PurgeBatch)
 	})
 	p.RefreshTokens = n
+	if err != nil {
+		return p, err
+	}
+	n, err = purgeInBatches(ctx, st, func(tx Tx) (int64, error) {
+		return tx.TournamentEvents().DeleteIdempotentBefore(now.Add(-IdempotencyTTL), PurgeBatch)
+	})
+	p.TournamentIdempotencyKeys = n
 	return p, err
 }
 

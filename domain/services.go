@@ -20,8 +20,9 @@ type Config struct {
 	// zero fields take DefaultPasswordParams. Tests may use
 	// TestPasswordParams.
 	PasswordParams PasswordParams
-	// Random is the source of salts and tokens, and of the tables' deal
-	// seeds and invite codes (default crypto/rand).
+	// Random is the source of salts and tokens, of the tables' deal seeds
+	// and invite codes, and of the tournaments' lots seeds (default
+	// crypto/rand).
 	Random io.Reader
 	// Bot plays the bot seats of tables (default EngineBot).
 	Bot BotFunc
@@ -67,7 +68,7 @@ func NewServices(st Storage, cfg Config) Services {
 			actors: newActorCache(cfg.Now, ActorTTL)},
 		Clubs:       &clubService{st: st, now: now},
 		Players:     &playerService{st: st, now: now},
-		Tournaments: &tournamentService{st: st, now: now},
+		Tournaments: &tournamentService{st: st, now: now, random: cfg.Random},
 		Tables:      newTableService(st, now, cfg.Random, cfg.Bot),
 	}
 }

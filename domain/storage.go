@@ -2,6 +2,7 @@ package domain
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 )
 
@@ -42,6 +43,7 @@ type Tx interface {
 	Memberships() MembershipRepo
 	Players() PlayerRepo
 	Tournaments() TournamentRepo
+	TournamentEvents() TournamentEventRepo
 	Settings() SettingRepo
 	Tables() TableRepo
 }
@@ -172,10 +174,14 @@ type TournamentRepo interface {
 	Get(id int64) (Tournament, error)
 	// Lock returns a tournament and locks its row until the end of the
 	// transaction (on PostgreSQL; SQLite write transactions are serialised
-	// anyway), so that status changes do not race. Errors: ENotFound.
+	// anyway), so that changes do not race. Errors: ENotFound.
 	Lock(id int64) (Tournament, error)
-	// Update stores every field of t except ID, ClubID, ClubName and
-	// CreatedAt. Errors: ENotFound.
+	// Update stores the fields of t that PATCH changes: name, description,
+	// the game (rules, options, players per table, kind), deals per round,
+	// start, the set-up and the updated time. The status, cancel reason,
+	// opening time and version belong to the event log
+	// (TournamentEventRepo.Append); the lots seed never changes. Errors:
+	// ENotFound.
 	Update(t Tournament) error
 	// Delete removes a tournament. Errors: ENotFound, EConflict (still
 	// referenced).
@@ -184,6 +190,90 @@ type TournamentRepo interface {
 	// or drafts within drafts, ordered by start time, and the total count;
 	// f is already validated.
 	List(f TournamentFilter, drafts DraftScope) ([]Tournament, int, error)
+
+	// Referees lists the tournament's referees, by name, with their role
+	// in its club now ("" when no longer a member).
+	Referees(id int64) ([]TournamentReferee, error)
+	// IsReferee reports whether the user is assigned to the tournament.
+	IsReferee(id, userID int64) (bool, error)
+	// AddReferee assigns a referee, and reports whether they were not
+	// already (an existing assignment is kept as it is). Errors: ENotFound
+	// (tournament or user missing).
+	AddReferee(id, userID int64, at time.Time) (bool, error)
+	// RemoveReferee takes a referee off, and reports whether they were
+	// assigned.
+	RemoveReferee(id, userID int64) (bool, error)
+}
+
+// TournamentEventRecord is one stored event of a tournament's log, as the
+// tourney package's Event (the service converts): Seq runs 1, 2, ... per
+// tournament; By is the acting user (0: the server itself); Data is the
+// event's JSON object (on PostgreSQL stored as JSONB: read back equal as
+// JSON, not byte for byte).
+type TournamentEventRecord struct {
+	Seq    int64
+	At     time.Time
+	By     int64
+	Kind   string
+	Data   json.RawMessage
+	Reason string
+}
+
+// TournamentMirror is what the tournament row mirrors of the state its log
+// folds to, written with the events that change it: the status and, once
+// cancelled, the reason. The zero value leaves the row's status alone.
+type TournamentMirror struct {
+	Status       TournamentStatus
+	CancelReason string
+}
+
+// TournamentEventRepo is a tournament's append-only event log and what the
+// tournament row mirrors of it. Its version (Tournament.Version) is the seq
+// of its last event.
+type TournamentEventRepo interface {
+	// Append appends events, numbered expectSeq+1, expectSeq+2, ..., to
+	// the tournament's log if its version is still expectSeq, and in the
+	// same statement moves the version to the last of them, sets
+	// updated_at to the last one's At and, when m.Status is set, the
+	// status and cancel reason, and the opening time when the tournament
+	// first leaves draft (for any status but cancelled). Two writers that
+	// read the same version cannot both append: the version check (a
+	// conditional UPDATE, which waits for the other's row lock on
+	// PostgreSQL) and the primary key (tournament_id, seq) both refuse the
+	// second. Errors: EVersionConflict (the version moved), ENotFound (no
+	// such tournament); an error of the caller's (no events, or seqs that
+	// do not follow expectSeq) is an internal error.
+	Append(tournamentID, expectSeq int64, events []TournamentEventRecord, m TournamentMirror) error
+	// After returns the tournament's events with a seq above afterSeq, in
+	// order (none: an empty slice).
+	After(tournamentID, afterSeq int64) ([]TournamentEventRecord, error)
+	// Version returns the seq of the tournament's last event (0: none).
+	// Errors: ENotFound.
+	Version(tournamentID int64) (int64, error)
+
+	// Idempotent returns the stored response to a user's key created at or
+	// after since. Errors: ENotFound.
+	Idempotent(userID int64, key string, since time.Time) (TournamentIdempotent, error)
+	// SaveIdempotent stores a response, replacing an expired one of the
+	// same user and key. Errors: ENotFound (user or tournament missing).
+	SaveIdempotent(r TournamentIdempotent) error
+	// DeleteIdempotentBefore deletes at most limit responses created
+	// before t and returns how many it deleted (fewer than limit: no more
+	// are left).
+	DeleteIdempotentBefore(t time.Time, limit int) (int64, error)
+}
+
+// TournamentIdempotent is the stored first response to a tournament request
+// sent with an Idempotency-Key: the request's hash (a retry with another
+// request under the same key is refused), and the status and body answered.
+type TournamentIdempotent struct {
+	UserID       int64
+	Key          string
+	TournamentID int64
+	RequestHash  string
+	Status       int
+	Body         []byte
+	CreatedAt    time.Time
 }
 
 // SettingRepo stores named server settings (e.g. signing keys).

@@ -3,8 +3,12 @@ package domain
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"strings"
 	"time"
 
+	"github.com/burraco/burraco/domain/standings"
+	"github.com/burraco/burraco/domain/vp"
 	"github.com/burraco/burraco/engine"
 )
 
@@ -13,33 +17,45 @@ import (
 // the engine.
 type RuleSet = engine.RuleSet
 
-// TournamentStatus is where a tournament is in its life. It only moves
-// forward, one step at a time: draft → published → running → finished.
+// TournamentStatus is where a tournament is in its life (issue 8): draft →
+// registration open → registration closed (check-in) → running → finished →
+// results published; cancelled (with a reason) from any status before
+// finished. The status moves only by the lifecycle's actions, each an event
+// of the tournament's log; the status column mirrors the log.
 type TournamentStatus string
 
 // Tournament statuses.
 const (
-	TournamentDraft     TournamentStatus = "draft"     // being prepared; seen only by the club's admins
-	TournamentPublished TournamentStatus = "published" // announced: public, rules frozen
-	TournamentRunning   TournamentStatus = "running"   // being played
-	TournamentFinished  TournamentStatus = "finished"  // over
+	TournamentDraft              TournamentStatus = "draft"               // being prepared; seen only by the club's admins
+	TournamentRegistrationOpen   TournamentStatus = "registration_open"   // announced: public, entries accepted
+	TournamentRegistrationClosed TournamentStatus = "registration_closed" // check-in
+	TournamentRunning            TournamentStatus = "running"             // being played, round by round
+	TournamentFinished           TournamentStatus = "finished"            // every round closed; results not yet final
+	TournamentResultsPublished   TournamentStatus = "results_published"   // the final standings
+	TournamentCancelled          TournamentStatus = "cancelled"           // called off, with a reason
 )
 
-// tournamentNext is the one status each status may move on to.
-var tournamentNext = map[TournamentStatus]TournamentStatus{
-	TournamentDraft:     TournamentPublished,
-	TournamentPublished: TournamentRunning,
-	TournamentRunning:   TournamentFinished,
-}
+// TournamentStatuses lists the statuses in the order of the lifecycle.
+var TournamentStatuses = []TournamentStatus{TournamentDraft, TournamentRegistrationOpen, TournamentRegistrationClosed,
+	TournamentRunning, TournamentFinished, TournamentResultsPublished, TournamentCancelled}
 
 // Valid reports whether s is one of the tournament statuses.
-func (s TournamentStatus) Valid() bool {
-	_, ok := tournamentNext[s]
-	return ok || s == TournamentFinished
+func (s TournamentStatus) Valid() bool { return slices.Contains(TournamentStatuses, s) }
+
+// SetupEditable reports whether the set-up (movement, rounds, VP table, ...)
+// may still change: until the tournament runs.
+func (s TournamentStatus) SetupEditable() bool {
+	return s == TournamentDraft || s == TournamentRegistrationOpen || s == TournamentRegistrationClosed
 }
 
-// Public reports whether anyone may see a tournament in this status.
-func (s TournamentStatus) Public() bool { return s.Valid() && s != TournamentDraft }
+// statusList is the statuses for messages: "draft, registration_open, ...".
+func statusList() string {
+	names := make([]string, len(TournamentStatuses))
+	for i, s := range TournamentStatuses {
+		names[i] = string(s)
+	}
+	return strings.Join(names, ", ")
+}
 
 // TournamentKind is the kind of event a tournament is (RULES §10): who
 // plays together, and against whom.
@@ -57,19 +73,22 @@ func (k TournamentKind) Valid() bool {
 	return k == PairsTournament || k == TeamsTournament || k == IndividualTournament
 }
 
-// Limits of a tournament's round.
+// Limits of a tournament's round: a table plays 2, 3 or 4 deals (smazzate)
+// per round (RULES §10).
 const (
-	DefaultDealsPerRound = 3 // smazzate per table per round, when not given
-	MinDealsPerRound     = 1
-	MaxDealsPerRound     = 8
+	DefaultDealsPerRound = 3 // when not given
+	MinDealsPerRound     = 2
+	MaxDealsPerRound     = 4
 )
 
-// Tournament is an event of a club. What decides how its tables play (the
-// rule set, the players per table and the options) is frozen once it leaves
-// draft.
+// Tournament is an event of a club. What decides how its tables play and
+// who enters (the rule set, the players per table, the options, the kind and
+// the pairs of a team) is frozen once it leaves draft; the rest of the
+// set-up (TournamentSetup) once it runs.
 //
-// Entries, rounds, pairings (movements), VP tables, standings and score
-// sheets belong to a tournament; they are not part of this type.
+// Entries, rounds, pairings, score sheets and standings are the fold of the
+// tournament's event log (TournamentEventRepo); they are not part of this
+// type.
 type Tournament struct {
 	ID          int64
 	ClubID      int64
@@ -88,9 +107,112 @@ type Tournament struct {
 	DealsPerRound   int
 	StartsAt        time.Time
 	Status          TournamentStatus
-	CreatedAt       time.Time
-	UpdatedAt       time.Time
+	TournamentSetup
+	// LotsSeed is the seed of the tournament's draw of lots (the last
+	// tie-break), drawn from the injected random source at creation and
+	// never shown before the standings are: nobody can know the lots
+	// ahead.
+	LotsSeed uint64
+	// CancelReason says why a cancelled tournament was called off.
+	CancelReason string
+	// OpenedAt is when the tournament first left draft: from then on it is
+	// public (also once cancelled); nil for a draft, and for a draft that
+	// was cancelled before it opened, which stays hidden.
+	OpenedAt *time.Time
+	// Version is the sequence number of the last event of its log (0: no
+	// event yet).
+	Version   int64
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
+
+// Public reports whether anyone may see the tournament: once it has left
+// draft.
+func (t Tournament) Public() bool { return t.OpenedAt != nil }
+
+// TournamentSetup is how a tournament is played beyond the rules of its
+// tables: the movement, the rounds, the VP conversion, the tie-breaks and
+// the scores of byes and abandoned tables (RULES §10).
+type TournamentSetup struct {
+	Movement Movement
+	// Rounds is the number of rounds; 0 means derived from the field when
+	// the tournament starts (round robin: every entry meets every other;
+	// knockout: the bracket, where it is always 0).
+	Rounds int
+	// MitchellStep is how many tables the EW pairs move each round in a
+	// Mitchell.
+	MitchellStep int
+	// TargetScore is the score a knockout table plays to (tie-break deals
+	// while tied), so that it has a winner.
+	TargetScore int
+	// VPTable is the organiser's own MP→VP table; nil means the built-in
+	// table of RULES §10 for the deals per round (3 or 4: there is none for
+	// 2-deal rounds nor for team events, which must give their own).
+	VPTable *vp.Table
+	// TieBreaks is the order of the standings' criteria; nil means
+	// standings.DefaultTieBreaks (VP, MP difference, head-to-head,
+	// opponents' VP, lots).
+	TieBreaks []standings.Criterion
+	// RestVP and RestMP are what a bye scores.
+	RestVP, RestMP int
+	// AbandonVP is the most VP a pair that abandons keeps; 0 means RULES'
+	// 6 (rounds of 2–3 deals) or 8 (4 deals).
+	AbandonVP int
+	// RemainingGetsRest gives the pair left at an abandoned table the rest
+	// score instead of what it scored.
+	RemainingGetsRest bool
+	// ForbidSameClub keeps entries of the same club apart in the pairings.
+	ForbidSameClub bool
+	// LateEntryRound is the last round an entry may still join at (0: only
+	// before the tournament starts).
+	LateEntryRound int
+	// TeamPairs is how many pairs a team fields per match (team events
+	// only; 0 otherwise).
+	TeamPairs int
+}
+
+// VPTableInForce is the table that converts the tournament's MP: its own,
+// or RULES §10's built-in one for its deals per round (3 or 4 deals, pairs
+// and individual events); ok is false when there is neither.
+func (t Tournament) VPTableInForce() (table vp.Table, ok bool) {
+	switch {
+	case t.VPTable != nil:
+		return t.VPTable.Clone(), true
+	case t.Kind == TeamsTournament:
+		return vp.Table{}, false // team tables are the organiser's (RULES §10)
+	}
+	return vp.Builtin(t.DealsPerRound)
+}
+
+// TieBreakOrder is the tie-break order in force: the organiser's or the
+// default.
+func (s TournamentSetup) TieBreakOrder() []standings.Criterion {
+	if s.TieBreaks == nil {
+		return slices.Clone(standings.DefaultTieBreaks)
+	}
+	return slices.Clone(s.TieBreaks)
+}
+
+// Movement is how a tournament's entries are paired round after round
+// (RULES §10; package pairing).
+type Movement string
+
+// Movements.
+const (
+	MovementMitchell       Movement = "mitchell"        // NS stay, EW move MitchellStep tables each round
+	MovementDanish         Movement = "danish"          // pure Danish: 1–2, 3–4, … by standings
+	MovementModifiedDanish Movement = "modified_danish" // Danish without a rematch of the previous round
+	MovementRoundRobin     Movement = "round_robin"     // all'italiana: every entry meets every other
+	MovementRandom         Movement = "random"          // a random draw each round
+	MovementKnockout       Movement = "knockout"        // winners go on; tables play to TargetScore
+)
+
+// Movements lists the movements.
+var Movements = []Movement{MovementMitchell, MovementDanish, MovementModifiedDanish, MovementRoundRobin,
+	MovementRandom, MovementKnockout}
+
+// Valid reports whether m is one of the movements.
+func (m Movement) Valid() bool { return slices.Contains(Movements, m) }
 
 // TournamentInput creates a tournament (as a draft).
 type TournamentInput struct {
@@ -108,12 +230,51 @@ type TournamentInput struct {
 	Kind            TournamentKind
 	DealsPerRound   *int
 	StartsAt        *time.Time
+	// Setup holds the set-up the organiser chose; absent fields take their
+	// defaults (DefaultSetup).
+	Setup SetupInput
 }
 
+// SetupInput chooses set-up fields; nil fields are absent.
+type SetupInput struct {
+	Movement          *Movement
+	Rounds            *int
+	MitchellStep      *int
+	TargetScore       *int
+	VPTable           *vp.Table // the organiser's own table
+	BuiltinVPTable    bool      // patch only: back to the built-in table (with VPTable nil)
+	TieBreaks         []standings.Criterion
+	RestVP, RestMP    *int
+	AbandonVP         *int
+	RemainingGetsRest *bool
+	ForbidSameClub    *bool
+	LateEntryRound    *int
+	TeamPairs         *int
+}
+
+// Set-up defaults and limits.
+const (
+	DefaultMovement     = MovementModifiedDanish
+	DefaultRounds       = 4    // of a movement that needs a number of rounds
+	DefaultMitchellStep = 1    // tables the EW pairs move per round
+	DefaultTargetScore  = 2005 // of a knockout table (RULES §10's default target)
+	DefaultRestVP       = 14   // RULES §10's example of a rest score
+	DefaultRestMP       = 355
+	DefaultTeamPairs    = 2
+	MaxRounds           = 50
+	MaxMitchellStep     = 20
+	MaxTargetScore      = 1000000
+	MaxRestMP           = 5000
+	MaxTeamPairs        = 8
+)
+
 // TournamentPatch updates a tournament; nil fields are left as they are.
-// Rules, PlayersPerTable and Options may change only while the tournament is a
-// draft. Options given replace the stored ones (over the rule set's
-// defaults); a new rule set without Options resets them to its defaults.
+// Rules, PlayersPerTable, Options, Kind and the team pairs may change only
+// while the tournament is a draft, the rest of the set-up until it runs.
+// Options given replace the stored ones (over the rule set's defaults); a
+// new rule set without Options resets them to its defaults. Status cannot
+// change here: only the current status is accepted (the lifecycle moves by
+// its actions).
 type TournamentPatch struct {
 	Name            *string
 	Description     *string
@@ -124,6 +285,7 @@ type TournamentPatch struct {
 	DealsPerRound   *int
 	StartsAt        *time.Time
 	Status          *TournamentStatus
+	Setup           SetupInput
 }
 
 // TournamentFilter filters and pages a tournament list.
@@ -145,13 +307,15 @@ type DraftScope struct {
 
 // TournamentService manages tournaments. Authorisation: the admins and
 // owners of the tournament's club, and site admins, create, update and
-// delete it; a draft is visible only to them (to anyone else it does not
-// exist: ENotFound); published, running and finished tournaments are public.
+// delete it and assign its referees; a draft is visible only to them (to
+// anyone else it does not exist: ENotFound); a tournament that has left
+// draft is public, also once cancelled.
 type TournamentService interface {
-	// Create creates a draft tournament of a club. Errors:
-	// EUnauthenticated, ENotFound (club), EForbidden, EInvalid (name,
-	// description, rules, options, players_per_table, kind, deals_per_round,
-	// starts_at; all of them at once).
+	// Create creates a draft tournament of a club, with a fresh secret
+	// lots seed. Errors: EUnauthenticated, ENotFound (club), EForbidden,
+	// EInvalid (name, description, rules, options, players_per_table, kind,
+	// deals_per_round, starts_at and the set-up fields; all of them at
+	// once).
 	Create(ctx context.Context, actor Actor, clubID int64, in TournamentInput) (Tournament, error)
 	// Get returns a tournament the actor may see. Errors: ENotFound (also
 	// a draft the actor may not see).
@@ -159,13 +323,38 @@ type TournamentService interface {
 	// List returns the tournaments the actor may see, ordered by start time.
 	// Errors: EInvalid (club_id, status, query, limit, offset).
 	List(ctx context.Context, actor Actor, f TournamentFilter) (Page[Tournament], error)
-	// Update changes a tournament. The status moves one step forward
-	// (draft → published → running → finished) or stays; rules, players per table
-	// and options change only while it is a draft. Errors:
-	// EUnauthenticated, ENotFound, EForbidden, EInvalid, EConflict (a
-	// status that does not move forward, or frozen fields).
+	// Update changes a tournament. Rules, players per table, options, kind
+	// and team pairs change only while it is a draft, the rest of the
+	// set-up until it runs; name, description and start any time. The
+	// status does not change here. Errors: EUnauthenticated, ENotFound,
+	// EForbidden, EInvalid (every bad field; a status other than the
+	// current one is status:lifecycle_action), EConflict (frozen fields).
 	Update(ctx context.Context, actor Actor, id int64, p TournamentPatch) (Tournament, error)
 	// Delete removes a draft tournament. Errors: EUnauthenticated,
 	// ENotFound, EForbidden, EConflict (no longer a draft).
 	Delete(ctx context.Context, actor Actor, id int64) error
+
+	// Referees lists the tournament's referees. Anyone who may see the
+	// tournament may list them. Errors: ENotFound.
+	Referees(ctx context.Context, actor Actor, id int64) ([]TournamentReferee, error)
+	// AssignReferee makes a user a referee of the tournament (again: no
+	// change). The user must be a member of the tournament's club with the
+	// referee role or higher. Errors: EUnauthenticated, ENotFound,
+	// EForbidden, ENotAReferee.
+	AssignReferee(ctx context.Context, actor Actor, id, userID int64) (TournamentReferee, error)
+	// UnassignReferee takes a referee off the tournament; one who is not
+	// assigned is no error. Errors: EUnauthenticated, ENotFound,
+	// EForbidden.
+	UnassignReferee(ctx context.Context, actor Actor, id, userID int64) error
+}
+
+// TournamentReferee is a referee (arbitro) assigned to a tournament, with
+// their role in the club now (a referee whose role was taken away stays
+// listed, with it, but no longer referees: canRefereeTournament).
+type TournamentReferee struct {
+	TournamentID int64
+	UserID       int64
+	UserName     string
+	Role         Role // "" when no longer a member of the club
+	AssignedAt   time.Time
 }

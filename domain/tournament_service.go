@@ -2,9 +2,12 @@ package domain
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -14,8 +17,9 @@ import (
 
 // tournamentService implements TournamentService.
 type tournamentService struct {
-	st  Storage
-	now func() time.Time
+	st     Storage
+	now    func() time.Time
+	random io.Reader // lots seeds: crypto/rand unless a test injects one
 }
 
 // errTournamentNotFound is also the answer about a draft the actor may not
@@ -30,13 +34,19 @@ func (s *tournamentService) Create(ctx context.Context, actor Actor, clubID int6
 	t := Tournament{ClubID: clubID, Name: strings.TrimSpace(in.Name), Description: strings.TrimSpace(in.Description),
 		Rules: in.Rules, PlayersPerTable: valueOr(in.PlayersPerTable, 0), Kind: in.Kind,
 		DealsPerRound: valueOr(in.DealsPerRound, DefaultDealsPerRound), StartsAt: valueOr(in.StartsAt, time.Time{}),
-		Status: TournamentDraft}
+		Status: TournamentDraft, TournamentSetup: defaultSetup(in.Kind, valueOr(in.Setup.Movement, DefaultMovement))}
+	applySetup(&t.TournamentSetup, in.Setup, t.Kind)
 	absent := absentFields{players: in.PlayersPerTable == nil, startsAt: in.StartsAt == nil}
-	err := s.st.InTx(ctx, func(tx Tx) error {
+	seed, err := randomUint64(s.random)
+	if err != nil {
+		return Tournament{}, err
+	}
+	t.LotsSeed = seed
+	err = s.st.InTx(ctx, func(tx Tx) error {
 		if _, err := accessFor(tx, actor).clubToManage(clubID, readClub); err != nil {
 			return err
 		}
-		if err := checkTournament(&t, in.Options, absent); err != nil {
+		if err := checkTournament(&t, in.Options, in.Setup, absent); err != nil {
 			return err
 		}
 		t.CreatedAt = s.now()
@@ -65,26 +75,30 @@ type absentFields struct{ players, startsAt bool }
 // Options to the complete options object that options (the organiser's
 // choices) gives over the rule set's defaults. It normalises StartsAt to
 // the stored precision (UTC, microseconds).
-func checkTournament(t *Tournament, options json.RawMessage, absent absentFields) error {
+func checkTournament(t *Tournament, options json.RawMessage, setup SetupInput, absent absentFields) error {
 	var v Validator
-	validateTournament(&v, t, options, absent)
+	validateTournament(&v, t, options, setup, absent)
 	return v.Err()
 }
 
 // validateTournament is checkTournament's work: it records every invalid
 // field in v.
-func validateTournament(v *Validator, t *Tournament, options json.RawMessage, absent absentFields) {
+func validateTournament(v *Validator, t *Tournament, options json.RawMessage, setup SetupInput, absent absentFields) {
 	checkText(v, "name", t.Name, true, MaxNameLength)
 	checkText(v, "description", t.Description, false, MaxDescriptionLength)
-	checkGame(v, t, options, absent.players)
+	var game Validator
+	checkGame(&game, t, options, absent.players)
+	v.fields = append(v.fields, game.fields...)
 	switch {
 	case t.Kind == "":
 		v.Add("kind", "required", "kind is required: pairs, teams or individual")
 	case !t.Kind.Valid():
 		v.Add("kind", "invalid", "kind must be pairs, teams or individual")
+	case t.Kind == IndividualTournament && t.PlayersPerTable == 2 && game.Err() == nil:
+		v.Add("players_per_table", "invalid", "an individual event needs 4 players per table: partners change each round")
 	}
 	v.Check(t.DealsPerRound >= MinDealsPerRound && t.DealsPerRound <= MaxDealsPerRound, "deals_per_round", "out_of_range",
-		fmt.Sprintf("deals_per_round must be between %d and %d", MinDealsPerRound, MaxDealsPerRound))
+		fmt.Sprintf("deals_per_round must be %d, %d or %d (RULES §10)", MinDealsPerRound, MinDealsPerRound+1, MaxDealsPerRound))
 	switch {
 	case absent.startsAt:
 		v.Add("starts_at", "required", "starts_at is required")
@@ -92,6 +106,7 @@ func validateTournament(v *Validator, t *Tournament, options json.RawMessage, ab
 		v.Add("starts_at", "out_of_range", "starts_at must be between the years 1970 and 9999")
 	}
 	t.StartsAt = t.StartsAt.UTC().Truncate(time.Microsecond)
+	validateSetup(v, t, setup)
 }
 
 // checkGame validates what decides how the tournament's tables play, with
@@ -188,7 +203,7 @@ func editableTournament(a *access, id int64) (Tournament, error) {
 		return Tournament{}, err
 	case ok:
 		return t, nil
-	case !t.Status.Public():
+	case !t.Public():
 		return Tournament{}, errTournamentNotFound
 	}
 	return Tournament{}, Errorf(EForbidden, "you need the %s role in the tournament's club", RoleAdmin)
@@ -200,7 +215,7 @@ func (s *tournamentService) List(ctx context.Context, actor Actor, f TournamentF
 	f.Query = strings.TrimSpace(f.Query)
 	var v Validator
 	v.Check(f.ClubID == nil || *f.ClubID > 0, "club_id", "invalid", "club_id must be a positive id")
-	v.Check(f.Status == "" || f.Status.Valid(), "status", "invalid", "status must be draft, published, running or finished")
+	v.Check(f.Status == "" || f.Status.Valid(), "status", "invalid", "status must be one of "+statusList())
 	checkText(&v, "query", f.Query, false, MaxQueryLength)
 	checkPage(&v, &f.Limit, &f.Offset)
 	if err := v.Err(); err != nil {
@@ -265,10 +280,17 @@ func checkTournamentPatch(t *Tournament, p TournamentPatch) error {
 	setIf(&t.Kind, p.Kind, nil)
 	setIf(&t.DealsPerRound, p.DealsPerRound, nil)
 	setIf(&t.StartsAt, p.StartsAt, nil)
-	setIf(&t.Status, p.Status, nil)
+	applySetup(&t.TournamentSetup, p.Setup, t.Kind)
 	var v Validator
-	validateTournament(&v, t, options, absentFields{})
-	v.Check(t.Status.Valid(), "status", "invalid", "status must be draft, published, running or finished")
+	validateTournament(&v, t, options, p.Setup, absentFields{})
+	switch {
+	case p.Status == nil || *p.Status == t.Status:
+	case !p.Status.Valid():
+		v.Add("status", "invalid", "status must be one of "+statusList())
+	default:
+		v.Add("status", "lifecycle_action", fmt.Sprintf("the status changes only through the tournament's lifecycle actions "+
+			"(open and close registration, start, finish, publish results, cancel), not here; it is %s", t.Status))
+	}
 	return v.Err()
 }
 
@@ -284,16 +306,18 @@ func setIf[T any](dst *T, src *T, norm func(T) T) {
 	}
 }
 
-// checkTournamentChange checks the move from old to t: the status moves one
-// step forward or stays, and the rule set, players per table and options change only
-// in a draft. Errors: EConflict.
+// checkTournamentChange checks the change from old to t: the rule set,
+// players per table, options, kind and team pairs change only in a draft
+// (players enter knowing them), the rest of the set-up only until the
+// tournament runs. Errors: EConflict.
 func checkTournamentChange(old, t Tournament) error {
-	if t.Status != old.Status && tournamentNext[old.Status] != t.Status {
-		return Errorf(EConflict, "a %s tournament cannot become %s: the status moves only forward, draft → published → running → finished",
-			old.Status, t.Status)
+	if old.Status != TournamentDraft && (!sameGame(old, t) || old.Kind != t.Kind || old.TeamPairs != t.TeamPairs) {
+		return Errorf(EConflict, "rules, players per table, options, kind and team pairs can change only while the tournament is a draft; it is %s",
+			old.Status)
 	}
-	if old.Status != TournamentDraft && !sameGame(old, t) {
-		return Errorf(EConflict, "rules, players per table and options can change only while the tournament is a draft; it is %s", old.Status)
+	if !old.Status.SetupEditable() && (old.DealsPerRound != t.DealsPerRound || !reflect.DeepEqual(old.TournamentSetup, t.TournamentSetup)) {
+		return Errorf(EConflict, "the set-up (deals per round, movement, rounds, VP table, tie-breaks, rest and abandonment scores, ...) "+
+			"can change only until the tournament runs; it is %s", old.Status)
 	}
 	return nil
 }
@@ -349,4 +373,13 @@ func (s *tournamentService) Delete(ctx context.Context, actor Actor, id int64) e
 		}
 		return tx.Tournaments().Delete(id)
 	})
+}
+
+// randomUint64 draws a secret seed from random.
+func randomUint64(random io.Reader) (uint64, error) {
+	var b [8]byte
+	if _, err := io.ReadFull(random, b[:]); err != nil {
+		return 0, fmt.Errorf("random seed: %w", err)
+	}
+	return binary.LittleEndian.Uint64(b[:]), nil
 }

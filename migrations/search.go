@@ -13,6 +13,7 @@ import (
 // writes the schema as it is at its version.
 var goSteps = map[int]func(ctx context.Context, tx *sql.Tx, dialect string) error{
 	4: fillSearch,
+	6: fillLotsSeeds,
 }
 
 // searched are the tables with a search column and the columns folded into

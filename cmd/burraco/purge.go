@@ -9,8 +9,8 @@ import (
 )
 
 // purgeEvery is how often serve deletes expired rows (refresh tokens, and
-// later idempotency keys): rarely enough to cost nothing, often enough that
-// they do not pile up.
+// the tournaments' idempotency keys): rarely enough to cost nothing, often
+// enough that they do not pile up.
 const purgeEvery = time.Hour
 
 // purgeLoop runs purge at once and then every interval, until ctx ends.
@@ -25,8 +25,8 @@ func purgeLoop(ctx context.Context, every time.Duration, purge func(context.Cont
 			return
 		case err != nil:
 			log.Warn("purge of expired rows failed; retrying at the next tick", "err", err, "next_in", every)
-		case p.RefreshTokens > 0:
-			log.Info("purged expired rows", "refresh_tokens", p.RefreshTokens)
+		case p.RefreshTokens > 0 || p.TournamentIdempotencyKeys > 0:
+			log.Info("purged expired rows", "refresh_tokens", p.RefreshTokens, "tournament_idempotency_keys", p.TournamentIdempotencyKeys)
 		}
 		select {
 		case <-ctx.Done():

@@ -16,8 +16,10 @@ const demoPassword = "burraco-demo"
 
 const demoClub = "Circolo Burraco Demo"
 
-// demoTournament is the published tournament of the demo club: an Italian
-// pairs event at 4-player tables, 3 deals a round, a week from now.
+// demoTournament is the tournament of the demo club: an Italian pairs event
+// at 4-player tables, a modified Danish of 4 rounds of 3 deals, a week from
+// now. It stays a draft (seen by the club's admins) until the lifecycle
+// actions (issue 8) can open its registration.
 var demoTournament = domain.TournamentInput{
 	Name:            "Torneo Demo a Coppie",
 	Description:     "A demo tournament: FIBUR rules, pairs, 3 deals per round.",
@@ -45,8 +47,9 @@ var demoUsers = []struct {
 }
 
 // runSeedDemo fills the database with a demo club to click through: its
-// owner, admin, referee and members, their player profiles, and a published
-// tournament. It does nothing if the demo club exists already.
+// owner, admin, referee and members, their player profiles, and a draft
+// tournament with the referee assigned. It does nothing if the demo club
+// exists already.
 func runSeedDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var c config
 	fs := flag.NewFlagSet("seed-demo", flag.ContinueOnError)
@@ -102,7 +105,7 @@ func seedDemo(ctx context.Context, svc domain.Services, now func() time.Time, st
 	if err := seedPlayers(ctx, svc.Players, club.ID, users); err != nil {
 		return err
 	}
-	tournament, err := seedTournament(ctx, svc.Tournaments, domain.Actor{UserID: users[1].ID}, club.ID, now())
+	tournament, err := seedTournament(ctx, svc.Tournaments, domain.Actor{UserID: users[1].ID}, club.ID, users[2].ID, now())
 	if err != nil {
 		return err
 	}
@@ -112,17 +115,17 @@ func seedDemo(ctx context.Context, svc domain.Services, now func() time.Time, st
 }
 
 // seedTournament has the club's admin (the secretary) create the demo
-// tournament, starting a week after now, and publish it.
-func seedTournament(ctx context.Context, tournaments domain.TournamentService, admin domain.Actor, clubID int64, now time.Time) (domain.Tournament, error) {
+// tournament, starting a week after now, and assign the club's referee to
+// it.
+func seedTournament(ctx context.Context, tournaments domain.TournamentService, admin domain.Actor, clubID, referee int64, now time.Time) (domain.Tournament, error) {
 	in := demoTournament
 	in.StartsAt = new(now.Add(demoTournamentLead))
 	t, err := tournaments.Create(ctx, admin, clubID, in)
 	if err != nil {
 		return domain.Tournament{}, fmt.Errorf("create tournament: %w", err)
 	}
-	published := domain.TournamentPublished
-	if t, err = tournaments.Update(ctx, admin, t.ID, domain.TournamentPatch{Status: &published}); err != nil {
-		return domain.Tournament{}, fmt.Errorf("publish tournament: %w", err)
+	if _, err := tournaments.AssignReferee(ctx, admin, t.ID, referee); err != nil {
+		return domain.Tournament{}, fmt.Errorf("assign the referee: %w", err)
 	}
 	return t, nil
 }
@@ -153,6 +156,6 @@ func printDemo(w io.Writer, club domain.Club, t domain.Tournament) {
 		fmt.Fprintf(w, "  %-8s %-28s %s\n", d.role, d.email, d.name)
 	}
 	fmt.Fprintln(w, "and a player profile for each, plus two guest players without a login.")
-	fmt.Fprintf(w, "Published the tournament %q (id %d, /api/v1/tournaments/%d): %s, %d players per table, %s, %d deals per round, starting %s.\n",
-		t.Name, t.ID, t.ID, t.Rules, t.PlayersPerTable, t.Kind, t.DealsPerRound, t.StartsAt.Format(time.RFC3339))
+	fmt.Fprintf(w, "Created the draft tournament %q (id %d, /api/v1/tournaments/%d, seen by the club's admins): %s, %d players per table, %s, %s of %d rounds of %d deals, starting %s; its referee is Rita Referee.\n",
+		t.Name, t.ID, t.ID, t.Rules, t.PlayersPerTable, t.Kind, t.Movement, t.Rounds, t.DealsPerRound, t.StartsAt.Format(time.RFC3339))
 }

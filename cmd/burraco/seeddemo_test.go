@@ -15,7 +15,9 @@ import (
 )
 
 // TestSeedDemoTournament checks the demo tournament against an injected
-// clock: published, public, a week ahead; and that a second run adds none.
+// clock: a draft the club's admin sees (the public does not, until the
+// lifecycle actions open it), a week ahead, its referee assigned; and that
+// a second run adds none.
 func TestSeedDemoTournament(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := t.Context()
@@ -29,19 +31,34 @@ func TestSeedDemoTournament(t *testing.T) {
 				t.Fatalf("run %d: %v", run+1, err)
 			}
 		}
-		page, err := svc.Tournaments.List(ctx, domain.Actor{}, domain.TournamentFilter{})
+		public, err := svc.Tournaments.List(ctx, domain.Actor{}, domain.TournamentFilter{})
+		if err != nil || public.Total != 0 {
+			t.Fatalf("public tournaments: %+v, %v; want none (the demo tournament is a draft)", public, err)
+		}
+		admin, err := svc.Auth.Login(ctx, "admin@demo.burraco.local", demoPassword)
+		if err != nil {
+			t.Fatal(err)
+		}
+		adminActor := domain.Actor{UserID: admin.User.ID}
+		page, err := svc.Tournaments.List(ctx, adminActor, domain.TournamentFilter{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if page.Total != 1 {
-			t.Fatalf("%d public tournaments after two runs, want 1", page.Total)
+			t.Fatalf("%d tournaments for the club's admin after two runs, want 1", page.Total)
 		}
 		got := page.Items[0]
 		want := domain.Tournament{Name: demoTournament.Name, ClubName: demoClub, Rules: "fibur", PlayersPerTable: 4,
-			Kind: domain.PairsTournament, DealsPerRound: 3, StartsAt: now.AddDate(0, 0, 7), Status: domain.TournamentPublished}
-		got.ID, got.ClubID, got.Description, got.Options, got.CreatedAt, got.UpdatedAt = 0, 0, "", nil, time.Time{}, time.Time{}
+			Kind: domain.PairsTournament, DealsPerRound: 3, StartsAt: now.AddDate(0, 0, 7), Status: domain.TournamentDraft,
+			TournamentSetup: domain.TournamentSetup{Movement: domain.MovementModifiedDanish, Rounds: 4, MitchellStep: 1,
+				TargetScore: 2005, RestVP: 14, RestMP: 355}}
+		got.ID, got.ClubID, got.Description, got.Options, got.CreatedAt, got.UpdatedAt, got.LotsSeed = 0, 0, "", nil, time.Time{}, time.Time{}, 0
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("demo tournament (-want +got):\n%s", diff)
+		}
+		refs, err := svc.Tournaments.Referees(ctx, adminActor, page.Items[0].ID)
+		if err != nil || len(refs) != 1 || refs[0].UserName != "Rita Referee" || refs[0].Role != domain.RoleReferee {
+			t.Errorf("demo referees: %+v, %v; want Rita Referee", refs, err)
 		}
 	})
 }

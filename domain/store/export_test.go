@@ -11,7 +11,8 @@ import (
 // CheckModels reports the first GORM model field that has no column in the
 // migrated schema (the SQL migrations are the source of truth).
 func CheckModels(db *DB) error {
-	models := []any{&userRow{}, &refreshTokenRow{}, &clubRow{}, &membershipRow{}, &playerRow{}, &settingRow{}, &tournamentRow{}}
+	models := []any{&userRow{}, &refreshTokenRow{}, &clubRow{}, &membershipRow{}, &playerRow{}, &settingRow{}, &tournamentRow{},
+		&refereeRow{}, &tournamentEventRow{}, &tournamentIdempotencyRow{}}
 	m := db.gorm.Migrator()
 	for _, model := range models {
 		s, err := schema.Parse(model, &cacheStore, db.gorm.NamingStrategy)

@@ -36,7 +36,7 @@ func TestSearchFoldsCaseAndAccents(t *testing.T) {
 			}
 			for _, name := range []string{"Trofeo Città di Cantù", "Coppa Forlì", "Torneo 10_a"} {
 				tm := domain.Tournament{ClubID: clubID, Name: name, Rules: "fibur", Options: []byte("{}"), PlayersPerTable: 4,
-					Kind: domain.PairsTournament, DealsPerRound: 3, StartsAt: now, Status: domain.TournamentPublished, CreatedAt: now, UpdatedAt: now}
+					Kind: domain.PairsTournament, DealsPerRound: 3, StartsAt: now, Status: domain.TournamentRegistrationOpen, OpenedAt: &now, CreatedAt: now, UpdatedAt: now}
 				if err := tx.Tournaments().Create(&tm); err != nil {
 					return err
 				}

@@ -2,12 +2,14 @@ package store
 
 import (
 	"encoding/json"
+	"strconv"
 	"time"
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 
 	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/vp"
 	"github.com/burraco/burraco/internal/fold"
 )
 
@@ -23,9 +25,31 @@ type tournamentRow struct {
 	DealsPerRound   int
 	StartsAt        time.Time
 	Status          string
-	Search          string    // fold.Search(name): what ?q= compares
+	Search          string       // fold.Search(name): what ?q= compares
+	Setup           setupColumns `gorm:"embedded"`
+	LotsSeed        string       // a uint64 in decimal (SQLite has no unsigned 64-bit integer)
+	CancelReason    string
+	OpenedAt        *time.Time
+	Version         int64
 	CreatedAt       time.Time `gorm:"autoCreateTime:false"`
 	UpdatedAt       time.Time `gorm:"autoUpdateTime:false"`
+}
+
+// setupColumns are the columns of domain.TournamentSetup.
+type setupColumns struct {
+	Movement          string
+	Rounds            int
+	MitchellStep      int
+	TargetScore       int
+	VPTable           *string // the JSON vp.Table; NULL: the built-in
+	TieBreaks         *string // the JSON array of criteria; NULL: the default order
+	RestVP            int     `gorm:"column:rest_vp"`
+	RestMP            int     `gorm:"column:rest_mp"`
+	AbandonVP         int     `gorm:"column:abandon_vp"`
+	RemainingGetsRest bool
+	ForbidSameClub    bool
+	LateEntryRound    int
+	TeamPairs         int
 }
 
 func (tournamentRow) TableName() string { return "tournaments" }
@@ -34,7 +58,48 @@ func tournamentRowOf(t domain.Tournament) tournamentRow {
 	return tournamentRow{ID: t.ID, ClubID: t.ClubID, Name: t.Name, Description: t.Description,
 		Rules: string(t.Rules), Options: string(t.Options), PlayersPerTable: t.PlayersPerTable, Kind: string(t.Kind),
 		DealsPerRound: t.DealsPerRound, StartsAt: utc(t.StartsAt), Status: string(t.Status), Search: fold.Search(t.Name),
+		Setup: setupColumnsOf(t.TournamentSetup), LotsSeed: strconv.FormatUint(t.LotsSeed, 10),
+		CancelReason: t.CancelReason, OpenedAt: utcPtr(t.OpenedAt), Version: t.Version,
 		CreatedAt: utc(t.CreatedAt), UpdatedAt: utc(t.UpdatedAt)}
+}
+
+func setupColumnsOf(s domain.TournamentSetup) setupColumns {
+	c := setupColumns{Movement: string(s.Movement), Rounds: s.Rounds, MitchellStep: s.MitchellStep, TargetScore: s.TargetScore,
+		RestVP: s.RestVP, RestMP: s.RestMP, AbandonVP: s.AbandonVP, RemainingGetsRest: s.RemainingGetsRest,
+		ForbidSameClub: s.ForbidSameClub, LateEntryRound: s.LateEntryRound, TeamPairs: s.TeamPairs}
+	c.VPTable = jsonText(s.VPTable, s.VPTable != nil)
+	c.TieBreaks = jsonText(s.TieBreaks, s.TieBreaks != nil)
+	return c
+}
+
+// jsonText is v as JSON text, or nil (NULL) when not set.
+func jsonText(v any, set bool) *string {
+	if !set {
+		return nil
+	}
+	b, _ := json.Marshal(v) // plain structs and strings: cannot fail
+	s := string(b)
+	return &s
+}
+
+// setup reads the set-up back. The JSON columns hold what setupColumnsOf
+// wrote; one that no longer reads (edited by hand) gives an empty VP table,
+// which the domain's validation reports, or the default tie-break order.
+func (c setupColumns) setup() domain.TournamentSetup {
+	s := domain.TournamentSetup{Movement: domain.Movement(c.Movement), Rounds: c.Rounds, MitchellStep: c.MitchellStep,
+		TargetScore: c.TargetScore, RestVP: c.RestVP, RestMP: c.RestMP, AbandonVP: c.AbandonVP,
+		RemainingGetsRest: c.RemainingGetsRest, ForbidSameClub: c.ForbidSameClub, LateEntryRound: c.LateEntryRound,
+		TeamPairs: c.TeamPairs}
+	if c.VPTable != nil {
+		s.VPTable = &vp.Table{}
+		if json.Unmarshal([]byte(*c.VPTable), s.VPTable) != nil {
+			s.VPTable = &vp.Table{}
+		}
+	}
+	if c.TieBreaks != nil && json.Unmarshal([]byte(*c.TieBreaks), &s.TieBreaks) != nil {
+		s.TieBreaks = nil
+	}
+	return s
 }
 
 // tournamentView is a tournament joined with its club.
@@ -45,10 +110,12 @@ type tournamentView struct {
 
 func (v tournamentView) domain() domain.Tournament {
 	r := v.Row
+	seed, _ := strconv.ParseUint(r.LotsSeed, 10, 64) // written by FormatUint
 	return domain.Tournament{ID: r.ID, ClubID: r.ClubID, ClubName: v.ClubName, Name: r.Name, Description: r.Description,
 		Rules: domain.RuleSet(r.Rules), Options: json.RawMessage(r.Options), PlayersPerTable: r.PlayersPerTable, Kind: domain.TournamentKind(r.Kind),
 		DealsPerRound: r.DealsPerRound, StartsAt: r.StartsAt.UTC(), Status: domain.TournamentStatus(r.Status),
-		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
+		TournamentSetup: r.Setup.setup(), LotsSeed: seed, CancelReason: r.CancelReason, OpenedAt: utcPtr(r.OpenedAt),
+		Version: r.Version, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
 }
 
 type tournamentRepo struct{ t *tx }
@@ -92,10 +159,15 @@ func (r tournamentRepo) get(q *gorm.DB, id int64) (domain.Tournament, error) {
 
 func (r tournamentRepo) Update(t domain.Tournament) error {
 	row := tournamentRowOf(t)
+	c := row.Setup
 	return hitOne(r.t.db.Model(&tournamentRow{ID: t.ID}).Updates(map[string]any{
 		"name": row.Name, "description": row.Description, "rules": row.Rules, "options": row.Options,
 		"players_per_table": row.PlayersPerTable, "kind": row.Kind, "deals_per_round": row.DealsPerRound,
-		"starts_at": row.StartsAt, "status": row.Status, "search": row.Search, "updated_at": row.UpdatedAt,
+		"starts_at": row.StartsAt, "search": row.Search, "updated_at": row.UpdatedAt,
+		"movement": c.Movement, "rounds": c.Rounds, "mitchell_step": c.MitchellStep, "target_score": c.TargetScore,
+		"vp_table": c.VPTable, "tie_breaks": c.TieBreaks, "rest_vp": c.RestVP, "rest_mp": c.RestMP, "abandon_vp": c.AbandonVP,
+		"remaining_gets_rest": c.RemainingGetsRest, "forbid_same_club": c.ForbidSameClub,
+		"late_entry_round": c.LateEntryRound, "team_pairs": c.TeamPairs,
 	}), "tournament")
 }
 
@@ -109,9 +181,9 @@ func (r tournamentRepo) List(f domain.TournamentFilter, drafts domain.DraftScope
 		switch {
 		case drafts.All:
 		case len(drafts.ClubIDs) > 0:
-			q = q.Where("(t.status <> ? OR t.club_id IN ?)", string(domain.TournamentDraft), drafts.ClubIDs)
+			q = q.Where("(t.opened_at IS NOT NULL OR t.club_id IN ?)", drafts.ClubIDs)
 		default:
-			q = q.Where("t.status <> ?", string(domain.TournamentDraft))
+			q = q.Where("t.opened_at IS NOT NULL")
 		}
 		if f.ClubID != nil {
 			q = q.Where("t.club_id = ?", *f.ClubID)

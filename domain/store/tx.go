@@ -20,8 +20,11 @@ func (t *tx) Clubs() domain.ClubRepo                 { return clubRepo{t} }
 func (t *tx) Memberships() domain.MembershipRepo     { return membershipRepo{t} }
 func (t *tx) Players() domain.PlayerRepo             { return playerRepo{t} }
 func (t *tx) Tournaments() domain.TournamentRepo     { return tournamentRepo{t} }
-func (t *tx) Settings() domain.SettingRepo           { return settingRepo{t} }
-func (t *tx) Tables() domain.TableRepo               { return tableRepo{t} }
+func (t *tx) TournamentEvents() domain.TournamentEventRepo {
+	return tournamentEventRepo{t}
+}
+func (t *tx) Settings() domain.SettingRepo { return settingRepo{t} }
+func (t *tx) Tables() domain.TableRepo     { return tableRepo{t} }
 
 // utc normalises a time for storage: UTC, microseconds (PostgreSQL's
 // precision), so that both databases round-trip it unchanged.

@@ -1,0 +1,153 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+
+	"github.com/burraco/burraco/domain"
+)
+
+// tournamentEventRepo implements domain.TournamentEventRepo.
+type tournamentEventRepo struct{ t *tx }
+
+type tournamentEventRow struct {
+	TournamentID int64 `gorm:"primaryKey"`
+	Seq          int64 `gorm:"primaryKey"`
+	At           time.Time
+	ByUserID     *int64 // NULL: the server itself
+	Kind         string
+	Data         string // JSON (JSONB on PostgreSQL)
+	Reason       string
+}
+
+func (tournamentEventRow) TableName() string { return "tournament_events" }
+
+func (r tournamentEventRow) domain() domain.TournamentEventRecord {
+	e := domain.TournamentEventRecord{Seq: r.Seq, At: r.At.UTC(), Kind: r.Kind, Data: json.RawMessage(r.Data), Reason: r.Reason}
+	if r.ByUserID != nil {
+		e.By = *r.ByUserID
+	}
+	return e
+}
+
+// errSeqConflict is the EVersionConflict of an append that lost the race.
+func errSeqConflict(err error) error {
+	return &domain.Error{Code: domain.EVersionConflict, Message: "the tournament changed since it was read; read it again and retry", Err: err}
+}
+
+func (r tournamentEventRepo) Append(tournamentID, expectSeq int64, events []domain.TournamentEventRecord, m domain.TournamentMirror) error {
+	rows, err := eventRows(tournamentID, expectSeq, events)
+	if err != nil {
+		return err
+	}
+	last := rows[len(rows)-1]
+	// The conditional UPDATE first: it takes the row's lock, so that a
+	// second writer waits here and then finds the version moved.
+	set := map[string]any{"version": last.Seq, "updated_at": last.At}
+	if m.Status != "" {
+		set["status"], set["cancel_reason"] = string(m.Status), m.CancelReason
+		if m.Status != domain.TournamentDraft && m.Status != domain.TournamentCancelled {
+			set["opened_at"] = gorm.Expr("COALESCE(opened_at, ?)", last.At)
+		}
+	}
+	res := r.t.db.Model(&tournamentRow{}).Where("id = ? AND version = ?", tournamentID, expectSeq).Updates(set)
+	if res.Error != nil {
+		return translate(res.Error, "tournament")
+	}
+	if res.RowsAffected == 0 {
+		if _, err := r.Version(tournamentID); err != nil {
+			return err
+		}
+		return errSeqConflict(nil)
+	}
+	if err := r.t.db.Create(&rows).Error; err != nil {
+		if kind, _ := classify(err); kind == uniqueViolation {
+			return errSeqConflict(err)
+		}
+		return translate(err, "tournament event")
+	}
+	return nil
+}
+
+// eventRows checks that events follow expectSeq one by one and returns
+// them as rows.
+func eventRows(tournamentID, expectSeq int64, events []domain.TournamentEventRecord) ([]tournamentEventRow, error) {
+	if len(events) == 0 {
+		return nil, errors.New("store: no tournament events to append")
+	}
+	rows := make([]tournamentEventRow, len(events))
+	for i, e := range events {
+		if want := expectSeq + int64(i) + 1; e.Seq != want {
+			return nil, fmt.Errorf("store: tournament %d: event %d has seq %d, want %d", tournamentID, i, e.Seq, want)
+		}
+		data := string(e.Data)
+		if len(e.Data) == 0 {
+			data = "{}"
+		}
+		rows[i] = tournamentEventRow{TournamentID: tournamentID, Seq: e.Seq, At: utc(e.At), Kind: e.Kind, Data: data, Reason: e.Reason}
+		if e.By != 0 {
+			by := e.By
+			rows[i].ByUserID = &by
+		}
+	}
+	return rows, nil
+}
+
+func (r tournamentEventRepo) After(tournamentID, afterSeq int64) ([]domain.TournamentEventRecord, error) {
+	var rows []tournamentEventRow
+	err := r.t.db.Where("tournament_id = ? AND seq > ?", tournamentID, afterSeq).Order("seq").Find(&rows).Error
+	if err != nil {
+		return nil, translate(err, "tournament event")
+	}
+	return mapRows(rows, tournamentEventRow.domain), nil
+}
+
+func (r tournamentEventRepo) Version(tournamentID int64) (int64, error) {
+	var v struct{ Version int64 }
+	err := r.t.db.Model(&tournamentRow{}).Select("version").Where("id = ?", tournamentID).Take(&v).Error
+	return v.Version, translate(err, "tournament")
+}
+
+type tournamentIdempotencyRow struct {
+	UserID       int64  `gorm:"primaryKey"`
+	IdemKey      string `gorm:"primaryKey"`
+	TournamentID int64
+	RequestHash  string
+	Status       int
+	Body         string
+	CreatedAt    time.Time `gorm:"autoCreateTime:false"`
+}
+
+func (tournamentIdempotencyRow) TableName() string { return "tournament_idempotency" }
+
+func (r tournamentEventRepo) Idempotent(userID int64, key string, since time.Time) (domain.TournamentIdempotent, error) {
+	var row tournamentIdempotencyRow
+	err := r.t.db.Where("user_id = ? AND idem_key = ? AND created_at >= ?", userID, key, utc(since)).Take(&row).Error
+	if err != nil {
+		return domain.TournamentIdempotent{}, translate(err, "idempotency key")
+	}
+	return domain.TournamentIdempotent{UserID: row.UserID, Key: row.IdemKey, TournamentID: row.TournamentID,
+		RequestHash: row.RequestHash, Status: row.Status, Body: []byte(row.Body), CreatedAt: row.CreatedAt.UTC()}, nil
+}
+
+func (r tournamentEventRepo) SaveIdempotent(m domain.TournamentIdempotent) error {
+	if err := r.t.db.Where("user_id = ? AND idem_key = ?", m.UserID, m.Key).Delete(&tournamentIdempotencyRow{}).Error; err != nil {
+		return translate(err, "idempotency key")
+	}
+	row := tournamentIdempotencyRow{UserID: m.UserID, IdemKey: m.Key, TournamentID: m.TournamentID, RequestHash: m.RequestHash,
+		Status: m.Status, Body: string(m.Body), CreatedAt: utc(m.CreatedAt)}
+	return translate(r.t.db.Create(&row).Error, "idempotency key")
+}
+
+// DeleteIdempotentBefore deletes one batch, picked through the created_at
+// index: DELETE ... WHERE (user_id, idem_key) IN (SELECT ... LIMIT n) reads
+// the same on SQLite and PostgreSQL.
+func (r tournamentEventRepo) DeleteIdempotentBefore(before time.Time, limit int) (int64, error) {
+	batch := r.t.db.Model(&tournamentIdempotencyRow{}).Select("user_id, idem_key").Where("created_at < ?", utc(before)).Limit(limit)
+	res := r.t.db.Where("(user_id, idem_key) IN (?)", batch).Delete(&tournamentIdempotencyRow{})
+	return res.RowsAffected, translate(res.Error, "idempotency key")
+}

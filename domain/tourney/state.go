@@ -1,0 +1,210 @@
+package tourney
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/burraco/burraco/domain/pairing"
+	"github.com/burraco/burraco/domain/standings"
+)
+
+// Tournament statuses.
+const (
+	StatusDraft              = "draft"
+	StatusRegistrationOpen   = "registration_open"
+	StatusRegistrationClosed = "registration_closed"
+	StatusRunning            = "running"
+	StatusFinished           = "finished"
+	StatusResultsPublished   = "results_published"
+	StatusCancelled          = "cancelled"
+)
+
+// Round statuses.
+const (
+	RoundStatusPublished = "pairings_published"
+	RoundStatusPlaying   = "playing"
+	RoundStatusClosed    = "closed"
+)
+
+// Deal statuses.
+const (
+	DealEntered   = "entered"   // by a player, waiting for an opponent or the staff
+	DealConfirmed = "confirmed" // by an opponent or the staff, or entered by the staff
+)
+
+// Entry is a pair, team or (individual events) player of the tournament.
+// ID is given in order of entry, from 1. Players are player ids (for teams,
+// pair by pair: the first two are its first pair). FirstRound is the first
+// round a late entry can play (0: from the start). WithdrawnAfter is how
+// many rounds were drawn when it withdrew.
+type Entry struct {
+	ID             int64   `json:"id"`
+	Number         int     `json:"number"`
+	Seed           int     `json:"seed,omitempty"`
+	Name           string  `json:"name,omitempty"`
+	Club           string  `json:"club,omitempty"`
+	Players        []int64 `json:"players"`
+	FeePaid        bool    `json:"fee_paid"`
+	CheckedIn      bool    `json:"checked_in"`
+	Withdrawn      bool    `json:"withdrawn"`
+	WithdrawnAfter int     `json:"withdrawn_after_round,omitempty"`
+	FirstRound     int     `json:"first_round,omitempty"`
+}
+
+// TableLayout is who sits at a table: NS against EW (entries: pairs, or
+// teams, whose pair number Pair sits there in team match Match), or in an
+// individual event the players N and S against E and W.
+type TableLayout struct {
+	Number int   `json:"number"`
+	Match  int   `json:"match,omitempty"`
+	Pair   int   `json:"pair,omitempty"`
+	NS     int64 `json:"ns,omitempty"`
+	EW     int64 `json:"ew,omitempty"`
+	N      int64 `json:"n,omitempty"`
+	S      int64 `json:"s,omitempty"`
+	E      int64 `json:"e,omitempty"`
+	W      int64 `json:"w,omitempty"`
+}
+
+// Deal is one deal of a sheet as it stands: the parts of both sides, who
+// entered it (EnteredSide ns or ew for a player, empty for the staff) and
+// who confirmed it. TieBreak marks a knockout's tie-break deal (played while
+// tied at or past the target); Corrections counts the referee's corrections.
+type Deal struct {
+	Number      int       `json:"number"`
+	NS          Parts     `json:"ns"`
+	EW          Parts     `json:"ew"`
+	TimeOut     bool      `json:"time_out,omitempty"`
+	TieBreak    bool      `json:"tie_break,omitempty"`
+	Status      string    `json:"status"`
+	EnteredBy   int64     `json:"entered_by"`
+	EnteredSide string    `json:"entered_side,omitempty"`
+	EnteredAt   time.Time `json:"entered_at"`
+	ConfirmedBy int64     `json:"confirmed_by,omitempty"`
+	ConfirmedAt time.Time `json:"confirmed_at"`
+	Corrections int       `json:"corrections,omitempty"`
+}
+
+// RulingRecord is a ruling at a table, as recorded.
+type RulingRecord struct {
+	Seq    int64     `json:"seq"`
+	At     time.Time `json:"at"`
+	By     int64     `json:"by"`
+	Kind   string    `json:"kind"`
+	Entry  int64     `json:"entry,omitempty"`
+	Deals  int       `json:"deals,omitempty"`
+	Reason string    `json:"reason,omitempty"`
+}
+
+// table is a table of a round and its sheet.
+type table struct {
+	TableLayout
+	version int64
+	deals   []Deal
+	planned int // deals the table plays (0 in a knockout: to the target)
+	rulings []RulingRecord
+	decided string // the ruling kind that decided the table, if one did
+	left    int64  // abandonment: the entry that left
+	absent  int64  // bye ruling: the entry that did not turn up
+}
+
+// round is a round of the tournament.
+type round struct {
+	number     int
+	status     string
+	tables     []*table // by number order
+	byes       []int64
+	bracket    []int64
+	draws      int // 1 + redraws
+	overridden bool
+	reopened   int
+}
+
+// State is a tournament as the fold of its events. Decide never changes it;
+// Apply does. It is not safe for concurrent use: the service serialises
+// commands per tournament (the event log's sequence does).
+type State struct {
+	setup          Setup
+	seq            int64
+	status         string
+	cancelReason   string
+	entries        []*Entry // entry i has ID i+1
+	playerEntry    map[int64]int64
+	rounds         []*round
+	forbidden      [][2]int64
+	schedForbidden [][2]int64
+	order          []int64
+	penalties      []standings.Penalty
+	cache          *Standings // standings computed since the last Apply
+}
+
+// New is the state of a tournament before its first event (draft), or every
+// problem of its set-up (an *Error with code invalid_setup).
+func New(setup Setup) (*State, error) {
+	su := setup.normalized()
+	if err := su.validate(); err != nil {
+		return nil, err
+	}
+	return &State{setup: su, status: StatusDraft, playerEntry: map[int64]int64{}}, nil
+}
+
+// Replay is the state after the events, in order.
+func Replay(setup Setup, events []Event) (*State, error) {
+	s, err := New(setup)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range events {
+		if err := s.Apply(e); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Seq is the sequence number of the last event applied: the tournament's
+// version (0 before any).
+func (s *State) Seq() int64 { return s.seq }
+
+// Decide answers a command given by who at time at: the event to append
+// (Seq the next one), or why not (*Error). It never changes the state.
+// Randomness (random draws, individual rounds, round-robin seating) comes
+// from rnd; a draw is recorded in the event, so replay does not need it.
+func (s *State) Decide(cmd Command, who Actor, at time.Time, rnd pairing.Rand) (Event, error) {
+	if cmd == nil {
+		return Event{}, errf(KindInvalid, CodeInvalidCommand, "no command")
+	}
+	p, reason, err := cmd.decide(s, who, rnd)
+	if err != nil {
+		return Event{}, err
+	}
+	if err := p.check(s); err != nil {
+		return Event{}, err
+	}
+	data, err := json.Marshal(p)
+	if err != nil {
+		return Event{}, errf(KindInvalid, CodeInvalidCommand, "encoding the event: %v", err)
+	}
+	return Event{Seq: s.seq + 1, At: at.UTC().Truncate(time.Microsecond), By: who.UserID,
+		Kind: p.kind(), Data: data, Reason: reason}, nil
+}
+
+// Apply folds an event into the state: the next in sequence (Seq one more
+// than Seq()), of a known kind, that the state accepts. On error the state
+// is unchanged.
+func (s *State) Apply(e Event) error {
+	if e.Seq != s.seq+1 {
+		return errf(KindConflict, CodeSeqGap, "event %d does not follow %d", e.Seq, s.seq)
+	}
+	p, err := decodePayload(e)
+	if err != nil {
+		return err
+	}
+	if err := p.check(s); err != nil {
+		return badEvent(e, err)
+	}
+	p.apply(s, e)
+	s.seq = e.Seq
+	s.cache = nil
+	return nil
+}
