@@ -54,7 +54,10 @@ type Services struct {
 	Clubs       ClubService
 	Players     PlayerService
 	Tournaments TournamentService
-	Tables      TableService
+	// Play runs tournaments after their set-up: lifecycle, entries,
+	// rounds, score sheets, standings.
+	Play   TournamentPlayService
+	Tables TableService
 }
 
 // NewServices returns the services over st.
@@ -69,6 +72,7 @@ func NewServices(st Storage, cfg Config) Services {
 		Clubs:       &clubService{st: st, now: now},
 		Players:     &playerService{st: st, now: now},
 		Tournaments: &tournamentService{st: st, now: now, random: cfg.Random},
+		Play:        newTournamentPlayService(st, now, cfg.Random),
 		Tables:      newTableService(st, now, cfg.Random, cfg.Bot),
 	}
 }

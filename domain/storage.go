@@ -162,6 +162,11 @@ type PlayerRepo interface {
 	// f is already validated. It is one query (PlayerService.List runs it
 	// in ViewOne).
 	List(f PlayerFilter) ([]Player, int, error)
+	// IDsOfUser returns the ids of the player profiles linked to a user.
+	IDsOfUser(userID int64) ([]int64, error)
+	// Names returns the names of the players with these ids (ids of no
+	// player are left out).
+	Names(ids []int64) (map[int64]string, error)
 }
 
 // TournamentRepo stores tournaments. Tournaments it returns carry their

@@ -119,3 +119,35 @@ func (r playerRepo) List(f domain.PlayerFilter) ([]domain.Player, int, error) {
 	}
 	return out, total, nil
 }
+
+// IDsOfUser returns the ids of the player profiles linked to a user (at
+// most one today: user_id is unique), in id order.
+func (r playerRepo) IDsOfUser(userID int64) ([]int64, error) {
+	var ids []int64
+	if err := r.t.db.Raw("SELECT id FROM players WHERE user_id = ? ORDER BY id", userID).Scan(&ids).Error; err != nil {
+		return nil, translate(err, "player")
+	}
+	return ids, nil
+}
+
+// Names returns the names of the players with these ids; ids of no player
+// are left out.
+func (r playerRepo) Names(ids []int64) (map[int64]string, error) {
+	out := make(map[int64]string, len(ids))
+	const batch = 500 // well under every dialect's limit of bound parameters
+	for len(ids) > 0 {
+		n := min(len(ids), batch)
+		var rows []struct {
+			ID   int64
+			Name string
+		}
+		if err := r.t.db.Raw("SELECT id, name FROM players WHERE id IN ?", ids[:n]).Scan(&rows).Error; err != nil {
+			return nil, translate(err, "player")
+		}
+		for _, p := range rows {
+			out[p.ID] = p.Name
+		}
+		ids = ids[n:]
+	}
+	return out, nil
+}

@@ -1,0 +1,357 @@
+package domain
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/burraco/burraco/domain/pairing"
+	"github.com/burraco/burraco/domain/tourney"
+)
+
+// TournamentPlayService runs a tournament's life after its set-up: the
+// lifecycle's actions, entries, rounds and pairings, live score sheets,
+// rulings, penalties, standings and the audit trail. The tournament's
+// event log is the record (see package tourney): each command is decided
+// against the fold of the log and, when accepted, appended to it in the
+// same transaction that moves the tournament's version, so the version a
+// client saw tells it whether anything changed.
+//
+// Authorisation: anyone may read a tournament once it has left draft
+// (its entries, published pairings, sheets, results and standings); the
+// audit trail is for its referees and directors. Who may give which
+// command is the tourney package's (Actor): the club's admins and owners
+// and site admins direct; assigned referees referee; a player acts for
+// their own entry and table.
+type TournamentPlayService interface {
+	// Act decides a command and stores its event. Errors: EUnauthenticated,
+	// ENotFound (tournament, or a draft the actor may not see; entry,
+	// round, table or deal), EForbidden, EInvalid (every bad field),
+	// EConflict and the tourney package's conflict codes (stale_sheet, …),
+	// EIdempotencyKeyReused.
+	Act(ctx context.Context, actor Actor, id int64, in TournamentCommand) (TournamentActed, error)
+	// Read returns the tournament and its state as it stands. Errors:
+	// ENotFound.
+	Read(ctx context.Context, actor Actor, id int64) (TournamentRead, error)
+	// Audit returns the events of the log after seq after, at most limit
+	// (1..500), oldest first: who did what, when, why, and for corrections
+	// the sheet before and after. Errors: EUnauthenticated, ENotFound,
+	// EForbidden (not a referee or director of it), EInvalid.
+	Audit(ctx context.Context, actor Actor, id int64, after int64, limit int) ([]tourney.Event, error)
+}
+
+// TournamentCommand is a command to a tournament with the request's
+// Idempotency-Key (optional). RequestHash identifies the request the key
+// was sent with (the API hashes method, path and body): the same key with
+// another request is refused.
+type TournamentCommand struct {
+	Command        tourney.Command
+	IdempotencyKey string
+	RequestHash    string
+}
+
+// TournamentRead is a tournament with its state. Snapshot is shared by
+// every reader of the same version: read it, never change it. Staff is set
+// when the reader referees or directs the tournament; Players names the
+// players of its entries.
+type TournamentRead struct {
+	Tournament Tournament
+	Snapshot   *tourney.Snapshot
+	Staff      bool
+	Players    map[int64]string
+}
+
+// TournamentActed is the result of a command: the state after it and the
+// event it appended. Replayed is set when the command was a retry of a
+// request with the same Idempotency-Key, answered with the first event.
+type TournamentActed struct {
+	TournamentRead
+	Event    tourney.Event
+	Replayed bool
+}
+
+// AuditLimitMax bounds one page of the audit trail.
+const AuditLimitMax = 500
+
+type tournamentPlayService struct {
+	st     Storage
+	now    func() time.Time
+	random io.Reader
+	states *tournamentStates
+}
+
+func newTournamentPlayService(st Storage, now func() time.Time, random io.Reader) *tournamentPlayService {
+	return &tournamentPlayService{st: st, now: now, random: random, states: newTournamentStates()}
+}
+
+// Read implements TournamentPlayService.
+func (s *tournamentPlayService) Read(ctx context.Context, actor Actor, id int64) (TournamentRead, error) {
+	var out TournamentRead
+	err := s.st.View(ctx, func(tx Tx) error {
+		a := accessFor(tx, actor)
+		t, err := visibleTournament(a, id)
+		if err != nil {
+			return err
+		}
+		staff := false
+		if !actor.Anonymous() {
+			if staff, err = a.canRefereeTournament(t); err != nil {
+				return err
+			}
+		}
+		cell := s.states.cell(id)
+		cell.mu.Lock()
+		defer cell.mu.Unlock()
+		if err := cell.catchUp(tx, t); err != nil {
+			return err
+		}
+		out, err = cell.read(tx, t)
+		out.Staff = staff
+		return err
+	})
+	return out, err
+}
+
+// Act implements TournamentPlayService.
+func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, in TournamentCommand) (TournamentActed, error) {
+	if actor.Anonymous() {
+		return TournamentActed{}, errLoginRequired
+	}
+	if in.Command == nil {
+		return TournamentActed{}, Errorf(EInvalid, "no command")
+	}
+	if len(in.IdempotencyKey) > MaxIdempotencyKeyLength {
+		v := Validator{}
+		v.Add("Idempotency-Key", "too_long", fmt.Sprintf("Idempotency-Key must be at most %d characters", MaxIdempotencyKeyLength))
+		return TournamentActed{}, v.Err()
+	}
+	seed, err := s.drawSeed()
+	if err != nil {
+		return TournamentActed{}, err
+	}
+	var out TournamentActed
+	var cell *tournamentCell
+	err = s.st.InTx(ctx, func(tx Tx) error {
+		a := accessFor(tx, actor)
+		t, err := tx.Tournaments().Lock(id)
+		if err != nil {
+			return err
+		}
+		t.Options = storedOptions(t.Rules, t.Options)
+		if ok, err := a.canSeeTournament(t); err != nil || !ok {
+			return orDenied(err, errTournamentNotFound)
+		}
+		who, err := tourneyActor(tx, a, t)
+		if err != nil {
+			return err
+		}
+		if e, ok, err := s.replayed(tx, actor, id, in); err != nil || ok {
+			if err != nil {
+				return err
+			}
+			out.Event, out.Replayed = e, true
+			cell = s.states.cell(id)
+			cell.mu.Lock()
+			defer cell.mu.Unlock()
+			if err := cell.catchUp(tx, t); err != nil {
+				return err
+			}
+			out.TournamentRead, err = cell.read(tx, t)
+			out.Staff = who.Referee || who.Director
+			return err
+		}
+
+		cell = s.states.cell(id)
+		cell.mu.Lock()
+		defer cell.mu.Unlock()
+		if err := cell.catchUp(tx, t); err != nil {
+			return err
+		}
+		e, err := cell.state.Decide(in.Command, who, s.now(), pairing.NewRand(seed))
+		if err != nil {
+			return fromTourney(err)
+		}
+		before := cell.state.Status()
+		if err := cell.state.Apply(e); err != nil {
+			cell.reset()
+			return fmt.Errorf("tournament %d: applying its own event %d: %w", id, e.Seq, err)
+		}
+		// From here the cell is ahead of the database until the commit;
+		// the deferred check below drops it when the commit fails.
+		cell.pending = true
+		m := TournamentMirror{}
+		if after := cell.state.Status(); after != before {
+			m.Status = TournamentStatus(after)
+			m.CancelReason = cell.state.CancelReason()
+		}
+		rec := TournamentEventRecord{Seq: e.Seq, At: e.At, By: e.By, Kind: e.Kind, Data: e.Data, Reason: e.Reason}
+		if err := tx.TournamentEvents().Append(id, t.Version, []TournamentEventRecord{rec}, m); err != nil {
+			return err
+		}
+		t.Version = e.Seq
+		if m.Status != "" {
+			t.Status, t.CancelReason = m.Status, m.CancelReason
+		}
+		if err := s.remember(tx, actor, id, in, e); err != nil {
+			return err
+		}
+		out.Event = e
+		out.TournamentRead, err = cell.read(tx, t)
+		out.Staff = who.Referee || who.Director
+		return err
+	})
+	if cell != nil && cell.pending {
+		cell.mu.Lock()
+		if err != nil {
+			cell.reset()
+		}
+		cell.pending = false
+		cell.mu.Unlock()
+	}
+	return out, err
+}
+
+// Audit implements TournamentPlayService.
+func (s *tournamentPlayService) Audit(ctx context.Context, actor Actor, id int64, after int64, limit int) ([]tourney.Event, error) {
+	if actor.Anonymous() {
+		return nil, errLoginRequired
+	}
+	v := Validator{}
+	v.Check(after >= 0, "after", "out_of_range", "after must be 0 or more")
+	v.Check(limit >= 1 && limit <= AuditLimitMax, "limit", "out_of_range", fmt.Sprintf("limit must be 1 to %d", AuditLimitMax))
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	var out []tourney.Event
+	err := s.st.View(ctx, func(tx Tx) error {
+		a := accessFor(tx, actor)
+		t, err := visibleTournament(a, id)
+		if err != nil {
+			return err
+		}
+		if ok, err := a.canRefereeTournament(t); err != nil || !ok {
+			return orDenied(err, Errorf(EForbidden, "the audit trail is for the tournament's referees and directors"))
+		}
+		recs, err := tx.TournamentEvents().After(id, after)
+		if err != nil {
+			return err
+		}
+		if len(recs) > limit {
+			recs = recs[:limit]
+		}
+		out = make([]tourney.Event, len(recs))
+		for i, r := range recs {
+			out[i] = eventOf(r)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// tourneyActor is who the actor is to the tournament: their player
+// profiles, and whether they referee or direct it.
+func tourneyActor(tx Tx, a *access, t Tournament) (tourney.Actor, error) {
+	who := tourney.Actor{UserID: a.actor.UserID}
+	var err error
+	if who.Director, err = a.canManageTournament(t); err != nil {
+		return who, err
+	}
+	if who.Referee, err = a.canRefereeTournament(t); err != nil {
+		return who, err
+	}
+	who.Players, err = tx.Players().IDsOfUser(a.actor.UserID)
+	return who, err
+}
+
+// drawSeed is a fresh seed for the draws a command may make (a random
+// draw, an individual round); the draw itself is recorded in the event.
+func (s *tournamentPlayService) drawSeed() (uint64, error) {
+	var b [8]byte
+	if _, err := io.ReadFull(s.random, b[:]); err != nil {
+		return 0, fmt.Errorf("drawing a seed: %w", err)
+	}
+	return binary.LittleEndian.Uint64(b[:]), nil
+}
+
+// replayed looks up a retried request's Idempotency-Key: the event it
+// appended the first time. Errors: EIdempotencyKeyReused.
+func (s *tournamentPlayService) replayed(tx Tx, actor Actor, id int64, in TournamentCommand) (tourney.Event, bool, error) {
+	if in.IdempotencyKey == "" {
+		return tourney.Event{}, false, nil
+	}
+	prior, err := tx.TournamentEvents().Idempotent(actor.UserID, in.IdempotencyKey, s.now().Add(-IdempotencyTTL))
+	switch {
+	case ErrorCode(err) == ENotFound:
+		return tourney.Event{}, false, nil
+	case err != nil:
+		return tourney.Event{}, false, err
+	case prior.TournamentID != id || prior.RequestHash != commandHash(id, in):
+		return tourney.Event{}, false, Errorf(EIdempotencyKeyReused, "this Idempotency-Key was used for another request; use a new key for each request")
+	}
+	var e tourney.Event
+	if err := json.Unmarshal(prior.Body, &e); err != nil {
+		return tourney.Event{}, false, fmt.Errorf("idempotent response of key %q: %w", in.IdempotencyKey, err)
+	}
+	return e, true, nil
+}
+
+// remember stores the event a request with an Idempotency-Key appended.
+func (s *tournamentPlayService) remember(tx Tx, actor Actor, id int64, in TournamentCommand, e tourney.Event) error {
+	if in.IdempotencyKey == "" {
+		return nil
+	}
+	b, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	return tx.TournamentEvents().SaveIdempotent(TournamentIdempotent{UserID: actor.UserID, Key: in.IdempotencyKey,
+		TournamentID: id, RequestHash: commandHash(id, in), Status: 200, Body: b, CreatedAt: s.now()})
+}
+
+// commandHash identifies a command request for its Idempotency-Key: the
+// API's request hash when given, else the command itself.
+func commandHash(id int64, in TournamentCommand) string {
+	h := in.RequestHash
+	if h == "" {
+		b, _ := json.Marshal(in.Command)
+		h = in.Command.CommandName() + "\n" + string(b)
+	}
+	sum := sha256.Sum256(fmt.Appendf(nil, "%d\n%s", id, h))
+	return hex.EncodeToString(sum[:])
+}
+
+func eventOf(r TournamentEventRecord) tourney.Event {
+	return tourney.Event{Seq: r.Seq, At: r.At.UTC(), By: r.By, Kind: r.Kind, Data: r.Data, Reason: r.Reason}
+}
+
+// fromTourney maps a refusal of the tourney package to the domain's error:
+// its kind picks the status, its code passes through, and an invalid
+// command's problems become the fields.
+func fromTourney(err error) error {
+	var te *tourney.Error
+	if !errors.As(err, &te) {
+		return err
+	}
+	kind := KindInternal
+	switch te.Kind {
+	case tourney.KindInvalid:
+		kind = KindInvalid
+	case tourney.KindConflict:
+		kind = KindConflict
+	case tourney.KindForbidden:
+		kind = KindForbidden
+	case tourney.KindNotFound:
+		kind = KindNotFound
+	}
+	e := &Error{Kind: kind, Code: Code(te.Code), Message: te.Message, Err: err}
+	for _, p := range te.Problems {
+		e.Fields = append(e.Fields, FieldError{Field: p.Field, Code: p.Code, Message: p.Message})
+	}
+	return e
+}

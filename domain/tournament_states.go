@@ -1,0 +1,134 @@
+package domain
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/burraco/burraco/domain/tourney"
+)
+
+// tournamentStates keeps the fold of each tournament's log in memory, so
+// that a command or a read replays only the events it has not seen (those
+// another process appended). A state is rebuilt from the whole log when the
+// tournament's set-up changed (while it is not yet running, PATCH may
+// change it) or after a failed commit.
+type tournamentStates struct {
+	mu sync.Mutex
+	m  map[int64]*tournamentCell
+}
+
+func newTournamentStates() *tournamentStates {
+	return &tournamentStates{m: make(map[int64]*tournamentCell)}
+}
+
+// cell returns the tournament's cell, creating it.
+func (c *tournamentStates) cell(id int64) *tournamentCell {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cell, ok := c.m[id]
+	if !ok {
+		cell = &tournamentCell{id: id}
+		c.m[id] = cell
+	}
+	return cell
+}
+
+// tournamentCell is one tournament's state. Its mutex guards everything:
+// the tourney.State is not safe for concurrent use.
+type tournamentCell struct {
+	mu      sync.Mutex
+	id      int64
+	setup   string // the JSON of the set-up the state was built with
+	state   *tourney.State
+	pending bool // applied an event not yet committed
+
+	// snap and players are the readable state at snapSeq, shared by readers.
+	snap    *tourney.Snapshot
+	snapSeq int64
+	players map[int64]string
+}
+
+func (c *tournamentCell) reset() {
+	c.setup, c.state, c.snap, c.snapSeq, c.players = "", nil, nil, -1, nil
+}
+
+// catchUp brings the state up to the tournament's version, rebuilding it
+// when the set-up changed.
+func (c *tournamentCell) catchUp(tx Tx, t Tournament) error {
+	su := tourneySetup(t)
+	b, err := json.Marshal(su)
+	if err != nil {
+		return err
+	}
+	if c.state == nil || c.setup != string(b) {
+		st, err := tourney.New(su)
+		if err != nil {
+			return fmt.Errorf("tournament %d: its stored set-up: %w", t.ID, err)
+		}
+		c.setup, c.state, c.snap, c.snapSeq = string(b), st, nil, -1
+	}
+	if c.state.Seq() >= t.Version {
+		return nil
+	}
+	recs, err := tx.TournamentEvents().After(t.ID, c.state.Seq())
+	if err != nil {
+		return err
+	}
+	for _, r := range recs {
+		if err := c.state.Apply(eventOf(r)); err != nil {
+			c.reset()
+			return fmt.Errorf("tournament %d: replaying its log: %w", t.ID, err)
+		}
+	}
+	return nil
+}
+
+// read is the tournament with its readable state, computed once per
+// version.
+func (c *tournamentCell) read(tx Tx, t Tournament) (TournamentRead, error) {
+	if c.snap == nil || c.snapSeq != c.state.Seq() {
+		snap, err := c.state.Snapshot()
+		if err != nil {
+			return TournamentRead{}, fmt.Errorf("tournament %d: its state: %w", t.ID, err)
+		}
+		names, err := tx.Players().Names(playersOf(snap.Entries))
+		if err != nil {
+			return TournamentRead{}, err
+		}
+		c.snap, c.snapSeq, c.players = &snap, c.state.Seq(), names
+	}
+	t.Version = c.snapSeq
+	return TournamentRead{Tournament: t, Snapshot: c.snap, Players: c.players}, nil
+}
+
+func playersOf(entries []tourney.Entry) []int64 {
+	var ids []int64
+	for _, e := range entries {
+		ids = append(ids, e.Players...)
+	}
+	return ids
+}
+
+// tourneySetup is the tourney package's set-up of a tournament.
+func tourneySetup(t Tournament) tourney.Setup {
+	s := t.TournamentSetup
+	su := tourney.Setup{
+		Kind: string(t.Kind), PlayersPerTable: t.PlayersPerTable, Movement: string(s.Movement),
+		MitchellStep: s.MitchellStep, Rounds: s.Rounds, DealsPerRound: t.DealsPerRound, TargetScore: s.TargetScore,
+		VP: s.VPTable, TieBreaks: s.TieBreaks, RestVP: s.RestVP, RestMP: s.RestMP, AbandonVP: s.AbandonVP,
+		RemainingGetsRest: s.RemainingGetsRest, ForbidSameClub: s.ForbidSameClub, LateEntryRound: s.LateEntryRound,
+		TeamPairs: s.TeamPairs, Rules: string(t.Rules), RoundUp10: roundsUpTo10(t), LotsSeed: t.LotsSeed,
+	}
+	return su
+}
+
+// roundsUpTo10 reports whether the tournament's options round a side's
+// deal total up to a multiple of 10 (the Brazilian round_up_10).
+func roundsUpTo10(t Tournament) bool {
+	var o struct {
+		RoundUp10 bool `json:"round_up_10"`
+	}
+	_ = json.Unmarshal(t.Options, &o)
+	return o.RoundUp10
+}
