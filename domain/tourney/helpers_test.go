@@ -258,3 +258,16 @@ func (h *harness) standings() Standings {
 	}
 	return st
 }
+
+// playKnockoutRound plays a knockout round in which every NS wins its one
+// deal past the target.
+func (h *harness) playKnockoutRound(n int) {
+	h.t.Helper()
+	h.do(DrawRound{Round: n}, referee)
+	h.do(StartRound{Round: n}, referee)
+	rv, _ := h.s.Round(n)
+	for _, tv := range rv.Tables {
+		h.playDeal(n, tv.Number, deal(1, 2100, 100))
+	}
+	h.do(CloseRound{Round: n}, referee)
+}
