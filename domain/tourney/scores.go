@@ -114,7 +114,7 @@ func (p *ScoreEntered) apply(s *State, e Event) {
 		d := Deal{Number: in.Number, NS: in.NS, EW: in.EW, Status: DealEntered,
 			EnteredBy: e.By, EnteredSide: p.Side, EnteredAt: e.At}
 		if p.Confirmed {
-			d.Status, d.ConfirmedBy, d.ConfirmedAt = DealConfirmed, e.By, e.At
+			d.Status, d.ConfirmedBy, d.ConfirmedAt = DealConfirmed, e.By, timePtr(e.At)
 		}
 		if in.Number <= len(t.deals) {
 			t.deals[in.Number-1] = d
@@ -183,7 +183,7 @@ func (p *ScoreConfirmed) apply(s *State, e Event) {
 	t, _ := s.rounds[p.Round-1].table(p.Table)
 	for _, n := range p.Deals {
 		d := &t.deals[n-1]
-		d.Status, d.ConfirmedBy, d.ConfirmedAt = DealConfirmed, e.By, e.At
+		d.Status, d.ConfirmedBy, d.ConfirmedAt = DealConfirmed, e.By, timePtr(e.At)
 	}
 	t.version = e.Seq
 }
@@ -298,7 +298,7 @@ func (p *ScoreCorrected) apply(s *State, e Event) {
 	t, _ := s.rounds[p.Round-1].table(p.Table)
 	d := &t.deals[p.Deal.Number-1]
 	d.NS, d.EW, d.TimeOut = p.Deal.NS, p.Deal.EW, p.Deal.TimeOut
-	d.Status, d.ConfirmedBy, d.ConfirmedAt = DealConfirmed, e.By, e.At
+	d.Status, d.ConfirmedBy, d.ConfirmedAt = DealConfirmed, e.By, timePtr(e.At)
 	d.Corrections++
 	s.markTieBreaks(t)
 	t.version = e.Seq
