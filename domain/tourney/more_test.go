@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/burraco/burraco/domain/pairing"
 	"github.com/burraco/burraco/domain/vp"
 )
 
@@ -171,5 +172,47 @@ func TestHistoryIsTheEntrysLines(t *testing.T) {
 	}
 	if _, err := h.s.History(99); err == nil {
 		t.Fatal("history of an unknown entry")
+	}
+}
+
+func TestCorrectionKeepsARoundSetByHand(t *testing.T) {
+	h := newHarness(t, pairsSetup(ModifiedDanish, 3, 3))
+	h.register(4)
+	h.do(Start{}, referee)
+	h.playRound(1, varied)
+	r1 := mustRound(t, h, 1).Tables
+	h.do(OverridePairings{Round: 2, Reason: "by hand", Tables: []pairing.Table{{Number: 1, NS: r1[0].NS, EW: r1[1].NS}, {Number: 2, NS: r1[0].EW, EW: r1[1].EW}}}, referee)
+	e := h.do(CorrectScore{Round: 1, Table: 1, Version: h.version(1, 1), Deal: deal(1, 5, 1500), Reason: "misread"}, referee)
+	p, _ := DecodeEvent(e)
+	if c := p.(*ScoreCorrected); !slices.Equal(c.KeptRounds, []int{2}) || c.RedrawnRounds != nil {
+		t.Fatalf("kept %v redrawn %v", c.KeptRounds, c.RedrawnRounds)
+	}
+}
+
+// Reads and Decide run side by side (go test -race).
+func TestConcurrentReads(t *testing.T) {
+	h := playing(t)
+	h.s.cache = new(standingsCache)
+	done := make(chan error, 8)
+	for i := range 8 {
+		go func() {
+			var err error
+			switch i % 4 {
+			case 0:
+				_, err = h.s.Standings()
+			case 1:
+				_, err = h.s.Snapshot()
+			case 2:
+				_, err = h.s.Decide(EnterScore{Round: 1, Table: 1, Version: h.s.rounds[0].tables[0].version, Deals: []DealInput{deal(1, 300, 100)}}, referee, h.clock, nil)
+			case 3:
+				_, err = h.s.History(1)
+			}
+			done <- err
+		}()
+	}
+	for range 8 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
 	}
 }

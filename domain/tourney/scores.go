@@ -314,8 +314,8 @@ func (p *ScoreCorrected) apply(s *State, e Event) {
 // redraws fills a correction's consequences for later rounds. In a Danish
 // (pure or modified) every round after the corrected one depends on its
 // result: the latest, when its pairings are published and not yet played,
-// is drawn again on the corrected standings; those being played or closed
-// keep their pairings (KeptRounds). In a knockout a correction that changes
+// is drawn again on the corrected standings; those being played or closed,
+// and a round the referee set by hand, keep their pairings (KeptRounds). In a knockout a correction that changes
 // a table's winner redraws the next round when it is only published, and is
 // refused once that round is played.
 func (s *State) redraws(p *ScoreCorrected) error {
@@ -339,7 +339,7 @@ func (s *State) redraws(p *ScoreCorrected) error {
 	for k := p.Round + 1; k < latest.number; k++ {
 		p.KeptRounds = append(p.KeptRounds, k)
 	}
-	if latest.status != RoundStatusPublished {
+	if latest.status != RoundStatusPublished || latest.overridden {
 		p.KeptRounds = append(p.KeptRounds, latest.number)
 		return nil
 	}

@@ -121,8 +121,10 @@ type round struct {
 }
 
 // State is a tournament as the fold of its events. Decide never changes it;
-// Apply does. It is not safe for concurrent use: the service serialises
-// commands per tournament (the event log's sequence does).
+// Apply does. Reads and Decide may run concurrently with each other (the
+// standings they compute lazily are cached under a lock); Apply needs the
+// state to itself — the service serialises commands per tournament, as the
+// event log's sequence does.
 type State struct {
 	setup          Setup
 	seq            int64
