@@ -347,7 +347,12 @@ func TestLateEntryUpToTheLateEntryRound(t *testing.T) {
 	h.refuse(AddEntry{Players: []int64{901, 902}}, player(901), CodeBadTransition)
 	h.do(AddEntry{Players: []int64{901, 902}}, director)
 	h.do(AddEntry{Players: []int64{903, 904}}, referee)
+	h.do(AddEntry{Players: []int64{907, 908}}, referee)
+	h.do(Withdraw{Entry: 7, Reason: "changed their mind"}, referee)
 	rv := h.playRound(2, varied)
+	if n := len(h.standings().Rows); n != 6 {
+		t.Fatalf("%d ranked; a late entry that withdrew before playing is not ranked", n)
+	}
 	if len(rv.Tables) != 3 {
 		t.Fatalf("round 2 with two late entries: %d tables", len(rv.Tables))
 	}
