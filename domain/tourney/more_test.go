@@ -216,3 +216,53 @@ func TestConcurrentReads(t *testing.T) {
 		}
 	}
 }
+
+func TestFullRoundRobinCannotKeepAForbiddenPairApart(t *testing.T) {
+	h := newHarness(t, pairsSetup(RoundRobin, 3, 3))
+	h.register(4)
+	h.do(SetForbidden{Pairs: [][2]int64{{1, 2}}}, referee)
+	h.do(Start{}, referee)
+	for n := 1; n <= 3; n++ {
+		if _, err := h.try(DrawRound{Round: n}, referee); err != nil {
+			if e := err.(*Error); e.Code != CodeUnpairable || e.Kind != KindConflict {
+				t.Fatalf("round %d: %v", n, err)
+			}
+			// The referee seats the round by hand instead.
+			return
+		}
+		h.do(StartRound{Round: n}, referee)
+		for _, tv := range mustRound(t, h, n).Tables {
+			for d := 1; d <= 3; d++ {
+				h.playDeal(n, tv.Number, varied(n, tv, d))
+			}
+		}
+		h.do(CloseRound{Round: n}, referee)
+	}
+	t.Fatal("every round drawn: entries 1 and 2 met")
+}
+
+func TestCustomVPTableProblemsListedByBand(t *testing.T) {
+	to := 30
+	bad := vp.Table{Bands: []vp.Band{{From: 0, To: &to, Winner: 10, Loser: 10}, {From: 40, Winner: 15, Loser: 6}}}
+	su := pairsSetup(ModifiedDanish, 2, 2)
+	su.VP = &bad
+	_, err := New(su)
+	var fields []string
+	for _, p := range err.(*Error).Problems {
+		fields = append(fields, p.Field+" "+p.Code)
+	}
+	if !slices.Equal(fields, []string{"vp.bands[1] gap", "vp.bands[1] sides"}) {
+		t.Fatalf("problems %q", fields)
+	}
+	two := vp.Table{Bands: []vp.Band{{From: 0, To: &to, Winner: 10, Loser: 10}, {From: 35, Winner: 14, Loser: 6}}}
+	su.VP = &two
+	s, err := New(su)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The state holds its own copy of the table.
+	two.Bands[1].Winner = 20
+	if got := s.Setup(); got.VP.Bands[1].Winner != 14 || got.RestVP != 14 || got.RestMP != 355 || got.MitchellStep != 1 {
+		t.Fatalf("setup %+v", got)
+	}
+}
