@@ -33,7 +33,7 @@
 //	@tag.name			players
 //	@tag.description	Player profiles (with an optional federation id), linked to a login or kept by a club.
 //	@tag.name			tournaments
-//	@tag.description	A club's tournaments: created as drafts by its admins, then published.
+//	@tag.description	A club's tournaments: created as drafts by its admins, with their set-up and referees; their lifecycle runs from registration to published results.
 //	@tag.name			tables
 //	@tag.description	Online tables: a lobby, seats and bots, the state for polling (versions, ETag/304, long-poll) or as server-sent events, moves in the engine's notation, clocks, the referee's time-out, forfeits, deal records.
 //	@tag.name			health

@@ -71,18 +71,18 @@ type TableLayout struct {
 // who confirmed it. TieBreak marks a knockout's tie-break deal (played while
 // tied at or past the target); Corrections counts the referee's corrections.
 type Deal struct {
-	Number      int       `json:"number"`
-	NS          Parts     `json:"ns"`
-	EW          Parts     `json:"ew"`
-	TimeOut     bool      `json:"time_out,omitempty"`
-	TieBreak    bool      `json:"tie_break,omitempty"`
-	Status      string    `json:"status"`
-	EnteredBy   int64     `json:"entered_by"`
-	EnteredSide string    `json:"entered_side,omitempty"`
-	EnteredAt   time.Time `json:"entered_at"`
-	ConfirmedBy int64     `json:"confirmed_by,omitempty"`
-	ConfirmedAt time.Time `json:"confirmed_at"`
-	Corrections int       `json:"corrections,omitempty"`
+	Number      int        `json:"number"`
+	NS          Parts      `json:"ns"`
+	EW          Parts      `json:"ew"`
+	TimeOut     bool       `json:"time_out,omitempty"`
+	TieBreak    bool       `json:"tie_break,omitempty"`
+	Status      string     `json:"status"`
+	EnteredBy   int64      `json:"entered_by"`
+	EnteredSide string     `json:"entered_side,omitempty"`
+	EnteredAt   time.Time  `json:"entered_at"`
+	ConfirmedBy int64      `json:"confirmed_by,omitempty"`
+	ConfirmedAt *time.Time `json:"confirmed_at,omitempty"`
+	Corrections int        `json:"corrections,omitempty"`
 }
 
 // RulingRecord is a ruling at a table, as recorded.
@@ -121,8 +121,10 @@ type round struct {
 }
 
 // State is a tournament as the fold of its events. Decide never changes it;
-// Apply does. It is not safe for concurrent use: the service serialises
-// commands per tournament (the event log's sequence does).
+// Apply does. Reads and Decide may run concurrently with each other (the
+// standings they compute lazily are cached under a lock); Apply needs the
+// state to itself — the service serialises commands per tournament, as the
+// event log's sequence does.
 type State struct {
 	setup          Setup
 	seq            int64
@@ -135,7 +137,7 @@ type State struct {
 	schedForbidden [][2]int64
 	order          []int64
 	penalties      []standings.Penalty
-	cache          *Standings // standings computed since the last Apply
+	cache          *standingsCache
 }
 
 // New is the state of a tournament before its first event (draft), or every
@@ -145,7 +147,7 @@ func New(setup Setup) (*State, error) {
 	if err := su.validate(); err != nil {
 		return nil, err
 	}
-	return &State{setup: su, status: StatusDraft, playerEntry: map[int64]int64{}}, nil
+	return &State{setup: su, status: StatusDraft, playerEntry: map[int64]int64{}, cache: new(standingsCache)}, nil
 }
 
 // Replay is the state after the events, in order.
@@ -205,6 +207,31 @@ func (s *State) Apply(e Event) error {
 	}
 	p.apply(s, e)
 	s.seq = e.Seq
-	s.cache = nil
+	s.cache = new(standingsCache)
 	return nil
 }
+
+func (s *State) entry(id int64) (*Entry, error) {
+	if id < 1 || id > int64(len(s.entries)) {
+		return nil, notFound(CodeEntryNotFound, "no entry %d", id)
+	}
+	return s.entries[id-1], nil
+}
+
+func (s *State) round(n int) (*round, error) {
+	if n < 1 || n > len(s.rounds) {
+		return nil, notFound(CodeRoundNotFound, "no round %d", n)
+	}
+	return s.rounds[n-1], nil
+}
+
+func (r *round) table(n int) (*table, error) {
+	for _, t := range r.tables {
+		if t.Number == n {
+			return t, nil
+		}
+	}
+	return nil, notFound(CodeTableNotFound, "round %d has no table %d", r.number, n)
+}
+
+func timePtr(t time.Time) *time.Time { return &t }
