@@ -12,6 +12,13 @@ import (
 // or a knockout's, from its bracket (before the first draw, from the
 // entries still in).
 func (s *State) PlannedRounds() int {
+	if s.setup.Movement == RoundRobin && s.setup.Rounds == 0 {
+		n := len(s.order) // the field as it started
+		if n == 0 {
+			n = len(s.active())
+		}
+		return roundRobinRounds(n)
+	}
 	if s.setup.Movement != Knockout {
 		return s.setup.Rounds
 	}
@@ -342,4 +349,16 @@ func (s *State) newTables(layout []TableLayout, seq int64) []*table {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Number < out[j].Number })
 	return out
+}
+
+// roundRobinRounds is the rounds of a complete round robin of n entries:
+// everyone meets everyone, an odd field giving each entry one bye.
+func roundRobinRounds(n int) int {
+	if n < 2 {
+		return 1
+	}
+	if n%2 == 1 {
+		return n
+	}
+	return n - 1
 }

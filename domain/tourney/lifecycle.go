@@ -113,8 +113,12 @@ func (s *State) scheduleOrder(playing []*Entry, rnd pairing.Rand) ([]int64, erro
 			return nil, ps.err(CodeInvalidSetup, "the Mitchell cannot be played with this field")
 		}
 	}
-	if s.setup.Movement == RoundRobin && (len(s.forbidden) > 0 || s.setup.ForbidSameClub) && s.setup.Rounds < len(playing)-1 {
-		if seated, err := pairing.SeatRoundRobin(f, s.setup.Rounds, rnd); err == nil {
+	rounds := s.setup.Rounds
+	if rounds == 0 {
+		rounds = roundRobinRounds(len(playing))
+	}
+	if s.setup.Movement == RoundRobin && (len(s.forbidden) > 0 || s.setup.ForbidSameClub) && rounds < len(playing)-1 {
+		if seated, err := pairing.SeatRoundRobin(f, rounds, rnd); err == nil {
 			f.Entries = seated
 		}
 	}

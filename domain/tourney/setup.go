@@ -45,7 +45,8 @@ type Setup struct {
 	Movement     string
 	MitchellStep int // tables EW move per round (0: 1)
 	// Rounds is the planned number of rounds; a knockout derives its own
-	// from the bracket and ignores it.
+	// from the bracket and ignores it; 0 in a round robin means a complete
+	// one (every entry meets every other: n−1 rounds, n when n is odd).
 	Rounds        int
 	DealsPerRound int // 1..8 (2..4 typical)
 	// TargetScore is a knockout table's target (0: 2005): the table plays
@@ -143,7 +144,8 @@ func (s Setup) validateShape(ps *problems) {
 	if s.MitchellStep < 1 {
 		ps.add("mitchell_step", POutOfRange, "the Mitchell step must be 1 or more")
 	}
-	if s.Movement != Knockout && (s.Rounds < 1 || s.Rounds > MaxRounds) {
+	fullRoundRobin := s.Movement == RoundRobin && s.Rounds == 0 // as many rounds as the field needs
+	if s.Movement != Knockout && !fullRoundRobin && (s.Rounds < 1 || s.Rounds > MaxRounds) {
 		ps.add("rounds", POutOfRange, "rounds must be 1 to %d, not %d", MaxRounds, s.Rounds)
 	}
 	if s.DealsPerRound < 1 || s.DealsPerRound > MaxDealsPerRound {

@@ -554,3 +554,31 @@ func mustRound(t *testing.T, h *harness, n int) RoundView {
 	}
 	return rv
 }
+
+func TestCompleteRoundRobinPlaysAsManyRoundsAsTheFieldNeeds(t *testing.T) {
+	for _, tt := range []struct {
+		entries, rounds int
+	}{
+		{entries: 4, rounds: 3},
+		{entries: 5, rounds: 5}, // odd: everyone rests once
+	} {
+		h := newHarness(t, pairsSetup(RoundRobin, 0, 3))
+		h.register(tt.entries)
+		h.do(Start{}, referee)
+		if got := h.s.PlannedRounds(); got != tt.rounds {
+			t.Fatalf("%d entries: planned %d rounds, want %d", tt.entries, got, tt.rounds)
+		}
+		for n := 1; n <= tt.rounds; n++ {
+			h.playRound(n, varied)
+		}
+		h.refuse(DrawRound{Round: tt.rounds + 1}, referee, CodeNoMoreRounds)
+		for a := int64(1); a <= int64(tt.entries); a++ {
+			for b := a + 1; b <= int64(tt.entries); b++ {
+				if m := met(h, a, b); m != 1 {
+					t.Fatalf("%d entries: %d and %d met %d times", tt.entries, a, b, m)
+				}
+			}
+		}
+		h.checkReplay()
+	}
+}
