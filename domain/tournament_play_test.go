@@ -1,0 +1,204 @@
+package domain_test
+
+import (
+	"testing"
+
+	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/tourney"
+)
+
+// playField is a running set-up: club A's roles (newClubRoles), a
+// referee assigned, and four pairs of players with linked profiles.
+type playField struct {
+	clubRoles
+	t       domain.Tournament
+	players []domain.Actor // players[2k], players[2k+1] are entry k+1
+}
+
+func newPlayField(f *fixture, rounds int) playField {
+	f.t.Helper()
+	ctx := f.t.Context()
+	pf := playField{clubRoles: newClubRoles(f)}
+	in := tournamentInput("Coppa")
+	in.Setup.Movement = new(domain.MovementModifiedDanish)
+	in.Setup.Rounds = new(rounds)
+	t, err := f.svc.Tournaments.Create(ctx, pf.owner, pf.a.ID, in)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	pf.t = t
+	if _, err := f.svc.Tournaments.AssignReferee(ctx, pf.owner, t.ID, pf.referee.UserID); err != nil {
+		f.t.Fatal(err)
+	}
+	for i := range 8 {
+		u := f.user("p" + string(rune('a'+i)) + "@a.it")
+		if _, err := f.svc.Players.Create(ctx, u, domain.PlayerInput{Name: "Player " + string(rune('A'+i)), UserID: &u.UserID}); err != nil {
+			f.t.Fatal(err)
+		}
+		pf.players = append(pf.players, u)
+	}
+	return pf
+}
+
+func act(f *fixture, svc domain.TournamentPlayService, by domain.Actor, id int64, cmd tourney.Command) domain.TournamentActed {
+	f.t.Helper()
+	out, err := svc.Act(f.t.Context(), by, id, domain.TournamentCommand{Command: cmd})
+	if err != nil {
+		f.t.Fatalf("%s: %v", cmd.CommandName(), err)
+	}
+	return out
+}
+
+// playerID is the player profile of a user.
+func playerID(f *fixture, u domain.Actor) int64 {
+	f.t.Helper()
+	p, err := f.svc.Players.List(f.t.Context(), domain.PlayerFilter{Limit: 100})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	for _, x := range p.Items {
+		if x.UserID != nil && *x.UserID == u.UserID {
+			return x.ID
+		}
+	}
+	f.t.Fatalf("user %d has no player", u.UserID)
+	return 0
+}
+
+func TestTournamentPlayIsSharedByTwoProcessesOnOneDatabase(t *testing.T) {
+	each(t, func(t *testing.T, f *fixture) {
+		pf := newPlayField(f, 2)
+		// A second set of services over the same database is a second
+		// server process: its state cache must catch up from the log.
+		other := domain.NewServices(f.db, domain.Config{Now: f.clock.Now, PasswordParams: domain.TestPasswordParams}).Play
+		one := f.svc.Play
+		id := pf.t.ID
+
+		act(f, one, pf.owner, id, tourney.OpenRegistration{})
+		for k := range 4 { // players register themselves, alternating processes
+			svc := []domain.TournamentPlayService{one, other}[k%2]
+			a, b := pf.players[2*k], pf.players[2*k+1]
+			act(f, svc, a, id, tourney.AddEntry{Players: []int64{playerID(f, a), playerID(f, b)}})
+		}
+		act(f, other, pf.owner, id, tourney.CloseRegistration{})
+		act(f, one, pf.referee, id, tourney.Start{})
+		drawn := act(f, other, pf.referee, id, tourney.DrawRound{Round: 1})
+
+		read, err := one.Read(t.Context(), domain.Actor{}, id) // anonymous: the public
+		if err != nil {
+			t.Fatal(err)
+		}
+		if read.Tournament.Version != drawn.Event.Seq || read.Snapshot.Seq != drawn.Event.Seq {
+			t.Fatalf("process one reads version %d/%d, the other appended %d", read.Tournament.Version, read.Snapshot.Seq, drawn.Event.Seq)
+		}
+		if read.Tournament.Status != domain.TournamentRunning || len(read.Snapshot.Entries) != 4 || len(read.Snapshot.Rounds[0].Tables) != 2 {
+			t.Fatalf("read: status %s, %d entries, round 1 %+v", read.Tournament.Status, len(read.Snapshot.Entries), read.Snapshot.Rounds)
+		}
+		if read.Staff {
+			t.Error("the public is not staff")
+		}
+		if got := read.Players[playerID(f, pf.players[0])]; got != "Player A" {
+			t.Errorf("player name = %q", got)
+		}
+		// The mirrored status is what lists filter on.
+		tt, err := f.svc.Tournaments.Get(t.Context(), domain.Actor{}, id)
+		if err != nil || tt.Status != domain.TournamentRunning || tt.Version != drawn.Event.Seq {
+			t.Fatalf("tournament row: %+v, %v", tt, err)
+		}
+	})
+}
+
+func TestTournamentPlayStaleCommandsAndSecrets(t *testing.T) {
+	each(t, func(t *testing.T, f *fixture) {
+		pf := newPlayField(f, 1)
+		ctx, svc, id := t.Context(), f.svc.Play, pf.t.ID
+
+		// A draft does not exist for a player, and an anonymous actor cannot act.
+		_, err := svc.Act(ctx, pf.players[0], id, domain.TournamentCommand{Command: tourney.AddEntry{Players: []int64{1, 2}}})
+		wantCode(t, err, domain.ENotFound)
+		_, err = svc.Read(ctx, domain.Actor{}, id)
+		wantCode(t, err, domain.ENotFound)
+		_, err = svc.Act(ctx, domain.Actor{}, id, domain.TournamentCommand{Command: tourney.OpenRegistration{}})
+		wantCode(t, err, domain.EUnauthenticated)
+
+		// A member of the club is not its director: the package's forbidden code passes through.
+		_, err = svc.Act(ctx, pf.member, id, domain.TournamentCommand{Command: tourney.OpenRegistration{}})
+		if domain.ErrorKind(err) != domain.KindNotFound && domain.ErrorKind(err) != domain.KindForbidden {
+			t.Fatalf("member opening registration: %v", err)
+		}
+		act(f, svc, pf.owner, id, tourney.OpenRegistration{})
+		_, err = svc.Act(ctx, pf.member, id, domain.TournamentCommand{Command: tourney.CloseRegistration{}})
+		if domain.ErrorKind(err) != domain.KindForbidden {
+			t.Fatalf("member closing registration: %v, want forbidden", err)
+		}
+
+		// Bad input lists its fields; a conflict keeps its code.
+		_, err = svc.Act(ctx, pf.owner, id, domain.TournamentCommand{Command: tourney.AddEntry{Players: []int64{playerID(f, pf.players[0])}}})
+		if domain.ErrorKind(err) != domain.KindInvalid || len(err.(*domain.Error).Fields) == 0 {
+			t.Fatalf("an entry of one player at 4-player tables: %v", err)
+		}
+		_, err = svc.Act(ctx, pf.owner, id, domain.TournamentCommand{Command: tourney.OpenRegistration{}})
+		if domain.ErrorKind(err) != domain.KindConflict {
+			t.Fatalf("opening registration twice: %v, want a conflict", err)
+		}
+
+		// The audit trail is for the staff.
+		_, err = svc.Audit(ctx, pf.member, id, 0, 100)
+		wantCode(t, err, domain.EForbidden)
+		events, err := svc.Audit(ctx, pf.referee, id, 0, 100)
+		if err != nil || len(events) != 1 || events[0].Kind != tourney.EventRegistrationOpened || events[0].By != pf.owner.UserID {
+			t.Fatalf("audit: %+v, %v", events, err)
+		}
+		_, err = svc.Audit(ctx, pf.referee, id, 0, 0)
+		wantCode(t, err, domain.EInvalid)
+	})
+}
+
+func TestTournamentPlayIdempotencyKeyAnswersTheFirstEvent(t *testing.T) {
+	each(t, func(t *testing.T, f *fixture) {
+		pf := newPlayField(f, 1)
+		ctx, svc, id := t.Context(), f.svc.Play, pf.t.ID
+		act(f, svc, pf.owner, id, tourney.OpenRegistration{})
+		a, b := pf.players[0], pf.players[1]
+		cmd := domain.TournamentCommand{Command: tourney.AddEntry{Players: []int64{playerID(f, a), playerID(f, b)}},
+			IdempotencyKey: "k-1", RequestHash: "POST /entries {...}"}
+		first, err := svc.Act(ctx, a, id, cmd)
+		if err != nil || first.Replayed {
+			t.Fatalf("first: %+v, %v", first, err)
+		}
+		again, err := svc.Act(ctx, a, id, cmd)
+		if err != nil || !again.Replayed || again.Event.Seq != first.Event.Seq {
+			t.Fatalf("retry: replayed %v seq %d (first %d), %v", again.Replayed, again.Event.Seq, first.Event.Seq, err)
+		}
+		if n := len(again.Snapshot.Entries); n != 1 {
+			t.Fatalf("%d entries after a retry, want 1", n)
+		}
+		cmd.RequestHash = "POST /entries {other}"
+		_, err = svc.Act(ctx, a, id, cmd)
+		wantCode(t, err, domain.EIdempotencyKeyReused)
+		// Another user may use the same key.
+		c, d := pf.players[2], pf.players[3]
+		_, err = svc.Act(ctx, c, id, domain.TournamentCommand{Command: tourney.AddEntry{Players: []int64{playerID(f, c), playerID(f, d)}},
+			IdempotencyKey: "k-1", RequestHash: "x"})
+		wantCode(t, err, "")
+	})
+}
+
+func TestTournamentPlayRebuildsTheStateWhenTheSetupChanges(t *testing.T) {
+	each(t, func(t *testing.T, f *fixture) {
+		pf := newPlayField(f, 3)
+		ctx, svc, id := t.Context(), f.svc.Play, pf.t.ID
+		act(f, svc, pf.owner, id, tourney.OpenRegistration{})
+		before, err := svc.Read(ctx, pf.owner, id)
+		if err != nil || before.Snapshot.PlannedRounds != 3 {
+			t.Fatalf("before: %+v, %v", before.Snapshot, err)
+		}
+		if _, err := f.svc.Tournaments.Update(ctx, pf.owner, id, domain.TournamentPatch{Setup: domain.SetupInput{Rounds: new(5)}}); err != nil {
+			t.Fatal(err)
+		}
+		after, err := svc.Read(ctx, pf.owner, id)
+		if err != nil || after.Snapshot.PlannedRounds != 5 || after.Snapshot.Status != tourney.StatusRegistrationOpen {
+			t.Fatalf("after the set-up changed: planned %d status %s, %v", after.Snapshot.PlannedRounds, after.Snapshot.Status, err)
+		}
+	})
+}
