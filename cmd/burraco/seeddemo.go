@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/tourney"
 )
 
 // demoPassword is the password of every demo account.
@@ -18,8 +19,7 @@ const demoClub = "Circolo Burraco Demo"
 
 // demoTournament is the tournament of the demo club: an Italian pairs event
 // at 4-player tables, a modified Danish of 4 rounds of 3 deals, a week from
-// now. It stays a draft (seen by the club's admins) until the lifecycle
-// actions (issue 8) can open its registration.
+// now, with its registration open and two pairs entered.
 var demoTournament = domain.TournamentInput{
 	Name:            "Torneo Demo a Coppie",
 	Description:     "A demo tournament: FIBUR rules, pairs, 3 deals per round.",
@@ -47,8 +47,9 @@ var demoUsers = []struct {
 }
 
 // runSeedDemo fills the database with a demo club to click through: its
-// owner, admin, referee and members, their player profiles, and a draft
-// tournament with the referee assigned. It does nothing if the demo club
+// owner, admin, referee and members, their player profiles, and a
+// tournament with the referee assigned, its registration open and two
+// pairs entered. It does nothing if the demo club
 // exists already.
 func runSeedDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var c config
@@ -102,11 +103,16 @@ func seedDemo(ctx context.Context, svc domain.Services, now func() time.Time, st
 			return fmt.Errorf("add %s: %w", d.email, err)
 		}
 	}
-	if err := seedPlayers(ctx, svc.Players, club.ID, users); err != nil {
+	players, err := seedPlayers(ctx, svc.Players, club.ID, users)
+	if err != nil {
 		return err
 	}
-	tournament, err := seedTournament(ctx, svc.Tournaments, domain.Actor{UserID: users[1].ID}, club.ID, users[2].ID, now())
+	admin := domain.Actor{UserID: users[1].ID}
+	tournament, err := seedTournament(ctx, svc.Tournaments, admin, club.ID, users[2].ID, now())
 	if err != nil {
+		return err
+	}
+	if err := openDemoRegistration(ctx, svc.Play, admin, tournament.ID, players); err != nil {
 		return err
 	}
 	log.Debug("demo seeded", "club_id", club.ID, "tournament_id", tournament.ID)
@@ -130,24 +136,46 @@ func seedTournament(ctx context.Context, tournaments domain.TournamentService, a
 	return t, nil
 }
 
+// openDemoRegistration has the admin open the tournament's registration
+// and enter two pairs: Anna Rossi with Marco Bianchi, Giulia Verdi with the
+// guest Guido Ospite (players holds the profiles in seedPlayers' order).
+func openDemoRegistration(ctx context.Context, play domain.TournamentPlayService, admin domain.Actor, id int64, players []int64) error {
+	cmds := []tourney.Command{
+		tourney.OpenRegistration{},
+		tourney.AddEntry{Players: []int64{players[3], players[4]}, Name: "Rossi – Bianchi", FeePaid: true},
+		tourney.AddEntry{Players: []int64{players[5], players[6]}, Name: "Verdi – Ospite"},
+	}
+	for _, c := range cmds {
+		if _, err := play.Act(ctx, admin, id, domain.TournamentCommand{Command: c}); err != nil {
+			return fmt.Errorf("tournament %s: %w", c.CommandName(), err)
+		}
+	}
+	return nil
+}
+
 // seedPlayers gives each demo user their own player profile in the club,
 // and adds two guests without a login (as a club admin does for a live
-// tournament).
-func seedPlayers(ctx context.Context, players domain.PlayerService, clubID int64, users []domain.User) error {
+// tournament). It returns the profiles' ids: the users' in order, then the
+// guests'.
+func seedPlayers(ctx context.Context, players domain.PlayerService, clubID int64, users []domain.User) ([]int64, error) {
+	var ids []int64
 	for _, u := range users {
-		_, err := players.Create(ctx, domain.Actor{UserID: u.ID}, domain.PlayerInput{Name: u.Name, ClubID: &clubID, UserID: &u.ID})
+		p, err := players.Create(ctx, domain.Actor{UserID: u.ID}, domain.PlayerInput{Name: u.Name, ClubID: &clubID, UserID: &u.ID})
 		if err != nil {
-			return fmt.Errorf("player %s: %w", u.Name, err)
+			return nil, fmt.Errorf("player %s: %w", u.Name, err)
 		}
+		ids = append(ids, p.ID)
 	}
 	admin := domain.Actor{UserID: users[1].ID}
 	for i, name := range []string{"Guido Ospite", "Paola Ospite"} {
 		fed := fmt.Sprintf("DEMO-%04d", i+1)
-		if _, err := players.Create(ctx, admin, domain.PlayerInput{Name: name, ClubID: &clubID, FederationID: &fed}); err != nil {
-			return fmt.Errorf("player %s: %w", name, err)
+		p, err := players.Create(ctx, admin, domain.PlayerInput{Name: name, ClubID: &clubID, FederationID: &fed})
+		if err != nil {
+			return nil, fmt.Errorf("player %s: %w", name, err)
 		}
+		ids = append(ids, p.ID)
 	}
-	return nil
+	return ids, nil
 }
 
 func printDemo(w io.Writer, club domain.Club, t domain.Tournament) {
@@ -156,6 +184,6 @@ func printDemo(w io.Writer, club domain.Club, t domain.Tournament) {
 		fmt.Fprintf(w, "  %-8s %-28s %s\n", d.role, d.email, d.name)
 	}
 	fmt.Fprintln(w, "and a player profile for each, plus two guest players without a login.")
-	fmt.Fprintf(w, "Created the draft tournament %q (id %d, /api/v1/tournaments/%d, seen by the club's admins): %s, %d players per table, %s, %s of %d rounds of %d deals, starting %s; its referee is Rita Referee.\n",
+	fmt.Fprintf(w, "Created the tournament %q (id %d, /api/v1/tournaments/%d), registration open with two pairs entered: %s, %d players per table, %s, %s of %d rounds of %d deals, starting %s; its referee is Rita Referee.\n",
 		t.Name, t.ID, t.ID, t.Rules, t.PlayersPerTable, t.Kind, t.Movement, t.Rounds, t.DealsPerRound, t.StartsAt.Format(time.RFC3339))
 }

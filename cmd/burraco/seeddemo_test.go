@@ -15,9 +15,9 @@ import (
 )
 
 // TestSeedDemoTournament checks the demo tournament against an injected
-// clock: a draft the club's admin sees (the public does not, until the
-// lifecycle actions open it), a week ahead, its referee assigned; and that
-// a second run adds none.
+// clock: public with its registration open (an event of its log) and two
+// pairs entered, a week ahead, its referee assigned; and that a second run
+// adds none.
 func TestSeedDemoTournament(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := t.Context()
@@ -32,8 +32,12 @@ func TestSeedDemoTournament(t *testing.T) {
 			}
 		}
 		public, err := svc.Tournaments.List(ctx, domain.Actor{}, domain.TournamentFilter{})
-		if err != nil || public.Total != 0 {
-			t.Fatalf("public tournaments: %+v, %v; want none (the demo tournament is a draft)", public, err)
+		if err != nil || public.Total != 1 {
+			t.Fatalf("public tournaments: %+v, %v; want the demo one", public, err)
+		}
+		read, err := svc.Play.Read(ctx, domain.Actor{}, public.Items[0].ID)
+		if err != nil || len(read.Snapshot.Entries) != 2 || read.Players[read.Snapshot.Entries[1].Players[1]] != "Guido Ospite" {
+			t.Fatalf("demo entries: %+v, %v", read.Snapshot, err)
 		}
 		admin, err := svc.Auth.Login(ctx, "admin@demo.burraco.local", demoPassword)
 		if err != nil {
@@ -49,10 +53,10 @@ func TestSeedDemoTournament(t *testing.T) {
 		}
 		got := page.Items[0]
 		want := domain.Tournament{Name: demoTournament.Name, ClubName: demoClub, Rules: "fibur", PlayersPerTable: 4,
-			Kind: domain.PairsTournament, DealsPerRound: 3, StartsAt: now.AddDate(0, 0, 7), Status: domain.TournamentDraft,
+			Kind: domain.PairsTournament, DealsPerRound: 3, StartsAt: now.AddDate(0, 0, 7), Status: domain.TournamentRegistrationOpen, Version: 3,
 			TournamentSetup: domain.TournamentSetup{Movement: domain.MovementModifiedDanish, Rounds: 4, MitchellStep: 1,
 				TargetScore: 2005, RestVP: 14, RestMP: 355}}
-		got.ID, got.ClubID, got.Description, got.Options, got.CreatedAt, got.UpdatedAt, got.LotsSeed = 0, 0, "", nil, time.Time{}, time.Time{}, 0
+		got.ID, got.ClubID, got.Description, got.Options, got.CreatedAt, got.UpdatedAt, got.LotsSeed, got.OpenedAt = 0, 0, "", nil, time.Time{}, time.Time{}, 0, nil
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("demo tournament (-want +got):\n%s", diff)
 		}
