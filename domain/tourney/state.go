@@ -135,7 +135,7 @@ type State struct {
 	schedForbidden [][2]int64
 	order          []int64
 	penalties      []standings.Penalty
-	cache          *Standings // standings computed since the last Apply
+	cache          *standingsCache
 }
 
 // New is the state of a tournament before its first event (draft), or every
@@ -145,7 +145,7 @@ func New(setup Setup) (*State, error) {
 	if err := su.validate(); err != nil {
 		return nil, err
 	}
-	return &State{setup: su, status: StatusDraft, playerEntry: map[int64]int64{}}, nil
+	return &State{setup: su, status: StatusDraft, playerEntry: map[int64]int64{}, cache: new(standingsCache)}, nil
 }
 
 // Replay is the state after the events, in order.
@@ -205,6 +205,29 @@ func (s *State) Apply(e Event) error {
 	}
 	p.apply(s, e)
 	s.seq = e.Seq
-	s.cache = nil
+	s.cache = new(standingsCache)
 	return nil
+}
+
+func (s *State) entry(id int64) (*Entry, error) {
+	if id < 1 || id > int64(len(s.entries)) {
+		return nil, notFound(CodeEntryNotFound, "no entry %d", id)
+	}
+	return s.entries[id-1], nil
+}
+
+func (s *State) round(n int) (*round, error) {
+	if n < 1 || n > len(s.rounds) {
+		return nil, notFound(CodeRoundNotFound, "no round %d", n)
+	}
+	return s.rounds[n-1], nil
+}
+
+func (r *round) table(n int) (*table, error) {
+	for _, t := range r.tables {
+		if t.Number == n {
+			return t, nil
+		}
+	}
+	return nil, notFound(CodeTableNotFound, "round %d has no table %d", r.number, n)
 }

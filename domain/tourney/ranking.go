@@ -1,0 +1,179 @@
+package tourney
+
+import (
+	"sync"
+
+	"github.com/burraco/burraco/domain/standings"
+)
+
+// standingsCache holds the standings computed since the last Apply: reads
+// may run concurrently with each other (not with Apply).
+type standingsCache struct {
+	mu  sync.Mutex
+	st  *Standings
+	err error
+}
+
+// Standings are the standings as they stand (see the Standings type): every
+// result counted, the entered deals of tables in play included.
+func (s *State) Standings() (Standings, error) {
+	st, err := s.standingsCached()
+	if err != nil {
+		return Standings{}, err
+	}
+	return st.clone(), nil
+}
+
+// standingsTable is the cached standings, empty on an error (which
+// Standings reports).
+func (s *State) standingsTable() *Standings {
+	st, err := s.standingsCached()
+	if err != nil {
+		return &Standings{}
+	}
+	return st
+}
+
+func (s *State) standingsCached() (*Standings, error) {
+	c := s.cache
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.st == nil && c.err == nil {
+		c.st, c.err = s.computeStandings()
+	}
+	return c.st, c.err
+}
+
+func (st *Standings) clone() Standings {
+	c := *st
+	c.TieBreaks = append([]standings.Criterion(nil), st.TieBreaks...)
+	c.Rows = make([]standings.Row, len(st.Rows))
+	for i, r := range st.Rows {
+		r.Penalties = append([]standings.Penalty(nil), r.Penalties...)
+		r.Opponents = append([]int64(nil), r.Opponents...)
+		r.Lines = append([]standings.Line(nil), r.Lines...)
+		c.Rows[i] = r
+	}
+	return c
+}
+
+func (s *State) computeStandings() (*Standings, error) {
+	cfg := standings.Config{TieBreaks: s.setup.TieBreaks, RestVP: s.setup.RestVP, RestMP: s.setup.RestMP,
+		DealsPerRound: s.setup.DealsPerRound, AbandonVP: s.setup.AbandonVP,
+		RemainingGetsRest: s.setup.RemainingGetsRest, LotsSeed: s.setup.LotsSeed}
+	if s.setup.Movement == Knockout {
+		cfg.RestVP, cfg.RestMP = 1, 0 // a bye is a round won
+	}
+	var in standings.Input
+	for _, e := range s.entries {
+		if !e.Withdrawn || e.WithdrawnAfter > 0 {
+			in.Entries = append(in.Entries, e.ID)
+		}
+	}
+	after, final := 0, true
+	for _, r := range s.rounds {
+		for _, id := range r.byes {
+			in.Byes = append(in.Byes, standings.Bye{Round: r.number, Entry: id})
+		}
+		if s.roundLines(r, &in, cfg) {
+			after = r.number
+		}
+		final = final && r.status == RoundStatusClosed
+	}
+	in.Penalties = append(in.Penalties, s.penalties...)
+	tab, err := standings.Compute(in, cfg)
+	if err != nil {
+		return nil, err
+	}
+	done := s.status == StatusFinished || s.status == StatusResultsPublished
+	return &Standings{Provisional: !done || !final, AfterRound: after, Table: tab}, nil
+}
+
+// roundLines adds a round's results to the input, reporting whether any
+// counted.
+func (s *State) roundLines(r *round, in *standings.Input, cfg standings.Config) bool {
+	any := false
+	if s.setup.Kind == KindTeams {
+		for _, t := range r.tables {
+			if t.Pair == 1 && s.matchCounted(r, t.Match) {
+				any = true
+				s.matchLine(r, t.Match, in)
+			}
+		}
+		return any
+	}
+	for _, t := range r.tables {
+		if !t.counted() {
+			continue
+		}
+		any = true
+		switch s.setup.Kind {
+		case KindIndividual:
+			s.individualLines(r, t, in, cfg)
+		default:
+			res := s.result(r, t)
+			if t.absent != 0 {
+				in.Byes = append(in.Byes, standings.Bye{Round: r.number, Entry: t.other(t.absent)})
+				continue
+			}
+			in.Matches = append(in.Matches, standings.Match{Round: r.number, A: t.NS, B: t.EW,
+				MPA: res.MPNS, MPB: res.MPEW, VPA: res.VPNS, VPB: res.VPEW, Left: t.left})
+		}
+	}
+	return any
+}
+
+func (s *State) matchLine(r *round, match int, in *standings.Input) {
+	m := s.matchResult(r, match)
+	switch m.Absent {
+	case m.A:
+		in.Byes = append(in.Byes, standings.Bye{Round: r.number, Entry: m.B})
+	case m.B:
+		in.Byes = append(in.Byes, standings.Bye{Round: r.number, Entry: m.A})
+	default:
+		in.Matches = append(in.Matches, standings.Match{Round: r.number, A: m.A, B: m.B,
+			MPA: m.MPA, MPB: m.MPB, VPA: m.VPA, VPB: m.VPB, Left: m.Left})
+	}
+}
+
+// individualLines: each player scores their partnership's result, as a
+// line against the opponent across (N against E, S against W). A player
+// who did not turn up scores nothing and the other three a bye; a player
+// who left keeps at most the abandonment VP, and the other three keep what
+// their sides scored, or the rest score when the event says so.
+func (s *State) individualLines(r *round, t *table, in *standings.Input, cfg standings.Config) {
+	if t.absent != 0 {
+		for _, id := range []int64{t.N, t.S, t.E, t.W} {
+			if id != t.absent {
+				in.Byes = append(in.Byes, standings.Bye{Round: r.number, Entry: id})
+			}
+		}
+		return
+	}
+	res := s.result(r, t)
+	vpNS, vpEW := s.convert(res.MPNS, res.MPEW)
+	type line struct {
+		id          int64
+		mpFor, vpts int
+	}
+	ls := []line{{t.N, res.MPNS, vpNS}, {t.S, res.MPNS, vpNS}, {t.E, res.MPEW, vpEW}, {t.W, res.MPEW, vpEW}}
+	if t.left != 0 {
+		abandonCap := cfg.AbandonVP
+		if abandonCap == 0 {
+			abandonCap = standings.AbandonCap(cfg.DealsPerRound)
+		}
+		for i := range ls {
+			switch {
+			case ls[i].id == t.left:
+				ls[i].vpts = min(ls[i].vpts, abandonCap)
+			case cfg.RemainingGetsRest:
+				ls[i].mpFor, ls[i].vpts = cfg.RestMP, cfg.RestVP
+			}
+		}
+	}
+	for _, p := range [][2]int{{0, 2}, {1, 3}} {
+		a, b := ls[p[0]], ls[p[1]]
+		in.Matches = append(in.Matches, standings.Match{Round: r.number, A: a.id, B: b.id,
+			MPA: a.mpFor, MPB: b.mpFor, VPA: a.vpts, VPB: b.vpts})
+	}
+}
