@@ -11,14 +11,14 @@ import (
 // TestStoredOptionsOfEveryRuleSetStayReadable: tournaments stored before
 // options were held to their rule sets (RULES §11) hold every option key,
 // those that do not apply included. Reading them back must not make the
-// tournament invalid: a later change of its name or status still works, and
+// tournament invalid: a later change of its name or set-up still works, and
 // the rules still count as unchanged.
 func TestStoredOptionsOfEveryRuleSetStayReadable(t *testing.T) {
 	each(t, func(t *testing.T, f *fixture) {
 		ctx := t.Context()
 		owner := f.user("owner@example.com")
 		c := f.club(owner, "Club")
-		tm := f.advance(owner, f.tournament(owner, c.ID, "Old"), domain.TournamentPublished)
+		tm := f.advance(owner, f.tournament(owner, c.ID, "Old"), domain.TournamentRegistrationOpen)
 
 		// What the engine wrote before: every key, with fibur's values.
 		old := `{"semi_clean":true,"semi_clean_set":"exactly8","pot_penalty_if_neither":true,` +
@@ -40,13 +40,13 @@ func TestStoredOptionsOfEveryRuleSetStayReadable(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		name, running := "Renamed", domain.TournamentRunning
-		got, err := f.svc.Tournaments.Update(ctx, owner, tm.ID, domain.TournamentPatch{Name: &name, Status: &running})
+		name, rounds := "Renamed", 6
+		got, err := f.svc.Tournaments.Update(ctx, owner, tm.ID, domain.TournamentPatch{Name: &name, Setup: domain.SetupInput{Rounds: &rounds}})
 		if err != nil {
 			t.Fatalf("update of a tournament with old stored options: %v", err)
 		}
-		if got.Name != name || got.Status != running {
-			t.Errorf("got %q %s", got.Name, got.Status)
+		if got.Name != name || got.Rounds != rounds {
+			t.Errorf("got %q, %d rounds", got.Name, got.Rounds)
 		}
 		read, err := f.svc.Tournaments.Get(ctx, owner, tm.ID)
 		if err != nil {

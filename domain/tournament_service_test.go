@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/store/storetest"
 	"github.com/burraco/burraco/engine"
 )
 
@@ -30,17 +31,19 @@ func (f *fixture) tournament(by domain.Actor, clubID int64, name string) domain.
 	return t
 }
 
-// advance moves a tournament step by step to status, as by.
+// advance puts a tournament in a lifecycle status (opening it on the way
+// unless it stays a draft or is cancelled as one), and returns it as by sees
+// it. The lifecycle actions will do this through the event log; until they
+// exist the test writes the status (storetest.SetTournamentStatus).
 func (f *fixture) advance(by domain.Actor, t domain.Tournament, status domain.TournamentStatus) domain.Tournament {
 	f.t.Helper()
-	for _, s := range []domain.TournamentStatus{domain.TournamentPublished, domain.TournamentRunning, domain.TournamentFinished} {
-		if t.Status == status {
-			break
-		}
-		var err error
-		if t, err = f.svc.Tournaments.Update(f.t.Context(), by, t.ID, domain.TournamentPatch{Status: &s}); err != nil {
-			f.t.Fatalf("move tournament %d to %s: %v", t.ID, s, err)
-		}
+	if status == t.Status {
+		return t
+	}
+	storetest.SetTournamentStatus(f.t, f.db, t.ID, string(status), f.clock.Now())
+	t, err := f.svc.Tournaments.Get(f.t.Context(), by, t.ID)
+	if err != nil {
+		f.t.Fatalf("tournament %d in %s: %v", t.ID, status, err)
 	}
 	return t
 }
@@ -105,8 +108,8 @@ func TestTournamentCreate(t *testing.T) {
 				want := domain.Tournament{ID: got.ID, ClubID: r.a.ID, ClubName: "Circolo A", Name: "Torneo del " + tt.name,
 					Rules: engine.Fibur, Options: defaultOptions(t, engine.Fibur), PlayersPerTable: 4, Kind: domain.PairsTournament,
 					DealsPerRound: domain.DefaultDealsPerRound, StartsAt: time.Date(2026, 4, 18, 15, 0, 0, 123456000, time.UTC),
-					Status: domain.TournamentDraft, CreatedAt: f.clock.Now().UTC().Truncate(time.Microsecond),
-					UpdatedAt: f.clock.Now().UTC().Truncate(time.Microsecond)}
+					Status: domain.TournamentDraft, TournamentSetup: defaultSetup, LotsSeed: got.LotsSeed,
+					CreatedAt: f.clock.Now().UTC().Truncate(time.Microsecond), UpdatedAt: f.clock.Now().UTC().Truncate(time.Microsecond)}
 				if diff := cmp.Diff(want, got); diff != "" {
 					t.Errorf("created (-want +got):\n%s", diff)
 				}
@@ -119,6 +122,12 @@ func TestTournamentCreate(t *testing.T) {
 		}
 	})
 }
+
+// defaultSetup is the set-up of a pairs tournament created without one: a
+// modified Danish of 4 rounds, RULES §10's built-in VP table and tie-break
+// order, a bye worth 14 VP and 355 MP.
+var defaultSetup = domain.TournamentSetup{Movement: domain.MovementModifiedDanish, Rounds: 4, MitchellStep: 1, TargetScore: 2005,
+	RestVP: 14, RestMP: 355}
 
 func defaultOptions(t *testing.T, id engine.RuleSet) json.RawMessage {
 	t.Helper()
@@ -230,20 +239,24 @@ func TestTournamentVisibility(t *testing.T) {
 		ctx := t.Context()
 		r := newClubRoles(f)
 		draftA := f.tournament(r.owner, r.a.ID, "Draft A")
-		publicA := f.advance(r.owner, f.tournament(r.owner, r.a.ID, "Public A"), domain.TournamentPublished)
+		publicA := f.advance(r.owner, f.tournament(r.owner, r.a.ID, "Public A"), domain.TournamentRegistrationOpen)
 		draftB := f.tournament(r.otherOwner, r.b.ID, "Draft B")
 		finishedB := f.advance(r.otherOwner, f.tournament(r.otherOwner, r.b.ID, "Finished B"), domain.TournamentFinished)
+		// Cancelled: public once it had opened, hidden if cancelled as a draft.
+		calledOffA := f.advance(r.owner, f.advance(r.owner, f.tournament(r.owner, r.a.ID, "Called off A"), domain.TournamentRegistrationClosed),
+			domain.TournamentCancelled)
+		neverOpenedB := f.advance(r.otherOwner, f.tournament(r.otherOwner, r.b.ID, "Never opened B"), domain.TournamentCancelled)
 		tests := []struct {
 			name  string
 			actor domain.Actor
 			sees  []int64 // in start order (all start at the same time: by id)
 		}{
-			{"AnonymousSeesPublicOnly", domain.Actor{}, []int64{publicA.ID, finishedB.ID}},
-			{"MemberSeesPublicOnly", r.member, []int64{publicA.ID, finishedB.ID}},
-			{"RefereeSeesPublicOnly", r.referee, []int64{publicA.ID, finishedB.ID}},
-			{"AdminSeesOwnClubDrafts", r.admin, []int64{draftA.ID, publicA.ID, finishedB.ID}},
-			{"OtherClubOwnerSeesOwnDraftsOnly", r.otherOwner, []int64{publicA.ID, draftB.ID, finishedB.ID}},
-			{"SiteAdminSeesEveryDraft", r.root, []int64{draftA.ID, publicA.ID, draftB.ID, finishedB.ID}},
+			{"AnonymousSeesPublicOnly", domain.Actor{}, []int64{publicA.ID, finishedB.ID, calledOffA.ID}},
+			{"MemberSeesPublicOnly", r.member, []int64{publicA.ID, finishedB.ID, calledOffA.ID}},
+			{"RefereeSeesPublicOnly", r.referee, []int64{publicA.ID, finishedB.ID, calledOffA.ID}},
+			{"AdminSeesOwnClubDrafts", r.admin, []int64{draftA.ID, publicA.ID, finishedB.ID, calledOffA.ID}},
+			{"OtherClubOwnerSeesOwnDraftsOnly", r.otherOwner, []int64{publicA.ID, draftB.ID, finishedB.ID, calledOffA.ID, neverOpenedB.ID}},
+			{"SiteAdminSeesEveryDraft", r.root, []int64{draftA.ID, publicA.ID, draftB.ID, finishedB.ID, calledOffA.ID, neverOpenedB.ID}},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
@@ -252,7 +265,7 @@ func TestTournamentVisibility(t *testing.T) {
 				if diff := cmp.Diff(tt.sees, ids(page)); diff != "" || page.Total != len(tt.sees) {
 					t.Errorf("listed (-want +got), total %d:\n%s", page.Total, diff)
 				}
-				for _, d := range []domain.Tournament{draftA, draftB, publicA, finishedB} {
+				for _, d := range []domain.Tournament{draftA, draftB, publicA, finishedB, calledOffA, neverOpenedB} {
 					_, err := f.svc.Tournaments.Get(ctx, tt.actor, d.ID)
 					if slices.Contains(tt.sees, d.ID) {
 						wantCode(t, err, "")
@@ -287,60 +300,48 @@ func ids(p domain.Page[domain.Tournament]) []int64 {
 	return out
 }
 
-func TestTournamentStatusTransitions(t *testing.T) {
+// TestTournamentStatusNotPatchable: the lifecycle moves only by its
+// actions. A PATCH may send the current status back (nothing changes); any
+// other status is refused with status:lifecycle_action, listed with the
+// other bad fields, and changes nothing.
+func TestTournamentStatusNotPatchable(t *testing.T) {
 	each(t, func(t *testing.T, f *fixture) {
 		ctx := t.Context()
 		owner := f.user("owner@x.it")
 		c := f.club(owner, "Circolo")
-		const (
-			draft     = domain.TournamentDraft
-			published = domain.TournamentPublished
-			running   = domain.TournamentRunning
-			finished  = domain.TournamentFinished
-		)
-		tests := []struct {
-			from, to domain.TournamentStatus
-			want     domain.Code
-		}{
-			{draft, draft, ""},
-			{draft, published, ""},
-			{published, running, ""},
-			{running, finished, ""},
-			{finished, finished, ""},
-			{draft, running, domain.EConflict},
-			{draft, finished, domain.EConflict},
-			{published, draft, domain.EConflict},
-			{published, finished, domain.EConflict},
-			{running, published, domain.EConflict},
-			{running, draft, domain.EConflict},
-			{finished, running, domain.EConflict},
-			{draft, "cancelled", domain.EInvalid},
-		}
-		for _, tt := range tests {
-			name := fmt.Sprintf("%s→%s", tt.from, tt.to)
-			if tt.want != "" {
-				name = string(tt.want) + "/" + name
-			}
-			t.Run(name, func(t *testing.T) {
-				tm := f.advance(owner, f.tournament(owner, c.ID, name), tt.from)
-				f.clock.Advance(time.Minute)
-				got, err := f.svc.Tournaments.Update(ctx, owner, tm.ID, domain.TournamentPatch{Status: &tt.to})
-				wantCode(t, err, tt.want)
-				stored, _ := f.svc.Tournaments.Get(ctx, owner, tm.ID)
-				if tt.want != "" {
-					if stored.Status != tt.from || !stored.UpdatedAt.Equal(tm.UpdatedAt) {
-						t.Errorf("refused move changed the tournament: %+v", stored)
+		for _, from := range []domain.TournamentStatus{domain.TournamentDraft, domain.TournamentRegistrationOpen, domain.TournamentRunning} {
+			tm := f.advance(owner, f.tournament(owner, c.ID, "T "+string(from)), from)
+			for _, to := range domain.TournamentStatuses {
+				name := fmt.Sprintf("%s→%s", from, to)
+				t.Run(name, func(t *testing.T) {
+					f.clock.Advance(time.Minute)
+					desc := "moved " + name
+					_, err := f.svc.Tournaments.Update(ctx, owner, tm.ID, domain.TournamentPatch{Status: &to, Description: &desc})
+					stored, _ := f.svc.Tournaments.Get(ctx, owner, tm.ID)
+					if to == from {
+						wantCode(t, err, "")
+						if stored.Description != desc || stored.Status != from {
+							t.Errorf("the same status sent back: %+v", stored)
+						}
+						return
 					}
-					return
-				}
-				if got.Status != tt.to || !got.UpdatedAt.After(tm.UpdatedAt) {
-					t.Errorf("moved: %+v", got)
-				}
-				if diff := cmp.Diff(stored, got); diff != "" {
-					t.Errorf("returned (-stored +returned):\n%s", diff)
-				}
-			})
+					if diff := cmp.Diff([]string{"status:lifecycle_action"}, fieldsOf(t, err)); diff != "" {
+						t.Errorf("fields (-want +got):\n%s", diff)
+					}
+					if stored.Status != from || stored.Description == desc {
+						t.Errorf("a refused status changed the tournament: %+v", stored)
+					}
+				})
+			}
 		}
+		t.Run("EInvalidUnknownStatusListedWithTheRest", func(t *testing.T) {
+			tm := f.tournament(owner, c.ID, "Unknown status")
+			over, deals := domain.TournamentStatus("published"), 5
+			_, err := f.svc.Tournaments.Update(ctx, owner, tm.ID, domain.TournamentPatch{Status: &over, DealsPerRound: &deals})
+			if diff := cmp.Diff([]string{"deals_per_round:out_of_range", "status:invalid"}, fieldsOf(t, err)); diff != "" {
+				t.Errorf("fields (-want +got):\n%s", diff)
+			}
+		})
 	})
 }
 
@@ -366,16 +367,16 @@ func TestTournamentFrozenAfterDraft(t *testing.T) {
 				t.Errorf("after a new rule set: %+v, options %s", got, got.Options)
 			}
 		})
-		t.Run("OKPublishAndChangeRulesAtOnce", func(t *testing.T) {
-			rules, players, status := engine.Fibur, 4, domain.TournamentPublished
-			got, err := f.svc.Tournaments.Update(ctx, owner, draft.ID, domain.TournamentPatch{Rules: &rules, PlayersPerTable: &players, Status: &status})
+		t.Run("OKChangeRulesBackInTheDraft", func(t *testing.T) {
+			rules, players := engine.Fibur, 4
+			got, err := f.svc.Tournaments.Update(ctx, owner, draft.ID, domain.TournamentPatch{Rules: &rules, PlayersPerTable: &players})
 			wantCode(t, err, "")
-			if got.Rules != engine.Fibur || got.Status != domain.TournamentPublished {
+			if got.Rules != engine.Fibur || got.Status != domain.TournamentDraft {
 				t.Errorf("%+v", got)
 			}
 		})
-		published, _ := f.svc.Tournaments.Get(ctx, owner, draft.ID)
-		reale, two := engine.Reale, 2
+		published := f.advance(owner, draft, domain.TournamentRegistrationOpen)
+		reale, two, individual := engine.Reale, 2, domain.IndividualTournament
 		name, starts := "Renamed", published.StartsAt.Add(time.Hour)
 		tests := []struct {
 			name  string
@@ -385,6 +386,7 @@ func TestTournamentFrozenAfterDraft(t *testing.T) {
 			{"EConflictRules", domain.TournamentPatch{Rules: &reale}, domain.EConflict},
 			{"EConflictPlayers", domain.TournamentPatch{PlayersPerTable: &two}, domain.EConflict},
 			{"EConflictOptions", domain.TournamentPatch{Options: json.RawMessage(`{"target":3000}`)}, domain.EConflict},
+			{"EConflictKind", domain.TournamentPatch{Kind: &individual}, domain.EConflict},
 			{"OKSameOptionsSentBack", domain.TournamentPatch{Options: published.Options, Rules: &published.Rules}, ""},
 			{"OKDefaultsSpelledOut", domain.TournamentPatch{Options: json.RawMessage(`{"target":2005}`)}, ""},
 			{"OKNameAndStart", domain.TournamentPatch{Name: &name, StartsAt: &starts}, ""},
@@ -407,7 +409,7 @@ func TestTournamentUpdateDeleteAuthorisation(t *testing.T) {
 	each(t, func(t *testing.T, f *fixture) {
 		ctx := t.Context()
 		r := newClubRoles(f)
-		public := f.advance(r.owner, f.tournament(r.owner, r.a.ID, "Public"), domain.TournamentPublished)
+		public := f.advance(r.owner, f.tournament(r.owner, r.a.ID, "Public"), domain.TournamentRegistrationOpen)
 		draft := f.tournament(r.owner, r.a.ID, "Draft")
 		tests := []struct {
 			name        string
@@ -466,9 +468,9 @@ func TestTournamentList(t *testing.T) {
 			wantCode(t, err, "")
 			return f.advance(by, tm, status).ID
 		}
-		late := add(r.owner, r.a.ID, "Torneo di Primavera", 10, domain.TournamentPublished)
+		late := add(r.owner, r.a.ID, "Torneo di Primavera", 10, domain.TournamentRegistrationOpen)
 		early := add(r.owner, r.a.ID, "Coppa 100%", 1, domain.TournamentRunning)
-		other := add(r.otherOwner, r.b.ID, "Torneo_B", 5, domain.TournamentPublished)
+		other := add(r.otherOwner, r.b.ID, "Torneo_B", 5, domain.TournamentRegistrationOpen)
 		add(r.owner, r.a.ID, "Bozza", 0, domain.TournamentDraft)
 		tests := []struct {
 			name  string
@@ -480,7 +482,7 @@ func TestTournamentList(t *testing.T) {
 			{"Paged", domain.TournamentFilter{Limit: 1, Offset: 1}, 3, []int64{other}},
 			{"PastTheEnd", domain.TournamentFilter{Offset: 5}, 3, nil},
 			{"ByClub", domain.TournamentFilter{ClubID: &r.a.ID}, 2, []int64{early, late}},
-			{"ByStatus", domain.TournamentFilter{Status: domain.TournamentPublished}, 2, []int64{other, late}},
+			{"ByStatus", domain.TournamentFilter{Status: domain.TournamentRegistrationOpen}, 2, []int64{other, late}},
 			{"ByClubAndStatus", domain.TournamentFilter{ClubID: &r.b.ID, Status: domain.TournamentRunning}, 0, nil},
 			{"QueryCaseInsensitive", domain.TournamentFilter{Query: " TORNEO "}, 2, []int64{other, late}},
 			{"PercentIsLiteral", domain.TournamentFilter{Query: "0%"}, 1, []int64{early}},
