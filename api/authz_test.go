@@ -14,6 +14,7 @@ import (
 	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/domain/store"
 	"github.com/burraco/burraco/domain/store/storetest"
+	"github.com/burraco/burraco/domain/tourney"
 )
 
 // The callers of the authorisation matrix.
@@ -92,8 +93,7 @@ func newFixture(e *env) *fixture {
 	f.player = f.newPlayer(e, ownerActor, "Guest")
 	f.draft = f.newTournament(e, ownerActor, "Draft")
 	f.published = f.newTournament(e, ownerActor, "Published")
-	published := domain.TournamentPublished
-	if _, err := e.svc.Tournaments.Update(ctx, ownerActor, f.published, domain.TournamentPatch{Status: &published}); err != nil {
+	if _, err := e.svc.Play.Act(ctx, ownerActor, f.published, domain.TournamentCommand{Command: tourney.OpenRegistration{}}); err != nil {
 		e.t.Fatal(err)
 	}
 	for _, c := range callers {

@@ -197,5 +197,6 @@ func (s *server) tournamentRoutes(r chi.Router) {
 		r.Get("/", s.getTournament)
 		r.With(s.requireAuth).Patch("/", s.updateTournament)
 		r.With(s.requireAuth).Delete("/", s.deleteTournament)
+		s.tournamentPlayRoutes(r)
 	})
 }
