@@ -215,7 +215,7 @@ func (s *server) checkInTournamentEntry(w http.ResponseWriter, r *http.Request) 
 //	@Param			body			body		TournamentWithdrawRequest	false	"Why"
 //	@Success		200				{object}	TournamentEntry
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
-//	@Failure	403	{object}	Problem	"not_your_entry (a player withdrawing another entry), referee_only (a player once the tournament runs)"
+//	@Failure	403	{object}	Problem	"not_your_entry: a player withdrawing another entry, or any entry once the tournament runs"
 //	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), entry_not_found"
 //	@Failure	409	{object}	Problem	"bad_transition (the tournament is over), entry_withdrawn (already)"
 //	@Failure	422	{object}	Problem	"invalid_command (errors: reason too long); idempotency_key_reused"
