@@ -225,6 +225,9 @@ func randomDeal(rnd *rand.Rand, n int) api.TournamentDealInput {
 	return api.TournamentDealInput{Number: n, NS: other, EW: closer}
 }
 
+// newRand is the tests' deterministic random source.
+func newRand() *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }
+
 // randomDeals is a table's deals 1..n.
 func randomDeals(rnd *rand.Rand, n int) []api.TournamentDealInput {
 	out := make([]api.TournamentDealInput, n)
