@@ -58,6 +58,9 @@ func (s *State) canDraw(n int) error {
 	if n > s.PlannedRounds() {
 		return conflict(CodeNoMoreRounds, "the tournament plays %d rounds", s.PlannedRounds())
 	}
+	if in := len(s.active()); in < s.minEntries() {
+		return conflict(CodeNotEnoughEntries, "%d entries are still in; a round needs %d", in, s.minEntries())
+	}
 	return nil
 }
 

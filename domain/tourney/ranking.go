@@ -66,7 +66,9 @@ func (s *State) computeStandings() (*Standings, error) {
 	}
 	var in standings.Input
 	for _, e := range s.entries {
-		if !e.Withdrawn || e.WithdrawnAfter > 0 {
+		// An entry that withdrew before its first round never played: it
+		// is not ranked.
+		if !e.Withdrawn || e.WithdrawnAfter >= max(e.FirstRound, 1) {
 			in.Entries = append(in.Entries, e.ID)
 		}
 	}

@@ -143,7 +143,7 @@ func (p *RulingMade) apply(s *State, e Event) {
 		case RulingTimeOut:
 			if p.Deal != nil {
 				x.deals = append(x.deals, Deal{Number: p.Deal.Number, NS: p.Deal.NS, EW: p.Deal.EW, TimeOut: true,
-					Status: DealConfirmed, EnteredBy: e.By, EnteredAt: e.At, ConfirmedBy: e.By, ConfirmedAt: e.At})
+					Status: DealConfirmed, EnteredBy: e.By, EnteredAt: e.At, ConfirmedBy: e.By, ConfirmedAt: timePtr(e.At)})
 				s.markTieBreaks(x)
 			}
 			x.decided = RulingTimeOut

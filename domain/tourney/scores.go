@@ -114,7 +114,7 @@ func (p *ScoreEntered) apply(s *State, e Event) {
 		d := Deal{Number: in.Number, NS: in.NS, EW: in.EW, Status: DealEntered,
 			EnteredBy: e.By, EnteredSide: p.Side, EnteredAt: e.At}
 		if p.Confirmed {
-			d.Status, d.ConfirmedBy, d.ConfirmedAt = DealConfirmed, e.By, e.At
+			d.Status, d.ConfirmedBy, d.ConfirmedAt = DealConfirmed, e.By, timePtr(e.At)
 		}
 		if in.Number <= len(t.deals) {
 			t.deals[in.Number-1] = d
@@ -183,7 +183,7 @@ func (p *ScoreConfirmed) apply(s *State, e Event) {
 	t, _ := s.rounds[p.Round-1].table(p.Table)
 	for _, n := range p.Deals {
 		d := &t.deals[n-1]
-		d.Status, d.ConfirmedBy, d.ConfirmedAt = DealConfirmed, e.By, e.At
+		d.Status, d.ConfirmedBy, d.ConfirmedAt = DealConfirmed, e.By, timePtr(e.At)
 	}
 	t.version = e.Seq
 }
@@ -298,7 +298,7 @@ func (p *ScoreCorrected) apply(s *State, e Event) {
 	t, _ := s.rounds[p.Round-1].table(p.Table)
 	d := &t.deals[p.Deal.Number-1]
 	d.NS, d.EW, d.TimeOut = p.Deal.NS, p.Deal.EW, p.Deal.TimeOut
-	d.Status, d.ConfirmedBy, d.ConfirmedAt = DealConfirmed, e.By, e.At
+	d.Status, d.ConfirmedBy, d.ConfirmedAt = DealConfirmed, e.By, timePtr(e.At)
 	d.Corrections++
 	s.markTieBreaks(t)
 	t.version = e.Seq
@@ -314,8 +314,8 @@ func (p *ScoreCorrected) apply(s *State, e Event) {
 // redraws fills a correction's consequences for later rounds. In a Danish
 // (pure or modified) every round after the corrected one depends on its
 // result: the latest, when its pairings are published and not yet played,
-// is drawn again on the corrected standings; those being played or closed
-// keep their pairings (KeptRounds). In a knockout a correction that changes
+// is drawn again on the corrected standings; those being played or closed,
+// and a round the referee set by hand, keep their pairings (KeptRounds). In a knockout a correction that changes
 // a table's winner redraws the next round when it is only published, and is
 // refused once that round is played.
 func (s *State) redraws(p *ScoreCorrected) error {
@@ -339,7 +339,7 @@ func (s *State) redraws(p *ScoreCorrected) error {
 	for k := p.Round + 1; k < latest.number; k++ {
 		p.KeptRounds = append(p.KeptRounds, k)
 	}
-	if latest.status != RoundStatusPublished {
+	if latest.status != RoundStatusPublished || latest.overridden {
 		p.KeptRounds = append(p.KeptRounds, latest.number)
 		return nil
 	}

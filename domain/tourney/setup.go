@@ -58,7 +58,7 @@ type Setup struct {
 	VP *vp.Table
 	// TieBreaks is the standings' order (nil: standings.DefaultTieBreaks).
 	TieBreaks []standings.Criterion
-	// RestVP and RestMP are the bye (rest) score (0: 14 VP, 355 MP).
+	// RestVP and RestMP are the bye (rest) score (both 0: 14 VP, 355 MP).
 	RestVP, RestMP int
 	// AbandonVP is the most VP an entry that abandons keeps (0: 6 in rounds
 	// of up to 3 deals, 8 from 4); RemainingGetsRest gives the entry left

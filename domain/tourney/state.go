@@ -71,18 +71,18 @@ type TableLayout struct {
 // who confirmed it. TieBreak marks a knockout's tie-break deal (played while
 // tied at or past the target); Corrections counts the referee's corrections.
 type Deal struct {
-	Number      int       `json:"number"`
-	NS          Parts     `json:"ns"`
-	EW          Parts     `json:"ew"`
-	TimeOut     bool      `json:"time_out,omitempty"`
-	TieBreak    bool      `json:"tie_break,omitempty"`
-	Status      string    `json:"status"`
-	EnteredBy   int64     `json:"entered_by"`
-	EnteredSide string    `json:"entered_side,omitempty"`
-	EnteredAt   time.Time `json:"entered_at"`
-	ConfirmedBy int64     `json:"confirmed_by,omitempty"`
-	ConfirmedAt time.Time `json:"confirmed_at"`
-	Corrections int       `json:"corrections,omitempty"`
+	Number      int        `json:"number"`
+	NS          Parts      `json:"ns"`
+	EW          Parts      `json:"ew"`
+	TimeOut     bool       `json:"time_out,omitempty"`
+	TieBreak    bool       `json:"tie_break,omitempty"`
+	Status      string     `json:"status"`
+	EnteredBy   int64      `json:"entered_by"`
+	EnteredSide string     `json:"entered_side,omitempty"`
+	EnteredAt   time.Time  `json:"entered_at"`
+	ConfirmedBy int64      `json:"confirmed_by,omitempty"`
+	ConfirmedAt *time.Time `json:"confirmed_at,omitempty"`
+	Corrections int        `json:"corrections,omitempty"`
 }
 
 // RulingRecord is a ruling at a table, as recorded.
@@ -121,8 +121,10 @@ type round struct {
 }
 
 // State is a tournament as the fold of its events. Decide never changes it;
-// Apply does. It is not safe for concurrent use: the service serialises
-// commands per tournament (the event log's sequence does).
+// Apply does. Reads and Decide may run concurrently with each other (the
+// standings they compute lazily are cached under a lock); Apply needs the
+// state to itself — the service serialises commands per tournament, as the
+// event log's sequence does.
 type State struct {
 	setup          Setup
 	seq            int64
@@ -231,3 +233,5 @@ func (r *round) table(n int) (*table, error) {
 	}
 	return nil, notFound(CodeTableNotFound, "round %d has no table %d", r.number, n)
 }
+
+func timePtr(t time.Time) *time.Time { return &t }
