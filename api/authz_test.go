@@ -37,8 +37,10 @@ type fixture struct {
 	tokens      map[string]string
 	clubA       int64
 	victim      int64 // a member of A whose role the callers try to change
+	plain       int64 // a member of A who stays a plain member
 	player      int64 // a player of A without a login
-	published   int64 // a published tournament of A
+	published   int64 // a tournament of A open for registration
+	refereeID   int64 // the user of the referee caller
 	draft       int64 // a draft tournament of A
 	toAdd       map[string]int64
 	toRemove    map[string]int64
@@ -79,7 +81,10 @@ func newFixture(e *env) *fixture {
 		return u.ID
 	}
 	for caller, role := range map[string]domain.Role{member: domain.RoleMember, referee: domain.RoleReferee, clubAdmin: domain.RoleAdmin} {
-		add(f.clubA, caller+"@a.example", role, ownerActor)
+		id := add(f.clubA, caller+"@a.example", role, ownerActor)
+		if caller == referee {
+			f.refereeID = id
+		}
 		f.tokens[caller] = e.login(caller+"@a.example", "password-123").AccessToken
 	}
 	ownerB, _ := e.user("owner@b.example", "Owner B")
@@ -90,6 +95,7 @@ func newFixture(e *env) *fixture {
 	add(clubB.ID, "admin@b.example", domain.RoleAdmin, domain.Actor{UserID: ownerB.ID})
 	f.tokens[otherAdmin] = e.login("admin@b.example", "password-123").AccessToken
 	f.victim = add(f.clubA, "victim@a.example", domain.RoleMember, ownerActor)
+	f.plain = add(f.clubA, "plain@a.example", domain.RoleMember, ownerActor)
 	f.player = f.newPlayer(e, ownerActor, "Guest")
 	f.draft = f.newTournament(e, ownerActor, "Draft")
 	f.published = f.newTournament(e, ownerActor, "Published")
@@ -283,6 +289,27 @@ var matrix = []route{
 	{"DELETE /tournaments/{id} (published: 409 for the admins)", func(f *fixture, c string) req {
 		return req{Method: "DELETE", Path: tournamentPath(f.published)}
 	}, adminsOnly(409)},
+	{"GET /tournaments/{id}/referees (published)", func(f *fixture, c string) req {
+		return req{Method: "GET", Path: tournamentPath(f.published) + "/referees"}
+	}, all(200, nil)},
+	{"GET /tournaments/{id}/referees (draft)", func(f *fixture, c string) req {
+		return req{Method: "GET", Path: tournamentPath(f.draft) + "/referees"}
+	}, all(404, map[string]int{clubAdmin: 200, siteAdmin: 200})},
+	{"PUT /tournaments/{id}/referees/{user} (published)", func(f *fixture, c string) req {
+		return req{Method: "PUT", Path: fmt.Sprintf("%s/referees/%d", tournamentPath(f.published), f.refereeID)}
+	}, adminsOnly(200)},
+	{"PUT /tournaments/{id}/referees/{user} (draft)", func(f *fixture, c string) req {
+		return req{Method: "PUT", Path: fmt.Sprintf("%s/referees/%d", tournamentPath(f.draft), f.refereeID)}
+	}, draftAdminsOnly(200)},
+	{"PUT /tournaments/{id}/referees/{user} (a plain member: 422 for the admins)", func(f *fixture, c string) req {
+		return req{Method: "PUT", Path: fmt.Sprintf("%s/referees/%d", tournamentPath(f.published), f.plain)}
+	}, adminsOnly(422)},
+	{"DELETE /tournaments/{id}/referees/{user} (published)", func(f *fixture, c string) req {
+		return req{Method: "DELETE", Path: fmt.Sprintf("%s/referees/%d", tournamentPath(f.published), f.refereeID)}
+	}, adminsOnly(204)},
+	{"DELETE /tournaments/{id}/referees/{user} (draft)", func(f *fixture, c string) req {
+		return req{Method: "DELETE", Path: fmt.Sprintf("%s/referees/%d", tournamentPath(f.draft), f.refereeID)}
+	}, draftAdminsOnly(204)},
 	{"GET /tables", func(f *fixture, c string) req { return req{Method: "GET", Path: "/api/v1/tables?open_seats=true"} },
 		all(200, nil)},
 	{"POST /tables", func(f *fixture, c string) req {

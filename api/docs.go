@@ -33,7 +33,7 @@
 //	@tag.name			players
 //	@tag.description	Player profiles (with an optional federation id), linked to a login or kept by a club.
 //	@tag.name			tournaments
-//	@tag.description	A club's tournaments: created as drafts by its admins, then published.
+//	@tag.description	A club's tournaments: created as drafts by its admins, with their set-up and referees; their lifecycle runs from registration to published results.
 //	@tag.name			entries
 //	@tag.description	A tournament's entries (pairs, teams, players): self-registration while registration is open, entries by the staff, check-in, withdrawal, each entry's history.
 //	@tag.name			rounds

@@ -11,11 +11,11 @@ import (
 //
 //	@Summary		List tournaments
 //	@ID			listTournaments
-//	@Description	Published, running and finished tournaments, for anyone; with an access token, also the drafts of the clubs the caller administers (all drafts for a site admin). Ordered by start time.
+//	@Description	Every tournament that has left draft (cancelled ones included), for anyone; with an access token, also the drafts of the clubs the caller administers (all drafts for a site admin). Ordered by start time.
 //	@Tags			tournaments
 //	@Produce		json
 //	@Param			club_id	query		int		false	"Only the tournaments of this club"
-//	@Param			status	query		string	false	"Only tournaments with this status"	Enums(draft, published, running, finished)
+//	@Param			status	query		string	false	"Only tournaments with this status"	Enums(draft, registration_open, registration_closed, running, finished, results_published, cancelled)
 //	@Param			q		query		string	false	"Substring of the name, ignoring case and accents"
 //	@Param			limit	query		int		false	"Page size, 1..100; 0 or absent means 20"	default(20)	minimum(0)	maximum(100)
 //	@Param			offset	query		int		false	"Items to skip"		default(0)	minimum(0)
@@ -44,7 +44,7 @@ func (s *server) listTournaments(w http.ResponseWriter, r *http.Request) {
 //
 //	@Summary		Create a tournament
 //	@ID			createTournament
-//	@Description	Only the club's admins and owners, or a site admin. The tournament starts as a draft, seen only by them; publish it with PATCH status=published.
+//	@Description	Only the club's admins and owners, or a site admin. The tournament starts as a draft, seen only by them, until its registration opens (a lifecycle action). With the rules of its tables comes its set-up (movement, rounds, VP table, tie-breaks, rest and abandonment scores, ...); absent set-up fields take their defaults. Its lots seed, drawn now, stays secret.
 //	@Tags			tournaments
 //	@Accept			json
 //	@Produce		json
@@ -56,7 +56,7 @@ func (s *server) listTournaments(w http.ResponseWriter, r *http.Request) {
 //	@Failure	400	{object}	Problem	"invalid_parameter (a path id that is not a positive integer) or malformed_json (the body; errors names a wrong_type or unknown_field)"
 //	@Failure	403	{object}	Problem	"forbidden: the caller lacks the role this needs: admin of the club"
 //	@Failure	404	{object}	Problem	"not_found: no such club"
-//	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, description, rules, options, players_per_table, kind, deals_per_round, starts_at); the message of rules, players_per_table and options is the rules engine's"
+//	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, description, rules, options, players_per_table, kind, deals_per_round, starts_at, movement, rounds, mitchell_step, target_score, vp_table and vp_table.bands[i] with the VP table's own codes, tie_breaks[i], rest_vp, rest_mp, abandon_vp, late_entry_round, team_pairs); the message of rules, players_per_table and options is the rules engine's"
 //	@Router			/api/v1/clubs/{clubID}/tournaments [post]
 func (s *server) createTournament(w http.ResponseWriter, r *http.Request) {
 	clubID, ok := pathID(w, r, "clubID")
@@ -79,7 +79,7 @@ func (s *server) createTournament(w http.ResponseWriter, r *http.Request) {
 //
 //	@Summary		Get a tournament
 //	@ID			getTournament
-//	@Description	Anyone may get a published, running or finished tournament; a draft only the club's admins and owners, or a site admin (to anyone else it is not_found).
+//	@Description	Anyone may get a tournament that has left draft (also once cancelled); a draft only the club's admins and owners, or a site admin (to anyone else it is not_found).
 //	@Tags			tournaments
 //	@Produce		json
 //	@Param			tournamentID	path		int	true	"Tournament id"
@@ -105,7 +105,7 @@ func (s *server) getTournament(w http.ResponseWriter, r *http.Request) {
 //
 //	@Summary		Update a tournament
 //	@ID			updateTournament
-//	@Description	Only the club's admins and owners, or a site admin. Absent fields are left as they are. The status moves one step forward (draft → published → running → finished) or stays; rules, players_per_table and options change only while the tournament is a draft. A new rule set without options resets the options to its defaults; options given replace the stored ones.
+//	@Description	Only the club's admins and owners, or a site admin. Absent fields are left as they are. Rules, players_per_table, options, kind and team_pairs change only while the tournament is a draft; the rest of the set-up (deals_per_round, movement, rounds, VP table, tie-breaks, ...) until it runs; name, description and starts_at any time. The status does not change here: it moves only by the lifecycle's actions (a status other than the current one is invalid_input, errors[].code lifecycle_action). A new rule set without options resets the options to its defaults; options given replace the stored ones; builtin_vp_table goes back to the built-in VP table.
 //	@Tags			tournaments
 //	@Accept			json
 //	@Produce		json
@@ -116,8 +116,8 @@ func (s *server) getTournament(w http.ResponseWriter, r *http.Request) {
 //	@Failure	400	{object}	Problem	"invalid_parameter (a path id that is not a positive integer) or malformed_json (the body; errors names a wrong_type or unknown_field)"
 //	@Failure	403	{object}	Problem	"forbidden: the caller lacks the role this needs: admin of the tournament's club"
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
-//	@Failure	409	{object}	Problem	"conflict: a status that does not move one step forward, or rules, players_per_table or options changed after draft"
-//	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, description, rules, options, players_per_table, kind, deals_per_round, starts_at, status)"
+//	@Failure	409	{object}	Problem	"conflict: rules, players_per_table, options, kind or team_pairs changed after draft, or the set-up once running"
+//	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (those of createTournament, builtin_vp_table, and status: lifecycle_action when it is not the current one)"
 //	@Router			/api/v1/tournaments/{tournamentID} [patch]
 func (s *server) updateTournament(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathID(w, r, "tournamentID")
@@ -156,6 +156,95 @@ func (s *server) deleteTournament(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.svc.Tournaments.Delete(r.Context(), ActorFrom(r.Context()), id); err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// listTournamentReferees lists a tournament's referees.
+//
+//	@Summary		List a tournament's referees
+//	@ID			listTournamentReferees
+//	@Description	Anyone who may see the tournament (a draft: its club's admins and owners, or a site admin). By name, with each one's role in the club now.
+//	@Tags			tournaments
+//	@Produce		json
+//	@Param			tournamentID	path		int	true	"Tournament id"
+//	@Success		200				{object}	TournamentRefereeList
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path id or query parameter is not a number where one is expected (named in errors)"
+//	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
+//	@x-auth-optional	true
+//	@Router			/api/v1/tournaments/{tournamentID}/referees [get]
+func (s *server) listTournamentReferees(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "tournamentID")
+	if !ok {
+		return
+	}
+	refs, err := s.svc.Tournaments.Referees(r.Context(), ActorFrom(r.Context()), id)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	respond(w, http.StatusOK, TournamentRefereeList{Items: mapSlice(refs, refereeOut)})
+}
+
+// assignTournamentReferee makes a club member a referee of a tournament.
+//
+//	@Summary		Assign a referee
+//	@ID			assignTournamentReferee
+//	@Description	Only the club's admins and owners, or a site admin. The user must be a member of the tournament's club with the referee role or higher. Assigning a referee again changes nothing.
+//	@Tags			tournaments
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			tournamentID	path		int	true	"Tournament id"
+//	@Param			userID			path		int	true	"User id of the referee"
+//	@Success		200				{object}	TournamentReferee
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path id or query parameter is not a number where one is expected (named in errors)"
+//	@Failure	403	{object}	Problem	"forbidden: the caller lacks the role this needs: admin of the tournament's club"
+//	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
+//	@Failure	422	{object}	Problem	"not_a_referee: the user is not a member of the tournament's club with the referee role or higher"
+//	@Router			/api/v1/tournaments/{tournamentID}/referees/{userID} [put]
+func (s *server) assignTournamentReferee(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "tournamentID")
+	if !ok {
+		return
+	}
+	userID, ok := pathID(w, r, "userID")
+	if !ok {
+		return
+	}
+	ref, err := s.svc.Tournaments.AssignReferee(r.Context(), ActorFrom(r.Context()), id, userID)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	respond(w, http.StatusOK, refereeOut(ref))
+}
+
+// unassignTournamentReferee takes a referee off a tournament.
+//
+//	@Summary		Unassign a referee
+//	@ID			unassignTournamentReferee
+//	@Description	Only the club's admins and owners, or a site admin. A user who is not a referee of the tournament is no error.
+//	@Tags			tournaments
+//	@Security		BearerAuth
+//	@Param			tournamentID	path	int	true	"Tournament id"
+//	@Param			userID			path	int	true	"User id of the referee"
+//	@Success		204
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path id or query parameter is not a number where one is expected (named in errors)"
+//	@Failure	403	{object}	Problem	"forbidden: the caller lacks the role this needs: admin of the tournament's club"
+//	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
+//	@Router			/api/v1/tournaments/{tournamentID}/referees/{userID} [delete]
+func (s *server) unassignTournamentReferee(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "tournamentID")
+	if !ok {
+		return
+	}
+	userID, ok := pathID(w, r, "userID")
+	if !ok {
+		return
+	}
+	if err := s.svc.Tournaments.UnassignReferee(r.Context(), ActorFrom(r.Context()), id, userID); err != nil {
 		s.failErr(w, r, err)
 		return
 	}

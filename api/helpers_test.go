@@ -37,6 +37,7 @@ func (c *clock) Add(d time.Duration) {
 // env is the real router over the real services on a real database.
 type env struct {
 	t     testing.TB
+	db    *store.DB
 	h     http.Handler
 	svc   domain.Services
 	clock *clock
@@ -89,7 +90,7 @@ func newEnvServices(t testing.TB, db *store.DB, dcfg domain.Config, tweak ...fun
 	t.Cleanup(func() { cancel(); <-followed })
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	return &env{t: t, h: api.NewServer(cfg, svc, db, log), svc: svc, clock: clk, logs: logs}
+	return &env{t: t, db: db, h: api.NewServer(cfg, svc, db, log), svc: svc, clock: clk, logs: logs}
 }
 
 // response is a recorded answer.

@@ -80,7 +80,7 @@ func (s *server) failDecode(w http.ResponseWriter, r *http.Request, err error) {
 	case errors.As(err, &typeErr) && typeErr.Field == "":
 		fail(w, r, codeMalformedJSON, errNotAnObject.Error())
 	case errors.As(err, &typeErr):
-		failFields(w, r, codeMalformedJSON, "a field has a value of the wrong type", []FieldError{{Field: typeErr.Field,
+		failFields(w, r, codeMalformedJSON, "a field has a value of the wrong type", []FieldError{{Field: jsonField(typeErr.Field),
 			Code: "wrong_type", Message: fmt.Sprintf("must be of type %s", jsonType(typeErr.Type.String()))}})
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
@@ -89,6 +89,22 @@ func (s *server) failDecode(w http.ResponseWriter, r *http.Request, err error) {
 	default:
 		fail(w, r, codeMalformedJSON, "the request body is not valid JSON: "+strings.TrimPrefix(err.Error(), "json: "))
 	}
+}
+
+// jsonField is the JSON path of a field as encoding/json reports it, less
+// the Go names of embedded structs it puts in it (request types embed
+// shared parts, e.g. TournamentSetupInput): the JSON names of our requests
+// are snake_case, so a segment that starts with a capital letter is Go's.
+func jsonField(path string) string {
+	parts := strings.Split(path, ".")
+	out := parts[:0]
+	for _, p := range parts {
+		if p != "" && p[0] >= 'A' && p[0] <= 'Z' {
+			continue
+		}
+		out = append(out, p)
+	}
+	return strings.Join(out, ".")
 }
 
 // jsonType names a Go type the way a JSON client thinks of it.

@@ -198,5 +198,8 @@ func (s *server) tournamentRoutes(r chi.Router) {
 		r.With(s.requireAuth).Patch("/", s.updateTournament)
 		r.With(s.requireAuth).Delete("/", s.deleteTournament)
 		s.tournamentPlayRoutes(r)
+		r.Get("/referees", s.listTournamentReferees)
+		r.With(s.requireAuth).Put("/referees/{userID}", s.assignTournamentReferee)
+		r.With(s.requireAuth).Delete("/referees/{userID}", s.unassignTournamentReferee)
 	})
 }

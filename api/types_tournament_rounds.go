@@ -68,10 +68,7 @@ type TournamentDeal struct {
 func dealOut(d tourney.Deal) TournamentDeal {
 	out := TournamentDeal{Number: d.Number, NS: partsOut(d.NS), EW: partsOut(d.EW), TimeOut: d.TimeOut, TieBreak: d.TieBreak,
 		Status: d.Status, EnteredBy: d.EnteredBy, EnteredSide: d.EnteredSide, EnteredAt: d.EnteredAt,
-		ConfirmedBy: d.ConfirmedBy, Corrections: d.Corrections}
-	if !d.ConfirmedAt.IsZero() {
-		out.ConfirmedAt = &d.ConfirmedAt
-	}
+		ConfirmedBy: d.ConfirmedBy, ConfirmedAt: d.ConfirmedAt, Corrections: d.Corrections}
 	return out
 }
 

@@ -5,11 +5,13 @@ import (
 	"time"
 
 	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/standings"
+	"github.com/burraco/burraco/domain/vp"
 )
 
 // Tournament is an event of a club. A draft is seen only by the club's
-// admins and site admins; published, running and finished tournaments are
-// public.
+// admins and site admins; once it has left draft it is public (also when
+// cancelled).
 type Tournament struct {
 	ID          int64  `json:"id" example:"12"`
 	ClubID      int64  `json:"club_id" example:"7"`
@@ -24,21 +26,117 @@ type Tournament struct {
 	PlayersPerTable int `json:"players_per_table" enums:"2,4" example:"4"`
 	// pairs (fixed pairs), teams (a team fields pairs per match) or individual (partners change each round).
 	Kind string `json:"kind" enums:"pairs,teams,individual" example:"pairs"`
-	// Deals (smazzate) each table plays per round.
-	DealsPerRound int       `json:"deals_per_round" minimum:"1" maximum:"8" example:"3"`
+	// Deals (smazzate) each table plays per round: 2, 3 or 4.
+	DealsPerRound int       `json:"deals_per_round" minimum:"2" maximum:"4" example:"3"`
 	StartsAt      time.Time `json:"starts_at" format:"date-time"`
-	// draft → published → running → finished, one step at a time. Rules, players_per_table and options are frozen after draft.
-	Status    string    `json:"status" enums:"draft,published,running,finished" example:"published"`
+	// draft → registration_open → registration_closed (check-in) → running → finished → results_published; cancelled (see cancel_reason) from any status before finished. The status moves only by the lifecycle's actions, never by PATCH. Rules, players_per_table, options, kind and team_pairs are frozen after draft, the rest of the set-up once running.
+	Status string `json:"status" enums:"draft,registration_open,registration_closed,running,finished,results_published,cancelled" example:"registration_open"`
+	// Why a cancelled tournament was called off; absent otherwise.
+	CancelReason string `json:"cancel_reason,omitempty" example:"The hall is closed for repairs"`
+	TournamentSetupOut
+	// The sequence number of the last event of the tournament's log (entries, rounds, scores, ...): it grows with every change of its play.
+	Version   int64     `json:"version" example:"0"`
 	CreatedAt time.Time `json:"created_at" format:"date-time"`
 	UpdatedAt time.Time `json:"updated_at" format:"date-time"`
 } // @name Tournament
+
+// TournamentSetupOut is how a tournament is played beyond the rules of its
+// tables (RULES §10), as the Tournament shows it.
+type TournamentSetupOut struct {
+	// How entries are paired each round: mitchell (NS stay, EW move mitchell_step tables), danish (1–2, 3–4, … by standings), modified_danish (no rematch of the previous round but in the last), round_robin (all'italiana), random (a draw each round), knockout (winners go on, tables play to target_score).
+	Movement string `json:"movement" enums:"mitchell,danish,modified_danish,round_robin,random,knockout" example:"modified_danish"`
+	// Rounds to play; 0: derived from the field when the tournament starts (round_robin: every entry meets every other; knockout, always 0: the bracket).
+	Rounds int `json:"rounds" minimum:"0" maximum:"50" example:"4"`
+	// Tables the EW pairs move each round in a Mitchell.
+	MitchellStep int `json:"mitchell_step" minimum:"1" maximum:"20" example:"1"`
+	// The score a knockout table plays to, with tie-break deals while tied, so that it has a winner.
+	TargetScore int `json:"target_score" minimum:"1" maximum:"1000000" example:"2005"`
+	// The MP→VP table in force: the event's own, or RULES §10's built-in one for 3- or 4-deal rounds of pairs and individual events (vp_table_builtin). Absent only when neither exists.
+	VPTable *VPTable `json:"vp_table,omitempty"`
+	// Whether vp_table is the built-in table for the deals per round (it then follows deals_per_round).
+	VPTableBuiltin bool `json:"vp_table_builtin" example:"true"`
+	// The standings' order: total VP first, then each tie broken by the next criterion.
+	TieBreaks []string `json:"tie_breaks" enums:"vp,mp_difference,mp_for,head_to_head,opponents_vp,lots" example:"vp,mp_difference,head_to_head,opponents_vp,lots"`
+	// What a bye (rest) scores: VP, and MP for the MP difference.
+	RestVP int `json:"rest_vp" minimum:"0" example:"14"`
+	RestMP int `json:"rest_mp" minimum:"0" maximum:"5000" multipleOf:"5" example:"355"`
+	// The most VP a pair that abandons keeps; 0: RULES §10's 6 (rounds of 2–3 deals) or 8 (4 deals).
+	AbandonVP int `json:"abandon_vp" minimum:"0" example:"0"`
+	// Whether the pair left at an abandoned table gets the rest score instead of what it scored.
+	RemainingGetsRest bool `json:"remaining_gets_rest" example:"false"`
+	// Whether entries of the same club are kept apart in the pairings.
+	ForbidSameClub bool `json:"forbid_same_club" example:"false"`
+	// The last round an entry may still join at; 0: only before the start.
+	LateEntryRound int `json:"late_entry_round" minimum:"0" maximum:"50" example:"1"`
+	// Pairs a team fields per match (teams only; 0 for the other kinds).
+	TeamPairs int `json:"team_pairs" minimum:"0" maximum:"8" example:"0"`
+}
+
+// VPTable converts the MP difference of a table over a round into the
+// winner's and the loser's VP (RULES §10): bands from 0, contiguous (each
+// starts 5 MP after the previous ends), the last open-ended; both sides of
+// every band sum to sum; the first band an even split; the winner's VP
+// never decreasing.
+type VPTable struct {
+	Name string `json:"name,omitempty" example:"3-deal"`
+	// What the two sides of every band add up to; absent or 0: 20.
+	Sum   int      `json:"sum,omitempty" example:"20"`
+	Bands []VPBand `json:"bands"`
+} // @name VPTable
+
+// VPBand is one row of a VP table.
+type VPBand struct {
+	// MP difference from (inclusive, a multiple of 5).
+	From int `json:"from" example:"55"`
+	// MP difference to (inclusive); absent in the last, open-ended band.
+	To     *int `json:"to,omitempty" example:"150"`
+	Winner int  `json:"winner" example:"11"`
+	Loser  int  `json:"loser" example:"9"`
+} // @name VPBand
+
+func vpTableOut(t vp.Table) *VPTable {
+	out := &VPTable{Name: t.Name, Sum: t.Sum, Bands: make([]VPBand, len(t.Bands))}
+	for i, b := range t.Bands {
+		out.Bands[i] = VPBand{From: b.From, To: b.To, Winner: b.Winner, Loser: b.Loser}
+	}
+	return out
+}
+
+// domain is the table as the domain takes it (nil for nil).
+func (t *VPTable) domain() *vp.Table {
+	if t == nil {
+		return nil
+	}
+	out := &vp.Table{Name: t.Name, Sum: t.Sum, Bands: make([]vp.Band, len(t.Bands))}
+	for i, b := range t.Bands {
+		out.Bands[i] = vp.Band{From: b.From, To: b.To, Winner: b.Winner, Loser: b.Loser}
+	}
+	return out
+}
 
 func tournamentOut(t domain.Tournament) Tournament {
 	var o TableOptions
 	_ = json.Unmarshal(t.Options, &o) // the domain stores the complete object it validated
 	return Tournament{ID: t.ID, ClubID: t.ClubID, ClubName: t.ClubName, Name: t.Name, Description: t.Description,
 		Rules: string(t.Rules), Options: o, PlayersPerTable: t.PlayersPerTable, Kind: string(t.Kind), DealsPerRound: t.DealsPerRound,
-		StartsAt: t.StartsAt, Status: string(t.Status), CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
+		StartsAt: t.StartsAt, Status: string(t.Status), CancelReason: t.CancelReason, TournamentSetupOut: setupOut(t),
+		Version: t.Version, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
+}
+
+func setupOut(t domain.Tournament) TournamentSetupOut {
+	s := t.TournamentSetup
+	out := TournamentSetupOut{Movement: string(s.Movement), Rounds: s.Rounds, MitchellStep: s.MitchellStep, TargetScore: s.TargetScore,
+		VPTableBuiltin: s.VPTable == nil, RestVP: s.RestVP, RestMP: s.RestMP, AbandonVP: s.AbandonVP, RemainingGetsRest: s.RemainingGetsRest,
+		ForbidSameClub: s.ForbidSameClub, LateEntryRound: s.LateEntryRound, TeamPairs: s.TeamPairs}
+	if table, ok := t.VPTableInForce(); ok {
+		out.VPTable = vpTableOut(table)
+	} else {
+		out.VPTableBuiltin = false
+	}
+	for _, c := range t.TieBreakOrder() {
+		out.TieBreaks = append(out.TieBreaks, string(c))
+	}
+	return out
 }
 
 // TableOptions are the options of a table (RULES §11): every option that
@@ -110,20 +208,61 @@ type TournamentCreateRequest struct {
 	PlayersPerTable *int `json:"players_per_table" enums:"2,4" example:"4"`
 	// pairs (fixed pairs), teams (a team fields pairs per match) or individual (partners change each round).
 	Kind string `json:"kind" enums:"pairs,teams,individual" example:"pairs"`
-	// Deals per table per round; absent means 3.
-	DealsPerRound *int       `json:"deals_per_round,omitempty" minimum:"1" maximum:"8" example:"3"`
+	// Deals per table per round: 2, 3 or 4; absent means 3. 2-deal rounds need their own vp_table.
+	DealsPerRound *int       `json:"deals_per_round,omitempty" minimum:"2" maximum:"4" example:"3"`
 	StartsAt      *time.Time `json:"starts_at" format:"date-time"`
+	TournamentSetupInput
 } // @name TournamentCreateRequest
+
+// TournamentSetupInput chooses the set-up (see Tournament); absent fields
+// take their defaults on creation (a modified Danish of 4 rounds, the
+// built-in VP table, RULES' tie-break order, a bye worth 14 VP and 355 MP,
+// 2 pairs a team) and stay as they are in a PATCH.
+type TournamentSetupInput struct {
+	Movement *string `json:"movement,omitempty" enums:"mitchell,danish,modified_danish,round_robin,random,knockout" example:"modified_danish"`
+	// Absent: 4, or 0 (derived) for round_robin and knockout; a new movement without rounds takes its default.
+	Rounds       *int `json:"rounds,omitempty" minimum:"0" maximum:"50" example:"4"`
+	MitchellStep *int `json:"mitchell_step,omitempty" minimum:"1" maximum:"20" example:"1"`
+	TargetScore  *int `json:"target_score,omitempty" minimum:"1" maximum:"1000000" example:"2005"`
+	// The event's own VP table; required for 2-deal rounds and team events, which have no built-in one. Every problem of it is listed (errors vp_table.bands[i]).
+	VPTable *VPTable `json:"vp_table,omitempty"`
+	// An empty list means the default order.
+	TieBreaks         []string `json:"tie_breaks,omitempty" enums:"vp,mp_difference,mp_for,head_to_head,opponents_vp,lots" example:"vp,mp_difference,head_to_head,opponents_vp,lots"`
+	RestVP            *int     `json:"rest_vp,omitempty" minimum:"0" example:"14"`
+	RestMP            *int     `json:"rest_mp,omitempty" minimum:"0" maximum:"5000" multipleOf:"5" example:"355"`
+	AbandonVP         *int     `json:"abandon_vp,omitempty" minimum:"0" example:"0"`
+	RemainingGetsRest *bool    `json:"remaining_gets_rest,omitempty" example:"false"`
+	ForbidSameClub    *bool    `json:"forbid_same_club,omitempty" example:"true"`
+	LateEntryRound    *int     `json:"late_entry_round,omitempty" minimum:"0" maximum:"50" example:"1"`
+	// Teams only; absent: 2.
+	TeamPairs *int `json:"team_pairs,omitempty" minimum:"0" maximum:"8" example:"2"`
+}
+
+func (in TournamentSetupInput) domain() domain.SetupInput {
+	out := domain.SetupInput{Rounds: in.Rounds, MitchellStep: in.MitchellStep, TargetScore: in.TargetScore, VPTable: in.VPTable.domain(),
+		RestVP: in.RestVP, RestMP: in.RestMP, AbandonVP: in.AbandonVP, RemainingGetsRest: in.RemainingGetsRest,
+		ForbidSameClub: in.ForbidSameClub, LateEntryRound: in.LateEntryRound, TeamPairs: in.TeamPairs}
+	if in.Movement != nil {
+		out.Movement = new(domain.Movement(*in.Movement))
+	}
+	if in.TieBreaks != nil {
+		out.TieBreaks = make([]standings.Criterion, len(in.TieBreaks))
+		for i, c := range in.TieBreaks {
+			out.TieBreaks[i] = standings.Criterion(c)
+		}
+	}
+	return out
+}
 
 func (req TournamentCreateRequest) input() domain.TournamentInput {
 	return domain.TournamentInput{Name: req.Name, Description: req.Description, Rules: domain.RuleSet(req.Rules),
 		Options: req.Options.raw(), PlayersPerTable: req.PlayersPerTable, Kind: domain.TournamentKind(req.Kind),
-		DealsPerRound: req.DealsPerRound, StartsAt: req.StartsAt}
+		DealsPerRound: req.DealsPerRound, StartsAt: req.StartsAt, Setup: req.TournamentSetupInput.domain()}
 }
 
 // TournamentUpdateRequest changes a tournament; absent fields are left as
-// they are. Rules, players_per_table and options change only while it is
-// a draft.
+// they are. Rules, players_per_table, options, kind and team_pairs change
+// only while it is a draft, the rest of the set-up until it runs.
 type TournamentUpdateRequest struct {
 	Name        *string `json:"name,omitempty" example:"Torneo di Primavera"`
 	Description *string `json:"description,omitempty" example:"Pairs, 4 rounds of 3 deals"`
@@ -133,15 +272,20 @@ type TournamentUpdateRequest struct {
 	Options         *TableOptionsInput `json:"options,omitempty"`
 	PlayersPerTable *int               `json:"players_per_table,omitempty" enums:"2,4" example:"4"`
 	Kind            *string            `json:"kind,omitempty" enums:"pairs,teams,individual" example:"pairs"`
-	DealsPerRound   *int               `json:"deals_per_round,omitempty" minimum:"1" maximum:"8" example:"3"`
+	DealsPerRound   *int               `json:"deals_per_round,omitempty" minimum:"2" maximum:"4" example:"3"`
 	StartsAt        *time.Time         `json:"starts_at,omitempty" format:"date-time"`
-	// The next status (one step forward), or the current one.
-	Status *string `json:"status,omitempty" enums:"draft,published,running,finished" example:"published"`
+	// Read-only here: only the current status is accepted (a body read back and sent again); any other is invalid_input with errors[].code lifecycle_action, since the status moves only by the lifecycle's actions.
+	Status *string `json:"status,omitempty" enums:"draft,registration_open,registration_closed,running,finished,results_published,cancelled" example:"draft"`
+	TournamentSetupInput
+	// true: back to the built-in VP table for the deals per round (give no vp_table with it).
+	BuiltinVPTable bool `json:"builtin_vp_table,omitempty" example:"false"`
 } // @name TournamentUpdateRequest
 
 func (req TournamentUpdateRequest) patch() domain.TournamentPatch {
 	p := domain.TournamentPatch{Name: req.Name, Description: req.Description, Options: req.Options.raw(),
-		PlayersPerTable: req.PlayersPerTable, DealsPerRound: req.DealsPerRound, StartsAt: req.StartsAt}
+		PlayersPerTable: req.PlayersPerTable, DealsPerRound: req.DealsPerRound, StartsAt: req.StartsAt,
+		Setup: req.TournamentSetupInput.domain()}
+	p.Setup.BuiltinVPTable = req.BuiltinVPTable
 	if req.Rules != nil {
 		r := domain.RuleSet(*req.Rules)
 		p.Rules = &r
@@ -156,6 +300,24 @@ func (req TournamentUpdateRequest) patch() domain.TournamentPatch {
 	}
 	return p
 }
+
+// TournamentReferee is a referee (arbitro) assigned to a tournament.
+type TournamentReferee struct {
+	UserID int64  `json:"user_id" example:"31"`
+	Name   string `json:"name" example:"Rita Rossi"`
+	// Their role in the tournament's club now; absent when they left it. Only a referee with the referee role or higher referees.
+	Role       string    `json:"role,omitempty" enums:"referee,admin,owner,member" example:"referee"`
+	AssignedAt time.Time `json:"assigned_at" format:"date-time"`
+} // @name TournamentReferee
+
+func refereeOut(r domain.TournamentReferee) TournamentReferee {
+	return TournamentReferee{UserID: r.UserID, Name: r.UserName, Role: string(r.Role), AssignedAt: r.AssignedAt}
+}
+
+// TournamentRefereeList is a tournament's referees, by name.
+type TournamentRefereeList struct {
+	Items []TournamentReferee `json:"items"`
+} // @name TournamentRefereeList
 
 // TournamentList is one page of tournaments.
 type TournamentList struct {

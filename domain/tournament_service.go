@@ -94,7 +94,7 @@ func validateTournament(v *Validator, t *Tournament, options json.RawMessage, se
 		v.Add("kind", "required", "kind is required: pairs, teams or individual")
 	case !t.Kind.Valid():
 		v.Add("kind", "invalid", "kind must be pairs, teams or individual")
-	case t.Kind == IndividualTournament && t.PlayersPerTable == 2 && game.Err() == nil:
+	case t.Kind == IndividualTournament && t.PlayersPerTable == 2 && game.Err() == nil && t.Status == TournamentDraft:
 		v.Add("players_per_table", "invalid", "an individual event needs 4 players per table: partners change each round")
 	}
 	v.Check(t.DealsPerRound >= MinDealsPerRound && t.DealsPerRound <= MaxDealsPerRound, "deals_per_round", "out_of_range",
@@ -106,7 +106,12 @@ func validateTournament(v *Validator, t *Tournament, options json.RawMessage, se
 		v.Add("starts_at", "out_of_range", "starts_at must be between the years 1970 and 9999")
 	}
 	t.StartsAt = t.StartsAt.UTC().Truncate(time.Microsecond)
-	validateSetup(v, t, setup)
+	// A frozen set-up cannot be mended, only kept (checkTournamentChange):
+	// checking it would lock a tournament stored under older rules (2-deal
+	// rounds without a VP table, say) out of a change of its name.
+	if t.Status.SetupEditable() {
+		validateSetup(v, t, setup)
+	}
 }
 
 // checkGame validates what decides how the tournament's tables play, with

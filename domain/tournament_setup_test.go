@@ -267,6 +267,23 @@ func TestTournamentSetupFrozenFromRunning(t *testing.T) {
 				}
 			})
 		}
+		// A tournament stored under older rules (rounds of 2 deals without
+		// a VP table) whose set-up is frozen can still be renamed; while the
+		// set-up may change, what is missing is asked for.
+		t.Run("FrozenSetupOfOlderRulesStillRenamed", func(t *testing.T) {
+			for status, want := range map[domain.TournamentStatus][]string{domain.TournamentRunning: nil,
+				domain.TournamentRegistrationOpen: {"vp_table:required"}} {
+				tm := f.advance(owner, f.tournament(owner, c.ID, "Old "+string(status)), status)
+				_, err := f.db.SQL().ExecContext(ctx, `UPDATE tournaments SET deals_per_round = 2 WHERE id = $1`, tm.ID)
+				wantCode(t, err, "")
+				_, err = f.svc.Tournaments.Update(ctx, owner, tm.ID, domain.TournamentPatch{Name: new("Renamed")})
+				if want == nil {
+					wantCode(t, err, "")
+				} else if diff := cmp.Diff(want, fieldsOf(t, err)); diff != "" {
+					t.Errorf("%s: fields (-want +got):\n%s", status, diff)
+				}
+			}
+		})
 	})
 }
 

@@ -143,7 +143,7 @@ func TestSeedDemoAndMigrate(t *testing.T) {
 		return out.String()
 	}
 	out := runOK("seed-demo", "-database", db, "-log-level", "warn")
-	for _, want := range []string{"owner@demo.burraco.local", "referee", "Published the tournament", "fibur, 4 players per table, pairs, 3 deals per round"} {
+	for _, want := range []string{"owner@demo.burraco.local", "referee", "Created the draft tournament", "fibur, 4 players per table, pairs, modified_danish of 4 rounds of 3 deals", "its referee is Rita Referee"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("seed-demo output lacks %q:\n%s", want, out)
 		}

@@ -317,7 +317,7 @@ test("create, patch and get a player", async () => {
   }
 });
 
-test("create, publish, list and get a tournament", async () => {
+test("create, set up, list and get a tournament; assign its referee", async () => {
   const startsAt = new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString().replace(/\.\d+Z$/, "Z");
   let draft: Tournament;
   {
@@ -331,6 +331,11 @@ test("create, publish, list and get a tournament", async () => {
         kind: "pairs",
         starts_at: startsAt,
         options: { target: 1005, direction: "anticlockwise" },
+        movement: "mitchell",
+        rounds: 6,
+        mitchell_step: 2,
+        tie_breaks: ["vp", "mp_for", "lots"],
+        forbid_same_club: true,
       } satisfies Body<"createTournament">,
     });
     assert.equal(error, undefined);
@@ -345,6 +350,18 @@ test("create, publish, list and get a tournament", async () => {
     assert.equal(data.options.direction, "anticlockwise");
     assert.equal(data.options.joker_points, 30); // the fibur default, filled in
     assert.equal(Date.parse(data.starts_at), Date.parse(startsAt));
+    assert.equal(data.movement, "mitchell");
+    assert.equal(data.rounds, 6);
+    assert.equal(data.mitchell_step, 2);
+    assert.deepEqual(data.tie_breaks, ["vp", "mp_for", "lots"]);
+    assert.equal(data.forbid_same_club, true);
+    // Defaults: the built-in 3-deal VP table, a bye worth 14 VP and 355 MP.
+    assert.equal(data.vp_table_builtin, true);
+    assert.equal(data.vp_table?.bands.length, 11);
+    assert.deepEqual(data.vp_table?.bands[1], { from: 55, to: 150, winner: 11, loser: 9 });
+    assert.equal(data.rest_vp, 14);
+    assert.equal(data.rest_mp, 355);
+    assert.equal(data.version, 0);
     draft = data;
   }
   {
@@ -368,45 +385,117 @@ test("create, publish, list and get a tournament", async () => {
       ["players_per_table"],
     );
   }
-  let published: Tournament;
   {
-    const status: TournamentStatus = "published";
-    const { data, error, response } = await client.PATCH("/api/v1/tournaments/{tournamentID}", {
+    // 2-deal rounds have no built-in VP table; a bad one has every problem listed.
+    const { error, response } = await client.POST("/api/v1/clubs/{clubID}/tournaments", {
+      params: { path: { clubID: club.id } },
+      headers: bearer(tokens.access_token),
+      body: {
+        name: "Two deals",
+        rules: "fibur",
+        players_per_table: 4,
+        kind: "pairs",
+        starts_at: startsAt,
+        deals_per_round: 2,
+        vp_table: { bands: [{ from: 0, to: 50, winner: 11, loser: 9 }, { from: 60, winner: 20, loser: 0 }] },
+      } satisfies Body<"createTournament">,
+    });
+    assert.ok(error);
+    isProblem(response, error, 422, "invalid_input");
+    assert.deepEqual(
+      error.errors?.map((e) => `${e.field}:${e.code}`),
+      ["vp_table.bands[0]:first_not_tie", "vp_table.bands[1]:gap"],
+    );
+  }
+  {
+    // The status is not PATCHed: the lifecycle's actions move it.
+    const status: TournamentStatus = "registration_open";
+    const { error, response } = await client.PATCH("/api/v1/tournaments/{tournamentID}", {
       params: { path: { tournamentID: draft.id } },
       headers: bearer(tokens.access_token),
       body: { status } satisfies Body<"updateTournament">,
     });
+    assert.ok(error);
+    isProblem(response, error, 422, "invalid_input");
+    assert.deepEqual(
+      error.errors?.map((e) => `${e.field}:${e.code}`),
+      ["status:lifecycle_action"],
+    );
+  }
+  let edited: Tournament;
+  {
+    // A draft's set-up changes: 2-deal rounds with the club's own table.
+    const { data, error, response } = await client.PATCH("/api/v1/tournaments/{tournamentID}", {
+      params: { path: { tournamentID: draft.id } },
+      headers: bearer(tokens.access_token),
+      body: {
+        deals_per_round: 2,
+        vp_table: {
+          name: "2-deal",
+          bands: [
+            { from: 0, to: 30, winner: 10, loser: 10 },
+            { from: 35, to: 150, winner: 13, loser: 7 },
+            { from: 155, winner: 20, loser: 0 },
+          ],
+        },
+        rest_vp: 12,
+      } satisfies Body<"updateTournament">,
+    });
     assert.equal(error, undefined);
     assert.equal(response.status, 200);
     assert.ok(data);
-    assert.equal(data.status, "published");
+    assert.equal(data.vp_table_builtin, false);
+    assert.equal(data.vp_table?.name, "2-deal");
+    assert.equal(data.rest_vp, 12);
     assert.deepEqual(data.options, draft.options);
-    published = data;
+    edited = data;
   }
   {
-    // Published: the rules are frozen.
-    const { error, response } = await client.PATCH("/api/v1/tournaments/{tournamentID}", {
-      params: { path: { tournamentID: draft.id } },
-      headers: bearer(tokens.access_token),
-      body: { rules: "reale" } satisfies Body<"updateTournament">,
-    });
-    assert.ok(error);
-    isProblem(response, error, 409, "conflict");
-  }
-  {
-    const query: Query<"listTournaments"> = { club_id: club.id, status: "published", q: run, limit: 5 };
-    const { data, response } = await client.GET("/api/v1/tournaments", { params: { query } });
+    const query: Query<"listTournaments"> = { club_id: club.id, status: "draft", q: run, limit: 5 };
+    const { data, response } = await client.GET("/api/v1/tournaments", { params: { query }, headers: bearer(tokens.access_token) });
     assert.equal(response.status, 200);
     assert.ok(data);
     assert.equal(data.total, 1);
-    assert.deepEqual(data.items, [published]);
+    assert.deepEqual(data.items, [edited]);
   }
   {
     const { data, response } = await client.GET("/api/v1/tournaments/{tournamentID}", {
-      params: { path: { tournamentID: published.id } },
+      params: { path: { tournamentID: edited.id } },
+      headers: bearer(tokens.access_token),
     });
     assert.equal(response.status, 200);
-    assert.deepEqual(data, published);
+    assert.deepEqual(data, edited);
+  }
+  {
+    // Referees: the club's owner may referee; a plain member may not.
+    const { data, error, response } = await client.PUT("/api/v1/tournaments/{tournamentID}/referees/{userID}", {
+      params: { path: { tournamentID: draft.id, userID: annaUser.id } },
+      headers: bearer(tokens.access_token),
+    });
+    assert.equal(error, undefined);
+    assert.equal(response.status, 200);
+    assert.equal(data?.user_id, annaUser.id);
+    assert.equal(data?.role, "owner");
+    const refused = await client.PUT("/api/v1/tournaments/{tournamentID}/referees/{userID}", {
+      params: { path: { tournamentID: draft.id, userID: brunoUser.id } },
+      headers: bearer(tokens.access_token),
+    });
+    assert.ok(refused.error);
+    isProblem(refused.response, refused.error, 422, "not_a_referee");
+    const list = await client.GET("/api/v1/tournaments/{tournamentID}/referees", {
+      params: { path: { tournamentID: draft.id } },
+      headers: bearer(tokens.access_token),
+    });
+    assert.equal(list.response.status, 200);
+    assert.deepEqual(
+      list.data?.items.map((r) => r.name),
+      [anna.name],
+    );
+    const removed = await client.DELETE("/api/v1/tournaments/{tournamentID}/referees/{userID}", {
+      params: { path: { tournamentID: draft.id, userID: annaUser.id } },
+      headers: bearer(tokens.access_token),
+    });
+    assert.equal(removed.response.status, 204);
   }
 });
 
@@ -605,10 +694,15 @@ export const typeChecks: [
   Equal<Role, "member" | "referee" | "admin" | "owner">,
   Equal<TokenResponse["access_token"], string>,
   Equal<Player["club_id"], number | undefined>,
-  Equal<TournamentStatus, "draft" | "published" | "running" | "finished">,
+  Equal<
+    TournamentStatus,
+    "draft" | "registration_open" | "registration_closed" | "running" | "finished" | "results_published" | "cancelled"
+  >,
   Equal<Tournament["players_per_table"], 2 | 4>,
+  Equal<Tournament["movement"], "mitchell" | "danish" | "modified_danish" | "round_robin" | "random" | "knockout">,
+  Equal<NonNullable<Tournament["vp_table"]>["bands"][number]["to"], number | undefined>,
   Equal<Tournament["options"]["target"], number>,
   Equal<components["schemas"]["MoveNotation"]["move"], "draw" | "pickup" | "meld" | "attach" | "discard" | "redraw">,
   Equal<components["schemas"]["MoveAttach"]["meld"], number>,
   Equal<components["schemas"]["MovePickup"]["meld"], string[] | undefined>,
-] = [true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true];

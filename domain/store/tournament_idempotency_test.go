@@ -50,7 +50,10 @@ func TestTournamentIdempotencyKeys(t *testing.T) {
 		since := now.Add(-domain.IdempotencyTTL)
 		lookup := func(key string) (domain.TournamentIdempotent, error) {
 			var got domain.TournamentIdempotent
-			err := db.View(ctx, func(tx domain.Tx) (err error) { got, err = tx.TournamentEvents().Idempotent(user, key, since); return err })
+			err := db.View(ctx, func(tx domain.Tx) (err error) {
+				got, err = tx.TournamentEvents().Idempotent(user, key, since)
+				return err
+			})
 			return got, err
 		}
 		got, err := lookup("live")
