@@ -1,11 +1,52 @@
 package api
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
+	"sync"
 
 	"github.com/burraco/burraco/domain"
 )
+
+// standingsCache keeps each tournament's standings as encoded for its
+// latest ETag: a hall screen's poll answered 200 (a new screen, or a
+// change) encodes them once per version, not once per screen. The
+// standings are the same for every reader (nothing in them is for the
+// staff only). At most maxStandingsCached tournaments are kept.
+type standingsCache struct {
+	mu sync.Mutex
+	m  map[int64]cachedStandings
+}
+
+type cachedStandings struct {
+	etag string
+	body []byte
+}
+
+const maxStandingsCached = 1024
+
+func newStandingsCache() *standingsCache { return &standingsCache{m: map[int64]cachedStandings{}} }
+
+func (c *standingsCache) get(id int64, etag string) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[id]
+	return e.body, ok && e.etag == etag
+}
+
+func (c *standingsCache) put(id int64, etag string, body []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.m[id]; !ok && len(c.m) >= maxStandingsCached {
+		for k := range c.m { // drop any one: the cache only saves work
+			delete(c.m, k)
+			break
+		}
+	}
+	c.m[id] = cachedStandings{etag: etag, body: body}
+}
 
 // standingsETag is the ETag of a tournament's standings: its version (the
 // last event of its log) and the time of its last change (a set-up edit
@@ -50,8 +91,22 @@ func (s *server) tournamentStandings(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	w.Header().Set("ETag", standingsETag(read.Tournament))
-	respond(w, http.StatusOK, newPlayView(read).standings())
+	etag := standingsETag(read.Tournament)
+	body, ok := s.standings.get(id, etag)
+	if !ok {
+		b, err := json.Marshal(newPlayView(read).standings())
+		if err != nil {
+			s.failErr(w, r, err)
+			return
+		}
+		body = append(b, '\n')
+		s.standings.put(id, etag, body)
+	}
+	w.Header().Set("ETag", etag)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(body)
 }
 
 // auditLimitDefault is the audit page size when the caller gives none.
