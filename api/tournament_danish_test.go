@@ -224,7 +224,8 @@ func correctRound2(t *testing.T, te *tourneyEnv, id int64, played map[int]map[in
 		Before        struct{ NS, EW api.TournamentParts } `json:"before"`
 		RedrawnRounds []int                                `json:"redrawn_rounds"`
 	}
-	if err := json.Unmarshal(last.Data, &data); err != nil {
+	raw, _ := json.Marshal(last.Data)
+	if err := json.Unmarshal(raw, &data); err != nil {
 		t.Fatal(err)
 	}
 	if last.Kind != "score_corrected" || last.Reason == "" || data.Round != 2 || data.Table != 1 ||

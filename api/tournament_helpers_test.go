@@ -273,18 +273,6 @@ func (te *tourneyEnv) problem(status int, r req) api.Problem {
 	return problem(te.t.(*testing.T), res)
 }
 
-// entryOfPlayer is the entry a player profile plays in.
-func entryOfPlayer(entries []api.TournamentEntry, player int64) api.TournamentEntry {
-	for _, e := range entries {
-		for _, p := range e.Players {
-			if p.ID == player {
-				return e
-			}
-		}
-	}
-	return api.TournamentEntry{}
-}
-
 // tokenOfEntry is the token of the entry's player who logs in ("" when
 // none does).
 func (te *tourneyEnv) tokenOfEntry(e api.TournamentEntryRef, entries []api.TournamentEntry) string {

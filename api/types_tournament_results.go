@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -300,8 +301,8 @@ type TournamentAuditEvent struct {
 	By   int64  `json:"by" example:"9"`
 	Kind string `json:"kind" enums:"registration_opened,registration_closed,started,entry_added,entry_updated,checked_in,withdrawn,round_drawn,pairings_overridden,round_started,score_entered,score_confirmed,score_corrected,ruling,penalty,round_closed,round_reopened,finished,results_published,cancelled,forbidden_set" example:"score_corrected"`
 	// The event's data, by kind: e.g. score_corrected has round, table, deal (after), before (the deal as it was), redrawn_rounds and kept_rounds.
-	Data   json.RawMessage `json:"data" swaggertype:"object"`
-	Reason string          `json:"reason,omitempty" example:"EW's burraco was counted twice"`
+	Data   map[string]any `json:"data"`
+	Reason string         `json:"reason,omitempty" example:"EW's burraco was counted twice"`
 } // @name TournamentAuditEvent
 
 // TournamentAuditList is a page of the audit trail, oldest first.
@@ -312,9 +313,15 @@ type TournamentAuditList struct {
 } // @name TournamentAuditList
 
 func auditEventOut(e tourney.Event) TournamentAuditEvent {
-	data := e.Data
-	if len(data) == 0 {
-		data = json.RawMessage("{}")
-	}
-	return TournamentAuditEvent{Seq: e.Seq, At: e.At, By: e.By, Kind: e.Kind, Data: data, Reason: e.Reason}
+	return TournamentAuditEvent{Seq: e.Seq, At: e.At, By: e.By, Kind: e.Kind, Data: eventData(e.Data), Reason: e.Reason}
+}
+
+// eventData is an event's data as an object, its numbers kept as they are
+// written (json.Number), {} when it has none.
+func eventData(raw json.RawMessage) map[string]any {
+	out := map[string]any{}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	_ = dec.Decode(&out) // the log holds the JSON the tourney package wrote: an object, or nothing
+	return out
 }

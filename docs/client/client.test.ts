@@ -838,6 +838,24 @@ test("run one live round of a tournament as its referee", async () => {
   });
   assert.equal(again.response.status, 304);
   assert.equal((await lifecycle("finish")).status, "finished");
+
+  // The entry's history, for anyone; the audit trail, for the staff only.
+  const history = await client.GET("/api/v1/tournaments/{tournamentID}/entries/{entryID}/history", {
+    params: { path: { tournamentID, entryID: brunoEntry ?? 0 } },
+  });
+  assert.equal(history.response.status, 200);
+  assert.equal(history.data?.lines.length, 1);
+  assert.equal(history.data?.lines[0]?.table, brunoTable.number);
+  const audit = await client.GET("/api/v1/tournaments/{tournamentID}/audit", {
+    params: { path, query: { after: 0, limit: 100 } satisfies Query<"getTournamentAudit"> },
+    headers: auth,
+  });
+  assert.equal(audit.response.status, 200);
+  const kinds = audit.data?.items.map((e) => e.kind) ?? [];
+  assert.deepEqual(kinds.slice(-6), ["round_started", "score_entered", "score_confirmed", "score_entered", "round_closed", "finished"]);
+  const hidden = await client.GET("/api/v1/tournaments/{tournamentID}/audit", { params: { path } });
+  assert.ok(hidden.error);
+  isProblem(hidden.response, hidden.error, 401, "unauthenticated");
 });
 
 test("refresh, then log out", async () => {
