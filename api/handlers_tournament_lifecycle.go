@@ -23,8 +23,8 @@ import (
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
 //	@Failure	403	{object}	Problem	"forbidden (an action for the club's admins), referee_only"
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
-//	@Failure	409	{object}	Problem	"bad_transition (not from this status), round_open (finish with a round not closed), not_enough_entries (start), invalid_setup (start: the movement cannot be played with this field, errors says why)"
-//	@Failure	422	{object}	Problem	"invalid_input (action unknown), reason_required (cancel), idempotency_key_reused"
+//	@Failure	409	{object}	Problem	"bad_transition (not from this status), round_open (finish with a round not closed), not_enough_entries (start)"
+//	@Failure	422	{object}	Problem	"invalid_input (action unknown), reason_required (cancel), invalid_setup (start: the movement cannot be played with this field, errors says why), idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/lifecycle [post]
 func (s *server) tournamentLifecycle(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathID(w, r, "tournamentID")

@@ -204,7 +204,10 @@ func TestTournamentPlayRefusals(t *testing.T) {
 					t.Errorf("%s %s: %s", r.Method, r.Path, pr.Code)
 				}
 			}
-			te.must(http.StatusOK, req{Method: "GET", Path: tpath(draft, "entries"), Token: te.director}, nil)
+			for _, path := range []string{tpath(draft, "entries"), tpath(draft, "standings"), tpath(draft, "rounds"),
+				tpath(draft, "print", "standings"), tpath(draft, "export", "sheets.csv")} {
+				te.must(http.StatusOK, req{Method: "GET", Path: path, Token: te.director}, nil) // its directors see it
+			}
 		}},
 		{"UnknownLifecycleAction422", func(t *testing.T, f *playingFixture) {
 			p := f.te.problem(http.StatusUnprocessableEntity, req{Method: "POST", Path: tpath(f.id, "lifecycle"), Token: f.te.director,
