@@ -33,10 +33,12 @@ func BenchmarkTournamentStandings(b *testing.B) {
 		b.Fatal(err)
 	}
 	etag := res.Header.Get("ETag")
+	body, _ := io.ReadAll(res.Body)
 	res.Body.Close()
 	b.Run("standings-200", func(b *testing.B) {
 		req := rawRequest("GET", path, "", "")
 		f.measure(b, req, http.StatusOK, f.bareBaseline(b, path, req))
+		b.ReportMetric(float64(len(body)), "body-bytes")
 	})
 	b.Run("standings-304", func(b *testing.B) {
 		req := rawRequestWith("GET", path, map[string]string{"If-None-Match": etag})
