@@ -103,8 +103,8 @@ func (s *server) actErr(r *http.Request, id int64, cmd tourney.Command, b body) 
 	return s.svc.Play.Act(r.Context(), ActorFrom(r.Context()), id, in)
 }
 
-// read reads tournament id's state as the caller; on failure it answers
-// the problem and reports false.
+// readPlay reads tournament id's state as the caller; on failure it
+// answers the problem and reports false.
 func (s *server) readPlay(w http.ResponseWriter, r *http.Request, id int64) (domain.TournamentRead, bool) {
 	out, err := s.svc.Play.Read(r.Context(), ActorFrom(r.Context()), id)
 	if err != nil {

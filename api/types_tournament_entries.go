@@ -115,17 +115,18 @@ func newPlayView(read domain.TournamentRead) playView {
 	return playView{read: read, snap: read.Snapshot}
 }
 
-// entry is entry id (ids are given in order of entry, from 1).
+// entry is entry id. Ids are given in order of entry from 1, so entry id
+// is at index id-1; the scan is only a guard.
 func (v playView) entry(id int64) (tourney.Entry, bool) {
-	if id < 1 || id > int64(len(v.snap.Entries)) || v.snap.Entries[id-1].ID != id {
-		for _, e := range v.snap.Entries {
-			if e.ID == id {
-				return e, true
-			}
-		}
-		return tourney.Entry{}, false
+	if id >= 1 && id <= int64(len(v.snap.Entries)) && v.snap.Entries[id-1].ID == id {
+		return v.snap.Entries[id-1], true
 	}
-	return v.snap.Entries[id-1], true
+	for _, e := range v.snap.Entries {
+		if e.ID == id {
+			return e, true
+		}
+	}
+	return tourney.Entry{}, false
 }
 
 func (v playView) players(ids []int64) []TournamentPlayer {
