@@ -14,6 +14,7 @@ import (
 	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/domain/store"
 	"github.com/burraco/burraco/domain/store/storetest"
+	"github.com/burraco/burraco/domain/tourney"
 )
 
 // The callers of the authorisation matrix.
@@ -98,8 +99,9 @@ func newFixture(e *env) *fixture {
 	f.player = f.newPlayer(e, ownerActor, "Guest")
 	f.draft = f.newTournament(e, ownerActor, "Draft")
 	f.published = f.newTournament(e, ownerActor, "Published")
-	// Until the lifecycle actions exist, the test opens it by hand.
-	storetest.SetTournamentStatus(e.t, e.db, f.published, string(domain.TournamentRegistrationOpen), e.clock.Now())
+	if _, err := e.svc.Play.Act(ctx, ownerActor, f.published, domain.TournamentCommand{Command: tourney.OpenRegistration{}}); err != nil {
+		e.t.Fatal(err)
+	}
 	for _, c := range callers {
 		f.toAdd[c] = add(0, "add-"+c+"@a.example", "", ownerActor)
 		f.toRemove[c] = add(f.clubA, "remove-"+c+"@a.example", domain.RoleMember, ownerActor)
@@ -415,6 +417,14 @@ func TestAuthorisationMatrixCoversEveryRoute(t *testing.T) {
 			if _, ok := rt.want[c]; !ok {
 				t.Errorf("matrix row %q has no expected status for %s", rt.name, c)
 			}
+		}
+	}
+	for name, r := range playMatrixRequests() { // the tournament play rows (tournament_authz_test.go)
+		path, _, _ := strings.Cut(r.Path, "?")
+		if pattern := mux.Find(chi.NewRouteContext(), r.Method, path); pattern != "" {
+			covered[r.Method+" "+normalise(pattern)] = true
+		} else {
+			t.Errorf("play matrix row %q calls %s %s, which is not routed", name, r.Method, path)
 		}
 	}
 	routes := 0

@@ -34,6 +34,14 @@
 //	@tag.description	Player profiles (with an optional federation id), linked to a login or kept by a club.
 //	@tag.name			tournaments
 //	@tag.description	A club's tournaments: created as drafts by its admins, with their set-up and referees; their lifecycle runs from registration to published results.
+//	@tag.name			entries
+//	@tag.description	A tournament's entries (pairs, teams, players): self-registration while registration is open, entries by the staff, check-in, withdrawal, each entry's history.
+//	@tag.name			rounds
+//	@tag.description	A tournament's rounds: draws by the movement, the referee's manual override and forbidden pairings, start, close and reopen.
+//	@tag.name			scores
+//	@tag.description	Live score sheets (score): deals entered by the referee, or by a player of the table and confirmed by an opponent or the referee; corrections with a reason, rulings, penalties. Each sheet has a version (ETag, If-Match).
+//	@tag.name			results
+//	@tag.description	Standings (ETag for hall screens), the audit trail, CSV exports and printable pages in Italian or English.
 //	@tag.name			tables
 //	@tag.description	Online tables: a lobby, seats and bots, the state for polling (versions, ETag/304, long-poll) or as server-sent events, moves in the engine's notation, clocks, the referee's time-out, forfeits, deal records.
 //	@tag.name			health

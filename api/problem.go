@@ -30,8 +30,10 @@ type Problem struct {
 	// The request id (also in the X-Request-ID response header); quote it when reporting a problem.
 	RequestID string `json:"request_id,omitempty" example:"3f2a9c0e7b1d4a58"`
 	// Every invalid field, for invalid_input, invalid_parameter and (wrong_type, unknown_field) malformed_json;
-	// for version_conflict, the field version with the current version.
+	// for version_conflict and stale_sheet, the field version with the current version.
 	Errors []FieldError `json:"errors,omitempty"`
+	// For stale_sheet: the score sheet's current version, to send back after reloading it.
+	CurrentVersion *int64 `json:"current_version,omitempty" example:"49"`
 } // @name Problem
 
 // FieldError is one invalid field of a request.

@@ -91,6 +91,8 @@ type server struct {
 	limiter *rateLimiter
 	proxies trustedProxies
 	states  *stateCache // tables' marshalled states per version and seat (polls)
+	// standings are tournaments' encoded standings per version (hall screens)
+	standings *standingsCache
 }
 
 // NewServer returns the HTTP handler of the whole API: /api/v1, the health
@@ -101,14 +103,15 @@ func NewServer(cfg Config, svc domain.Services, db Pinger, log *slog.Logger) htt
 		panic("api: Config.JWTSecret must be at least 32 bytes")
 	}
 	s := &server{
-		cfg:     cfg,
-		states:  newStateCache(),
-		svc:     svc,
-		db:      db,
-		log:     log,
-		tokens:  tokenIssuer{secret: cfg.JWTSecret, ttl: cfg.AccessTokenTTL, now: cfg.Now, verified: newTokenCache()},
-		limiter: newRateLimiter(cfg.AuthPerMinute, cfg.AuthBurst, cfg.RateLimitKeys, cfg.Now),
-		proxies: trustedProxies(cfg.TrustedProxies),
+		cfg:       cfg,
+		states:    newStateCache(),
+		standings: newStandingsCache(),
+		svc:       svc,
+		db:        db,
+		log:       log,
+		tokens:    tokenIssuer{secret: cfg.JWTSecret, ttl: cfg.AccessTokenTTL, now: cfg.Now, verified: newTokenCache()},
+		limiter:   newRateLimiter(cfg.AuthPerMinute, cfg.AuthBurst, cfg.RateLimitKeys, cfg.Now),
+		proxies:   trustedProxies(cfg.TrustedProxies),
 	}
 	return s.routes()
 }
@@ -197,6 +200,7 @@ func (s *server) tournamentRoutes(r chi.Router) {
 		r.Get("/", s.getTournament)
 		r.With(s.requireAuth).Patch("/", s.updateTournament)
 		r.With(s.requireAuth).Delete("/", s.deleteTournament)
+		s.tournamentPlayRoutes(r)
 		r.Get("/referees", s.listTournamentReferees)
 		r.With(s.requireAuth).Put("/referees/{userID}", s.assignTournamentReferee)
 		r.With(s.requireAuth).Delete("/referees/{userID}", s.unassignTournamentReferee)

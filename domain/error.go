@@ -3,6 +3,8 @@ package domain
 import (
 	"errors"
 	"fmt"
+
+	"github.com/burraco/burraco/domain/tourney"
 )
 
 // Code is a stable, machine-readable error code. Codes are part of the API
@@ -71,8 +73,26 @@ var codeKinds = map[Code]Kind{
 	ENotAReferee:          KindInvalid,
 }
 
-// KindOf returns the kind of a known code: one of the domain's own codes
-// or an engine rule code. An unknown code is KindInternal.
+// tourneyKinds is the domain's kind of each of the tourney package's kinds.
+var tourneyKinds = map[tourney.Kind]Kind{
+	tourney.KindInvalid:   KindInvalid,
+	tourney.KindConflict:  KindConflict,
+	tourney.KindForbidden: KindForbidden,
+	tourney.KindNotFound:  KindNotFound,
+}
+
+// tourneyCodeKinds is the kind of each code of the tourney package (the
+// refusals of a tournament's commands, which pass through to the client).
+var tourneyCodeKinds = func() map[Code]Kind {
+	out := map[Code]Kind{}
+	for c, k := range tourney.Codes() {
+		out[Code(c)] = tourneyKinds[k]
+	}
+	return out
+}()
+
+// KindOf returns the kind of a known code: one of the domain's own codes,
+// an engine rule code or a tourney code. An unknown code is KindInternal.
 func KindOf(code Code) Kind {
 	if k, ok := codeKinds[code]; ok {
 		return k
@@ -80,18 +100,25 @@ func KindOf(code Code) Kind {
 	if k, ok := ruleKinds[engineCode(code)]; ok {
 		return k
 	}
+	if k, ok := tourneyCodeKinds[code]; ok {
+		return k
+	}
 	return KindInternal
 }
 
-// KnownCodes returns every code the domain gives its errors, its own and
-// the engine's rule codes, with their kinds: what the API documents.
+// KnownCodes returns every code the domain gives its errors, its own, the
+// engine's rule codes and the tourney package's codes, with their kinds:
+// what the API documents.
 func KnownCodes() map[Code]Kind {
-	out := make(map[Code]Kind, len(codeKinds)+len(ruleKinds))
-	for c, k := range codeKinds {
+	out := make(map[Code]Kind, len(codeKinds)+len(ruleKinds)+len(tourneyCodeKinds))
+	for c, k := range tourneyCodeKinds {
 		out[c] = k
 	}
 	for c, k := range ruleKinds {
 		out[Code(c)] = k
+	}
+	for c, k := range codeKinds {
+		out[c] = k
 	}
 	return out
 }

@@ -630,6 +630,234 @@ test("play a whole 2-player deal against a bot", async () => {
   }
 });
 
+type TournamentParts = components["schemas"]["TournamentParts"];
+type TournamentDealInput = components["schemas"]["TournamentDealInput"];
+type TournamentTable = components["schemas"]["TournamentTable"];
+
+/** side is one side's score of a deal, its total the parts' sum. */
+function side(cards: number, burraco: number, closing: number, hand: number, pot: number): TournamentParts {
+  return { cards, burraco, closing, hand, pot, total: cards + burraco + closing - hand - pot };
+}
+
+// One live round of a tournament run by its referee: four pairs entered,
+// the round drawn and started; at one table a player (Bruno) enters the
+// deals and the referee confirms them, at the other the referee enters them
+// (confirmed at once). Each score command sends the sheet's ETag in
+// If-Match; a stale one is a 409 naming the current version, bad parts a
+// 422 listing every field. Then the round closes and the standings answer
+// with an ETag a hall screen polls with (304).
+test("run one live round of a tournament as its referee", async () => {
+  const auth = bearer(tokens.access_token);
+  const startsAt = new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString().replace(/\.\d+Z$/, "Z");
+  const created = await client.POST("/api/v1/clubs/{clubID}/tournaments", {
+    params: { path: { clubID: club.id } },
+    headers: auth,
+    body: {
+      name: `Torneo dal vivo ${run}`,
+      rules: "fibur",
+      players_per_table: 4,
+      kind: "pairs",
+      starts_at: startsAt,
+      movement: "danish",
+      rounds: 1,
+    } satisfies Body<"createTournament">,
+  });
+  assert.equal(created.response.status, 201, JSON.stringify(created.error));
+  assert.ok(created.data);
+  const tournamentID = created.data.id;
+  const path = { tournamentID };
+  const referee = await client.PUT("/api/v1/tournaments/{tournamentID}/referees/{userID}", {
+    params: { path: { tournamentID, userID: annaUser.id } },
+    headers: auth,
+  });
+  assert.equal(referee.response.status, 200);
+
+  const lifecycle = async (action: Body<"tournamentLifecycle">["action"]) => {
+    const { data, error, response } = await client.POST("/api/v1/tournaments/{tournamentID}/lifecycle", {
+      params: { path },
+      headers: auth,
+      body: { action } satisfies Body<"tournamentLifecycle">,
+    });
+    assert.equal(response.status, 200, JSON.stringify(error));
+    assert.ok(data);
+    return data;
+  };
+  assert.equal((await lifecycle("open_registration")).status, "registration_open");
+
+  // Bruno logs in and makes his own player profile; the club's players fill the field.
+  const brunoLogin = await client.POST("/api/v1/auth/login", {
+    body: { email: bruno.email, password: bruno.password } satisfies Body<"login">,
+  });
+  assert.ok(brunoLogin.data);
+  const brunoAuth = bearer(brunoLogin.data.access_token);
+  const brunoProfile = await client.POST("/api/v1/players", {
+    headers: brunoAuth,
+    body: { name: bruno.name, user_id: brunoUser.id } satisfies Body<"createPlayer">,
+  });
+  assert.ok(brunoProfile.data);
+  const newPlayer = async (name: string): Promise<number> => {
+    const { data } = await client.POST("/api/v1/players", {
+      headers: auth,
+      body: { name: `${name} ${run}`, club_id: club.id } satisfies Body<"createPlayer">,
+    });
+    assert.ok(data);
+    return data.id;
+  };
+  const entryIDs: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    const first: number = i === 0 ? brunoProfile.data.id : await newPlayer(`Giocatore ${i}A`);
+    const second: number = await newPlayer(`Giocatore ${i}B`);
+    const { data, error, response } = await client.POST("/api/v1/tournaments/{tournamentID}/entries", {
+      params: { path },
+      headers: auth,
+      body: { players: [first, second] } satisfies Body<"addTournamentEntry">,
+    });
+    assert.equal(response.status, 201, JSON.stringify(error));
+    assert.ok(data);
+    assert.equal(response.headers.get("Location"), `/api/v1/tournaments/${tournamentID}/entries/${data.id}`);
+    assert.equal(data.fee_paid, false); // the director sees it
+    entryIDs.push(data.id);
+  }
+  await lifecycle("close_registration");
+  const started = await lifecycle("start");
+  assert.equal(started.status, "running");
+  assert.equal(started.entries, 4);
+
+  const drawn = await client.POST("/api/v1/tournaments/{tournamentID}/rounds", { params: { path }, headers: auth });
+  assert.equal(drawn.response.status, 201, JSON.stringify(drawn.error));
+  assert.equal(drawn.response.headers.get("Location"), `/api/v1/tournaments/${tournamentID}/rounds/1`);
+  const round = await client.POST("/api/v1/tournaments/{tournamentID}/rounds/{round}/start", {
+    params: { path: { tournamentID, round: 1 } },
+    headers: auth,
+  });
+  assert.equal(round.data?.status, "playing");
+  const tables = round.data?.tables ?? [];
+  assert.equal(tables.length, 2);
+  const brunoEntry = entryIDs[0];
+  const brunoTable = tables.find((t) => t.ns?.entries[0]?.id === brunoEntry || t.ew?.entries[0]?.id === brunoEntry);
+  const otherTable = tables.find((t) => t !== brunoTable);
+  assert.ok(brunoTable && otherTable);
+
+  const deals: TournamentDealInput[] = [
+    { number: 1, ns: side(320, 200, 100, 0, 0), ew: side(145, 0, 0, 35, 100) },
+    { number: 2, ns: side(90, 0, 0, 60, 0), ew: side(410, 300, 100, 0, 0) },
+    { number: 3, ns: side(255, 100, 100, 0, 0), ew: side(180, 50, 0, 20, 0) },
+  ];
+  const sheet = async (table: number) => {
+    const { data, response } = await client.GET("/api/v1/tournaments/{tournamentID}/rounds/{round}/tables/{table}", {
+      params: { path: { tournamentID, round: 1, table } },
+    });
+    assert.ok(data);
+    const etag = response.headers.get("ETag") ?? "";
+    assert.ok(etag.length > 0);
+    return { table: data, etag };
+  };
+  const tablePath = (table: TournamentTable) => ({ tournamentID, round: 1, table: table.number });
+
+  // Bruno enters his table's deals; a bad one first, then a stale ETag.
+  {
+    const { etag } = await sheet(brunoTable.number);
+    const bad = await client.POST("/api/v1/tournaments/{tournamentID}/rounds/{round}/tables/{table}/scores", {
+      params: { path: tablePath(brunoTable), header: { "If-Match": etag } },
+      headers: brunoAuth,
+      body: {
+        deals: [{ number: 1, ns: { ...side(320, 200, 100, 0, 0), total: 600 }, ew: side(142, 0, 100, 0, 0) }],
+      } satisfies Body<"enterTournamentScores">,
+    });
+    assert.ok(bad.error);
+    isProblem(bad.response, bad.error, 422, "bad_score");
+    assert.deepEqual(bad.error.errors?.map((e) => `${e.field}:${e.code}`).sort(), [
+      "deals[0].ew.cards:not_multiple_5",
+      "deals[0].ew.closing:two_closings",
+      "deals[0].ew.total:not_multiple_5",
+      "deals[0].ns.total:parts_sum",
+    ]);
+    const entered = await client.POST("/api/v1/tournaments/{tournamentID}/rounds/{round}/tables/{table}/scores", {
+      params: { path: tablePath(brunoTable), header: { "If-Match": etag } },
+      headers: { ...brunoAuth, "Idempotency-Key": `bruno-${run}` },
+      body: { deals } satisfies Body<"enterTournamentScores">,
+    });
+    assert.equal(entered.response.status, 200, JSON.stringify(entered.error));
+    assert.ok(entered.data);
+    assert.deepEqual(
+      entered.data.deals.map((d) => d.status),
+      ["entered", "entered", "entered"],
+    );
+    const stale = await client.POST("/api/v1/tournaments/{tournamentID}/rounds/{round}/tables/{table}/confirm", {
+      params: { path: tablePath(brunoTable), header: { "If-Match": etag } },
+      headers: auth,
+    });
+    assert.ok(stale.error);
+    isProblem(stale.response, stale.error, 409, "stale_sheet");
+    assert.equal(stale.error.current_version, entered.data.version);
+    assert.equal(stale.response.headers.get("ETag"), entered.response.headers.get("ETag"));
+    // The referee confirms with the version the problem gave.
+    const confirmed = await client.POST("/api/v1/tournaments/{tournamentID}/rounds/{round}/tables/{table}/confirm", {
+      params: { path: tablePath(brunoTable) },
+      headers: auth,
+      body: { version: stale.error.current_version ?? 0 } satisfies Body<"confirmTournamentScores">,
+    });
+    assert.equal(confirmed.response.status, 200, JSON.stringify(confirmed.error));
+    assert.ok(confirmed.data);
+    assert.equal(confirmed.data.result.final, true);
+    assert.equal(confirmed.data.deals[2]?.confirmed_by, annaUser.id);
+    assert.equal(confirmed.data.result.mp_ns, 620 + 30 + 455);
+    assert.equal(confirmed.data.result.mp_ew, 10 + 810 + 210);
+  }
+  // The referee enters the other table: confirmed at once.
+  {
+    const { etag } = await sheet(otherTable.number);
+    const entered = await client.POST("/api/v1/tournaments/{tournamentID}/rounds/{round}/tables/{table}/scores", {
+      params: { path: tablePath(otherTable), header: { "If-Match": etag } },
+      headers: auth,
+      body: { deals } satisfies Body<"enterTournamentScores">,
+    });
+    assert.equal(entered.response.status, 200, JSON.stringify(entered.error));
+    assert.ok(entered.data?.result.final);
+    assert.equal(entered.data.deals[0]?.entered_side, undefined);
+  }
+  const closed = await client.POST("/api/v1/tournaments/{tournamentID}/rounds/{round}/close", {
+    params: { path: { tournamentID, round: 1 } },
+    headers: auth,
+  });
+  assert.equal(closed.data?.status, "closed");
+
+  const standings = await client.GET("/api/v1/tournaments/{tournamentID}/standings", { params: { path } });
+  assert.equal(standings.response.status, 200);
+  assert.ok(standings.data);
+  assert.equal(standings.data.rows.length, 4);
+  assert.equal(standings.data.after_round, 1);
+  // MP 1105 to 1030 at both tables: a difference of 75 is 11-9 by the 3-deal table.
+  assert.deepEqual(
+    standings.data.rows.map((r) => r.vp),
+    [11, 11, 9, 9],
+  );
+  const etag = standings.response.headers.get("ETag") ?? "";
+  const again = await client.GET("/api/v1/tournaments/{tournamentID}/standings", {
+    params: { path, header: { "If-None-Match": etag } },
+  });
+  assert.equal(again.response.status, 304);
+  assert.equal((await lifecycle("finish")).status, "finished");
+
+  // The entry's history, for anyone; the audit trail, for the staff only.
+  const history = await client.GET("/api/v1/tournaments/{tournamentID}/entries/{entryID}/history", {
+    params: { path: { tournamentID, entryID: brunoEntry ?? 0 } },
+  });
+  assert.equal(history.response.status, 200);
+  assert.equal(history.data?.lines.length, 1);
+  assert.equal(history.data?.lines[0]?.table, brunoTable.number);
+  const audit = await client.GET("/api/v1/tournaments/{tournamentID}/audit", {
+    params: { path, query: { after: 0, limit: 100 } satisfies Query<"getTournamentAudit"> },
+    headers: auth,
+  });
+  assert.equal(audit.response.status, 200);
+  const kinds = audit.data?.items.map((e) => e.kind) ?? [];
+  assert.deepEqual(kinds.slice(-6), ["round_started", "score_entered", "score_confirmed", "score_entered", "round_closed", "finished"]);
+  const hidden = await client.GET("/api/v1/tournaments/{tournamentID}/audit", { params: { path } });
+  assert.ok(hidden.error);
+  isProblem(hidden.response, hidden.error, 401, "unauthenticated");
+});
+
 test("refresh, then log out", async () => {
   const { data, error, response } = await client.POST("/api/v1/auth/refresh", {
     body: { refresh_token: tokens.refresh_token } satisfies Body<"refreshTokens">,
@@ -664,6 +892,10 @@ test("refresh, then log out", async () => {
 // generated types are precise (a spec that degraded to `any` or to loose
 // objects would make the @ts-expect-error lines themselves errors).
 export function mustNotCompile(): void {
+  // @ts-expect-error -- the lifecycle's actions are an enum
+  void client.POST("/api/v1/tournaments/{tournamentID}/lifecycle", { params: { path: { tournamentID: 1 } }, body: { action: "pause" } });
+  // @ts-expect-error -- a deal's parts are all given
+  void client.POST("/api/v1/tournaments/{tournamentID}/rounds/{round}/tables/{table}/scores", { params: { path: { tournamentID: 1, round: 1, table: 1 } }, body: { deals: [{ number: 1, ns: { cards: 100 }, ew: { cards: 50 } }] } });
   // @ts-expect-error -- no such path
   void client.GET("/api/v1/nope");
   // @ts-expect-error -- name is required

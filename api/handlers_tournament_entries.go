@@ -1,0 +1,275 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/tourney"
+)
+
+// listTournamentEntries lists a tournament's entries.
+//
+//	@Summary		List a tournament's entries
+//	@ID			listTournamentEntries
+//	@Description	Every entry, withdrawn ones included, in order of entry, with its players' names. fee_paid is shown to the tournament's referees and directors only. Anyone may read a tournament that has left draft.
+//	@Tags			entries
+//	@Produce		json
+//	@Param			tournamentID	path		int	true	"Tournament id"
+//	@Success		200				{object}	TournamentEntryList
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer"
+//	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
+//	@x-auth-optional	true
+//	@Router			/api/v1/tournaments/{tournamentID}/entries [get]
+func (s *server) listTournamentEntries(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "tournamentID")
+	if !ok {
+		return
+	}
+	read, ok := s.readPlay(w, r, id)
+	if !ok {
+		return
+	}
+	respond(w, http.StatusOK, newPlayView(read).entries())
+}
+
+// addTournamentEntry enters a pair, team or player.
+//
+//	@Summary		Enter a pair, team or player
+//	@ID			addTournamentEntry
+//	@Description	A player may enter an entry they play in while registration is open; the tournament's referees and directors any entry before the start, and while it runs up to the late-entry round (not in a Mitchell, round robin or knockout, which are fixed at the start). A late entry plays from the next round.
+//	@Tags			entries
+//	@Accept			json
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			tournamentID	path		int						true	"Tournament id"
+//	@Param			Idempotency-Key	header		string					false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			body			body		TournamentEntryRequest	true	"The entry"
+//	@Success		201				{object}	TournamentEntry
+//	@Header			201				{string}	Location	"/api/v1/tournaments/{tournamentID}/entries/{entryID}"
+//	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
+//	@Failure	403	{object}	Problem	"not_your_entry: a player entering an entry they do not play in; forbidden"
+//	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
+//	@Failure	409	{object}	Problem	"bad_transition (registration is not open, or the tournament is over), late_entry_closed, already_entered (a player is in another entry), duplicate_number"
+//	@Failure	422	{object}	Problem	"invalid_command: every bad field listed in errors (players: count, unknown or repeated; name, club, number, seed); idempotency_key_reused"
+//	@Router			/api/v1/tournaments/{tournamentID}/entries [post]
+func (s *server) addTournamentEntry(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "tournamentID")
+	if !ok {
+		return
+	}
+	var req TournamentEntryRequest
+	b, ok := s.readBody(w, r, &req, false)
+	if !ok {
+		return
+	}
+	out, ok := s.act(w, r, id, req.command(), b)
+	if !ok {
+		return
+	}
+	var added tourney.EntryAdded
+	if err := json.Unmarshal(out.Event.Data, &added); err != nil || out.Event.Kind != tourney.EventEntryAdded {
+		s.failErr(w, r, fmt.Errorf("tournament %d: event %d is not the entry added: %s", id, out.Event.Seq, out.Event.Kind))
+		return
+	}
+	s.respondEntry(w, r, out.TournamentRead, added.Entry.ID, http.StatusCreated)
+}
+
+// respondEntry answers entry id of the state read, with status (201 with
+// its Location).
+func (s *server) respondEntry(w http.ResponseWriter, r *http.Request, read domain.TournamentRead, entry int64, status int) {
+	v := newPlayView(read)
+	e, ok := v.entry(entry)
+	if !ok {
+		s.failErr(w, r, domain.Newf(domain.KindNotFound, domain.Code(tourney.CodeEntryNotFound), "no entry %d", entry))
+		return
+	}
+	if status == http.StatusCreated {
+		created(w, fmt.Sprintf("/api/v1/tournaments/%d/entries/%d", read.Tournament.ID, entry), v.entryOut(e))
+		return
+	}
+	respond(w, status, v.entryOut(e))
+}
+
+// getTournamentEntry returns an entry.
+//
+//	@Summary		Get an entry
+//	@ID			getTournamentEntry
+//	@Description	One entry with its players' names (fee_paid for the tournament's referees and directors only).
+//	@Tags			entries
+//	@Produce		json
+//	@Param			tournamentID	path		int	true	"Tournament id"
+//	@Param			entryID			path		int	true	"Entry id"
+//	@Success		200				{object}	TournamentEntry
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer"
+//	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), entry_not_found"
+//	@x-auth-optional	true
+//	@Router			/api/v1/tournaments/{tournamentID}/entries/{entryID} [get]
+func (s *server) getTournamentEntry(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "tournamentID")
+	if !ok {
+		return
+	}
+	entry, ok := pathID(w, r, "entryID")
+	if !ok {
+		return
+	}
+	read, ok := s.readPlay(w, r, id)
+	if !ok {
+		return
+	}
+	s.respondEntry(w, r, read, entry, http.StatusOK)
+}
+
+// updateTournamentEntry changes an entry.
+//
+//	@Summary		Update an entry
+//	@ID			updateTournamentEntry
+//	@Description	Name, club, number, seed or fee-paid flag; absent fields stay. The tournament's referees and directors, until it finishes.
+//	@Tags			entries
+//	@Accept			json
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			tournamentID	path		int								true	"Tournament id"
+//	@Param			entryID			path		int								true	"Entry id"
+//	@Param			Idempotency-Key	header		string							false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			body			body		TournamentEntryUpdateRequest	true	"Fields to change"
+//	@Success		200				{object}	TournamentEntry
+//	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
+//	@Failure	403	{object}	Problem	"referee_only: not a referee or director of the tournament"
+//	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), entry_not_found"
+//	@Failure	409	{object}	Problem	"bad_transition (the tournament is over), duplicate_number"
+//	@Failure	422	{object}	Problem	"invalid_command: every bad field listed in errors (name, club, number, seed); idempotency_key_reused"
+//	@Router			/api/v1/tournaments/{tournamentID}/entries/{entryID} [patch]
+func (s *server) updateTournamentEntry(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "tournamentID")
+	if !ok {
+		return
+	}
+	entry, ok := pathID(w, r, "entryID")
+	if !ok {
+		return
+	}
+	var req TournamentEntryUpdateRequest
+	b, ok := s.readBody(w, r, &req, false)
+	if !ok {
+		return
+	}
+	if out, ok := s.act(w, r, id, req.command(entry), b); ok {
+		s.respondEntry(w, r, out.TournamentRead, entry, http.StatusOK)
+	}
+}
+
+// checkInTournamentEntry checks an entry in or out.
+//
+//	@Summary		Check an entry in
+//	@ID			checkInTournamentEntry
+//	@Description	Marks the entry present (undo: not present), by one of its players or the tournament's referees and directors, before the start. When some entry has checked in, the start leaves out those that have not. The body may be left out.
+//	@Tags			entries
+//	@Accept			json
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			tournamentID	path		int							true	"Tournament id"
+//	@Param			entryID			path		int							true	"Entry id"
+//	@Param			Idempotency-Key	header		string						false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			body			body		TournamentCheckInRequest	false	"Undo a check-in"
+//	@Success		200				{object}	TournamentEntry
+//	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
+//	@Failure	403	{object}	Problem	"not_your_entry: a player checking in another entry"
+//	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), entry_not_found"
+//	@Failure	409	{object}	Problem	"bad_transition (the tournament has started), entry_withdrawn"
+//	@Failure	422	{object}	Problem	"idempotency_key_reused"
+//	@Router			/api/v1/tournaments/{tournamentID}/entries/{entryID}/check-in [post]
+func (s *server) checkInTournamentEntry(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "tournamentID")
+	if !ok {
+		return
+	}
+	entry, ok := pathID(w, r, "entryID")
+	if !ok {
+		return
+	}
+	var req TournamentCheckInRequest
+	b, ok := s.readBody(w, r, &req, true)
+	if !ok {
+		return
+	}
+	if out, ok := s.act(w, r, id, tourney.CheckIn{Entry: entry, Undo: req.Undo}, b); ok {
+		s.respondEntry(w, r, out.TournamentRead, entry, http.StatusOK)
+	}
+}
+
+// withdrawTournamentEntry withdraws an entry.
+//
+//	@Summary		Withdraw an entry
+//	@ID			withdrawTournamentEntry
+//	@Description	Before the start by one of its players or the staff; while running by the tournament's referees and directors. The entry gets no more pairings; its table of the current round, when not complete, is forfeited (decided as an abandonment by it). The body may be left out.
+//	@Tags			entries
+//	@Accept			json
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			tournamentID	path		int							true	"Tournament id"
+//	@Param			entryID			path		int							true	"Entry id"
+//	@Param			Idempotency-Key	header		string						false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			body			body		TournamentWithdrawRequest	false	"Why"
+//	@Success		200				{object}	TournamentEntry
+//	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
+//	@Failure	403	{object}	Problem	"not_your_entry: a player withdrawing another entry, or any entry once the tournament runs"
+//	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), entry_not_found"
+//	@Failure	409	{object}	Problem	"bad_transition (the tournament is over), entry_withdrawn (already)"
+//	@Failure	422	{object}	Problem	"invalid_command (errors: reason too long); idempotency_key_reused"
+//	@Router			/api/v1/tournaments/{tournamentID}/entries/{entryID}/withdraw [post]
+func (s *server) withdrawTournamentEntry(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "tournamentID")
+	if !ok {
+		return
+	}
+	entry, ok := pathID(w, r, "entryID")
+	if !ok {
+		return
+	}
+	var req TournamentWithdrawRequest
+	b, ok := s.readBody(w, r, &req, true)
+	if !ok {
+		return
+	}
+	if out, ok := s.act(w, r, id, tourney.Withdraw{Entry: entry, Reason: req.Reason}, b); ok {
+		s.respondEntry(w, r, out.TournamentRead, entry, http.StatusOK)
+	}
+}
+
+// tournamentEntryHistory returns an entry's rounds.
+//
+//	@Summary		Get an entry's history
+//	@ID			getTournamentEntryHistory
+//	@Description	The entry's place in the standings and its rounds as the standings count them: table, opponent, MP and VP for and against, byes, abandonments; and its penalties.
+//	@Tags			entries
+//	@Produce		json
+//	@Param			tournamentID	path		int	true	"Tournament id"
+//	@Param			entryID			path		int	true	"Entry id"
+//	@Success		200				{object}	TournamentEntryHistory
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer"
+//	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), entry_not_found"
+//	@x-auth-optional	true
+//	@Router			/api/v1/tournaments/{tournamentID}/entries/{entryID}/history [get]
+func (s *server) tournamentEntryHistory(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "tournamentID")
+	if !ok {
+		return
+	}
+	entry, ok := pathID(w, r, "entryID")
+	if !ok {
+		return
+	}
+	read, ok := s.readPlay(w, r, id)
+	if !ok {
+		return
+	}
+	h, ok := newPlayView(read).history(entry)
+	if !ok {
+		s.failErr(w, r, domain.Newf(domain.KindNotFound, domain.Code(tourney.CodeEntryNotFound), "no entry %d", entry))
+		return
+	}
+	respond(w, http.StatusOK, h)
+}

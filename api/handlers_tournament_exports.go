@@ -1,0 +1,204 @@
+package api
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+
+	"github.com/burraco/burraco/api/printout"
+	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/tourney"
+)
+
+// exportCSV answers a CSV export of tournament id: write fills it from the
+// state read. The file is written to a buffer first, so that a failure is
+// a problem and not half a file.
+func (s *server) exportCSV(w http.ResponseWriter, r *http.Request, name string, write func(io.Writer, playView) error) {
+	id, ok := pathID(w, r, "tournamentID")
+	if !ok {
+		return
+	}
+	read, ok := s.readPlay(w, r, id)
+	if !ok {
+		return
+	}
+	var buf bytes.Buffer
+	if err := write(&buf, newPlayView(read)); err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="tournament-%d-%s.csv"`, id, name))
+	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// exportTournamentStandings exports the standings as CSV.
+//
+//	@Summary		Export the standings (CSV)
+//	@ID			exportTournamentStandings
+//	@Description	One row per entry: rank, number, entry, players, VP, MP for, against and difference, played, byes, penalties, ahead_by, provisional. A header row of stable English column names; a text cell a spreadsheet would run as a formula is quoted.
+//	@Tags			results
+//	@Produce		text/csv
+//	@Param			tournamentID	path		int	true	"Tournament id"
+//	@Success		200				{string}	string	"The standings"
+//	@Header			200				{string}	Content-Disposition	"attachment; filename=\"tournament-{tournamentID}-standings.csv\""
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer"
+//	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
+//	@x-auth-optional	true
+//	@Router			/api/v1/tournaments/{tournamentID}/export/standings.csv [get]
+func (s *server) exportTournamentStandings(w http.ResponseWriter, r *http.Request) {
+	s.exportCSV(w, r, "standings", func(out io.Writer, v playView) error {
+		return printout.WriteStandingsCSV(out, v.printStandings(s.cfg.Now()))
+	})
+}
+
+// exportTournamentRounds exports every round's tables as CSV.
+//
+//	@Summary		Export the rounds (CSV)
+//	@ID			exportTournamentRounds
+//	@Description	One row per table of every round (round, status, table, NS, EW, MP and VP of both sides, complete, note) and per bye.
+//	@Tags			results
+//	@Produce		text/csv
+//	@Param			tournamentID	path		int	true	"Tournament id"
+//	@Success		200				{string}	string	"The rounds"
+//	@Header			200				{string}	Content-Disposition	"attachment; filename=\"tournament-{tournamentID}-rounds.csv\""
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer"
+//	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
+//	@x-auth-optional	true
+//	@Router			/api/v1/tournaments/{tournamentID}/export/rounds.csv [get]
+func (s *server) exportTournamentRounds(w http.ResponseWriter, r *http.Request) {
+	s.exportCSV(w, r, "rounds", func(out io.Writer, v playView) error {
+		return printout.WriteRoundsCSV(out, v.printResults(s.cfg.Now(), printout.English))
+	})
+}
+
+// exportTournamentSheets exports every score sheet as CSV.
+//
+//	@Summary		Export the score sheets (CSV)
+//	@ID			exportTournamentSheets
+//	@Description	One row per side of every deal entered: round, table, deal, tie-break, side, entry, the parts and total, entered or confirmed.
+//	@Tags			results
+//	@Produce		text/csv
+//	@Param			tournamentID	path		int	true	"Tournament id"
+//	@Success		200				{string}	string	"The score sheets"
+//	@Header			200				{string}	Content-Disposition	"attachment; filename=\"tournament-{tournamentID}-sheets.csv\""
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer"
+//	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
+//	@x-auth-optional	true
+//	@Router			/api/v1/tournaments/{tournamentID}/export/sheets.csv [get]
+func (s *server) exportTournamentSheets(w http.ResponseWriter, r *http.Request) {
+	s.exportCSV(w, r, "sheets", func(out io.Writer, v playView) error {
+		return printout.WriteSheetsCSV(out, v.printSheets(s.cfg.Now()))
+	})
+}
+
+// printPage answers a printable page of tournament id in the language of
+// ?lang= or Accept-Language (an unknown ?lang= is 400 invalid_parameter);
+// render fills it from the state read, or refuses.
+func (s *server) printPage(w http.ResponseWriter, r *http.Request, render func(io.Writer, printout.Lang, playView) error) {
+	id, ok := pathID(w, r, "tournamentID")
+	if !ok {
+		return
+	}
+	lang, ok := printout.LangFor(r.URL.Query().Get("lang"), r.Header.Get("Accept-Language"))
+	if !ok {
+		failFields(w, r, codeInvalidParameter, "the language is not one the printouts have",
+			[]FieldError{{Field: "lang", Code: "invalid", Message: "must be it or en"}})
+		return
+	}
+	read, ok := s.readPlay(w, r, id)
+	if !ok {
+		return
+	}
+	var buf bytes.Buffer
+	if err := render(&buf, lang, newPlayView(read)); err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Language", string(lang))
+	w.Header().Set("Vary", "Accept-Language")
+	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// printTournamentStandings prints the standings.
+//
+//	@Summary		Print the standings
+//	@ID			printTournamentStandings
+//	@Description	A printable A4 page of the standings, in Italian or English (?lang=, else Accept-Language, else English).
+//	@Tags			results
+//	@Produce		html
+//	@Param			tournamentID	path		int		true	"Tournament id"
+//	@Param			lang			query		string	false	"it or en"	Enums(it, en)
+//	@Param			Accept-Language	header		string	false	"Used when lang is absent"
+//	@Success		200				{string}	string	"The page"
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer, or lang is not it or en"
+//	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
+//	@x-auth-optional	true
+//	@Router			/api/v1/tournaments/{tournamentID}/print/standings [get]
+func (s *server) printTournamentStandings(w http.ResponseWriter, r *http.Request) {
+	s.printPage(w, r, func(out io.Writer, l printout.Lang, v playView) error {
+		return printout.RenderStandings(out, l, v.printStandings(s.cfg.Now()))
+	})
+}
+
+// printTournamentTables prints a round's table cards.
+//
+//	@Summary		Print a round's table cards
+//	@ID			printTournamentTables
+//	@Description	The table cards of a round to hand out: each table's seats with the entries' numbers and players, and a blank score sheet (one row per deal, spare rows for a knockout's tie-break deals), on A4, in Italian or English.
+//	@Tags			results
+//	@Produce		html
+//	@Param			tournamentID	path		int		true	"Tournament id"
+//	@Param			round			query		int		false	"Round number (default: the latest drawn)"	minimum(1)
+//	@Param			lang			query		string	false	"it or en"	Enums(it, en)
+//	@Param			Accept-Language	header		string	false	"Used when lang is absent"
+//	@Success		200				{string}	string	"The page"
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter or round is not a positive integer, or lang is not it or en"
+//	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), round_not_found (also before the first draw)"
+//	@x-auth-optional	true
+//	@Router			/api/v1/tournaments/{tournamentID}/print/tables [get]
+func (s *server) printTournamentTables(w http.ResponseWriter, r *http.Request) {
+	q := query{r: r}
+	round := q.int64("round")
+	if !q.done(w) {
+		return
+	}
+	s.printPage(w, r, func(out io.Writer, l printout.Lang, v playView) error {
+		n := v.snap.CurrentRound
+		if round != nil {
+			n = int(*round)
+		}
+		if n < 1 || n > len(v.snap.Rounds) {
+			return domain.Newf(domain.KindNotFound, domain.Code(tourney.CodeRoundNotFound), "no round %d", n)
+		}
+		return printout.RenderTableCards(out, l, v.printTables(s.cfg.Now(), v.snap.Rounds[n-1]))
+	})
+}
+
+// printTournamentResults prints the results of every round.
+//
+//	@Summary		Print the results
+//	@ID			printTournamentResults
+//	@Description	Every round's tables with MP and VP, rulings noted, byes, on A4, in Italian or English.
+//	@Tags			results
+//	@Produce		html
+//	@Param			tournamentID	path		int		true	"Tournament id"
+//	@Param			lang			query		string	false	"it or en"	Enums(it, en)
+//	@Param			Accept-Language	header		string	false	"Used when lang is absent"
+//	@Success		200				{string}	string	"The page"
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer, or lang is not it or en"
+//	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
+//	@x-auth-optional	true
+//	@Router			/api/v1/tournaments/{tournamentID}/print/results [get]
+func (s *server) printTournamentResults(w http.ResponseWriter, r *http.Request) {
+	s.printPage(w, r, func(out io.Writer, l printout.Lang, v playView) error {
+		return printout.RenderResults(out, l, v.printResults(s.cfg.Now(), l))
+	})
+}

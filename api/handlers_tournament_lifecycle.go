@@ -1,0 +1,123 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/tourney"
+)
+
+// tournamentLifecycle moves a tournament along its lifecycle.
+//
+//	@Summary		Move a tournament along its lifecycle
+//	@ID			tournamentLifecycle
+//	@Description	One explicit action: open_registration (directors: the club's admins and owners, site admins; from draft, which makes the tournament public, or from registration_closed), close_registration (directors: check-in time), start (referees and directors; entries that did not check in are left out when some did), finish (referees and directors; every round closed), publish_results (directors; from finished), cancel (directors, with a reason; from any status before finished).
+//	@Tags			tournaments
+//	@Accept			json
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			tournamentID	path		int							true	"Tournament id"
+//	@Param			Idempotency-Key	header		string						false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			body			body		TournamentLifecycleRequest	true	"The action"
+//	@Success		200				{object}	TournamentProgress
+//	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
+//	@Failure	403	{object}	Problem	"forbidden (an action for the club's admins), referee_only"
+//	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
+//	@Failure	409	{object}	Problem	"bad_transition (not from this status), round_open (finish with a round not closed), not_enough_entries (start)"
+//	@Failure	422	{object}	Problem	"invalid_input (action unknown), reason_required (cancel), invalid_setup (start: the movement cannot be played with this field, errors says why), idempotency_key_reused"
+//	@Router			/api/v1/tournaments/{tournamentID}/lifecycle [post]
+func (s *server) tournamentLifecycle(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "tournamentID")
+	if !ok {
+		return
+	}
+	var req TournamentLifecycleRequest
+	b, ok := s.readBody(w, r, &req, false)
+	if !ok {
+		return
+	}
+	cmd, ok := req.command()
+	if !ok {
+		failFields(w, r, string(domain.EInvalid), "the action is not known", []FieldError{{Field: "action", Code: "invalid",
+			Message: "must be open_registration, close_registration, start, finish, publish_results or cancel"}})
+		return
+	}
+	if out, ok := s.act(w, r, id, cmd, b); ok {
+		respond(w, http.StatusOK, newPlayView(out.TournamentRead).progress())
+	}
+}
+
+// tournamentPenalty gives a penalty.
+//
+//	@Summary		Give a penalty
+//	@ID			giveTournamentPenalty
+//	@Description	A referee or director takes VP and/or MP from an entry, with a reason, for a round or (round absent) the event; the standings show it. While the tournament runs or is finished. Answers every penalty given.
+//	@Tags			scores
+//	@Accept			json
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			tournamentID	path		int							true	"Tournament id"
+//	@Param			Idempotency-Key	header		string						false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			body			body		TournamentPenaltyRequest	true	"The penalty"
+//	@Success		200				{object}	TournamentPenaltyList
+//	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
+//	@Failure	403	{object}	Problem	"referee_only: not a referee or director of the tournament"
+//	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), entry_not_found"
+//	@Failure	409	{object}	Problem	"bad_transition: the tournament is not running or finished"
+//	@Failure	422	{object}	Problem	"invalid_command (every bad field listed in errors: round, vp, mp), reason_required, idempotency_key_reused"
+//	@Router			/api/v1/tournaments/{tournamentID}/penalties [post]
+func (s *server) tournamentPenalty(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "tournamentID")
+	if !ok {
+		return
+	}
+	var req TournamentPenaltyRequest
+	b, ok := s.readBody(w, r, &req, false)
+	if !ok {
+		return
+	}
+	cmd := tourney.Penalty{Round: req.Round, Entry: req.Entry, VP: req.VP, MP: req.MP, Reason: req.Reason}
+	if out, ok := s.act(w, r, id, cmd, b); ok {
+		v := newPlayView(out.TournamentRead)
+		respond(w, http.StatusOK, TournamentPenaltyList{Items: mapSlice(v.snap.Penalties, v.penaltyOut), Version: v.snap.Seq})
+	}
+}
+
+// setTournamentForbidden sets the pairs kept apart.
+//
+//	@Summary		Set the forbidden pairings
+//	@ID			setTournamentForbidden
+//	@Description	A referee or director sets the pairs of entries that must not meet (it replaces the list), e.g. of the same family; entries of the same club are kept apart by the set-up's forbid_same_club. A Mitchell or round robin keeps the list it started with: its schedule is fixed at the start.
+//	@Tags			rounds
+//	@Accept			json
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			tournamentID	path		int							true	"Tournament id"
+//	@Param			Idempotency-Key	header		string						false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			body			body		TournamentForbiddenRequest	true	"The pairs"
+//	@Success		200				{object}	TournamentForbidden
+//	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
+//	@Failure	403	{object}	Problem	"referee_only: not a referee or director of the tournament"
+//	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
+//	@Failure	409	{object}	Problem	"bad_transition: the tournament is over"
+//	@Failure	422	{object}	Problem	"invalid_input (a pair that is not two ids), invalid_command (every unknown entry or self-pair listed in errors), idempotency_key_reused"
+//	@Router			/api/v1/tournaments/{tournamentID}/forbidden [put]
+func (s *server) setTournamentForbidden(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "tournamentID")
+	if !ok {
+		return
+	}
+	var req TournamentForbiddenRequest
+	b, ok := s.readBody(w, r, &req, false)
+	if !ok {
+		return
+	}
+	cmd, err := req.command()
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	if out, ok := s.act(w, r, id, cmd, b); ok {
+		respond(w, http.StatusOK, newPlayView(out.TournamentRead).forbidden())
+	}
+}

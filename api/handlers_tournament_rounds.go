@@ -1,0 +1,269 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/tourney"
+)
+
+// listTournamentRounds lists the rounds drawn.
+//
+//	@Summary		List a tournament's rounds
+//	@ID			listTournamentRounds
+//	@Description	Every round drawn, oldest first, with its tables (seats, score sheets, rulings, results), byes, team matches and knockout bracket.
+//	@Tags			rounds
+//	@Produce		json
+//	@Param			tournamentID	path		int	true	"Tournament id"
+//	@Success		200				{object}	TournamentRoundList
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer"
+//	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
+//	@x-auth-optional	true
+//	@Router			/api/v1/tournaments/{tournamentID}/rounds [get]
+func (s *server) listTournamentRounds(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "tournamentID")
+	if !ok {
+		return
+	}
+	if read, ok := s.readPlay(w, r, id); ok {
+		respond(w, http.StatusOK, newPlayView(read).rounds())
+	}
+}
+
+// getTournamentRound returns a round.
+//
+//	@Summary		Get a round
+//	@ID			getTournamentRound
+//	@Description	The round's status, tables (seats, score sheets, rulings, results), byes, team matches and knockout bracket.
+//	@Tags			rounds
+//	@Produce		json
+//	@Param			tournamentID	path		int	true	"Tournament id"
+//	@Param			round			path		int	true	"Round number, from 1"
+//	@Success		200				{object}	TournamentRound
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer"
+//	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), round_not_found"
+//	@x-auth-optional	true
+//	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round} [get]
+func (s *server) getTournamentRound(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "tournamentID")
+	if !ok {
+		return
+	}
+	n, ok := pathInt(w, r, "round")
+	if !ok {
+		return
+	}
+	if read, ok := s.readPlay(w, r, id); ok {
+		s.respondRound(w, r, read, n, http.StatusOK)
+	}
+}
+
+// respondRound answers round n of the state read with status (201 with
+// its Location).
+func (s *server) respondRound(w http.ResponseWriter, r *http.Request, read domain.TournamentRead, n, status int) {
+	if n < 1 || n > len(read.Snapshot.Rounds) {
+		s.failErr(w, r, domain.Newf(domain.KindNotFound, domain.Code(tourney.CodeRoundNotFound), "no round %d", n))
+		return
+	}
+	out := newPlayView(read).roundOut(read.Snapshot.Rounds[n-1])
+	if status == http.StatusCreated {
+		created(w, fmt.Sprintf("/api/v1/tournaments/%d/rounds/%d", read.Tournament.ID, n), out)
+		return
+	}
+	respond(w, status, out)
+}
+
+// drawTournamentRound draws the next round.
+//
+//	@Summary		Draw the next round
+//	@ID			drawTournamentRound
+//	@Description	Publishes the pairings of the next round by the tournament's movement (Mitchell, Danish, modified Danish, round robin, random draw, knockout bracket): tables and seats, byes for an odd field (rotating), no rematch where the movement forbids it, no forbidden pair. The draw is recorded: it is never drawn again by a replay. Referees and directors, while the tournament runs and the previous round is closed.
+//	@Tags			rounds
+//	@Accept			json
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			tournamentID	path		int						true	"Tournament id"
+//	@Param			Idempotency-Key	header		string					false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			body			body		TournamentDrawRequest	false	"The round to draw (default: the next)"
+//	@Success		201				{object}	TournamentRound
+//	@Header			201				{string}	Location	"/api/v1/tournaments/{tournamentID}/rounds/{round}"
+//	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
+//	@Failure	403	{object}	Problem	"referee_only: not a referee or director of the tournament"
+//	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
+//	@Failure	409	{object}	Problem	"bad_transition (not running, or round is not the next), round_open (the previous round is not closed), no_more_rounds, unpairable, knockout_tied"
+//	@Failure	422	{object}	Problem	"invalid_command; idempotency_key_reused"
+//	@Router			/api/v1/tournaments/{tournamentID}/rounds [post]
+func (s *server) drawTournamentRound(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "tournamentID")
+	if !ok {
+		return
+	}
+	var req TournamentDrawRequest
+	b, ok := s.readBody(w, r, &req, true)
+	if !ok {
+		return
+	}
+	n := req.Round
+	if n == 0 {
+		read, ok := s.readPlay(w, r, id)
+		if !ok {
+			return
+		}
+		n = read.Snapshot.CurrentRound + 1
+	}
+	out, ok := s.act(w, r, id, tourney.DrawRound{Round: n}, b)
+	if !ok {
+		return
+	}
+	if out.Replayed {
+		n = drawnRound(out.Event, n)
+	}
+	s.respondRound(w, r, out.TournamentRead, n, http.StatusCreated)
+}
+
+// drawnRound is the round a replayed draw drew (n when the event does not
+// say).
+func drawnRound(e tourney.Event, n int) int {
+	if p, err := tourney.DecodeEvent(e); err == nil {
+		if d, ok := p.(*tourney.RoundDrawn); ok {
+			return d.Round
+		}
+	}
+	return n
+}
+
+// overrideTournamentPairings sets a round's pairings by hand.
+//
+//	@Summary		Set a round's pairings by hand
+//	@ID			overrideTournamentPairings
+//	@Description	A referee or director sets the next round instead of a draw, or replaces the current round's pairings while they are published and no score is in, with a reason (audited). Validated: every entry once, no forbidden pair, byes only as an odd field needs. Pairs and teams give ns and ew per table; individual events n, s, e and w. Not for a knockout (its bracket decides).
+//	@Tags			rounds
+//	@Accept			json
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			tournamentID	path		int							true	"Tournament id"
+//	@Param			round			path		int							true	"Round number, from 1"
+//	@Param			Idempotency-Key	header		string						false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			body			body		TournamentPairingsRequest	true	"The tables and byes"
+//	@Success		200				{object}	TournamentRound
+//	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
+//	@Failure	403	{object}	Problem	"referee_only: not a referee or director of the tournament"
+//	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
+//	@Failure	409	{object}	Problem	"bad_transition, round_open, round_has_scores, override_knockout, no_more_rounds"
+//	@Failure	422	{object}	Problem	"bad_pairings (every problem listed in errors: an entry twice or missing, a forbidden pair, a bye not needed), reason_required, idempotency_key_reused"
+//	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/pairings [put]
+func (s *server) overrideTournamentPairings(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "tournamentID")
+	if !ok {
+		return
+	}
+	n, ok := pathInt(w, r, "round")
+	if !ok {
+		return
+	}
+	var req TournamentPairingsRequest
+	b, ok := s.readBody(w, r, &req, false)
+	if !ok {
+		return
+	}
+	read, ok := s.readPlay(w, r, id)
+	if !ok {
+		return
+	}
+	cmd := req.command(n, read.Tournament.Kind == domain.IndividualTournament)
+	if out, ok := s.act(w, r, id, cmd, b); ok {
+		s.respondRound(w, r, out.TournamentRead, n, http.StatusOK)
+	}
+}
+
+// startTournamentRound starts play of a round.
+//
+//	@Summary		Start a round
+//	@ID			startTournamentRound
+//	@Description	The round's pairings are published: play starts, and scores may be entered. Referees and directors.
+//	@Tags			rounds
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			tournamentID	path		int		true	"Tournament id"
+//	@Param			round			path		int		true	"Round number, from 1"
+//	@Param			Idempotency-Key	header		string	false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Success		200				{object}	TournamentRound
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer"
+//	@Failure	403	{object}	Problem	"referee_only: not a referee or director of the tournament"
+//	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), round_not_found"
+//	@Failure	409	{object}	Problem	"bad_transition: the round's pairings are not (or no longer) just published"
+//	@Failure	422	{object}	Problem	"idempotency_key_reused"
+//	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/start [post]
+func (s *server) startTournamentRound(w http.ResponseWriter, r *http.Request) {
+	s.roundCommand(w, r, func(n int, _ TournamentReasonRequest) tourney.Command { return tourney.StartRound{Round: n} }, false)
+}
+
+// closeTournamentRound closes a round.
+//
+//	@Summary		Close a round
+//	@ID			closeTournamentRound
+//	@Description	Every table has its result (all deals confirmed) or a ruling decided it. Referees and directors.
+//	@Tags			rounds
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			tournamentID	path		int		true	"Tournament id"
+//	@Param			round			path		int		true	"Round number, from 1"
+//	@Param			Idempotency-Key	header		string	false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Success		200				{object}	TournamentRound
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer"
+//	@Failure	403	{object}	Problem	"referee_only: not a referee or director of the tournament"
+//	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), round_not_found"
+//	@Failure	409	{object}	Problem	"table_missing_result (a table lacks deals: decide it with a ruling), unconfirmed_deals, round_not_playing"
+//	@Failure	422	{object}	Problem	"idempotency_key_reused"
+//	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/close [post]
+func (s *server) closeTournamentRound(w http.ResponseWriter, r *http.Request) {
+	s.roundCommand(w, r, func(n int, _ TournamentReasonRequest) tourney.Command { return tourney.CloseRound{Round: n} }, false)
+}
+
+// reopenTournamentRound reopens the latest round.
+//
+//	@Summary		Reopen a round
+//	@ID			reopenTournamentRound
+//	@Description	A referee or director reopens the latest round, closed, for play again, with a reason; the audit trail keeps it.
+//	@Tags			rounds
+//	@Accept			json
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			tournamentID	path		int						true	"Tournament id"
+//	@Param			round			path		int						true	"Round number, from 1"
+//	@Param			Idempotency-Key	header		string					false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			body			body		TournamentReasonRequest	true	"Why"
+//	@Success		200				{object}	TournamentRound
+//	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
+//	@Failure	403	{object}	Problem	"referee_only: not a referee or director of the tournament"
+//	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), round_not_found"
+//	@Failure	409	{object}	Problem	"not_latest_round, bad_transition (the round is not closed, or the tournament is finished)"
+//	@Failure	422	{object}	Problem	"reason_required; idempotency_key_reused"
+//	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/reopen [post]
+func (s *server) reopenTournamentRound(w http.ResponseWriter, r *http.Request) {
+	s.roundCommand(w, r, func(n int, req TournamentReasonRequest) tourney.Command {
+		return tourney.ReopenRound{Round: n, Reason: req.Reason}
+	}, true)
+}
+
+// roundCommand gives the command of a round's path (with a reason body
+// when withBody) and answers the round as it is after it.
+func (s *server) roundCommand(w http.ResponseWriter, r *http.Request, cmd func(int, TournamentReasonRequest) tourney.Command, withBody bool) {
+	id, ok := pathID(w, r, "tournamentID")
+	if !ok {
+		return
+	}
+	n, ok := pathInt(w, r, "round")
+	if !ok {
+		return
+	}
+	var req TournamentReasonRequest
+	b, ok := s.readBody(w, r, &req, !withBody)
+	if !ok {
+		return
+	}
+	if out, ok := s.act(w, r, id, cmd(n, req), b); ok {
+		s.respondRound(w, r, out.TournamentRead, n, http.StatusOK)
+	}
+}

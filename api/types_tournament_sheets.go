@@ -1,0 +1,118 @@
+package api
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/burraco/burraco/domain/tourney"
+)
+
+// TournamentDealInput is one deal of a score sheet as entered: its number
+// and both sides' parts, every amount a multiple of 5.
+type TournamentDealInput struct {
+	// From 1: the table's next deal, or one entered but not yet confirmed.
+	Number int             `json:"number" minimum:"1" example:"1"`
+	NS     TournamentParts `json:"ns"`
+	EW     TournamentParts `json:"ew"`
+} // @name TournamentDealInput
+
+func (d TournamentDealInput) input() tourney.DealInput {
+	return tourney.DealInput{Number: d.Number, NS: d.NS.parts(), EW: d.EW.parts()}
+}
+
+// TournamentScoresRequest enters deals of a table's score sheet.
+type TournamentScoresRequest struct {
+	// The sheet's version the caller saw; absent: the If-Match header's ETag says it.
+	Version int64                 `json:"version,omitempty" minimum:"1" example:"48"`
+	Deals   []TournamentDealInput `json:"deals"`
+} // @name TournamentScoresRequest
+
+// TournamentConfirmRequest confirms entered deals. The body may be left
+// out: then the If-Match header gives the version and every entered deal
+// is confirmed.
+type TournamentConfirmRequest struct {
+	// The sheet's version the caller saw; absent: the If-Match header's ETag says it.
+	Version int64 `json:"version,omitempty" minimum:"1" example:"49"`
+	// The deals to confirm; absent or empty: every entered deal.
+	Deals []int `json:"deals,omitempty" example:"1,2"`
+} // @name TournamentConfirmRequest
+
+// TournamentDealCorrection is a deal as the referee sets it.
+type TournamentDealCorrection struct {
+	Number int             `json:"number" minimum:"1" example:"2"`
+	NS     TournamentParts `json:"ns"`
+	EW     TournamentParts `json:"ew"`
+	// The deal was ended by the referee's time-out (no closing).
+	TimeOut bool `json:"time_out,omitempty" example:"false"`
+} // @name TournamentDealCorrection
+
+func (d TournamentDealCorrection) input() tourney.DealInput {
+	return tourney.DealInput{Number: d.Number, NS: d.NS.parts(), EW: d.EW.parts(), TimeOut: d.TimeOut}
+}
+
+// TournamentCorrectionRequest replaces a deal already on the sheet
+// (referees and directors, with a reason).
+type TournamentCorrectionRequest struct {
+	// The sheet's version the caller saw; absent: the If-Match header's ETag says it.
+	Version int64                    `json:"version,omitempty" minimum:"1" example:"52"`
+	Deal    TournamentDealCorrection `json:"deal"`
+	Reason  string                   `json:"reason" example:"EW's burraco was counted twice"`
+} // @name TournamentCorrectionRequest
+
+// TournamentRulingRequest is a referee's ruling at a table of a round
+// being played.
+type TournamentRulingRequest struct {
+	// The sheet's version the caller saw; checked when given here or in If-Match.
+	Version int64 `json:"version,omitempty" minimum:"1" example:"52"`
+	// time_out: the deal in play (deal) as it stands, no closing, no more deals; abandonment: entry left the table;
+	// bye: entry did not turn up (the others score a bye); late_arrival: entry came late, the table plays deals deals.
+	Kind  string `json:"kind" enums:"time_out,abandonment,bye,late_arrival" example:"late_arrival"`
+	Entry int64  `json:"entry,omitempty" example:"5"`
+	// time_out: the deal in play, as it stands.
+	Deal *TournamentDealCorrection `json:"deal,omitempty"`
+	// late_arrival: the deals the table plays.
+	Deals  int    `json:"deals,omitempty" minimum:"1" example:"2"`
+	Reason string `json:"reason,omitempty" example:"arrived 20 minutes late"`
+} // @name TournamentRulingRequest
+
+func (req TournamentRulingRequest) command(a tableAddress, version int64) tourney.Ruling {
+	c := tourney.Ruling{Round: a.round, Table: a.table, Version: version, Kind: req.Kind, Entry: req.Entry,
+		Deals: req.Deals, Reason: req.Reason}
+	if req.Deal != nil {
+		d := req.Deal.input()
+		c.Deal = &d
+	}
+	return c
+}
+
+// sheetETag is the ETag of a table: its sheet's version, which score
+// commands send back in If-Match, and the tournament's version, so that a
+// change of the names or (teams) of the team match's other tables shows.
+func sheetETag(a tableAddress, sheet int64, seq ...int64) string {
+	tag := fmt.Sprintf(`"tt%d.r%d.t%d.v%d`, a.id, a.round, a.table, sheet)
+	for _, s := range seq {
+		tag += fmt.Sprintf(".s%d", s)
+	}
+	return tag + `"`
+}
+
+// sheetVersion reads the sheet's version from an If-Match header holding
+// a table's ETag (0 when it holds none of this table).
+func sheetVersion(header string, a tableAddress) int64 {
+	prefix := fmt.Sprintf(`"tt%d.r%d.t%d.v`, a.id, a.round, a.table)
+	for _, tag := range strings.Split(header, ",") {
+		rest, ok := strings.CutPrefix(strings.TrimPrefix(strings.TrimSpace(tag), "W/"), prefix)
+		if !ok {
+			continue
+		}
+		end := strings.IndexAny(rest, `."`)
+		if end < 0 {
+			continue
+		}
+		if v, err := strconv.ParseInt(rest[:end], 10, 64); err == nil && v > 0 {
+			return v
+		}
+	}
+	return 0
+}
