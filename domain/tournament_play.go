@@ -156,9 +156,7 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 				return err
 			}
 			out.Event, out.Replayed = e, true
-			cell = s.states.cell(id)
-			cell.mu.Lock()
-			defer cell.mu.Unlock()
+			cell = s.states.lock(id)
 			if err := cell.catchUp(tx, t); err != nil {
 				return err
 			}
@@ -167,9 +165,10 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 			return err
 		}
 
-		cell = s.states.cell(id)
-		cell.mu.Lock()
-		defer cell.mu.Unlock()
+		// The cell stays locked until the transaction has committed or
+		// rolled back (below): no reader may see an event that could still
+		// roll back.
+		cell = s.states.lock(id)
 		if err := cell.catchUp(tx, t); err != nil {
 			return err
 		}
@@ -183,7 +182,7 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 			return fmt.Errorf("tournament %d: applying its own event %d: %w", id, e.Seq, err)
 		}
 		// From here the cell is ahead of the database until the commit;
-		// the deferred check below drops it when the commit fails.
+		// the check after InTx drops it when the commit fails.
 		cell.pending = true
 		m := TournamentMirror{}
 		if after := cell.state.Status(); after != before {
@@ -206,9 +205,8 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 		out.Staff = who.Referee || who.Director
 		return err
 	})
-	if cell != nil && cell.pending {
-		cell.mu.Lock()
-		if err != nil {
+	if cell != nil {
+		if err != nil && cell.pending {
 			cell.reset()
 		}
 		cell.pending = false

@@ -1,7 +1,11 @@
 package domain_test
 
 import (
+	"context"
+	"errors"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/domain/tourney"
@@ -199,6 +203,47 @@ func TestTournamentPlayRebuildsTheStateWhenTheSetupChanges(t *testing.T) {
 		after, err := svc.Read(ctx, pf.owner, id)
 		if err != nil || after.Snapshot.PlannedRounds != 5 || after.Snapshot.Status != tourney.StatusRegistrationOpen {
 			t.Fatalf("after the set-up changed: planned %d status %s, %v", after.Snapshot.PlannedRounds, after.Snapshot.Status, err)
+		}
+	})
+}
+
+// givingUpContext is a request that gives up once armed: the store then
+// rolls its transaction back instead of committing (InTx checks ctx.Err()
+// before the commit). Done stays nil so that the queries themselves run.
+type givingUpContext struct {
+	context.Context
+	armed *atomic.Bool
+}
+
+func (c givingUpContext) Done() <-chan struct{} { return nil }
+func (c givingUpContext) Err() error {
+	if c.armed.Load() {
+		return context.Canceled
+	}
+	return nil
+}
+
+func TestTournamentPlayShowsNoEventOfARolledBackCommand(t *testing.T) {
+	each(t, func(t *testing.T, f *fixture) {
+		pf := newPlayField(f, 1)
+		var armed atomic.Bool
+		// Deciding a command reads the clock: from then on the request has
+		// given up, so the event is decided and applied but never committed.
+		svc := domain.NewServices(f.db, domain.Config{PasswordParams: domain.TestPasswordParams,
+			Now: func() time.Time { armed.Store(true); return f.clock.Now() }}).Play
+		ctx := givingUpContext{Context: context.Background(), armed: &armed}
+		_, err := svc.Act(ctx, pf.owner, pf.t.ID, domain.TournamentCommand{Command: tourney.OpenRegistration{}})
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("act: %v, want the request's cancellation", err)
+		}
+		armed.Store(false)
+		read, err := svc.Read(t.Context(), pf.owner, pf.t.ID)
+		if err != nil || read.Snapshot.Seq != 0 || read.Snapshot.Status != tourney.StatusDraft || read.Tournament.Version != 0 {
+			t.Fatalf("after a rollback: seq %d status %s version %d, %v; want nothing applied", read.Snapshot.Seq, read.Snapshot.Status, read.Tournament.Version, err)
+		}
+		// And the command can be given again.
+		if _, err := svc.Act(t.Context(), pf.owner, pf.t.ID, domain.TournamentCommand{Command: tourney.OpenRegistration{}}); err != nil {
+			t.Fatal(err)
 		}
 	})
 }

@@ -34,6 +34,13 @@ func (c *tournamentStates) cell(id int64) *tournamentCell {
 	return cell
 }
 
+// lock returns the tournament's cell, locked.
+func (c *tournamentStates) lock(id int64) *tournamentCell {
+	cell := c.cell(id)
+	cell.mu.Lock()
+	return cell
+}
+
 // tournamentCell is one tournament's state. Its mutex guards everything:
 // the tourney.State is not safe for concurrent use.
 type tournamentCell struct {
