@@ -136,8 +136,9 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 		return TournamentActed{}, err
 	}
 	var out TournamentActed
-	var cell *tournamentCell
+	var next *forked // the state after the command, published once committed
 	err = s.st.InTx(ctx, func(tx Tx) error {
+		next = nil
 		a := accessFor(tx, actor)
 		t, err := tx.Tournaments().Lock(id)
 		if err != nil {
@@ -151,43 +152,35 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 		if err != nil {
 			return err
 		}
+		out.Staff = who.Referee || who.Director
+		// The command is decided and applied on a private copy of the
+		// state, caught up inside this transaction; the copy replaces the
+		// shared state only after the commit (below), so no reader ever
+		// sees an event that could still roll back.
+		f, err := s.states.cell(id).fork(tx, t)
+		if err != nil {
+			return err
+		}
 		if e, ok, err := s.replayed(tx, actor, id, in); err != nil || ok {
 			if err != nil {
 				return err
 			}
 			out.Event, out.Replayed = e, true
-			cell = s.states.lock(id)
-			if err := cell.catchUp(tx, t); err != nil {
-				return err
-			}
-			out.TournamentRead, err = cell.read(tx, t)
-			out.Staff = who.Referee || who.Director
+			out.TournamentRead, err = f.read(tx, t)
 			return err
 		}
-
-		// The cell stays locked until the transaction has committed or
-		// rolled back (below): no reader may see an event that could still
-		// roll back.
-		cell = s.states.lock(id)
-		if err := cell.catchUp(tx, t); err != nil {
-			return err
-		}
-		e, err := cell.state.Decide(in.Command, who, s.now(), pairing.NewRand(seed))
+		e, err := f.state.Decide(in.Command, who, s.now(), pairing.NewRand(seed))
 		if err != nil {
 			return fromTourney(err)
 		}
-		before := cell.state.Status()
-		if err := cell.state.Apply(e); err != nil {
-			cell.reset()
+		before := f.state.Status()
+		if err := f.state.Apply(e); err != nil {
 			return fmt.Errorf("tournament %d: applying its own event %d: %w", id, e.Seq, err)
 		}
-		// From here the cell is ahead of the database until the commit;
-		// the check after InTx drops it when the commit fails.
-		cell.pending = true
 		m := TournamentMirror{}
-		if after := cell.state.Status(); after != before {
+		if after := f.state.Status(); after != before {
 			m.Status = TournamentStatus(after)
-			m.CancelReason = cell.state.CancelReason()
+			m.CancelReason = f.state.CancelReason()
 		}
 		rec := TournamentEventRecord{Seq: e.Seq, At: e.At, By: e.By, Kind: e.Kind, Data: e.Data, Reason: e.Reason}
 		if err := tx.TournamentEvents().Append(id, t.Version, []TournamentEventRecord{rec}, m); err != nil {
@@ -201,16 +194,12 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 			return err
 		}
 		out.Event = e
-		out.TournamentRead, err = cell.read(tx, t)
-		out.Staff = who.Referee || who.Director
+		out.TournamentRead, err = f.read(tx, t)
+		next = f
 		return err
 	})
-	if cell != nil {
-		if err != nil && cell.pending {
-			cell.reset()
-		}
-		cell.pending = false
-		cell.mu.Unlock()
+	if err == nil && next != nil {
+		s.states.cell(id).publish(next)
 	}
 	return out, err
 }

@@ -247,3 +247,45 @@ func TestTournamentPlayShowsNoEventOfARolledBackCommand(t *testing.T) {
 		}
 	})
 }
+
+func TestTournamentPlayConcurrentEntriesAtTwoTablesBothLand(t *testing.T) {
+	each(t, func(t *testing.T, f *fixture) {
+		pf := newPlayField(f, 1)
+		svc, id := f.svc.Play, pf.t.ID
+		act(f, svc, pf.owner, id, tourney.OpenRegistration{})
+		for k := range 4 {
+			a, b := pf.players[2*k], pf.players[2*k+1]
+			act(f, svc, pf.owner, id, tourney.AddEntry{Players: []int64{playerID(f, a), playerID(f, b)}})
+		}
+		act(f, svc, pf.owner, id, tourney.CloseRegistration{})
+		act(f, svc, pf.referee, id, tourney.Start{})
+		act(f, svc, pf.referee, id, tourney.DrawRound{Round: 1})
+		started := act(f, svc, pf.referee, id, tourney.StartRound{Round: 1})
+		// Two processes, so that the commands race in the database too.
+		other := domain.NewServices(f.db, domain.Config{Now: f.clock.Now, PasswordParams: domain.TestPasswordParams}).Play
+		deal := tourney.DealInput{Number: 1, NS: tourney.Parts{Cards: 300, Burraco: 200, Closing: 100, Total: 600},
+			EW: tourney.Parts{Cards: 150, Hand: 50, Total: 100}}
+		errs := make(chan error, 2)
+		for i, tv := range started.Snapshot.Rounds[0].Tables {
+			go func() {
+				_, err := []domain.TournamentPlayService{svc, other}[i].Act(t.Context(), pf.referee, id, domain.TournamentCommand{
+					Command: tourney.EnterScore{Round: 1, Table: tv.Number, Version: tv.Sheet.Version, Deals: []tourney.DealInput{deal}}})
+				errs <- err
+			}()
+		}
+		for range 2 {
+			if err := <-errs; err != nil {
+				t.Fatalf("an entry at one table refused by the other's: %v", err)
+			}
+		}
+		read, err := svc.Read(t.Context(), pf.owner, id)
+		if err != nil || read.Snapshot.Seq != started.Event.Seq+2 {
+			t.Fatalf("seq %d, want %d; %v", read.Snapshot.Seq, started.Event.Seq+2, err)
+		}
+		for _, tv := range read.Snapshot.Rounds[0].Tables {
+			if len(tv.Sheet.Deals) != 1 || tv.Result.MPNS != 600 {
+				t.Fatalf("table %d: %+v", tv.Number, tv.Sheet)
+			}
+		}
+	})
+}

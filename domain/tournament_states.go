@@ -34,13 +34,6 @@ func (c *tournamentStates) cell(id int64) *tournamentCell {
 	return cell
 }
 
-// lock returns the tournament's cell, locked.
-func (c *tournamentStates) lock(id int64) *tournamentCell {
-	cell := c.cell(id)
-	cell.mu.Lock()
-	return cell
-}
-
 // tournamentCell is one tournament's state. Its mutex guards everything:
 // the tourney.State is not safe for concurrent use.
 type tournamentCell struct {
@@ -48,7 +41,6 @@ type tournamentCell struct {
 	id      int64
 	setup   string // the JSON of the set-up the state was built with
 	state   *tourney.State
-	pending bool // applied an event not yet committed
 
 	// snap and players are the readable state at snapSeq, shared by readers.
 	snap    *tourney.Snapshot
@@ -138,4 +130,77 @@ func roundsUpTo10(t Tournament) bool {
 	}
 	_ = json.Unmarshal(t.Options, &o)
 	return o.RoundUp10
+}
+
+// forked is a private copy of a tournament's state, for a command to be
+// decided and applied on inside its transaction, and its readable state.
+type forked struct {
+	setup   string
+	state   *tourney.State
+	snap    *tourney.Snapshot
+	players map[int64]string
+}
+
+// fork copies the cell's state (which holds committed events only) and
+// catches the copy up inside tx, with what tx sees.
+func (c *tournamentCell) fork(tx Tx, t Tournament) (*forked, error) {
+	su := tourneySetup(t)
+	b, err := json.Marshal(su)
+	if err != nil {
+		return nil, err
+	}
+	f := &forked{setup: string(b)}
+	c.mu.Lock()
+	if c.state != nil && c.setup == f.setup && c.state.Seq() <= t.Version {
+		f.state = c.state.Clone()
+	}
+	c.mu.Unlock()
+	if f.state == nil {
+		if f.state, err = tourney.New(su); err != nil {
+			return nil, fmt.Errorf("tournament %d: its stored set-up: %w", t.ID, err)
+		}
+	}
+	if f.state.Seq() >= t.Version {
+		return f, nil
+	}
+	recs, err := tx.TournamentEvents().After(t.ID, f.state.Seq())
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range recs {
+		if err := f.state.Apply(eventOf(r)); err != nil {
+			return nil, fmt.Errorf("tournament %d: replaying its log: %w", t.ID, err)
+		}
+	}
+	return f, nil
+}
+
+// read is the tournament with the fork's readable state.
+func (f *forked) read(tx Tx, t Tournament) (TournamentRead, error) {
+	snap, err := f.state.Snapshot()
+	if err != nil {
+		return TournamentRead{}, fmt.Errorf("tournament %d: its state: %w", t.ID, err)
+	}
+	names, err := tx.Players().Names(playersOf(snap.Entries))
+	if err != nil {
+		return TournamentRead{}, err
+	}
+	f.snap, f.players = &snap, names
+	t.Version = f.state.Seq()
+	return TournamentRead{Tournament: t, Snapshot: f.snap, Players: f.players}, nil
+}
+
+// publish makes a committed fork the cell's state, unless the cell has
+// moved past it meanwhile.
+func (c *tournamentCell) publish(f *forked) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.state != nil && c.setup == f.setup && c.state.Seq() >= f.state.Seq() {
+		return
+	}
+	c.setup, c.state = f.setup, f.state
+	c.snap, c.snapSeq, c.players = f.snap, f.state.Seq(), f.players
+	if c.snap == nil {
+		c.snapSeq = -1
+	}
 }

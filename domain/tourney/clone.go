@@ -31,3 +31,10 @@ func (s *State) clone() *State {
 	}
 	return c
 }
+
+// Clone is a deep copy of the state: events applied to it leave s as it
+// was. The service decides and applies a command on a clone inside its
+// transaction and shares the clone with readers only once the transaction
+// has committed, so that no reader sees an event that could still roll
+// back. The set-up is shared: nothing changes it after New.
+func (s *State) Clone() *State { return s.clone() }
