@@ -37,10 +37,10 @@ func (c *tournamentStates) cell(id int64) *tournamentCell {
 // tournamentCell is one tournament's state. Its mutex guards everything:
 // the tourney.State is not safe for concurrent use.
 type tournamentCell struct {
-	mu      sync.Mutex
-	id      int64
-	setup   string // the JSON of the set-up the state was built with
-	state   *tourney.State
+	mu    sync.Mutex
+	id    int64
+	setup string // the JSON of the set-up the state was built with
+	state *tourney.State
 
 	// snap and players are the readable state at snapSeq, shared by readers.
 	snap    *tourney.Snapshot
