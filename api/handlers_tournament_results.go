@@ -52,7 +52,12 @@ func (c *standingsCache) put(id int64, etag string, body []byte) {
 // last event of its log) and the time of its last change (a set-up edit
 // before the start changes no version but may change the order).
 func standingsETag(t domain.Tournament) string {
-	return fmt.Sprintf(`"ts%d.v%d.u%d"`, t.ID, t.Version, t.UpdatedAt.UnixMicro())
+	return stampETag(domain.TournamentStamp{ID: t.ID, Version: t.Version, UpdatedAt: t.UpdatedAt})
+}
+
+// stampETag is standingsETag from a poll's stamp.
+func stampETag(st domain.TournamentStamp) string {
+	return fmt.Sprintf(`"ts%d.v%d.u%d"`, st.ID, st.Version, st.UpdatedAt.UnixMicro())
 }
 
 // tournamentStandings returns the standings.
@@ -77,12 +82,12 @@ func (s *server) tournamentStandings(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if inm := r.Header.Get("If-None-Match"); inm != "" {
-		t, err := s.svc.Tournaments.Get(r.Context(), ActorFrom(r.Context()), id)
+		st, err := s.svc.Play.Stamp(r.Context(), ActorFrom(r.Context()), id)
 		if err != nil {
 			s.failErr(w, r, err)
 			return
 		}
-		if etag := standingsETag(t); etagMatches(inm, etag) {
+		if etag := stampETag(st); etagMatches(inm, etag) {
 			notModified(w, etag)
 			return
 		}

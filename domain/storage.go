@@ -196,6 +196,11 @@ type TournamentRepo interface {
 	// f is already validated.
 	List(f TournamentFilter, drafts DraftScope) ([]Tournament, int, error)
 
+	// Stamp returns what a poll of a tournament's state needs: its club,
+	// version, last update and whether it is public (has left draft), in
+	// one cheap statement. Errors: ENotFound.
+	Stamp(id int64) (TournamentStamp, error)
+
 	// Referees lists the tournament's referees, by name, with their role
 	// in its club now ("" when no longer a member).
 	Referees(id int64) ([]TournamentReferee, error)
@@ -208,6 +213,15 @@ type TournamentRepo interface {
 	// RemoveReferee takes a referee off, and reports whether they were
 	// assigned.
 	RemoveReferee(id, userID int64) (bool, error)
+}
+
+// TournamentStamp is what tells a poller whether a tournament changed.
+type TournamentStamp struct {
+	ID        int64
+	ClubID    int64
+	Version   int64
+	UpdatedAt time.Time
+	Public    bool
 }
 
 // TournamentEventRecord is one stored event of a tournament's log, as the

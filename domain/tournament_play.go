@@ -44,6 +44,11 @@ type TournamentPlayService interface {
 	// the sheet before and after. Errors: EUnauthenticated, ENotFound,
 	// EForbidden (not a referee or director of it), EInvalid.
 	Audit(ctx context.Context, actor Actor, id int64, after int64, limit int) ([]tourney.Event, error)
+	// Stamp returns the tournament's version and last update, for a poll
+	// to answer 304 without reading its state: one cheap query (and the
+	// role check of a draft). Errors: ENotFound (also a draft the actor may
+	// not see).
+	Stamp(ctx context.Context, actor Actor, id int64) (TournamentStamp, error)
 }
 
 // TournamentCommand is a command to a tournament with the request's
@@ -186,7 +191,7 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 		if err := tx.TournamentEvents().Append(id, t.Version, []TournamentEventRecord{rec}, m); err != nil {
 			return err
 		}
-		t.Version = e.Seq
+		t.Version, t.UpdatedAt = e.Seq, e.At // as Append stored them
 		if m.Status != "" {
 			t.Status, t.CancelReason = m.Status, m.CancelReason
 		}
@@ -202,6 +207,29 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 		s.states.cell(id).publish(next)
 	}
 	return out, err
+}
+
+// Stamp implements TournamentPlayService.
+func (s *tournamentPlayService) Stamp(ctx context.Context, actor Actor, id int64) (TournamentStamp, error) {
+	var st TournamentStamp
+	err := s.st.View(ctx, func(tx Tx) error {
+		var err error
+		if st, err = tx.Tournaments().Stamp(id); err != nil {
+			return err
+		}
+		if st.Public {
+			return nil
+		}
+		ok, err := accessFor(tx, actor).canSeeTournament(Tournament{ID: id, ClubID: st.ClubID})
+		if err != nil || !ok {
+			return orDenied(err, errTournamentNotFound)
+		}
+		return nil
+	})
+	if err != nil {
+		return TournamentStamp{}, err
+	}
+	return st, nil
 }
 
 // Audit implements TournamentPlayService.

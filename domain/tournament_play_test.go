@@ -289,3 +289,25 @@ func TestTournamentPlayConcurrentEntriesAtTwoTablesBothLand(t *testing.T) {
 		}
 	})
 }
+
+func TestTournamentPlayStampMovesWithTheLogAndHidesDrafts(t *testing.T) {
+	each(t, func(t *testing.T, f *fixture) {
+		pf := newPlayField(f, 1)
+		ctx, svc, id := t.Context(), f.svc.Play, pf.t.ID
+		_, err := svc.Stamp(ctx, domain.Actor{}, id)
+		wantCode(t, err, domain.ENotFound) // a draft, for the public
+		_, err = svc.Stamp(ctx, pf.member, id)
+		wantCode(t, err, domain.ENotFound)
+		draft, err := svc.Stamp(ctx, pf.admin, id)
+		if err != nil || draft.Version != 0 || draft.Public {
+			t.Fatalf("the draft for its admin: %+v, %v", draft, err)
+		}
+		opened := act(f, svc, pf.owner, id, tourney.OpenRegistration{})
+		st, err := svc.Stamp(ctx, domain.Actor{}, id)
+		if err != nil || st.Version != opened.Event.Seq || !st.Public || !st.UpdatedAt.Equal(opened.Tournament.UpdatedAt) {
+			t.Fatalf("stamp %+v, %v; want version %d updated %v", st, err, opened.Event.Seq, opened.Tournament.UpdatedAt)
+		}
+		_, err = svc.Stamp(ctx, domain.Actor{}, id+1000)
+		wantCode(t, err, domain.ENotFound)
+	})
+}

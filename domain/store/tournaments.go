@@ -198,3 +198,15 @@ func (r tournamentRepo) List(f domain.TournamentFilter, drafts domain.DraftScope
 	}
 	return listPage(where, "t.starts_at, t.id", f.Limit, f.Offset, "tournament", tournamentView.domain)
 }
+
+// Stamp implements domain.TournamentRepo in plain SQL: a poll's only query.
+func (r tournamentRepo) Stamp(id int64) (domain.TournamentStamp, error) {
+	st := domain.TournamentStamp{ID: id}
+	err := r.t.queryRow(false, "SELECT club_id, version, updated_at, opened_at IS NOT NULL FROM tournaments WHERE id = $1",
+		[]any{id}, &st.ClubID, &st.Version, timestamp{&st.UpdatedAt}, &st.Public)
+	if err != nil {
+		return domain.TournamentStamp{}, translate(err, "tournament")
+	}
+	st.UpdatedAt = st.UpdatedAt.UTC()
+	return st, nil
+}
