@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/json"
 	"strconv"
+	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -214,6 +215,9 @@ func (r tableRepo) byID(id int64, lock bool) (domain.Table, error) {
 	if err != nil {
 		return domain.Table{}, translate(err, "table")
 	}
+	if lock {
+		t.remember(row)
+	}
 	tb := row.domain()
 	rows, err := t.query(`SELECT s.seat, s.user_id, u.name, s.bot, `+t.stampCol("s.joined_at")+`
 		FROM table_seats AS s LEFT JOIN users AS u ON u.id = s.user_id WHERE s.table_id = $1 ORDER BY s.seat`, id)
@@ -281,18 +285,72 @@ func (r tableRepo) withSeats(rows []tableRow) ([]domain.Table, error) {
 	return ts, nil
 }
 
+// Update writes the columns of t that differ from the row this
+// transaction locked (or last wrote), and always the version; without a
+// locked row, every column. A move changes the version, the update time and
+// the turn's clock: on SQLite each index whose column is written, changed or
+// not, is rewritten, and each page written is another page in the log at
+// commit, so writing the status (indexed) on every move made the update
+// cost as much as the rest of the move's writes.
 func (r tableRepo) Update(t domain.Table) error {
 	row := tableRowOf(t)
-	err := r.t.execOne("table", `UPDATE tables SET status = $1, free_seats = $2, version = $3, deal_number = $4,
-		winner = $5, draw = $6, lost_on_time = $7, result = $8, abandoned_by = $9, turn_started_at = $10,
-		clock_used = $11, updated_at = $12, started_at = $13, finished_at = $14 WHERE id = $15`,
-		row.Status, row.FreeSeats, row.Version, row.DealNumber, row.Winner, row.Draw, row.LostOnTime, row.Result,
-		row.AbandonedBy, row.TurnStartedAt, row.ClockUsed, row.UpdatedAt, row.StartedAt, row.FinishedAt, row.ID)
+	var set []string
+	var args sqlArgs
+	prev, diff := r.t.locked[t.ID]
+	for _, c := range tableColumns(row) {
+		if c.name == "version" || !diff || !c.same(prev) {
+			set = append(set, c.name+" = "+args.add(c.value))
+		}
+	}
+	err := r.t.execOne("table", "UPDATE tables SET "+strings.Join(set, ", ")+" WHERE id = "+args.add(row.ID), args...)
 	if err != nil {
 		return err
 	}
+	r.t.remember(row)
 	return r.announce(t.ID, t.Version)
 }
+
+// remember keeps row as the transaction's copy of its table's row.
+func (t *tx) remember(row tableRow) {
+	if t.locked == nil {
+		t.locked = map[int64]tableRow{}
+	}
+	t.locked[row.ID] = row
+}
+
+// tableColumn is a column Update writes: its value in a row, and whether
+// another row holds the same.
+type tableColumn struct {
+	name  string
+	value any
+	same  func(tableRow) bool
+}
+
+// tableColumns lists the columns Update writes, with row's values; the
+// statements they make are few (a move's, a deal's end, a match's end…),
+// and each is prepared once.
+func tableColumns(row tableRow) []tableColumn {
+	return []tableColumn{
+		{"status", row.Status, func(o tableRow) bool { return o.Status == row.Status }},
+		{"free_seats", row.FreeSeats, func(o tableRow) bool { return o.FreeSeats == row.FreeSeats }},
+		{"version", row.Version, func(o tableRow) bool { return o.Version == row.Version }},
+		{"deal_number", row.DealNumber, func(o tableRow) bool { return o.DealNumber == row.DealNumber }},
+		{"winner", row.Winner, func(o tableRow) bool { return sameInt(o.Winner, row.Winner) }},
+		{"draw", row.Draw, func(o tableRow) bool { return o.Draw == row.Draw }},
+		{"lost_on_time", row.LostOnTime, func(o tableRow) bool { return sameInt(o.LostOnTime, row.LostOnTime) }},
+		{"result", row.Result, func(o tableRow) bool { return o.Result == row.Result }},
+		{"abandoned_by", row.AbandonedBy, func(o tableRow) bool { return sameInt(o.AbandonedBy, row.AbandonedBy) }},
+		{"turn_started_at", row.TurnStartedAt, func(o tableRow) bool { return sameTime(o.TurnStartedAt, row.TurnStartedAt) }},
+		{"clock_used", row.ClockUsed, func(o tableRow) bool { return o.ClockUsed == row.ClockUsed }},
+		{"updated_at", row.UpdatedAt, func(o tableRow) bool { return o.UpdatedAt.Equal(row.UpdatedAt) }},
+		{"started_at", row.StartedAt, func(o tableRow) bool { return sameTime(o.StartedAt, row.StartedAt) }},
+		{"finished_at", row.FinishedAt, func(o tableRow) bool { return sameTime(o.FinishedAt, row.FinishedAt) }},
+	}
+}
+
+func sameInt(a, b *int) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
+
+func sameTime(a, b *time.Time) bool { return a == nil && b == nil || a != nil && b != nil && a.Equal(*b) }
 
 func (r tableRepo) SetSeat(tableID int64, s domain.Seat) error {
 	res := r.t.db.Model(&seatRow{}).Where("table_id = ? AND seat = ?", tableID, s.Seat).Updates(map[string]any{

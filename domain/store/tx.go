@@ -12,6 +12,10 @@ import (
 type tx struct {
 	db      *gorm.DB
 	dialect string
+	// locked holds the table rows as this transaction locked or last wrote
+	// them, so that an update writes only the columns that changed (see
+	// tableRepo.Update).
+	locked map[int64]tableRow
 }
 
 func (t *tx) Users() domain.UserRepo                 { return userRepo{t} }
