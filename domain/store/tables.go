@@ -350,7 +350,9 @@ func tableColumns(row tableRow) []tableColumn {
 
 func sameInt(a, b *int) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
 
-func sameTime(a, b *time.Time) bool { return a == nil && b == nil || a != nil && b != nil && a.Equal(*b) }
+func sameTime(a, b *time.Time) bool {
+	return a == nil && b == nil || a != nil && b != nil && a.Equal(*b)
+}
 
 func (r tableRepo) SetSeat(tableID int64, s domain.Seat) error {
 	res := r.t.db.Model(&seatRow{}).Where("table_id = ? AND seat = ?", tableID, s.Seat).Updates(map[string]any{
