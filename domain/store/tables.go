@@ -440,6 +440,30 @@ func (r tableRepo) Moves(tableID int64, deal int) ([]domain.TableMove, error) {
 	return mapRows(rows, moveRow.domain), nil
 }
 
+// MovesFrom reads in plain SQL: every state read after a move and every
+// move that finds no game in memory reads the moves past the stored
+// position.
+func (r tableRepo) MovesFrom(tableID int64, deal, from int) ([]domain.TableMove, error) {
+	t := r.t
+	rows, err := t.query(`SELECT idx, seat, "move", "auto", `+t.stampCol(`"at"`)+` FROM table_moves
+		WHERE table_id = $1 AND deal = $2 AND idx >= $3 ORDER BY idx`, tableID, deal, from)
+	if err != nil {
+		return nil, translate(err, "move")
+	}
+	defer rows.Close()
+	var out []domain.TableMove
+	for rows.Next() {
+		m := domain.TableMove{TableID: tableID, Deal: deal}
+		var move string
+		if err := rows.Scan(&m.Index, &m.Seat, &move, &m.Auto, timestamp{&m.At}); err != nil {
+			return nil, translate(err, "move")
+		}
+		m.Move, m.At = json.RawMessage(move), m.At.UTC()
+		out = append(out, m)
+	}
+	return out, translate(rows.Err(), "move")
+}
+
 func (r tableRepo) LastMove(tableID int64, deal int) (domain.TableMove, error) {
 	return takeOne(r.t.db.Where("table_id = ? AND deal = ?", tableID, deal).Order("idx DESC"), "move", moveRow.domain)
 }
