@@ -79,6 +79,7 @@ type DB struct {
 	writer      chan struct{}
 	busyTimeout time.Duration
 	url         string // PostgreSQL: for the tables' listener's own connection
+	tables      *tableCache
 }
 
 var _ domain.Storage = (*DB)(nil)
@@ -130,7 +131,7 @@ func open(ctx context.Context, databaseURL string) (*DB, string, error) {
 		sqlDB.SetMaxOpenConns(25)
 		sqlDB.SetMaxIdleConns(25)
 		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
-		db := &DB{gorm: g, read: g, sql: sqlDB, readSQL: sqlDB, dialect: Postgres, url: databaseURL}
+		db := &DB{gorm: g, read: g, sql: sqlDB, readSQL: sqlDB, dialect: Postgres, url: databaseURL, tables: newTableCache()}
 		return db, Postgres, db.ping(ctx)
 	}
 	return openSQLite(ctx, databaseURL)
@@ -182,7 +183,7 @@ func openSQLite(ctx context.Context, location string) (*DB, string, error) {
 			return nil, "", err
 		}
 	}
-	db := &DB{dialect: SQLite, writer: make(chan struct{}, 1), busyTimeout: busyTimeout(params)}
+	db := &DB{dialect: SQLite, writer: make(chan struct{}, 1), busyTimeout: busyTimeout(params), tables: newTableCache()}
 	driver := sqlite.DriverName
 	if !memory {
 		registerWriterDriver()
@@ -320,14 +321,19 @@ func (db *DB) InTx(ctx context.Context, fn func(tx domain.Tx) error) error {
 		}
 		defer func() { <-db.writer }()
 	}
+	var t *tx
 	err := db.gorm.WithContext(db.queryContext(ctx)).Transaction(func(g *gorm.DB) error {
-		if err := fn(&tx{db: g, dialect: db.dialect}); err != nil {
+		t = &tx{db: g, dialect: db.dialect, tables: db.tables}
+		if err := fn(t); err != nil {
 			return err
 		}
 		return ctx.Err() // no commit for a request that has given up
 	})
-	if err == nil && db.ckpt != nil {
-		db.ckpt.written()
+	if err == nil {
+		t.done()
+		if db.ckpt != nil {
+			db.ckpt.written()
+		}
 	}
 	return translateTx(err)
 }
@@ -360,7 +366,12 @@ func (db *DB) View(ctx context.Context, fn func(tx domain.Tx) error) error {
 		opts = &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
 	}
 	return translateTx(db.read.WithContext(db.queryContext(ctx)).Transaction(func(g *gorm.DB) error {
-		return fn(&tx{db: g, dialect: db.dialect})
+		t := &tx{db: g, dialect: db.dialect, tables: db.tables}
+		if err := fn(t); err != nil {
+			return err
+		}
+		t.done() // read only: what it read is committed
+		return nil
 	}, opts))
 }
 
@@ -370,7 +381,12 @@ func (db *DB) ViewOne(ctx context.Context, fn func(tx domain.Tx) error) error {
 	budget := new(atomic.Int32)
 	budget.Store(1)
 	g := db.read.WithContext(context.WithValue(db.queryContext(ctx), oneQueryKey{}, budget))
-	return translateTx(fn(&tx{db: g, dialect: db.dialect}))
+	t := &tx{db: g, dialect: db.dialect, tables: db.tables}
+	err := fn(t)
+	if err == nil {
+		t.done() // read only: what it read is committed
+	}
+	return translateTx(err)
 }
 
 // queryContext is the context the driver sees. go-sqlite3 starts a

@@ -34,3 +34,7 @@ var cacheStore sync.Map
 
 // ReadPool returns the pool that serves View (on PostgreSQL, the only one).
 func ReadPool(db *DB) *sql.DB { return db.readSQL }
+
+// ForgetTables empties the table cache, so that the next reads of tables
+// read their rows.
+func ForgetTables(db *DB) { db.tables.forget() }
