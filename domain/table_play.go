@@ -310,10 +310,13 @@ func (s *tableService) Move(ctx context.Context, actor Actor, id int64, in MoveI
 		if replayed, err = s.replay(tx, actor, id, in, &state); err != nil || replayed {
 			return err
 		}
-		if state, p, err = s.play(tx, &t, actor, m, in.Version); err != nil {
+		if p, err = s.play(tx, &t, actor, m, in.Version); err != nil {
 			return err
 		}
-		state.Table = forViewer(state.Table, actor)
+		if in.IdempotencyKey == "" { // the answer is built after the commit, out of the write transaction
+			return nil
+		}
+		state = s.movedState(t, actor, p)
 		return s.remember(tx, actor, id, in, state)
 	})
 	if err != nil {
@@ -327,46 +330,52 @@ func (s *tableService) Move(ctx context.Context, actor Actor, id int64, in MoveI
 		return TableState{}, err
 	}
 	if !replayed {
-		s.games.put(t, p)
+		if in.IdempotencyKey == "" {
+			state = s.movedState(t, actor, p)
+		}
+		s.games.put(t, p) // from here on another move may take p
 		s.notes.publish(t)
 	}
 	return state, nil
 }
 
+// movedState is the state after a move as the mover sees it.
+func (s *tableService) movedState(t Table, actor Actor, p *playing) TableState {
+	st := playedState(t, t.SeatOf(actor.UserID), p)
+	st.TurnLeft, st.MatchLeft = clocksLeft(t, st.View, s.now())
+	st.Table = forViewer(st.Table, actor)
+	return st
+}
+
 // play plays the actor's move m at the locked table t, then the bots, and
-// stores the table with its next version; it returns the new state as the
-// actor sees it, and the running deal to keep once the transaction commits.
-// The running deal comes from the game cache when it was stored at the
-// version t has under the lock, else from the rows.
-func (s *tableService) play(tx Tx, t *Table, actor Actor, m engine.Move, version int64) (TableState, *playing, error) {
+// stores the table with its next version; it returns the running deal to
+// keep once the transaction commits. The running deal comes from the game
+// cache when it was stored at the version t has under the lock, else from
+// the rows.
+func (s *tableService) play(tx Tx, t *Table, actor Actor, m engine.Move, version int64) (*playing, error) {
 	seat := t.SeatOf(actor.UserID)
 	if err := checkMove(*t, seat, version); err != nil {
-		return TableState{}, nil, err
+		return nil, err
 	}
 	p, ok := s.games.take(t)
 	if !ok {
 		var err error
 		if p, err = load(tx, t); err != nil {
-			return TableState{}, nil, err
+			return nil, err
 		}
 	}
 	if p.game.Turn() != seat {
 		s.games.put(*t, p) // unchanged: still good at t.Version
-		return TableState{}, nil, Errorf(Code(engine.ErrNotYourTurn), "it is seat %d's turn, not yours (seat %d)", p.game.Turn(), seat)
+		return nil, Errorf(Code(engine.ErrNotYourTurn), "it is seat %d's turn, not yours (seat %d)", p.game.Turn(), seat)
 	}
 	if err := s.apply(tx, p, seat, m, false); err != nil {
-		return TableState{}, nil, err
+		return nil, err
 	}
 	p, err := s.advance(tx, p)
 	if err != nil {
-		return TableState{}, nil, err
+		return nil, err
 	}
-	if err := s.commitTable(tx, t); err != nil {
-		return TableState{}, nil, err
-	}
-	st := playedState(*t, seat, p)
-	st.TurnLeft, st.MatchLeft = clocksLeft(*t, st.View, s.now())
-	return st, p, nil
+	return p, s.commitTable(tx, t)
 }
 
 // requestHash identifies a move request for its Idempotency-Key.
