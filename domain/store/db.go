@@ -74,9 +74,12 @@ type DB struct {
 	dialect string
 	stmts   []*stmtPool   // SQLite: the pools' prepared statements
 	ckpt    *checkpointer // SQLite file: background checkpoints
-	// writer is the one write transaction at a time of a SQLite file, and
-	// busyTimeout the longest wait for it (SQLite's own busy_timeout).
-	writer      chan struct{}
+	// writers take turns at the one write connection of a SQLite file (see
+	// batch.go), each waiting at most busyTimeout (SQLite's own
+	// busy_timeout) for its turn.
+	batched     bool
+	writers     writers
+	commits     atomic.Int64 // shared write transactions committed (tests)
 	busyTimeout time.Duration
 	url         string // PostgreSQL: for the tables' listener's own connection
 	tables      *tableCache
@@ -183,7 +186,7 @@ func openSQLite(ctx context.Context, location string) (*DB, string, error) {
 			return nil, "", err
 		}
 	}
-	db := &DB{dialect: SQLite, writer: make(chan struct{}, 1), busyTimeout: busyTimeout(params), tables: newTableCache()}
+	db := &DB{dialect: SQLite, batched: true, busyTimeout: busyTimeout(params), tables: newTableCache()}
 	driver := sqlite.DriverName
 	if !memory {
 		registerWriterDriver()
@@ -312,14 +315,13 @@ func (db *DB) SQL() *sql.DB { return db.sql }
 func (db *DB) Dialect() string { return db.dialect }
 
 // InTx implements domain.Storage. On SQLite the write transactions of this
-// process take turns on one connection; one that waits longer than the busy
-// timeout for its turn is EUnavailable, as if SQLite had refused the lock.
+// process take turns on one connection, several sharing one SQLite
+// transaction when they queue (see batch.go); one that waits longer than
+// the busy timeout for its turn is EUnavailable, as if SQLite had refused
+// the lock.
 func (db *DB) InTx(ctx context.Context, fn func(tx domain.Tx) error) error {
-	if db.writer != nil {
-		if err := db.lockWriter(ctx); err != nil {
-			return err
-		}
-		defer func() { <-db.writer }()
+	if db.batched {
+		return db.inBatch(ctx, fn)
 	}
 	var t *tx
 	err := db.gorm.WithContext(db.queryContext(ctx)).Transaction(func(g *gorm.DB) error {
@@ -336,24 +338,6 @@ func (db *DB) InTx(ctx context.Context, fn func(tx domain.Tx) error) error {
 		}
 	}
 	return translateTx(err)
-}
-
-func (db *DB) lockWriter(ctx context.Context) error {
-	select {
-	case db.writer <- struct{}{}:
-		return nil
-	default:
-	}
-	t := time.NewTimer(db.busyTimeout)
-	defer t.Stop()
-	select {
-	case db.writer <- struct{}{}:
-		return nil
-	case <-t.C:
-		return errBusy(errors.New("store: another write transaction of this process held the database for the whole busy timeout"))
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // View implements domain.Storage: a read-only transaction. On PostgreSQL it
