@@ -148,7 +148,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 			bodyPool.Put(buf)
 		}
 	}()
-	if err := json.NewEncoder(buf).Encode(v); err != nil {
+	if err := encodeJSON(buf, v); err != nil {
 		w.Header().Del("Content-Type")
 		w.WriteHeader(http.StatusInternalServerError)
 		return
@@ -156,6 +156,18 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
 	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())
+}
+
+// encodeJSON writes v and a newline into buf, as json.Encoder does: by its
+// own appendJSON when it has one.
+func encodeJSON(buf *bytes.Buffer, v any) error {
+	if a, ok := v.(jsonAppender); ok {
+		if b, ok := a.appendJSON(buf.AvailableBuffer()); ok {
+			buf.Write(append(b, '\n'))
+			return nil
+		}
+	}
+	return json.NewEncoder(buf).Encode(v)
 }
 
 // created sends v as 201 Created with its Location.

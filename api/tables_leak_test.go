@@ -75,7 +75,7 @@ func loadLeakPosition(t *testing.T, db *store.DB, id int64) leakPosition {
 			return err
 		}
 		p.seed = d.Seed
-		p.g, err = engine.ParsePosition(d.Position)
+		p.g, err = storedGame(tx, d)
 		return err
 	})
 	if err != nil {

@@ -67,13 +67,36 @@ func serverGame(t *testing.T, db *store.DB, id int64) (*engine.Game, domain.Tabl
 		if err != nil {
 			return err
 		}
-		g, err = engine.ParsePosition(d.Position)
+		g, err = storedGame(tx, d)
 		return err
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return g, tb
+}
+
+// storedGame is a deal's game as stored: its position continued by the
+// moves logged after it (see domain.PositionEvery).
+func storedGame(tx domain.Tx, d domain.TableDeal) (*engine.Game, error) {
+	g, err := engine.ParsePosition(d.Position)
+	if err != nil {
+		return nil, err
+	}
+	moves, err := tx.Tables().MovesFrom(d.TableID, d.Number, d.Moves)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range moves {
+		var mv engine.Move
+		if err := json.Unmarshal(m.Move, &mv); err != nil {
+			return nil, err
+		}
+		if err := g.Apply(m.Seat, mv); err != nil {
+			return nil, fmt.Errorf("logged move %d: %w", m.Index, err)
+		}
+	}
+	return g, nil
 }
 
 // cardToken finds card notations in a JSON text.

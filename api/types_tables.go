@@ -113,9 +113,8 @@ type Table struct {
 } // @name Table
 
 func tableOut(t domain.Table) Table {
-	var o TableOptions
-	_ = json.Unmarshal(t.Options, &o) // the domain stores the complete object it validated
-	out := Table{ID: t.ID, CreatorID: t.CreatorID, ClubID: t.ClubID, Rules: string(t.Rules), Options: o, Players: t.Players,
+	out := Table{ID: t.ID, CreatorID: t.CreatorID, ClubID: t.ClubID, Rules: string(t.Rules), Options: tableOptions(t.Options),
+		Players: t.Players,
 		Match:   MatchFormat{Deals: t.Match.Deals, Target: t.Match.Target, RequireWinner: t.Match.RequireWinner},
 		Private: t.Private, InviteCode: t.InviteCode, AutoStart: t.AutoStart, TurnSeconds: t.TurnSeconds,
 		MatchSeconds: t.MatchSeconds, GraceSeconds: t.GraceSeconds, Status: string(t.Status), FreeSeats: t.FreeSeats,
@@ -200,7 +199,7 @@ type TableDeal struct {
 func tableDealOut(d domain.DealScore) TableDeal {
 	out := TableDeal{Number: d.Number, Dealer: d.Dealer, TieBreak: d.TieBreak, StartedAt: d.StartedAt, EndedAt: d.EndedAt}
 	if d.Score != nil {
-		out.Score = convertJSON[[]TeamScore](d.Score)
+		out.Score = teamScoresOut(d.Score)
 	}
 	return out
 }
@@ -312,11 +311,11 @@ func tableStateOut(s domain.TableState) TableState {
 		out.Deal = &d
 	}
 	if s.View != nil {
-		v := convertJSON[DealView](s.View)
+		v := dealViewOut(s.View)
 		out.View = &v
 	}
-	if m := s.LastMove; m != nil {
-		out.LastMove = &LastMove{Seat: m.Seat, Move: convertJSON[MoveNotation](m.Move), Auto: m.Auto, At: m.At}
+	if s.LastMove != nil {
+		out.LastMove = lastMoveOut(s.LastMove)
 	}
 	return out
 }

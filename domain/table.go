@@ -159,8 +159,12 @@ type TableDeal struct {
 	Seed     uint64
 	Totals   []int // running match totals per team when it was dealt
 	TieBreak bool
-	Position json.RawMessage // engine Position after the last move
-	Moves    int             // moves played
+	// Position is the engine Position after the first Moves moves of the
+	// deal's move log: the log may run up to PositionEvery-1 moves past it
+	// (a move stores only its log row), and a deal that ended, or whose
+	// time-out was called, has it stored then.
+	Position json.RawMessage
+	Moves    int
 	// TimeOutAt is the number of moves played when the referee called the
 	// time-out (nil: not called), as engine.Record's timeout_at.
 	TimeOutAt *int
@@ -378,6 +382,8 @@ type TableRepo interface {
 	AppendMove(m TableMove) error
 	// Moves returns the moves of a deal, in order.
 	Moves(tableID int64, deal int) ([]TableMove, error)
+	// MovesFrom returns the moves of a deal from index from on, in order.
+	MovesFrom(tableID int64, deal, from int) ([]TableMove, error)
 	// LastMove returns the last move of a deal. Errors: ENotFound.
 	LastMove(tableID int64, deal int) (TableMove, error)
 	// Idempotent returns the stored result of a user's key created after

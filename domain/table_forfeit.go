@@ -57,6 +57,7 @@ func (s *tableService) CallTimeOut(ctx context.Context, actor Actor, id int64) (
 	}
 	var state TableState
 	var t Table
+	var played *playing
 	err := s.st.InTx(ctx, func(tx Tx) error {
 		var err error
 		if t, err = visibleTable(tx, actor, id, "", true); err != nil {
@@ -78,18 +79,25 @@ func (s *tableService) CallTimeOut(ctx context.Context, actor Actor, id int64) (
 		}
 		called := p.deal.Moves
 		p.deal.TimeOutAt = &called
-		if _, err := s.advance(tx, p); err != nil {
+		// The position is stored with the time-out in it (and its count of
+		// moves): a deal read back never replays moves across the call.
+		if err := s.savePosition(tx, p); err != nil {
+			return err
+		}
+		if p, err = s.advance(tx, p); err != nil {
 			return err
 		}
 		if err := s.commitTable(tx, &t); err != nil {
 			return err
 		}
-		state, err = stateOf(tx, t, t.SeatOf(actor.UserID))
-		return err
+		state = playedState(t, t.SeatOf(actor.UserID), p)
+		played = p
+		return nil
 	})
 	if err != nil {
 		return TableState{}, err
 	}
+	s.games.put(t, played)
 	s.notes.publish(t)
 	state.Table = forViewer(state.Table, actor)
 	state.TurnLeft, state.MatchLeft = clocksLeft(state.Table, state.View, s.now())

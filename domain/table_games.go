@@ -12,12 +12,14 @@ import (
 const maxCachedGames = 10_000
 
 // gameCache keeps, per playing table, the running deal as the last move
-// this process committed left it: the parsed engine.Game, the deal row and
-// the finished deals' scores. A move then skips reading the deals and
-// parsing the stored position. An entry is only used when the table's
-// version, read under the row lock in the move's own transaction, is the
-// version the entry was stored at: any change by another path or another
-// process bumps the version, so a stale entry is never played on.
+// this process committed (or the last state read) left it: the parsed
+// engine.Game, the deal row and the finished deals' scores. A move or a
+// state read then skips reading the deals, parsing the stored position and
+// replaying the moves logged after it. An entry is only used when the
+// table's version, read in the caller's own transaction (under the row lock
+// for a move), is the version the entry was stored at: any change by
+// another path or another process bumps the version, so a stale entry is
+// never played on nor shown.
 type gameCache struct {
 	mu sync.Mutex
 	m  map[int64]cachedGame
@@ -48,8 +50,9 @@ func (c *gameCache) take(t *Table) (*playing, bool) {
 	return &p, true
 }
 
-// put stores p after its transaction committed table t at t.Version; a
-// table no longer playing is dropped.
+// put stores p, the running deal of table t as committed at t.Version (by
+// the caller's transaction, or read in it), unless the cache holds a newer
+// version already; a table no longer playing is dropped.
 func (c *gameCache) put(t Table, p *playing) {
 	if p == nil || t.Status != TablePlaying || p.deal.Number != t.DealNumber {
 		return
@@ -57,11 +60,14 @@ func (c *gameCache) put(t Table, p *playing) {
 	e := cachedGame{version: t.Version, p: *p}
 	e.p.t = nil
 	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, ok := c.m[t.ID]; ok && old.version > t.Version {
+		return
+	}
 	if len(c.m) >= maxCachedGames {
 		clear(c.m)
 	}
 	c.m[t.ID] = e
-	c.mu.Unlock()
 }
 
 // stored is a time as the store keeps it (UTC, microseconds), so that an

@@ -14,7 +14,9 @@ import (
 // services on one database (two processes, each keeping the games it
 // played in memory) are each played on the stored position, never on a
 // game the other service has since moved on from, and each answer is the
-// state a fresh read of the rows gives.
+// state a fresh read of the rows gives: by a new service, which holds no
+// game in memory and reads the stored position and the moves logged after
+// it, and by the first service.
 func TestTableMovesAnswerWhatIsStored(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := t.Context()
@@ -48,9 +50,17 @@ func TestTableMovesAnswerWhatIsStored(t *testing.T) {
 			if err != nil {
 				t.Fatalf("move %d (%s) at version %d: %v", i, move, st.Table.Version, err)
 			}
-			want, err := f.svc.Tables.State(ctx, owner, tb.ID, "")
+			cold := domain.NewServices(db, domain.Config{Now: f.clock.Now, PasswordParams: domain.TestPasswordParams})
+			want, err := cold.Tables.State(ctx, owner, tb.ID, "")
 			if err != nil {
 				t.Fatal(err)
+			}
+			warm, err := f.svc.Tables.State(ctx, owner, tb.ID, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(warm, want) {
+				t.Fatalf("move %d: the state read by a service that played moves differs from a new service's:\n got %+v\nwant %+v", i, warm, want)
 			}
 			if got.Table.Version != st.Table.Version+1 {
 				t.Fatalf("move %d: version %d after %d", i, got.Table.Version, st.Table.Version)

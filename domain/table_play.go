@@ -14,13 +14,23 @@ import (
 // always ends far sooner (the stock runs out), so more means a broken bot.
 const maxMovesPerDeal = 10_000
 
+// PositionEvery bounds how far a deal's move log may run past its stored
+// position: a move stores its log row, and the position only once it is
+// PositionEvery moves behind (and when the deal ends, and at a time-out).
+// Writing the position (kilobytes of JSON, marshalled, and pages in the
+// database's log) with every move cost a third of a move's time on SQLite;
+// reading a deal back applies at most PositionEvery-1 logged moves to the
+// stored position.
+const PositionEvery = 16
+
 // playing is a table's running deal loaded for play within a transaction.
 type playing struct {
-	t    *Table
-	deal TableDeal
-	game *engine.Game
-	done []TableDeal // the deals before this one, without their positions
-	last *LastMove   // the last move played in this deal, once known
+	t     *Table
+	deal  TableDeal // deal.Moves counts every move played, deal.Position is as stored
+	saved int       // the moves the stored position holds
+	game  *engine.Game
+	done  []TableDeal // the deals before this one, without their positions
+	last  *LastMove   // the last move played in this deal, once known
 }
 
 // tableRules returns the engine rules a table plays.
@@ -81,7 +91,8 @@ func (s *tableService) deal(tx Tx, t *Table, n, dealer int, totals []int, tieBre
 	return &playing{t: t, deal: d, game: g}, nil
 }
 
-// load loads the running deal of a playing table, with the deals before it.
+// load loads the current (or last) deal of a table, with the deals before
+// it: its stored position, continued by the moves logged after it.
 func load(tx Tx, t *Table) (*playing, error) {
 	deals, err := tx.Tables().Deals(t.ID)
 	if err != nil {
@@ -95,9 +106,43 @@ func load(tx Tx, t *Table) (*playing, error) {
 		if err != nil {
 			return nil, fmt.Errorf("table %d deal %d: stored position: %w", t.ID, d.Number, err)
 		}
-		return &playing{t: t, deal: d, game: g, done: finished(deals, d.Number)}, nil
+		p := &playing{t: t, deal: d, saved: d.Moves, game: g, done: finished(deals, d.Number)}
+		return p, p.catchUp(tx)
 	}
 	return nil, Errorf(ENotFound, "deal not found")
+}
+
+// catchUp applies to the stored position the moves logged after it, and
+// finds the deal's last move (the position's own last one when none is).
+func (p *playing) catchUp(tx Tx) error {
+	d := &p.deal
+	if d.TimeOutAt != nil && *d.TimeOutAt > d.Moves {
+		return fmt.Errorf("table %d deal %d: the stored position predates the time-out", d.TableID, d.Number)
+	}
+	moves, err := tx.Tables().MovesFrom(d.TableID, d.Number, max(d.Moves-1, 0))
+	if err != nil {
+		return err
+	}
+	for _, m := range moves {
+		if m.Index >= p.saved {
+			if m.Index != d.Moves {
+				return fmt.Errorf("table %d deal %d: move %d logged where move %d was due", d.TableID, d.Number, m.Index, d.Moves)
+			}
+			var mv engine.Move
+			if err := json.Unmarshal(m.Move, &mv); err != nil {
+				return fmt.Errorf("table %d deal %d move %d: %w", d.TableID, d.Number, m.Index, err)
+			}
+			if err := p.game.Apply(m.Seat, mv); err != nil {
+				return fmt.Errorf("table %d deal %d move %d: replaying the log: %w", d.TableID, d.Number, m.Index, err)
+			}
+			d.Moves++
+		}
+		p.last = &LastMove{Seat: m.Seat, Move: m.Move, Auto: m.Auto, At: m.At}
+	}
+	if d.Moves > 0 && p.last == nil {
+		return fmt.Errorf("table %d deal %d: %d moves stored, none logged", d.TableID, d.Number, d.Moves)
+	}
+	return nil
 }
 
 // apply plays one move of seat and appends it to the move log.
@@ -138,7 +183,10 @@ func (s *tableService) advance(tx Tx, p *playing) (*playing, error) {
 		}
 		seat := g.Turn()
 		if !p.t.Seats[seat].Bot {
-			return p, s.savePosition(tx, p)
+			if p.deal.Moves-p.saved >= PositionEvery {
+				return p, s.savePosition(tx, p)
+			}
+			return p, nil
 		}
 		if err := s.botMove(tx, p, seat); err != nil {
 			return p, fmt.Errorf("table %d: the bot of seat %d: %w", p.t.ID, seat, err)
@@ -159,14 +207,19 @@ func (s *tableService) botMove(tx Tx, p *playing, seat int) error {
 	return s.apply(tx, p, seat, m, true)
 }
 
-// savePosition stores the running deal's position snapshot.
+// savePosition stores the running deal's position, with its move count,
+// score, end and time-out.
 func (s *tableService) savePosition(tx Tx, p *playing) error {
 	pos, err := p.game.MarshalJSON()
 	if err != nil {
 		return err
 	}
 	p.deal.Position = pos
-	return tx.Tables().UpdateDeal(p.deal)
+	if err := tx.Tables().UpdateDeal(p.deal); err != nil {
+		return err
+	}
+	p.saved = p.deal.Moves
+	return nil
 }
 
 // endDeal stores the score of the deal that just ended and either ends the
@@ -257,10 +310,13 @@ func (s *tableService) Move(ctx context.Context, actor Actor, id int64, in MoveI
 		if replayed, err = s.replay(tx, actor, id, in, &state); err != nil || replayed {
 			return err
 		}
-		if state, p, err = s.play(tx, &t, actor, m, in.Version); err != nil {
+		if p, err = s.play(tx, &t, actor, m, in.Version); err != nil {
 			return err
 		}
-		state.Table = forViewer(state.Table, actor)
+		if in.IdempotencyKey == "" { // the answer is built after the commit, out of the write transaction
+			return nil
+		}
+		state = s.movedState(t, actor, p)
 		return s.remember(tx, actor, id, in, state)
 	})
 	if err != nil {
@@ -274,46 +330,52 @@ func (s *tableService) Move(ctx context.Context, actor Actor, id int64, in MoveI
 		return TableState{}, err
 	}
 	if !replayed {
-		s.games.put(t, p)
+		if in.IdempotencyKey == "" {
+			state = s.movedState(t, actor, p)
+		}
+		s.games.put(t, p) // from here on another move may take p
 		s.notes.publish(t)
 	}
 	return state, nil
 }
 
+// movedState is the state after a move as the mover sees it.
+func (s *tableService) movedState(t Table, actor Actor, p *playing) TableState {
+	st := playedState(t, t.SeatOf(actor.UserID), p)
+	st.TurnLeft, st.MatchLeft = clocksLeft(t, st.View, s.now())
+	st.Table = forViewer(st.Table, actor)
+	return st
+}
+
 // play plays the actor's move m at the locked table t, then the bots, and
-// stores the table with its next version; it returns the new state as the
-// actor sees it, and the running deal to keep once the transaction commits.
-// The running deal comes from the game cache when it was stored at the
-// version t has under the lock, else from the rows.
-func (s *tableService) play(tx Tx, t *Table, actor Actor, m engine.Move, version int64) (TableState, *playing, error) {
+// stores the table with its next version; it returns the running deal to
+// keep once the transaction commits. The running deal comes from the game
+// cache when it was stored at the version t has under the lock, else from
+// the rows.
+func (s *tableService) play(tx Tx, t *Table, actor Actor, m engine.Move, version int64) (*playing, error) {
 	seat := t.SeatOf(actor.UserID)
 	if err := checkMove(*t, seat, version); err != nil {
-		return TableState{}, nil, err
+		return nil, err
 	}
 	p, ok := s.games.take(t)
 	if !ok {
 		var err error
 		if p, err = load(tx, t); err != nil {
-			return TableState{}, nil, err
+			return nil, err
 		}
 	}
 	if p.game.Turn() != seat {
 		s.games.put(*t, p) // unchanged: still good at t.Version
-		return TableState{}, nil, Errorf(Code(engine.ErrNotYourTurn), "it is seat %d's turn, not yours (seat %d)", p.game.Turn(), seat)
+		return nil, Errorf(Code(engine.ErrNotYourTurn), "it is seat %d's turn, not yours (seat %d)", p.game.Turn(), seat)
 	}
 	if err := s.apply(tx, p, seat, m, false); err != nil {
-		return TableState{}, nil, err
+		return nil, err
 	}
 	p, err := s.advance(tx, p)
 	if err != nil {
-		return TableState{}, nil, err
+		return nil, err
 	}
-	if err := s.commitTable(tx, t); err != nil {
-		return TableState{}, nil, err
-	}
-	st := playedState(*t, seat, p)
-	st.TurnLeft, st.MatchLeft = clocksLeft(*t, st.View, s.now())
-	return st, p, nil
+	return p, s.commitTable(tx, t)
 }
 
 // requestHash identifies a move request for its Idempotency-Key.

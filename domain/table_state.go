@@ -17,7 +17,7 @@ func (s *tableService) State(ctx context.Context, actor Actor, id int64, invite 
 		if err != nil {
 			return err
 		}
-		state, err = stateOf(tx, t, t.SeatOf(actor.UserID))
+		state, err = s.stateOf(tx, t, t.SeatOf(actor.UserID))
 		return err
 	})
 	if err != nil {
@@ -31,42 +31,25 @@ func (s *tableService) State(ctx context.Context, actor Actor, id int64, invite 
 
 // stateOf builds what seat (-1: a spectator) sees of a table: the engine's
 // View for that seat and what is public (the last move, the finished deals'
-// scores). Nothing else of the running deal leaves this function.
-func stateOf(tx Tx, t Table, seat int) (TableState, error) {
-	st := TableState{Table: t, Seat: seat}
+// scores). Nothing else of the running deal leaves this function. The
+// running deal comes from the game cache when it holds the table's version
+// (the version read in this transaction), else from the rows, and is then
+// offered to the cache.
+func (s *tableService) stateOf(tx Tx, t Table, seat int) (TableState, error) {
 	if t.DealNumber == 0 {
+		return TableState{Table: t, Seat: seat}, nil
+	}
+	if p, ok := s.games.take(&t); ok {
+		st := playedState(t, seat, p)
+		s.games.put(t, p)
 		return st, nil
 	}
-	deals, err := tx.Tables().Deals(t.ID)
+	p, err := load(tx, &t)
 	if err != nil {
 		return TableState{}, err
 	}
-	for _, d := range deals {
-		if d.Score != nil {
-			st.Deals = append(st.Deals, dealScore(d))
-		}
-		if d.Number == t.DealNumber {
-			cur := dealScore(d)
-			st.Deal = &cur
-			g, err := engine.ParsePosition(d.Position)
-			if err != nil {
-				return TableState{}, fmt.Errorf("table %d deal %d: stored position: %w", t.ID, d.Number, err)
-			}
-			v := g.View(seat)
-			st.View = &v
-			if d.Moves > 0 {
-				m, err := tx.Tables().LastMove(t.ID, d.Number)
-				if err != nil {
-					return TableState{}, err
-				}
-				st.LastMove = &LastMove{Seat: m.Seat, Move: m.Move, Auto: m.Auto, At: m.At}
-			}
-		}
-	}
-	st.Totals = engine.RunningTotals(scoresOf(deals))
-	if st.Totals == nil {
-		st.Totals = make([]int, len(st.View.Totals))
-	}
+	st := playedState(t, seat, p)
+	s.games.put(t, p)
 	return st, nil
 }
 

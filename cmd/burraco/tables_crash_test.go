@@ -16,7 +16,9 @@ import (
 // (SIGKILL) mid-match; after the restart every move the client got a 200
 // for is in the deal records' move log, in order (at most the one move in
 // flight at the kill is there unacknowledged), the stored position is the
-// replay of its log, and play continues to the end of the match.
+// replay of its log (up to the moves it holds; continued by the rest of
+// the log, the replay of all of it), and play continues to the end of the
+// match.
 func TestTableCrashKeepsAcknowledgedMoves(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")

@@ -74,11 +74,15 @@ type DB struct {
 	dialect string
 	stmts   []*stmtPool   // SQLite: the pools' prepared statements
 	ckpt    *checkpointer // SQLite file: background checkpoints
-	// writer is the one write transaction at a time of a SQLite file, and
-	// busyTimeout the longest wait for it (SQLite's own busy_timeout).
-	writer      chan struct{}
+	// writers take turns at the one write connection of a SQLite file (see
+	// batch.go), each waiting at most busyTimeout (SQLite's own
+	// busy_timeout) for its turn.
+	batched     bool
+	writers     writers
+	commits     atomic.Int64 // shared write transactions committed (tests)
 	busyTimeout time.Duration
 	url         string // PostgreSQL: for the tables' listener's own connection
+	tables      *tableCache
 }
 
 var _ domain.Storage = (*DB)(nil)
@@ -130,7 +134,7 @@ func open(ctx context.Context, databaseURL string) (*DB, string, error) {
 		sqlDB.SetMaxOpenConns(25)
 		sqlDB.SetMaxIdleConns(25)
 		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
-		db := &DB{gorm: g, read: g, sql: sqlDB, readSQL: sqlDB, dialect: Postgres, url: databaseURL}
+		db := &DB{gorm: g, read: g, sql: sqlDB, readSQL: sqlDB, dialect: Postgres, url: databaseURL, tables: newTableCache()}
 		return db, Postgres, db.ping(ctx)
 	}
 	return openSQLite(ctx, databaseURL)
@@ -182,7 +186,7 @@ func openSQLite(ctx context.Context, location string) (*DB, string, error) {
 			return nil, "", err
 		}
 	}
-	db := &DB{dialect: SQLite, writer: make(chan struct{}, 1), busyTimeout: busyTimeout(params)}
+	db := &DB{dialect: SQLite, batched: true, busyTimeout: busyTimeout(params), tables: newTableCache()}
 	driver := sqlite.DriverName
 	if !memory {
 		registerWriterDriver()
@@ -311,43 +315,29 @@ func (db *DB) SQL() *sql.DB { return db.sql }
 func (db *DB) Dialect() string { return db.dialect }
 
 // InTx implements domain.Storage. On SQLite the write transactions of this
-// process take turns on one connection; one that waits longer than the busy
-// timeout for its turn is EUnavailable, as if SQLite had refused the lock.
+// process take turns on one connection, several sharing one SQLite
+// transaction when they queue (see batch.go); one that waits longer than
+// the busy timeout for its turn is EUnavailable, as if SQLite had refused
+// the lock.
 func (db *DB) InTx(ctx context.Context, fn func(tx domain.Tx) error) error {
-	if db.writer != nil {
-		if err := db.lockWriter(ctx); err != nil {
-			return err
-		}
-		defer func() { <-db.writer }()
+	if db.batched {
+		return db.inBatch(ctx, fn)
 	}
+	var t *tx
 	err := db.gorm.WithContext(db.queryContext(ctx)).Transaction(func(g *gorm.DB) error {
-		if err := fn(&tx{db: g, dialect: db.dialect}); err != nil {
+		t = &tx{db: g, dialect: db.dialect, tables: db.tables}
+		if err := fn(t); err != nil {
 			return err
 		}
 		return ctx.Err() // no commit for a request that has given up
 	})
-	if err == nil && db.ckpt != nil {
-		db.ckpt.written()
+	if err == nil {
+		t.done()
+		if db.ckpt != nil {
+			db.ckpt.written()
+		}
 	}
 	return translateTx(err)
-}
-
-func (db *DB) lockWriter(ctx context.Context) error {
-	select {
-	case db.writer <- struct{}{}:
-		return nil
-	default:
-	}
-	t := time.NewTimer(db.busyTimeout)
-	defer t.Stop()
-	select {
-	case db.writer <- struct{}{}:
-		return nil
-	case <-t.C:
-		return errBusy(errors.New("store: another write transaction of this process held the database for the whole busy timeout"))
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // View implements domain.Storage: a read-only transaction. On PostgreSQL it
@@ -360,7 +350,12 @@ func (db *DB) View(ctx context.Context, fn func(tx domain.Tx) error) error {
 		opts = &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
 	}
 	return translateTx(db.read.WithContext(db.queryContext(ctx)).Transaction(func(g *gorm.DB) error {
-		return fn(&tx{db: g, dialect: db.dialect})
+		t := &tx{db: g, dialect: db.dialect, tables: db.tables}
+		if err := fn(t); err != nil {
+			return err
+		}
+		t.done() // read only: what it read is committed
+		return nil
 	}, opts))
 }
 
@@ -370,7 +365,12 @@ func (db *DB) ViewOne(ctx context.Context, fn func(tx domain.Tx) error) error {
 	budget := new(atomic.Int32)
 	budget.Store(1)
 	g := db.read.WithContext(context.WithValue(db.queryContext(ctx), oneQueryKey{}, budget))
-	return translateTx(fn(&tx{db: g, dialect: db.dialect}))
+	t := &tx{db: g, dialect: db.dialect, tables: db.tables}
+	err := fn(t)
+	if err == nil {
+		t.done() // read only: what it read is committed
+	}
+	return translateTx(err)
 }
 
 // queryContext is the context the driver sees. go-sqlite3 starts a

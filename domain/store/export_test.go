@@ -6,6 +6,8 @@ import (
 	"sync"
 
 	"gorm.io/gorm/schema"
+
+	"github.com/burraco/burraco/domain"
 )
 
 // CheckModels reports the first GORM model field that has no column in the
@@ -35,3 +37,22 @@ var cacheStore sync.Map
 
 // ReadPool returns the pool that serves View (on PostgreSQL, the only one).
 func ReadPool(db *DB) *sql.DB { return db.readSQL }
+
+// ForgetTables empties the table cache, so that the next reads of tables
+// read their rows.
+func ForgetTables(db *DB) { db.tables.forget() }
+
+// Commits counts the SQLite write transactions committed: writers that
+// shared one count once.
+func Commits(db *DB) int64 { return db.commits.Load() }
+
+// ExecInTx runs a statement in tx as it is, bypassing the repositories:
+// for tests that break the transaction.
+func ExecInTx(t domain.Tx, query string) error { return t.(*tx).db.Exec(query).Error }
+
+// Waiting counts the writers queued for their turn.
+func Waiting(db *DB) int {
+	db.writers.mu.Lock()
+	defer db.writers.mu.Unlock()
+	return len(db.writers.queue)
+}

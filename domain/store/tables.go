@@ -1,8 +1,10 @@
 package store
 
 import (
+	"database/sql"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -51,23 +53,25 @@ func tableRowOf(t domain.Table) tableRow {
 	if t.ClockUsed == nil {
 		used = []byte("[]")
 	}
-	return tableRow{ID: t.ID, CreatorID: t.CreatorID, ClubID: t.ClubID, Rules: string(t.Rules), Options: string(t.Options),
+	// Pointers are copied: the row may be kept in the table cache.
+	return tableRow{ID: t.ID, CreatorID: t.CreatorID, ClubID: clonePtr(t.ClubID), Rules: string(t.Rules), Options: string(t.Options),
 		Players: t.Players, MatchDeals: t.Match.Deals, MatchTarget: t.Match.Target, MatchRequireWinner: t.Match.RequireWinner,
 		Private: t.Private, InviteCode: t.InviteCode, AutoStart: t.AutoStart, TurnSeconds: t.TurnSeconds,
 		MatchSeconds: t.MatchSeconds, GraceSeconds: t.GraceSeconds, Status: string(t.Status), FreeSeats: t.FreeSeats,
-		Version: t.Version, DealNumber: t.DealNumber, Winner: t.Winner, Draw: t.Draw, LostOnTime: t.LostOnTime,
-		Result: string(t.Result), AbandonedBy: t.AbandonedBy, TurnStartedAt: utcPtr(t.TurnStartedAt), ClockUsed: string(used), CreatedAt: utc(t.CreatedAt),
+		Version: t.Version, DealNumber: t.DealNumber, Winner: clonePtr(t.Winner), Draw: t.Draw, LostOnTime: clonePtr(t.LostOnTime),
+		Result: string(t.Result), AbandonedBy: clonePtr(t.AbandonedBy), TurnStartedAt: utcPtr(t.TurnStartedAt), ClockUsed: string(used), CreatedAt: utc(t.CreatedAt),
 		UpdatedAt: utc(t.UpdatedAt), StartedAt: utcPtr(t.StartedAt), FinishedAt: utcPtr(t.FinishedAt)}
 }
 
+// domain converts r; pointers are copied (r may be a cached row).
 func (r tableRow) domain() domain.Table {
-	t := domain.Table{ID: r.ID, CreatorID: r.CreatorID, ClubID: r.ClubID, Rules: domain.RuleSet(r.Rules),
+	t := domain.Table{ID: r.ID, CreatorID: r.CreatorID, ClubID: clonePtr(r.ClubID), Rules: domain.RuleSet(r.Rules),
 		Options: json.RawMessage(r.Options), Players: r.Players,
 		Match:   domain.MatchFormat{Deals: r.MatchDeals, Target: r.MatchTarget, RequireWinner: r.MatchRequireWinner},
 		Private: r.Private, InviteCode: r.InviteCode, AutoStart: r.AutoStart, TurnSeconds: r.TurnSeconds,
 		MatchSeconds: r.MatchSeconds, GraceSeconds: r.GraceSeconds, Status: domain.TableStatus(r.Status),
-		FreeSeats: r.FreeSeats, Version: r.Version, DealNumber: r.DealNumber, Winner: r.Winner, Draw: r.Draw,
-		LostOnTime: r.LostOnTime, Result: domain.TableResult(r.Result), AbandonedBy: r.AbandonedBy,
+		FreeSeats: r.FreeSeats, Version: r.Version, DealNumber: r.DealNumber, Winner: clonePtr(r.Winner), Draw: r.Draw,
+		LostOnTime: clonePtr(r.LostOnTime), Result: domain.TableResult(r.Result), AbandonedBy: clonePtr(r.AbandonedBy),
 		TurnStartedAt: utcPtr(r.TurnStartedAt), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 		StartedAt: utcPtr(r.StartedAt), FinishedAt: utcPtr(r.FinishedAt)}
 	_ = json.Unmarshal([]byte(r.ClockUsed), &t.ClockUsed) // written by tableRowOf
@@ -191,19 +195,90 @@ func (r tableRepo) ByInvite(code string) (domain.Table, error) {
 
 func (r tableRepo) Lock(id int64) (domain.Table, error) { return r.byID(id, true) }
 
-// byID reads a table and its seats in plain SQL (every move reads its
-// table twice: see plainsql.go), locking the row on PostgreSQL when lock
-// is set (SQLite's write transaction holds the whole database).
+// byID reads a table and its seats in plain SQL (every move and every
+// state read reads its table), locking the row on PostgreSQL when lock is
+// set (SQLite's write transaction holds the whole database). One statement
+// reads the table's version and its seats with their users' names; the
+// rest of the row comes from the table cache when it holds that version,
+// else from a second statement. Each column read costs calls into SQLite
+// through cgo: the row's thirty columns, read with every move, cost more
+// than the move's writes.
 func (r tableRepo) byID(id int64, lock bool) (domain.Table, error) {
+	t := r.t
+	q := `SELECT t.version, s.seat, s.user_id, u.name, s.bot, ` + t.stampCol("s.joined_at") + `
+		FROM tables AS t LEFT JOIN table_seats AS s ON s.table_id = t.id LEFT JOIN users AS u ON u.id = s.user_id
+		WHERE t.id = $1 ORDER BY s.seat`
+	if lock && t.dialect == Postgres {
+		q += " FOR UPDATE OF t"
+	}
+	version, seats, err := r.seats(q, id)
+	if err != nil {
+		return domain.Table{}, err
+	}
+	row, ok := tableRow{}, false
+	if t.tables != nil {
+		row, ok = t.tables.get(id, version)
+	}
+	if !ok {
+		if row, err = r.row(id); err != nil {
+			return domain.Table{}, err
+		}
+		t.committed = append(t.committed, row)
+	}
+	if lock {
+		t.remember(row)
+	}
+	tb := row.domain()
+	tb.Seats = seats
+	return tb, nil
+}
+
+// seats runs q, which reads a table's version and its seats (none: the
+// table does not exist).
+func (r tableRepo) seats(q string, id int64) (int64, []domain.Seat, error) {
+	rows, err := r.t.query(q, id)
+	if err != nil {
+		return 0, nil, translate(err, "table")
+	}
+	defer rows.Close()
+	var version int64
+	var seats []domain.Seat
+	found := false
+	for rows.Next() {
+		var seat *int
+		var name *string
+		var bot *bool
+		var s domain.Seat
+		if err := rows.Scan(&version, &seat, &s.UserID, &name, &bot, optStamp{&s.JoinedAt}); err != nil {
+			return 0, nil, translate(err, "table seat")
+		}
+		found = true
+		if seat == nil { // a table without seats
+			continue
+		}
+		s.Seat, s.Bot, s.JoinedAt = *seat, bot != nil && *bot, utcPtr(s.JoinedAt)
+		if name != nil {
+			s.UserName = *name
+		}
+		seats = append(seats, s)
+	}
+	if err := rows.Err(); err != nil {
+		return 0, nil, translate(err, "table seat")
+	}
+	if !found {
+		return 0, nil, translate(sql.ErrNoRows, "table")
+	}
+	return version, seats, nil
+}
+
+// row reads a table's row.
+func (r tableRepo) row(id int64) (tableRow, error) {
 	t := r.t
 	q := `SELECT id, creator_id, club_id, rules, options, players, match_deals, match_target, match_require_winner,
 		private, invite_code, auto_start, turn_seconds, match_seconds, grace_seconds, status, free_seats, version,
 		deal_number, winner, draw, lost_on_time, result, abandoned_by, ` + t.stampCol("turn_started_at") + `, clock_used, ` +
 		t.stampCol("created_at") + `, ` + t.stampCol("updated_at") + `, ` + t.stampCol("started_at") + `, ` +
 		t.stampCol("finished_at") + ` FROM tables WHERE id = $1`
-	if lock && t.dialect == Postgres {
-		q += " FOR UPDATE"
-	}
 	var row tableRow
 	err := t.queryRow(false, q, []any{id}, &row.ID, &row.CreatorID, &row.ClubID, &row.Rules, &row.Options, &row.Players,
 		&row.MatchDeals, &row.MatchTarget, &row.MatchRequireWinner, &row.Private, &row.InviteCode, &row.AutoStart,
@@ -211,32 +286,7 @@ func (r tableRepo) byID(id int64, lock bool) (domain.Table, error) {
 		&row.DealNumber, &row.Winner, &row.Draw, &row.LostOnTime, &row.Result, &row.AbandonedBy,
 		optStamp{&row.TurnStartedAt}, &row.ClockUsed, timestamp{&row.CreatedAt}, timestamp{&row.UpdatedAt},
 		optStamp{&row.StartedAt}, optStamp{&row.FinishedAt})
-	if err != nil {
-		return domain.Table{}, translate(err, "table")
-	}
-	tb := row.domain()
-	rows, err := t.query(`SELECT s.seat, s.user_id, u.name, s.bot, `+t.stampCol("s.joined_at")+`
-		FROM table_seats AS s LEFT JOIN users AS u ON u.id = s.user_id WHERE s.table_id = $1 ORDER BY s.seat`, id)
-	if err != nil {
-		return domain.Table{}, translate(err, "table seat")
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var s domain.Seat
-		var name *string
-		if err := rows.Scan(&s.Seat, &s.UserID, &name, &s.Bot, optStamp{&s.JoinedAt}); err != nil {
-			return domain.Table{}, translate(err, "table seat")
-		}
-		if name != nil {
-			s.UserName = *name
-		}
-		s.JoinedAt = utcPtr(s.JoinedAt)
-		tb.Seats = append(tb.Seats, s)
-	}
-	if err := rows.Err(); err != nil {
-		return domain.Table{}, translate(err, "table seat")
-	}
-	return tb, nil
+	return row, translate(err, "table")
 }
 
 func (r tableRepo) get(q *gorm.DB, where string, arg any) (domain.Table, error) {
@@ -281,17 +331,82 @@ func (r tableRepo) withSeats(rows []tableRow) ([]domain.Table, error) {
 	return ts, nil
 }
 
+// Update writes the columns of t that differ from the row this
+// transaction locked (or last wrote), and always the version; without a
+// locked row, every column. A move changes the version, the update time and
+// the turn's clock: on SQLite each index whose column is written, changed or
+// not, is rewritten, and each page written is another page in the log at
+// commit, so writing the status (indexed) on every move made the update
+// cost as much as the rest of the move's writes.
 func (r tableRepo) Update(t domain.Table) error {
 	row := tableRowOf(t)
-	err := r.t.execOne("table", `UPDATE tables SET status = $1, free_seats = $2, version = $3, deal_number = $4,
-		winner = $5, draw = $6, lost_on_time = $7, result = $8, abandoned_by = $9, turn_started_at = $10,
-		clock_used = $11, updated_at = $12, started_at = $13, finished_at = $14 WHERE id = $15`,
-		row.Status, row.FreeSeats, row.Version, row.DealNumber, row.Winner, row.Draw, row.LostOnTime, row.Result,
-		row.AbandonedBy, row.TurnStartedAt, row.ClockUsed, row.UpdatedAt, row.StartedAt, row.FinishedAt, row.ID)
+	var set []string
+	var args sqlArgs
+	prev, diff := r.t.locked[t.ID]
+	for _, c := range tableColumns(row) {
+		if c.name == "version" || !diff || !c.same(prev) {
+			set = append(set, c.name+" = "+args.add(c.value))
+		}
+	}
+	err := r.t.execOne("table", "UPDATE tables SET "+strings.Join(set, ", ")+" WHERE id = "+args.add(row.ID), args...)
 	if err != nil {
 		return err
 	}
+	r.t.remember(row)
+	r.t.committed = append(r.t.committed, row)
 	return r.announce(t.ID, t.Version)
+}
+
+// remember keeps row as the transaction's copy of its table's row.
+func (t *tx) remember(row tableRow) {
+	if t.locked == nil {
+		t.locked = map[int64]tableRow{}
+	}
+	t.locked[row.ID] = row
+}
+
+// tableColumn is a column Update writes: its value in a row, and whether
+// another row holds the same.
+type tableColumn struct {
+	name  string
+	value any
+	same  func(tableRow) bool
+}
+
+// tableColumns lists the columns Update writes, with row's values; the
+// statements they make are few (a move's, a deal's end, a match's end…),
+// and each is prepared once.
+func tableColumns(row tableRow) []tableColumn {
+	return []tableColumn{
+		{"status", row.Status, func(o tableRow) bool { return o.Status == row.Status }},
+		{"free_seats", row.FreeSeats, func(o tableRow) bool { return o.FreeSeats == row.FreeSeats }},
+		{"version", row.Version, func(o tableRow) bool { return o.Version == row.Version }},
+		{"deal_number", row.DealNumber, func(o tableRow) bool { return o.DealNumber == row.DealNumber }},
+		{"winner", row.Winner, func(o tableRow) bool { return sameInt(o.Winner, row.Winner) }},
+		{"draw", row.Draw, func(o tableRow) bool { return o.Draw == row.Draw }},
+		{"lost_on_time", row.LostOnTime, func(o tableRow) bool { return sameInt(o.LostOnTime, row.LostOnTime) }},
+		{"result", row.Result, func(o tableRow) bool { return o.Result == row.Result }},
+		{"abandoned_by", row.AbandonedBy, func(o tableRow) bool { return sameInt(o.AbandonedBy, row.AbandonedBy) }},
+		{"turn_started_at", row.TurnStartedAt, func(o tableRow) bool { return sameTime(o.TurnStartedAt, row.TurnStartedAt) }},
+		{"clock_used", row.ClockUsed, func(o tableRow) bool { return o.ClockUsed == row.ClockUsed }},
+		{"updated_at", row.UpdatedAt, func(o tableRow) bool { return o.UpdatedAt.Equal(row.UpdatedAt) }},
+		{"started_at", row.StartedAt, func(o tableRow) bool { return sameTime(o.StartedAt, row.StartedAt) }},
+		{"finished_at", row.FinishedAt, func(o tableRow) bool { return sameTime(o.FinishedAt, row.FinishedAt) }},
+	}
+}
+
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+func sameInt(a, b *int) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
+
+func sameTime(a, b *time.Time) bool {
+	return a == nil && b == nil || a != nil && b != nil && a.Equal(*b)
 }
 
 func (r tableRepo) SetSeat(tableID int64, s domain.Seat) error {
@@ -378,6 +493,30 @@ func (r tableRepo) Moves(tableID int64, deal int) ([]domain.TableMove, error) {
 		return nil, translate(err, "move")
 	}
 	return mapRows(rows, moveRow.domain), nil
+}
+
+// MovesFrom reads in plain SQL: every state read after a move and every
+// move that finds no game in memory reads the moves past the stored
+// position.
+func (r tableRepo) MovesFrom(tableID int64, deal, from int) ([]domain.TableMove, error) {
+	t := r.t
+	rows, err := t.query(`SELECT idx, seat, "move", "auto", `+t.stampCol(`"at"`)+` FROM table_moves
+		WHERE table_id = $1 AND deal = $2 AND idx >= $3 ORDER BY idx`, tableID, deal, from)
+	if err != nil {
+		return nil, translate(err, "move")
+	}
+	defer rows.Close()
+	var out []domain.TableMove
+	for rows.Next() {
+		m := domain.TableMove{TableID: tableID, Deal: deal}
+		var move string
+		if err := rows.Scan(&m.Index, &m.Seat, &move, &m.Auto, timestamp{&m.At}); err != nil {
+			return nil, translate(err, "move")
+		}
+		m.Move, m.At = json.RawMessage(move), m.At.UTC()
+		out = append(out, m)
+	}
+	return out, translate(rows.Err(), "move")
 }
 
 func (r tableRepo) LastMove(tableID int64, deal int) (domain.TableMove, error) {

@@ -12,6 +12,24 @@ import (
 type tx struct {
 	db      *gorm.DB
 	dialect string
+	// locked holds the table rows as this transaction locked or last wrote
+	// them, so that an update writes only the columns that changed (see
+	// tableRepo.Update).
+	locked map[int64]tableRow
+	tables *tableCache // the database's, or nil
+	// committed are the table rows to cache once the transaction commits
+	// (at once after a read-only one).
+	committed []tableRow
+}
+
+// done caches the rows the transaction read or wrote, once it committed.
+func (t *tx) done() {
+	if t.tables == nil {
+		return
+	}
+	for _, row := range t.committed {
+		t.tables.put(row)
+	}
 }
 
 func (t *tx) Users() domain.UserRepo                 { return userRepo{t} }

@@ -1,0 +1,51 @@
+package store
+
+import "sync"
+
+// tableCache keeps table rows by id, each as it was at its version. A
+// version is made by exactly one committed transaction (the version grows
+// under the row's lock, and every change of a table's row or seats bumps
+// it), so a row read or written at a version is the row of that version
+// for good: a read that finds the version it holds needs only the version
+// (and the seats, whose users' names change without the table's version).
+// Rows enter the cache after the transaction that read or wrote them
+// commits, never before: a rolled-back version may be reused by another
+// transaction (another process, on PostgreSQL) with other contents.
+type tableCache struct {
+	mu   sync.RWMutex
+	rows map[int64]tableRow
+}
+
+// maxCachedTables bounds the cache (a few hundred bytes a row); past it
+// the cache starts afresh.
+const maxCachedTables = 10_000
+
+func newTableCache() *tableCache { return &tableCache{rows: map[int64]tableRow{}} }
+
+// get returns the row of table id at version, if held.
+func (c *tableCache) get(id, version int64) (tableRow, bool) {
+	c.mu.RLock()
+	row, ok := c.rows[id]
+	c.mu.RUnlock()
+	return row, ok && row.Version == version
+}
+
+// put keeps row, unless a newer version of it is held.
+func (c *tableCache) put(row tableRow) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, ok := c.rows[row.ID]; ok && old.Version > row.Version {
+		return
+	}
+	if len(c.rows) >= maxCachedTables {
+		clear(c.rows)
+	}
+	c.rows[row.ID] = row
+}
+
+// forget empties the cache (tests).
+func (c *tableCache) forget() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	clear(c.rows)
+}

@@ -1,0 +1,211 @@
+package store_test
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/store"
+	"github.com/burraco/burraco/domain/store/storetest"
+)
+
+// TestTableUpdateStoresEveryChange: Update writes only the columns that
+// differ from the row its transaction locked, so every column is changed
+// here on its own, then several at once, twice in one transaction, and
+// without a lock (every column written), and read back each time: through
+// the table cache, and from the row.
+func TestTableUpdateStoresEveryChange(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := t.Context()
+		now := time.Now().UTC().Truncate(time.Microsecond)
+		var tb domain.Table
+		err := db.InTx(ctx, func(tx domain.Tx) error {
+			u := domain.User{Email: "anna@example.com", Name: "Anna", CreatedAt: now, UpdatedAt: now}
+			if err := tx.Users().Create(&u, "hash"); err != nil {
+				return err
+			}
+			tb = domain.Table{CreatorID: u.ID, Rules: "fibur", Options: []byte(`{"target":2005}`), Players: 2,
+				InviteCode: "code", Status: domain.TableOpen, FreeSeats: 1, Version: 1, ClockUsed: []int64{},
+				CreatedAt: now, UpdatedAt: now,
+				Seats: []domain.Seat{{Seat: 0, UserID: &u.ID, JoinedAt: &now}, {Seat: 1}}}
+			return tx.Tables().Create(&tb)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		later := func(d time.Duration) *time.Time { v := now.Add(d); return &v }
+		one, two := 1, 0
+		steps := []struct {
+			name   string
+			lock   bool
+			change []func(*domain.Table)
+		}{
+			{"Status", true, []func(*domain.Table){func(t *domain.Table) { t.Status = domain.TablePlaying }}},
+			{"FreeSeats", true, []func(*domain.Table){func(t *domain.Table) { t.FreeSeats = 0 }}},
+			{"DealNumber", true, []func(*domain.Table){func(t *domain.Table) { t.DealNumber = 1 }}},
+			{"StartedAt", true, []func(*domain.Table){func(t *domain.Table) { t.StartedAt = later(time.Second) }}},
+			{"TurnStartedAt", true, []func(*domain.Table){func(t *domain.Table) { t.TurnStartedAt = later(2 * time.Second) }}},
+			{"ClockUsed", true, []func(*domain.Table){func(t *domain.Table) { t.ClockUsed = []int64{1500, 0} }}},
+			{"UpdatedAt", true, []func(*domain.Table){func(t *domain.Table) { t.UpdatedAt = *later(3 * time.Second) }}},
+			{"VersionOnly", true, nil},
+			{"TwiceInOneTransaction", true, []func(*domain.Table){
+				func(t *domain.Table) { t.TurnStartedAt, t.ClockUsed = later(4*time.Second), []int64{1500, 700} },
+				func(t *domain.Table) { t.TurnStartedAt, t.DealNumber = later(5*time.Second), 2 }}},
+			{"Winner", true, []func(*domain.Table){func(t *domain.Table) { t.Winner = &one }}},
+			{"LostOnTime", true, []func(*domain.Table){func(t *domain.Table) { t.LostOnTime = &two }}},
+			{"AbandonedBy", true, []func(*domain.Table){func(t *domain.Table) { t.AbandonedBy = &one }}},
+			{"Draw", true, []func(*domain.Table){func(t *domain.Table) { t.Winner, t.Draw = nil, true }}},
+			{"FinishedTogether", true, []func(*domain.Table){func(t *domain.Table) {
+				t.Status, t.Result, t.FinishedAt, t.TurnStartedAt = domain.TableFinished, domain.ResultPlayed, later(6*time.Second), nil
+			}}},
+			{"WithoutLock", false, []func(*domain.Table){func(t *domain.Table) {
+				t.Status, t.Result, t.FinishedAt, t.LostOnTime, t.AbandonedBy = domain.TablePlaying, "", nil, nil, nil
+			}}},
+		}
+		want := tb
+		for _, st := range steps {
+			err := db.InTx(ctx, func(tx domain.Tx) error {
+				load := tx.Tables().Get
+				if st.lock {
+					load = tx.Tables().Lock
+				}
+				cur, err := load(tb.ID)
+				if err != nil {
+					return err
+				}
+				if !reflect.DeepEqual(cur, want) {
+					t.Fatalf("%s: read before the update\n%+v\nwant\n%+v", st.name, cur, want)
+				}
+				changes := st.change
+				if len(changes) == 0 {
+					changes = []func(*domain.Table){func(*domain.Table) {}}
+				}
+				for _, change := range changes {
+					change(&cur)
+					cur.Version++
+					if err := tx.Tables().Update(cur); err != nil {
+						return err
+					}
+				}
+				want = cur
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("%s: %v", st.name, err)
+			}
+			for _, cold := range []bool{false, true} { // from the table cache, then from the row
+				if cold {
+					store.ForgetTables(db)
+				}
+				got, err := readTable(t, db, tb.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s: read back (cold %v)\n%+v\nwant\n%+v", st.name, cold, got, want)
+				}
+			}
+		}
+	})
+}
+
+func readTable(t *testing.T, db *store.DB, id int64) (domain.Table, error) {
+	var tb domain.Table
+	err := db.View(t.Context(), func(tx domain.Tx) error {
+		var err error
+		tb, err = tx.Tables().Get(id)
+		return err
+	})
+	return tb, err
+}
+
+// TestTableCacheKeepsOnlyCommittedVersions: two handles on one database
+// (two server processes). A changes a table and rolls back; B changes it
+// at the same version and commits: A then reads B's table, not its own
+// rolled-back one, as it does after B commits a version A had read before.
+func TestTableCacheKeepsOnlyCommittedVersions(t *testing.T) {
+	for dialect, url := range map[string]func(t testing.TB) string{
+		store.SQLite:   storetest.SQLiteURL,
+		store.Postgres: storetest.PostgresURL,
+	} {
+		t.Run(dialect, func(t *testing.T) {
+			ctx := t.Context()
+			u := url(t)
+			a, b := openMigrated(t, u), openMigrated(t, u)
+			now := time.Now().UTC().Truncate(time.Microsecond)
+			var id int64
+			err := a.InTx(ctx, func(tx domain.Tx) error {
+				usr := domain.User{Email: "anna@example.com", Name: "Anna", CreatedAt: now, UpdatedAt: now}
+				if err := tx.Users().Create(&usr, "hash"); err != nil {
+					return err
+				}
+				tb := domain.Table{CreatorID: usr.ID, Rules: "fibur", Options: []byte(`{}`), Players: 2, InviteCode: "code",
+					Status: domain.TableOpen, FreeSeats: 2, Version: 1, CreatedAt: now, UpdatedAt: now,
+					Seats: []domain.Seat{{Seat: 0}, {Seat: 1}}}
+				err := tx.Tables().Create(&tb)
+				id = tb.ID
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			change := func(db *store.DB, free int, fail bool) {
+				errRollback := errors.New("roll back")
+				err := db.InTx(ctx, func(tx domain.Tx) error {
+					tb, err := tx.Tables().Lock(id)
+					if err != nil {
+						return err
+					}
+					tb.Version++
+					tb.FreeSeats = free
+					if err := tx.Tables().Update(tb); err != nil {
+						return err
+					}
+					if _, err := tx.Tables().Get(id); err != nil { // reads its own change
+						return err
+					}
+					if fail {
+						return errRollback
+					}
+					return nil
+				})
+				if err != nil && !(fail && errors.Is(err, errRollback)) {
+					t.Fatal(err)
+				}
+			}
+			check := func(db *store.DB, who string, version int64, free int) {
+				t.Helper()
+				got, err := readTable(t, db, id)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.Version != version || got.FreeSeats != free {
+					t.Fatalf("%s reads version %d with %d free seats, want version %d with %d", who, got.Version, got.FreeSeats, version, free)
+				}
+			}
+			check(a, "A", 1, 2)
+			change(a, 1, true) // A's version 2, rolled back
+			check(a, "A after its rollback", 1, 2)
+			change(b, 0, false) // B's version 2, committed
+			check(a, "A after B's commit", 2, 0)
+			change(a, 1, false) // A's version 3
+			check(b, "B after A's commit", 3, 1)
+			check(a, "A after its commit", 3, 1)
+		})
+	}
+}
+
+func openMigrated(t *testing.T, url string) *store.DB {
+	t.Helper()
+	db, err := store.Open(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if _, err := migrationsUp(t.Context(), db); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}

@@ -1,0 +1,92 @@
+package domain_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/store/storetest"
+)
+
+// BenchmarkTableMove plays accepted moves one after another through the
+// table service on a SQLite file, without HTTP: two human seats alternate
+// draw and discard. Its time per move is the time a move holds SQLite's one
+// write transaction, the bound of the durable moves per second:
+//
+//	go test ./domain -run '^$' -bench TableMove -benchtime 5000x -count 5
+//
+// (api's BenchmarkTablePaths/moves measures the same over HTTP, many tables
+// at once.)
+func BenchmarkTableMove(b *testing.B) {
+	db := storetest.SQLite(b)
+	svc := domain.NewServices(db, domain.Config{PasswordParams: domain.TestPasswordParams})
+	ctx := b.Context()
+	var actors [2]domain.Actor
+	for i, email := range []string{"anna@example.org", "bruno@example.org"} {
+		u, err := svc.Auth.Register(ctx, domain.RegisterInput{Email: email, Password: password, Name: email})
+		if err != nil {
+			b.Fatal(err)
+		}
+		actors[i] = domain.Actor{UserID: u.ID}
+	}
+	grace := 0
+	tb, err := svc.Tables.Create(ctx, actors[0], domain.TableInput{Rules: "fibur", Players: 2,
+		Match: domain.MatchFormat{Deals: domain.MaxMatchDeals}, GraceSeconds: &grace})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := svc.Tables.Join(ctx, actors[1], tb.ID, nil, ""); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := svc.Tables.Start(ctx, actors[0], tb.ID); err != nil {
+		b.Fatal(err)
+	}
+	st, err := svc.Tables.State(ctx, actors[0], tb.ID, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if st.View.Turn != 0 {
+		if st, err = svc.Tables.State(ctx, actors[1], tb.ID, ""); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for range b.N {
+		turn := st.View.Turn
+		next, err := benchMove(svc, actors[turn], tb.ID, st)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if next.Table.Status != domain.TablePlaying {
+			b.Fatal("the match ended: raise its deals")
+		}
+		st = next
+		if st.View.Turn != turn { // the answer shows the mover's view: read the next seat's
+			b.StopTimer()
+			if st, err = svc.Tables.State(ctx, actors[st.View.Turn], tb.ID, ""); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+		}
+	}
+}
+
+// benchMove plays the next move of the seat on turn in st: a draw, or the
+// discard of the first card of its hand the rules let it discard.
+func benchMove(svc domain.Services, actor domain.Actor, id int64, st domain.TableState) (domain.TableState, error) {
+	ctx := context.Background()
+	in := domain.MoveInput{Move: []byte(`{"move":"draw"}`), Version: st.Table.Version}
+	if st.View.Phase == "take" {
+		return svc.Tables.Move(ctx, actor, id, in)
+	}
+	var err error
+	for _, c := range st.View.Hand {
+		in.Move = []byte(`{"move":"discard","card":"` + c.String() + `"}`)
+		var next domain.TableState
+		if next, err = svc.Tables.Move(ctx, actor, id, in); err == nil || domain.ErrorKind(err) != domain.KindRule {
+			return next, err
+		}
+	}
+	return domain.TableState{}, fmt.Errorf("no card of %v may be discarded: %w", st.View.Hand, err)
+}
