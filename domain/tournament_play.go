@@ -157,7 +157,7 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 		if err != nil {
 			return err
 		}
-		out.Staff = who.Referee || who.Director
+		staff := who.Referee || who.Director
 		// The command is decided and applied on a private copy of the
 		// state, caught up inside this transaction; the copy replaces the
 		// shared state only after the commit (below), so no reader ever
@@ -172,6 +172,7 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 			}
 			out.Event, out.Replayed = e, true
 			out.TournamentRead, err = f.read(tx, t)
+			out.Staff = staff
 			return err
 		}
 		e, err := f.state.Decide(in.Command, who, s.now(), pairing.NewRand(seed))
@@ -200,6 +201,7 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 		}
 		out.Event = e
 		out.TournamentRead, err = f.read(tx, t)
+		out.Staff = staff
 		next = f
 		return err
 	})

@@ -162,16 +162,18 @@ func TestTournamentPlayIdempotencyKeyAnswersTheFirstEvent(t *testing.T) {
 	each(t, func(t *testing.T, f *fixture) {
 		pf := newPlayField(f, 1)
 		ctx, svc, id := t.Context(), f.svc.Play, pf.t.ID
-		act(f, svc, pf.owner, id, tourney.OpenRegistration{})
+		if opened := act(f, svc, pf.owner, id, tourney.OpenRegistration{}); !opened.Staff {
+			t.Fatal("the director's answer is not marked staff: staff-only fields would be hidden from them")
+		}
 		a, b := pf.players[0], pf.players[1]
 		cmd := domain.TournamentCommand{Command: tourney.AddEntry{Players: []int64{playerID(f, a), playerID(f, b)}},
 			IdempotencyKey: "k-1", RequestHash: "POST /entries {...}"}
 		first, err := svc.Act(ctx, a, id, cmd)
-		if err != nil || first.Replayed {
+		if err != nil || first.Replayed || first.Staff {
 			t.Fatalf("first: %+v, %v", first, err)
 		}
 		again, err := svc.Act(ctx, a, id, cmd)
-		if err != nil || !again.Replayed || again.Event.Seq != first.Event.Seq {
+		if err != nil || !again.Replayed || again.Event.Seq != first.Event.Seq || again.Staff {
 			t.Fatalf("retry: replayed %v seq %d (first %d), %v", again.Replayed, again.Event.Seq, first.Event.Seq, err)
 		}
 		if n := len(again.Snapshot.Entries); n != 1 {
