@@ -1,7 +1,9 @@
 package store
 
 import (
+	"cmp"
 	"database/sql"
+	"slices"
 	"strings"
 	"time"
 
@@ -156,6 +158,11 @@ func (r playerRepo) listPacked(q pagedQuery, f domain.PlayerFilter) ([]domain.Pl
 	if err != nil {
 		return nil, 0, err
 	}
+	// The order of "name, id": SQLite compares TEXT bytewise (BINARY
+	// collation), as strings.Compare does.
+	slices.SortFunc(out, func(a, b domain.Player) int {
+		return cmp.Or(strings.Compare(a.Name, b.Name), cmp.Compare(a.ID, b.ID))
+	})
 	return out, total, nil
 }
 
