@@ -77,8 +77,12 @@ func readPlayer(r *packedReader, p *domain.Player) {
 	p.Name = r.str()
 	p.FederationID = r.optStr()
 	p.ClubID = r.optInt64()
-	p.CreatedAt = parseSQLiteTime(r.str())
-	p.UpdatedAt = parseSQLiteTime(r.str())
+	created, updated := r.str(), r.str()
+	p.CreatedAt = parseSQLiteTime(created)
+	p.UpdatedAt = p.CreatedAt
+	if updated != created { // most players are never changed
+		p.UpdatedAt = parseSQLiteTime(updated)
+	}
 	r.end()
 }
 

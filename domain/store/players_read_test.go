@@ -93,7 +93,7 @@ func TestPackedPlayersAreTheColumnsPlayers(t *testing.T) {
 			}
 			for i, name := range names {
 				at := now.Add(time.Duration(i) * 1001 * time.Microsecond)
-				p := domain.Player{Name: name, CreatedAt: at, UpdatedAt: at.Add(time.Hour)}
+				p := domain.Player{Name: name, CreatedAt: at, UpdatedAt: at.Add(time.Duration(i%2) * time.Hour)} // changed or not
 				if i%2 == 0 {
 					p.ClubID = &c.ID
 				}
