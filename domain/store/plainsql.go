@@ -217,32 +217,26 @@ func parseSQLiteTime(s string) time.Time {
 }
 
 // parseStoredTime parses "2006-01-02 15:04:05[.fraction]±07:00" (the
-// layout go-sqlite3 writes a time.Time in), or reports false.
+// layout go-sqlite3 writes a time.Time in), or reports false. It is on the
+// path of every row read (two per player), so it reads the digits at their
+// fixed places and counts the seconds since 1970 itself, instead of having
+// time.Date and a check of the day (31 April) each work out the calendar
+// again.
 func parseStoredTime(s string) (time.Time, bool) {
-	num := func(s string) (int, bool) {
-		n := 0
-		for i := 0; i < len(s); i++ {
-			if s[i] < '0' || s[i] > '9' {
-				return 0, false
-			}
-			n = n*10 + int(s[i]-'0')
-		}
-		return n, true
-	}
 	if len(s) < 25 || s[4] != '-' || s[7] != '-' || s[10] != ' ' || s[13] != ':' || s[16] != ':' {
 		return time.Time{}, false
 	}
-	year, ok1 := num(s[0:4])
-	month, ok2 := num(s[5:7])
-	day, ok3 := num(s[8:10])
-	hour, ok4 := num(s[11:13])
-	minute, ok5 := num(s[14:16])
-	sec, ok6 := num(s[17:19])
-	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || month < 1 || month > 12 || day < 1 || day > 31 ||
-		hour > 23 || minute > 59 || sec > 59 {
+	year, ok1 := fixedDigits(s[0:4])
+	month, ok2 := fixedDigits(s[5:7])
+	day, ok3 := fixedDigits(s[8:10])
+	hour, ok4 := fixedDigits(s[11:13])
+	minute, ok5 := fixedDigits(s[14:16])
+	sec, ok6 := fixedDigits(s[17:19])
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || month < 1 || month > 12 || day < 1 ||
+		day > daysIn(month, year) || hour > 23 || minute > 59 || sec > 59 {
 		return time.Time{}, false
 	}
-	rest, nsec := s[19:], 0
+	rest, nsec := s[19:], int64(0)
 	if rest[0] == '.' {
 		end := 1
 		for end < len(rest) && rest[end] >= '0' && rest[end] <= '9' {
@@ -252,29 +246,73 @@ func parseStoredTime(s string) (time.Time, bool) {
 		if len(digits) == 0 || len(digits) > 9 {
 			return time.Time{}, false
 		}
-		nsec, _ = num(digits)
-		for range 9 - len(digits) {
-			nsec *= 10
-		}
+		n, _ := fixedDigits(digits)
+		nsec = int64(n) * pow10[9-len(digits)]
 		rest = rest[end:]
 	}
 	if len(rest) != 6 || (rest[0] != '+' && rest[0] != '-') || rest[3] != ':' {
 		return time.Time{}, false
 	}
-	zh, ok1 := num(rest[1:3])
-	zm, ok2 := num(rest[4:6])
+	zh, ok1 := fixedDigits(rest[1:3])
+	zm, ok2 := fixedDigits(rest[4:6])
 	if !ok1 || !ok2 || zh > 23 || zm > 59 {
 		return time.Time{}, false
 	}
-	offset := time.Duration(zh)*time.Hour + time.Duration(zm)*time.Minute
+	offset := int64(zh*3600 + zm*60)
 	if rest[0] == '-' {
 		offset = -offset
 	}
-	t := time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC)
-	if t.Day() != day { // 31 April: time.Parse refuses it
-		return time.Time{}, false
+	unix := daysSinceEpoch(year, month, day)*86400 + int64(hour*3600+minute*60+sec) - offset
+	return time.Unix(unix, nsec).UTC(), true
+}
+
+// fixedDigits is the number s writes in decimal digits only (no sign).
+func fixedDigits(s string) (int, bool) {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i] - '0'
+		if c > 9 {
+			return 0, false
+		}
+		n = n*10 + int(c)
 	}
-	return t.Add(-offset), true
+	return n, true
+}
+
+var pow10 = [10]int64{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9}
+
+// daysIn is the number of days of a month of the proleptic Gregorian
+// calendar, which time uses.
+func daysIn(month, year int) int {
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+// daysSinceEpoch is the number of days from 1970-01-01 to a date
+// (negative before it), by Howard Hinnant's days_from_civil: the year is
+// counted from March, so that the leap day ends it.
+func daysSinceEpoch(year, month, day int) int64 {
+	y := int64(year)
+	if month <= 2 {
+		y--
+	}
+	era := y / 400
+	if y < 0 && y%400 != 0 {
+		era-- // floor division
+	}
+	yoe := y - era*400                     // [0, 399]
+	mp := (int64(month) + 9) % 12          // March = 0
+	doy := (153*mp+2)/5 + int64(day) - 1   // [0, 365]
+	doe := yoe*365 + yoe/4 - yoe/100 + doy // [0, 146096]
+	return era*146097 + doe - 719468
 }
 
 // optStamp scans a nullable timestamp column (read as stampCol gives it)

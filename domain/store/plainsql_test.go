@@ -1,6 +1,7 @@
 package store
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -64,4 +65,45 @@ func FuzzParseSQLiteTime(f *testing.F) {
 			t.Errorf("parseSQLiteTime(%q) = %v, the driver reads %v", s, got, want)
 		}
 	})
+}
+
+// TestParseStoredTimeReadsRandomTimes: times of any year go-sqlite3 writes
+// in four digits, any nanosecond and any zone offset, read back as
+// time.Parse reads them.
+func TestParseStoredTimeReadsRandomTimes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 2026))
+	layout := sqlite3.SQLiteTimestampFormats[0]
+	for range 20000 {
+		sec := rng.Int64N(253402300800-(-62135596800)) - 62135596800 // years 1 to 9999
+		nsec := rng.Int64N(1e9)
+		switch rng.IntN(4) {
+		case 0:
+			nsec = 0
+		case 1:
+			nsec -= nsec % 1000 // what the store keeps: microseconds
+		}
+		zone := time.FixedZone("", (rng.IntN(2*14*60+1)-14*60)*60)
+		tm := time.Unix(sec, nsec).In(zone)
+		if y := tm.Year(); y < 1 || y > 9999 {
+			continue
+		}
+		s := tm.Format(layout)
+		want, err := time.Parse(layout, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := parseStoredTime(s)
+		if !ok || got != want.UTC() {
+			t.Fatalf("parseStoredTime(%q) = %v, %v; time.Parse reads %v", s, got, ok, want.UTC())
+		}
+	}
+}
+
+func BenchmarkParseStoredTime(b *testing.B) {
+	s := time.Date(2026, 11, 23, 12, 5, 50, 123456000, time.UTC).Format(sqlite3.SQLiteTimestampFormats[0])
+	for b.Loop() {
+		if _, ok := parseStoredTime(s); !ok {
+			b.Fatal(s)
+		}
+	}
 }
