@@ -135,7 +135,7 @@ func TestServePurgesAndTrustsProxies(t *testing.T) {
 		exit <- run(ctx, []string{"serve", "-addr", "127.0.0.1:0", "-database", dbPath, "-trusted-proxies", "127.0.0.0/8"}, io.Discard, pw)
 		pw.Close()
 	}()
-	logs := &lockedLog{}
+	logs := &lockedLog{eof: make(chan struct{})}
 	base := "http://" + waitListening(t, pr, logs)
 
 	req, _ := http.NewRequestWithContext(t.Context(), "GET", base+"/api/v1/rules", nil)
@@ -154,6 +154,12 @@ func TestServePurgesAndTrustsProxies(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatalf("serve did not stop\n%s", logs)
+	}
+	// The reader may not have stored the last lines yet when run returns.
+	select {
+	case <-logs.eof:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the log was not closed\n%s", logs)
 	}
 	for _, want := range []string{`msg="purged expired rows" refresh_tokens=1`, "trusted_proxies=[127.0.0.0/8]",
 		"path=/api/v1/rules", "client=198.51.100.7", "msg=stopped"} {
@@ -213,6 +219,9 @@ func waitListening(t *testing.T, r io.Reader, logs *lockedLog) string {
 				found <- m[1]
 			}
 		}
+		if logs.eof != nil {
+			close(logs.eof)
+		}
 	}()
 	select {
 	case addr := <-found:
@@ -227,6 +236,7 @@ func waitListening(t *testing.T, r io.Reader, logs *lockedLog) string {
 type lockedLog struct {
 	mu    sync.Mutex
 	lines []string
+	eof   chan struct{} // when not nil, closed once the whole log is read
 }
 
 func (l *lockedLog) add(s string) { l.mu.Lock(); defer l.mu.Unlock(); l.lines = append(l.lines, s) }
