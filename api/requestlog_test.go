@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"context"
+	"io"
 	"log/slog"
 	"strings"
 	"testing"
@@ -183,4 +184,29 @@ func TestRequestLinesThroughLogBufferAreSlogs(t *testing.T) {
 		}
 		buf.Close()
 	}
+}
+
+// BenchmarkRequestLine writes a request line to a LogBuffer as serve wires
+// it, through slog and through the fast writer.
+func BenchmarkRequestLine(b *testing.B) {
+	ln := requestLine{requestID: "0123456789abcdef", method: "GET", path: "/api/v1/players/42",
+		status: 200, bytes: 312, duration: 1234567, remote: "127.0.0.1:5555", client: "127.0.0.1"}
+	buf := NewLogBuffer(io.Discard)
+	defer buf.Close()
+	log := slog.New(buf.Handler(NewLogHandler(buf, LogText, slog.LevelInfo)))
+	b.Run("slog", func(b *testing.B) {
+		ctx := context.Background()
+		for b.Loop() {
+			log.LogAttrs(ctx, slog.LevelInfo, "request",
+				slog.String("request_id", ln.requestID), slog.String("method", ln.method),
+				slog.String("path", ln.path), slog.Int("status", ln.status), slog.Int("bytes", ln.bytes),
+				slog.Duration("duration", ln.duration), slog.String("remote", ln.remote), slog.String("client", ln.client))
+		}
+	})
+	b.Run("fast", func(b *testing.B) {
+		rl := requestLoggerOf(log.Handler())
+		for b.Loop() {
+			rl.write(time.Now(), slog.LevelInfo, &ln)
+		}
+	})
 }
