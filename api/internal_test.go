@@ -168,27 +168,37 @@ func TestClientKey(t *testing.T) {
 }
 
 // TestProbesLoggedAtDebug: health probes are left out of an Info log unless
-// they fail; other requests are logged.
+// they fail; other requests are logged, by slog or by the fast request
+// logger of NewLogHandler's log.
 func TestProbesLoggedAtDebug(t *testing.T) {
-	var logs bytes.Buffer
-	s := testServer(&logs)
-	h := s.logRequests(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Query().Get("fail") != "" {
-			w.WriteHeader(http.StatusServiceUnavailable)
-			return
+	for _, fast := range []bool{false, true} {
+		var logs bytes.Buffer
+		s := testServer(&logs)
+		if fast {
+			s.log = slog.New(NewLogHandler(&logs, LogText, slog.LevelInfo))
+			s.reqLog = requestLoggerOf(s.log.Handler())
 		}
-		_, _ = w.Write([]byte("ok"))
-	}))
-	for _, path := range []string{"/healthz", "/readyz", "/api/v1/players", "/readyz?fail=1"} {
-		h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", path, nil))
-	}
-	got := logs.String()
-	for _, want := range []string{"path=/api/v1/players status=200", "level=ERROR msg=request request_id=\"\" method=GET path=/readyz status=503"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("log lacks %q:\n%s", want, got)
+		h := s.logRequests(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Query().Get("fail") != "" {
+				w.WriteHeader(http.StatusServiceUnavailable)
+				return
+			}
+			_, _ = w.Write([]byte("ok"))
+		}))
+		for _, path := range []string{"/healthz", "/readyz", "/api/v1/players", "/readyz?fail=1"} {
+			h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", path, nil))
 		}
-	}
-	if strings.Contains(got, "path=/healthz") || strings.Contains(got, "path=/readyz status=200") {
-		t.Errorf("a passing probe was logged at Info:\n%s", got)
+		got := logs.String()
+		for _, want := range []string{"path=/api/v1/players status=200 bytes=2 duration=", "level=ERROR msg=request request_id=\"\" method=GET path=/readyz status=503 bytes=0 duration="} {
+			if !strings.Contains(got, want) {
+				t.Errorf("fast=%v: log lacks %q:\n%s", fast, want, got)
+			}
+		}
+		if strings.Contains(got, "path=/healthz") || strings.Contains(got, "path=/readyz status=200") {
+			t.Errorf("fast=%v: a passing probe was logged at Info:\n%s", fast, got)
+		}
+		if n := strings.Count(got, "\n"); n != 2 {
+			t.Errorf("fast=%v: %d lines, want 2:\n%s", fast, n, got)
+		}
 	}
 }

@@ -67,9 +67,27 @@ func (s *server) logRequest(r *http.Request, ww middleware.WrapResponseWriter, s
 	case r.URL.Path == "/healthz" || r.URL.Path == "/readyz":
 		level = slog.LevelDebug
 	}
+	if fast := s.reqLog; fast != nil {
+		if level < fast.h.level.Level() {
+			return
+		}
+		now := time.Now() // in year range, as the JSON time must be
+		fast.write(now, level, &requestLine{
+			requestID: RequestIDFrom(r.Context()),
+			method:    r.Method,
+			path:      r.URL.Path,
+			status:    ww.Status(),
+			bytes:     ww.BytesWritten(),
+			duration:  now.Sub(start),
+			remote:    r.RemoteAddr,
+			client:    s.proxies.clientAddr(r),
+		})
+		return
+	}
 	if !s.log.Enabled(r.Context(), level) {
 		return
 	}
+	// The same line as requestLogger.write's.
 	s.log.LogAttrs(r.Context(), level, "request",
 		slog.String("request_id", RequestIDFrom(r.Context())),
 		slog.String("method", r.Method),

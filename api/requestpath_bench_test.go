@@ -126,7 +126,7 @@ func benchLogger(b *testing.B) *slog.Logger {
 	}
 	buf := api.NewLogBuffer(file)
 	b.Cleanup(func() { buf.Close(); file.Close() })
-	return slog.New(buf.Handler(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: slog.LevelInfo})))
+	return slog.New(buf.Handler(api.NewLogHandler(buf, api.LogText, slog.LevelInfo)))
 }
 
 func (f *benchFixture) login(b *testing.B, email, password string) string {

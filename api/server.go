@@ -87,6 +87,7 @@ type server struct {
 	svc     domain.Services
 	db      Pinger
 	log     *slog.Logger
+	reqLog  *requestLogger // log's request lines without slog; nil when log is not NewLogHandler's
 	tokens  tokenIssuer
 	limiter *rateLimiter
 	proxies trustedProxies
@@ -109,6 +110,7 @@ func NewServer(cfg Config, svc domain.Services, db Pinger, log *slog.Logger) htt
 		svc:       svc,
 		db:        db,
 		log:       log,
+		reqLog:    requestLoggerOf(log.Handler()),
 		tokens:    tokenIssuer{secret: cfg.JWTSecret, ttl: cfg.AccessTokenTTL, now: cfg.Now, verified: newTokenCache()},
 		limiter:   newRateLimiter(cfg.AuthPerMinute, cfg.AuthBurst, cfg.RateLimitKeys, cfg.Now),
 		proxies:   trustedProxies(cfg.TrustedProxies),

@@ -8,6 +8,8 @@ import (
 	"net/netip"
 	"os"
 	"strings"
+
+	"github.com/burraco/burraco/api"
 )
 
 // config is what the commands read from flags and the environment. A flag
@@ -68,11 +70,12 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok
 	return 0, true
 }
 
-// newLogger returns a text logger on w at the named level.
+// newLogger returns a text logger on w at the named level: slog's text
+// handler, in the form whose request lines the API writes without slog.
 func newLogger(w io.Writer, level string) (*slog.Logger, error) {
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(strings.ToUpper(level))); err != nil {
 		return nil, fmt.Errorf("bad log level %q: want debug, info, warn or error", level)
 	}
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
+	return slog.New(api.NewLogHandler(w, api.LogText, l)), nil
 }

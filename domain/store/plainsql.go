@@ -53,9 +53,18 @@ func conn(g *gorm.DB) (gorm.ConnPool, context.Context) {
 	return g.Statement.ConnPool, ctx
 }
 
+// conn is the pool or transaction the tx's statements run on, and their
+// context: a ViewOne's, or its GORM handle's.
+func (t *tx) conn() (gorm.ConnPool, context.Context) {
+	if t.pool != nil {
+		return t.pool, t.ctx
+	}
+	return conn(t.db)
+}
+
 // query runs a statement that returns rows.
 func (t *tx) query(query string, args ...any) (*sql.Rows, error) {
-	pool, ctx := conn(t.db)
+	pool, ctx := t.conn()
 	if err := checkQuery(ctx, false); err != nil {
 		return nil, err
 	}
@@ -66,7 +75,7 @@ func (t *tx) query(query string, args ...any) (*sql.Rows, error) {
 // dest: sql.ErrNoRows when there is none. write tells a statement that
 // changes the database (INSERT ... RETURNING).
 func (t *tx) queryRow(write bool, query string, args []any, dest ...any) error {
-	pool, ctx := conn(t.db)
+	pool, ctx := t.conn()
 	if err := checkQuery(ctx, write); err != nil {
 		return err
 	}
@@ -76,7 +85,7 @@ func (t *tx) queryRow(write bool, query string, args []any, dest ...any) error {
 // execOne runs a statement that changes one row: notFound(entity) when it
 // changed none.
 func (t *tx) execOne(entity, query string, args ...any) error {
-	pool, ctx := conn(t.db)
+	pool, ctx := t.conn()
 	if err := checkQuery(ctx, true); err != nil {
 		return err
 	}
@@ -101,7 +110,7 @@ func orNotFound(err error, entity string) error {
 // refundQuery lets a ViewOne make one more query: a list whose page is
 // past the end counts its rows with a second statement.
 func (t *tx) refundQuery() {
-	_, ctx := conn(t.db)
+	_, ctx := t.conn()
 	if budget, ok := ctx.Value(oneQueryKey{}).(*atomic.Int32); ok {
 		budget.Add(1)
 	}

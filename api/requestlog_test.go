@@ -1,0 +1,212 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+)
+
+// slogRequestLine is the line slog's own handler writes for the request
+// record, the reference the fast line must equal.
+func slogRequestLine(t testing.TB, json bool, at time.Time, level slog.Level, ln *requestLine) string {
+	t.Helper()
+	var buf bytes.Buffer
+	opts := &slog.HandlerOptions{Level: slog.LevelDebug}
+	var h slog.Handler = slog.NewTextHandler(&buf, opts)
+	if json {
+		h = slog.NewJSONHandler(&buf, opts)
+	}
+	r := slog.NewRecord(at, level, "request", 0)
+	r.AddAttrs(
+		slog.String("request_id", ln.requestID),
+		slog.String("method", ln.method),
+		slog.String("path", ln.path),
+		slog.Int("status", ln.status),
+		slog.Int("bytes", ln.bytes),
+		slog.Duration("duration", ln.duration),
+		slog.String("remote", ln.remote),
+		slog.String("client", ln.client),
+	)
+	if err := h.Handle(context.Background(), r); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+func TestFastRequestLineEqualsSlogs(t *testing.T) {
+	rome := time.FixedZone("CET", 3600)
+	base := requestLine{requestID: "0123abcd", method: "GET", path: "/api/v1/players/7",
+		status: 200, bytes: 312, duration: 1234567 * time.Nanosecond, remote: "127.0.0.1:5555", client: "127.0.0.1"}
+	with := func(f func(*requestLine)) requestLine { ln := base; f(&ln); return ln }
+	tests := []struct {
+		name  string
+		at    time.Time
+		level slog.Level
+		line  requestLine
+	}{
+		{"plain", time.Date(2026, 11, 23, 15, 0, 8, 123456789, time.UTC), slog.LevelInfo, base},
+		{"whole second", time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), slog.LevelInfo, base},
+		{"millisecond with trailing zeros", time.Date(2026, 1, 2, 3, 4, 5, 100_000_000, time.UTC), slog.LevelInfo, base},
+		{"just under a second", time.Date(2026, 12, 31, 23, 59, 59, 999_999_999, time.UTC), slog.LevelInfo, base},
+		{"other zone", time.Date(2026, 6, 1, 12, 0, 0, 5_000_001, rome), slog.LevelInfo, base},
+		{"monotonic reading", time.Now(), slog.LevelInfo, base},
+		{"debug", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelDebug, base},
+		{"error", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelError, with(func(l *requestLine) { l.status = 503 })},
+		{"warn", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelWarn, base},
+		{"empty strings", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelInfo,
+			requestLine{}},
+		{"quotes and backslashes", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelInfo,
+			with(func(l *requestLine) { l.path = `/a"b\c`; l.client = `"`; l.remote = `\` })},
+		{"spaces and equals", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelInfo,
+			with(func(l *requestLine) { l.path = "/a b"; l.method = "M=N"; l.remote = " " })},
+		{"control characters", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelInfo,
+			with(func(l *requestLine) { l.path = "/a\nb\tc\rd\x00e\x1f\x7f\b\f" })},
+		{"unicode", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelInfo,
+			with(func(l *requestLine) { l.path = "/giocatori/Niccolò/ñ/日本/🂡" })},
+		{"unicode spaces and separators", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelInfo,
+			with(func(l *requestLine) { l.path = "/a\u00a0b\u2028c\u2029d\u200be\ufeff" })},
+		{"invalid utf-8 and the replacement rune", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelInfo,
+			with(func(l *requestLine) { l.path = "/\xff\xfe/\xe2\x82/\ufffd" })},
+		{"html characters", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelInfo,
+			with(func(l *requestLine) { l.path = "/<script>&amp;</script>" })},
+		{"long path", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelInfo,
+			with(func(l *requestLine) { l.path = "/" + strings.Repeat("players/12345/", 600) })},
+		{"ipv6 remote", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelInfo,
+			with(func(l *requestLine) { l.remote = "[::1]:443"; l.client = "2001:db8::1" })},
+		{"durations", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelInfo,
+			with(func(l *requestLine) { l.duration = 0 })},
+		{"long duration", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelInfo,
+			with(func(l *requestLine) { l.duration = 61*time.Second + 7*time.Microsecond; l.bytes = 1 << 40 })},
+		{"sub-microsecond duration", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelInfo,
+			with(func(l *requestLine) { l.duration = 999; l.status = -1; l.bytes = -5 })},
+	}
+	for _, tc := range tests {
+		for _, json := range []bool{false, true} {
+			name := tc.name + "/text"
+			if json {
+				name = tc.name + "/json"
+			}
+			t.Run(name, func(t *testing.T) {
+				want := slogRequestLine(t, json, tc.at, tc.level, &tc.line)
+				got := string(appendRequestLine(nil, json, tc.at, tc.level, &tc.line))
+				if got != want {
+					t.Errorf("fast line differs from slog's\n got: %q\nwant: %q", got, want)
+				}
+			})
+		}
+	}
+}
+
+// FuzzFastRequestLineEqualsSlogs compares the two lines for any strings.
+func FuzzFastRequestLineEqualsSlogs(f *testing.F) {
+	f.Add("/api/v1/players/1", "GET", "127.0.0.1:1", int64(1234567), int64(1_700_000_000_123_456_789))
+	f.Add("", "", "", int64(0), int64(0))
+	f.Add("/a b\"c=\\\x00\xff\u2028ñ", "M\tN", "[::1]:2", int64(-1), int64(-1))
+	f.Fuzz(func(t *testing.T, path, method, remote string, dur, nanos int64) {
+		at := time.Unix(0, nanos).UTC()
+		if y := at.Year(); y < 0 || y >= 10000 {
+			t.Skip() // never time.Now's; slog writes an error there
+		}
+		ln := requestLine{requestID: remote, method: method, path: path, status: int(dur % 1000),
+			bytes: int(dur), duration: time.Duration(dur), remote: remote, client: path}
+		for _, json := range []bool{false, true} {
+			want := slogRequestLine(t, json, at, slog.LevelInfo, &ln)
+			if got := string(appendRequestLine(nil, json, at, slog.LevelInfo, &ln)); got != want {
+				t.Fatalf("json=%v: fast line differs from slog's\n got: %q\nwant: %q", json, got, want)
+			}
+		}
+	})
+}
+
+func TestRequestLoggerIsUsedOnlyForNewLogHandlersOwnLines(t *testing.T) {
+	buf := NewLogBuffer(&bytes.Buffer{})
+	defer buf.Close()
+	tests := []struct {
+		name      string
+		h         slog.Handler
+		fast      bool
+		withFlush bool
+	}{
+		{"text handler of NewLogHandler", NewLogHandler(&bytes.Buffer{}, LogText, slog.LevelInfo), true, false},
+		{"JSON handler of NewLogHandler", NewLogHandler(&bytes.Buffer{}, LogJSON, nil), true, false},
+		{"NewLogHandler's in a LogBuffer", buf.Handler(NewLogHandler(buf, LogText, slog.LevelInfo)), true, true},
+		{"slog's text handler", slog.NewTextHandler(&bytes.Buffer{}, nil), false, false},
+		{"slog's handler in a LogBuffer", buf.Handler(slog.NewTextHandler(buf, nil)), false, false},
+		{"NewLogHandler's with attrs", NewLogHandler(&bytes.Buffer{}, LogText, nil).WithAttrs([]slog.Attr{slog.String("a", "b")}), false, false},
+		{"NewLogHandler's with a group", buf.Handler(NewLogHandler(buf, LogJSON, nil)).WithGroup("g"), false, false},
+		{"discard", slog.DiscardHandler, false, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			l := requestLoggerOf(tc.h)
+			if (l != nil) != tc.fast {
+				t.Fatalf("fast writer: %v, want %v", l != nil, tc.fast)
+			}
+			if l != nil && (l.flush != nil) != tc.withFlush {
+				t.Errorf("flushes: %v, want %v", l.flush != nil, tc.withFlush)
+			}
+		})
+	}
+}
+
+// TestRequestLinesThroughLogBufferAreSlogs writes request lines to a log
+// wired as serve wires it, and checks they are the ones slog writes, with an error line flushed at once and an Info line
+// held in the buffer.
+func TestRequestLinesThroughLogBufferAreSlogs(t *testing.T) {
+	for _, format := range []LogFormat{LogText, LogJSON} {
+		var out bytes.Buffer
+		buf := NewLogBuffer(&out)
+		log := slog.New(buf.Handler(NewLogHandler(buf, format, slog.LevelInfo)))
+		rl := requestLoggerOf(log.Handler())
+		if rl == nil {
+			t.Fatal("serve's wiring is not recognized")
+		}
+		at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		ln := requestLine{requestID: "x", method: "GET", path: "/p q", status: 200, remote: "r", client: "c"}
+		rl.write(at, slog.LevelInfo, &ln)
+		if out.Len() != 0 {
+			t.Errorf("format %d: an Info line was written through at once", format)
+		}
+		rl.write(at, slog.LevelError, &ln)
+		want := slogRequestLine(t, format == LogJSON, at, slog.LevelInfo, &ln) +
+			slogRequestLine(t, format == LogJSON, at, slog.LevelError, &ln)
+		if got := out.String(); got != want {
+			t.Errorf("format %d: after an Error line the log holds\n%q\nwant\n%q", format, got, want)
+		}
+		// slog's own records go to the same writer, in order.
+		log.Warn("w", "k", "v")
+		if !strings.HasSuffix(out.String(), "msg=w k=v\n") && !strings.HasSuffix(out.String(), `"msg":"w","k":"v"}`+"\n") {
+			t.Errorf("format %d: slog's Warn line missing: %q", format, out.String())
+		}
+		buf.Close()
+	}
+}
+
+// BenchmarkRequestLine writes a request line to a LogBuffer as serve wires
+// it, through slog and through the fast writer.
+func BenchmarkRequestLine(b *testing.B) {
+	ln := requestLine{requestID: "0123456789abcdef", method: "GET", path: "/api/v1/players/42",
+		status: 200, bytes: 312, duration: 1234567, remote: "127.0.0.1:5555", client: "127.0.0.1"}
+	buf := NewLogBuffer(io.Discard)
+	defer buf.Close()
+	log := slog.New(buf.Handler(NewLogHandler(buf, LogText, slog.LevelInfo)))
+	b.Run("slog", func(b *testing.B) {
+		ctx := context.Background()
+		for b.Loop() {
+			log.LogAttrs(ctx, slog.LevelInfo, "request",
+				slog.String("request_id", ln.requestID), slog.String("method", ln.method),
+				slog.String("path", ln.path), slog.Int("status", ln.status), slog.Int("bytes", ln.bytes),
+				slog.Duration("duration", ln.duration), slog.String("remote", ln.remote), slog.String("client", ln.client))
+		}
+	})
+	b.Run("fast", func(b *testing.B) {
+		rl := requestLoggerOf(log.Handler())
+		for b.Loop() {
+			rl.write(time.Now(), slog.LevelInfo, &ln)
+		}
+	})
+}
