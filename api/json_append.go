@@ -19,29 +19,45 @@ type jsonAppender interface {
 
 // appendJSONString appends s as encoding/json writes a string: HTML
 // characters escaped, invalid UTF-8 replaced, U+2028 and U+2029 escaped.
-func appendJSONString(b []byte, s string) []byte {
+func appendJSONString(b []byte, s string) []byte { return appendQuoted(b, s, encodingJSON) }
+
+// jsonDialect is how one encoder writes a JSON string; the two differ only
+// in HTML characters and in the short escapes of backspace and form feed.
+type jsonDialect struct {
+	escapeHTML  bool // '<', '>', '&' as \u003c…
+	shortBFEscs bool // '\b' and '\f' rather than \u0008 and \u000c
+}
+
+var (
+	encodingJSON = jsonDialect{escapeHTML: true, shortBFEscs: true} // encoding/json
+	slogJSON     = jsonDialect{}                                    // log/slog's JSON handler
+)
+
+// appendQuoted appends s quoted as d writes it: '"', '\\' and control
+// characters escaped, an invalid byte as \ufffd, U+2028 and U+2029 escaped.
+func appendQuoted(b []byte, s string, d jsonDialect) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if c >= 0x20 && c != '"' && c != '\\' && (!d.escapeHTML || c != '<' && c != '>' && c != '&') {
 				i++
 				continue
 			}
 			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
+			switch {
+			case c == '\\' || c == '"':
 				b = append(b, '\\', c)
-			case '\b':
+			case c == '\b' && d.shortBFEscs:
 				b = append(b, '\\', 'b')
-			case '\f':
+			case c == '\f' && d.shortBFEscs:
 				b = append(b, '\\', 'f')
-			case '\n':
+			case c == '\n':
 				b = append(b, '\\', 'n')
-			case '\r':
+			case c == '\r':
 				b = append(b, '\\', 'r')
-			case '\t':
+			case c == '\t':
 				b = append(b, '\\', 't')
 			default:
 				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
