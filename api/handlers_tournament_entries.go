@@ -107,11 +107,7 @@ func (s *server) respondEntry(w http.ResponseWriter, r *http.Request, read domai
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/entries/{entryID} [get]
 func (s *server) getTournamentEntry(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tournamentID")
-	if !ok {
-		return
-	}
-	entry, ok := pathID(w, r, "entryID")
+	id, entry, ok := pathEntry(w, r)
 	if !ok {
 		return
 	}
@@ -143,11 +139,7 @@ func (s *server) getTournamentEntry(w http.ResponseWriter, r *http.Request) {
 //	@Failure	422	{object}	Problem	"invalid_command: every bad field listed in errors (name, club, number, seed); idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/entries/{entryID} [patch]
 func (s *server) updateTournamentEntry(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tournamentID")
-	if !ok {
-		return
-	}
-	entry, ok := pathID(w, r, "entryID")
+	id, entry, ok := pathEntry(w, r)
 	if !ok {
 		return
 	}
@@ -156,9 +148,7 @@ func (s *server) updateTournamentEntry(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if out, ok := s.act(w, r, id, req.command(entry), b); ok {
-		s.respondEntry(w, r, out.TournamentRead, entry, http.StatusOK)
-	}
+	s.entryCommand(w, r, id, entry, req.command(entry), b)
 }
 
 // checkInTournamentEntry checks an entry in or out.
@@ -182,11 +172,7 @@ func (s *server) updateTournamentEntry(w http.ResponseWriter, r *http.Request) {
 //	@Failure	422	{object}	Problem	"idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/entries/{entryID}/check-in [post]
 func (s *server) checkInTournamentEntry(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tournamentID")
-	if !ok {
-		return
-	}
-	entry, ok := pathID(w, r, "entryID")
+	id, entry, ok := pathEntry(w, r)
 	if !ok {
 		return
 	}
@@ -195,9 +181,7 @@ func (s *server) checkInTournamentEntry(w http.ResponseWriter, r *http.Request) 
 	if !ok {
 		return
 	}
-	if out, ok := s.act(w, r, id, tourney.CheckIn{Entry: entry, Undo: req.Undo}, b); ok {
-		s.respondEntry(w, r, out.TournamentRead, entry, http.StatusOK)
-	}
+	s.entryCommand(w, r, id, entry, tourney.CheckIn{Entry: entry, Undo: req.Undo}, b)
 }
 
 // withdrawTournamentEntry withdraws an entry.
@@ -221,11 +205,7 @@ func (s *server) checkInTournamentEntry(w http.ResponseWriter, r *http.Request) 
 //	@Failure	422	{object}	Problem	"invalid_command (errors: reason too long); idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/entries/{entryID}/withdraw [post]
 func (s *server) withdrawTournamentEntry(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tournamentID")
-	if !ok {
-		return
-	}
-	entry, ok := pathID(w, r, "entryID")
+	id, entry, ok := pathEntry(w, r)
 	if !ok {
 		return
 	}
@@ -234,9 +214,7 @@ func (s *server) withdrawTournamentEntry(w http.ResponseWriter, r *http.Request)
 	if !ok {
 		return
 	}
-	if out, ok := s.act(w, r, id, tourney.Withdraw{Entry: entry, Reason: req.Reason}, b); ok {
-		s.respondEntry(w, r, out.TournamentRead, entry, http.StatusOK)
-	}
+	s.entryCommand(w, r, id, entry, tourney.Withdraw{Entry: entry, Reason: req.Reason}, b)
 }
 
 // tournamentEntryHistory returns an entry's rounds.
@@ -254,11 +232,7 @@ func (s *server) withdrawTournamentEntry(w http.ResponseWriter, r *http.Request)
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/entries/{entryID}/history [get]
 func (s *server) tournamentEntryHistory(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tournamentID")
-	if !ok {
-		return
-	}
-	entry, ok := pathID(w, r, "entryID")
+	id, entry, ok := pathEntry(w, r)
 	if !ok {
 		return
 	}
@@ -272,4 +246,22 @@ func (s *server) tournamentEntryHistory(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	respond(w, http.StatusOK, h)
+}
+
+// pathEntry reads the tournament and entry ids of an entry's path; on
+// failure it answers 400 invalid_parameter and reports false.
+func pathEntry(w http.ResponseWriter, r *http.Request) (id, entry int64, ok bool) {
+	if id, ok = pathID(w, r, "tournamentID"); !ok {
+		return 0, 0, false
+	}
+	entry, ok = pathID(w, r, "entryID")
+	return id, entry, ok
+}
+
+// entryCommand gives a command about one entry and answers the entry as
+// it is after it.
+func (s *server) entryCommand(w http.ResponseWriter, r *http.Request, id, entry int64, cmd tourney.Command, b body) {
+	if out, ok := s.act(w, r, id, cmd, b); ok {
+		s.respondEntry(w, r, out.TournamentRead, entry, http.StatusOK)
+	}
 }
