@@ -55,28 +55,52 @@ func (c *tournamentCell) reset() {
 // catchUp brings the state up to the tournament's version, rebuilding it
 // when the set-up changed.
 func (c *tournamentCell) catchUp(tx Tx, t Tournament) error {
-	su := tourneySetup(t)
-	b, err := json.Marshal(su)
+	setup, err := setupKey(t)
 	if err != nil {
 		return err
 	}
-	if c.state == nil || c.setup != string(b) {
-		st, err := tourney.New(su)
+	if c.state == nil || c.setup != setup {
+		st, err := newState(t)
 		if err != nil {
-			return fmt.Errorf("tournament %d: its stored set-up: %w", t.ID, err)
+			return err
 		}
-		c.setup, c.state, c.snap, c.snapSeq = string(b), st, nil, -1
+		c.setup, c.state, c.snap, c.snapSeq = setup, st, nil, -1
 	}
-	if c.state.Seq() >= t.Version {
+	if err := applyLog(tx, t, c.state); err != nil {
+		c.reset()
+		return err
+	}
+	return nil
+}
+
+// setupKey identifies the set-up a state is built with: the JSON of the
+// tourney package's Setup.
+func setupKey(t Tournament) (string, error) {
+	b, err := json.Marshal(tourneySetup(t))
+	return string(b), err
+}
+
+// newState is the state of the tournament before its first event.
+func newState(t Tournament) (*tourney.State, error) {
+	st, err := tourney.New(tourneySetup(t))
+	if err != nil {
+		return nil, fmt.Errorf("tournament %d: its stored set-up: %w", t.ID, err)
+	}
+	return st, nil
+}
+
+// applyLog applies to st the events of t's log after st's, as tx sees
+// them, up to t.Version.
+func applyLog(tx Tx, t Tournament, st *tourney.State) error {
+	if st.Seq() >= t.Version {
 		return nil
 	}
-	recs, err := tx.TournamentEvents().After(t.ID, c.state.Seq())
+	recs, err := tx.TournamentEvents().After(t.ID, st.Seq())
 	if err != nil {
 		return err
 	}
 	for _, r := range recs {
-		if err := c.state.Apply(eventOf(r)); err != nil {
-			c.reset()
+		if err := st.Apply(eventOf(r)); err != nil {
 			return fmt.Errorf("tournament %d: replaying its log: %w", t.ID, err)
 		}
 	}
@@ -144,35 +168,22 @@ type forked struct {
 // fork copies the cell's state (which holds committed events only) and
 // catches the copy up inside tx, with what tx sees.
 func (c *tournamentCell) fork(tx Tx, t Tournament) (*forked, error) {
-	su := tourneySetup(t)
-	b, err := json.Marshal(su)
+	setup, err := setupKey(t)
 	if err != nil {
 		return nil, err
 	}
-	f := &forked{setup: string(b)}
+	f := &forked{setup: setup}
 	c.mu.Lock()
 	if c.state != nil && c.setup == f.setup && c.state.Seq() <= t.Version {
 		f.state = c.state.Clone()
 	}
 	c.mu.Unlock()
 	if f.state == nil {
-		if f.state, err = tourney.New(su); err != nil {
-			return nil, fmt.Errorf("tournament %d: its stored set-up: %w", t.ID, err)
+		if f.state, err = newState(t); err != nil {
+			return nil, err
 		}
 	}
-	if f.state.Seq() >= t.Version {
-		return f, nil
-	}
-	recs, err := tx.TournamentEvents().After(t.ID, f.state.Seq())
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range recs {
-		if err := f.state.Apply(eventOf(r)); err != nil {
-			return nil, fmt.Errorf("tournament %d: replaying its log: %w", t.ID, err)
-		}
-	}
-	return f, nil
+	return f, applyLog(tx, t, f.state)
 }
 
 // read is the tournament with the fork's readable state.
