@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"net/http"
 
 	"github.com/burraco/burraco/domain"
 )
@@ -10,30 +11,33 @@ import (
 // cannot collide with another package's.
 type contextKey int
 
-const (
-	actorKey contextKey = iota + 1
-	requestIDKey
-)
+const actorKey contextKey = 1
 
-// withActor returns ctx carrying the authenticated actor.
-func withActor(ctx context.Context, a domain.Actor) context.Context {
-	return context.WithValue(ctx, actorKey, a)
+// withActor returns r carrying the authenticated actor: in its request
+// state when it has one (the request is not copied), else in a context
+// value.
+func withActor(r *http.Request, a domain.Actor) *http.Request {
+	if st := stateOf(r.Context()); st != nil {
+		st.actor = a
+		return r
+	}
+	return r.WithContext(context.WithValue(r.Context(), actorKey, a))
 }
 
 // ActorFrom returns the actor of the request: the zero (anonymous) Actor
 // when nobody is logged in.
 func ActorFrom(ctx context.Context) domain.Actor {
+	if st := stateOf(ctx); st != nil {
+		return st.actor
+	}
 	a, _ := ctx.Value(actorKey).(domain.Actor)
 	return a
 }
 
-// withRequestID returns ctx carrying the request id.
-func withRequestID(ctx context.Context, id string) context.Context {
-	return context.WithValue(ctx, requestIDKey, id)
-}
-
-// RequestIDFrom returns the id of the request, or "".
+// RequestIDFrom returns the id of the request, or "" outside begin.
 func RequestIDFrom(ctx context.Context) string {
-	id, _ := ctx.Value(requestIDKey).(string)
-	return id
+	if st := stateOf(ctx); st != nil {
+		return st.id
+	}
+	return ""
 }

@@ -19,10 +19,10 @@ func testServer(logs *bytes.Buffer) *server {
 	return &server{log: slog.New(slog.NewTextHandler(logs, nil)), cfg: Config{}.withDefaults()}
 }
 
-// serve runs h behind the request-id and panic-recovery middleware.
+// serve runs h behind the first middleware and the panic recovery.
 func serve(s *server, h http.HandlerFunc) (*httptest.ResponseRecorder, Problem) {
 	rec := httptest.NewRecorder()
-	requestID(s.recoverPanics(h)).ServeHTTP(rec, httptest.NewRequest("GET", "/x", nil))
+	s.begin(s.recoverPanics(h)).ServeHTTP(rec, httptest.NewRequest("GET", "/x", nil))
 	var p Problem
 	_ = json.Unmarshal(rec.Body.Bytes(), &p)
 	return rec, p
@@ -178,7 +178,7 @@ func TestProbesLoggedAtDebug(t *testing.T) {
 			s.log = slog.New(NewLogHandler(&logs, LogText, slog.LevelInfo))
 			s.reqLog = requestLoggerOf(s.log.Handler())
 		}
-		h := s.logRequests(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := s.begin(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.URL.Query().Get("fail") != "" {
 				w.WriteHeader(http.StatusServiceUnavailable)
 				return
@@ -189,7 +189,7 @@ func TestProbesLoggedAtDebug(t *testing.T) {
 			h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", path, nil))
 		}
 		got := logs.String()
-		for _, want := range []string{"path=/api/v1/players status=200 bytes=2 duration=", "level=ERROR msg=request request_id=\"\" method=GET path=/readyz status=503 bytes=0 duration="} {
+		for _, want := range []string{"path=/api/v1/players status=200 bytes=2 duration=", "level=ERROR msg=request request_id=", "method=GET path=/readyz status=503 bytes=0 duration="} {
 			if !strings.Contains(got, want) {
 				t.Errorf("fast=%v: log lacks %q:\n%s", fast, want, got)
 			}

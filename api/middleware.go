@@ -7,32 +7,53 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"regexp"
 	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/go-chi/chi/v5/middleware"
-
 	"github.com/burraco/burraco/domain"
 )
 
-// validRequestID is what an incoming X-Request-ID must look like to be
-// kept; anything else is replaced, so logs cannot be forged through it.
-var validRequestID = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
-
-// requestID gives each request an id (the client's X-Request-ID when it is
-// sane, else a random one), puts it in the context and echoes it back.
-func requestID(next http.Handler) http.Handler {
+// begin is the first middleware: it gives the request its state (see
+// requestState) with an id (the client's X-Request-ID when it is sane,
+// else a random one, echoed back), and logs one structured line when the
+// answer is sent. Health probes, which a load balancer sends every few
+// seconds, are logged at Debug unless they fail.
+func (s *server) begin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id := r.Header.Get("X-Request-ID")
-		if !validRequestID.MatchString(id) {
-			id = newRequestID()
+		t := &tracked{}
+		t.start = time.Now()
+		t.parent = r.Context()
+		if v := r.Header["X-Request-Id"]; len(v) > 0 { // Header.Get would allocate the canonical key
+			t.id = v[0]
 		}
-		w.Header().Set("X-Request-ID", id)
-		next.ServeHTTP(w, r.WithContext(withRequestID(r.Context(), id)))
+		if !validRequestID(t.id) {
+			t.id = newRequestID()
+		}
+		w.Header()["X-Request-Id"] = []string{t.id} // X-Request-ID, canonical: Set would allocate its key
+		t.ResponseWriter = w
+		defer t.stop()
+		next.ServeHTTP(&t.statusWriter, r.WithContext(&t.requestState))
+		s.logRequest(r, &t.requestState, &t.statusWriter)
 	})
+}
+
+// validRequestID reports whether an incoming X-Request-ID may be kept:
+// 1 to 64 of A-Z a-z 0-9 . _ -; anything else is replaced, so that logs
+// cannot be forged through it.
+func validRequestID(id string) bool {
+	if len(id) == 0 || len(id) > 64 {
+		return false
+	}
+	for i := range len(id) {
+		switch c := id[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '.', c == '_', c == '-':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func newRequestID() string {
@@ -41,25 +62,13 @@ func newRequestID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// logRequests logs one structured line per request. Health probes, which
-// a load balancer sends every few seconds, are logged at Debug unless they
-// fail.
-func (s *server) logRequests(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
-		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
-		next.ServeHTTP(ww, r)
-		s.logRequest(r, ww, start)
-	})
-}
-
-// logRequest writes the line of logRequests. It is a function of its own,
-// not inlined, so that its attributes' frame is not on the stack while the
-// request is served: a long poll waits under logRequests for up to a
-// minute, with a stack that shrinks only to four times what is in use.
+// logRequest writes the line of begin. It is a function of its own, not
+// inlined, so that its attributes' frame is not on the stack while the
+// request is served: a long poll waits under begin for up to a minute,
+// with a stack that shrinks only to four times what is in use.
 //
 //go:noinline
-func (s *server) logRequest(r *http.Request, ww middleware.WrapResponseWriter, start time.Time) {
+func (s *server) logRequest(r *http.Request, st *requestState, ww *statusWriter) {
 	level := slog.LevelInfo
 	switch {
 	case ww.Status() >= 500:
@@ -73,12 +82,12 @@ func (s *server) logRequest(r *http.Request, ww middleware.WrapResponseWriter, s
 		}
 		now := time.Now() // in year range, as the JSON time must be
 		fast.write(now, level, &requestLine{
-			requestID: RequestIDFrom(r.Context()),
+			requestID: st.id,
 			method:    r.Method,
 			path:      r.URL.Path,
 			status:    ww.Status(),
-			bytes:     ww.BytesWritten(),
-			duration:  now.Sub(start),
+			bytes:     ww.bytes,
+			duration:  now.Sub(st.start),
 			remote:    r.RemoteAddr,
 			client:    s.proxies.clientAddr(r),
 		})
@@ -89,12 +98,12 @@ func (s *server) logRequest(r *http.Request, ww middleware.WrapResponseWriter, s
 	}
 	// The same line as requestLogger.write's.
 	s.log.LogAttrs(r.Context(), level, "request",
-		slog.String("request_id", RequestIDFrom(r.Context())),
+		slog.String("request_id", st.id),
 		slog.String("method", r.Method),
 		slog.String("path", r.URL.Path),
 		slog.Int("status", ww.Status()),
-		slog.Int("bytes", ww.BytesWritten()),
-		slog.Duration("duration", time.Since(start)),
+		slog.Int("bytes", ww.bytes),
+		slog.Duration("duration", time.Since(st.start)),
 		slog.String("remote", r.RemoteAddr),
 		slog.String("client", s.proxies.clientAddr(r)), // differs behind a trusted proxy
 	)
@@ -119,11 +128,18 @@ func (s *server) recoverPanics(next http.Handler) http.Handler {
 	})
 }
 
-// timeout gives each request a deadline; services see it through the
-// context, and a request that runs out of time is answered 503.
+// timeout gives each request a deadline d after it began; services see it
+// through the context, and a request that runs out of time is answered
+// 503. Under begin the deadline is the request state's (no timer unless
+// somebody waits on it).
 func timeout(d time.Duration) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if st := stateOf(r.Context()); st != nil {
+				st.setTimeout(d)
+				next.ServeHTTP(w, r)
+				return
+			}
 			ctx, cancel := context.WithTimeout(r.Context(), d)
 			defer cancel()
 			next.ServeHTTP(w, r.WithContext(ctx))
@@ -152,7 +168,7 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 			s.failErr(w, r, err)
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(withActor(r.Context(), actor)))
+		next.ServeHTTP(w, withActor(r, actor))
 	})
 }
 
@@ -165,7 +181,7 @@ func (s *server) actorOf(ctx context.Context, token string) (domain.Actor, error
 		return domain.Actor{}, err
 	}
 	a, err := s.svc.Auth.Actor(ctx, id)
-	if domain.ErrorCode(err) == domain.ENotFound {
+	if err != nil && domain.ErrorCode(err) == domain.ENotFound {
 		return domain.Actor{}, errBadToken
 	}
 	return a, err

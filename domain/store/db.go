@@ -366,40 +366,86 @@ func (db *DB) View(ctx context.Context, fn func(tx domain.Tx) error) error {
 // ViewOne implements domain.Storage: fn's one query runs on its own, on the
 // read pool.
 func (db *DB) ViewOne(ctx context.Context, fn func(tx domain.Tx) error) error {
-	budget := new(atomic.Int32)
-	budget.Store(1)
-	qctx := context.WithValue(db.queryContext(ctx), oneQueryKey{}, budget)
+	one := &oneQuery{}
+	one.budget.Store(1)
+	qctx := db.oneQueryContext(ctx, one)
 	// The hot reads are plain SQL (plainsql.go), which needs only the pool
 	// and the context: GORM's WithContext, a copy of its config and
 	// statement, cost a tenth of a get. fn first runs without it; if it
 	// reaches for GORM, its statement is stopped before it runs
 	// (errNeedsGORM) and fn runs again with a GORM handle. What the first
 	// run did is undone: it read at most one row, and its budget returns.
-	t := &tx{db: db.plainOnly(), pool: db.read.Statement.ConnPool, ctx: qctx, dialect: db.dialect, tables: db.tables}
-	err := fn(t)
+	one.tx = tx{db: db.plainOnly(), pool: db.read.Statement.ConnPool, ctx: qctx, dialect: db.dialect, tables: db.tables}
+	err := fn(&one.tx)
 	if errors.Is(err, errNeedsGORM) {
-		budget.Store(1)
-		t = &tx{db: db.read.WithContext(qctx), dialect: db.dialect, tables: db.tables}
-		err = fn(t)
+		one.budget.Store(1)
+		one.tx = tx{db: db.read.WithContext(qctx), dialect: db.dialect, tables: db.tables}
+		err = fn(&one.tx)
 	}
 	if err == nil {
-		t.done() // read only: what it read is committed
+		one.tx.done() // read only: what it read is committed
 	}
 	return translateTx(err)
+}
+
+// oneQuery is what a ViewOne needs, in one allocation: its transaction,
+// the number of queries fn may still make, and on SQLite its context.
+type oneQuery struct {
+	tx     tx
+	budget atomic.Int32
+	ctx    sqliteContext
+}
+
+// oneQueryContext is queryContext with one's budget under oneQueryKey.
+func (db *DB) oneQueryContext(ctx context.Context, one *oneQuery) context.Context {
+	if db.dialect != SQLite {
+		return context.WithValue(ctx, oneQueryKey{}, &one.budget)
+	}
+	one.ctx = sqliteContext{caller: ctx, budget: &one.budget}
+	return &one.ctx
 }
 
 // queryContext is the context the driver sees. go-sqlite3 starts a
 // goroutine for every statement and every row it steps through when the
 // context can be cancelled (to interrupt SQLite), which cost more than the
-// query; so on SQLite the driver gets a context that cannot be, and the
-// caller's is checked before each statement instead (callerKey). Our
-// statements take milliseconds; a request that has given up stops at the
-// next one, and InTx does not commit it.
+// query; so on SQLite the driver gets a context that cannot be
+// (sqliteContext), and the caller's is checked before each statement
+// instead (callerKey). Our statements take milliseconds; a request that has
+// given up stops at the next one, and InTx does not commit it. (ctx.Done
+// is not asked here: the API's request context makes its deadline's timer
+// only when somebody does.)
 func (db *DB) queryContext(ctx context.Context) context.Context {
-	if db.dialect != SQLite || ctx.Done() == nil {
+	if db.dialect != SQLite {
 		return ctx
 	}
-	return context.WithValue(context.WithoutCancel(ctx), callerKey{}, ctx)
+	return &sqliteContext{caller: ctx}
+}
+
+// sqliteContext is the context SQLite statements run with: never done
+// (context.WithoutCancel), with the caller's values, the caller itself
+// under callerKey and, in a ViewOne, the budget under oneQueryKey. One
+// type rather than three wrappings: a point read makes a few allocations
+// in all, and these were three of them.
+type sqliteContext struct {
+	caller context.Context
+	budget *atomic.Int32 // nil outside a ViewOne
+}
+
+func (*sqliteContext) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (*sqliteContext) Done() <-chan struct{}       { return nil }
+func (*sqliteContext) Err() error                  { return nil }
+
+func (c *sqliteContext) Value(key any) any {
+	switch key {
+	case callerKey{}:
+		return c.caller
+	case oneQueryKey{}:
+		if c.budget == nil {
+			return nil // not a typed nil: checkQuery asks whether there is one
+		}
+		return c.budget
+	}
+	return c.caller.Value(key)
 }
 
 type (

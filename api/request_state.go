@@ -1,0 +1,158 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/burraco/burraco/domain"
+)
+
+// requestState is what the middleware learns about a request on its way
+// in (its id, its actor, its deadline) and what it answered (status,
+// bytes), in one allocation. It is the request's context: the first
+// middleware puts it in place, and the later ones fill it in rather than
+// each wrapping the context in a value of its own and copying the request
+// to carry it (a copy of an http.Request is a quarter of a kilobyte; on a
+// poll that costs what a query does).
+//
+// Its deadline is context.WithTimeout's, made lazily: the timer and the
+// channel of Done are made when somebody first asks for Done. Err and
+// Deadline answer from the clock meanwhile. Most requests never ask (the
+// SQLite store checks Err between statements), and a timer per request
+// costs as much as a point query under load.
+type requestState struct {
+	parent   context.Context
+	id       string
+	actor    domain.Actor
+	start    time.Time
+	deadline time.Time // zero: the parent's only
+
+	timedOnce sync.Once
+	timed     atomic.Pointer[timedContext] // made by Done when there is a deadline
+}
+
+// timedContext is the context.WithDeadline a requestState makes on demand.
+type timedContext struct {
+	context.Context
+	cancel context.CancelFunc
+}
+
+type requestStateKey struct{}
+
+// stateOf returns the request's state, or nil outside the middleware
+// (handlers under test, contexts made elsewhere).
+func stateOf(ctx context.Context) *requestState {
+	st, _ := ctx.Value(requestStateKey{}).(*requestState)
+	return st
+}
+
+func (st *requestState) Value(key any) any {
+	if key == (requestStateKey{}) {
+		return st
+	}
+	if t := st.timed.Load(); t != nil {
+		return t.Value(key) // its cancelCtx, for context.Cause and children
+	}
+	return st.parent.Value(key)
+}
+
+func (st *requestState) Deadline() (time.Time, bool) {
+	d, ok := st.parent.Deadline()
+	if !st.deadline.IsZero() && (!ok || st.deadline.Before(d)) {
+		return st.deadline, true
+	}
+	return d, ok
+}
+
+func (st *requestState) Done() <-chan struct{} {
+	if st.deadline.IsZero() {
+		return st.parent.Done()
+	}
+	st.timedOnce.Do(func() {
+		ctx, cancel := context.WithDeadline(st.parent, st.deadline)
+		st.timed.Store(&timedContext{ctx, cancel})
+	})
+	return st.timed.Load().Done()
+}
+
+func (st *requestState) Err() error {
+	if t := st.timed.Load(); t != nil {
+		return t.Err()
+	}
+	if err := st.parent.Err(); err != nil {
+		return err
+	}
+	if !st.deadline.IsZero() && !time.Now().Before(st.deadline) {
+		return context.DeadlineExceeded
+	}
+	return nil
+}
+
+// setTimeout gives the request a deadline d after it started. It is called
+// by the timeout middleware before the handler runs, in the request's own
+// goroutine; a Done asked for earlier (none on our routes) gets the new
+// deadline's channel from then on.
+func (st *requestState) setTimeout(d time.Duration) {
+	deadline := st.start.Add(d)
+	if !st.deadline.IsZero() && st.deadline.Before(deadline) {
+		return
+	}
+	st.deadline = deadline
+	if t := st.timed.Swap(nil); t != nil {
+		t.cancel()
+	}
+	st.timedOnce = sync.Once{}
+}
+
+// stop releases the deadline's timer, if one was made.
+func (st *requestState) stop() {
+	if t := st.timed.Load(); t != nil {
+		t.cancel()
+	}
+}
+
+// statusWriter records the status and size of an answer for the request
+// log. Flush and the rest reach the connection's writer through Unwrap
+// (http.ResponseController).
+type statusWriter struct {
+	http.ResponseWriter
+	status int // 0 until the header is written
+	bytes  int
+}
+
+func (w *statusWriter) WriteHeader(status int) {
+	if w.status == 0 && status >= 200 { // 1xx answers are not the answer
+		w.status = status
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += n
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// Status is the status sent, 200 when the handler wrote nothing (as
+// net/http then answers).
+func (w *statusWriter) Status() int {
+	if w.status == 0 {
+		return http.StatusOK
+	}
+	return w.status
+}
+
+// tracked is a request's state and answer writer, allocated together.
+type tracked struct {
+	requestState
+	statusWriter
+}
