@@ -161,50 +161,54 @@ func (s *server) routes() chi.Router {
 			r.Use(s.authenticate)
 			r.With(s.requireAuth).Get("/me", s.me)
 			r.With(s.requireAuth).Get("/me/clubs", s.myClubs)
-			r.Route("/clubs", s.clubRoutes)
-			r.Route("/players", s.playerRoutes)
-			r.Route("/tournaments", s.tournamentRoutes)
+			rt := routes{r: r}
+			rt.under("/clubs", s.clubRoutes)
+			rt.under("/players", s.playerRoutes)
+			rt.under("/tournaments", s.tournamentRoutes)
 		})
 	})
 	return r
 }
 
-func (s *server) clubRoutes(r chi.Router) {
-	r.Get("/", s.listClubs)
-	r.With(s.requireAuth).Post("/", s.createClub)
-	r.Route("/{clubID}", func(r chi.Router) {
-		r.Get("/", s.getClub)
-		r.With(s.requireAuth).Patch("/", s.updateClub)
-		r.With(s.requireAuth).Post("/tournaments", s.createTournament)
-		r.Route("/members", func(r chi.Router) {
-			r = r.With(s.requireAuth) // on matched routes only: 404/405 first
-			r.Get("/", s.listMembers)
-			r.Post("/", s.addMember)
-			r.Patch("/{userID}", s.updateMember)
-			r.Delete("/{userID}", s.removeMember)
+func (s *server) clubRoutes(r routes) {
+	auth := r.with(s.requireAuth) // on matched routes only: 404/405 first
+	r.get("/", s.listClubs)
+	auth.post("/", s.createClub)
+	r.under("/{clubID}", func(r routes) {
+		auth := r.with(s.requireAuth)
+		r.get("/", s.getClub)
+		auth.patch("/", s.updateClub)
+		auth.post("/tournaments", s.createTournament)
+		auth.under("/members", func(r routes) {
+			r.get("/", s.listMembers)
+			r.post("/", s.addMember)
+			r.patch("/{userID}", s.updateMember)
+			r.delete("/{userID}", s.removeMember)
 		})
 	})
 }
 
-func (s *server) playerRoutes(r chi.Router) {
-	r.Get("/", s.listPlayers)
-	r.With(s.requireAuth).Post("/", s.createPlayer)
-	r.Route("/{playerID}", func(r chi.Router) {
-		r.Get("/", s.getPlayer)
-		r.With(s.requireAuth).Patch("/", s.updatePlayer)
-		r.With(s.requireAuth).Delete("/", s.deletePlayer)
+func (s *server) playerRoutes(r routes) {
+	r.get("/", s.listPlayers)
+	r.with(s.requireAuth).post("/", s.createPlayer)
+	r.under("/{playerID}", func(r routes) {
+		auth := r.with(s.requireAuth)
+		r.get("/", s.getPlayer)
+		auth.patch("/", s.updatePlayer)
+		auth.delete("/", s.deletePlayer)
 	})
 }
 
-func (s *server) tournamentRoutes(r chi.Router) {
-	r.Get("/", s.listTournaments)
-	r.Route("/{tournamentID}", func(r chi.Router) {
-		r.Get("/", s.getTournament)
-		r.With(s.requireAuth).Patch("/", s.updateTournament)
-		r.With(s.requireAuth).Delete("/", s.deleteTournament)
+func (s *server) tournamentRoutes(r routes) {
+	r.get("/", s.listTournaments)
+	r.under("/{tournamentID}", func(r routes) {
+		auth := r.with(s.requireAuth)
+		r.get("/", s.getTournament)
+		auth.patch("/", s.updateTournament)
+		auth.delete("/", s.deleteTournament)
 		s.tournamentPlayRoutes(r)
-		r.Get("/referees", s.listTournamentReferees)
-		r.With(s.requireAuth).Put("/referees/{userID}", s.assignTournamentReferee)
-		r.With(s.requireAuth).Delete("/referees/{userID}", s.unassignTournamentReferee)
+		r.get("/referees", s.listTournamentReferees)
+		auth.put("/referees/{userID}", s.assignTournamentReferee)
+		auth.delete("/referees/{userID}", s.unassignTournamentReferee)
 	})
 }
