@@ -79,3 +79,7 @@ func ColumnPlayerReads(t domain.Tx) PlayerReads {
 		return r.listColumns(r.listQuery(f), f)
 	}}
 }
+
+// PlayerPageHits counts the pages of players answered from the cache
+// without reading them again.
+func PlayerPageHits(db *DB) int64 { return db.playerPages.hits.Load() }

@@ -127,9 +127,34 @@ func (r playerRepo) Delete(id int64) error {
 	return deletedOne(r.t.db.Delete(&playerRow{}, id), "player")
 }
 
-// List reads a page and the total in one statement, in plain SQL (see
-// plainsql.go); on SQLite, packed (see packed.go).
+// List reads a page and the total. In a read (View, ViewOne) it reads the
+// players' data version first, and answers a page read before at that
+// version without reading it again (data_versions.go).
 func (r playerRepo) List(f domain.PlayerFilter) ([]domain.Player, int, error) {
+	pages := r.t.playerPages
+	if pages == nil {
+		return r.list(f)
+	}
+	version, err := r.t.dataVersion("players")
+	if err != nil {
+		return nil, 0, err
+	}
+	key := playerPageKeyOf(f)
+	if page, ok := pages.get(key, version); ok {
+		return slices.Clone(page.items), page.total, nil
+	}
+	r.t.refundQuery() // a ViewOne: the version was a query of its own
+	items, total, err := r.list(f)
+	if err != nil {
+		return nil, 0, err
+	}
+	pages.put(key, version, playerPage{items: slices.Clone(items), total: total})
+	return items, total, nil
+}
+
+// list reads a page and the total in one statement, in plain SQL (see
+// plainsql.go); on SQLite, packed (see packed.go).
+func (r playerRepo) list(f domain.PlayerFilter) ([]domain.Player, int, error) {
 	q := r.listQuery(f)
 	if r.t.dialect == SQLite {
 		return r.listPacked(q, f)
