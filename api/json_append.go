@@ -154,3 +154,9 @@ func (l PlayerList) appendJSON(b []byte) ([]byte, bool) {
 	b = strconv.AppendInt(appendJSONKey(b, "offset", false), int64(l.Offset), 10)
 	return append(b, '}'), true
 }
+
+// appendJSON writes a health answer: load balancers ask every few seconds.
+func (h Health) appendJSON(b []byte) ([]byte, bool) {
+	b = appendJSONKey(append(b, '{'), "status", true)
+	return append(appendJSONString(b, h.Status), '}'), true
+}

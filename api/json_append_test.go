@@ -11,7 +11,7 @@ import (
 )
 
 // appenderTypes are the answer types with an appendJSON.
-var appenderTypes = []any{Player{}, PlayerList{}}
+var appenderTypes = []any{Player{}, PlayerList{}, Health{}}
 
 // TestAppendersWriteWhatEncodingJSONWrites: for random values of every
 // type with an appendJSON (every field filled by reflection, so that a

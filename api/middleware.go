@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"time"
 
@@ -34,7 +33,9 @@ func (s *server) begin(next http.Handler) http.Handler {
 		w.Header()["X-Request-Id"] = []string{t.id} // X-Request-ID, canonical: Set would allocate its key
 		t.ResponseWriter = w
 		defer t.stop()
-		next.ServeHTTP(&t.statusWriter, r.WithContext(&t.requestState))
+		r = r.WithContext(&t.requestState)
+		t.r = r
+		next.ServeHTTP(&t.statusWriter, r)
 		s.logRequest(r, &t.requestState, &t.statusWriter)
 	})
 }
@@ -197,42 +198,3 @@ func (s *server) requireAuth(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
-
-// problemFor405 turns chi's bare 405 answer into a problem. chi's own 405
-// handler is kept because it alone knows the methods the path allows (it
-// sets the Allow header); a custom one would lose them.
-func problemFor405(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		next.ServeHTTP(&notAllowedWriter{ResponseWriter: w, r: r}, r)
-	})
-}
-
-type notAllowedWriter struct {
-	http.ResponseWriter
-	r       *http.Request
-	written bool // the problem was sent; drop chi's empty body
-}
-
-func (w *notAllowedWriter) WriteHeader(status int) {
-	if status == http.StatusMethodNotAllowed && w.Header().Get("Content-Type") == "" {
-		w.written = true
-		// chi lists the allowed methods in map order; sort them, so that
-		// the header is the same on every request.
-		if allow := w.Header().Values("Allow"); len(allow) > 1 {
-			w.Header()["Allow"] = slices.Sorted(slices.Values(allow))
-		}
-		fail(w.ResponseWriter, w.r, codeMethodNotAllowed, w.r.Method+" is not allowed here; see the Allow header")
-		return
-	}
-	w.ResponseWriter.WriteHeader(status)
-}
-
-func (w *notAllowedWriter) Write(b []byte) (int, error) {
-	if w.written {
-		return len(b), nil
-	}
-	return w.ResponseWriter.Write(b)
-}
-
-// Unwrap lets http.ResponseController reach the underlying writer.
-func (w *notAllowedWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

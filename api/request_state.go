@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"net/http"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -115,15 +116,30 @@ func (st *requestState) stop() {
 }
 
 // statusWriter records the status and size of an answer for the request
-// log. Flush and the rest reach the connection's writer through Unwrap
+// log, and turns chi's bare 405 answer into a problem: chi's own 405
+// handler is kept because it alone knows the methods the path allows (it
+// sets the Allow header); a handler of ours would lose them. Flush and the
+// rest reach the connection's writer through Unwrap
 // (http.ResponseController).
 type statusWriter struct {
 	http.ResponseWriter
-	status int // 0 until the header is written
-	bytes  int
+	r        *http.Request // the request, for the problem of a 405
+	status   int           // 0 until the header is written
+	bytes    int
+	dropBody bool // chi's empty 405 body, replaced by the problem
 }
 
 func (w *statusWriter) WriteHeader(status int) {
+	if status == http.StatusMethodNotAllowed && w.status == 0 && w.Header().Get("Content-Type") == "" {
+		// chi lists the allowed methods in map order; sort them, so that
+		// the header is the same on every request.
+		if allow := w.Header().Values("Allow"); len(allow) > 1 {
+			w.Header()["Allow"] = slices.Sorted(slices.Values(allow))
+		}
+		fail(w, w.r, codeMethodNotAllowed, w.r.Method+" is not allowed here; see the Allow header")
+		w.dropBody = true
+		return
+	}
 	if w.status == 0 && status >= 200 { // 1xx answers are not the answer
 		w.status = status
 	}
@@ -131,6 +147,9 @@ func (w *statusWriter) WriteHeader(status int) {
 }
 
 func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.dropBody {
+		return len(b), nil
+	}
 	if w.status == 0 {
 		w.status = http.StatusOK
 	}

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -161,15 +162,35 @@ func appendRequestLine(b []byte, json bool, t time.Time, level slog.Level, ln *r
 }
 
 // appendSlogTime is slog's text time: RFC 3339 with exactly three
-// digits of milliseconds, truncated.
+// digits of milliseconds, truncated. Every line of a second starts alike:
+// the date, the time to the second and the zone are formatted once a
+// second (lastSecond), the milliseconds on each line.
 func appendSlogTime(b []byte, t time.Time) []byte {
-	const prefixLen = len("2006-01-02T15:04:05.000")
-	n := len(b)
-	// RFC3339Nano trims trailing zeros; a tenth of a millisecond more
-	// keeps four digits, of which the fourth is dropped.
-	t = t.Truncate(time.Millisecond).Add(time.Millisecond / 10)
-	b = t.AppendFormat(b, time.RFC3339Nano)
-	return append(b[:n+prefixLen], b[n+prefixLen+1:]...)
+	sec, loc := t.Unix(), t.Location()
+	s := lastSecond.Load()
+	if s == nil || s.sec != sec || s.loc != loc {
+		s = newSecondStamp(t)
+		lastSecond.Store(s)
+	}
+	ms := t.Nanosecond() / int(time.Millisecond)
+	b = append(b, s.head...)
+	b = append(b, '.', byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10))
+	return append(b, s.zone...)
+}
+
+// secondStamp is a second of a location as slog's text time writes it.
+type secondStamp struct {
+	sec        int64
+	loc        *time.Location
+	head, zone string // "2006-01-02T15:04:05" and "Z07:00"
+}
+
+// lastSecond is the second of the last line written.
+var lastSecond atomic.Pointer[secondStamp]
+
+func newSecondStamp(t time.Time) *secondStamp {
+	return &secondStamp{sec: t.Unix(), loc: t.Location(),
+		head: t.Format("2006-01-02T15:04:05"), zone: t.Format("Z07:00")}
 }
 
 // appendSlogTextString is slog's text value: as is, or Go-quoted when it is

@@ -210,3 +210,18 @@ func BenchmarkRequestLine(b *testing.B) {
 		}
 	})
 }
+
+// TestSlogTimeFollowsTheSecondAndTheZone: the time of a line is formatted
+// from the last line's second only when it is the same second in the same
+// location.
+func TestSlogTimeFollowsTheSecondAndTheZone(t *testing.T) {
+	at := time.Date(2026, 3, 29, 0, 59, 59, 998_000_000, time.UTC)
+	rome := time.FixedZone("CET", 3600)
+	for i, tm := range []time.Time{at, at.In(rome), at.Add(time.Millisecond), at.Add(2 * time.Millisecond).In(rome),
+		at.Add(2 * time.Millisecond), at.In(rome), time.Date(1969, 12, 31, 23, 59, 59, 500_000_000, time.UTC)} {
+		want := tm.Format("2006-01-02T15:04:05.000Z07:00")
+		if got := string(appendSlogTime(nil, tm)); got != want {
+			t.Errorf("#%d %v: %s, want %s", i, tm, got, want)
+		}
+	}
+}

@@ -120,7 +120,7 @@ func NewServer(cfg Config, svc domain.Services, db Pinger, log *slog.Logger) htt
 
 func (s *server) routes() chi.Router {
 	r := chi.NewRouter()
-	r.Use(s.begin, s.recoverPanics, problemFor405)
+	r.Use(s.begin, s.recoverPanics)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, codeRouteNotFound, "there is no such endpoint; see /openapi.yaml")
 	})
