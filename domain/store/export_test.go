@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"fmt"
 	"sync"
+	"time"
 
 	"gorm.io/gorm/schema"
 
@@ -83,3 +84,20 @@ func ColumnPlayerReads(t domain.Tx) PlayerReads {
 // PlayerPageHits counts the pages of players answered from the cache
 // without reading them again.
 func PlayerPageHits(db *DB) int64 { return db.playerPages.hits.Load() }
+
+// SetReadPin turns the SQLite read pin (checkpoint.go) on or off, and
+// waits until it is held or released.
+func SetReadPin(db *DB, on bool) {
+	c := db.ckpt
+	c.pinOff.Store(!on)
+	c.written()
+	for c.pinned.Load() != on {
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// ReadPinned reports whether the read pin is held.
+func ReadPinned(db *DB) bool { return db.ckpt.pinned.Load() }
+
+// ReadPins counts the read pins taken.
+func ReadPins(db *DB) int64 { return db.ckpt.pins.Load() }

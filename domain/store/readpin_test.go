@@ -1,0 +1,104 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/store"
+	"github.com/burraco/burraco/domain/store/storetest"
+)
+
+// BenchmarkReadPin times a point read (a player in a ViewOne, as
+// GET /players/{id} makes it) with the SQLite read pin (checkpoint.go) and
+// without it, in alternating rounds; speedup is the time without over the
+// time with, and ns/op the time with:
+//
+//	go test ./domain/store -run '^$' -bench ReadPin -benchtime 100000x
+func BenchmarkReadPin(b *testing.B) {
+	db := storetest.SQLite(b)
+	id := seedBenchPlayers(b, db, 100)
+	ctx := context.Background()
+	read := func(n int) time.Duration {
+		start := time.Now()
+		for range n {
+			if err := db.ViewOne(ctx, func(tx domain.Tx) error { _, err := tx.Players().Get(id); return err }); err != nil {
+				b.Fatal(err)
+			}
+		}
+		return time.Since(start)
+	}
+	const rounds = 10
+	var with, without time.Duration
+	b.ResetTimer()
+	for r := range rounds {
+		n := b.N / rounds
+		if r == rounds-1 {
+			n = b.N - n*(rounds-1)
+		}
+		b.StopTimer()
+		store.SetReadPin(db, false)
+		without += read(n)
+		store.SetReadPin(db, true)
+		b.StartTimer()
+		with += read(n)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(without)/float64(with), "speedup")
+}
+
+// TestReadPinKeepsTheLogBounded: with the read pin held between
+// checkpoints, bursts of writes still have their log copied back and the
+// log restarted from its start, so that the -wal file does not grow from
+// one burst to the next; and every write is read at once, by this process
+// and by another.
+func TestReadPinKeepsTheLogBounded(t *testing.T) {
+	url := storetest.SQLiteURL(t)
+	db, other := storetest.Open(t, url), storetest.Open(t, url)
+	ctx := context.Background()
+	now := time.Now().UTC()
+	var sizes []int64
+	for burst := range 6 {
+		for i := range 200 {
+			p := domain.Player{Name: fmt.Sprintf("Player %d-%03d", burst, i), CreatedAt: now, UpdatedAt: now}
+			if err := db.InTx(ctx, func(tx domain.Tx) error { return tx.Players().Create(&p) }); err != nil {
+				t.Fatal(err)
+			}
+			for _, reader := range []*store.DB{db, other} {
+				err := reader.ViewOne(ctx, func(tx domain.Tx) error {
+					got, err := tx.Players().Get(p.ID)
+					if err == nil && got.Name != p.Name {
+						err = fmt.Errorf("read %q, wrote %q", got.Name, p.Name)
+					}
+					return err
+				})
+				if err != nil {
+					t.Fatalf("burst %d, write %d: %v", burst, i, err)
+				}
+			}
+		}
+		// A checkpoint comes a moment after the writes, and the pin is
+		// taken again when one has copied the whole log back: two pins
+		// after the last write, the second certainly after a checkpoint
+		// that began after it.
+		pins := store.ReadPins(db)
+		for deadline := time.Now().Add(10 * time.Second); store.ReadPins(db) < pins+2; {
+			if time.Now().After(deadline) {
+				t.Fatalf("burst %d: the pin was not taken again", burst)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		fi, err := os.Stat(url + "-wal")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sizes = append(sizes, fi.Size())
+	}
+	if last, first := sizes[len(sizes)-1], sizes[0]; last > 2*first {
+		t.Fatalf("the log grew from burst to burst: %v bytes", sizes)
+	}
+	t.Logf("log size after each burst: %v bytes", sizes)
+}
