@@ -127,3 +127,18 @@ func TestValidRequestID(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestStateRunsAfterFuncsAtTheDeadline: context.AfterFunc, which
+// the standard library's helpers use, fires at the lazy deadline.
+func TestRequestStateRunsAfterFuncsAtTheDeadline(t *testing.T) {
+	st := newState(context.Background())
+	st.setTimeout(10 * time.Millisecond)
+	fired := make(chan struct{})
+	context.AfterFunc(st, func() { close(fired) })
+	select {
+	case <-fired:
+	case <-time.After(time.Second):
+		t.Fatal("AfterFunc did not run at the deadline")
+	}
+	st.stop()
+}
