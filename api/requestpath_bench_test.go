@@ -29,8 +29,8 @@ import (
 //
 // The server is the real one (router, middleware, services, GORM) on a real
 // SQLite file, answering real HTTP over loopback on loadConns keep-alive
-// connections. Each read is compared with a bare net/http handler that
-// answers the same bytes; each write with a raw Go loop of single-row
+// connections, on serve's http.Server settings. Each read is compared with
+// a bare net/http handler on the same settings that answers the same bytes; each write with a raw Go loop of single-row
 // INSERT transactions on another SQLite file opened with the same pragmas.
 // The two alternate in rounds, so a burst of other work on the machine hits
 // both.
@@ -85,13 +85,11 @@ func newBenchFixture(b *testing.B) *benchFixture {
 	db := storetest.SQLite(b)
 	svc := domain.NewServices(db, domain.Config{PasswordParams: domain.TestPasswordParams})
 	handler := api.NewServer(api.Config{JWTSecret: testSecret}, svc, db, benchLogger(b))
-	f := &benchFixture{server: httptest.NewServer(handler), bareBodies: map[string][]byte{}}
-	b.Cleanup(f.server.Close)
-	f.bare = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	f := &benchFixture{server: startBenchServer(b, handler), bareBodies: map[string][]byte{}}
+	f.bare = startBenchServer(b, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(f.bareBodies[r.URL.Path])
 	}))
-	b.Cleanup(f.bare.Close)
 	f.raw = storetest.SQLite(b).SQL()
 
 	ctx := context.Background()
@@ -116,6 +114,17 @@ func newBenchFixture(b *testing.B) *benchFixture {
 		f.playerPath = fmt.Sprintf("/api/v1/players/%d", p.ID)
 	}
 	return f
+}
+
+// startBenchServer serves h on loopback on the http.Server serve runs
+// (api.NewHTTPServer: its time-outs cost every request a little), the
+// server and its bare baseline alike.
+func startBenchServer(b *testing.B, h http.Handler) *httptest.Server {
+	srv := httptest.NewUnstartedServer(h)
+	srv.Config = api.NewHTTPServer(h, nil)
+	srv.Start()
+	b.Cleanup(srv.Close)
+	return srv
 }
 
 // benchLogger is the server's log as serve wires it, on a real file.

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/burraco/burraco/api"
 	"github.com/burraco/burraco/domain/store"
 	"github.com/burraco/burraco/migrations"
 )
@@ -36,7 +37,8 @@ func main() {
 }
 
 // bare answers every request with a small JSON body, as /healthz does,
-// and prints the address it listens on.
+// on the server's http.Server settings, and prints the address it listens
+// on.
 func bare(addr string) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -44,10 +46,11 @@ func bare(addr string) error {
 	}
 	fmt.Println(ln.Addr())
 	body := []byte(`{"status":"ok"}` + "\n")
-	return http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	// On the server's own http.Server settings (time-outs), as serve runs.
+	return api.NewHTTPServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(body)
-	}))
+	}), nil).Serve(ln)
 }
 
 // inserts prints the rate of a raw loop of single-row INSERT transactions
