@@ -10,7 +10,10 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/go-chi/chi/v5"
 
 	"github.com/burraco/burraco/domain"
 )
@@ -21,24 +24,46 @@ import (
 // answer is sent. Health probes, which a load balancer sends every few
 // seconds, are logged at Debug unless they fail.
 func (s *server) begin(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		t := &tracked{}
-		t.start = time.Now()
-		t.parent = r.Context()
-		if v := r.Header["X-Request-Id"]; len(v) > 0 { // Header.Get would allocate the canonical key
-			t.id = v[0]
-		}
-		if !validRequestID(t.id) {
-			t.id = newRequestID()
-		}
-		w.Header()["X-Request-Id"] = []string{t.id} // X-Request-ID, canonical: Set would allocate its key
-		t.ResponseWriter = w
-		defer t.stop()
-		r = r.WithContext(&t.requestState)
-		t.r = r
-		next.ServeHTTP(&t.statusWriter, r)
-		s.logRequest(r, &t.requestState, &t.statusWriter)
-	})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.serveTracked(next, w, r) })
+}
+
+// front is the API's handler: begin in front of the router. Its state also
+// carries the router's routing context (chi.RouteCtxKey), which the router
+// then uses as a parent router's: one copy of the request for both rather
+// than one each. It is the router's chi.Routes too, for what walks them.
+type front struct {
+	chi.Router
+	s *server
+}
+
+func (f front) ServeHTTP(w http.ResponseWriter, r *http.Request) { f.s.serveTracked(f.Router, w, r) }
+
+// routeContexts are chi's routing contexts, reused as chi's own pool does.
+var routeContexts = sync.Pool{New: func() any { return chi.NewRouteContext() }}
+
+func (s *server) serveTracked(next http.Handler, w http.ResponseWriter, r *http.Request) {
+	t := &tracked{}
+	t.start = time.Now()
+	t.parent = r.Context()
+	if v := r.Header["X-Request-Id"]; len(v) > 0 { // Header.Get would allocate the canonical key
+		t.id = v[0]
+	}
+	if !validRequestID(t.id) {
+		t.id = newRequestID()
+	}
+	w.Header()["X-Request-Id"] = []string{t.id} // X-Request-ID, canonical: Set would allocate its key
+	t.ResponseWriter = w
+	t.route = routeContexts.Get().(*chi.Context)
+	t.route.Reset()
+	t.route.Routes, _ = next.(chi.Routes)
+	defer func() {
+		t.stop()
+		routeContexts.Put(t.route)
+	}()
+	r = r.WithContext(&t.requestState)
+	t.r = r
+	next.ServeHTTP(&t.statusWriter, r)
+	s.logRequest(r, &t.requestState, &t.statusWriter)
 }
 
 // validRequestID reports whether an incoming X-Request-ID may be kept:

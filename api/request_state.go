@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/go-chi/chi/v5"
+
 	"github.com/burraco/burraco/domain"
 )
 
@@ -33,6 +35,8 @@ type requestState struct {
 
 	timedOnce sync.Once
 	timed     atomic.Pointer[timedContext] // made by Done when there is a deadline
+
+	route *chi.Context // the router's routing context (front)
 }
 
 // timedContext is the context.WithDeadline a requestState makes on demand.
@@ -51,8 +55,13 @@ func stateOf(ctx context.Context) *requestState {
 }
 
 func (st *requestState) Value(key any) any {
-	if key == (requestStateKey{}) {
+	switch key {
+	case requestStateKey{}:
 		return st
+	case chi.RouteCtxKey:
+		if st.route != nil {
+			return st.route
+		}
 	}
 	if t := st.timed.Load(); t != nil {
 		return t.Value(key) // its cancelCtx, for context.Cause and children

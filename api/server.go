@@ -133,12 +133,13 @@ func NewServer(cfg Config, svc domain.Services, db Pinger, log *slog.Logger) htt
 		limiter:   newRateLimiter(cfg.AuthPerMinute, cfg.AuthBurst, cfg.RateLimitKeys, cfg.Now),
 		proxies:   trustedProxies(cfg.TrustedProxies),
 	}
-	return s.routes()
+	return front{Router: s.routes(), s: s}
 }
 
+// routes is the router, which front serves.
 func (s *server) routes() chi.Router {
 	r := chi.NewRouter()
-	r.Use(s.begin, s.recoverPanics)
+	r.Use(s.recoverPanics)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, codeRouteNotFound, "there is no such endpoint; see /openapi.yaml")
 	})
