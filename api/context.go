@@ -34,7 +34,7 @@ func ActorFrom(ctx context.Context) domain.Actor {
 	return a
 }
 
-// RequestIDFrom returns the id of the request, or "" outside begin.
+// RequestIDFrom returns the id of the request, or "" outside serveTracked.
 func RequestIDFrom(ctx context.Context) string {
 	if st := stateOf(ctx); st != nil {
 		return st.id

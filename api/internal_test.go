@@ -19,7 +19,12 @@ func testServer(logs *bytes.Buffer) *server {
 	return &server{log: slog.New(slog.NewTextHandler(logs, nil)), cfg: Config{}.withDefaults()}
 }
 
-// serve runs h behind the first middleware and the panic recovery.
+// begin is serveTracked as a middleware, for handlers under test.
+func (s *server) begin(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.serveTracked(next, w, r) })
+}
+
+// serve runs h behind serveTracked and the panic recovery.
 func serve(s *server, h http.HandlerFunc) (*httptest.ResponseRecorder, Problem) {
 	rec := httptest.NewRecorder()
 	s.begin(s.recoverPanics(h)).ServeHTTP(rec, httptest.NewRequest("GET", "/x", nil))

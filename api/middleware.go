@@ -18,19 +18,11 @@ import (
 	"github.com/burraco/burraco/domain"
 )
 
-// begin is the first middleware: it gives the request its state (see
-// requestState) with an id (the client's X-Request-ID when it is sane,
-// else a random one, echoed back), and logs one structured line when the
-// answer is sent. Health probes, which a load balancer sends every few
-// seconds, are logged at Debug unless they fail.
-func (s *server) begin(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.serveTracked(next, w, r) })
-}
-
-// front is the API's handler: begin in front of the router. Its state also
-// carries the router's routing context (chi.RouteCtxKey), which the router
-// then uses as a parent router's: one copy of the request for both rather
-// than one each. It is the router's chi.Routes too, for what walks them.
+// front is the API's handler: serveTracked in front of the router. The
+// request's state also carries the router's routing context
+// (chi.RouteCtxKey), which the router then uses as a parent router's: one
+// copy of the request for both rather than one each. front is the router's
+// chi.Routes too, for what walks them.
 type front struct {
 	chi.Router
 	s *server
@@ -41,6 +33,11 @@ func (f front) ServeHTTP(w http.ResponseWriter, r *http.Request) { f.s.serveTrac
 // routeContexts are chi's routing contexts, reused as chi's own pool does.
 var routeContexts = sync.Pool{New: func() any { return chi.NewRouteContext() }}
 
+// serveTracked is what comes before any route: it gives the request its
+// state (see requestState) with an id (the client's X-Request-ID when it is
+// sane, else a random one, echoed back), serves it with next, and logs one
+// structured line when the answer is sent. Health probes, which a load
+// balancer sends every few seconds, are logged at Debug unless they fail.
 func (s *server) serveTracked(next http.Handler, w http.ResponseWriter, r *http.Request) {
 	t := &tracked{}
 	t.start = time.Now()
@@ -92,9 +89,9 @@ func newRequestID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// logRequest writes the line of begin. It is a function of its own, not
+// logRequest writes the line of serveTracked. It is a function of its own, not
 // inlined, so that its attributes' frame is not on the stack while the
-// request is served: a long poll waits under begin for up to a minute,
+// request is served: a long poll waits under serveTracked for up to a minute,
 // with a stack that shrinks only to four times what is in use.
 //
 //go:noinline
@@ -160,7 +157,7 @@ func (s *server) recoverPanics(next http.Handler) http.Handler {
 
 // timeout gives each request a deadline d after it began; services see it
 // through the context, and a request that runs out of time is answered
-// 503. Under begin the deadline is the request state's (no timer unless
+// 503. Under serveTracked the deadline is the request state's (no timer unless
 // somebody waits on it).
 func timeout(d time.Duration) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {

@@ -15,8 +15,8 @@ import (
 
 // requestState is what the middleware learns about a request on its way
 // in (its id, its actor, its deadline) and what it answered (status,
-// bytes), in one allocation. It is the request's context: the first
-// middleware puts it in place, and the later ones fill it in rather than
+// bytes), in one allocation. It is the request's context: serveTracked
+// puts it in place, and the middleware fills it in rather than
 // each wrapping the context in a value of its own and copying the request
 // to carry it (a copy of an http.Request is a quarter of a kilobyte; on a
 // poll that costs what a query does).
