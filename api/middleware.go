@@ -157,19 +157,13 @@ func (s *server) recoverPanics(next http.Handler) http.Handler {
 
 // timeout gives each request a deadline d after it began; services see it
 // through the context, and a request that runs out of time is answered
-// 503. Under serveTracked the deadline is the request state's (no timer unless
-// somebody waits on it).
+// 503. The deadline is the request state's (no timer unless somebody waits
+// on it).
 func timeout(d time.Duration) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if st := stateOf(r.Context()); st != nil {
-				st.setTimeout(d)
-				next.ServeHTTP(w, r)
-				return
-			}
-			ctx, cancel := context.WithTimeout(r.Context(), d)
-			defer cancel()
-			next.ServeHTTP(w, r.WithContext(ctx))
+			mustState(r).setTimeout(d)
+			next.ServeHTTP(w, r)
 		})
 	}
 }
@@ -195,7 +189,8 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 			s.failErr(w, r, err)
 			return
 		}
-		next.ServeHTTP(w, withActor(r, actor))
+		withActor(r, actor)
+		next.ServeHTTP(w, r)
 	})
 }
 

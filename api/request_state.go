@@ -54,6 +54,17 @@ func stateOf(ctx context.Context) *requestState {
 	return st
 }
 
+// mustState returns the request's state. Every route is served under
+// serveTracked (front), which puts it in place; a handler chain built
+// without it is a programming error, answered 500 by recoverPanics.
+func mustState(r *http.Request) *requestState {
+	st := stateOf(r.Context())
+	if st == nil {
+		panic("api: a request without its state: serve it through serveTracked")
+	}
+	return st
+}
+
 func (st *requestState) Value(key any) any {
 	switch key {
 	case requestStateKey{}:

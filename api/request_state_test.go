@@ -18,8 +18,11 @@ func newState(parent context.Context) *requestState {
 	return &requestState{parent: parent, start: time.Now(), id: "r1"}
 }
 
+// testKey is a context key of the tests.
+type testKey struct{}
+
 func TestRequestStateWithoutDeadlineIsItsParent(t *testing.T) {
-	parent, cancel := context.WithCancel(context.WithValue(context.Background(), actorKey, "x"))
+	parent, cancel := context.WithCancel(context.WithValue(context.Background(), testKey{}, "x"))
 	st := newState(parent)
 	if st.Done() != parent.Done() {
 		t.Fatal("Done is not the parent's")
@@ -27,7 +30,7 @@ func TestRequestStateWithoutDeadlineIsItsParent(t *testing.T) {
 	if _, ok := st.Deadline(); ok {
 		t.Fatal("a deadline without a timeout")
 	}
-	if st.Value(actorKey) != "x" || stateOf(st) != st {
+	if st.Value(testKey{}) != "x" || stateOf(st) != st {
 		t.Fatal("values do not reach through")
 	}
 	cancel()
@@ -101,7 +104,7 @@ func TestMiddlewareCarriesActorAndIDWithoutCopies(t *testing.T) {
 	var seen domain.Actor
 	var id string
 	h := s.begin(timeout(time.Minute)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r = withActor(r, domain.Actor{UserID: 7})
+		withActor(r, domain.Actor{UserID: 7})
 		seen, id = ActorFrom(r.Context()), RequestIDFrom(r.Context())
 		if _, ok := r.Context().Deadline(); !ok {
 			t.Error("no deadline under timeout")
