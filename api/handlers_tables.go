@@ -17,32 +17,32 @@ import (
 // maxWait caps the wait of a long poll of a table's state.
 const maxWait = 60 * time.Second
 
-// tableRoutes registers the /tables routes with their full patterns, in
-// the router they are given rather than in nested routers (chi.Route): each
-// nested router adds half a kilobyte of frames under the handler, and a long
-// poll of the state holds its goroutine's stack for up to a minute (issue 7).
-// A trailing slash is served as without, as a nested router does.
+// tableRoutes registers the /tables routes with their full patterns (see
+// routes): each nested router adds half a kilobyte of frames under the
+// handler, and a long poll of the state holds its goroutine's stack for up
+// to a minute (issue 7).
 func (s *server) tableRoutes(r chi.Router) {
-	timed := r.With(timeout(s.cfg.RequestTimeout))
-	for _, p := range []string{"/tables", "/tables/"} {
-		timed.Get(p, s.listTables)
-		timed.With(s.requireAuth).Post(p, s.createTable)
-	}
-	// A long poll of the state waits up to maxWait: it is not under the
-	// request timeout, and times its database reads itself.
-	r.Get("/tables/{tableID}/state", s.tableState)
-	r.Get("/tables/{tableID}/events", s.tableEvents) // a stream: ends with the client or the server
-	timed.Get("/tables/{tableID}", s.getTable)
-	timed.Get("/tables/{tableID}/", s.getTable)
-	timed.Get("/tables/{tableID}/deals", s.listTableDeals)
-	auth := timed.With(s.requireAuth)
-	auth.Post("/tables/{tableID}/join", s.joinTable)
-	auth.Post("/tables/{tableID}/leave", s.leaveTable)
-	auth.Post("/tables/{tableID}/bots", s.addTableBot)
-	auth.Post("/tables/{tableID}/start", s.startTable)
-	auth.Post("/tables/{tableID}/moves", s.playMove)
-	auth.Post("/tables/{tableID}/timeout", s.callTimeOut)
-	auth.Get("/tables/{tableID}/deals/{number}/record", s.dealRecord)
+	routes{r: r}.under("/tables", func(r routes) {
+		timed := r.with(timeout(s.cfg.RequestTimeout))
+		timed.get("/", s.listTables)
+		timed.with(s.requireAuth).post("/", s.createTable)
+		// A long poll of the state waits up to maxWait: it is not under the
+		// request timeout, and times its database reads itself.
+		r.get("/{tableID}/state", s.tableState)
+		r.get("/{tableID}/events", s.tableEvents) // a stream: ends with the client or the server
+		timed.under("/{tableID}", func(r routes) {
+			r.get("/", s.getTable)
+			r.get("/deals", s.listTableDeals)
+			auth := r.with(s.requireAuth)
+			auth.post("/join", s.joinTable)
+			auth.post("/leave", s.leaveTable)
+			auth.post("/bots", s.addTableBot)
+			auth.post("/start", s.startTable)
+			auth.post("/moves", s.playMove)
+			auth.post("/timeout", s.callTimeOut)
+			auth.get("/deals/{number}/record", s.dealRecord)
+		})
+	})
 }
 
 // listTables lists the lobby.
