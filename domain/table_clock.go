@@ -83,6 +83,7 @@ func mayBeDue(t Table, now time.Time) bool {
 func (s *tableService) tickTable(ctx context.Context, id int64, now time.Time) (bool, error) {
 	var t Table
 	changed := false
+	tk := s.notes.ticket()
 	err := s.st.InTx(ctx, func(tx Tx) error {
 		var err error
 		if t, err = tx.Tables().Lock(id); err != nil || t.Status != TablePlaying || t.TurnStartedAt == nil {
@@ -115,7 +116,7 @@ func (s *tableService) tickTable(ctx context.Context, id int64, now time.Time) (
 		return s.commitTable(tx, &t)
 	})
 	if err == nil && changed {
-		s.notes.publish(t)
+		s.notes.publish(t, tk)
 	}
 	return changed, err
 }

@@ -58,6 +58,7 @@ func (s *tableService) CallTimeOut(ctx context.Context, actor Actor, id int64) (
 	var state TableState
 	var t Table
 	var played *playing
+	tk := s.notes.ticket()
 	err := s.st.InTx(ctx, func(tx Tx) error {
 		var err error
 		if t, err = visibleTable(tx, actor, id, "", true); err != nil {
@@ -98,7 +99,7 @@ func (s *tableService) CallTimeOut(ctx context.Context, actor Actor, id int64) (
 		return TableState{}, err
 	}
 	s.games.put(t, played)
-	s.notes.publish(t)
+	s.notes.publish(t, tk)
 	state.Table = forViewer(state.Table, actor)
 	state.TurnLeft, state.MatchLeft = clocksLeft(state.Table, state.View, s.now())
 	return state, nil

@@ -12,70 +12,146 @@ import (
 // each table and where they sit, so that a poll that finds the version
 // unchanged is answered without reading the database.
 //
-// Entries of finished tables are dropped when nobody waits on them, so the
-// map holds only the tables in use. Changes made by another server process
-// arrive through the storage's TableFeed (Follow): such a change drops the
-// table's entry and wakes its waiters, who read the table again; when the
-// feed may have missed changes (it (re)connects), every entry is dropped.
+// The rule it holds: the version it knows of a table never goes backwards.
+// Publishing happens after a transaction ends, so a read that began before
+// a commit may publish the older version it read after the commit has
+// published the newer one; a change announced by another server process
+// (Follow) may likewise arrive while a read of the older version is under
+// way. If either made the notifier forget the newer version, polls since the
+// older one would wait on an entry nothing moves again (issue 19: tables
+// froze under load). So an entry, once made, keeps its version as a floor
+// for as long as the process runs (unless pruned, below):
+//
+//   - publish never lowers it; a version below it is ignored;
+//   - a change made elsewhere (stale) or a feed that may have missed changes
+//     (forget) raises the floor or keeps it, and marks the entry unknown:
+//     the next poll reads the table again;
+//   - a read that began before such a mark (its ticket is older) may raise
+//     the floor but not vouch for the entry: it may have read the version
+//     just before the change.
+//
+// Entries are only dropped by prune, when there are more than
+// maxWatchedTables; a read that began before a prune may not create an
+// entry, since the floor it would be checked against is gone.
 type tableNotifier struct {
 	mu     sync.Mutex
 	tables map[int64]*tableWatch
+	clock  uint64 // counts marks (stale, forget, prune); a ticket is its value when a read begins
+	pruned uint64 // clock at the last prune
+	limit  int    // prune when there are more entries than this
 }
 
 type tableWatch struct {
-	version int64
-	access  tableAccess
-	changed chan struct{} // closed when version moves
+	version int64       // the newest version known to be committed: never goes down
+	known   bool        // access is version's, and no newer version is known to exist
+	marked  uint64      // clock when last marked unknown; older tickets cannot vouch for the entry
+	access  tableAccess // valid when known
+	changed chan struct{}
 	waiters int
 }
 
+// maxWatchedTables bounds the entries kept (a few hundred bytes each).
+const maxWatchedTables = 20_000
+
 func newTableNotifier() *tableNotifier {
-	return &tableNotifier{tables: map[int64]*tableWatch{}}
+	return &tableNotifier{tables: map[int64]*tableWatch{}, limit: maxWatchedTables}
 }
 
-// publish records t's version and access; waiters wake when the version
-// grew. An older version than the one known is ignored (commits may
-// publish out of order).
-func (n *tableNotifier) publish(t Table) {
+// ticket is taken before a read or write transaction whose table will be
+// published: publish compares it with what happened since.
+func (n *tableNotifier) ticket() uint64 {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.clock
+}
+
+// publish records t's version and access, as read or committed by a
+// transaction that began at ticket tk; waiters wake when the version grew.
+// A version older than the floor is ignored (commits and reads may publish
+// out of order).
+func (n *tableNotifier) publish(t Table, tk uint64) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	w := n.tables[t.ID]
-	switch {
-	case w == nil:
+	if w == nil {
+		if tk < n.pruned {
+			return // the floor this read is to be checked against was pruned
+		}
+		n.prune() // before the insert: it drops other tables only, and this read overlapped none of it
 		w = &tableWatch{changed: make(chan struct{})}
 		n.tables[t.ID] = w
-	case t.Version < w.version:
+	}
+	if t.Version < w.version || t.Version == w.version && w.known {
 		return
 	}
 	moved := t.Version > w.version
-	w.version, w.access = t.Version, accessOf(t)
-	if moved {
-		close(w.changed)
-		w.changed = make(chan struct{})
+	w.version = t.Version
+	if tk >= w.marked {
+		w.known, w.access = true, accessOf(t)
+	} else {
+		w.known = false // a newer floor, but this read may predate a change: read again
 	}
-	n.evict(t.ID, w)
+	if moved {
+		w.wake()
+	}
 }
 
-// stale drops the entry of a table changed elsewhere (version past the one
-// known) and wakes its waiters, who read it again.
+// wake wakes the entry's waiters.
+func (w *tableWatch) wake() {
+	close(w.changed)
+	w.changed = make(chan struct{})
+}
+
+// stale records a change of a table made elsewhere (another process): its
+// version becomes the floor, and the entry is read again at the next poll.
+// A version already known changes nothing (this process's own, published).
 func (n *tableNotifier) stale(id, version int64) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if w := n.tables[id]; w != nil && version > w.version {
-		close(w.changed)
-		delete(n.tables, id)
+	w := n.tables[id]
+	if w == nil {
+		// Not watched here, but a read of it may be under way: the floor
+		// keeps that read from publishing what this change replaced.
+		n.prune()
+		w = &tableWatch{changed: make(chan struct{})}
+		n.tables[id] = w
+	} else if version <= w.version {
+		return
 	}
+	n.clock++
+	w.version, w.known, w.marked = version, false, n.clock
+	w.wake()
 }
 
-// forget drops every entry and wakes every waiter: the feed may have
-// missed changes, so nothing known may be trusted.
+// forget marks every entry unknown and wakes every waiter: the feed may have
+// missed changes, so no entry may be trusted until read again. The floors
+// stay: versions never go backwards.
 func (n *tableNotifier) forget() {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	for id, w := range n.tables {
-		close(w.changed)
-		delete(n.tables, id)
+	n.clock++
+	for _, w := range n.tables {
+		w.known, w.marked = false, n.clock
+		w.wake()
 	}
+}
+
+// prune drops, when there are too many entries, those nobody waits on.
+// Reads that began before may no longer create entries (n.pruned).
+func (n *tableNotifier) prune() {
+	if len(n.tables) <= n.limit {
+		return
+	}
+	n.clock++
+	n.pruned = n.clock
+	for id, w := range n.tables {
+		if w.waiters == 0 {
+			delete(n.tables, id)
+		}
+	}
+	// Entries with waiters stay; if most have waiters, wait for twice as
+	// many before scanning again.
+	n.limit = max(maxWatchedTables, 2*len(n.tables))
 }
 
 // Follow implements TableService.
@@ -88,21 +164,14 @@ func (s *tableService) Follow(ctx context.Context) error {
 	return feed.FollowTables(ctx, s.notes.stale, s.notes.forget)
 }
 
-// evict drops the entry of a finished table nobody waits on.
-func (n *tableNotifier) evict(id int64, w *tableWatch) {
-	if w.waiters == 0 && w.access.status == TableFinished {
-		delete(n.tables, id)
-	}
-}
-
 // get returns what is known of a table, and the channel closed at its next
-// change; ok is false when the table is not known. It counts a waiter until
-// done is called.
+// change; ok is false when the table is not known (never read, or marked
+// unknown). It counts a waiter until done is called.
 func (n *tableNotifier) get(id int64) (version int64, access tableAccess, changed <-chan struct{}, done func(), ok bool) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	w := n.tables[id]
-	if w == nil {
+	if w == nil || !w.known {
 		return 0, tableAccess{}, nil, nil, false
 	}
 	w.waiters++
@@ -110,9 +179,6 @@ func (n *tableNotifier) get(id int64) (version int64, access tableAccess, change
 		n.mu.Lock()
 		defer n.mu.Unlock()
 		w.waiters--
-		if n.tables[id] == w {
-			n.evict(id, w)
-		}
 	}, true
 }
 
@@ -143,18 +209,20 @@ func (s *tableService) Watch(ctx context.Context, actor Actor, id int64, invite 
 
 // look is one turn of Watch: the version and the actor's seat, and either
 // the channel to wait on (and done, to call after the wait) or, when done is
-// nil, the answer. A finished table waits with a nil channel: no newer
-// version will come, so the wait lasts until ctx ends.
+// nil, the answer. A finished table is kept like any other: its channel
+// closes only if the entry must be read again, so a poll for a newer
+// version waits its whole time (none will come) and a client polling on
+// does not spin.
 func (s *tableService) look(ctx context.Context, actor Actor, id int64, invite string, since int64) (version int64, seat int, changed <-chan struct{}, done func(), err error) {
-	for {
+	for reads := 1; ; reads++ {
 		version, access, changed, done, ok := s.notes.get(id)
 		if !ok {
 			t, err := s.prime(ctx, id)
 			if err != nil {
 				return 0, -1, nil, nil, err
 			}
-			if t.Status == TableFinished { // not kept: it changes no more
-				return s.finished(t, actor, invite, since)
+			if reads >= maxPrimeReads {
+				return s.answerRead(t, actor, invite, since)
 			}
 			continue
 		}
@@ -171,16 +239,24 @@ func (s *tableService) look(ctx context.Context, actor Actor, id int64, invite s
 	}
 }
 
+// maxPrimeReads bounds the reads of one look. A read publishes nothing when
+// it began before a change it may not have seen (a version above what it
+// read is known, or was announced while it ran); the next read, begun after
+// the change was committed, sees it. Past the bound the poll answers with
+// what it read instead of reading on.
+const maxPrimeReads = 3
+
 // primeTimeout bounds the read of prime.
 const primeTimeout = 10 * time.Second
 
-// prime loads a table into the notifier and returns it. The read is not cut
+// prime reads a table and publishes it to the notifier. The read is not cut
 // short by the end of the caller's wait (a poll's or a heartbeat's
 // deadline): a wait that ends while the table is read answers with what
 // was read, not with an error.
 func (s *tableService) prime(ctx context.Context, id int64) (Table, error) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), primeTimeout)
 	defer cancel()
+	tk := s.notes.ticket()
 	var t Table
 	err := s.st.View(ctx, func(tx Tx) error {
 		var err error
@@ -188,20 +264,19 @@ func (s *tableService) prime(ctx context.Context, id int64) (Table, error) {
 		return err
 	})
 	if err == nil {
-		s.notes.publish(t)
+		s.notes.publish(t, tk)
 	}
 	return t, err
 }
 
-// finished answers look for a finished table: a poll for a newer version
-// waits its whole time (none will come), so that a client polling on does
-// not spin.
-func (s *tableService) finished(t Table, actor Actor, invite string, since int64) (int64, int, <-chan struct{}, func(), error) {
+// answerRead answers look from a table read: now, unless the table is
+// finished and the poll is for a newer version, which waits its whole time.
+func (s *tableService) answerRead(t Table, actor Actor, invite string, since int64) (int64, int, <-chan struct{}, func(), error) {
 	a := accessOf(t)
 	if !a.visible(actor, invite) {
 		return 0, -1, nil, nil, errTableNotFound
 	}
-	if t.Version <= since {
+	if t.Status == TableFinished && t.Version <= since {
 		return t.Version, a.seatOf(actor), nil, func() {}, nil
 	}
 	return t.Version, a.seatOf(actor), nil, nil, nil

@@ -5,28 +5,30 @@ import (
 	"time"
 )
 
+func isClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	case <-time.After(10 * time.Millisecond):
+		return false
+	}
+}
+
 // TestTableNotifierStaleAndForget: a change seen elsewhere (a newer
-// version) drops the table's entry and wakes its waiters; an older or equal
-// one (this process's own, already published) changes nothing; forget
-// drops every entry and wakes every waiter.
+// version) marks the table's entry unknown and wakes its waiters; an older
+// or equal one (this process's own, already published) changes nothing;
+// forget marks every entry unknown and wakes every waiter, keeping the
+// versions.
 func TestTableNotifierStaleAndForget(t *testing.T) {
 	n := newTableNotifier()
-	n.publish(Table{ID: 1, Version: 5, Players: 2})
-	n.publish(Table{ID: 2, Version: 3, Players: 2})
+	n.publish(Table{ID: 1, Version: 5, Players: 2}, n.ticket())
+	n.publish(Table{ID: 2, Version: 3, Players: 2}, n.ticket())
 	woken := func(id int64) (<-chan struct{}, func()) {
 		_, _, ch, done, ok := n.get(id)
 		if !ok {
 			t.Fatalf("table %d not known", id)
 		}
 		return ch, done
-	}
-	isClosed := func(ch <-chan struct{}) bool {
-		select {
-		case <-ch:
-			return true
-		case <-time.After(10 * time.Millisecond):
-			return false
-		}
 	}
 	ch, done := woken(1)
 	n.stale(1, 5)
@@ -41,13 +43,98 @@ func TestTableNotifierStaleAndForget(t *testing.T) {
 	if _, _, _, _, ok := n.get(1); ok {
 		t.Fatal("the stale entry is still trusted")
 	}
+	n.publish(Table{ID: 1, Version: 6, Players: 2}, n.ticket())
+	if v, _, _, done, ok := n.get(1); !ok || v != 6 {
+		t.Fatalf("read again after the change: version %d, known %v", v, ok)
+	} else {
+		done()
+	}
 	ch2, done2 := woken(2)
 	n.forget()
 	if !isClosed(ch2) {
 		t.Fatal("forget did not wake the waiters")
 	}
 	done2()
-	if len(n.tables) != 0 {
-		t.Fatalf("%d entries after forget", len(n.tables))
+	if _, _, _, _, ok := n.get(2); ok {
+		t.Fatal("an entry is trusted after forget")
+	}
+	if w := n.tables[2]; w == nil || w.version != 3 {
+		t.Fatal("forget dropped the version floor")
+	}
+}
+
+// TestTableNotifierVersionNeverGoesBack: whatever order reads, commits,
+// announcements from other processes, resyncs and prunes arrive in, a poll
+// is never told an older version than one already known, and a read that
+// began before a change it may not have seen does not vouch for the table.
+// Each case is an interleaving of a read (ticket taken when it began,
+// published when it ended) with other events.
+func TestTableNotifierVersionNeverGoesBack(t *testing.T) {
+	playing := func(v int64) Table { return Table{ID: 1, Version: v, Players: 2, Status: TablePlaying} }
+	finished := func(v int64) Table { return Table{ID: 1, Version: v, Players: 2, Status: TableFinished} }
+	for _, c := range []struct {
+		name        string
+		run         func(n *tableNotifier)
+		known       bool
+		wantVersion int64 // when known
+	}{
+		{"a read published after a newer commit is ignored", func(n *tableNotifier) {
+			tk := n.ticket()
+			n.publish(playing(6), n.ticket())
+			n.publish(playing(5), tk)
+		}, true, 6},
+		{"a read published after the table finished is ignored", func(n *tableNotifier) {
+			n.publish(playing(5), n.ticket())
+			tk := n.ticket()
+			n.publish(finished(6), n.ticket())
+			_, _, _, done, _ := n.get(1)
+			done() // the last waiter leaves a finished table
+			n.publish(playing(5), tk)
+		}, true, 6},
+		{"a read of a table changed elsewhere while it ran does not vouch for it", func(n *tableNotifier) {
+			n.publish(playing(5), n.ticket())
+			tk := n.ticket()
+			n.stale(1, 6)
+			n.publish(playing(6), tk) // it may have read 6 or 5: it cannot tell
+		}, false, 0},
+		{"a change elsewhere to a table not watched here still sets the floor", func(n *tableNotifier) {
+			tk := n.ticket()
+			n.stale(1, 6)
+			n.publish(playing(5), tk)
+		}, false, 0},
+		{"a read begun after a change elsewhere vouches for the table", func(n *tableNotifier) {
+			n.stale(1, 6)
+			n.publish(playing(6), n.ticket())
+		}, true, 6},
+		{"a read begun before a resync does not vouch for the table", func(n *tableNotifier) {
+			n.publish(playing(5), n.ticket())
+			tk := n.ticket()
+			n.forget()
+			n.publish(playing(5), tk)
+		}, false, 0},
+		{"a read begun before a prune dropped the floor creates nothing", func(n *tableNotifier) {
+			n.limit = 1
+			tk := n.ticket()
+			n.publish(playing(6), n.ticket())
+			n.publish(Table{ID: 2, Version: 1}, n.ticket())
+			n.publish(Table{ID: 3, Version: 1}, n.ticket()) // prunes
+			n.publish(playing(5), tk)
+		}, false, 0},
+		{"a commit's own announcement arriving after it changes nothing", func(n *tableNotifier) {
+			n.publish(playing(6), n.ticket())
+			n.stale(1, 6)
+		}, true, 6},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			n := newTableNotifier()
+			c.run(n)
+			v, _, _, done, ok := n.get(1)
+			if ok {
+				done()
+			}
+			if ok != c.known || ok && v != c.wantVersion {
+				t.Fatalf("known %v at version %d, want known %v at version %d", ok, v, c.known, c.wantVersion)
+			}
+		})
 	}
 }

@@ -302,6 +302,7 @@ func (s *tableService) Move(ctx context.Context, actor Actor, id int64, in MoveI
 	var t Table
 	var replayed bool
 	var p *playing
+	tk := s.notes.ticket()
 	err = s.st.InTx(ctx, func(tx Tx) error {
 		p = nil
 		if t, err = visibleTable(tx, actor, id, "", true); err != nil {
@@ -325,7 +326,7 @@ func (s *tableService) Move(ctx context.Context, actor Actor, id int64, in MoveI
 			// sender's: this process's watchers learn it now rather than when
 			// another process's notice arrives, so that a state read here
 			// after the refusal is not older than the refusal says.
-			s.notes.publish(t)
+			s.notes.publish(t, tk)
 		}
 		return TableState{}, err
 	}
@@ -334,7 +335,7 @@ func (s *tableService) Move(ctx context.Context, actor Actor, id int64, in MoveI
 			state = s.movedState(t, actor, p)
 		}
 		s.games.put(t, p) // from here on another move may take p
-		s.notes.publish(t)
+		s.notes.publish(t, tk)
 	}
 	return state, nil
 }

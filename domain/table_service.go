@@ -86,6 +86,7 @@ func (s *tableService) Create(ctx context.Context, actor Actor, in TableInput) (
 		t.Seats[seat].UserID, t.Seats[seat].JoinedAt = &actor.UserID, &now
 		t.FreeSeats--
 	}
+	tk := s.notes.ticket()
 	err = s.st.InTx(ctx, func(tx Tx) error {
 		if t.ClubID != nil {
 			if err := mayJoinClubTable(tx, actor, *t.ClubID); err != nil {
@@ -97,7 +98,7 @@ func (s *tableService) Create(ctx context.Context, actor Actor, in TableInput) (
 	if err != nil {
 		return Table{}, err
 	}
-	s.notes.publish(t)
+	s.notes.publish(t, tk)
 	return t, nil
 }
 
@@ -355,6 +356,7 @@ func (s *tableService) Start(ctx context.Context, actor Actor, id int64) (Table,
 // the next version and publishes it after the commit.
 func (s *tableService) change(ctx context.Context, actor Actor, id int64, invite string, fn func(tx Tx, t *Table) error) (Table, error) {
 	var t Table
+	tk := s.notes.ticket()
 	err := s.st.InTx(ctx, func(tx Tx) error {
 		var err error
 		if t, err = visibleTable(tx, actor, id, invite, true); err != nil {
@@ -374,7 +376,7 @@ func (s *tableService) change(ctx context.Context, actor Actor, id int64, invite
 	if err != nil {
 		return Table{}, err
 	}
-	s.notes.publish(t)
+	s.notes.publish(t, tk)
 	return forViewer(t, actor), nil
 }
 

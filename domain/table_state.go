@@ -12,6 +12,7 @@ import (
 // State implements TableService.
 func (s *tableService) State(ctx context.Context, actor Actor, id int64, invite string) (TableState, error) {
 	var state TableState
+	tk := s.notes.ticket()
 	err := s.st.View(ctx, func(tx Tx) error {
 		t, err := visibleTable(tx, actor, id, invite, false)
 		if err != nil {
@@ -23,7 +24,7 @@ func (s *tableService) State(ctx context.Context, actor Actor, id int64, invite 
 	if err != nil {
 		return TableState{}, err
 	}
-	s.notes.publish(state.Table)
+	s.notes.publish(state.Table, tk)
 	state.Table = forViewer(state.Table, actor)
 	state.TurnLeft, state.MatchLeft = clocksLeft(state.Table, state.View, s.now())
 	return state, nil

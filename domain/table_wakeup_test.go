@@ -1,0 +1,84 @@
+package domain_test
+
+import (
+	"context"
+	"encoding/json"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/store"
+	"github.com/burraco/burraco/domain/store/storetest"
+)
+
+// pausingStorage holds a read transaction's caller between the end of the
+// read and its return, once armed: the hook between a read and its publish.
+type pausingStorage struct {
+	domain.Storage
+	armed   atomic.Bool
+	read    chan struct{} // receives when a held read has ended
+	release chan struct{} // closed to let it return
+}
+
+func (p *pausingStorage) View(ctx context.Context, fn func(tx domain.Tx) error) error {
+	err := p.Storage.View(ctx, fn)
+	if p.armed.CompareAndSwap(true, false) {
+		p.read <- struct{}{}
+		<-p.release
+	}
+	return err
+}
+
+// TestPublishedVersionNeverGoesBack: a state read that began before a
+// change committed by another server process, and publishes what it read
+// after that process's announcement arrived, must not make this process
+// forget the newer version: a long poll since the older version answers the
+// newer one at once instead of waiting on an entry nothing moves again
+// (issue 19: 46-54 % of the tables froze with two processes on PostgreSQL).
+func TestPublishedVersionNeverGoesBack(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := t.Context()
+		f := newFixture(t, db)
+		owner := f.user("owner@example.org")
+		tb, err := f.svc.Tables.Create(ctx, owner, domain.TableInput{Rules: "fibur", Players: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.Tables.AddBot(ctx, owner, tb.ID, nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.Tables.Start(ctx, owner, tb.ID); err != nil {
+			t.Fatal(err)
+		}
+		// here is the process under test; f.svc plays the other process.
+		st := &pausingStorage{Storage: db, read: make(chan struct{}), release: make(chan struct{})}
+		here := domain.NewServices(st, domain.Config{Now: f.clock.Now, PasswordParams: domain.TestPasswordParams})
+		before, err := here.Tables.State(ctx, owner, tb.ID, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.armed.Store(true)
+		stateRead := make(chan error, 1)
+		go func() {
+			_, err := here.Tables.State(ctx, owner, tb.ID, "")
+			stateRead <- err
+		}()
+		<-st.read // the read has seen the old version and not yet published it
+		moved, err := f.svc.Tables.Move(ctx, owner, tb.ID, domain.MoveInput{Move: json.RawMessage(`{"move":"draw"}`), Version: before.Table.Version})
+		if err != nil {
+			t.Fatal(err)
+		}
+		domain.AnnounceTableChange(here.Tables, tb.ID, moved.Table.Version) // as the PostgreSQL feed does
+		close(st.release)
+		if err := <-stateRead; err != nil {
+			t.Fatal(err)
+		}
+		poll, cancel := context.WithTimeout(ctx, 2*time.Second)
+		defer cancel()
+		v, _, err := here.Tables.Watch(poll, owner, tb.ID, "", before.Table.Version)
+		if err != nil || v != moved.Table.Version {
+			t.Fatalf("a poll since version %d answered version %d (err %v); the move made it %d", before.Table.Version, v, err, moved.Table.Version)
+		}
+	})
+}
