@@ -1,0 +1,127 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+)
+
+// client is one logged-in player talking to one server.
+type client struct {
+	http  *http.Client
+	base  string
+	token string
+}
+
+// newHTTPClient returns a client whose connections leave from localIP (the
+// auth endpoints are rate-limited per client address: the generator spreads
+// its players over 127.0.0.0/8) with enough idle connections for its polls.
+func newHTTPClient(localIP net.IP) *http.Client {
+	d := &net.Dialer{Timeout: 5 * time.Second}
+	if localIP != nil {
+		d.LocalAddr = &net.TCPAddr{IP: localIP}
+	}
+	return &http.Client{Transport: &http.Transport{
+		DialContext:         d.DialContext,
+		MaxIdleConnsPerHost: 4,
+		IdleConnTimeout:     90 * time.Second,
+	}}
+}
+
+// do sends a JSON request and decodes a JSON answer into out when the status
+// is 2xx; it returns the status and the body.
+func (c *client) do(ctx context.Context, method, path string, body any, header map[string]string, out any) (int, []byte, error) {
+	var r io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return 0, nil, err
+		}
+		r = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, r)
+	if err != nil {
+		return 0, nil, err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return resp.StatusCode, nil, err
+	}
+	if out != nil && resp.StatusCode/100 == 2 {
+		if err := json.Unmarshal(b, out); err != nil {
+			return resp.StatusCode, b, fmt.Errorf("%s %s: %w", method, path, err)
+		}
+	}
+	return resp.StatusCode, b, nil
+}
+
+// must is do that fails unless the status is want.
+func (c *client) must(ctx context.Context, method, path string, body any, want int, out any) error {
+	code, b, err := c.do(ctx, method, path, body, nil, out)
+	if err != nil {
+		return err
+	}
+	if code != want {
+		return fmt.Errorf("%s %s: %d, want %d: %s", method, path, code, want, bytes.TrimSpace(b))
+	}
+	return nil
+}
+
+// signUp registers and logs in a player through auth, then talks to base.
+func signUp(ctx context.Context, auth, base string, localIP net.IP, email string) (*client, error) {
+	c := &client{http: newHTTPClient(localIP), base: auth}
+	creds := map[string]string{"email": email, "password": "load-generator-pw", "name": email[:len(email)-len("@load.test")]}
+	if err := c.must(ctx, "POST", "/api/v1/auth/register", creds, http.StatusCreated, nil); err != nil {
+		return nil, err
+	}
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	delete(creds, "name")
+	if err := c.must(ctx, "POST", "/api/v1/auth/login", creds, http.StatusOK, &tok); err != nil {
+		return nil, err
+	}
+	// The polls leave from the default address: only auth is limited.
+	return &client{http: newHTTPClient(nil), base: base, token: tok.AccessToken}, nil
+}
+
+// tableState is the part of a table's state the players read.
+type tableState struct {
+	Table struct {
+		ID         int64  `json:"id"`
+		Version    int64  `json:"version"`
+		Status     string `json:"status"`
+		DealNumber int    `json:"deal_number"`
+	} `json:"table"`
+	Seat int `json:"seat"`
+	View *struct {
+		Turn  int      `json:"turn"`
+		Phase string   `json:"phase"`
+		Hand  []string `json:"hand"`
+	} `json:"view"`
+}
+
+// recordMove is a move of a deal's record: {"seat":0,"move":"draw",...}.
+type recordMove struct {
+	Seat int    `json:"seat"`
+	Move string `json:"move"`
+}

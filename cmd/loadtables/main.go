@@ -1,0 +1,110 @@
+// Command loadtables plays online tables over HTTP against real `burraco
+// serve` processes, as a club evening's polling clients would, and checks
+// that nothing is lost or stuck: every table of four human seats, each seat
+// a client that long-polls the table's state and moves on its turn (draw,
+// then discard the first card of its hand), until the match ends.
+//
+// It counts what must be zero: stuck tables (no new version for -stuck
+// while unfinished), lost wake-ups (a long poll since version v that
+// answers 304 although a version past v had been acknowledged to another
+// seat before the poll was sent), answers older than an acknowledged
+// version, and acknowledged moves missing from the deals' records. And it
+// measures moves/s, move latency, wake-up latency (from the mover's
+// acknowledgement to the poll's answer), each server's peak RSS and CPU
+// per move (and PostgreSQL's, when it runs on this machine).
+//
+//	go run ./cmd/loadtables -tables 100                     # SQLite, one process
+//	go run ./cmd/loadtables -tables 100 -db postgres -processes 2 \
+//	    -postgres 'postgres://burraco:burraco@localhost:5432/burraco_test?sslmode=disable'
+//
+// It builds the binary from this checkout (or takes -binary), starts the
+// servers on a fresh database each run and stops them at the end. The exit
+// status is 1 when any run had a stuck table, a lost wake-up, a stale
+// answer or a missing move.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+)
+
+type options struct {
+	tables    int
+	processes int
+	db        string // sqlite or postgres
+	pgURL     string
+	deals     int
+	runs      int
+	stuck     time.Duration
+	timeout   time.Duration
+	binary    string
+}
+
+func main() {
+	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var o options
+	fs := flag.NewFlagSet("loadtables", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.IntVar(&o.tables, "tables", 100, "tables played at once (four polling clients each)")
+	fs.IntVar(&o.processes, "processes", 1, "serve processes sharing the database (more than one needs -db postgres)")
+	fs.StringVar(&o.db, "db", "sqlite", "sqlite or postgres")
+	fs.StringVar(&o.pgURL, "postgres", os.Getenv("TEST_DATABASE_URL"), "PostgreSQL URL for -db postgres (a schema is created per run); env TEST_DATABASE_URL")
+	fs.IntVar(&o.deals, "deals", 1, "deals per match")
+	fs.IntVar(&o.runs, "runs", 1, "runs, each on a fresh database")
+	fs.DurationVar(&o.stuck, "stuck", 30*time.Second, "a table with no new version for this long is stuck")
+	fs.DurationVar(&o.timeout, "timeout", 15*time.Minute, "bound of one run")
+	fs.StringVar(&o.binary, "binary", "", "burraco binary (default: built from this checkout)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if o.db != "sqlite" && o.db != "postgres" || o.db == "sqlite" && o.processes != 1 || o.tables < 1 || o.processes < 1 {
+		fmt.Fprintln(stderr, "loadtables: -db is sqlite (one process) or postgres (any number)")
+		return 2
+	}
+	if o.db == "postgres" && o.pgURL == "" {
+		fmt.Fprintln(stderr, "loadtables: -db postgres needs -postgres URL (or TEST_DATABASE_URL)")
+		return 2
+	}
+	dir, err := os.MkdirTemp("", "loadtables")
+	if err != nil {
+		fmt.Fprintln(stderr, "loadtables:", err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	if o.binary == "" {
+		o.binary = filepath.Join(dir, "burraco")
+		build := exec.Command("go", "build", "-o", o.binary, "github.com/burraco/burraco/cmd/burraco")
+		build.Stdout, build.Stderr = stderr, stderr
+		if err := build.Run(); err != nil {
+			fmt.Fprintln(stderr, "loadtables: build:", err)
+			return 1
+		}
+	}
+	failed := false
+	for i := range o.runs {
+		res, err := playRun(ctx, o, filepath.Join(dir, fmt.Sprintf("run%d", i+1)))
+		if err != nil {
+			fmt.Fprintf(stderr, "loadtables: run %d: %v\n", i+1, err)
+			return 1
+		}
+		res.print(stdout, i+1, o)
+		failed = failed || !res.clean()
+	}
+	if failed {
+		return 1
+	}
+	return 0
+}

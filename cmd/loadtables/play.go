@@ -1,0 +1,411 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// table is one table of a run, shared by its four seats' clients.
+type table struct {
+	id       int64
+	mu       sync.Mutex
+	ackedAt  map[int64]time.Time // version -> when the move that made it was acknowledged
+	moves    []ackedMove
+	maxAcked atomic.Int64
+	maxSeen  atomic.Int64 // the newest version any seat was told of
+	changed  atomic.Int64 // UnixNano of the last time maxSeen grew
+	finished atomic.Bool
+	stuck    atomic.Bool
+	cancel   context.CancelFunc
+}
+
+type ackedMove struct {
+	version int64
+	deal    int
+	seat    int
+	kind    string
+}
+
+// counters of one run, shared by every client.
+type counters struct {
+	moves, lostWakeups, staleAnswers, errors atomic.Int64
+	mu                                       sync.Mutex
+	moveLat, wakeLat                         []time.Duration
+	firstErr                                 string
+}
+
+func (c *counters) fail(format string, args ...any) {
+	c.errors.Add(1)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.firstErr == "" {
+		c.firstErr = fmt.Sprintf(format, args...)
+	}
+}
+
+// playRun starts the servers on a fresh database, seats the players, plays
+// every table to its end (or until it is stuck) and checks the records.
+func playRun(ctx context.Context, o options, dir string) (*result, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, o.timeout)
+	defer cancel()
+	dbURL, drop, err := database(ctx, o.db, o.pgURL, dir)
+	if err != nil {
+		return nil, err
+	}
+	defer drop()
+	var servers []*server
+	defer func() {
+		for _, s := range servers {
+			s.stop()
+		}
+	}()
+	for i := range o.processes { // one after the other: the first migrates
+		s, err := launch(o.binary, dbURL, filepath.Join(dir, fmt.Sprintf("serve%d.log", i+1)))
+		if err != nil {
+			return nil, err
+		}
+		servers = append(servers, s)
+	}
+	tables, seats, err := seatPlayers(ctx, o, servers)
+	if err != nil {
+		return nil, err
+	}
+	res := &result{tables: len(tables)}
+	before := make([]procStats, len(servers))
+	for i, s := range servers {
+		before[i], _ = readProc(s.cmd.Process.Pid)
+	}
+	pgBefore := postgresCPU()
+	var c counters
+	start := time.Now()
+	var wg sync.WaitGroup
+	for _, tb := range tables {
+		var tctx context.Context
+		tctx, tb.cancel = context.WithCancel(ctx)
+		tb.changed.Store(time.Now().UnixNano())
+		for _, cl := range seats[tb.id] {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				playSeat(tctx, cl, tb, &c)
+			}()
+		}
+	}
+	// The servers' resident set is sampled while the tables play (their
+	// peak since start would count the sign-ups' password hashing).
+	rss := make([]int64, len(servers))
+	watchdog := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-watchdog:
+				return
+			case <-tick.C:
+			}
+			for i, s := range servers {
+				if st, err := readProc(s.cmd.Process.Pid); err == nil {
+					rss[i] = max(rss[i], st.rss)
+				}
+			}
+			for _, tb := range tables {
+				if !tb.finished.Load() && time.Since(time.Unix(0, tb.changed.Load())) > o.stuck {
+					tb.stuck.Store(true)
+					tb.cancel()
+				}
+			}
+		}
+	}()
+	wg.Wait()
+	close(watchdog)
+	res.elapsed = time.Since(start)
+	for i, s := range servers {
+		after, err := readProc(s.cmd.Process.Pid)
+		if err != nil {
+			return nil, err
+		}
+		res.serverCPU += after.cpu - before[i].cpu
+		res.rss = append(res.rss, max(rss[i], after.rss))
+	}
+	if o.db == "postgres" {
+		res.databaseCPU = postgresCPU() - pgBefore
+	}
+	for _, tb := range tables {
+		switch {
+		case tb.stuck.Load():
+			res.stuck++
+		case tb.finished.Load():
+			res.finished++
+		}
+	}
+	res.moves = c.moves.Load()
+	res.lostWakeups, res.staleAnswers, res.errors, res.firstErr = c.lostWakeups.Load(), c.staleAnswers.Load(), c.errors.Load(), c.firstErr
+	res.moveLat, res.wakeLat = c.moveLat, c.wakeLat
+	for _, tb := range tables {
+		missing, err := checkRecords(ctx, seats[tb.id][0], tb)
+		if err != nil {
+			return nil, fmt.Errorf("table %d records: %w", tb.id, err)
+		}
+		res.missingMoves += missing
+	}
+	return res, nil
+}
+
+// seatPlayers registers four players per table, spread over the servers,
+// and seats them: the first creates the table (it starts when full), the
+// others join.
+func seatPlayers(ctx context.Context, o options, servers []*server) ([]*table, map[int64][]*client, error) {
+	tables := make([]*table, o.tables)
+	seats := map[int64][]*client{}
+	var mu sync.Mutex
+	errs := make(chan error, o.tables)
+	sem := make(chan struct{}, 8)
+	for t := range o.tables {
+		go func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			var players []*client
+			for i := range 4 {
+				n := 4*t + i
+				// Two auth requests per player, at most 10 at once per address.
+				ip := net.IPv4(127, 1, byte(n/4/250), byte(2+n/4%250))
+				s := servers[(t+i)%len(servers)]
+				cl, err := signUp(ctx, servers[0].base, s.base, ip, fmt.Sprintf("p%d@load.test", n))
+				if err != nil {
+					errs <- err
+					return
+				}
+				players = append(players, cl)
+			}
+			var tb struct {
+				ID int64 `json:"id"`
+			}
+			in := map[string]any{"rules": "fibur", "players": 4, "match": map[string]int{"deals": o.deals}, "auto_start": true, "grace_seconds": 0}
+			if err := players[0].must(ctx, "POST", "/api/v1/tables", in, http.StatusCreated, &tb); err != nil {
+				errs <- err
+				return
+			}
+			for _, p := range players[1:] {
+				if err := p.must(ctx, "POST", fmt.Sprintf("/api/v1/tables/%d/join", tb.ID), map[string]any{}, http.StatusOK, nil); err != nil {
+					errs <- err
+					return
+				}
+			}
+			mu.Lock()
+			tables[t] = &table{id: tb.ID, ackedAt: map[int64]time.Time{}}
+			seats[tb.ID] = players
+			mu.Unlock()
+			errs <- nil
+		}()
+	}
+	for range o.tables {
+		if err := <-errs; err != nil {
+			return nil, nil, err
+		}
+	}
+	return tables, seats, nil
+}
+
+// pollWait is how long each long poll waits, in seconds.
+const pollWait = 20
+
+// playSeat is one seat's client: it long-polls the state and moves on its
+// turn until the match ends or ctx ends.
+func playSeat(ctx context.Context, cl *client, tb *table, c *counters) {
+	path := fmt.Sprintf("/api/v1/tables/%d/state", tb.id)
+	var st tableState
+	since := int64(-1)
+	for ctx.Err() == nil {
+		ackedBefore := tb.maxAcked.Load()
+		q := path
+		if since >= 0 {
+			q = fmt.Sprintf("%s?since=%d&wait=%d", path, since, pollWait)
+		}
+		code, body, err := cl.do(ctx, "GET", q, nil, nil, nil)
+		got := time.Now()
+		if ctx.Err() != nil {
+			return
+		}
+		switch {
+		case err != nil:
+			c.fail("poll table %d: %v", tb.id, err)
+			time.Sleep(100 * time.Millisecond)
+			continue
+		case code == http.StatusNotModified:
+			if ackedBefore > since {
+				c.lostWakeups.Add(1)
+			}
+			continue
+		case code != http.StatusOK:
+			c.fail("poll table %d: %d %s", tb.id, code, body)
+			time.Sleep(100 * time.Millisecond)
+			continue
+		}
+		st = tableState{}
+		if err := json.Unmarshal(body, &st); err != nil {
+			c.fail("poll table %d: %v", tb.id, err)
+			continue
+		}
+		v := st.Table.Version
+		if v < ackedBefore {
+			c.staleAnswers.Add(1)
+		}
+		if since >= 0 && v > since {
+			tb.mu.Lock()
+			at, ok := tb.ackedAt[v]
+			tb.mu.Unlock()
+			wake := time.Duration(0) // answered before the mover heard its answer
+			if ok && got.After(at) {
+				wake = got.Sub(at)
+			}
+			c.mu.Lock()
+			c.wakeLat = append(c.wakeLat, wake)
+			c.mu.Unlock()
+		}
+		tb.seen(v, got)
+		since = v
+		for ctx.Err() == nil && st.Table.Status == "playing" && st.View != nil && st.View.Turn == st.Seat {
+			next, ok := move(ctx, cl, tb, st, c)
+			if !ok {
+				since = -1 // read the state afresh
+				break
+			}
+			st = next
+			since = st.Table.Version
+		}
+		if st.Table.Status == "finished" {
+			tb.finished.Store(true)
+			return
+		}
+	}
+}
+
+// move plays the seat's next move (draw, or discard the first card) and
+// records its acknowledgement.
+func move(ctx context.Context, cl *client, tb *table, st tableState, c *counters) (tableState, bool) {
+	m := map[string]any{"move": "draw", "version": st.Table.Version}
+	if st.View.Phase != "take" {
+		if len(st.View.Hand) == 0 {
+			return st, false
+		}
+		m = map[string]any{"move": "discard", "card": st.View.Hand[0], "version": st.Table.Version}
+	}
+	var next tableState
+	sent := time.Now()
+	code, body, err := cl.do(ctx, "POST", fmt.Sprintf("/api/v1/tables/%d/moves", tb.id), m, nil, nil)
+	acked := time.Now()
+	if err != nil {
+		if ctx.Err() == nil {
+			c.fail("move at table %d: %v", tb.id, err)
+		}
+		return st, false
+	}
+	if code != http.StatusOK {
+		if code != http.StatusConflict { // a conflict only means: read again
+			c.fail("move at table %d: %d %s", tb.id, code, body)
+		}
+		return st, false
+	}
+	if err := json.Unmarshal(body, &next); err != nil {
+		c.fail("move at table %d: %v", tb.id, err)
+		return st, false
+	}
+	v := next.Table.Version
+	tb.mu.Lock()
+	tb.ackedAt[v] = acked
+	tb.moves = append(tb.moves, ackedMove{version: v, deal: st.Table.DealNumber, seat: st.Seat, kind: m["move"].(string)})
+	tb.mu.Unlock()
+	raise(&tb.maxAcked, v)
+	tb.seen(v, acked)
+	c.moves.Add(1)
+	c.mu.Lock()
+	c.moveLat = append(c.moveLat, acked.Sub(sent))
+	c.mu.Unlock()
+	return next, true
+}
+
+// seen notes that a seat was told of version v at time at: the table is
+// alive only while the newest version grows (a client reading the same old
+// state again and again is as stuck as one waiting).
+func (tb *table) seen(v int64, at time.Time) {
+	if raise(&tb.maxSeen, v) {
+		tb.changed.Store(at.UnixNano())
+	}
+}
+
+// raise sets a to v if v is larger, and reports whether it did.
+func raise(a *atomic.Int64, v int64) bool {
+	for {
+		old := a.Load()
+		if v <= old {
+			return false
+		}
+		if a.CompareAndSwap(old, v) {
+			return true
+		}
+	}
+}
+
+// checkRecords compares the table's acknowledged moves with its deals'
+// records and returns how many acknowledged moves are not there.
+func checkRecords(ctx context.Context, cl *client, tb *table) (int, error) {
+	tb.mu.Lock()
+	acked := slices.Clone(tb.moves)
+	tb.mu.Unlock()
+	slices.SortFunc(acked, func(a, b ackedMove) int { return int(a.version - b.version) })
+	var deals struct {
+		Items []struct {
+			Number int `json:"number"`
+		} `json:"items"`
+	}
+	if err := cl.must(ctx, "GET", fmt.Sprintf("/api/v1/tables/%d/deals", tb.id), nil, http.StatusOK, &deals); err != nil {
+		return 0, err
+	}
+	recorded := map[int][]recordMove{}
+	for _, d := range deals.Items {
+		var rec struct {
+			Moves []recordMove `json:"moves"`
+		}
+		code, _, err := cl.do(ctx, "GET", fmt.Sprintf("/api/v1/tables/%d/deals/%d/record", tb.id, d.Number), nil, nil, &rec)
+		if err != nil {
+			return 0, err
+		}
+		if code == http.StatusOK {
+			recorded[d.Number] = rec.Moves
+		}
+	}
+	// Each deal's acknowledged moves must be its record's moves in order
+	// (a deal not finished, for a stuck table, has no record yet: its moves
+	// are not counted).
+	missing := 0
+	next := map[int]int{}
+	for _, m := range acked {
+		rec, ok := recorded[m.deal]
+		if !ok {
+			continue
+		}
+		i := next[m.deal]
+		for i < len(rec) && !(rec[i].Seat == m.seat && rec[i].Move == m.kind) {
+			i++
+		}
+		if i == len(rec) {
+			missing++
+			continue
+		}
+		next[m.deal] = i + 1
+	}
+	return missing, nil
+}

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"time"
+)
+
+// result is what one run measured and found.
+type result struct {
+	tables, finished, stuck                  int
+	moves, lostWakeups, staleAnswers, errors int64
+	missingMoves                             int
+	firstErr                                 string
+	elapsed                                  time.Duration
+	moveLat, wakeLat                         []time.Duration
+	serverCPU, databaseCPU                   time.Duration
+	rss                                      []int64 // most seen while playing, per server
+}
+
+// clean reports whether the run found nothing that must not happen.
+func (r *result) clean() bool {
+	return r.stuck == 0 && r.finished == r.tables && r.lostWakeups == 0 && r.staleAnswers == 0 && r.missingMoves == 0
+}
+
+func percentile(d []time.Duration, p float64) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	s := slices.Clone(d)
+	slices.Sort(s)
+	i := int(p * float64(len(s)-1))
+	return s[i]
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
+
+func (r *result) print(w io.Writer, n int, o options) {
+	verdict := "clean"
+	if !r.clean() {
+		verdict = "FAILED"
+	}
+	fmt.Fprintf(w, "run %d (%s, %d process(es), %d tables): %s\n", n, o.db, o.processes, r.tables, verdict)
+	fmt.Fprintf(w, "  tables finished %d, stuck %d; lost wake-ups %d; stale answers %d; acknowledged moves missing from records %d; client errors %d\n",
+		r.finished, r.stuck, r.lostWakeups, r.staleAnswers, r.missingMoves, r.errors)
+	if r.firstErr != "" {
+		fmt.Fprintf(w, "  first client error: %s\n", r.firstErr)
+	}
+	secs := r.elapsed.Seconds()
+	fmt.Fprintf(w, "  moves %d in %.1f s: %.0f moves/s\n", r.moves, secs, float64(r.moves)/secs)
+	fmt.Fprintf(w, "  move latency p50 %s p99 %s; wake-up after a move p50 %s p99 %s (%d wake-ups)\n",
+		ms(percentile(r.moveLat, 0.5)), ms(percentile(r.moveLat, 0.99)),
+		ms(percentile(r.wakeLat, 0.5)), ms(percentile(r.wakeLat, 0.99)), len(r.wakeLat))
+	for i, rss := range r.rss {
+		fmt.Fprintf(w, "  serve %d RSS while playing: at most %.0f MB\n", i+1, float64(rss)/(1<<20))
+	}
+	if r.moves > 0 {
+		fmt.Fprintf(w, "  server CPU per move %s", ms(r.serverCPU/time.Duration(r.moves)))
+		if r.databaseCPU > 0 {
+			fmt.Fprintf(w, ", PostgreSQL CPU per move %s", ms(r.databaseCPU/time.Duration(r.moves)))
+		}
+		fmt.Fprintln(w)
+	}
+}
