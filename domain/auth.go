@@ -78,4 +78,10 @@ type AuthService interface {
 	// EnsureAdmin creates the bootstrap site admin if no site admin exists;
 	// created reports whether it did.
 	EnsureAdmin(ctx context.Context, email, password string) (created bool, err error)
+	// ResetPassword sets the password of the user with that email and ends
+	// their sessions (refresh tokens revoked; access tokens run out within
+	// their lifetime). It is the operator's tool (`burraco admin
+	// reset-password`), not an API action: whoever runs it holds the
+	// database. Errors: EInvalid (email, password), ENotFound.
+	ResetPassword(ctx context.Context, email, password string) (User, error)
 }

@@ -334,6 +334,34 @@ func (s *authService) EnsureAdmin(ctx context.Context, email, password string) (
 	return created, err
 }
 
+// ResetPassword implements AuthService.
+func (s *authService) ResetPassword(ctx context.Context, email, password string) (User, error) {
+	email = NormalizeEmail(email)
+	var v Validator
+	checkEmail(&v, "email", email)
+	checkPassword(&v, "password", password)
+	if err := v.Err(); err != nil {
+		return User{}, err
+	}
+	hash, err := s.hasher.hash(password)
+	if err != nil {
+		return User{}, err
+	}
+	var u User
+	err = s.st.InTx(ctx, func(tx Tx) error {
+		var err error
+		if u, _, err = tx.Users().ByEmail(email); err != nil {
+			return err
+		}
+		now := s.now()
+		if err := tx.Users().SetPassword(u.ID, hash, now); err != nil {
+			return err
+		}
+		return tx.RefreshTokens().RevokeUser(u.ID, now)
+	})
+	return u, err
+}
+
 func ensureAdmin(users UserRepo, email, hash string, now time.Time) (bool, error) {
 	if exists, err := users.AnySiteAdmin(); err != nil || exists {
 		return false, err

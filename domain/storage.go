@@ -68,6 +68,8 @@ type UserRepo interface {
 	// SetSiteAdmin grants or takes away the site-admin flag. Errors:
 	// ENotFound.
 	SetSiteAdmin(id int64, admin bool, at time.Time) error
+	// SetPassword replaces a user's password hash. Errors: ENotFound.
+	SetPassword(id int64, passwordHash string, at time.Time) error
 	// Delete removes a user with their refresh tokens and memberships; a
 	// player profile linked to the user stays, unlinked. Errors: ENotFound.
 	Delete(id int64) error
@@ -99,6 +101,9 @@ type RefreshTokenRepo interface {
 	MarkRotated(id int64, at time.Time) (bool, error)
 	// RevokeFamily revokes every token of the family not yet revoked.
 	RevokeFamily(familyID string, at time.Time) error
+	// RevokeUser revokes every token of the user not yet revoked: all
+	// their sessions end at the next refresh.
+	RevokeUser(userID int64, at time.Time) error
 	// DeleteExpired deletes at most limit tokens that expired before the
 	// given time and returns how many it deleted (fewer than limit: no
 	// more are left).

@@ -6,6 +6,7 @@
 //	burraco seed-demo        a demo club, its users, players and a tournament to click through
 //	burraco conformance DIR  run the rules conformance cases under DIR
 //	burraco replay FILE      replay or check a deal record
+//	burraco admin reset-password -email EMAIL   set a password, end the sessions
 package main
 
 import (
@@ -31,6 +32,7 @@ func commands() map[string]command {
 		"seed-demo":   {"create a demo club with its users, players and a tournament", runSeedDemo},
 		"conformance": {"run the rules conformance cases in a directory", runConformance},
 		"replay":      {"replay and check a deal record", runReplay},
+		"admin":       {"operator's account tools: admin reset-password -email EMAIL", runAdmin},
 	}
 }
 
@@ -58,7 +60,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 func usage(w io.Writer, cmds map[string]command) {
 	fmt.Fprintln(w, "usage: burraco <command> [flags]\n\ncommands:")
-	for _, name := range []string{"serve", "migrate", "seed-demo", "conformance", "replay"} {
+	for _, name := range []string{"serve", "migrate", "seed-demo", "conformance", "replay", "admin"} {
 		fmt.Fprintf(w, "  %-12s %s\n", name, cmds[name].summary)
 	}
 }

@@ -60,6 +60,13 @@ func (r tokenRepo) RevokeFamily(familyID string, at time.Time) error {
 	return translate(err, "refresh token")
 }
 
+func (r tokenRepo) RevokeUser(userID int64, at time.Time) error {
+	err := r.t.db.Model(&refreshTokenRow{}).
+		Where("user_id = ? AND revoked_at IS NULL", userID).
+		Update("revoked_at", utc(at)).Error
+	return translate(err, "refresh token")
+}
+
 // DeleteExpired deletes one batch, picked by id through the expires_at
 // index: DELETE ... WHERE id IN (SELECT id ... LIMIT n) reads the same on
 // SQLite and PostgreSQL (neither has DELETE ... LIMIT in common).

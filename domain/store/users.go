@@ -84,6 +84,17 @@ func (r userRepo) SetSiteAdmin(id int64, admin bool, at time.Time) error {
 	return nil
 }
 
+func (r userRepo) SetPassword(id int64, passwordHash string, at time.Time) error {
+	res := r.t.db.Model(&userRow{ID: id}).Updates(map[string]any{"password_hash": passwordHash, "updated_at": utc(at)})
+	if res.Error != nil {
+		return translate(res.Error, "user")
+	}
+	if res.RowsAffected == 0 {
+		return notFound("user")
+	}
+	return nil
+}
+
 func (r userRepo) Delete(id int64) error {
 	res := r.t.db.Delete(&userRow{}, id)
 	if res.Error != nil {
