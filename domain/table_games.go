@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"encoding/json"
 	"sync"
 	"time"
 
@@ -33,22 +34,84 @@ type cachedGame struct {
 func newGameCache() *gameCache { return &gameCache{m: make(map[int64]cachedGame)} }
 
 // take removes and returns the entry of table t if it was stored at t's
-// version and deal; taken, it belongs to the caller alone (a concurrent
-// move of the same table parses its own), who puts it back after a commit.
-func (c *gameCache) take(t *Table) (*playing, bool) {
+// version, or at an older version of the same deal (behind is then true:
+// moves made since, by another process or another path, are to be caught
+// up); taken, it belongs to the caller alone (a concurrent move of the same
+// table parses its own), who puts it back after a commit.
+func (c *gameCache) take(t *Table) (p *playing, behind, ok bool) {
 	c.mu.Lock()
 	e, ok := c.m[t.ID]
 	if ok {
 		delete(c.m, t.ID)
 	}
 	c.mu.Unlock()
-	if !ok || e.version != t.Version || e.p.deal.Number != t.DealNumber {
-		return nil, false
+	if !ok || e.version > t.Version || e.p.deal.Number != t.DealNumber {
+		return nil, false, false
 	}
-	p := e.p
+	p = &e.p
 	p.t = t
-	return &p, true
+	return p, e.version < t.Version, true
 }
+
+// running returns the running deal of table t as of t.Version, read in tx:
+// the cached one when it is at that version; the cached one caught up with
+// the moves logged since, when it is behind in the same deal; else read
+// from the rows.
+func (s *tableService) running(tx Tx, t *Table) (*playing, error) {
+	p, behind, ok := s.games.take(t)
+	if !ok {
+		return load(tx, t)
+	}
+	if behind {
+		if caught, err := p.catchUpFrom(tx); err != nil || !caught {
+			return load(tx, t)
+		}
+	}
+	return p, nil
+}
+
+// catchUpFrom brings a cached deal up to date with the moves logged after
+// it, instead of parsing the stored position and replaying from there (a
+// table moved by another server process, issue 19). It reports false when
+// the deal changed otherwise (a time-out called, the position stored past
+// what the log holds): the caller reads the rows.
+func (p *playing) catchUpFrom(tx Tx) (bool, error) {
+	d, err := tx.Tables().Deal(p.t.ID, p.deal.Number)
+	if err != nil {
+		return false, err
+	}
+	if !sameTimeOut(d.TimeOutAt, p.deal.TimeOutAt) || d.EndedAt != nil || d.Moves < p.saved {
+		return false, nil
+	}
+	moves, err := tx.Tables().MovesFrom(d.TableID, d.Number, p.deal.Moves)
+	if err != nil {
+		return false, err
+	}
+	played := p.deal.Moves
+	for _, m := range moves {
+		if m.Index != played {
+			return false, nil
+		}
+		var mv engine.Move
+		if err := json.Unmarshal(m.Move, &mv); err != nil {
+			return false, nil
+		}
+		if err := p.game.Apply(m.Seat, mv); err != nil {
+			return false, nil
+		}
+		played++
+		p.last = &LastMove{Seat: m.Seat, Move: m.Move, Auto: m.Auto, At: m.At}
+	}
+	if played < d.Moves {
+		return false, nil // the stored position holds moves the log does not: read it
+	}
+	p.saved = d.Moves // the stored position's count
+	d.Moves = played
+	p.deal = d
+	return true, nil
+}
+
+func sameTimeOut(a, b *int) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
 
 // put stores p, the running deal of table t as committed at t.Version (by
 // the caller's transaction, or read in it), unless the cache holds a newer

@@ -358,12 +358,9 @@ func (s *tableService) play(tx Tx, t *Table, actor Actor, m engine.Move, version
 	if err := checkMove(*t, seat, version); err != nil {
 		return nil, err
 	}
-	p, ok := s.games.take(t)
-	if !ok {
-		var err error
-		if p, err = load(tx, t); err != nil {
-			return nil, err
-		}
+	p, err := s.running(tx, t)
+	if err != nil {
+		return nil, err
 	}
 	if p.game.Turn() != seat {
 		s.games.put(*t, p) // unchanged: still good at t.Version
@@ -372,7 +369,7 @@ func (s *tableService) play(tx Tx, t *Table, actor Actor, m engine.Move, version
 	if err := s.apply(tx, p, seat, m, false); err != nil {
 		return nil, err
 	}
-	p, err := s.advance(tx, p)
+	p, err = s.advance(tx, p)
 	if err != nil {
 		return nil, err
 	}

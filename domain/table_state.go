@@ -40,12 +40,7 @@ func (s *tableService) stateOf(tx Tx, t Table, seat int) (TableState, error) {
 	if t.DealNumber == 0 {
 		return TableState{Table: t, Seat: seat}, nil
 	}
-	if p, ok := s.games.take(&t); ok {
-		st := playedState(t, seat, p)
-		s.games.put(t, p)
-		return st, nil
-	}
-	p, err := load(tx, &t)
+	p, err := s.running(tx, &t)
 	if err != nil {
 		return TableState{}, err
 	}
