@@ -24,6 +24,7 @@ type table struct {
 	maxSeen  atomic.Int64 // the newest version any seat was told of
 	changed  atomic.Int64 // UnixNano of the last time maxSeen grew
 	finished atomic.Bool
+	playing  atomic.Int32 // seats whose client has not seen the end yet
 	stuck    atomic.Bool
 	cancel   context.CancelFunc
 }
@@ -95,6 +96,7 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 		var tctx context.Context
 		tctx, tb.cancel = context.WithCancel(ctx)
 		tb.changed.Store(time.Now().UnixNano())
+		tb.playing.Store(int32(len(seats[tb.id])))
 		for _, cl := range seats[tb.id] {
 			wg.Add(1)
 			go func() {
@@ -122,7 +124,9 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 				}
 			}
 			for _, tb := range tables {
-				if !tb.finished.Load() && time.Since(time.Unix(0, tb.changed.Load())) > o.stuck {
+				// Stuck: no new version for a while, and some seat has not
+				// seen the end (a seat that missed the last move waits on).
+				if tb.playing.Load() > 0 && time.Since(time.Unix(0, tb.changed.Load())) > o.stuck {
 					tb.stuck.Store(true)
 					tb.cancel()
 				}
@@ -148,7 +152,7 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 		case tb.stuck.Load():
 			res.stuck++
 		case tb.finished.Load():
-			res.finished++
+			res.finished++ // every seat saw the end
 		}
 	}
 	res.moves = c.moves.Load()
@@ -287,7 +291,9 @@ func playSeat(ctx context.Context, cl *client, tb *table, c *counters) {
 			since = st.Table.Version
 		}
 		if st.Table.Status == "finished" {
-			tb.finished.Store(true)
+			if tb.playing.Add(-1) == 0 {
+				tb.finished.Store(true)
+			}
 			return
 		}
 	}
