@@ -21,17 +21,43 @@ const maxCachedGames = 10_000
 // for a move), is the version the entry was stored at: any change by
 // another path or another process bumps the version, so a stale entry is
 // never played on nor shown.
+//
+// State reads share an entry (view): the polls one move wakes, a seat's
+// each, make their views from the same parsed game. A move takes the entry
+// for itself (take) and puts back the game it moved on.
 type gameCache struct {
 	mu sync.Mutex
-	m  map[int64]cachedGame
+	m  map[int64]*cachedGame
 }
 
 type cachedGame struct {
 	version int64
 	p       playing // p.t is nil: the table is read under the lock each time
+	// readers is held for reading while a view is made from p, and for
+	// writing by take, who marks the entry taken: from then on p is the
+	// taker's to change, and no view reads it.
+	readers sync.RWMutex
+	taken   bool
 }
 
-func newGameCache() *gameCache { return &gameCache{m: make(map[int64]cachedGame)} }
+func newGameCache() *gameCache { return &gameCache{m: make(map[int64]*cachedGame)} }
+
+// view returns what seat sees of table t from the entry stored at t's
+// version and deal, and false when there is none.
+func (c *gameCache) view(t Table, seat int) (TableState, bool) {
+	c.mu.Lock()
+	e := c.m[t.ID]
+	c.mu.Unlock()
+	if e == nil || e.version != t.Version || e.p.deal.Number != t.DealNumber {
+		return TableState{}, false
+	}
+	e.readers.RLock()
+	defer e.readers.RUnlock()
+	if e.taken {
+		return TableState{}, false
+	}
+	return playedState(t, seat, &e.p), true
+}
 
 // take removes and returns the entry of table t if it was stored at t's
 // version, or at an older version of the same deal (behind is then true:
@@ -40,12 +66,18 @@ func newGameCache() *gameCache { return &gameCache{m: make(map[int64]cachedGame)
 // table parses its own), who puts it back after a commit.
 func (c *gameCache) take(t *Table) (p *playing, behind, ok bool) {
 	c.mu.Lock()
-	e, ok := c.m[t.ID]
-	if ok {
+	e := c.m[t.ID]
+	if e != nil {
 		delete(c.m, t.ID)
 	}
 	c.mu.Unlock()
-	if !ok || e.version > t.Version || e.p.deal.Number != t.DealNumber {
+	if e == nil {
+		return nil, false, false
+	}
+	e.readers.Lock() // wait for the views being made from it
+	e.taken = true
+	e.readers.Unlock()
+	if e.version > t.Version || e.p.deal.Number != t.DealNumber {
 		return nil, false, false
 	}
 	p = &e.p
@@ -120,7 +152,7 @@ func (c *gameCache) put(t Table, p *playing) {
 	if p == nil || t.Status != TablePlaying || p.deal.Number != t.DealNumber {
 		return
 	}
-	e := cachedGame{version: t.Version, p: *p}
+	e := &cachedGame{version: t.Version, p: *p}
 	e.p.t = nil
 	c.mu.Lock()
 	defer c.mu.Unlock()

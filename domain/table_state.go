@@ -40,6 +40,9 @@ func (s *tableService) stateOf(tx Tx, t Table, seat int) (TableState, error) {
 	if t.DealNumber == 0 {
 		return TableState{Table: t, Seat: seat}, nil
 	}
+	if st, ok := s.games.view(t, seat); ok {
+		return st, nil
+	}
 	p, err := s.running(tx, &t)
 	if err != nil {
 		return TableState{}, err

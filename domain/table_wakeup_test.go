@@ -3,6 +3,8 @@ package domain_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"reflect"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -79,6 +81,70 @@ func TestPublishedVersionNeverGoesBack(t *testing.T) {
 		v, _, err := here.Tables.Watch(poll, owner, tb.ID, "", before.Table.Version)
 		if err != nil || v != moved.Table.Version {
 			t.Fatalf("a poll since version %d answered version %d (err %v); the move made it %d", before.Table.Version, v, err, moved.Table.Version)
+		}
+	})
+}
+
+// TestConcurrentStateReadsShareTheGame: the polls one move wakes read the
+// state at once, each seat and spectators, while the next moves are
+// played; every answer is the state stored at its version (run under
+// -race: views share the cached game while moves take it).
+func TestConcurrentStateReadsShareTheGame(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := t.Context()
+		f := newFixture(t, db)
+		owner := f.user("owner@example.org")
+		tb, err := f.svc.Tables.Create(ctx, owner, domain.TableInput{Rules: "fibur", Players: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.Tables.AddBot(ctx, owner, tb.ID, nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.Tables.Start(ctx, owner, tb.ID); err != nil {
+			t.Fatal(err)
+		}
+		st, err := f.svc.Tables.State(ctx, owner, tb.ID, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[int64]domain.TableState{} // the owner's state at each version, as the mover was answered
+		seen[st.Table.Version] = st
+		for i := 0; i < 12 && st.Table.Status == domain.TablePlaying; i++ {
+			move := []byte(`{"move":"draw"}`)
+			if st.View.Phase != "take" {
+				card, _ := json.Marshal(st.View.Hand[0])
+				move = []byte(`{"move":"discard","card":` + string(card) + `}`)
+			}
+			errs := make(chan error, 8)
+			answered := st.Table.Version
+			for r := range 8 {
+				go func() {
+					who := owner
+					if r%2 == 1 {
+						who = domain.Actor{} // a spectator
+					}
+					got, err := f.svc.Tables.State(ctx, who, tb.ID, "")
+					if err == nil && got.Table.Version < answered {
+						err = fmt.Errorf("read version %d after %d was answered", got.Table.Version, answered)
+					}
+					if err == nil && who == owner {
+						if want, ok := seen[got.Table.Version]; ok && !reflect.DeepEqual(got.View, want.View) {
+							err = fmt.Errorf("version %d: view %+v, the mover was answered %+v", got.Table.Version, got.View, want.View)
+						}
+					}
+					errs <- err
+				}()
+			}
+			if st, err = f.svc.Tables.Move(ctx, owner, tb.ID, domain.MoveInput{Move: move, Version: st.Table.Version}); err != nil {
+				t.Fatal(err)
+			}
+			for range 8 {
+				if err := <-errs; err != nil {
+					t.Fatal(err)
+				}
+			}
+			seen[st.Table.Version] = st
 		}
 	})
 }
