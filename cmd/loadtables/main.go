@@ -83,7 +83,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "loadtables:", err)
 		return 1
 	}
-	defer os.RemoveAll(dir)
+	keep := false // the servers' logs of a run that failed are kept
+	defer func() {
+		if keep {
+			fmt.Fprintf(stderr, "loadtables: the servers' logs are kept in %s\n", dir)
+			return
+		}
+		os.RemoveAll(dir)
+	}()
 	if o.binary == "" {
 		o.binary = filepath.Join(dir, "burraco")
 		build := exec.Command("go", "build", "-o", o.binary, "github.com/burraco/burraco/cmd/burraco")
@@ -98,10 +105,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		res, err := playRun(ctx, o, filepath.Join(dir, fmt.Sprintf("run%d", i+1)))
 		if err != nil {
 			fmt.Fprintf(stderr, "loadtables: run %d: %v\n", i+1, err)
+			keep = true
 			return 1
 		}
 		res.print(stdout, i+1, o)
 		failed = failed || !res.clean()
+		keep = keep || !res.clean()
 	}
 	if failed {
 		return 1
