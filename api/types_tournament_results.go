@@ -313,7 +313,17 @@ type TournamentAuditList struct {
 } // @name TournamentAuditList
 
 func auditEventOut(e tourney.Event) TournamentAuditEvent {
-	return TournamentAuditEvent{Seq: e.Seq, At: e.At, By: e.By, Kind: e.Kind, Data: eventData(e.Data), Reason: e.Reason}
+	data := eventData(e.Data)
+	if e.Kind == tourney.EventScoreCorrected {
+		// Corrections logged before the lists were always written left
+		// them out: a client reads an empty list, never an absent one.
+		for _, k := range []string{"redrawn_rounds", "kept_rounds"} {
+			if data[k] == nil {
+				data[k] = []any{}
+			}
+		}
+	}
+	return TournamentAuditEvent{Seq: e.Seq, At: e.At, By: e.By, Kind: e.Kind, Data: data, Reason: e.Reason}
 }
 
 // eventData is an event's data as an object, its numbers kept as they are

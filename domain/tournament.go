@@ -163,6 +163,11 @@ type TournamentSetup struct {
 	RemainingGetsRest bool
 	// ForbidSameClub keeps entries of the same club apart in the pairings.
 	ForbidSameClub bool
+	// AvoidRepeatOpponents makes a modified Danish avoid every earlier
+	// opponent while it can, the last round included; off, it follows
+	// RULES §10: only the previous round's opponent is refused, and the last
+	// round is pure Danish.
+	AvoidRepeatOpponents bool
 	// LateEntryRound is the last round an entry may still join at (0: only
 	// before the tournament starts).
 	LateEntryRound int
@@ -237,19 +242,20 @@ type TournamentInput struct {
 
 // SetupInput chooses set-up fields; nil fields are absent.
 type SetupInput struct {
-	Movement          *Movement
-	Rounds            *int
-	MitchellStep      *int
-	TargetScore       *int
-	VPTable           *vp.Table // the organiser's own table
-	BuiltinVPTable    bool      // patch only: back to the built-in table (with VPTable nil)
-	TieBreaks         []standings.Criterion
-	RestVP, RestMP    *int
-	AbandonVP         *int
-	RemainingGetsRest *bool
-	ForbidSameClub    *bool
-	LateEntryRound    *int
-	TeamPairs         *int
+	Movement             *Movement
+	Rounds               *int
+	MitchellStep         *int
+	TargetScore          *int
+	VPTable              *vp.Table // the organiser's own table
+	BuiltinVPTable       bool      // patch only: back to the built-in table (with VPTable nil)
+	TieBreaks            []standings.Criterion
+	RestVP, RestMP       *int
+	AbandonVP            *int
+	RemainingGetsRest    *bool
+	ForbidSameClub       *bool
+	AvoidRepeatOpponents *bool
+	LateEntryRound       *int
+	TeamPairs            *int
 }
 
 // Set-up defaults and limits.

@@ -2,6 +2,7 @@ package tourney
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/burraco/burraco/domain/standings"
 )
@@ -61,10 +62,21 @@ type MatchResult struct {
 	Absent int64 `json:"absent,omitempty"`
 }
 
+// Redraw is why a round was drawn again: a correction of table Table of
+// round Round, at At, for Reason (the correction's). Only the latest
+// redraw is kept in the view; the audit log has each.
+type Redraw struct {
+	At     time.Time `json:"at"`
+	Reason string    `json:"reason"`
+	Round  int       `json:"round"`
+	Table  int       `json:"table"`
+}
+
 // RoundView is a round: status, tables, byes, team matches (teams), the
-// knockout bracket (slots in bracket order, 0 an empty slot), how many times
-// it was drawn (a correction may draw a Danish round again), whether the
-// referee set it by hand, and how often it was reopened.
+// knockout bracket (slots in bracket order, 0 an empty slot), the rule that
+// drew it, how many times it was drawn (a correction may draw a Danish round
+// again, Redraw saying when and why), whether the referee set it by hand,
+// and how often it was reopened.
 type RoundView struct {
 	Number     int           `json:"number"`
 	Status     string        `json:"status"`
@@ -75,6 +87,8 @@ type RoundView struct {
 	Draws      int           `json:"draws"`
 	Overridden bool          `json:"overridden,omitempty"`
 	Reopened   int           `json:"reopened,omitempty"`
+	Rule       string        `json:"rule,omitempty"`
+	Redraw     *Redraw       `json:"redraw,omitempty"`
 }
 
 // Standings are the standings as they stand: Provisional until the
@@ -228,7 +242,11 @@ func (s *State) MarshalJSON() ([]byte, error) {
 func (s *State) roundView(r *round) RoundView {
 	v := RoundView{Number: r.number, Status: r.status, Tables: make([]TableView, len(r.tables)),
 		Byes: append([]int64(nil), r.byes...), Bracket: append([]int64(nil), r.bracket...),
-		Draws: r.draws, Overridden: r.overridden, Reopened: r.reopened}
+		Draws: r.draws, Overridden: r.overridden, Reopened: r.reopened, Rule: r.rule}
+	if r.redraw != nil {
+		rd := *r.redraw
+		v.Redraw = &rd
+	}
 	for i, t := range r.tables {
 		v.Tables[i] = s.tableView(r, t)
 	}
