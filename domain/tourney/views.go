@@ -11,8 +11,12 @@ import (
 // the deals on the sheet (entered and confirmed both count); VP their
 // conversion by the event's table (teams: the team match's VP, the same on
 // each of its tables; knockout: 1 to the winner, 0 to the loser, once
-// decided). An abandonment's cap and rest score are applied in the
-// standings, which show them per line. Complete: every deal played, the
+// decided). A pairs or team table an entry left (abandonment, withdrawal)
+// shows RULES §10's outcome: the leaver's VP capped (AbandonVP, else 6 or
+// 8), the other side's the rest score when the event says so — the same VP
+// the standings count, so sheet, exports and standings agree (MP stay what
+// the sheet holds). In an individual event the cap is the leaving player's
+// alone, so it shows only in the standings' lines. Complete: every deal played, the
 // target reached (knockout), or a ruling decided the table; Final: complete
 // with every deal confirmed — what closing the round needs.
 type Result struct {

@@ -1,0 +1,75 @@
+package api_test
+
+import (
+	"encoding/csv"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/burraco/burraco/api"
+	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/store/storetest"
+)
+
+// TestWithdrawalCapOnSheetAndExports: a pair that withdraws while winning
+// its table 1400–0 (19–1 by the table) keeps RULES §10's 6 VP. The table's
+// sheet, export/rounds.csv, print/results and the standings all show the
+// same capped 6–1, not 19 in some and 6 in others.
+func TestWithdrawalCapOnSheetAndExports(t *testing.T) {
+	te := newTourneyEnv(t, storetest.SQLite(t))
+	id := te.tournament(domain.PairsTournament, 3, domain.SetupInput{Movement: new(domain.MovementDanish), Rounds: new(3)})
+	te.lifecycle(id, te.director, "open_registration")
+	te.pairs(id, 4)
+	te.start(id)
+	te.draw(id)
+	win := api.TournamentDealInput{NS: parts(400, 200, 100, 0, 0), EW: parts(50, 0, 0, 50, 0)}
+	for n := 1; n <= 2; n++ {
+		win.Number = n
+		te.scores(id, 1, 1, te.referee, win)
+	}
+	tb, _ := te.table(id, 1, 1)
+	leaver := tb.NS.Entries[0].ID
+	te.must(http.StatusOK, req{Method: "POST", Path: tpath(id, "entries", leaver, "withdraw"), Token: te.referee,
+		Body: api.TournamentWithdrawRequest{Reason: "illness"}}, nil)
+
+	tb, _ = te.table(id, 1, 1)
+	if tb.Result.DecidedBy != "withdrawal" || tb.Result.MPNS != 1400 || tb.Result.VPNS != 6 || tb.Result.VPEW != 1 {
+		t.Fatalf("sheet's result: %s; want 1400–0 decided by the withdrawal, 6–1 VP", jsonOf(tb.Result))
+	}
+	res := te.must(http.StatusOK, req{Method: "GET", Path: tpath(id, "export", "rounds.csv")}, nil)
+	rows, err := csv.NewReader(strings.NewReader(string(res.Body))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	found := false
+	for _, r := range rows[1:] {
+		if r[col["round"]] == "1" && r[col["table"]] == "1" {
+			found = true
+			if r[col["vp_ns"]] != "6" || r[col["vp_ew"]] != "1" || r[col["mp_ns"]] != "1400" {
+				t.Errorf("rounds.csv row of table 1: %v; want 6–1 VP", r)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("rounds.csv has no row of round 1 table 1:\n%s", res.Body)
+	}
+	page := te.must(http.StatusOK, req{Method: "GET", Path: tpath(id, "print", "results") + "?lang=en"}, nil)
+	if want := `<td class="n">1400</td><td class="n">0</td><td class="n">6</td><td class="n">1</td>`; !strings.Contains(string(page.Body), want) {
+		t.Errorf("print/results does not show 1400–0, 6–1:\n%s", page.Body)
+	}
+	for _, row := range te.standings(id).Rows {
+		if row.Entry.ID == leaver && row.VP != 6 {
+			t.Errorf("standings: the pair that withdrew has %d VP, want 6", row.VP)
+		}
+	}
+	var hist api.TournamentEntryHistory
+	te.must(http.StatusOK, req{Method: "GET", Path: fmt.Sprintf("%s/history", tpath(id, "entries", leaver))}, &hist)
+	if len(hist.Lines) != 1 || hist.Lines[0].VPFor != 6 || hist.Lines[0].VPAgainst != 1 {
+		t.Errorf("history of the pair that withdrew: %s; want 6–1", jsonOf(hist))
+	}
+}
