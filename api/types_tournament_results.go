@@ -160,7 +160,7 @@ type TournamentStanding struct {
 	MPDifference int `json:"mp_difference" example:"1105"`
 	PenaltyVP    int `json:"penalty_vp" example:"0"`
 	PenaltyMP    int `json:"penalty_mp" example:"0"`
-	// Rounds played at a table, and byes.
+	// Rounds the entry scored: played at a table, and byes (byes says how many of them were byes).
 	Played      int `json:"played" example:"4"`
 	Byes        int `json:"byes" example:"0"`
 	OpponentsVP int `json:"opponents_vp" example:"170"`
