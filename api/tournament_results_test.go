@@ -73,3 +73,25 @@ func TestWithdrawalCapOnSheetAndExports(t *testing.T) {
 		t.Errorf("history of the pair that withdrew: %s; want 6–1", jsonOf(hist))
 	}
 }
+
+// TestSheetETagDependsOnThatSheetOnly: a client polling table 1's sheet
+// gets 304 while table 2 is scored (the tournament's version moves on), and
+// a new ETag once table 1 itself changes.
+func TestSheetETagDependsOnThatSheetOnly(t *testing.T) {
+	te := newTourneyEnv(t, storetest.SQLite(t))
+	id := te.tournament(domain.PairsTournament, 3, domain.SetupInput{Movement: new(domain.MovementDanish), Rounds: new(3)})
+	te.lifecycle(id, te.director, "open_registration")
+	te.pairs(id, 4)
+	te.start(id)
+	te.draw(id)
+	_, etag := te.table(id, 1, 1)
+	rnd := newRand()
+	te.scores(id, 1, 2, te.referee, randomDeals(rnd, 2)...)
+	poll := req{Method: "GET", Path: tpath(id, "rounds", 1, "tables", 1), Header: map[string]string{"If-None-Match": etag}}
+	te.must(http.StatusNotModified, poll, nil)
+	te.scores(id, 1, 1, te.referee, randomDeals(rnd, 1)...)
+	res := te.must(http.StatusOK, poll, nil)
+	if got := res.Header.Get("ETag"); got == etag || got == "" {
+		t.Fatalf("table 1 changed, its ETag %q did not", got)
+	}
+}
