@@ -9,6 +9,7 @@ import (
 
 	"github.com/burraco/burraco/api"
 	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/standings"
 	"github.com/burraco/burraco/domain/store/storetest"
 )
 
@@ -93,5 +94,83 @@ func TestSheetETagDependsOnThatSheetOnly(t *testing.T) {
 	res := te.must(http.StatusOK, poll, nil)
 	if got := res.Header.Get("ETag"); got == etag || got == "" {
 		t.Fatalf("table 1 changed, its ETag %q did not", got)
+	}
+}
+
+// TestProvisionalStandingsMarkRowsCountingUnconfirmedTables: a typed,
+// unconfirmed 350–250 moves the standings; the rows it moves say they are
+// provisional, and so does the list, until the table is complete and
+// confirmed. Rows of tables not begun are not marked.
+func TestProvisionalStandingsMarkRowsCountingUnconfirmedTables(t *testing.T) {
+	te := newTourneyEnv(t, storetest.SQLite(t))
+	id := te.tournament(domain.PairsTournament, 3, domain.SetupInput{Movement: new(domain.MovementDanish), Rounds: new(3)})
+	te.lifecycle(id, te.director, "open_registration")
+	entries := te.pairs(id, 4)
+	te.start(id)
+	te.draw(id)
+	tb, _ := te.table(id, 1, 1)
+	ns := te.tokenOfEntry(tb.NS.Entries[0], entries)
+	d := api.TournamentDealInput{Number: 1, NS: parts(250, 0, 100, 0, 0), EW: parts(250, 0, 0, 0, 0)}
+	te.scores(id, 1, 1, ns, d)
+	atTable1 := map[int64]bool{tb.NS.Entries[0].ID: true, tb.EW.Entries[0].ID: true}
+	check := func(when string, want bool) {
+		t.Helper()
+		st := te.standings(id)
+		if st.ProvisionalRows != want {
+			t.Errorf("%s: provisional_rows %v, want %v", when, st.ProvisionalRows, want)
+		}
+		for _, r := range st.Rows {
+			if r.Provisional != (want && atTable1[r.Entry.ID]) {
+				t.Errorf("%s: entry %d provisional %v (VP %d)", when, r.Entry.ID, r.Provisional, r.VP)
+			}
+		}
+	}
+	check("one deal entered, unconfirmed", true)
+	te.confirm(id, 1, 1, te.referee)
+	check("one deal of three confirmed", true)
+	rnd := newRand()
+	for _, deal := range randomDeals(rnd, 3)[1:] {
+		te.scores(id, 1, 1, te.referee, deal)
+	}
+	check("the table complete and confirmed", false)
+}
+
+// TestAheadByLotsHiddenUntilTheLotsAreRevealed: two pairs tied on VP with
+// only the lots left to separate them share a rank and show no ahead_by
+// while the tournament runs; once it is finished (the lots revealed),
+// ahead_by lots, their ranks and their lots are shown.
+func TestAheadByLotsHiddenUntilTheLotsAreRevealed(t *testing.T) {
+	te := newTourneyEnv(t, storetest.SQLite(t))
+	id := te.tournament(domain.PairsTournament, 3, domain.SetupInput{Movement: new(domain.MovementDanish), Rounds: new(1),
+		TieBreaks: []standings.Criterion{standings.ByVP, standings.ByLots}})
+	te.lifecycle(id, te.director, "open_registration")
+	te.pairs(id, 4)
+	te.start(id)
+	r := te.draw(id)
+	same := []api.TournamentDealInput{
+		{Number: 1, NS: parts(400, 0, 100, 0, 0), EW: parts(150, 0, 0, 0, 0)},
+		{Number: 2, NS: parts(300, 0, 100, 0, 0), EW: parts(200, 0, 0, 0, 0)},
+		{Number: 3, NS: parts(200, 0, 100, 0, 0), EW: parts(250, 0, 0, 0, 0)},
+	}
+	for _, tb := range r.Tables {
+		te.scores(id, 1, tb.Number, te.referee, same...)
+	}
+	te.closeRound(id, 1)
+	st := te.standings(id)
+	if len(st.Rows) != 4 || st.Rows[0].VP != st.Rows[1].VP {
+		t.Fatalf("the two winners should tie on VP: %s", jsonOf(st.Rows))
+	}
+	for _, row := range st.Rows {
+		if row.AheadBy == "lots" || row.Lot != 0 {
+			t.Fatalf("lots shown before the finish: %s", jsonOf(st.Rows))
+		}
+	}
+	if st.Rows[0].Rank != 1 || st.Rows[1].Rank != 1 || st.Rows[2].Rank != 3 {
+		t.Fatalf("ranks before the finish: %d %d %d, want 1 1 3", st.Rows[0].Rank, st.Rows[1].Rank, st.Rows[2].Rank)
+	}
+	te.lifecycle(id, te.referee, "finish")
+	st = te.standings(id)
+	if st.Rows[0].AheadBy != "lots" || st.Rows[0].Rank != 1 || st.Rows[1].Rank != 2 || st.Rows[0].Lot == 0 {
+		t.Fatalf("after the finish: %s", jsonOf(st.Rows))
 	}
 }

@@ -98,10 +98,13 @@ type RoundView struct {
 // Standings are the standings as they stand: Provisional until the
 // tournament is finished with every table final; AfterRound is the latest
 // round with a result counted. Rows carry each entry's lines (its history)
-// and AheadBy, the criterion that put it ahead of the next row.
+// and AheadBy, the criterion that put it ahead of the next row. Unsettled
+// is the entries (ascending) whose rows count a table that is not final:
+// deals entered and not yet confirmed, or a table still short of its deals.
 type Standings struct {
-	Provisional bool `json:"provisional"`
-	AfterRound  int  `json:"after_round"`
+	Provisional bool    `json:"provisional"`
+	AfterRound  int     `json:"after_round"`
+	Unsettled   []int64 `json:"unsettled,omitempty"`
 	standings.Table
 }
 
