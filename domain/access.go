@@ -266,12 +266,13 @@ func (a *access) canEditPlayer(p Player) (bool, error) {
 func (a *access) canManageTournament(t Tournament) (bool, error) { return a.canManageClub(t.ClubID) }
 
 // canSeeTournament: may the actor see the tournament? Anyone once it is
-// public; a draft only those who may manage it.
+// public; a draft only those who may referee it (its club's admins and its
+// assigned referees, who prepare it before registration opens).
 func (a *access) canSeeTournament(t Tournament) (bool, error) {
 	if t.Public() {
 		return true, nil
 	}
-	return a.canManageTournament(t)
+	return a.canRefereeTournament(t)
 }
 
 // canRefereeTournament: may the actor act as the tournament's referee
