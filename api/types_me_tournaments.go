@@ -20,12 +20,12 @@ type MyTournamentSeat struct {
 	// The table number; absent with a bye.
 	Table int `json:"table,omitempty" example:"4"`
 	// Team events: the team match and which of the teams' pairs sit at the table.
-	Match int `json:"match,omitempty" example:"0"`
-	Pair  int `json:"pair,omitempty" example:"0"`
+	Match int `json:"match,omitempty" example:"1"`
+	Pair  int `json:"pair,omitempty" example:"2"`
 	// ns or ew; absent with a bye.
 	Side string `json:"side,omitempty" enums:"ns,ew" example:"ns"`
 	// Individual events: the seat (n, s, e or w) and the partner's entry across.
-	Seat    string              `json:"seat,omitempty" enums:"n,s,e,w" example:""`
+	Seat    string              `json:"seat,omitempty" enums:"n,s,e,w" example:"n"`
 	Partner *TournamentEntryRef `json:"partner,omitempty"`
 	// The entries on the other side of the table.
 	Opponents []TournamentEntryRef `json:"opponents"`
