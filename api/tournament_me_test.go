@@ -73,18 +73,32 @@ func testMyTournaments(t *testing.T, db *store.DB) {
 }
 
 // TestAssignedRefereeSeesTheDraftTheyReferee: a referee assigned to a draft
-// reads it (to prepare it) where other members get 404; taken off, they no
-// longer see it.
+// reads it (to prepare it) and finds it in the tournament list, where other
+// members get 404 and do not; taken off, they no longer see it. On SQLite
+// and PostgreSQL (the list's query).
 func TestAssignedRefereeSeesTheDraftTheyReferee(t *testing.T) {
-	te := newTourneyEnv(t, storetest.SQLite(t))
-	draft := te.tournament(domain.PairsTournament, 3, domain.SetupInput{})
-	var got api.Tournament
-	te.must(http.StatusOK, req{Method: "GET", Path: tpath(draft), Token: te.referee}, &got)
-	if got.Status != "draft" {
-		t.Fatalf("the referee reads %s", jsonOf(got))
-	}
-	te.must(http.StatusOK, req{Method: "GET", Path: tpath(draft, "entries"), Token: te.referee}, nil)
-	te.must(http.StatusNotFound, req{Method: "GET", Path: tpath(draft), Token: te.member}, nil)
-	te.must(http.StatusNoContent, req{Method: "DELETE", Path: tpath(draft, "referees", te.refereeID), Token: te.director}, nil)
-	te.must(http.StatusNotFound, req{Method: "GET", Path: tpath(draft), Token: te.referee}, nil)
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		te := newTourneyEnv(t, db)
+		draft := te.tournament(domain.PairsTournament, 3, domain.SetupInput{})
+		listed := func(token string) bool {
+			var l api.TournamentList
+			te.must(http.StatusOK, req{Method: "GET", Path: "/api/v1/tournaments", Token: token}, &l)
+			return slices.ContainsFunc(l.Items, func(x api.Tournament) bool { return x.ID == draft })
+		}
+		var got api.Tournament
+		te.must(http.StatusOK, req{Method: "GET", Path: tpath(draft), Token: te.referee}, &got)
+		if got.Status != "draft" || !listed(te.referee) {
+			t.Fatalf("the referee reads %s; listed %v", jsonOf(got), listed(te.referee))
+		}
+		te.must(http.StatusOK, req{Method: "GET", Path: tpath(draft, "entries"), Token: te.referee}, nil)
+		te.must(http.StatusNotFound, req{Method: "GET", Path: tpath(draft), Token: te.member}, nil)
+		if listed(te.member) {
+			t.Error("a member who does not referee it finds the draft in the list")
+		}
+		te.must(http.StatusNoContent, req{Method: "DELETE", Path: tpath(draft, "referees", te.refereeID), Token: te.director}, nil)
+		te.must(http.StatusNotFound, req{Method: "GET", Path: tpath(draft), Token: te.referee}, nil)
+		if listed(te.referee) {
+			t.Error("taken off, the referee still finds the draft in the list")
+		}
+	})
 }

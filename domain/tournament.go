@@ -305,17 +305,21 @@ type TournamentFilter struct {
 
 // DraftScope says which drafts a tournament list may show besides the
 // public tournaments: every draft (site admins), or those of the listed
-// clubs (the ones the caller administers).
+// clubs (the ones the caller administers) and those RefereeUserID (when not
+// 0) is assigned to referee while holding the referee role or higher in its
+// club.
 type DraftScope struct {
-	All     bool
-	ClubIDs []int64
+	All           bool
+	ClubIDs       []int64
+	RefereeUserID int64
 }
 
 // TournamentService manages tournaments. Authorisation: the admins and
 // owners of the tournament's club, and site admins, create, update and
-// delete it and assign its referees; a draft is visible only to them (to
-// anyone else it does not exist: ENotFound); a tournament that has left
-// draft is public, also once cancelled.
+// delete it and assign its referees; a draft is visible only to them and
+// to its assigned referees, who prepare it (to anyone else it does not
+// exist: ENotFound); a tournament that has left draft is public, also once
+// cancelled.
 type TournamentService interface {
 	// Create creates a draft tournament of a club, with a fresh secret
 	// lots seed. Errors: EUnauthenticated, ENotFound (club), EForbidden,

@@ -181,10 +181,18 @@ func (r tournamentRepo) Delete(id int64) error {
 func (r tournamentRepo) List(f domain.TournamentFilter, drafts domain.DraftScope) ([]domain.Tournament, int, error) {
 	where := func() *gorm.DB {
 		q := r.tournaments()
+		// An assigned referee sees the draft while they hold the referee
+		// role or higher in its club (domain: canRefereeTournament).
+		refereed := r.t.db.Table("tournament_referees AS tr").Select("tr.tournament_id").
+			Joins("JOIN memberships AS m ON m.user_id = tr.user_id").
+			Where("tr.user_id = ? AND m.club_id = t.club_id AND m.role IN ?", drafts.RefereeUserID,
+				[]string{string(domain.RoleReferee), string(domain.RoleAdmin), string(domain.RoleOwner)})
 		switch {
 		case drafts.All:
 		case len(drafts.ClubIDs) > 0:
-			q = q.Where("(t.opened_at IS NOT NULL OR t.club_id IN ?)", drafts.ClubIDs)
+			q = q.Where("(t.opened_at IS NOT NULL OR t.club_id IN ? OR t.id IN (?))", drafts.ClubIDs, refereed)
+		case drafts.RefereeUserID != 0:
+			q = q.Where("(t.opened_at IS NOT NULL OR t.id IN (?))", refereed)
 		default:
 			q = q.Where("t.opened_at IS NOT NULL")
 		}
