@@ -225,6 +225,8 @@ var matrix = []route{
 		all(200, map[string]int{anonymous: 401})},
 	{"GET /me/clubs", func(f *fixture, c string) req { return req{Method: "GET", Path: "/api/v1/me/clubs"} },
 		all(200, map[string]int{anonymous: 401})},
+	{"GET /me/tournaments", func(f *fixture, c string) req { return req{Method: "GET", Path: "/api/v1/me/tournaments"} },
+		all(200, map[string]int{anonymous: 401})},
 	{"GET /clubs", func(f *fixture, c string) req { return req{Method: "GET", Path: "/api/v1/clubs?q=club"} },
 		all(200, nil)},
 	{"POST /clubs", func(f *fixture, c string) req {

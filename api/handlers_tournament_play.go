@@ -163,7 +163,7 @@ func (s *server) failSheet(w http.ResponseWriter, r *http.Request, a tableAddres
 			v := t.Sheet.Version
 			p.CurrentVersion = &v
 			p.Errors = []FieldError{{Field: "version", Code: "stale", Message: "the current version is " + strconv.FormatInt(v, 10)}}
-			w.Header().Set("ETag", sheetETag(a, v, read.Snapshot.Seq))
+			w.Header().Set("ETag", sheetTableETag(a, newPlayView(read).tableOut(a.round, t)))
 		}
 	}
 	writeProblem(w, p)

@@ -35,7 +35,7 @@ func (s *server) listTournamentRounds(w http.ResponseWriter, r *http.Request) {
 //
 //	@Summary		Get a round
 //	@ID			getTournamentRound
-//	@Description	The round's status, tables (seats, score sheets, rulings, results), byes, team matches and knockout bracket.
+//	@Description	The round's status, tables (seats, score sheets, rulings, results), byes, team matches and knockout bracket; the rule that drew it, and whether a score correction drew it again (redrawn, redrawn_at, redraw_reason: pairings read before redrawn_at are void).
 //	@Tags			rounds
 //	@Produce		json
 //	@Param			tournamentID	path		int	true	"Tournament id"
@@ -78,7 +78,7 @@ func (s *server) respondRound(w http.ResponseWriter, r *http.Request, read domai
 //
 //	@Summary		Draw the next round
 //	@ID			drawTournamentRound
-//	@Description	Publishes the pairings of the next round by the tournament's movement (Mitchell, Danish, modified Danish, round robin, random draw, knockout bracket): tables and seats, byes for an odd field (rotating), no rematch where the movement forbids it, no forbidden pair. The draw is recorded: it is never drawn again by a replay. Referees and directors, while the tournament runs and the previous round is closed.
+//	@Description	Publishes the pairings of the next round by the tournament's movement (Mitchell, Danish, modified Danish, round robin, random draw, knockout bracket): tables and seats, byes for an odd field (rotating), no forbidden pair. The draw is recorded: it is never drawn again by a replay, and the round's rule says what drew it. What a director can predict (docs/DRAW.md): Danish and modified Danish pair in standings order — round 1 by seed, then entry number (1–2, 3–4, …), later rounds by the standings, entries tied on everything but lots in the order of the draw of lots (revealed at the finish). A modified Danish (RULES §10) refuses only a rematch of the previous round (the entry meets the nearest one below it may meet; older rematches are allowed, not avoided) and pairs its last round as pure Danish, rematches included; the set-up's avoid_repeat_opponents avoids every earlier opponent while possible. Table 1 is the highest-placed playing entry's table, then down the standings; NS is the entry that sat NS fewer times before, the higher-placed on a tie (so in round 1). The bye goes to the lowest-placed entry among those with the fewest byes (random draw: one drawn among them; Mitchell and round robin: the fixed rotation) and counts as a round played. A score correction may draw a published round again: the round then shows redrawn, redrawn_at and redraw_reason. Referees and directors, while the tournament runs and the previous round is closed.
 //	@Tags			rounds
 //	@Accept			json
 //	@Produce		json

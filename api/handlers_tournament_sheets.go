@@ -11,7 +11,7 @@ import (
 //
 //	@Summary		Get a table's score sheet
 //	@ID			getTournamentTable
-//	@Description	Who sits where, the deals entered (entered or confirmed, who and when), the referee's rulings and the result as it stands. The ETag carries the sheet's version: send it back in If-Match with a score command; in If-None-Match for a 304 when nothing changed.
+//	@Description	Who sits where, the deals entered (entered or confirmed, who and when), the referee's rulings and the result as it stands. The ETag carries the sheet's version and depends on this table alone (other tables being scored do not change it): send it back in If-Match with a score command; in If-None-Match for a 304 when nothing changed.
 //	@Tags			scores
 //	@Produce		json
 //	@Param			tournamentID	path		int		true	"Tournament id"
@@ -19,7 +19,7 @@ import (
 //	@Param			table			path		int		true	"Table number"
 //	@Param			If-None-Match	header		string	false	"The ETag of the table the caller has"
 //	@Success		200				{object}	TournamentTable
-//	@Header			200				{string}	ETag	"The table's sheet version and the tournament's version"
+//	@Header			200				{string}	ETag	"The table's sheet version and a digest of the table: it changes when this table does, not when other tables are scored"
 //	@Success		304				"Nothing changed (If-None-Match matched)"
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer"
 //	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), round_not_found, table_not_found"
@@ -39,13 +39,14 @@ func (s *server) getTournamentTable(w http.ResponseWriter, r *http.Request) {
 		s.failErr(w, r, err)
 		return
 	}
-	etag := sheetETag(a, t.Sheet.Version, read.Snapshot.Seq)
+	out := newPlayView(read).tableOut(a.round, t)
+	etag := sheetTableETag(a, out)
 	if etagMatches(r.Header.Get("If-None-Match"), etag) {
 		notModified(w, etag)
 		return
 	}
 	w.Header().Set("ETag", etag)
-	respond(w, http.StatusOK, newPlayView(read).tableOut(a.round, t))
+	respond(w, http.StatusOK, out)
 }
 
 // tableOf is the table at a of a snapshot, or round_not_found or
@@ -74,8 +75,9 @@ func (s *server) sheetCommand(w http.ResponseWriter, r *http.Request, a tableAdd
 		s.failErr(w, r, err)
 		return
 	}
-	w.Header().Set("ETag", sheetETag(a, t.Sheet.Version, out.Snapshot.Seq))
-	respond(w, http.StatusOK, newPlayView(out.TournamentRead).tableOut(a.round, t))
+	view := newPlayView(out.TournamentRead).tableOut(a.round, t)
+	w.Header().Set("ETag", sheetTableETag(a, view))
+	respond(w, http.StatusOK, view)
 }
 
 // versionOf is the sheet version a score command was sent with: the

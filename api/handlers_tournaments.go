@@ -11,7 +11,7 @@ import (
 //
 //	@Summary		List tournaments
 //	@ID			listTournaments
-//	@Description	Every tournament that has left draft (cancelled ones included), for anyone; with an access token, also the drafts of the clubs the caller administers (all drafts for a site admin). Ordered by start time.
+//	@Description	Every tournament that has left draft (cancelled ones included), for anyone; with an access token, also the drafts of the clubs the caller administers and the drafts they are assigned to referee (all drafts for a site admin). Ordered by start time.
 //	@Tags			tournaments
 //	@Produce		json
 //	@Param			club_id	query		int		false	"Only the tournaments of this club"
@@ -79,7 +79,7 @@ func (s *server) createTournament(w http.ResponseWriter, r *http.Request) {
 //
 //	@Summary		Get a tournament
 //	@ID			getTournament
-//	@Description	Anyone may get a tournament that has left draft (also once cancelled); a draft only the club's admins and owners, or a site admin (to anyone else it is not_found).
+//	@Description	Anyone may get a tournament that has left draft (also once cancelled); a draft only the club's admins and owners, its assigned referees (to prepare it), or a site admin (to anyone else it is not_found).
 //	@Tags			tournaments
 //	@Produce		json
 //	@Param			tournamentID	path		int	true	"Tournament id"

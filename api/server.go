@@ -180,6 +180,7 @@ func (s *server) routes() chi.Router {
 			r.Use(s.authenticate)
 			r.With(s.requireAuth).Get("/me", s.me)
 			r.With(s.requireAuth).Get("/me/clubs", s.myClubs)
+			r.With(s.requireAuth).Get("/me/tournaments", s.myTournaments)
 			rt := routes{r: r}
 			rt.under("/clubs", s.clubRoutes)
 			rt.under("/players", s.playerRoutes)

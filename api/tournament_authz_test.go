@@ -212,7 +212,7 @@ func sheetPath(f fresh, action string) string {
 var playMatrix = []playRoute{
 	{"POST /lifecycle open_registration (draft)", "draft", func(f fresh) req {
 		return req{Method: "POST", Path: tpath(f.id, "lifecycle"), Body: api.TournamentLifecycleRequest{Action: "open_registration"}}
-	}, draftAdminsOnly(200)},
+	}, all(404, map[string]int{anonymous: 401, referee: 403, clubAdmin: 200, siteAdmin: 200})}, // the assigned referee sees the draft, does not open it
 	{"POST /lifecycle close_registration (directors only)", "open", func(f fresh) req {
 		return req{Method: "POST", Path: tpath(f.id, "lifecycle"), Body: api.TournamentLifecycleRequest{Action: "close_registration"}}
 	}, adminsOnly(200)},
@@ -221,7 +221,7 @@ var playMatrix = []playRoute{
 	}, staffOnly(200)},
 	{"GET /entries", "", func(f fresh) req { return req{Method: "GET", Path: tpath(f.id, "entries")} }, all(200, nil)},
 	{"GET /entries (draft)", "draft", func(f fresh) req { return req{Method: "GET", Path: tpath(f.id, "entries")} },
-		all(404, map[string]int{clubAdmin: 200, siteAdmin: 200})},
+		all(404, map[string]int{referee: 200, clubAdmin: 200, siteAdmin: 200})},
 	{"POST /entries (another's pair: staff)", "open", func(f fresh) req {
 		return req{Method: "POST", Path: tpath(f.id, "entries"), Body: api.TournamentEntryRequest{Players: []int64{9001, 9002}}}
 	}, nil}, // filled in by playMatrixWants: the players are made per caller

@@ -194,11 +194,11 @@ func TestTournamentPlayRefusals(t *testing.T) {
 			for _, r := range []req{
 				{Method: "GET", Path: tpath(draft, "entries")},
 				{Method: "GET", Path: tpath(draft, "standings"), Token: te.member},
-				{Method: "GET", Path: tpath(draft, "rounds"), Token: te.referee},
+				{Method: "GET", Path: tpath(draft, "rounds"), Token: te.member},
 				{Method: "GET", Path: tpath(draft, "export", "standings.csv")},
 				{Method: "GET", Path: tpath(draft, "print", "results")},
 				{Method: "POST", Path: tpath(draft, "entries"), Token: te.tokenOf[p], Body: api.TournamentEntryRequest{Players: []int64{p}}},
-				{Method: "POST", Path: tpath(draft, "lifecycle"), Token: te.referee, Body: api.TournamentLifecycleRequest{Action: "open_registration"}},
+				{Method: "POST", Path: tpath(draft, "lifecycle"), Token: te.member, Body: api.TournamentLifecycleRequest{Action: "open_registration"}},
 			} {
 				if pr := te.problem(http.StatusNotFound, r); pr.Code != "not_found" {
 					t.Errorf("%s %s: %s", r.Method, r.Path, pr.Code)
@@ -206,7 +206,14 @@ func TestTournamentPlayRefusals(t *testing.T) {
 			}
 			for _, path := range []string{tpath(draft, "entries"), tpath(draft, "standings"), tpath(draft, "rounds"),
 				tpath(draft, "print", "standings"), tpath(draft, "export", "sheets.csv")} {
-				te.must(http.StatusOK, req{Method: "GET", Path: path, Token: te.director}, nil) // its directors see it
+				for _, tok := range []string{te.director, te.referee} { // its directors and assigned referee see it
+					te.must(http.StatusOK, req{Method: "GET", Path: path, Token: tok}, nil)
+				}
+			}
+			// The referee sees the draft but may not open it: a director's action.
+			if pr := te.problem(http.StatusForbidden, req{Method: "POST", Path: tpath(draft, "lifecycle"), Token: te.referee,
+				Body: api.TournamentLifecycleRequest{Action: "open_registration"}}); pr.Code != "forbidden" {
+				t.Errorf("the referee opening the draft: %s", pr.Code)
 			}
 		}},
 		{"UnknownLifecycleAction422", func(t *testing.T, f *playingFixture) {

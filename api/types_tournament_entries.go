@@ -112,7 +112,11 @@ type playView struct {
 }
 
 func newPlayView(read domain.TournamentRead) playView {
-	return playView{read: read, snap: read.Snapshot}
+	v := playView{read: read, snap: read.Snapshot}
+	if !v.finished() {
+		v.snap = lotsHidden(v.snap)
+	}
+	return v
 }
 
 // entry is entry id. Ids are given in order of entry from 1, so entry id

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -160,14 +161,16 @@ type TournamentStanding struct {
 	MPDifference int `json:"mp_difference" example:"1105"`
 	PenaltyVP    int `json:"penalty_vp" example:"0"`
 	PenaltyMP    int `json:"penalty_mp" example:"0"`
-	// Rounds played at a table, and byes.
+	// Rounds the entry scored: played at a table, and byes (byes says how many of them were byes).
 	Played      int `json:"played" example:"4"`
 	Byes        int `json:"byes" example:"0"`
 	OpponentsVP int `json:"opponents_vp" example:"170"`
 	// The entry's lot in the recorded draw (1 is best), shown once the tournament is finished.
 	Lot int `json:"lot,omitempty" example:"3"`
-	// The criterion that put this entry ahead of the next one; absent when tied with it, or last.
+	// The criterion that put this entry ahead of the next one; absent when tied with it, or last. lots is shown only once the tournament is finished: before, rows apart by lots alone show no ahead_by and share their rank.
 	AheadBy string `json:"ahead_by,omitempty" enums:"vp,mp_difference,mp_for,head_to_head,opponents_vp,lots" example:"mp_difference"`
+	// The row counts a table that is not final: deals entered and not yet confirmed, or a table with deals still to play. Its VP and MP may still change.
+	Provisional bool `json:"provisional" example:"false"`
 } // @name TournamentStanding
 
 // TournamentStandings are the standings as they stand: what a hall screen
@@ -177,6 +180,8 @@ type TournamentStandings struct {
 	Status       string `json:"status" enums:"draft,registration_open,registration_closed,running,finished,results_published,cancelled" example:"running"`
 	// Until the tournament is finished with every table final.
 	Provisional bool `json:"provisional" example:"true"`
+	// Some rows count a table that is not final (unconfirmed deals, or deals still to play): those rows have provisional true.
+	ProvisionalRows bool `json:"provisional_rows" example:"false"`
 	// The latest round with a result counted.
 	AfterRound int `json:"after_round" example:"3"`
 	// The tie-break order.
@@ -187,6 +192,29 @@ type TournamentStandings struct {
 	Version  int64                `json:"version" example:"96"`
 } // @name TournamentStandings
 
+// lotsHidden is the snapshot with the draw of lots kept secret (before the
+// finish): a row ahead of the next by lots alone shows no ahead_by and
+// shares its rank, as rows tied on every criterion do. The shared snapshot
+// is not changed: a copy is made only when a row was ahead by lots.
+func lotsHidden(snap *tourney.Snapshot) *tourney.Snapshot {
+	rows := snap.Standings.Rows
+	if !slices.ContainsFunc(rows, func(r standings.Row) bool { return r.AheadBy == standings.ByLots }) {
+		return snap
+	}
+	c := *snap
+	c.Standings.Rows = slices.Clone(rows)
+	for i := range c.Standings.Rows {
+		r := &c.Standings.Rows[i]
+		if r.AheadBy == standings.ByLots {
+			r.AheadBy = ""
+		}
+		if i > 0 && c.Standings.Rows[i-1].AheadBy == "" {
+			r.Rank = c.Standings.Rows[i-1].Rank
+		}
+	}
+	return &c
+}
+
 // finished reports whether the tournament is past play: the lots may be
 // shown.
 func (v playView) finished() bool {
@@ -196,7 +224,8 @@ func (v playView) finished() bool {
 func (v playView) standingOut(r standings.Row) TournamentStanding {
 	out := TournamentStanding{Rank: r.Rank, Entry: *v.ref(r.Entry), VP: r.VP, MPFor: r.MPFor, MPAgainst: r.MPAgainst,
 		MPDifference: r.MPDiff, PenaltyVP: r.PenaltyVP, PenaltyMP: r.PenaltyMP, Played: r.Played, Byes: r.Byes,
-		OpponentsVP: r.OpponentsVP, AheadBy: string(r.AheadBy), Players: []TournamentPlayer{}}
+		OpponentsVP: r.OpponentsVP, AheadBy: string(r.AheadBy), Players: []TournamentPlayer{},
+		Provisional: v.unsettled(r.Entry)}
 	if e, ok := v.entry(r.Entry); ok {
 		out.Players = v.players(e.Players)
 	}
@@ -206,10 +235,16 @@ func (v playView) standingOut(r standings.Row) TournamentStanding {
 	return out
 }
 
+// unsettled reports whether the entry's row counts a table not final.
+func (v playView) unsettled(entry int64) bool {
+	_, ok := slices.BinarySearch(v.snap.Standings.Unsettled, entry) // ascending
+	return ok
+}
+
 func (v playView) standings() TournamentStandings {
 	st := v.snap.Standings
 	out := TournamentStandings{TournamentID: v.read.Tournament.ID, Status: v.snap.Status, Provisional: st.Provisional,
-		AfterRound: st.AfterRound, Version: v.snap.Seq, Rows: mapSlice(st.Rows, v.standingOut),
+		AfterRound: st.AfterRound, Version: v.snap.Seq, Rows: mapSlice(st.Rows, v.standingOut), ProvisionalRows: len(st.Unsettled) > 0,
 		TieBreaks: mapSlice(st.TieBreaks, func(c standings.Criterion) string { return string(c) })}
 	if v.finished() {
 		out.LotsSeed = strconv.FormatUint(st.LotsSeed, 10)
@@ -313,7 +348,17 @@ type TournamentAuditList struct {
 } // @name TournamentAuditList
 
 func auditEventOut(e tourney.Event) TournamentAuditEvent {
-	return TournamentAuditEvent{Seq: e.Seq, At: e.At, By: e.By, Kind: e.Kind, Data: eventData(e.Data), Reason: e.Reason}
+	data := eventData(e.Data)
+	if e.Kind == tourney.EventScoreCorrected {
+		// Corrections logged before the lists were always written left
+		// them out: a client reads an empty list, never an absent one.
+		for _, k := range []string{"redrawn_rounds", "kept_rounds"} {
+			if data[k] == nil {
+				data[k] = []any{}
+			}
+		}
+	}
+	return TournamentAuditEvent{Seq: e.Seq, At: e.At, By: e.By, Kind: e.Kind, Data: data, Reason: e.Reason}
 }
 
 // eventData is an event's data as an object, its numbers kept as they are

@@ -164,8 +164,16 @@ type TournamentRound struct {
 	Matches []TournamentMatch `json:"matches,omitempty"`
 	// Knockout: the bracket's slots in order.
 	Bracket []TournamentBracketSlot `json:"bracket,omitempty"`
+	// The rule that drew it: mitchell, round_robin, danish (pure: by standings, rematches allowed), modified_danish (RULES §10: no rematch of the previous round, older ones allowed), modified_danish_last_round (the last round of a modified Danish: pure Danish, rematches included), modified_danish_avoid_repeats (the event's avoid_repeat_opponents: no earlier opponent while possible), random, knockout, individual, manual (set by the referee). Absent for rounds drawn before the rule was recorded.
+	Rule string `json:"rule,omitempty" enums:"mitchell,round_robin,danish,modified_danish,modified_danish_last_round,modified_danish_avoid_repeats,random,knockout,individual,manual" example:"modified_danish"`
 	// How many times it was drawn (a correction may draw a Danish round again).
 	Draws int `json:"draws" example:"1"`
+	// Drawn again after its pairings were published: a score correction of an earlier round changed the standings it was drawn on. Pairings seen before redrawn_at are void.
+	Redrawn bool `json:"redrawn" example:"false"`
+	// When it was last drawn again.
+	RedrawnAt *time.Time `json:"redrawn_at,omitempty" format:"date-time"`
+	// Why: the correction that caused it, and the referee's reason for it.
+	RedrawReason *TournamentRedrawReason `json:"redraw_reason,omitempty"`
 	// Set by the referee by hand.
 	Overridden bool `json:"overridden" example:"false"`
 	// How many times it was reopened after closing.
@@ -173,6 +181,16 @@ type TournamentRound struct {
 	// The tournament's version this was read at.
 	Version int64 `json:"version" example:"48"`
 } // @name TournamentRound
+
+// TournamentRedrawReason is why a round was drawn again: the score
+// correction of a table of an earlier round, with the referee's reason.
+type TournamentRedrawReason struct {
+	// The corrected table.
+	Round int `json:"round" example:"2"`
+	Table int `json:"table" example:"4"`
+	// The reason the referee gave for the correction.
+	Reason string `json:"reason" example:"EW's burraco was counted twice"`
+} // @name TournamentRedrawReason
 
 // TournamentRoundList is the rounds drawn, oldest first.
 type TournamentRoundList struct {
@@ -234,8 +252,12 @@ func (v playView) rulingOut(r tourney.RulingRecord) TournamentRuling {
 
 func (v playView) roundOut(r tourney.RoundView) TournamentRound {
 	out := TournamentRound{Number: r.Number, Status: r.Status, Byes: v.refs(r.Byes), Draws: r.Draws,
-		Overridden: r.Overridden, Reopened: r.Reopened, Version: v.snap.Seq,
+		Overridden: r.Overridden, Reopened: r.Reopened, Version: v.snap.Seq, Rule: r.Rule,
 		Tables: mapSlice(r.Tables, func(t tourney.TableView) TournamentTable { return v.tableOut(r.Number, t) })}
+	if rd := r.Redraw; rd != nil {
+		out.Redrawn, out.RedrawnAt = true, &rd.At
+		out.RedrawReason = &TournamentRedrawReason{Round: rd.Round, Table: rd.Table, Reason: rd.Reason}
+	}
 	for _, m := range r.Matches {
 		out.Matches = append(out.Matches, TournamentMatch{Match: m.Match, A: v.ref(m.A), B: v.ref(m.B), MPA: m.MPA, MPB: m.MPB,
 			VPA: m.VPA, VPB: m.VPB, Left: v.ref(m.Left), Absent: v.ref(m.Absent)})

@@ -1,7 +1,9 @@
 package api
 
 import (
+	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"strconv"
 	"strings"
 
@@ -87,14 +89,26 @@ func (req TournamentRulingRequest) command(a tableAddress, version int64) tourne
 }
 
 // sheetETag is the ETag of a table: its sheet's version, which score
-// commands send back in If-Match, and the tournament's version, so that a
-// change of the names or (teams) of the team match's other tables shows.
-func sheetETag(a tableAddress, sheet int64, seq ...int64) string {
+// commands send back in If-Match, and a digest of the table as the client
+// sees it, so that a change of what the sheet's version does not count
+// (a player's name; at a team table, the match's other tables, which set
+// its VP) shows too.
+func sheetETag(a tableAddress, sheet int64, digest ...uint64) string {
 	tag := fmt.Sprintf(`"tt%d.r%d.t%d.v%d`, a.id, a.round, a.table, sheet)
-	for _, s := range seq {
-		tag += fmt.Sprintf(".s%d", s)
+	for _, d := range digest {
+		tag += fmt.Sprintf(".h%x", d)
 	}
 	return tag + `"`
+}
+
+// sheetTableETag is the ETag of a table as out renders it: it depends on that
+// table alone, not on the rest of the tournament, so that a client polling
+// one sheet gets 304 while other tables are scored.
+func sheetTableETag(a tableAddress, out TournamentTable) string {
+	body, _ := json.Marshal(out) // plain structs: cannot fail
+	h := fnv.New64a()
+	_, _ = h.Write(body)
+	return sheetETag(a, out.Version, h.Sum64())
 }
 
 // sheetVersion reads the sheet's version from an If-Match header holding

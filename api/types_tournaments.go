@@ -66,6 +66,8 @@ type TournamentSetupOut struct {
 	RemainingGetsRest bool `json:"remaining_gets_rest" example:"false"`
 	// Whether entries of the same club are kept apart in the pairings.
 	ForbidSameClub bool `json:"forbid_same_club" example:"false"`
+	// Modified Danish only. false (RULES §10): only a rematch of the previous round is refused, older rematches are allowed, and the last round is paired as pure Danish, rematches included. true: every earlier opponent is avoided while the field allows it, the last round included.
+	AvoidRepeatOpponents bool `json:"avoid_repeat_opponents" example:"false"`
 	// The last round an entry may still join at; 0: only before the start.
 	LateEntryRound int `json:"late_entry_round" minimum:"0" maximum:"50" example:"1"`
 	// Pairs a team fields per match (teams only; 0 for the other kinds).
@@ -127,7 +129,8 @@ func setupOut(t domain.Tournament) TournamentSetupOut {
 	s := t.TournamentSetup
 	out := TournamentSetupOut{Movement: string(s.Movement), Rounds: s.Rounds, MitchellStep: s.MitchellStep, TargetScore: s.TargetScore,
 		VPTableBuiltin: s.VPTable == nil, RestVP: s.RestVP, RestMP: s.RestMP, AbandonVP: s.AbandonVP, RemainingGetsRest: s.RemainingGetsRest,
-		ForbidSameClub: s.ForbidSameClub, LateEntryRound: s.LateEntryRound, TeamPairs: s.TeamPairs}
+		ForbidSameClub: s.ForbidSameClub, AvoidRepeatOpponents: s.AvoidRepeatOpponents, LateEntryRound: s.LateEntryRound,
+		TeamPairs: s.TeamPairs}
 	if table, ok := t.VPTableInForce(); ok {
 		out.VPTable = vpTableOut(table)
 	} else {
@@ -233,7 +236,9 @@ type TournamentSetupInput struct {
 	AbandonVP         *int     `json:"abandon_vp,omitempty" minimum:"0" example:"0"`
 	RemainingGetsRest *bool    `json:"remaining_gets_rest,omitempty" example:"false"`
 	ForbidSameClub    *bool    `json:"forbid_same_club,omitempty" example:"true"`
-	LateEntryRound    *int     `json:"late_entry_round,omitempty" minimum:"0" maximum:"50" example:"1"`
+	// Modified Danish: avoid every earlier opponent while possible (default false: RULES §10, only the previous round's is refused).
+	AvoidRepeatOpponents *bool `json:"avoid_repeat_opponents,omitempty" example:"false"`
+	LateEntryRound       *int  `json:"late_entry_round,omitempty" minimum:"0" maximum:"50" example:"1"`
 	// Teams only; absent: 2.
 	TeamPairs *int `json:"team_pairs,omitempty" minimum:"0" maximum:"8" example:"2"`
 }
@@ -241,7 +246,8 @@ type TournamentSetupInput struct {
 func (in TournamentSetupInput) domain() domain.SetupInput {
 	out := domain.SetupInput{Rounds: in.Rounds, MitchellStep: in.MitchellStep, TargetScore: in.TargetScore, VPTable: in.VPTable.domain(),
 		RestVP: in.RestVP, RestMP: in.RestMP, AbandonVP: in.AbandonVP, RemainingGetsRest: in.RemainingGetsRest,
-		ForbidSameClub: in.ForbidSameClub, LateEntryRound: in.LateEntryRound, TeamPairs: in.TeamPairs}
+		ForbidSameClub: in.ForbidSameClub, AvoidRepeatOpponents: in.AvoidRepeatOpponents, LateEntryRound: in.LateEntryRound,
+		TeamPairs: in.TeamPairs}
 	if in.Movement != nil {
 		out.Movement = new(domain.Movement(*in.Movement))
 	}

@@ -266,12 +266,13 @@ func (a *access) canEditPlayer(p Player) (bool, error) {
 func (a *access) canManageTournament(t Tournament) (bool, error) { return a.canManageClub(t.ClubID) }
 
 // canSeeTournament: may the actor see the tournament? Anyone once it is
-// public; a draft only those who may manage it.
+// public; a draft only those who may referee it (its club's admins and its
+// assigned referees, who prepare it before registration opens).
 func (a *access) canSeeTournament(t Tournament) (bool, error) {
 	if t.Public() {
 		return true, nil
 	}
-	return a.canManageTournament(t)
+	return a.canRefereeTournament(t)
 }
 
 // canRefereeTournament: may the actor act as the tournament's referee
@@ -304,8 +305,8 @@ func mayBeTournamentReferee(tx Tx, t Tournament, userID int64) (Role, error) {
 }
 
 // visibleDrafts returns the drafts a tournament list may show the actor:
-// all for a site admin, those of the clubs they may manage otherwise, none
-// when not logged in.
+// all for a site admin, otherwise those of the clubs they may manage and
+// those they referee (as canSeeTournament), none when not logged in.
 func (a *access) visibleDrafts() (DraftScope, error) {
 	switch {
 	case a.actor.Anonymous():
@@ -317,7 +318,7 @@ func (a *access) visibleDrafts() (DraftScope, error) {
 	if err != nil {
 		return DraftScope{}, err
 	}
-	var scope DraftScope
+	scope := DraftScope{RefereeUserID: a.actor.UserID}
 	for _, m := range ms {
 		if m.Role.AtLeast(RoleAdmin) {
 			scope.ClubIDs = append(scope.ClubIDs, m.ClubID)

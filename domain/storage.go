@@ -220,6 +220,13 @@ type TournamentRepo interface {
 	// RemoveReferee takes a referee off, and reports whether they were
 	// assigned.
 	RemoveReferee(id, userID int64) (bool, error)
+
+	// WithPlayers lists, ascending, the tournaments any of the players was
+	// ever entered in (a withdrawn entry included), whatever their status.
+	WithPlayers(players []int64) ([]int64, error)
+	// RefereedBy lists, ascending, the tournaments the user is assigned to
+	// referee.
+	RefereedBy(userID int64) ([]int64, error)
 }
 
 // TournamentStamp is what tells a poller whether a tournament changed.
@@ -247,10 +254,13 @@ type TournamentEventRecord struct {
 
 // TournamentMirror is what the tournament row mirrors of the state its log
 // folds to, written with the events that change it: the status and, once
-// cancelled, the reason. The zero value leaves the row's status alone.
+// cancelled, the reason; and the players of the entries the events added
+// (indexed for TournamentRepo.WithPlayers). The zero value leaves the row's
+// status alone and adds no player.
 type TournamentMirror struct {
 	Status       TournamentStatus
 	CancelReason string
+	Players      []int64
 }
 
 // TournamentEventRepo is a tournament's append-only event log and what the

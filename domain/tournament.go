@@ -163,6 +163,11 @@ type TournamentSetup struct {
 	RemainingGetsRest bool
 	// ForbidSameClub keeps entries of the same club apart in the pairings.
 	ForbidSameClub bool
+	// AvoidRepeatOpponents makes a modified Danish avoid every earlier
+	// opponent while it can, the last round included; off, it follows
+	// RULES §10: only the previous round's opponent is refused, and the last
+	// round is pure Danish.
+	AvoidRepeatOpponents bool
 	// LateEntryRound is the last round an entry may still join at (0: only
 	// before the tournament starts).
 	LateEntryRound int
@@ -237,19 +242,20 @@ type TournamentInput struct {
 
 // SetupInput chooses set-up fields; nil fields are absent.
 type SetupInput struct {
-	Movement          *Movement
-	Rounds            *int
-	MitchellStep      *int
-	TargetScore       *int
-	VPTable           *vp.Table // the organiser's own table
-	BuiltinVPTable    bool      // patch only: back to the built-in table (with VPTable nil)
-	TieBreaks         []standings.Criterion
-	RestVP, RestMP    *int
-	AbandonVP         *int
-	RemainingGetsRest *bool
-	ForbidSameClub    *bool
-	LateEntryRound    *int
-	TeamPairs         *int
+	Movement             *Movement
+	Rounds               *int
+	MitchellStep         *int
+	TargetScore          *int
+	VPTable              *vp.Table // the organiser's own table
+	BuiltinVPTable       bool      // patch only: back to the built-in table (with VPTable nil)
+	TieBreaks            []standings.Criterion
+	RestVP, RestMP       *int
+	AbandonVP            *int
+	RemainingGetsRest    *bool
+	ForbidSameClub       *bool
+	AvoidRepeatOpponents *bool
+	LateEntryRound       *int
+	TeamPairs            *int
 }
 
 // Set-up defaults and limits.
@@ -299,17 +305,21 @@ type TournamentFilter struct {
 
 // DraftScope says which drafts a tournament list may show besides the
 // public tournaments: every draft (site admins), or those of the listed
-// clubs (the ones the caller administers).
+// clubs (the ones the caller administers) and those RefereeUserID (when not
+// 0) is assigned to referee while holding the referee role or higher in its
+// club.
 type DraftScope struct {
-	All     bool
-	ClubIDs []int64
+	All           bool
+	ClubIDs       []int64
+	RefereeUserID int64
 }
 
 // TournamentService manages tournaments. Authorisation: the admins and
 // owners of the tournament's club, and site admins, create, update and
-// delete it and assign its referees; a draft is visible only to them (to
-// anyone else it does not exist: ENotFound); a tournament that has left
-// draft is public, also once cancelled.
+// delete it and assign its referees; a draft is visible only to them and
+// to its assigned referees, who prepare it (to anyone else it does not
+// exist: ENotFound); a tournament that has left draft is public, also once
+// cancelled.
 type TournamentService interface {
 	// Create creates a draft tournament of a club, with a fresh secret
 	// lots seed. Errors: EUnauthenticated, ENotFound (club), EForbidden,

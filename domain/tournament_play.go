@@ -49,6 +49,11 @@ type TournamentPlayService interface {
 	// role check of a draft). Errors: ENotFound (also a draft the actor may
 	// not see).
 	Stamp(ctx context.Context, actor Actor, id int64) (TournamentStamp, error)
+	// Mine lists the tournaments the actor is entered in (through any of
+	// their player profiles) or assigned to referee, each with its state,
+	// by start time; a draft they may not see is left out. Errors:
+	// EUnauthenticated.
+	Mine(ctx context.Context, actor Actor) ([]MyTournament, error)
 }
 
 // TournamentCommand is a command to a tournament with the request's
@@ -183,7 +188,7 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 		if err := f.state.Apply(e); err != nil {
 			return fmt.Errorf("tournament %d: applying its own event %d: %w", id, e.Seq, err)
 		}
-		m := TournamentMirror{}
+		m := TournamentMirror{Players: addedPlayers(e)}
 		if after := f.state.Status(); after != before {
 			m.Status = TournamentStatus(after)
 			m.CancelReason = f.state.CancelReason()
@@ -371,4 +376,17 @@ func fromTourney(err error) error {
 		e.Fields = append(e.Fields, FieldError{Field: p.Field, Code: p.Code, Message: p.Message})
 	}
 	return e
+}
+
+// addedPlayers is the players of the entry an event added (none for other
+// events): the tournament_players index the log's mirror keeps.
+func addedPlayers(e tourney.Event) []int64 {
+	if e.Kind != tourney.EventEntryAdded {
+		return nil
+	}
+	p, err := tourney.DecodeEvent(e)
+	if err != nil {
+		return nil // the event was just decided and applied: it reads
+	}
+	return p.(*tourney.EntryAdded).Entry.Players
 }

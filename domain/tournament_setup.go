@@ -59,6 +59,7 @@ func applySetup(s *TournamentSetup, in SetupInput, kind TournamentKind) {
 	setIf(&s.AbandonVP, in.AbandonVP, nil)
 	setIf(&s.RemainingGetsRest, in.RemainingGetsRest, nil)
 	setIf(&s.ForbidSameClub, in.ForbidSameClub, nil)
+	setIf(&s.AvoidRepeatOpponents, in.AvoidRepeatOpponents, nil)
 	setIf(&s.LateEntryRound, in.LateEntryRound, nil)
 	switch {
 	case in.TeamPairs != nil:

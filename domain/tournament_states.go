@@ -141,7 +141,8 @@ func tourneySetup(t Tournament) tourney.Setup {
 		MitchellStep: s.MitchellStep, Rounds: s.Rounds, DealsPerRound: t.DealsPerRound, TargetScore: s.TargetScore,
 		VP: s.VPTable, TieBreaks: s.TieBreaks, RestVP: s.RestVP, RestMP: s.RestMP, AbandonVP: s.AbandonVP,
 		RemainingGetsRest: s.RemainingGetsRest, ForbidSameClub: s.ForbidSameClub, LateEntryRound: s.LateEntryRound,
-		TeamPairs: s.TeamPairs, Rules: string(t.Rules), RoundUp10: roundsUpTo10(t), LotsSeed: t.LotsSeed,
+		AvoidRepeatOpponents: s.AvoidRepeatOpponents,
+		TeamPairs:            s.TeamPairs, Rules: string(t.Rules), RoundUp10: roundsUpTo10(t), LotsSeed: t.LotsSeed,
 	}
 	return su
 }

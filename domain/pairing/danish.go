@@ -14,11 +14,27 @@ func Danish(f Field) (Round, error) {
 	return x.danish(f.Standings, []allowFunc{x.notForbidden})
 }
 
-// ModifiedDanish is Danish without rematches: it avoids any rematch while
-// possible, then allows older rematches but never the previous round's
-// opponent, except in the last round (last), where that too gives way.
-// Forbidden pairs never meet.
+// ModifiedDanish pairs a round as RULES §10's modified Danish: by
+// standings, with no rematch of the previous round (older meetings are
+// allowed and not avoided); the last round (last) is paired as pure
+// Danish, rematches included. Forbidden pairs never meet.
 func ModifiedDanish(f Field, last bool) (Round, error) {
+	x, err := newIndex(f, 2)
+	if err != nil {
+		return Round{}, err
+	}
+	if last {
+		return x.danish(f.Standings, []allowFunc{x.notForbidden})
+	}
+	return x.danish(f.Standings, []allowFunc{x.notLastOpponent})
+}
+
+// ModifiedDanishAvoidingRepeats is the stricter variant an event may choose
+// (its avoid_repeat_opponents setting), beyond RULES §10: it avoids every
+// earlier opponent while it can, then allows older rematches but never the
+// previous round's opponent, except in the last round (last), where that
+// too gives way. Forbidden pairs never meet.
+func ModifiedDanishAvoidingRepeats(f Field, last bool) (Round, error) {
 	x, err := newIndex(f, 2)
 	if err != nil {
 		return Round{}, err

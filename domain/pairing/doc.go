@@ -19,11 +19,13 @@
 // nearest allowed one; when the preferred constraints cannot all hold they
 // give way in this order, the forbidden pairs never:
 //
-//   - modified Danish: no rematch of any earlier round; then no rematch of
-//     the previous round (except in the last round, where that too gives
-//     way); then failure. (RULES says "no rematch of the previous round,
-//     except in the last round"; we also avoid older rematches while
-//     possible, which is what clubs expect of a Danish.)
+//   - modified Danish (RULES §10): no rematch of the previous round, older
+//     rematches allowed and not avoided; then failure. The last round is
+//     pure Danish: rematches, the previous round's included, are allowed.
+//   - modified Danish avoiding repeats (the event's avoid_repeat_opponents,
+//     beyond RULES): no rematch of any earlier round; then no rematch of the
+//     previous round (except in the last round, where that too gives way);
+//     then failure.
 //   - random draw: no rematch; then rematches allowed.
 //   - pure Danish: rematches are allowed (1–2, 3–4, … by standings), only
 //     forbidden pairs are avoided, by moving the fewest entries.

@@ -76,27 +76,33 @@ func TestDanish(t *testing.T) {
 	}
 }
 
-func TestModifiedDanish(t *testing.T) {
-	played := []Round{
-		{Tables: []Table{{1, 1, 3}, {2, 2, 4}}},
-		{Tables: []Table{{1, 1, 4}, {2, 2, 3}}},
-		{Tables: []Table{{1, 1, 2}, {2, 3, 4}}},
-	}
-	f := Field{Entries: entries(1, 2, 3, 4), Standings: []int64{1, 2, 3, 4}}
+// TestModifiedDanishForbidsOnlyPreviousRound: RULES §10's modified Danish
+// refuses only a rematch of the previous round; older meetings are allowed
+// (not avoided), and the last round is pure Danish, rematches included. The
+// avoid_repeat_opponents variant avoids every earlier opponent while it can.
+func TestModifiedDanishForbidsOnlyPreviousRound(t *testing.T) {
+	older := Round{Tables: []Table{{1, 1, 2}, {2, 3, 4}}}
+	previous := Round{Tables: []Table{{1, 1, 3}, {2, 2, 4}}}
+	f := Field{Entries: entries(1, 2, 3, 4)}
 	tests := []struct {
-		name    string
-		history []Round
-		last    bool
-		tables  [][2]int64
+		name      string
+		history   []Round
+		standings []int64
+		last      bool
+		draw      func(Field, bool) (Round, error)
+		tables    [][2]int64
 	}{
-		{"NoRematchWhileAvoidable", played[2:], false, [][2]int64{{1, 3}, {2, 4}}},
-		{"OlderRematchRatherThanLastOpponent", played, false, [][2]int64{{1, 3}, {2, 4}}},
-		{"FreshOpponentFirstInTheLastRound", played[2:], true, [][2]int64{{1, 3}, {2, 4}}},
+		{"OlderRematchByStandings", []Round{older, previous}, []int64{1, 2, 3, 4}, false, ModifiedDanish, [][2]int64{{1, 2}, {3, 4}}},
+		{"PreviousOpponentSkipped", []Round{older, previous}, []int64{1, 3, 2, 4}, false, ModifiedDanish, [][2]int64{{1, 2}, {3, 4}}},
+		{"LastRoundPureDanishWithPreviousRematch", []Round{previous}, []int64{1, 3, 2, 4}, true, ModifiedDanish, [][2]int64{{1, 3}, {2, 4}}},
+		{"AvoidRepeatsTakesFreshOpponents", []Round{older, previous}, []int64{1, 2, 3, 4}, false, ModifiedDanishAvoidingRepeats, [][2]int64{{1, 4}, {2, 3}}},
+		{"AvoidRepeatsInTheLastRoundToo", []Round{previous}, []int64{1, 3, 2, 4}, true, ModifiedDanishAvoidingRepeats, [][2]int64{{1, 2}, {3, 4}}},
+		{"AvoidRepeatsOlderRematchRatherThanPrevious", []Round{older, {Tables: []Table{{1, 1, 4}, {2, 2, 3}}}, previous}, []int64{1, 2, 3, 4}, false, ModifiedDanishAvoidingRepeats, [][2]int64{{1, 2}, {3, 4}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f.History = tc.history
-			r, err := ModifiedDanish(f, tc.last)
+			f.History, f.Standings = tc.history, tc.standings
+			r, err := tc.draw(f, tc.last)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,14 +111,16 @@ func TestModifiedDanish(t *testing.T) {
 			}
 		})
 	}
-	t.Run("LastOpponentAgainInTheLastRoundWhenNothingElse", func(t *testing.T) {
+	t.Run("PreviousOpponentRefusedBeforeTheLastRound", func(t *testing.T) {
 		f := Field{Entries: entries(1, 2), History: []Round{{Tables: []Table{{1, 1, 2}}}}}
-		if _, err := ModifiedDanish(f, false); err == nil {
-			t.Fatal("a rematch of the previous round before the last")
-		}
-		r, err := ModifiedDanish(f, true)
-		if err != nil || !sameTables(r, [][2]int64{{1, 2}}) {
-			t.Fatalf("last round: %v %v", tablesOf(r), err)
+		for name, draw := range map[string]func(Field, bool) (Round, error){"RULES": ModifiedDanish, "AvoidRepeats": ModifiedDanishAvoidingRepeats} {
+			if _, err := draw(f, false); err == nil {
+				t.Fatalf("%s: a rematch of the previous round before the last", name)
+			}
+			r, err := draw(f, true)
+			if err != nil || !sameTables(r, [][2]int64{{1, 2}}) {
+				t.Fatalf("%s: last round: %v %v", name, tablesOf(r), err)
+			}
 		}
 	})
 }

@@ -32,7 +32,8 @@ type searched struct {
 
 var searchedMovements = []searched{
 	{"Danish", func(f Field, _ bool, _ Rand) (Round, error) { return Danish(f) }, false, false},
-	{"ModifiedDanish", func(f Field, last bool, _ Rand) (Round, error) { return ModifiedDanish(f, last) }, true, true},
+	{"ModifiedDanish", func(f Field, last bool, _ Rand) (Round, error) { return ModifiedDanish(f, last) }, false, true},
+	{"ModifiedDanishAvoidingRepeats", func(f Field, last bool, _ Rand) (Round, error) { return ModifiedDanishAvoidingRepeats(f, last) }, true, true},
 	{"RandomDraw", func(f Field, _ bool, rnd Rand) (Round, error) { return RandomDraw(f, rnd) }, true, false},
 }
 

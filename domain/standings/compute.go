@@ -176,17 +176,20 @@ func (s *state) presize(in Input) {
 	}
 }
 
+// addLine counts a line: a bye is a round the entry scored (the rest
+// score), so Played counts it as the API's spec says ("rounds played at a
+// table, and byes"); Byes says how many of them were byes.
 func (s *state) addLine(i int, l Line) {
 	r := &s.rows[i]
 	r.Lines = append(r.Lines, l)
 	r.VP += l.VPFor
 	r.MPFor += l.MPFor
 	r.MPAgainst += l.MPAgainst
+	r.Played++
 	if l.Bye {
 		r.Byes++
 		return
 	}
-	r.Played++
 	r.Opponents = append(r.Opponents, l.Opponent)
 }
 

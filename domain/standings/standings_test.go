@@ -168,7 +168,7 @@ func TestScoresOfByesAbandonmentsAndPenalties(t *testing.T) {
 		played, bye int
 	}{
 		{"ByeScoresTheRestScore", Input{Entries: []int64{1}, Byes: []Bye{{Round: 1, Entry: 1}}},
-			Config{RestVP: 14, RestMP: 355}, 1, 14, 355, 0, 1},
+			Config{RestVP: 14, RestMP: 355}, 1, 14, 355, 1, 1},
 		{"LeaverCappedAt6In3DealRounds", abandoned(14, 6), Config{DealsPerRound: 3}, 1, 6, 300, 1, 0},
 		{"LeaverCappedAt8In4DealRounds", abandoned(14, 6), Config{DealsPerRound: 4}, 1, 8, 300, 1, 0},
 		{"LeaverKeepsLessThanTheCap", abandoned(4, 16), Config{DealsPerRound: 3}, 1, 4, 300, 1, 0},
@@ -238,5 +238,24 @@ func TestBadInputListsEveryProblem(t *testing.T) {
 	}
 	if len(want) != 0 {
 		t.Fatalf("missing problems %v in %v", want, ps)
+	}
+}
+
+// TestPlayedCountsTablesAndByes: played is every round an entry scored, at
+// a table or with a bye (the API's "rounds played at a table, and byes");
+// byes says how many were byes.
+func TestPlayedCountsTablesAndByes(t *testing.T) {
+	in := Input{Entries: []int64{1, 2, 3},
+		Matches: []Match{{Round: 1, A: 1, B: 2, MPA: 400, MPB: 100, VPA: 13, VPB: 7}, {Round: 2, A: 1, B: 3, MPA: 100, MPB: 400, VPA: 7, VPB: 13},
+			{Round: 3, A: 2, B: 3, MPA: 300, MPB: 300, VPA: 10, VPB: 10}},
+		Byes: []Bye{{Round: 1, Entry: 3}, {Round: 2, Entry: 2}, {Round: 3, Entry: 1}}}
+	tab, err := Compute(in, Config{RestVP: 14, RestMP: 355})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range tab.Rows {
+		if r.Played != 3 || r.Byes != 1 || len(r.Opponents) != 2 {
+			t.Errorf("entry %d: played %d, byes %d, opponents %v; want 3, 1, two opponents", r.Entry, r.Played, r.Byes, r.Opponents)
+		}
 	}
 }

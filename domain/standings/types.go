@@ -121,8 +121,8 @@ type Row struct {
 	PenaltyVP   int       `json:"penalty_vp,omitempty"`
 	PenaltyMP   int       `json:"penalty_mp,omitempty"`
 	Penalties   []Penalty `json:"penalties,omitempty"`
-	Played      int       `json:"played"`
-	Byes        int       `json:"byes"`
+	Played      int       `json:"played"` // rounds scored: at a table, and byes
+	Byes        int       `json:"byes"`   // of them, byes
 	Opponents   []int64   `json:"opponents,omitempty"`
 	OpponentsVP int       `json:"opponents_vp"`
 	Lines       []Line    `json:"lines,omitempty"`

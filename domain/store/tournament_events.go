@@ -70,7 +70,7 @@ func (r tournamentEventRepo) Append(tournamentID, expectSeq int64, events []doma
 		}
 		return translate(err, "tournament event")
 	}
-	return nil
+	return r.addPlayers(tournamentID, m.Players)
 }
 
 // eventRows checks that events follow expectSeq one by one and returns

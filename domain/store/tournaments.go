@@ -37,19 +37,20 @@ type tournamentRow struct {
 
 // setupColumns are the columns of domain.TournamentSetup.
 type setupColumns struct {
-	Movement          string
-	Rounds            int
-	MitchellStep      int
-	TargetScore       int
-	VPTable           *string // the JSON vp.Table; NULL: the built-in
-	TieBreaks         *string // the JSON array of criteria; NULL: the default order
-	RestVP            int     `gorm:"column:rest_vp"`
-	RestMP            int     `gorm:"column:rest_mp"`
-	AbandonVP         int     `gorm:"column:abandon_vp"`
-	RemainingGetsRest bool
-	ForbidSameClub    bool
-	LateEntryRound    int
-	TeamPairs         int
+	Movement             string
+	Rounds               int
+	MitchellStep         int
+	TargetScore          int
+	VPTable              *string // the JSON vp.Table; NULL: the built-in
+	TieBreaks            *string // the JSON array of criteria; NULL: the default order
+	RestVP               int     `gorm:"column:rest_vp"`
+	RestMP               int     `gorm:"column:rest_mp"`
+	AbandonVP            int     `gorm:"column:abandon_vp"`
+	RemainingGetsRest    bool
+	ForbidSameClub       bool
+	AvoidRepeatOpponents bool
+	LateEntryRound       int
+	TeamPairs            int
 }
 
 func (tournamentRow) TableName() string { return "tournaments" }
@@ -66,7 +67,8 @@ func tournamentRowOf(t domain.Tournament) tournamentRow {
 func setupColumnsOf(s domain.TournamentSetup) setupColumns {
 	c := setupColumns{Movement: string(s.Movement), Rounds: s.Rounds, MitchellStep: s.MitchellStep, TargetScore: s.TargetScore,
 		RestVP: s.RestVP, RestMP: s.RestMP, AbandonVP: s.AbandonVP, RemainingGetsRest: s.RemainingGetsRest,
-		ForbidSameClub: s.ForbidSameClub, LateEntryRound: s.LateEntryRound, TeamPairs: s.TeamPairs}
+		ForbidSameClub: s.ForbidSameClub, AvoidRepeatOpponents: s.AvoidRepeatOpponents, LateEntryRound: s.LateEntryRound,
+		TeamPairs: s.TeamPairs}
 	c.VPTable = jsonText(s.VPTable, s.VPTable != nil)
 	c.TieBreaks = jsonText(s.TieBreaks, s.TieBreaks != nil)
 	return c
@@ -89,7 +91,7 @@ func (c setupColumns) setup() domain.TournamentSetup {
 	s := domain.TournamentSetup{Movement: domain.Movement(c.Movement), Rounds: c.Rounds, MitchellStep: c.MitchellStep,
 		TargetScore: c.TargetScore, RestVP: c.RestVP, RestMP: c.RestMP, AbandonVP: c.AbandonVP,
 		RemainingGetsRest: c.RemainingGetsRest, ForbidSameClub: c.ForbidSameClub, LateEntryRound: c.LateEntryRound,
-		TeamPairs: c.TeamPairs}
+		TeamPairs: c.TeamPairs, AvoidRepeatOpponents: c.AvoidRepeatOpponents}
 	if c.VPTable != nil {
 		s.VPTable = &vp.Table{}
 		if json.Unmarshal([]byte(*c.VPTable), s.VPTable) != nil {
@@ -167,7 +169,8 @@ func (r tournamentRepo) Update(t domain.Tournament) error {
 		"movement": c.Movement, "rounds": c.Rounds, "mitchell_step": c.MitchellStep, "target_score": c.TargetScore,
 		"vp_table": c.VPTable, "tie_breaks": c.TieBreaks, "rest_vp": c.RestVP, "rest_mp": c.RestMP, "abandon_vp": c.AbandonVP,
 		"remaining_gets_rest": c.RemainingGetsRest, "forbid_same_club": c.ForbidSameClub,
-		"late_entry_round": c.LateEntryRound, "team_pairs": c.TeamPairs,
+		"avoid_repeat_opponents": c.AvoidRepeatOpponents,
+		"late_entry_round":       c.LateEntryRound, "team_pairs": c.TeamPairs,
 	}), "tournament")
 }
 
@@ -178,10 +181,18 @@ func (r tournamentRepo) Delete(id int64) error {
 func (r tournamentRepo) List(f domain.TournamentFilter, drafts domain.DraftScope) ([]domain.Tournament, int, error) {
 	where := func() *gorm.DB {
 		q := r.tournaments()
+		// An assigned referee sees the draft while they hold the referee
+		// role or higher in its club (domain: canRefereeTournament).
+		refereed := r.t.db.Table("tournament_referees AS tr").Select("tr.tournament_id").
+			Joins("JOIN memberships AS m ON m.user_id = tr.user_id").
+			Where("tr.user_id = ? AND m.club_id = t.club_id AND m.role IN ?", drafts.RefereeUserID,
+				[]string{string(domain.RoleReferee), string(domain.RoleAdmin), string(domain.RoleOwner)})
 		switch {
 		case drafts.All:
 		case len(drafts.ClubIDs) > 0:
-			q = q.Where("(t.opened_at IS NOT NULL OR t.club_id IN ?)", drafts.ClubIDs)
+			q = q.Where("(t.opened_at IS NOT NULL OR t.club_id IN ? OR t.id IN (?))", drafts.ClubIDs, refereed)
+		case drafts.RefereeUserID != 0:
+			q = q.Where("(t.opened_at IS NOT NULL OR t.id IN (?))", refereed)
 		default:
 			q = q.Where("t.opened_at IS NOT NULL")
 		}

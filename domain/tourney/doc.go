@@ -64,11 +64,18 @@
 //
 // Provisional standings count every deal on a sheet, entered or confirmed,
 // as soon as it is entered; a table's VP are converted from the MP it has
-// so far. They are final when the tournament is finished and every round
-// closed.
+// so far; Standings.Unsettled names the entries whose rows count such a
+// table (unconfirmed deals, or deals still to play). They are final when the
+// tournament is finished and every round closed. A table an entry left
+// (abandonment, withdrawal) shows the capped VP on its sheet too, so every
+// view of it agrees with the standings.
 //
 // # Movements and kinds
 //
+// Each drawn round records the rule that drew it (RoundView.Rule: Rule*).
+// A modified Danish follows RULES §10: no rematch of the previous round,
+// older ones allowed, the last round pure Danish; the set-up's
+// AvoidRepeatOpponents avoids every earlier opponent while it can.
 // Mitchell and round robin are fixed at the start (the order of the
 // entries, and the forbidden pairs then known): a withdrawn entry's
 // opponents get byes, and they take no late entries. Danish, modified
@@ -90,7 +97,9 @@
 // Danish (pure or modified), the latest round, when drawn on the old
 // results and not yet started, is drawn again (RedrawnRounds, with the new
 // draw in the event); rounds after the corrected one that are being played
-// or closed keep their pairings (KeptRounds). In a knockout, a correction
+// or closed keep their pairings (KeptRounds); both lists are always in the
+// event, empty when there are none. A redrawn round shows it in its view
+// (RoundView.Redraw: when, which correction, the reason). In a knockout, a correction
 // that changes a winner redraws the next round if only published, and is
 // refused once it is played.
 //

@@ -90,7 +90,11 @@ func (s *State) draw(n int, rnd pairing.Rand) (*RoundDrawn, error) {
 	case Danish:
 		r, err = pairing.Danish(s.searchField(n))
 	case ModifiedDanish:
-		r, err = pairing.ModifiedDanish(s.searchField(n), n == s.PlannedRounds())
+		draw := pairing.ModifiedDanish
+		if s.setup.AvoidRepeatOpponents {
+			draw = pairing.ModifiedDanishAvoidingRepeats
+		}
+		r, err = draw(s.searchField(n), n == s.PlannedRounds())
 	case Random:
 		if rnd == nil {
 			return nil, errf(KindInvalid, CodeInvalidCommand, "a random draw needs a random source")
@@ -101,7 +105,39 @@ func (s *State) draw(n int, rnd pairing.Rand) (*RoundDrawn, error) {
 		return nil, pairingErr(err)
 	}
 	r = s.dropWithdrawn(r)
-	return &RoundDrawn{Round: n, Tables: s.layout(r), Byes: r.Byes}, nil
+	return &RoundDrawn{Round: n, Tables: s.layout(r), Byes: r.Byes, Rule: s.drawRule(n)}, nil
+}
+
+// Draw rules: what drew a round (RoundView.Rule), so that players and
+// directors can tell why two entries meet.
+const (
+	RuleMitchell     = "mitchell"                   // the fixed Mitchell schedule
+	RuleRoundRobin   = "round_robin"                // the fixed round-robin schedule
+	RuleDanish       = "danish"                     // pure Danish: by standings, rematches allowed
+	RuleRandom       = "random"                     // a random draw avoiding rematches while it can
+	RuleKnockout     = "knockout"                   // the bracket
+	RuleIndividual   = "individual"                 // partners and tables drawn, repeats avoided while possible
+	RuleManual       = "manual"                     // set by the referee (an override)
+	RuleModified     = "modified_danish"            // RULES §10: by standings, no rematch of the previous round, older ones allowed
+	RuleModifiedLast = "modified_danish_last_round" // RULES §10's last round: pure Danish, rematches included
+	// RuleModifiedAvoid is the event's avoid_repeat_opponents: no earlier
+	// opponent while possible, then no previous-round one (the last round:
+	// then any).
+	RuleModifiedAvoid = "modified_danish_avoid_repeats"
+)
+
+// drawRule is the rule the movement draws round n by.
+func (s *State) drawRule(n int) string {
+	switch {
+	case s.setup.Kind == KindIndividual:
+		return RuleIndividual
+	case s.setup.Movement == ModifiedDanish && s.setup.AvoidRepeatOpponents:
+		return RuleModifiedAvoid
+	case s.setup.Movement == ModifiedDanish && n == s.PlannedRounds():
+		return RuleModifiedLast
+	}
+	return map[string]string{Mitchell: RuleMitchell, RoundRobin: RuleRoundRobin, Danish: RuleDanish,
+		ModifiedDanish: RuleModified, Random: RuleRandom, Knockout: RuleKnockout}[s.setup.Movement]
 }
 
 func pairingErr(err error) error {
@@ -243,7 +279,7 @@ func (s *State) drawKnockout(n int) (*RoundDrawn, error) {
 		return nil, conflict(CodeNoMoreRounds, "the knockout has its winner")
 	}
 	r := s.dropWithdrawn(b.Round())
-	return &RoundDrawn{Round: n, Tables: s.layout(r), Byes: r.Byes, Bracket: b.Slots}, nil
+	return &RoundDrawn{Round: n, Tables: s.layout(r), Byes: r.Byes, Bracket: b.Slots, Rule: RuleKnockout}, nil
 }
 
 func (s *State) individualField(n int) pairing.IndividualField {
@@ -272,7 +308,7 @@ func (s *State) drawIndividual(n int, rnd pairing.Rand) (*RoundDrawn, error) {
 	if err != nil {
 		return nil, pairingErr(err)
 	}
-	return &RoundDrawn{Round: n, Tables: foursomeLayout(r.Tables), Byes: r.Byes}, nil
+	return &RoundDrawn{Round: n, Tables: foursomeLayout(r.Tables), Byes: r.Byes, Rule: RuleIndividual}, nil
 }
 
 func foursomeLayout(fs []pairing.Foursome) []TableLayout {

@@ -89,12 +89,15 @@ type (
 		Round      int   `json:"round,omitempty"`
 		Forfeits   []int `json:"forfeits,omitempty"`
 	}
-	// RoundDrawn is a drawn round: its tables, byes and (knockout) bracket.
+	// RoundDrawn is a drawn round: its tables, byes, (knockout) bracket and
+	// the rule that drew it (a Rule* constant; absent in logs written
+	// before it was recorded).
 	RoundDrawn struct {
 		Round   int           `json:"round"`
 		Tables  []TableLayout `json:"tables"`
 		Byes    []int64       `json:"byes,omitempty"`
 		Bracket []int64       `json:"bracket,omitempty"`
+		Rule    string        `json:"rule,omitempty"`
 	}
 	// PairingsOverridden is a round set by hand; Replaced when it replaced
 	// published pairings.
@@ -127,13 +130,14 @@ type (
 	// it was, Deal as it is now. RedrawnRounds were drawn again on the
 	// corrected standings (Redraws holds the new draws); KeptRounds depend
 	// on the results but were already being played, so their pairings stay.
+	// Both lists are always present, empty when there are none.
 	ScoreCorrected struct {
 		Round         int          `json:"round"`
 		Table         int          `json:"table"`
 		Deal          DealInput    `json:"deal"`
 		Before        Deal         `json:"before"`
-		RedrawnRounds []int        `json:"redrawn_rounds,omitempty"`
-		KeptRounds    []int        `json:"kept_rounds,omitempty"`
+		RedrawnRounds []int        `json:"redrawn_rounds"`
+		KeptRounds    []int        `json:"kept_rounds"`
 		Redraws       []RoundDrawn `json:"redraws,omitempty"`
 	}
 	// RulingMade is a referee's ruling (see Ruling).
@@ -251,6 +255,11 @@ func decodePayload(e Event) (payload, error) {
 	if dec.More() {
 		return nil, errf(KindInvalid, CodeBadEvent, "event %d (%s): data after the payload", e.Seq, e.Kind)
 	}
+	if c, ok := p.(*ScoreCorrected); ok {
+		// Logs written before the lists were always recorded left them out.
+		c.RedrawnRounds = nonNil(c.RedrawnRounds)
+		c.KeptRounds = nonNil(c.KeptRounds)
+	}
 	return p, nil
 }
 
@@ -275,6 +284,14 @@ func (*Finished) kind() string           { return EventFinished }
 func (*ResultsPublished) kind() string   { return EventResultsPublished }
 func (*Cancelled) kind() string          { return EventCancelled }
 func (*ForbiddenSet) kind() string       { return EventForbiddenSet }
+
+// nonNil is s, or an empty list for nil: a list the JSON always carries.
+func nonNil(s []int) []int {
+	if s == nil {
+		return []int{}
+	}
+	return s
+}
 
 // badEvent is Apply's refusal of an event the state cannot take.
 func badEvent(e Event, err error) error {

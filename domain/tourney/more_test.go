@@ -184,7 +184,7 @@ func TestCorrectionKeepsARoundSetByHand(t *testing.T) {
 	h.do(OverridePairings{Round: 2, Reason: "by hand", Tables: []pairing.Table{{Number: 1, NS: r1[0].NS, EW: r1[1].NS}, {Number: 2, NS: r1[0].EW, EW: r1[1].EW}}}, referee)
 	e := h.do(CorrectScore{Round: 1, Table: 1, Version: h.version(1, 1), Deal: deal(1, 5, 1500), Reason: "misread"}, referee)
 	p, _ := DecodeEvent(e)
-	if c := p.(*ScoreCorrected); !slices.Equal(c.KeptRounds, []int{2}) || c.RedrawnRounds != nil {
+	if c := p.(*ScoreCorrected); !slices.Equal(c.KeptRounds, []int{2}) || len(c.RedrawnRounds) != 0 {
 		t.Fatalf("kept %v redrawn %v", c.KeptRounds, c.RedrawnRounds)
 	}
 }

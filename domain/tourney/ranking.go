@@ -1,6 +1,7 @@
 package tourney
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/burraco/burraco/domain/standings"
@@ -46,6 +47,7 @@ func (s *State) standingsCached() (*Standings, error) {
 
 func (st *Standings) clone() Standings {
 	c := *st
+	c.Unsettled = append([]int64(nil), st.Unsettled...)
 	c.TieBreaks = append([]standings.Criterion(nil), st.TieBreaks...)
 	c.Rows = make([]standings.Row, len(st.Rows))
 	for i, r := range st.Rows {
@@ -88,7 +90,36 @@ func (s *State) computeStandings() (*Standings, error) {
 		return nil, err
 	}
 	done := s.status == StatusFinished || s.status == StatusResultsPublished
-	return &Standings{Provisional: !done || !final, AfterRound: after, Table: tab}, nil
+	return &Standings{Provisional: !done || !final, AfterRound: after, Unsettled: s.unsettled(), Table: tab}, nil
+}
+
+// unsettled is the entries, ascending, whose standings count a table that
+// is not final (a deal waiting for confirmation, or deals still to play);
+// at a team match, both teams when any of its tables is not.
+func (s *State) unsettled() []int64 {
+	set := map[int64]bool{}
+	for _, r := range s.rounds {
+		for _, t := range r.tables {
+			counted := t.counted()
+			if s.setup.Kind == KindTeams {
+				counted = s.matchCounted(r, t.Match) // the match counts once any of its tables does
+			}
+			if !counted || s.result(r, t).Final {
+				continue
+			}
+			for _, id := range []int64{t.NS, t.EW, t.N, t.S, t.E, t.W} {
+				if id != 0 {
+					set[id] = true
+				}
+			}
+		}
+	}
+	out := make([]int64, 0, len(set))
+	for id := range set {
+		out = append(out, id)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // roundLines adds a round's results to the input, reporting whether any

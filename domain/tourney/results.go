@@ -1,6 +1,9 @@
 package tourney
 
-import "github.com/burraco/burraco/domain/vp"
+import (
+	"github.com/burraco/burraco/domain/standings"
+	"github.com/burraco/burraco/domain/vp"
+)
 
 // koScan reads a knockout table's running totals deal by deal: the number
 // of deals after which it is decided (a side at or past the target, the
@@ -110,7 +113,40 @@ func (s *State) tableVP(r *round, t *table, res *Result) {
 		}
 	default:
 		res.VPNS, res.VPEW = s.convert(res.MPNS, res.MPEW)
+		if s.setup.Kind == KindPairs {
+			res.VPNS, res.VPEW = s.abandoned(t.left, t.NS, res.VPNS, t.EW, res.VPEW)
+		}
 	}
+}
+
+// abandoned is the VP of sides a and b when left abandoned or withdrew
+// (RULES §10): the leaver keeps at most the cap, the other keeps what it
+// scored or, when the event says so, gets the rest score. With left 0 (or
+// not a or b) they are unchanged.
+func (s *State) abandoned(left, a int64, vpA int, b int64, vpB int) (int, int) {
+	switch left {
+	case 0:
+	case a:
+		vpA = min(vpA, s.abandonCap())
+		if s.setup.RemainingGetsRest {
+			vpB = s.setup.RestVP
+		}
+	case b:
+		vpB = min(vpB, s.abandonCap())
+		if s.setup.RemainingGetsRest {
+			vpA = s.setup.RestVP
+		}
+	}
+	return vpA, vpB
+}
+
+// abandonCap is the most VP an entry that leaves keeps: the event's, else
+// RULES §10's for the round's length.
+func (s *State) abandonCap() int {
+	if s.setup.AbandonVP > 0 {
+		return s.setup.AbandonVP
+	}
+	return standings.AbandonCap(s.setup.DealsPerRound)
 }
 
 // convert is the VP table's conversion; a difference no sheet can produce
@@ -169,7 +205,7 @@ func (s *State) matchResult(r *round, match int) MatchResult {
 		m.VPA = s.setup.RestVP
 	default:
 		if a, b, err := s.setup.VP.ConvertTeam(scores); err == nil {
-			m.VPA, m.VPB = a, b
+			m.VPA, m.VPB = s.abandoned(m.Left, m.A, a, m.B, b)
 		}
 	}
 	return m

@@ -32,7 +32,7 @@ func (p *RoundDrawn) check(s *State) error {
 func (p *RoundDrawn) apply(s *State, e Event) {
 	s.rounds = append(s.rounds, &round{number: p.Round, status: RoundStatusPublished,
 		tables: s.newTables(p.Tables, e.Seq), byes: append([]int64(nil), p.Byes...),
-		bracket: append([]int64(nil), p.Bracket...), draws: 1})
+		bracket: append([]int64(nil), p.Bracket...), draws: 1, rule: p.Rule})
 }
 
 func (c OverridePairings) decide(s *State, who Actor, _ pairing.Rand) (payload, string, error) {
@@ -118,11 +118,11 @@ func (p *PairingsOverridden) apply(s *State, e Event) {
 	tables := s.newTables(p.Tables, e.Seq)
 	if p.Replaced {
 		r := s.rounds[p.Round-1]
-		r.tables, r.byes, r.overridden = tables, append([]int64(nil), p.Byes...), true
+		r.tables, r.byes, r.overridden, r.rule = tables, append([]int64(nil), p.Byes...), true, RuleManual
 		return
 	}
 	s.rounds = append(s.rounds, &round{number: p.Round, status: RoundStatusPublished, tables: tables,
-		byes: append([]int64(nil), p.Byes...), draws: 1, overridden: true})
+		byes: append([]int64(nil), p.Byes...), draws: 1, overridden: true, rule: RuleManual})
 }
 
 // roundIn is round n when the tournament is running and the round in one of

@@ -229,7 +229,8 @@ func (c CorrectScore) decide(s *State, who Actor, _ pairing.Rand) (payload, stri
 	if c.Deal.Number < 1 || c.Deal.Number > len(t.deals) {
 		return nil, "", notFound(CodeDealNotFound, "table %d has no deal %d", t.Number, c.Deal.Number)
 	}
-	p := &ScoreCorrected{Round: c.Round, Table: c.Table, Deal: c.Deal, Before: t.deals[c.Deal.Number-1]}
+	p := &ScoreCorrected{Round: c.Round, Table: c.Table, Deal: c.Deal, Before: t.deals[c.Deal.Number-1],
+		RedrawnRounds: []int{}, KeptRounds: []int{}}
 	if err := p.checkDeal(s); err != nil {
 		return nil, "", err
 	}
@@ -308,6 +309,10 @@ func (p *ScoreCorrected) apply(s *State, e Event) {
 		r.byes = append([]int64(nil), rd.Byes...)
 		r.bracket = append([]int64(nil), rd.Bracket...)
 		r.draws++
+		if rd.Rule != "" {
+			r.rule = rd.Rule
+		}
+		r.redraw = &Redraw{At: e.At, Reason: e.Reason, Round: p.Round, Table: p.Table}
 	}
 }
 

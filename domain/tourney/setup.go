@@ -67,6 +67,11 @@ type Setup struct {
 	AbandonVP         int
 	RemainingGetsRest bool
 	ForbidSameClub    bool
+	// AvoidRepeatOpponents makes a modified Danish avoid every earlier
+	// opponent while it can, the last round included (beyond RULES §10,
+	// which refuses only the previous round's and pairs the last round as
+	// pure Danish). Other movements ignore it.
+	AvoidRepeatOpponents bool
 	// LateEntryRound: entries are accepted while the next round to draw is
 	// at most this round (0: only before the start). Fixed schedules
 	// (Mitchell, round robin, knockout) take no late entries.

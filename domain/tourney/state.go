@@ -118,6 +118,8 @@ type round struct {
 	draws      int // 1 + redraws
 	overridden bool
 	reopened   int
+	rule       string // what drew it (Rule*)
+	redraw     *Redraw
 }
 
 // State is a tournament as the fold of its events. Decide never changes it;

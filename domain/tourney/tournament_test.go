@@ -219,7 +219,7 @@ func TestCorrectionKeepsPairingsOfARoundBeingPlayed(t *testing.T) {
 	before, _ := h.s.Round(2)
 	e := h.do(CorrectScore{Round: 1, Table: 2, Version: h.version(1, 2), Deal: deal(1, 1500, 0), Reason: "misread"}, referee)
 	p, _ := DecodeEvent(e)
-	if c := p.(*ScoreCorrected); !slices.Equal(c.KeptRounds, []int{2}) || c.RedrawnRounds != nil {
+	if c := p.(*ScoreCorrected); !slices.Equal(c.KeptRounds, []int{2}) || len(c.RedrawnRounds) != 0 {
 		t.Fatalf("kept %v redrawn %v, want round 2 kept", c.KeptRounds, c.RedrawnRounds)
 	}
 	after, _ := h.s.Round(2)
@@ -237,7 +237,7 @@ func TestCorrectionInAMitchellRedrawsNothing(t *testing.T) {
 	h.do(DrawRound{Round: 2}, referee)
 	e := h.do(CorrectScore{Round: 1, Table: 1, Version: h.version(1, 1), Deal: deal(3, 0, 0), Reason: "misread"}, referee)
 	p, _ := DecodeEvent(e)
-	if c := p.(*ScoreCorrected); c.KeptRounds != nil || c.RedrawnRounds != nil {
+	if c := p.(*ScoreCorrected); len(c.KeptRounds) != 0 || len(c.RedrawnRounds) != 0 {
 		t.Fatalf("a Mitchell does not depend on results: kept %v redrawn %v", c.KeptRounds, c.RedrawnRounds)
 	}
 }

@@ -2,6 +2,7 @@ package tourney
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/burraco/burraco/domain/standings"
 )
@@ -10,8 +11,12 @@ import (
 // the deals on the sheet (entered and confirmed both count); VP their
 // conversion by the event's table (teams: the team match's VP, the same on
 // each of its tables; knockout: 1 to the winner, 0 to the loser, once
-// decided). An abandonment's cap and rest score are applied in the
-// standings, which show them per line. Complete: every deal played, the
+// decided). A pairs or team table an entry left (abandonment, withdrawal)
+// shows RULES §10's outcome: the leaver's VP capped (AbandonVP, else 6 or
+// 8), the other side's the rest score when the event says so — the same VP
+// the standings count, so sheet, exports and standings agree (MP stay what
+// the sheet holds). In an individual event the cap is the leaving player's
+// alone, so it shows only in the standings' lines. Complete: every deal played, the
 // target reached (knockout), or a ruling decided the table; Final: complete
 // with every deal confirmed — what closing the round needs.
 type Result struct {
@@ -61,10 +66,21 @@ type MatchResult struct {
 	Absent int64 `json:"absent,omitempty"`
 }
 
+// Redraw is why a round was drawn again: a correction of table Table of
+// round Round, at At, for Reason (the correction's). Only the latest
+// redraw is kept in the view; the audit log has each.
+type Redraw struct {
+	At     time.Time `json:"at"`
+	Reason string    `json:"reason"`
+	Round  int       `json:"round"`
+	Table  int       `json:"table"`
+}
+
 // RoundView is a round: status, tables, byes, team matches (teams), the
-// knockout bracket (slots in bracket order, 0 an empty slot), how many times
-// it was drawn (a correction may draw a Danish round again), whether the
-// referee set it by hand, and how often it was reopened.
+// knockout bracket (slots in bracket order, 0 an empty slot), the rule that
+// drew it, how many times it was drawn (a correction may draw a Danish round
+// again, Redraw saying when and why), whether the referee set it by hand,
+// and how often it was reopened.
 type RoundView struct {
 	Number     int           `json:"number"`
 	Status     string        `json:"status"`
@@ -75,15 +91,20 @@ type RoundView struct {
 	Draws      int           `json:"draws"`
 	Overridden bool          `json:"overridden,omitempty"`
 	Reopened   int           `json:"reopened,omitempty"`
+	Rule       string        `json:"rule,omitempty"`
+	Redraw     *Redraw       `json:"redraw,omitempty"`
 }
 
 // Standings are the standings as they stand: Provisional until the
 // tournament is finished with every table final; AfterRound is the latest
 // round with a result counted. Rows carry each entry's lines (its history)
-// and AheadBy, the criterion that put it ahead of the next row.
+// and AheadBy, the criterion that put it ahead of the next row. Unsettled
+// is the entries (ascending) whose rows count a table that is not final:
+// deals entered and not yet confirmed, or a table still short of its deals.
 type Standings struct {
-	Provisional bool `json:"provisional"`
-	AfterRound  int  `json:"after_round"`
+	Provisional bool    `json:"provisional"`
+	AfterRound  int     `json:"after_round"`
+	Unsettled   []int64 `json:"unsettled,omitempty"`
 	standings.Table
 }
 
@@ -228,7 +249,11 @@ func (s *State) MarshalJSON() ([]byte, error) {
 func (s *State) roundView(r *round) RoundView {
 	v := RoundView{Number: r.number, Status: r.status, Tables: make([]TableView, len(r.tables)),
 		Byes: append([]int64(nil), r.byes...), Bracket: append([]int64(nil), r.bracket...),
-		Draws: r.draws, Overridden: r.overridden, Reopened: r.reopened}
+		Draws: r.draws, Overridden: r.overridden, Reopened: r.reopened, Rule: r.rule}
+	if r.redraw != nil {
+		rd := *r.redraw
+		v.Redraw = &rd
+	}
 	for i, t := range r.tables {
 		v.Tables[i] = s.tableView(r, t)
 	}

@@ -1,0 +1,2 @@
+DROP TABLE tournament_players;
+ALTER TABLE tournaments DROP COLUMN avoid_repeat_opponents;
