@@ -49,10 +49,12 @@ func (s *server) tableEvents(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
 	w.WriteHeader(http.StatusOK)
+	// Resuming at the current version: nothing to resend. Behind it, or
+	// past it (an id the client made up, or from before a restore), the
+	// current state comes first: waiting past a future id would leave the
+	// stream silent until the table caught up with it (issue 19).
 	sent := lastEventID(r)
-	if sent >= version {
-		sent = version // resuming at (or, after a restore, past) the current version: nothing to resend
-	} else {
+	if sent != version {
 		sent = -1
 	}
 	if err := rc.Flush(); err != nil {

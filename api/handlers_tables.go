@@ -305,7 +305,7 @@ func (s *server) tableState(w http.ResponseWriter, r *http.Request) {
 	}
 	// The version and the caller's seat come from memory (the notifier);
 	// the state itself from the cache of (version, seat) when it holds it.
-	version, seat, err := s.watch(r, id, invite, since, time.Duration(wait)*time.Second)
+	version, seat, err := s.watch(r, id, invite, since, waitSeconds(wait))
 	if err != nil {
 		s.failErr(w, r, err)
 		return
@@ -331,6 +331,16 @@ func (s *server) watch(r *http.Request, id int64, invite string, since int64, wa
 	stop := context.AfterFunc(s.cfg.Shutdown, cancel)
 	defer stop()
 	return s.svc.Tables.Watch(ctx, actor, id, invite, since)
+}
+
+// waitSeconds converts a wait parameter in seconds, capped at maxWait
+// before the conversion: a huge count of seconds times time.Second would
+// overflow into a negative wait, and a long poll into a busy loop (issue 19).
+func waitSeconds(n int) time.Duration {
+	if n <= 0 {
+		return 0
+	}
+	return time.Duration(min(n, int(maxWait/time.Second))) * time.Second
 }
 
 // int64or0 reads an optional non-negative integer parameter and whether
