@@ -98,7 +98,7 @@ func versionOf(w http.ResponseWriter, r *http.Request, a tableAddress, inBody in
 //
 //	@Summary		Enter scores
 //	@ID			enterTournamentScores
-//	@Description	The next deals of the table, or deals entered but not yet confirmed again. By a referee or director of the tournament (confirmed at once), or by a player seated at the table (entered, for an opponent or the staff to confirm). Every amount a multiple of 5; the parts must add up to the total; at most one side closes; each part within what the rule set makes possible. Send the sheet's version (If-Match with the table's ETag, or version in the body): a sheet that moved on answers 409 stale_sheet with its current version.
+//	@Description	The next deals of the table, or deals entered but not yet confirmed again. By a referee or director of the tournament not seated at the table (confirmed at once), or by a player seated at the table, staff included (entered, for an opponent or the staff to confirm). Every amount a multiple of 5; the parts must add up to the total; at most one side closes; each part within what the rule set makes possible. Send the sheet's version (If-Match with the table's ETag, or version in the body): a sheet that moved on answers 409 stale_sheet with its current version.
 //	@Tags			scores
 //	@Accept			json
 //	@Produce		json
@@ -139,7 +139,7 @@ func (s *server) enterTournamentScores(w http.ResponseWriter, r *http.Request) {
 //
 //	@Summary		Confirm scores
 //	@ID			confirmTournamentScores
-//	@Description	Confirms deals a player entered: by an opponent of the side that entered them, or a referee or director of the tournament; never by the side that entered them (403 own_side). The body may be left out: then every entered deal is confirmed, at the version If-Match gives.
+//	@Description	Confirms deals a player entered: by an opponent of the side that entered them, or a referee or director of the tournament not seated at the table; never by the side that entered them, a referee playing on it included (403 own_side). The body may be left out: then every entered deal is confirmed, at the version If-Match gives.
 //	@Tags			scores
 //	@Accept			json
 //	@Produce		json

@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"context"
 	"net/http"
 	"slices"
 	"testing"
@@ -66,6 +67,85 @@ func TestSelfEntryCannotSetFeeOrSeed(t *testing.T) {
 			Body: api.TournamentEntryRequest{Players: []int64{c, d}, FeePaid: true, Seed: 1, Number: 9}}, &staff)
 		if staff.FeePaid == nil || !*staff.FeePaid || staff.Seed != 1 || staff.Number != 9 {
 			t.Errorf("the referee's entry: %s", jsonOf(staff))
+		}
+	})
+}
+
+// TestSeatedRefereeCannotConfirmOwnSide: a referee who plays at a table is
+// a player there (issue 19): his entries wait for the other side, and he
+// may not confirm the deals his partner entered (403 own_side); the other
+// side confirms them. At a table he does not sit at, and for a referee
+// who does not play, a referee's entries are confirmed at once and he
+// confirms either side's.
+func TestSeatedRefereeCannotConfirmOwnSide(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		te := newTourneyEnv(t, db)
+		id := te.tournament(domain.PairsTournament, 3, domain.SetupInput{Movement: new(domain.MovementDanish), Rounds: new(3)})
+		refProf, partner := te.player("Renato Arbitro", true), te.player("Paola Compagna", true)
+		te.addMember(te.playerUser[refProf], domain.RoleReferee)
+		if _, err := te.svc.Tournaments.AssignReferee(context.Background(), te.owner, id, te.playerUser[refProf]); err != nil {
+			t.Fatal(err)
+		}
+		seatedRef := te.tokenOf[refProf]
+		te.lifecycle(id, te.director, "open_registration")
+		entries := append([]api.TournamentEntry{te.enter(id, te.director, refProf, partner)}, te.pairs(id, 3)...)
+		te.start(id)
+		r := te.draw(id)
+		own, other := 0, 0 // the seated referee's table, and another
+		var opponent string
+		for _, tb := range r.Tables {
+			switch {
+			case tb.NS.Entries[0].ID == entries[0].ID:
+				own, opponent = tb.Number, te.tokenOfEntry(tb.EW.Entries[0], entries)
+			case tb.EW.Entries[0].ID == entries[0].ID:
+				own, opponent = tb.Number, te.tokenOfEntry(tb.NS.Entries[0], entries)
+			default:
+				other = tb.Number
+			}
+		}
+		if own == 0 || other == 0 {
+			t.Fatalf("round 1: %s", jsonOf(r))
+		}
+		deal := func(n int) api.TournamentDealInput {
+			return api.TournamentDealInput{Number: n, NS: parts(300, 200, 100, 0, 0), EW: parts(150, 0, 0, 40, 100)}
+		}
+		confirm := func(table int, token string) response {
+			_, etag := te.table(id, 1, table)
+			return te.do(req{Method: "POST", Path: tpath(id, "rounds", 1, "tables", table, "confirm"), Token: token,
+				Header: map[string]string{"If-Match": etag}})
+		}
+
+		{ // his partner's deal: not his to confirm
+			te.scores(id, 1, own, te.tokenOf[partner], deal(1))
+			res := confirm(own, seatedRef)
+			if p := problem(t, res); res.Status != http.StatusForbidden || p.Code != "own_side" {
+				t.Errorf("status %d, code %s", res.Status, p.Code)
+			}
+			if tb, _ := te.table(id, 1, own); tb.Deals[0].Status != "entered" {
+				t.Errorf("deal 1 is %s", tb.Deals[0].Status)
+			}
+		}
+		{ // his own entry: waits for the other side, who confirms it
+			tb := te.scores(id, 1, own, seatedRef, deal(2))
+			if d := tb.Deals[1]; d.Status != "entered" || d.EnteredSide == "" {
+				t.Errorf("deal 2 as he entered it: %s", jsonOf(d))
+			}
+			tb = te.confirm(id, 1, own, opponent)
+			for _, d := range tb.Deals {
+				if d.Status != "confirmed" {
+					t.Errorf("deal %d after the other side confirmed: %s", d.Number, d.Status)
+				}
+			}
+		}
+		{ // a referee who does not play: confirmed at once
+			if tb := te.scores(id, 1, own, te.referee, deal(3)); tb.Deals[2].Status != "confirmed" || tb.Deals[2].EnteredSide != "" {
+				t.Errorf("deal 3 entered by the referee who does not play: %s", jsonOf(tb.Deals[2]))
+			}
+		}
+		{ // at a table he does not sit at, he is staff
+			if tb := te.scores(id, 1, other, seatedRef, deal(1)); tb.Deals[0].Status != "confirmed" {
+				t.Errorf("deal 1 of table %d entered by him: %s", other, jsonOf(tb.Deals[0]))
+			}
 		}
 	})
 }

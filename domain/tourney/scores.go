@@ -60,16 +60,18 @@ func (s *State) pairPlayers(entry int64, pair int) []int64 {
 	return ps[lo:hi]
 }
 
-// actorSide is "" for the staff, else the side the actor's player sits on;
-// an actor not at the table is refused.
+// actorSide is the side the actor's player sits on, else "" for the staff;
+// an actor neither at the table nor staff is refused. The seat comes
+// first: a referee who plays at the table is a player there, whose entries
+// wait for the other side and who may not confirm his own side's (issue 19).
 func (s *State) actorSide(t *table, who Actor) (string, error) {
-	if who.staff() {
-		return "", nil
-	}
 	for _, p := range who.Players {
 		if side := s.sideOf(t, p); side != "" {
 			return side, nil
 		}
+	}
+	if who.staff() {
+		return "", nil
 	}
 	return "", forbidden(CodeNotAtTable, "only the players of table %d or the staff score it", t.Number)
 }
