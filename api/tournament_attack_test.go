@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/burraco/burraco/api"
@@ -149,3 +151,49 @@ func TestSeatedRefereeCannotConfirmOwnSide(t *testing.T) {
 		}
 	})
 }
+
+// TestDeletedPlayerKeepsNameInResults: a player profile deleted while its
+// tournament runs, or after its results are published, keeps its name in
+// the entries, standings, CSV exports and printouts (issue 19), read at a
+// later version and by a server that starts afresh (no name held in
+// memory).
+func TestDeletedPlayerKeepsNameInResults(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		te := newTourneyEnv(t, db)
+		id := te.tournament(domain.PairsTournament, 3, domain.SetupInput{Movement: new(domain.MovementDanish), Rounds: new(1)})
+		te.lifecycle(id, te.director, "open_registration")
+		running, published := te.player("Quirino Cancellato", false), te.player("Ottavia Sparita", false)
+		te.enter(id, te.director, te.player("Anna Rossi", true), running)
+		te.enter(id, te.director, te.player("Bruno Bianchi", true), published)
+		te.pairs(id, 2)
+		te.start(id)
+		r := te.draw(id)
+		te.must(http.StatusNoContent, req{Method: "DELETE", Path: "/api/v1/players/" + itoa(running), Token: te.director}, nil)
+		for _, tb := range r.Tables {
+			te.scores(id, 1, tb.Number, te.referee, api.TournamentDealInput{Number: 1, NS: parts(300, 200, 100, 0, 0), EW: parts(150, 0, 0, 40, 100)},
+				api.TournamentDealInput{Number: 2, NS: parts(150, 0, 0, 40, 100), EW: parts(300, 200, 100, 0, 0)},
+				api.TournamentDealInput{Number: 3, NS: parts(300, 200, 100, 0, 0), EW: parts(150, 0, 0, 40, 100)})
+		}
+		te.closeRound(id, 1)
+		te.lifecycle(id, te.referee, "finish")
+		te.lifecycle(id, te.director, "publish_results")
+		te.must(http.StatusNoContent, req{Method: "DELETE", Path: "/api/v1/players/" + itoa(published), Token: te.director}, nil)
+		te.must(http.StatusNotFound, req{Method: "GET", Path: "/api/v1/players/" + itoa(published)}, nil)
+
+		restarted := newEnv(t, db) // the same database, nothing in memory
+		names := []string{te.nameOf[running], te.nameOf[published]}
+		for _, path := range []string{tpath(id, "entries"), tpath(id, "standings"), tpath(id, "export", "standings.csv"),
+			tpath(id, "export", "rounds.csv"), tpath(id, "print", "standings"), tpath(id, "print", "results")} {
+			for who, e := range map[string]*env{"the same server": te.env, "a restarted server": restarted} {
+				res := e.must(http.StatusOK, req{Method: "GET", Path: path, Token: te.director}, nil)
+				for _, name := range names {
+					if !strings.Contains(string(res.Body), name) {
+						t.Errorf("%s, %s: no %q in %s", who, path, name, res.Body)
+					}
+				}
+			}
+		}
+	})
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
