@@ -120,6 +120,7 @@ func (s *server) printPage(w http.ResponseWriter, r *http.Request, render func(i
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Security-Policy", printout.ContentSecurityPolicy) // static pages: no script, their own style only
 	w.Header().Set("Content-Language", string(lang))
 	w.Header().Set("Vary", "Accept-Language")
 	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
