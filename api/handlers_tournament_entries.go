@@ -44,7 +44,7 @@ func (s *server) listTournamentEntries(w http.ResponseWriter, r *http.Request) {
 //	@Produce		json
 //	@Security		BearerAuth
 //	@Param			tournamentID	path		int						true	"Tournament id"
-//	@Param			Idempotency-Key	header		string					false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			Idempotency-Key	header		string					false	"A key the caller chooses per request: a retry with the same key answers as the first request did: the same status, and the tournament as it was right after that request, even when it has moved on since (kept 24 h)"
 //	@Param			body			body		TournamentEntryRequest	true	"The entry"
 //	@Success		201				{object}	TournamentEntry
 //	@Header			201				{string}	Location	"/api/v1/tournaments/{tournamentID}/entries/{entryID}"
@@ -129,7 +129,7 @@ func (s *server) getTournamentEntry(w http.ResponseWriter, r *http.Request) {
 //	@Security		BearerAuth
 //	@Param			tournamentID	path		int								true	"Tournament id"
 //	@Param			entryID			path		int								true	"Entry id"
-//	@Param			Idempotency-Key	header		string							false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			Idempotency-Key	header		string							false	"A key the caller chooses per request: a retry with the same key answers as the first request did: the same status, and the tournament as it was right after that request, even when it has moved on since (kept 24 h)"
 //	@Param			body			body		TournamentEntryUpdateRequest	true	"Fields to change"
 //	@Success		200				{object}	TournamentEntry
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
@@ -162,7 +162,7 @@ func (s *server) updateTournamentEntry(w http.ResponseWriter, r *http.Request) {
 //	@Security		BearerAuth
 //	@Param			tournamentID	path		int							true	"Tournament id"
 //	@Param			entryID			path		int							true	"Entry id"
-//	@Param			Idempotency-Key	header		string						false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			Idempotency-Key	header		string						false	"A key the caller chooses per request: a retry with the same key answers as the first request did: the same status, and the tournament as it was right after that request, even when it has moved on since (kept 24 h)"
 //	@Param			body			body		TournamentCheckInRequest	false	"Undo a check-in"
 //	@Success		200				{object}	TournamentEntry
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
@@ -195,7 +195,7 @@ func (s *server) checkInTournamentEntry(w http.ResponseWriter, r *http.Request) 
 //	@Security		BearerAuth
 //	@Param			tournamentID	path		int							true	"Tournament id"
 //	@Param			entryID			path		int							true	"Entry id"
-//	@Param			Idempotency-Key	header		string						false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			Idempotency-Key	header		string						false	"A key the caller chooses per request: a retry with the same key answers as the first request did: the same status, and the tournament as it was right after that request, even when it has moved on since (kept 24 h)"
 //	@Param			body			body		TournamentWithdrawRequest	false	"Why"
 //	@Success		200				{object}	TournamentEntry
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"

@@ -107,7 +107,7 @@ func versionOf(w http.ResponseWriter, r *http.Request, a tableAddress, inBody in
 //	@Param			round			path		int						true	"Round number, from 1"
 //	@Param			table			path		int						true	"Table number"
 //	@Param			If-Match		header		string					false	"The table's ETag the scores were read from (or version in the body)"
-//	@Param			Idempotency-Key	header		string					false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			Idempotency-Key	header		string					false	"A key the caller chooses per request: a retry with the same key answers as the first request did: the same status, and the tournament as it was right after that request, even when it has moved on since (kept 24 h)"
 //	@Param			body			body		TournamentScoresRequest	true	"The deals"
 //	@Success		200				{object}	TournamentTable
 //	@Header			200				{string}	ETag	"The table's new version"
@@ -148,7 +148,7 @@ func (s *server) enterTournamentScores(w http.ResponseWriter, r *http.Request) {
 //	@Param			round			path		int							true	"Round number, from 1"
 //	@Param			table			path		int							true	"Table number"
 //	@Param			If-Match		header		string						false	"The table's ETag the deals were read from (or version in the body)"
-//	@Param			Idempotency-Key	header		string						false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			Idempotency-Key	header		string						false	"A key the caller chooses per request: a retry with the same key answers as the first request did: the same status, and the tournament as it was right after that request, even when it has moved on since (kept 24 h)"
 //	@Param			body			body		TournamentConfirmRequest	false	"The deals to confirm"
 //	@Success		200				{object}	TournamentTable
 //	@Header			200				{string}	ETag	"The table's new version"
@@ -188,7 +188,7 @@ func (s *server) confirmTournamentScores(w http.ResponseWriter, r *http.Request)
 //	@Param			round			path		int							true	"Round number, from 1"
 //	@Param			table			path		int							true	"Table number"
 //	@Param			If-Match		header		string						false	"The table's ETag the deal was read from (or version in the body)"
-//	@Param			Idempotency-Key	header		string						false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			Idempotency-Key	header		string						false	"A key the caller chooses per request: a retry with the same key answers as the first request did: the same status, and the tournament as it was right after that request, even when it has moved on since (kept 24 h)"
 //	@Param			body			body		TournamentCorrectionRequest	true	"The deal as it should be, and why"
 //	@Success		200				{object}	TournamentTable
 //	@Header			200				{string}	ETag	"The table's new version"
@@ -228,7 +228,7 @@ func (s *server) correctTournamentScore(w http.ResponseWriter, r *http.Request) 
 //	@Param			round			path		int						true	"Round number, from 1"
 //	@Param			table			path		int						true	"Table number"
 //	@Param			If-Match		header		string					false	"The table's ETag (optional)"
-//	@Param			Idempotency-Key	header		string					false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			Idempotency-Key	header		string					false	"A key the caller chooses per request: a retry with the same key answers as the first request did: the same status, and the tournament as it was right after that request, even when it has moved on since (kept 24 h)"
 //	@Param			body			body		TournamentRulingRequest	true	"The ruling"
 //	@Success		200				{object}	TournamentTable
 //	@Header			200				{string}	ETag	"The table's new version"

@@ -197,3 +197,35 @@ func TestDeletedPlayerKeepsNameInResults(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestIdempotentRetryAnswersTheFirstAnswer: a retry with the same
+// Idempotency-Key answers byte for byte as the first request did, with its
+// ETag, also after the sheet moved on meanwhile (issue 19: it answered the
+// sheet as it was now), and appends nothing.
+func TestIdempotentRetryAnswersTheFirstAnswer(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		te := newTourneyEnv(t, db)
+		id := te.tournament(domain.PairsTournament, 3, domain.SetupInput{Movement: new(domain.MovementDanish), Rounds: new(1)})
+		te.lifecycle(id, te.director, "open_registration")
+		entries := te.pairs(id, 4)
+		te.start(id)
+		tb := te.draw(id).Tables[0]
+		ns, ew := te.tokenOfEntry(tb.NS.Entries[0], entries), te.tokenOfEntry(tb.EW.Entries[0], entries)
+		_, etag := te.table(id, 1, tb.Number)
+		r := req{Method: "POST", Path: tpath(id, "rounds", 1, "tables", tb.Number, "scores"), Token: ns,
+			Header: map[string]string{"If-Match": etag, "Idempotency-Key": "deal-1"},
+			Body:   api.TournamentScoresRequest{Deals: []api.TournamentDealInput{{Number: 1, NS: parts(300, 200, 100, 0, 0), EW: parts(150, 0, 0, 40, 100)}}}}
+		first := te.must(http.StatusOK, r, nil)
+		if now := te.confirm(id, 1, tb.Number, ew); now.Deals[0].Status != "confirmed" {
+			t.Fatalf("confirmed: %s", jsonOf(now))
+		}
+		events := len(te.audit(id))
+		retry := te.must(http.StatusOK, r, nil)
+		if string(retry.Body) != string(first.Body) || retry.Header.Get("ETag") != first.Header.Get("ETag") {
+			t.Errorf("first %s %s\nretry %s %s", first.Header.Get("ETag"), first.Body, retry.Header.Get("ETag"), retry.Body)
+		}
+		if n := len(te.audit(id)); n != events {
+			t.Errorf("the retry appended %d events", n-events)
+		}
+	})
+}
