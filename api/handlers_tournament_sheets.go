@@ -193,7 +193,7 @@ func (s *server) confirmTournamentScores(w http.ResponseWriter, r *http.Request)
 //	@Success		200				{object}	TournamentTable
 //	@Header			200				{string}	ETag	"The table's new version"
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
-//	@Failure	403	{object}	Problem	"referee_only: not a referee or director of the tournament"
+//	@Failure	403	{object}	Problem	"referee_only: not a referee or director of the tournament; own_side: a referee who plays at the table"
 //	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), round_not_found, table_not_found, deal_not_found"
 //	@Failure	409	{object}	Problem	"stale_sheet (current_version, errors and the ETag header give the current version), results_published, knockout_result_locked, bad_transition"
 //	@Failure	422	{object}	Problem	"bad_score (every bad field listed in errors), reason_required, invalid_input (version missing), idempotency_key_reused"
@@ -233,7 +233,7 @@ func (s *server) correctTournamentScore(w http.ResponseWriter, r *http.Request) 
 //	@Success		200				{object}	TournamentTable
 //	@Header			200				{string}	ETag	"The table's new version"
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
-//	@Failure	403	{object}	Problem	"referee_only: not a referee or director of the tournament"
+//	@Failure	403	{object}	Problem	"referee_only: not a referee or director of the tournament; own_side: a referee who plays at the table"
 //	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), round_not_found, table_not_found, entry_not_found"
 //	@Failure	409	{object}	Problem	"stale_sheet (current_version, errors and the ETag header give the current version), table_decided, table_complete, round_not_playing, unconfirmed_deals, knockout_tied"
 //	@Failure	422	{object}	Problem	"invalid_command (every bad field listed in errors: kind, entry, deal, deals), bad_score, idempotency_key_reused"

@@ -76,9 +76,9 @@ func TestSelfEntryCannotSetFeeOrSeed(t *testing.T) {
 // TestSeatedRefereeCannotConfirmOwnSide: a referee who plays at a table is
 // a player there (issue 19): his entries wait for the other side, and he
 // may not confirm the deals his partner entered (403 own_side); the other
-// side confirms them. At a table he does not sit at, and for a referee
-// who does not play, a referee's entries are confirmed at once and he
-// confirms either side's.
+// side confirms them; nor may he correct his table's deals or rule on it.
+// At a table he does not sit at, and for a referee who does not play, a
+// referee's entries are confirmed at once and he confirms either side's.
 func TestSeatedRefereeCannotConfirmOwnSide(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		te := newTourneyEnv(t, db)
@@ -138,6 +138,26 @@ func TestSeatedRefereeCannotConfirmOwnSide(t *testing.T) {
 					t.Errorf("deal %d after the other side confirmed: %s", d.Number, d.Status)
 				}
 			}
+		}
+		{ // nor may he correct his table's deals or rule on it
+			for _, c := range []struct {
+				action string
+				body   any
+			}{
+				{"corrections", api.TournamentCorrectionRequest{Deal: api.TournamentDealCorrection{Number: 1, NS: parts(300, 200, 100, 0, 0), EW: parts(150, 0, 0, 40, 0)}, Reason: "recount"}},
+				{"rulings", api.TournamentRulingRequest{Kind: "late_arrival", Entry: entries[1].ID, Deals: 2, Reason: "late"}},
+			} {
+				_, etag := te.table(id, 1, own)
+				res := te.do(req{Method: "POST", Path: tpath(id, "rounds", 1, "tables", own, c.action), Token: seatedRef,
+					Header: map[string]string{"If-Match": etag}, Body: c.body})
+				if p := problem(t, res); res.Status != http.StatusForbidden || p.Code != "own_side" {
+					t.Errorf("%s at his own table: status %d, code %s", c.action, res.Status, p.Code)
+				}
+			}
+			_, etag := te.table(id, 1, own)
+			te.must(http.StatusOK, req{Method: "POST", Path: tpath(id, "rounds", 1, "tables", own, "corrections"), Token: te.referee,
+				Header: map[string]string{"If-Match": etag}, Body: api.TournamentCorrectionRequest{
+					Deal: api.TournamentDealCorrection{Number: 1, NS: parts(300, 200, 100, 0, 0), EW: parts(150, 0, 0, 40, 0)}, Reason: "recount"}}, nil)
 		}
 		{ // a referee who does not play: confirmed at once
 			if tb := te.scores(id, 1, own, te.referee, deal(3)); tb.Deals[2].Status != "confirmed" || tb.Deals[2].EnteredSide != "" {

@@ -76,6 +76,18 @@ func (s *State) actorSide(t *table, who Actor) (string, error) {
 	return "", forbidden(CodeNotAtTable, "only the players of table %d or the staff score it", t.Number)
 }
 
+// notSeated refuses (own_side) a referee who plays at the table what only
+// the staff does there (a correction, a ruling): he would decide his own
+// result, which the own-side rule of the sheet forbids (issue 19).
+func (s *State) notSeated(t *table, who Actor, what string) error {
+	for _, p := range who.Players {
+		if s.sideOf(t, p) != "" {
+			return forbidden(CodeOwnSide, "%s: you play at table %d; another referee or a director does it", what, t.Number)
+		}
+	}
+	return nil
+}
+
 func staleSheet(t *table, saw int64) error {
 	return conflict(CodeStaleSheet, "table %d's sheet is at version %d, not %d: read it again", t.Number, t.version, saw)
 }
@@ -223,6 +235,9 @@ func (c CorrectScore) decide(s *State, who Actor, _ pairing.Rand) (payload, stri
 	}
 	_, t, err := s.correctable(c.Round, c.Table)
 	if err != nil {
+		return nil, "", err
+	}
+	if err := s.notSeated(t, who, "correcting a score"); err != nil {
 		return nil, "", err
 	}
 	if c.Version != t.version {
