@@ -358,7 +358,7 @@ func tournamentPath(id int64) string { return fmt.Sprintf("/api/v1/tournaments/%
 // the real router, on SQLite and PostgreSQL.
 func TestAuthorisationMatrix(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		e := newEnv(t, db)
+		e := newEnvServices(t, db, domain.Config{MaxOpenTables: -1}) // the fixture's owner creates a table per caller and row
 		f := newFixture(e)
 		for _, rt := range matrix {
 			for _, c := range callers {

@@ -134,7 +134,7 @@ func (s *server) updatePlayer(w http.ResponseWriter, r *http.Request) {
 //
 //	@Summary		Delete a player
 //	@ID			deletePlayer
-//	@Description	The player themself, an admin of the player's club, or a site admin.
+//	@Description	The player themself, an admin of the player's club, or a site admin. The profile is gone (404 from then on), but its name is kept: the entries, standings, exports and printouts of the tournaments it played in go on naming it as it was named when deleted.
 //	@Tags			players
 //	@Security		BearerAuth
 //	@Param			playerID	path	int	true	"Player id"

@@ -16,7 +16,7 @@ import (
 //
 //	@Summary		Stream a table's states (server-sent events)
 //	@ID			streamTableEvents
-//	@Description	A text/event-stream of the table as the caller sees it (the same TableState as the state endpoint): one event per version the stream sees, "id: VERSION", "event: state", "data: TableState JSON". The first event is the current state, unless Last-Event-ID names the current version already (an EventSource resuming); versions that pass while an event is being written are coalesced, each event being the whole state. A comment line (": heartbeat") comes every 15 s when nothing changed. The stream is not under the request timeout; it ends when the client goes or the server shuts down (an EventSource reconnects with Last-Event-ID). A private table's events are for its creator, players and holders of its invite code.
+//	@Description	A text/event-stream of the table as the caller sees it (the same TableState as the state endpoint): one event per version the stream sees, "id: VERSION", "event: state", "data: TableState JSON". The first event is the current state, unless Last-Event-ID names the current version already (an EventSource resuming); versions that pass while an event is being written are coalesced, each event being the whole state. A comment line (": heartbeat") comes every 15 s when nothing changed. The stream is not under the request timeout; it ends when the client goes or the server shuts down (an EventSource reconnects with Last-Event-ID). A private table's events are for its creator, players and holders of its invite code. One user (anonymous: one client address) may hold at most 10 streams open at once (serve -max-event-streams): more are refused with 429 too_many_event_streams.
 //	@Tags			tables
 //	@Produce		text/event-stream
 //	@Param			tableID			path		int		true	"Table id"
@@ -25,6 +25,8 @@ import (
 //	@Success		200				{object}	TableState	"A stream of events whose data is a TableState"
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path id that is not a positive integer"
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
+//	@Failure	429	{object}	Problem	"too_many_event_streams: the caller holds as many streams open as one may; retry after one ends"
+//	@Header		429	{integer}	Retry-After	"seconds to wait before retrying"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tables/{tableID}/events [get]
 func (s *server) tableEvents(w http.ResponseWriter, r *http.Request) {
@@ -32,6 +34,11 @@ func (s *server) tableEvents(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	release, ok := s.hold(w, r, s.streams, codeTooManyEventStreams, "event streams")
+	if !ok {
+		return
+	}
+	defer release()
 	invite := r.URL.Query().Get("invite")
 	actor := ActorFrom(r.Context())
 	ctx, cancel := context.WithCancel(r.Context())
@@ -49,10 +56,12 @@ func (s *server) tableEvents(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
 	w.WriteHeader(http.StatusOK)
+	// Resuming at the current version: nothing to resend. Behind it, or
+	// past it (an id the client made up, or from before a restore), the
+	// current state comes first: waiting past a future id would leave the
+	// stream silent until the table caught up with it (issue 19).
 	sent := lastEventID(r)
-	if sent >= version {
-		sent = version // resuming at (or, after a restore, past) the current version: nothing to resend
-	} else {
+	if sent != version {
 		sent = -1
 	}
 	if err := rc.Flush(); err != nil {

@@ -95,7 +95,7 @@ func (q *query) bool(name string) bool {
 //
 //	@Summary		Create a table
 //	@ID			createTable
-//	@Description	Any logged-in user; for a club table, a member of the club. The creator sits in seat (0 when absent) unless spectate. Every invalid field is listed in one invalid_input; the messages of rules, players, options and match are the rules engine's.
+//	@Description	Any logged-in user; for a club table, a member of the club. The creator sits in seat (0 when absent) unless spectate. One user may have created at most 10 tables not finished (open or playing) at once (serve -max-open-tables): another is refused with 409 too_many_open_tables until one finishes. Every invalid field is listed in one invalid_input; the messages of rules, players, options and match are the rules engine's.
 //	@Tags			tables
 //	@Accept			json
 //	@Produce		json
@@ -106,6 +106,7 @@ func (q *query) bool(name string) bool {
 //	@Failure	400	{object}	Problem	"malformed_json: the body is not JSON, not an object, or has a field of the wrong type or an unknown field (named in errors)"
 //	@Failure	403	{object}	Problem	"forbidden: a club table and the caller is not a member of the club"
 //	@Failure	404	{object}	Problem	"not_found: no such club"
+//	@Failure	409	{object}	Problem	"too_many_open_tables: the caller has created as many tables not finished as one may"
 //	@Failure	422	{object}	Problem	"invalid_input: every invalid field listed in errors (rules, options, players, match, club_id, turn_seconds, match_seconds, seat)"
 //	@Router			/api/v1/tables [post]
 func (s *server) createTable(w http.ResponseWriter, r *http.Request) {
@@ -271,7 +272,7 @@ func (s *server) startTable(w http.ResponseWriter, r *http.Request) {
 //
 //	@Summary		Get a table's state (poll)
 //	@ID			getTableState
-//	@Description	The caller's own hand and everything public (a spectator, or anyone not seated, sees no hand). ETag depends on the table, its version and the caller's seat only: send it in If-None-Match for a 304 when nothing changed. Long poll: since=VERSION&wait=SECONDS (at most 60) answers as soon as the version moves past since, or 304 when the wait ends (also when the server shuts down). A private table's state is for its creator, players and holders of its invite code.
+//	@Description	The caller's own hand and everything public (a spectator, or anyone not seated, sees no hand). ETag depends on the table, its version and the caller's seat only: send it in If-None-Match for a 304 when nothing changed. Long poll: since=VERSION&wait=SECONDS (at most 60) answers as soon as the version moves past since, or 304 when the wait ends (also when the server shuts down). One user (anonymous: one client address) may hold at most 20 long polls open at once (serve -max-long-polls): more are refused with 429 too_many_long_polls. A private table's state is for its creator, players and holders of its invite code.
 //	@Tags			tables
 //	@Produce		json
 //	@Param			tableID			path		int		true	"Table id"
@@ -285,6 +286,8 @@ func (s *server) startTable(w http.ResponseWriter, r *http.Request) {
 //	@Header			304				{string}	ETag	"The current version as seen by the caller"
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path id, since or wait that cannot be parsed"
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
+//	@Failure	429	{object}	Problem	"too_many_long_polls: the caller holds as many long polls open as one may; retry after one ends"
+//	@Header		429	{integer}	Retry-After	"seconds to wait before retrying"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tables/{tableID}/state [get]
 func (s *server) tableState(w http.ResponseWriter, r *http.Request) {
@@ -303,9 +306,16 @@ func (s *server) tableState(w http.ResponseWriter, r *http.Request) {
 	if !hasSince {
 		since = -1 // answer at once
 	}
+	if hasSince && wait > 0 { // a long poll holds its connection: counted per caller
+		release, ok := s.hold(w, r, s.polls, codeTooManyLongPolls, "long polls")
+		if !ok {
+			return
+		}
+		defer release()
+	}
 	// The version and the caller's seat come from memory (the notifier);
 	// the state itself from the cache of (version, seat) when it holds it.
-	version, seat, err := s.watch(r, id, invite, since, time.Duration(wait)*time.Second)
+	version, seat, err := s.watch(r, id, invite, since, waitSeconds(wait))
 	if err != nil {
 		s.failErr(w, r, err)
 		return
@@ -331,6 +341,16 @@ func (s *server) watch(r *http.Request, id int64, invite string, since int64, wa
 	stop := context.AfterFunc(s.cfg.Shutdown, cancel)
 	defer stop()
 	return s.svc.Tables.Watch(ctx, actor, id, invite, since)
+}
+
+// waitSeconds converts a wait parameter in seconds, capped at maxWait
+// before the conversion: a huge count of seconds times time.Second would
+// overflow into a negative wait, and a long poll into a busy loop (issue 19).
+func waitSeconds(n int) time.Duration {
+	if n <= 0 {
+		return 0
+	}
+	return time.Duration(min(n, int(maxWait/time.Second))) * time.Second
 }
 
 // int64or0 reads an optional non-negative integer parameter and whether

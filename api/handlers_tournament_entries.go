@@ -38,13 +38,13 @@ func (s *server) listTournamentEntries(w http.ResponseWriter, r *http.Request) {
 //
 //	@Summary		Enter a pair, team or player
 //	@ID			addTournamentEntry
-//	@Description	A player may enter an entry they play in while registration is open; the tournament's referees and directors any entry before the start, and while it runs up to the late-entry round (not in a Mitchell, round robin or knockout, which are fixed at the start). A late entry plays from the next round.
+//	@Description	A player may enter an entry they play in while registration is open, without fee_paid, seed or number (staff fields: refused with 422 invalid_command, each named in errors with code not_allowed); the tournament's referees and directors any entry, with any field, before the start, and while it runs up to the late-entry round (not in a Mitchell, round robin or knockout, which are fixed at the start). A late entry plays from the next round.
 //	@Tags			entries
 //	@Accept			json
 //	@Produce		json
 //	@Security		BearerAuth
 //	@Param			tournamentID	path		int						true	"Tournament id"
-//	@Param			Idempotency-Key	header		string					false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			Idempotency-Key	header		string					false	"A key the caller chooses per request: a retry with the same key answers as the first request did: the same status, and the tournament as it was right after that request, even when it has moved on since (kept 24 h)"
 //	@Param			body			body		TournamentEntryRequest	true	"The entry"
 //	@Success		201				{object}	TournamentEntry
 //	@Header			201				{string}	Location	"/api/v1/tournaments/{tournamentID}/entries/{entryID}"
@@ -52,7 +52,7 @@ func (s *server) listTournamentEntries(w http.ResponseWriter, r *http.Request) {
 //	@Failure	403	{object}	Problem	"not_your_entry: a player entering an entry they do not play in; forbidden"
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@Failure	409	{object}	Problem	"bad_transition (registration is not open, or the tournament is over), late_entry_closed, already_entered (a player is in another entry), duplicate_number"
-//	@Failure	422	{object}	Problem	"invalid_command: every bad field listed in errors (players: count, unknown or repeated; name, club, number, seed); idempotency_key_reused"
+//	@Failure	422	{object}	Problem	"invalid_command: every bad field listed in errors (players: count, unknown or repeated; name, club, number, seed; fee_paid, seed or number not_allowed from a player); idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/entries [post]
 func (s *server) addTournamentEntry(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathID(w, r, "tournamentID")
@@ -129,7 +129,7 @@ func (s *server) getTournamentEntry(w http.ResponseWriter, r *http.Request) {
 //	@Security		BearerAuth
 //	@Param			tournamentID	path		int								true	"Tournament id"
 //	@Param			entryID			path		int								true	"Entry id"
-//	@Param			Idempotency-Key	header		string							false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			Idempotency-Key	header		string							false	"A key the caller chooses per request: a retry with the same key answers as the first request did: the same status, and the tournament as it was right after that request, even when it has moved on since (kept 24 h)"
 //	@Param			body			body		TournamentEntryUpdateRequest	true	"Fields to change"
 //	@Success		200				{object}	TournamentEntry
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
@@ -162,7 +162,7 @@ func (s *server) updateTournamentEntry(w http.ResponseWriter, r *http.Request) {
 //	@Security		BearerAuth
 //	@Param			tournamentID	path		int							true	"Tournament id"
 //	@Param			entryID			path		int							true	"Entry id"
-//	@Param			Idempotency-Key	header		string						false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			Idempotency-Key	header		string						false	"A key the caller chooses per request: a retry with the same key answers as the first request did: the same status, and the tournament as it was right after that request, even when it has moved on since (kept 24 h)"
 //	@Param			body			body		TournamentCheckInRequest	false	"Undo a check-in"
 //	@Success		200				{object}	TournamentEntry
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
@@ -195,7 +195,7 @@ func (s *server) checkInTournamentEntry(w http.ResponseWriter, r *http.Request) 
 //	@Security		BearerAuth
 //	@Param			tournamentID	path		int							true	"Tournament id"
 //	@Param			entryID			path		int							true	"Entry id"
-//	@Param			Idempotency-Key	header		string						false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			Idempotency-Key	header		string						false	"A key the caller chooses per request: a retry with the same key answers as the first request did: the same status, and the tournament as it was right after that request, even when it has moved on since (kept 24 h)"
 //	@Param			body			body		TournamentWithdrawRequest	false	"Why"
 //	@Success		200				{object}	TournamentEntry
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"

@@ -120,6 +120,7 @@ func (s *server) printPage(w http.ResponseWriter, r *http.Request, render func(i
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Security-Policy", printout.ContentSecurityPolicy) // static pages: no script, their own style only
 	w.Header().Set("Content-Language", string(lang))
 	w.Header().Set("Vary", "Accept-Language")
 	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
@@ -138,6 +139,7 @@ func (s *server) printPage(w http.ResponseWriter, r *http.Request, render func(i
 //	@Param			lang			query		string	false	"it or en"	Enums(it, en)
 //	@Param			Accept-Language	header		string	false	"Used when lang is absent"
 //	@Success		200				{string}	string	"The page"
+//	@Header			200				{string}	Content-Security-Policy	"default-src 'none' and the page's own inline style by its hash: static HTML, no script"
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer, or lang is not it or en"
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@x-auth-optional	true
@@ -160,6 +162,7 @@ func (s *server) printTournamentStandings(w http.ResponseWriter, r *http.Request
 //	@Param			lang			query		string	false	"it or en"	Enums(it, en)
 //	@Param			Accept-Language	header		string	false	"Used when lang is absent"
 //	@Success		200				{string}	string	"The page"
+//	@Header			200				{string}	Content-Security-Policy	"default-src 'none' and the page's own inline style by its hash: static HTML, no script"
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter or round is not a positive integer, or lang is not it or en"
 //	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), round_not_found (also before the first draw)"
 //	@x-auth-optional	true
@@ -193,6 +196,7 @@ func (s *server) printTournamentTables(w http.ResponseWriter, r *http.Request) {
 //	@Param			lang			query		string	false	"it or en"	Enums(it, en)
 //	@Param			Accept-Language	header		string	false	"Used when lang is absent"
 //	@Success		200				{string}	string	"The page"
+//	@Header			200				{string}	Content-Security-Policy	"default-src 'none' and the page's own inline style by its hash: static HTML, no script"
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer, or lang is not it or en"
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@x-auth-optional	true

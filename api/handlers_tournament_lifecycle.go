@@ -17,7 +17,7 @@ import (
 //	@Produce		json
 //	@Security		BearerAuth
 //	@Param			tournamentID	path		int							true	"Tournament id"
-//	@Param			Idempotency-Key	header		string						false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			Idempotency-Key	header		string						false	"A key the caller chooses per request: a retry with the same key answers as the first request did: the same status, and the tournament as it was right after that request, even when it has moved on since (kept 24 h)"
 //	@Param			body			body		TournamentLifecycleRequest	true	"The action"
 //	@Success		200				{object}	TournamentProgress
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
@@ -57,7 +57,7 @@ func (s *server) tournamentLifecycle(w http.ResponseWriter, r *http.Request) {
 //	@Produce		json
 //	@Security		BearerAuth
 //	@Param			tournamentID	path		int							true	"Tournament id"
-//	@Param			Idempotency-Key	header		string						false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			Idempotency-Key	header		string						false	"A key the caller chooses per request: a retry with the same key answers as the first request did: the same status, and the tournament as it was right after that request, even when it has moved on since (kept 24 h)"
 //	@Param			body			body		TournamentPenaltyRequest	true	"The penalty"
 //	@Success		200				{object}	TournamentPenaltyList
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
@@ -93,7 +93,7 @@ func (s *server) tournamentPenalty(w http.ResponseWriter, r *http.Request) {
 //	@Produce		json
 //	@Security		BearerAuth
 //	@Param			tournamentID	path		int							true	"Tournament id"
-//	@Param			Idempotency-Key	header		string						false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			Idempotency-Key	header		string						false	"A key the caller chooses per request: a retry with the same key answers as the first request did: the same status, and the tournament as it was right after that request, even when it has moved on since (kept 24 h)"
 //	@Param			body			body		TournamentForbiddenRequest	true	"The pairs"
 //	@Success		200				{object}	TournamentForbidden
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"

@@ -84,7 +84,7 @@ func (s *server) respondRound(w http.ResponseWriter, r *http.Request, read domai
 //	@Produce		json
 //	@Security		BearerAuth
 //	@Param			tournamentID	path		int						true	"Tournament id"
-//	@Param			Idempotency-Key	header		string					false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			Idempotency-Key	header		string					false	"A key the caller chooses per request: a retry with the same key answers as the first request did: the same status, and the tournament as it was right after that request, even when it has moved on since (kept 24 h)"
 //	@Param			body			body		TournamentDrawRequest	false	"The round to draw (default: the next)"
 //	@Success		201				{object}	TournamentRound
 //	@Header			201				{string}	Location	"/api/v1/tournaments/{tournamentID}/rounds/{round}"
@@ -144,7 +144,7 @@ func drawnRound(e tourney.Event, n int) int {
 //	@Security		BearerAuth
 //	@Param			tournamentID	path		int							true	"Tournament id"
 //	@Param			round			path		int							true	"Round number, from 1"
-//	@Param			Idempotency-Key	header		string						false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			Idempotency-Key	header		string						false	"A key the caller chooses per request: a retry with the same key answers as the first request did: the same status, and the tournament as it was right after that request, even when it has moved on since (kept 24 h)"
 //	@Param			body			body		TournamentPairingsRequest	true	"The tables and byes"
 //	@Success		200				{object}	TournamentRound
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
@@ -187,7 +187,7 @@ func (s *server) overrideTournamentPairings(w http.ResponseWriter, r *http.Reque
 //	@Security		BearerAuth
 //	@Param			tournamentID	path		int		true	"Tournament id"
 //	@Param			round			path		int		true	"Round number, from 1"
-//	@Param			Idempotency-Key	header		string	false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			Idempotency-Key	header		string	false	"A key the caller chooses per request: a retry with the same key answers as the first request did: the same status, and the tournament as it was right after that request, even when it has moved on since (kept 24 h)"
 //	@Success		200				{object}	TournamentRound
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer"
 //	@Failure	403	{object}	Problem	"referee_only: not a referee or director of the tournament"
@@ -209,7 +209,7 @@ func (s *server) startTournamentRound(w http.ResponseWriter, r *http.Request) {
 //	@Security		BearerAuth
 //	@Param			tournamentID	path		int		true	"Tournament id"
 //	@Param			round			path		int		true	"Round number, from 1"
-//	@Param			Idempotency-Key	header		string	false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			Idempotency-Key	header		string	false	"A key the caller chooses per request: a retry with the same key answers as the first request did: the same status, and the tournament as it was right after that request, even when it has moved on since (kept 24 h)"
 //	@Success		200				{object}	TournamentRound
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer"
 //	@Failure	403	{object}	Problem	"referee_only: not a referee or director of the tournament"
@@ -232,7 +232,7 @@ func (s *server) closeTournamentRound(w http.ResponseWriter, r *http.Request) {
 //	@Security		BearerAuth
 //	@Param			tournamentID	path		int						true	"Tournament id"
 //	@Param			round			path		int						true	"Round number, from 1"
-//	@Param			Idempotency-Key	header		string					false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			Idempotency-Key	header		string					false	"A key the caller chooses per request: a retry with the same key answers as the first request did: the same status, and the tournament as it was right after that request, even when it has moved on since (kept 24 h)"
 //	@Param			body			body		TournamentReasonRequest	true	"Why"
 //	@Success		200				{object}	TournamentRound
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"

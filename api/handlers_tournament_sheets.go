@@ -100,7 +100,7 @@ func versionOf(w http.ResponseWriter, r *http.Request, a tableAddress, inBody in
 //
 //	@Summary		Enter scores
 //	@ID			enterTournamentScores
-//	@Description	The next deals of the table, or deals entered but not yet confirmed again. By a referee or director of the tournament (confirmed at once), or by a player seated at the table (entered, for an opponent or the staff to confirm). Every amount a multiple of 5; the parts must add up to the total; at most one side closes; each part within what the rule set makes possible. Send the sheet's version (If-Match with the table's ETag, or version in the body): a sheet that moved on answers 409 stale_sheet with its current version.
+//	@Description	The next deals of the table, or deals entered but not yet confirmed again. By a referee or director of the tournament not seated at the table (confirmed at once), or by a player seated at the table, staff included (entered, for an opponent or the staff to confirm). Every amount a multiple of 5; the parts must add up to the total; at most one side closes; each part within what the rule set makes possible. Send the sheet's version (If-Match with the table's ETag, or version in the body): a sheet that moved on answers 409 stale_sheet with its current version.
 //	@Tags			scores
 //	@Accept			json
 //	@Produce		json
@@ -109,7 +109,7 @@ func versionOf(w http.ResponseWriter, r *http.Request, a tableAddress, inBody in
 //	@Param			round			path		int						true	"Round number, from 1"
 //	@Param			table			path		int						true	"Table number"
 //	@Param			If-Match		header		string					false	"The table's ETag the scores were read from (or version in the body)"
-//	@Param			Idempotency-Key	header		string					false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			Idempotency-Key	header		string					false	"A key the caller chooses per request: a retry with the same key answers as the first request did: the same status, and the tournament as it was right after that request, even when it has moved on since (kept 24 h)"
 //	@Param			body			body		TournamentScoresRequest	true	"The deals"
 //	@Success		200				{object}	TournamentTable
 //	@Header			200				{string}	ETag	"The table's new version"
@@ -141,7 +141,7 @@ func (s *server) enterTournamentScores(w http.ResponseWriter, r *http.Request) {
 //
 //	@Summary		Confirm scores
 //	@ID			confirmTournamentScores
-//	@Description	Confirms deals a player entered: by an opponent of the side that entered them, or a referee or director of the tournament; never by the side that entered them (403 own_side). The body may be left out: then every entered deal is confirmed, at the version If-Match gives.
+//	@Description	Confirms deals a player entered: by an opponent of the side that entered them, or a referee or director of the tournament not seated at the table; never by the side that entered them, a referee playing on it included (403 own_side). The body may be left out: then every entered deal is confirmed, at the version If-Match gives.
 //	@Tags			scores
 //	@Accept			json
 //	@Produce		json
@@ -150,7 +150,7 @@ func (s *server) enterTournamentScores(w http.ResponseWriter, r *http.Request) {
 //	@Param			round			path		int							true	"Round number, from 1"
 //	@Param			table			path		int							true	"Table number"
 //	@Param			If-Match		header		string						false	"The table's ETag the deals were read from (or version in the body)"
-//	@Param			Idempotency-Key	header		string						false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			Idempotency-Key	header		string						false	"A key the caller chooses per request: a retry with the same key answers as the first request did: the same status, and the tournament as it was right after that request, even when it has moved on since (kept 24 h)"
 //	@Param			body			body		TournamentConfirmRequest	false	"The deals to confirm"
 //	@Success		200				{object}	TournamentTable
 //	@Header			200				{string}	ETag	"The table's new version"
@@ -190,12 +190,12 @@ func (s *server) confirmTournamentScores(w http.ResponseWriter, r *http.Request)
 //	@Param			round			path		int							true	"Round number, from 1"
 //	@Param			table			path		int							true	"Table number"
 //	@Param			If-Match		header		string						false	"The table's ETag the deal was read from (or version in the body)"
-//	@Param			Idempotency-Key	header		string						false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			Idempotency-Key	header		string						false	"A key the caller chooses per request: a retry with the same key answers as the first request did: the same status, and the tournament as it was right after that request, even when it has moved on since (kept 24 h)"
 //	@Param			body			body		TournamentCorrectionRequest	true	"The deal as it should be, and why"
 //	@Success		200				{object}	TournamentTable
 //	@Header			200				{string}	ETag	"The table's new version"
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
-//	@Failure	403	{object}	Problem	"referee_only: not a referee or director of the tournament"
+//	@Failure	403	{object}	Problem	"referee_only: not a referee or director of the tournament; own_side: a referee who plays at the table"
 //	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), round_not_found, table_not_found, deal_not_found"
 //	@Failure	409	{object}	Problem	"stale_sheet (current_version, errors and the ETag header give the current version), results_published, knockout_result_locked, bad_transition"
 //	@Failure	422	{object}	Problem	"bad_score (every bad field listed in errors), reason_required, invalid_input (version missing), idempotency_key_reused"
@@ -230,12 +230,12 @@ func (s *server) correctTournamentScore(w http.ResponseWriter, r *http.Request) 
 //	@Param			round			path		int						true	"Round number, from 1"
 //	@Param			table			path		int						true	"Table number"
 //	@Param			If-Match		header		string					false	"The table's ETag (optional)"
-//	@Param			Idempotency-Key	header		string					false	"A key the caller chooses per request: a retry with the same key answers as the first request did (kept 24 h)"
+//	@Param			Idempotency-Key	header		string					false	"A key the caller chooses per request: a retry with the same key answers as the first request did: the same status, and the tournament as it was right after that request, even when it has moved on since (kept 24 h)"
 //	@Param			body			body		TournamentRulingRequest	true	"The ruling"
 //	@Success		200				{object}	TournamentTable
 //	@Header			200				{string}	ETag	"The table's new version"
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
-//	@Failure	403	{object}	Problem	"referee_only: not a referee or director of the tournament"
+//	@Failure	403	{object}	Problem	"referee_only: not a referee or director of the tournament; own_side: a referee who plays at the table"
 //	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), round_not_found, table_not_found, entry_not_found"
 //	@Failure	409	{object}	Problem	"stale_sheet (current_version, errors and the ETag header give the current version), table_decided, table_complete, round_not_playing, unconfirmed_deals, knockout_tied"
 //	@Failure	422	{object}	Problem	"invalid_command (every bad field listed in errors: kind, entry, deal, deals), bad_score, idempotency_key_reused"

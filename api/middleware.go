@@ -30,6 +30,9 @@ type front struct {
 
 func (f front) ServeHTTP(w http.ResponseWriter, r *http.Request) { f.s.serveTracked(f.Router, w, r) }
 
+// nosniff is the X-Content-Type-Options of every answer.
+var nosniff = []string{"nosniff"}
+
 // routeContexts are chi's routing contexts, reused as chi's own pool does.
 var routeContexts = sync.Pool{New: func() any { return chi.NewRouteContext() }}
 
@@ -49,6 +52,10 @@ func (s *server) serveTracked(next http.Handler, w http.ResponseWriter, r *http.
 		t.id = newRequestID()
 	}
 	w.Header()["X-Request-Id"] = []string{t.id} // X-Request-ID, canonical: Set would allocate its key
+	// Every answer is what its Content-Type says: a browser must not sniff
+	// a CSV or JSON into HTML (issue 19). One shared value: Set replaces
+	// it, and Add appends past its capacity.
+	w.Header()["X-Content-Type-Options"] = nosniff
 	t.ResponseWriter = w
 	t.route = routeContexts.Get().(*chi.Context)
 	t.route.Reset()

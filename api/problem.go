@@ -93,6 +93,7 @@ var codeTitles = map[domain.Code]string{
 	domain.EVersionConflict:            "Version conflict",
 	domain.ETokenReused:                "Refresh token reused",
 	domain.EIdempotencyKeyReused:       "Idempotency key reused",
+	domain.ETooManyOpenTables:          "Too many open tables",
 	domain.Code(engine.ErrNotYourTurn): "Not your turn",
 }
 
@@ -106,14 +107,16 @@ var codeTitles = map[domain.Code]string{
 // the rules (too long, out of range, not an email, not a role...) is a 422
 // invalid_input. Both list the fields concerned in errors.
 var apiProblems = map[string]problemKind{
-	codeMalformedJSON:      {http.StatusBadRequest, "Malformed JSON"},
-	codeInvalidParameter:   {http.StatusBadRequest, "Invalid parameter"},
-	codeUnsupportedMedia:   {http.StatusUnsupportedMediaType, "Unsupported media type"},
-	codeRequestTooLarge:    {http.StatusRequestEntityTooLarge, "Request body too large"},
-	codeRouteNotFound:      {http.StatusNotFound, "Not found"},
-	codeMethodNotAllowed:   {http.StatusMethodNotAllowed, "Method not allowed"},
-	codeTimeout:            {http.StatusServiceUnavailable, "Request timed out"},
-	codeServiceUnavailable: {http.StatusServiceUnavailable, "Service unavailable"},
+	codeMalformedJSON:       {http.StatusBadRequest, "Malformed JSON"},
+	codeInvalidParameter:    {http.StatusBadRequest, "Invalid parameter"},
+	codeUnsupportedMedia:    {http.StatusUnsupportedMediaType, "Unsupported media type"},
+	codeRequestTooLarge:     {http.StatusRequestEntityTooLarge, "Request body too large"},
+	codeRouteNotFound:       {http.StatusNotFound, "Not found"},
+	codeMethodNotAllowed:    {http.StatusMethodNotAllowed, "Method not allowed"},
+	codeTimeout:             {http.StatusServiceUnavailable, "Request timed out"},
+	codeServiceUnavailable:  {http.StatusServiceUnavailable, "Service unavailable"},
+	codeTooManyLongPolls:    {http.StatusTooManyRequests, "Too many long polls"},
+	codeTooManyEventStreams: {http.StatusTooManyRequests, "Too many event streams"},
 }
 
 // problemFor returns the status and title of a code: an API-level code

@@ -83,7 +83,7 @@ type benchFixture struct {
 func newBenchFixture(b *testing.B) *benchFixture {
 	b.Helper()
 	db := storetest.SQLite(b)
-	svc := domain.NewServices(db, domain.Config{PasswordParams: domain.TestPasswordParams})
+	svc := domain.NewServices(db, domain.Config{PasswordParams: domain.TestPasswordParams, MaxOpenTables: -1}) // one user's many tables
 	handler := api.NewServer(api.Config{JWTSecret: testSecret}, svc, db, benchLogger(b))
 	f := &benchFixture{server: startBenchServer(b, handler), bareBodies: map[string][]byte{}}
 	f.bare = startBenchServer(b, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

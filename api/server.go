@@ -41,6 +41,13 @@ type Config struct {
 	// EventsHeartbeat is how often a table's event stream sends a comment
 	// line when nothing changed, so that proxies keep it open; default 15 s.
 	EventsHeartbeat time.Duration
+	// MaxLongPolls and MaxEventStreams are how many long polls of table
+	// states (a wait that is not answered at once) and table event streams
+	// one user (or, anonymous, one client address) may hold open at once
+	// in this process; more are refused with 429. Defaults
+	// DefaultMaxLongPolls and DefaultMaxEventStreams; negative: no limit.
+	MaxLongPolls    int
+	MaxEventStreams int
 }
 
 func (c Config) withDefaults() Config {
@@ -73,6 +80,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.EventsHeartbeat <= 0 {
 		c.EventsHeartbeat = 15 * time.Second
+	}
+	if c.MaxLongPolls == 0 {
+		c.MaxLongPolls = DefaultMaxLongPolls
+	}
+	if c.MaxEventStreams == 0 {
+		c.MaxEventStreams = DefaultMaxEventStreams
 	}
 	return c
 }
@@ -112,6 +125,8 @@ type server struct {
 	states  *stateCache // tables' marshalled states per version and seat (polls)
 	// standings are tournaments' encoded standings per version (hall screens)
 	standings *standingsCache
+	polls     *holdLimit // long polls held open per caller
+	streams   *holdLimit // event streams held open per caller
 }
 
 // NewServer returns the HTTP handler of the whole API: /api/v1, the health
@@ -125,6 +140,8 @@ func NewServer(cfg Config, svc domain.Services, db Pinger, log *slog.Logger) htt
 		cfg:       cfg,
 		states:    newStateCache(),
 		standings: newStandingsCache(),
+		polls:     newHoldLimit(cfg.MaxLongPolls),
+		streams:   newHoldLimit(cfg.MaxEventStreams),
 		svc:       svc,
 		db:        db,
 		log:       log,

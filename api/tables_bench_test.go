@@ -109,8 +109,8 @@ func (h *bareJSON) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func newTableBench(b *testing.B, tables int) *tableBench {
 	b.Helper()
 	db := storetest.SQLite(b)
-	svc := domain.NewServices(db, domain.Config{PasswordParams: domain.TestPasswordParams})
-	handler := api.NewServer(api.Config{JWTSecret: testSecret, AccessTokenTTL: time.Hour, AuthBurst: 100, AuthPerMinute: 100},
+	svc := domain.NewServices(db, domain.Config{PasswordParams: domain.TestPasswordParams, MaxOpenTables: -1}) // one user's many tables
+	handler := api.NewServer(api.Config{JWTSecret: testSecret, AccessTokenTTL: time.Hour, AuthBurst: 100, AuthPerMinute: 100, MaxLongPolls: -1},
 		svc, db, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	f := &tableBench{db: db, svc: svc, server: httptest.NewServer(handler), bare: &bareJSON{}}
 	b.Cleanup(f.server.Close)

@@ -191,3 +191,25 @@ func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// TestFutureLastEventIDGetsState: a stream resumed with a Last-Event-ID
+// past the current version (made up, or from before a restore) starts
+// with the current state, as one behind it does; it is not left silent
+// until the table catches up with the id (issue 19).
+func TestFutureLastEventIDGetsState(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newEnv(t, db, func(c *api.Config) { c.EventsHeartbeat = 100 * time.Millisecond })
+		srv := httptest.NewServer(e.h)
+		defer srv.Close()
+		tb, tokens := twoHumans(e)
+		now, _ := e.state(tokens[0], tb.ID)
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		for _, id := range []int64{now.Version + 1, now.Version + 1000, 1<<63 - 1} {
+			s := openEvents(t, ctx, srv.URL+tablePath(tb.ID, "events"), tokens[0], strconv.FormatInt(id, 10))
+			if st := stateOfEvent(t, s.next(t, true)); st.Version != now.Version || st.Seat != 0 {
+				t.Errorf("Last-Event-ID %d: version %d seat %d, want %d seat 0", id, st.Version, st.Seat, now.Version)
+			}
+		}
+	})
+}

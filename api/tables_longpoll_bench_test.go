@@ -52,7 +52,8 @@ func BenchmarkTableLongPolls(b *testing.B) {
 	b.Cleanup(stop)
 	// A server of its own, whose long polls end at once when the benchmark
 	// ends (Shutdown).
-	handler := api.NewServer(api.Config{JWTSecret: testSecret, AccessTokenTTL: time.Hour, Shutdown: shutdown},
+	handler := api.NewServer(api.Config{JWTSecret: testSecret, AccessTokenTTL: time.Hour, Shutdown: shutdown,
+		MaxLongPolls: -1, MaxEventStreams: -1}, // many polls per user and anonymous client
 		f.svc, f.db, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	srv := httptest.NewServer(handler)
 	b.Cleanup(srv.Close)

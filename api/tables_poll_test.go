@@ -151,3 +151,39 @@ func BenchmarkTableUnchangedPoll(b *testing.B) {
 		}
 	}
 }
+
+// TestWaitOverflowIsCapped: a wait whose seconds overflow a time.Duration
+// still waits (capped at 60 s) and wakes on a move; it does not answer
+// 304 at once, which would turn a long poll into a busy loop (issue 19).
+func TestWaitOverflowIsCapped(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newEnv(t, db)
+		tb, tokens := twoHumans(e)
+		st, _ := e.state(tokens[0], tb.ID)
+		waits := []string{"61", "9223372037", "9223372036854775807"}
+		answers := make(chan response, len(waits))
+		for _, wait := range waits {
+			go func() {
+				answers <- e.do(req{Method: "GET", Token: tokens[1],
+					Path: fmt.Sprintf("%s?since=%d&wait=%s", tablePath(tb.ID, "state"), st.Version, wait)})
+			}()
+		}
+		select {
+		case r := <-answers:
+			t.Fatalf("a poll answered before any move: status %d", r.Status)
+		case <-time.After(300 * time.Millisecond):
+		}
+		e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "moves"), Token: tokens[st.View.Turn],
+			Body: fmt.Sprintf(`{"move":"draw","version":%d}`, st.Version)}, nil)
+		for range waits {
+			select {
+			case r := <-answers:
+				if r.Status != 200 {
+					t.Errorf("woken poll: status %d: %s", r.Status, r.Body)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("a long poll did not wake on a move")
+			}
+		}
+	})
+}

@@ -59,17 +59,19 @@ type TournamentEntryList struct {
 
 // TournamentEntryRequest enters a pair, a team or a player. A player may
 // enter themself while registration is open (they must be one of the
-// players); the tournament's referees and directors any time before the
-// start, and while it runs up to the late-entry round.
+// players), leaving number, seed and fee_paid to the staff; the
+// tournament's referees and directors any time before the start, and while
+// it runs up to the late-entry round.
 type TournamentEntryRequest struct {
 	// Player profile ids: 2 per pair (1 at 2-player tables), team_pairs pairs per team, 1 for an individual event.
 	Players []int64 `json:"players" example:"31,32"`
 	Name    string  `json:"name,omitempty" example:"Le Pinelle"`
 	Club    string  `json:"club,omitempty" example:"Circolo Roma"`
-	// Absent or 0: the next free number.
+	// Absent or 0: the next free number. Staff only.
 	Number int `json:"number,omitempty" minimum:"0" example:"0"`
-	// Absent or 0: unseeded.
-	Seed    int  `json:"seed,omitempty" minimum:"0" example:"0"`
+	// Absent or 0: unseeded. Staff only.
+	Seed int `json:"seed,omitempty" minimum:"0" example:"0"`
+	// Staff only.
 	FeePaid bool `json:"fee_paid,omitempty" example:"false"`
 } // @name TournamentEntryRequest
 

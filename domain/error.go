@@ -54,6 +54,10 @@ const (
 	// ENotAReferee (KindInvalid): the user assigned as a tournament's
 	// referee is not a member of its club with the referee role or higher.
 	ENotAReferee Code = "not_a_referee"
+
+	// ETooManyOpenTables (KindConflict): the user has created as many
+	// tables not finished as one may (Config.MaxOpenTables).
+	ETooManyOpenTables Code = "too_many_open_tables"
 )
 
 // codeKinds is the kind of each of the domain's own codes.
@@ -71,6 +75,7 @@ var codeKinds = map[Code]Kind{
 
 	EIdempotencyKeyReused: KindInvalid,
 	ENotAReferee:          KindInvalid,
+	ETooManyOpenTables:    KindConflict,
 }
 
 // tourneyKinds is the domain's kind of each of the tourney package's kinds.

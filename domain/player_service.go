@@ -111,7 +111,7 @@ func (s *playerService) Delete(ctx context.Context, actor Actor, id int64) error
 		if _, err := editablePlayer(accessFor(tx, actor), id); err != nil {
 			return err
 		}
-		return tx.Players().Delete(id)
+		return tx.Players().Delete(id, s.now())
 	})
 }
 

@@ -26,7 +26,14 @@ type Config struct {
 	Random io.Reader
 	// Bot plays the bot seats of tables (default EngineBot).
 	Bot BotFunc
+	// MaxOpenTables is how many tables not finished one user may have
+	// created at once (default DefaultMaxOpenTables; negative: no limit),
+	// so that one account cannot fill the lobby (issue 19).
+	MaxOpenTables int
 }
+
+// DefaultMaxOpenTables is Config.MaxOpenTables's default.
+const DefaultMaxOpenTables = 10
 
 func (c Config) withDefaults() Config {
 	if c.Now == nil {
@@ -38,6 +45,9 @@ func (c Config) withDefaults() Config {
 	c.PasswordParams = c.PasswordParams.withDefaults()
 	if c.Random == nil {
 		c.Random = rand.Reader
+	}
+	if c.MaxOpenTables == 0 {
+		c.MaxOpenTables = DefaultMaxOpenTables
 	}
 	return c
 }
@@ -73,7 +83,7 @@ func NewServices(st Storage, cfg Config) Services {
 		Players:     &playerService{st: st, now: now},
 		Tournaments: &tournamentService{st: st, now: now, random: cfg.Random},
 		Play:        newTournamentPlayService(st, now, cfg.Random),
-		Tables:      newTableService(st, now, cfg.Random, cfg.Bot),
+		Tables:      newTableService(st, now, cfg.Random, cfg.Bot, cfg.MaxOpenTables),
 	}
 }
 

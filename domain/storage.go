@@ -162,17 +162,19 @@ type PlayerRepo interface {
 	// Update stores every field of p except ID and CreatedAt. Errors:
 	// ENotFound, EConflict.
 	Update(p Player) error
-	// Delete removes a player. Errors: ENotFound, EConflict (still
-	// referenced).
-	Delete(id int64) error
+	// Delete removes a player, keeping its name for Names (the results of
+	// the tournaments it played in name it). Errors: ENotFound, EConflict
+	// (still referenced).
+	Delete(id int64, at time.Time) error
 	// List returns one page of players ordered by name and the total count;
 	// f is already validated. It is one query (PlayerService.List runs it
 	// in ViewOne).
 	List(f PlayerFilter) ([]Player, int, error)
 	// IDsOfUser returns the ids of the player profiles linked to a user.
 	IDsOfUser(userID int64) ([]int64, error)
-	// Names returns the names of the players with these ids (ids of no
-	// player are left out).
+	// Names returns the names of the players with these ids, deleted
+	// players' included (the name they had when deleted); ids of no player
+	// are left out.
 	Names(ids []int64) (map[int64]string, error)
 }
 

@@ -349,6 +349,11 @@ type TableFeed interface {
 type TableRepo interface {
 	// Create inserts t with its seats and sets its ID.
 	Create(t *Table) error
+	// CountOpenOfCreator counts the tables not finished that the user
+	// created. On PostgreSQL it first locks the user's row until the end
+	// of the transaction, so that a user's creations are counted one after
+	// the other (SQLite write transactions are serialised anyway).
+	CountOpenOfCreator(userID int64) (int, error)
 	// Get returns a table. Errors: ENotFound.
 	Get(id int64) (Table, error)
 	// Lock returns a table and locks its row until the end of the

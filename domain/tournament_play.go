@@ -79,7 +79,8 @@ type TournamentRead struct {
 
 // TournamentActed is the result of a command: the state after it and the
 // event it appended. Replayed is set when the command was a retry of a
-// request with the same Idempotency-Key, answered with the first event.
+// request with the same Idempotency-Key, answered with the first event
+// and the state as it was right after it.
 type TournamentActed struct {
 	TournamentRead
 	Event    tourney.Event
@@ -176,7 +177,7 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 				return err
 			}
 			out.Event, out.Replayed = e, true
-			out.TournamentRead, err = f.read(tx, t)
+			out.TournamentRead, err = readAt(tx, t, e.Seq)
 			out.Staff = staff
 			return err
 		}
@@ -321,6 +322,30 @@ func (s *tournamentPlayService) replayed(tx Tx, actor Actor, id int64, in Tourna
 		return tourney.Event{}, false, fmt.Errorf("idempotent response of key %q: %w", in.IdempotencyKey, err)
 	}
 	return e, true, nil
+}
+
+// readAt is the tournament's state as it was right after event seq, read
+// from its log: a retry with an Idempotency-Key answers as the first
+// request did (its sheet, entry or round then), not with the state now
+// (issue 19). It replays the log from the start; retries are rare.
+func readAt(tx Tx, t Tournament, seq int64) (TournamentRead, error) {
+	st, err := newState(t)
+	if err != nil {
+		return TournamentRead{}, err
+	}
+	recs, err := tx.TournamentEvents().After(t.ID, 0)
+	if err != nil {
+		return TournamentRead{}, err
+	}
+	for _, r := range recs {
+		if r.Seq > seq {
+			break
+		}
+		if err := st.Apply(eventOf(r)); err != nil {
+			return TournamentRead{}, fmt.Errorf("tournament %d: replaying its log: %w", t.ID, err)
+		}
+	}
+	return (&forked{state: st}).read(tx, t)
 }
 
 // remember stores the event a request with an Idempotency-Key appended.

@@ -7,9 +7,11 @@ import (
 	"log/slog"
 	"net/netip"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/burraco/burraco/api"
+	"github.com/burraco/burraco/domain"
 )
 
 // config is what the commands read from flags and the environment. A flag
@@ -19,6 +21,41 @@ type config struct {
 	databaseURL    string         // DATABASE_URL
 	logLevel       string         // LOG_LEVEL
 	trustedProxies []netip.Prefix // BURRACO_TRUSTED_PROXIES
+	limits         userLimits
+}
+
+// userLimits are serve's limits per user on what one account may hold at
+// once (issue 19); 0 takes the default, negative means no limit.
+type userLimits struct {
+	openTables   int // BURRACO_MAX_OPEN_TABLES
+	longPolls    int // BURRACO_MAX_LONG_POLLS
+	eventStreams int // BURRACO_MAX_EVENT_STREAMS
+}
+
+// flags registers the limits' flags, with defaults from the environment;
+// an environment variable that is not an integer is an error.
+func (l *userLimits) flags(fs *flag.FlagSet) error {
+	for _, f := range []struct {
+		p         *int
+		name, env string
+		def       int
+		what      string
+	}{
+		{&l.openTables, "max-open-tables", "BURRACO_MAX_OPEN_TABLES", domain.DefaultMaxOpenTables, "tables not finished one user may have created"},
+		{&l.longPolls, "max-long-polls", "BURRACO_MAX_LONG_POLLS", api.DefaultMaxLongPolls, "long polls of table states one user (or anonymous client address) may hold open"},
+		{&l.eventStreams, "max-event-streams", "BURRACO_MAX_EVENT_STREAMS", api.DefaultMaxEventStreams, "table event streams one user (or anonymous client address) may hold open"},
+	} {
+		def := f.def
+		if v := os.Getenv(f.env); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return fmt.Errorf("%s=%q is not an integer", f.env, v)
+			}
+			def = n
+		}
+		fs.IntVar(f.p, f.name, def, fmt.Sprintf("most %s at once; negative: no limit (env %s)", f.what, f.env))
+	}
+	return nil
 }
 
 // flags registers the common flags on fs, with defaults from the environment.

@@ -246,3 +246,17 @@ func (l *lockedLog) String() string {
 	defer l.mu.Unlock()
 	return strings.Join(l.lines, "\n")
 }
+
+// TestServeRefusesBadLimits: a per-user limit from the environment that is
+// not an integer stops serve with exit 2, naming the variable.
+func TestServeRefusesBadLimits(t *testing.T) {
+	for _, env := range []string{"BURRACO_MAX_OPEN_TABLES", "BURRACO_MAX_LONG_POLLS", "BURRACO_MAX_EVENT_STREAMS"} {
+		t.Run(env, func(t *testing.T) {
+			t.Setenv(env, "many")
+			var out, errOut bytes.Buffer
+			if code := run(t.Context(), []string{"serve"}, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), env) {
+				t.Errorf("exit %d, stderr %q", code, errOut.String())
+			}
+		})
+	}
+}

@@ -125,7 +125,7 @@ func TestPlayerPagesFollowEveryChange(t *testing.T) {
 		want("club deleted, all", domain.PlayerFilter{}, "Annabella", "Carla")
 
 		err = one.InTx(ctx, func(tx domain.Tx) error {
-			return tx.Players().Delete(anna.ID)
+			return tx.Players().Delete(anna.ID, time.Now())
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -279,11 +280,13 @@ func sqliteParams(location string) (path string, params url.Values, err error) {
 }
 
 // busyTimeout is the DSN's busy timeout (go-sqlite3 reads _busy_timeout or
-// _timeout, in milliseconds).
+// _timeout, in milliseconds). It is capped before the conversion, which
+// would overflow into a negative wait past 292 years (issue 19).
 func busyTimeout(params url.Values) time.Duration {
+	const maxMs = math.MaxInt64 / int64(time.Millisecond)
 	for _, k := range []string{"_busy_timeout", "_timeout"} {
-		if ms, err := strconv.Atoi(params.Get(k)); err == nil && ms >= 0 {
-			return time.Duration(ms) * time.Millisecond
+		if ms, err := strconv.ParseInt(params.Get(k), 10, 64); err == nil && ms >= 0 {
+			return time.Duration(min(ms, maxMs)) * time.Millisecond
 		}
 	}
 	return 5 * time.Second

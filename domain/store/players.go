@@ -123,7 +123,15 @@ func (r playerRepo) Update(p domain.Player) error {
 	}), "player")
 }
 
-func (r playerRepo) Delete(id int64) error {
+func (r playerRepo) Delete(id int64, at time.Time) error {
+	// The name is kept first, in the same transaction: the tournaments the
+	// player played in name him by id (issue 19). No row: no name kept,
+	// and the delete below answers ENotFound.
+	err := r.t.db.Exec("INSERT INTO deleted_player_names (id, name, deleted_at) SELECT id, name, ? FROM players WHERE id = ?",
+		utc(at), id).Error
+	if err != nil {
+		return translate(err, "player")
+	}
 	return deletedOne(r.t.db.Delete(&playerRow{}, id), "player")
 }
 
@@ -227,18 +235,20 @@ func (r playerRepo) IDsOfUser(userID int64) ([]int64, error) {
 	return ids, nil
 }
 
-// Names returns the names of the players with these ids; ids of no player
-// are left out.
+// Names returns the names of the players with these ids, deleted ones
+// included (the name they had when deleted); ids of no player are left out.
 func (r playerRepo) Names(ids []int64) (map[int64]string, error) {
 	out := make(map[int64]string, len(ids))
-	const batch = 500 // well under every dialect's limit of bound parameters
+	const batch = 400 // twice that is well under every dialect's limit of bound parameters
 	for len(ids) > 0 {
 		n := min(len(ids), batch)
 		var rows []struct {
 			ID   int64
 			Name string
 		}
-		if err := r.t.db.Raw("SELECT id, name FROM players WHERE id IN ?", ids[:n]).Scan(&rows).Error; err != nil {
+		err := r.t.db.Raw("SELECT id, name FROM players WHERE id IN ? UNION ALL SELECT id, name FROM deleted_player_names WHERE id IN ?",
+			ids[:n], ids[:n]).Scan(&rows).Error
+		if err != nil {
 			return nil, translate(err, "player")
 		}
 		for _, p := range rows {

@@ -210,7 +210,7 @@ func TestTranslateErrors(t *testing.T) {
 				return tx.Clubs().Update(domain.Club{ID: 4242, Name: "x", UpdatedAt: now})
 			}, domain.ENotFound, "club not found"},
 			{"ENotFoundDelete", func(tx domain.Tx) error {
-				return tx.Players().Delete(4242)
+				return tx.Players().Delete(4242, time.Now())
 			}, domain.ENotFound, "player not found"},
 		}
 		for _, tt := range tests {
@@ -496,7 +496,7 @@ func TestViewOne(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "a write in ViewOne") {
 			t.Errorf("a write: err = %v, want it refused", err)
 		}
-		err = db.ViewOne(ctx, func(tx domain.Tx) error { return tx.Players().Delete(987654) })
+		err = db.ViewOne(ctx, func(tx domain.Tx) error { return tx.Players().Delete(987654, time.Now()) })
 		if err == nil || !strings.Contains(err.Error(), "a write in ViewOne") {
 			t.Errorf("a delete: err = %v, want it refused", err)
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 
 	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/engine"
@@ -166,6 +167,20 @@ func (r moveRow) domain() domain.TableMove {
 }
 
 type tableRepo struct{ t *tx }
+
+func (r tableRepo) CountOpenOfCreator(userID int64) (int, error) {
+	if r.t.dialect == Postgres {
+		var id int64
+		err := r.t.db.Model(&userRow{}).Where("id = ?", userID).
+			Clauses(clause.Locking{Strength: clause.LockingStrengthUpdate}).Pluck("id", &id).Error
+		if err != nil {
+			return 0, translate(err, "user")
+		}
+	}
+	var n int64
+	err := r.t.db.Model(&tableRow{}).Where("creator_id = ? AND status <> ?", userID, string(domain.TableFinished)).Count(&n).Error
+	return int(n), translate(err, "table")
+}
 
 func (r tableRepo) Create(t *domain.Table) error {
 	row := tableRowOf(*t)

@@ -45,6 +45,9 @@ func (c AddEntry) decide(s *State, who Actor, _ pairing.Rand) (payload, string, 
 		if !slices.ContainsFunc(c.Players, func(p int64) bool { return slices.Contains(who.Players, p) }) {
 			return nil, "", forbidden(CodeNotYours, "a player may enter only an entry they play in")
 		}
+		if err := c.staffFields(); err != nil {
+			return nil, "", err
+		}
 	}
 	e := Entry{ID: int64(len(s.entries) + 1), Number: c.Number, Seed: c.Seed, Name: trimmed(c.Name),
 		Club: trimmed(c.Club), Players: append([]int64(nil), c.Players...), FeePaid: c.FeePaid}
@@ -59,6 +62,23 @@ func (c AddEntry) decide(s *State, who Actor, _ pairing.Rand) (payload, string, 
 		e.CheckedIn = true
 	}
 	return &EntryAdded{Entry: e}, "", nil
+}
+
+// staffFields refuses, from a player entering themself, the fields only
+// the staff may set (as they alone may change them later): the fee paid,
+// the seed and the number. Each is named in the refusal (issue 19).
+func (c AddEntry) staffFields() error {
+	var ps problems
+	if c.FeePaid {
+		ps.add("fee_paid", PNotAllowed, "whether the fee is paid is for the tournament's referees to say")
+	}
+	if c.Seed != 0 {
+		ps.add("seed", PNotAllowed, "seeds are given by the tournament's referees")
+	}
+	if c.Number != 0 {
+		ps.add("number", PNotAllowed, "numbers are given by the tournament's referees (absent: the next free one)")
+	}
+	return ps.err(CodeInvalidCommand, "a player entering themself may not set these fields")
 }
 
 func (p *EntryAdded) check(s *State) error {

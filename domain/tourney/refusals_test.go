@@ -291,7 +291,10 @@ func TestWhoMayDoWhat(t *testing.T) {
 	h.do(AddEntry{Players: []int64{101, 102}}, player(102))
 	h.refuse(AddEntry{Players: []int64{102, 103}}, player(103), CodeAlreadyEntered)
 	h.refuse(AddEntry{Players: []int64{201}}, player(201), CodeInvalidCommand)
-	h.refuse(AddEntry{Players: []int64{201, 202}, Number: 1}, player(201), CodeDuplicateNumber)
+	h.refuse(AddEntry{Players: []int64{201, 202}, Number: 1}, referee, CodeDuplicateNumber)
+	if err := h.refuse(AddEntry{Players: []int64{201, 202}, FeePaid: true, Seed: 1, Number: 9}, player(201), CodeInvalidCommand); len(err.Problems) != 3 {
+		t.Errorf("a player's own entry with the staff's fields: %v", err)
+	}
 	h.refuse(UpdateEntry{Entry: 1, FeePaid: ptr(true)}, player(101), CodeRefereeOnly)
 	h.do(UpdateEntry{Entry: 1, FeePaid: ptr(true), Name: ptr(" Rossi–Bianchi ")}, referee)
 	if e, _ := h.s.Entry(1); !e.FeePaid || e.Name != "Rossi–Bianchi" {

@@ -13,6 +13,9 @@ func (c Ruling) decide(s *State, who Actor, _ pairing.Rand) (payload, string, er
 	if err != nil {
 		return nil, "", err
 	}
+	if err := s.notSeated(t, who, "ruling"); err != nil {
+		return nil, "", err
+	}
 	if c.Version != 0 && c.Version != t.version {
 		return nil, "", staleSheet(t, c.Version)
 	}

@@ -60,18 +60,32 @@ func (s *State) pairPlayers(entry int64, pair int) []int64 {
 	return ps[lo:hi]
 }
 
-// actorSide is "" for the staff, else the side the actor's player sits on;
-// an actor not at the table is refused.
+// actorSide is the side the actor's player sits on, else "" for the staff;
+// an actor neither at the table nor staff is refused. The seat comes
+// first: a referee who plays at the table is a player there, whose entries
+// wait for the other side and who may not confirm his own side's (issue 19).
 func (s *State) actorSide(t *table, who Actor) (string, error) {
-	if who.staff() {
-		return "", nil
-	}
 	for _, p := range who.Players {
 		if side := s.sideOf(t, p); side != "" {
 			return side, nil
 		}
 	}
+	if who.staff() {
+		return "", nil
+	}
 	return "", forbidden(CodeNotAtTable, "only the players of table %d or the staff score it", t.Number)
+}
+
+// notSeated refuses (own_side) a referee who plays at the table what only
+// the staff does there (a correction, a ruling): he would decide his own
+// result, which the own-side rule of the sheet forbids (issue 19).
+func (s *State) notSeated(t *table, who Actor, what string) error {
+	for _, p := range who.Players {
+		if s.sideOf(t, p) != "" {
+			return forbidden(CodeOwnSide, "%s: you play at table %d; another referee or a director does it", what, t.Number)
+		}
+	}
+	return nil
 }
 
 func staleSheet(t *table, saw int64) error {
@@ -221,6 +235,9 @@ func (c CorrectScore) decide(s *State, who Actor, _ pairing.Rand) (payload, stri
 	}
 	_, t, err := s.correctable(c.Round, c.Table)
 	if err != nil {
+		return nil, "", err
+	}
+	if err := s.notSeated(t, who, "correcting a score"); err != nil {
 		return nil, "", err
 	}
 	if c.Version != t.version {
