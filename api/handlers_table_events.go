@@ -49,6 +49,9 @@ func (s *server) tableEvents(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
 	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodHead {
+		return // the headers are the answer: a stream of nothing would never end
+	}
 	sent := lastEventID(r)
 	if sent >= version {
 		sent = version // resuming at (or, after a restore, past) the current version: nothing to resend

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
 	"github.com/go-chi/cors"
 
 	"github.com/burraco/burraco/domain"
@@ -112,6 +113,7 @@ type server struct {
 	states  *stateCache // tables' marshalled states per version and seat (polls)
 	// standings are tournaments' encoded standings per version (hall screens)
 	standings *standingsCache
+	specJSON  func() ([]byte, error) // cfg.OpenAPI as JSON, converted once
 }
 
 // NewServer returns the HTTP handler of the whole API: /api/v1, the health
@@ -132,6 +134,7 @@ func NewServer(cfg Config, svc domain.Services, db Pinger, log *slog.Logger) htt
 		tokens:    tokenIssuer{secret: cfg.JWTSecret, ttl: cfg.AccessTokenTTL, now: cfg.Now, verified: newTokenCache()},
 		limiter:   newRateLimiter(cfg.AuthPerMinute, cfg.AuthBurst, cfg.RateLimitKeys, cfg.Now),
 		proxies:   trustedProxies(cfg.TrustedProxies),
+		specJSON:  specJSONOnce(cfg.OpenAPI),
 	}
 	return front{Router: s.routes(), s: s}
 }
@@ -140,6 +143,9 @@ func NewServer(cfg Config, svc domain.Services, db Pinger, log *slog.Logger) htt
 func (s *server) routes() chi.Router {
 	r := chi.NewRouter()
 	r.Use(s.recoverPanics)
+	// HEAD is GET without the body (RFC 9110 9.3.2) on every GET route:
+	// the server discards what the handler writes.
+	r.Use(middleware.GetHead)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, codeRouteNotFound, "there is no such endpoint; see /openapi.yaml")
 	})
@@ -147,6 +153,7 @@ func (s *server) routes() chi.Router {
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)
 	r.Get("/openapi.yaml", s.openapi)
+	r.Get("/openapi.json", s.openapiJSON)
 	docsRoutes(r)
 
 	r.Route("/api/v1", func(r chi.Router) {
