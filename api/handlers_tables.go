@@ -403,7 +403,7 @@ func notModified(w http.ResponseWriter, etag string) {
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json"
 //	@Failure	403	{object}	Problem	"forbidden: the caller does not sit at the table"
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
-//	@Failure	409	{object}	Problem	"version_conflict (the table moved on: errors names the current version), not_your_turn (the engine's code), or conflict (the match has not started or is over)"
+//	@Failure	409	{object}	Problem	"version_conflict (the table moved on: current_version and errors give the current version), not_your_turn (the engine's code), or conflict (the match has not started or is over)"
 //	@Failure	422	{object}	Problem	"one of the rules engine's codes (every one is listed under 422 in Problem.code's description: invalid_meld, must_keep_card, card_not_in_hand, wrong_phase, bad_notation, unknown_move, …) with a message for people; invalid_input (version missing); idempotency_key_reused"
 //	@Router			/api/v1/tables/{tableID}/moves [post]
 func (s *server) playMove(w http.ResponseWriter, r *http.Request) {

@@ -139,6 +139,9 @@ type Error struct {
 	Code    Code
 	Message string       // safe to show to the user
 	Fields  []FieldError // for EInvalid: every invalid field, not just the first
+	// Current is, for EVersionConflict, the version now stored (nil when
+	// unknown), so that a client can resync without another read.
+	Current *int64
 	Err     error        // the cause, for logs only; never shown
 }
 

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// The constraints every request shares, written here once rather than on
+// each handler, as the api package enforces them once (pathID, pathInt,
+// decodeObject). TestSchemaConstraintsAreEnforced (api) sends requests
+// that break each one and requires the refusal.
+
+// pathParameters declares every integer path parameter a positive integer
+// (pathID and pathInt refuse 0, negatives and what does not fit), the ids
+// among them (named …ID) 64-bit.
+func pathParameters(doc *openapi3.T) {
+	one := 1.0
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			for _, p := range op.Parameters {
+				s := p.Value.Schema
+				if p.Value.In != "path" || s == nil || s.Value == nil || !s.Value.Type.Is(openapi3.TypeInteger) {
+					continue
+				}
+				s.Value.Min = &one
+				if strings.HasSuffix(p.Value.Name, "ID") {
+					s.Value.Format = "int64"
+				} else {
+					s.Value.Format = "int32"
+				}
+			}
+		}
+	}
+}
+
+// closedBodies declares that request bodies take no other fields
+// (additionalProperties: false), nested objects included: decodeObject
+// refuses unknown fields at every depth. A schema combined with others
+// (MoveRequest: allOf the move and its version) cannot say so in OpenAPI
+// 3.0 and says it in its description instead.
+func closedBodies(doc *openapi3.T) {
+	seen := map[*openapi3.Schema]bool{}
+	var closeSchema func(ref *openapi3.SchemaRef)
+	closeSchema = func(ref *openapi3.SchemaRef) {
+		if ref == nil || ref.Value == nil || seen[ref.Value] {
+			return
+		}
+		s := ref.Value
+		seen[s] = true
+		for _, sub := range append(append(append([]*openapi3.SchemaRef{}, s.AllOf...), s.OneOf...), s.AnyOf...) {
+			closeSchema(sub)
+		}
+		if s.Items != nil {
+			closeSchema(s.Items)
+		}
+		if !s.Type.Is(openapi3.TypeObject) || len(s.Properties) == 0 {
+			return
+		}
+		for _, p := range s.Properties {
+			closeSchema(p)
+		}
+		if len(s.AllOf)+len(s.OneOf)+len(s.AnyOf) == 0 && s.AdditionalProperties.Schema == nil {
+			no := false
+			s.AdditionalProperties.Has = &no
+		}
+	}
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			if op.RequestBody == nil || op.RequestBody.Value == nil {
+				continue
+			}
+			for _, mt := range op.RequestBody.Value.Content {
+				closeSchema(mt.Schema)
+			}
+		}
+	}
+}
+
+// deprecatedProperties marks the properties whose description starts with
+// "Deprecated:" (a field kept under its old name for one release).
+func deprecatedProperties(doc *openapi3.T) {
+	names := make([]string, 0, len(doc.Components.Schemas))
+	for name := range doc.Components.Schemas {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		s := doc.Components.Schemas[name].Value
+		if s == nil {
+			continue
+		}
+		for _, p := range s.Properties {
+			if p.Value != nil && strings.HasPrefix(p.Value.Description, "Deprecated:") {
+				p.Value.Deprecated = true
+			}
+		}
+	}
+}
