@@ -49,7 +49,7 @@ func (s *server) listTournamentEntries(w http.ResponseWriter, r *http.Request) {
 //	@Success		201				{object}	TournamentEntry
 //	@Header			201				{string}	Location	"/api/v1/tournaments/{tournamentID}/entries/{entryID}"
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
-//	@Failure	403	{object}	Problem	"not_your_entry: a player entering an entry they do not play in; forbidden"
+//	@Failure	403	{object}	Problem	"not_your_entry: a player entering an entry they do not play in"
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@Failure	409	{object}	Problem	"bad_transition (registration is not open, or the tournament is over), late_entry_closed, already_entered (a player is in another entry), duplicate_number"
 //	@Failure	422	{object}	Problem	"invalid_command: every bad field listed in errors (players: count, unknown or repeated; name, club, number, seed); idempotency_key_reused"
