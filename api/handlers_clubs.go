@@ -194,8 +194,8 @@ func (s *server) addMember(w http.ResponseWriter, r *http.Request) {
 	}
 	var m domain.Membership
 	var err error
-	if req.Email != "" {
-		m, err = s.svc.Clubs.AddMemberByEmail(r.Context(), ActorFrom(r.Context()), clubID, req.Email, domain.Role(req.Role))
+	if req.Email != nil {
+		m, err = s.svc.Clubs.AddMemberByEmail(r.Context(), ActorFrom(r.Context()), clubID, *req.Email, domain.Role(req.Role))
 	} else {
 		m, err = s.svc.Clubs.AddMember(r.Context(), ActorFrom(r.Context()), clubID, *req.UserID, domain.Role(req.Role))
 	}

@@ -56,9 +56,9 @@ type TournamentProgress struct {
 	// Why it was cancelled.
 	CancelReason string `json:"cancel_reason,omitempty" example:"the hall is not available"`
 	// Entries not withdrawn.
-	Entries       int                     `json:"entries" example:"16"`
-	CurrentRound  int                     `json:"current_round" example:"0"`
-	PlannedRounds int                     `json:"planned_rounds" example:"4"`
+	Entries       int                       `json:"entries" example:"16"`
+	CurrentRound  int                       `json:"current_round" example:"0"`
+	PlannedRounds int                       `json:"planned_rounds" example:"4"`
 	Rounds        []TournamentProgressRound `json:"rounds"`
 	// The tournament's version: the audit trail's last event.
 	Version int64 `json:"version" example:"17"`

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -61,7 +62,7 @@ func closedBodies(doc *openapi3.T) {
 		for _, p := range s.Properties {
 			closeSchema(p)
 		}
-		if len(s.AllOf)+len(s.OneOf)+len(s.AnyOf) == 0 && s.AdditionalProperties.Schema == nil {
+		if !combinesProperties(s) && s.AdditionalProperties.Schema == nil {
 			no := false
 			s.AdditionalProperties.Has = &no
 		}
@@ -97,4 +98,57 @@ func deprecatedProperties(doc *openapi3.T) {
 			}
 		}
 	}
+}
+
+// shapes writes the constraints of particular requests that their Go
+// types cannot carry into swag: a forbidden pair is two entry ids; a
+// member is added by exactly one of user_id and email (oneOf, as
+// MemberAddRequest.validate checks); ids given in a body are positive.
+func shapes(doc *openapi3.T) error {
+	prop := func(schema, name string) (*openapi3.Schema, error) {
+		s := doc.Components.Schemas[schema]
+		if s == nil || s.Value == nil || s.Value.Properties[name] == nil || s.Value.Properties[name].Value == nil {
+			return nil, fmt.Errorf("shapes: no property %s.%s", schema, name)
+		}
+		return s.Value.Properties[name].Value, nil
+	}
+	pairs, err := prop("TournamentForbiddenRequest", "pairs")
+	if err != nil {
+		return err
+	}
+	pairs.Items.Value.MinItems = 2
+	two := uint64(2)
+	pairs.Items.Value.MaxItems = &two
+	one := 1.0
+	for _, p := range []string{"MemberAddRequest.user_id", "PlayerCreateRequest.user_id", "PlayerCreateRequest.club_id", "PlayerUpdateRequest.club_id"} {
+		schema, name, _ := strings.Cut(p, ".")
+		s, err := prop(schema, name)
+		if err != nil {
+			return err
+		}
+		s.Min = &one
+		s.Format = "int64"
+	}
+	member := doc.Components.Schemas["MemberAddRequest"].Value
+	member.OneOf = openapi3.SchemaRefs{
+		{Value: &openapi3.Schema{Required: []string{"user_id"}}},
+		{Value: &openapi3.Schema{Required: []string{"email"}}},
+	}
+	return nil
+}
+
+// combinesProperties reports whether s takes properties from the schemas
+// it combines (allOf, or a oneOf or anyOf of objects), which a closed s
+// would refuse; a oneOf that only says which fields are required (MemberAddRequest)
+// does not.
+func combinesProperties(s *openapi3.Schema) bool {
+	if len(s.AllOf) > 0 {
+		return true
+	}
+	for _, sub := range append(append(openapi3.SchemaRefs{}, s.OneOf...), s.AnyOf...) {
+		if sub.Ref != "" || sub.Value == nil || len(sub.Value.Properties) > 0 {
+			return true
+		}
+	}
+	return false
 }

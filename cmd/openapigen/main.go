@@ -98,6 +98,12 @@ func toOpenAPI3(swaggerJSON []byte) ([]byte, error) {
 	if err := moveSchemas(doc3); err != nil {
 		return nil, err
 	}
+	if err := textConstraints(doc3); err != nil {
+		return nil, err
+	}
+	if err := shapes(doc3); err != nil {
+		return nil, err
+	}
 	pathParameters(doc3)
 	closedBodies(doc3)
 	deprecatedProperties(doc3)
