@@ -104,6 +104,9 @@ func toOpenAPI3(swaggerJSON []byte) ([]byte, error) {
 	if err := shapes(doc3); err != nil {
 		return nil, err
 	}
+	if err := wholeExamples(doc3); err != nil {
+		return nil, err
+	}
 	pathParameters(doc3)
 	closedBodies(doc3)
 	deprecatedProperties(doc3)
