@@ -25,7 +25,23 @@ var schemaExamples = map[string]any{
 		band(655, 800, 16), band(805, 1000, 17), band(1005, 1250, 18), band(1255, 1500, 19),
 		map[string]any{"from": 1505, "winner": 20, "loser": 0}}},
 	"TournamentForbiddenRequest": map[string]any{"pairs": []any{[]any{4, 9}}, "reason": "same family"},
+	// One side closes (the example of TournamentParts alone shows a
+	// closing: both sides would close).
+	"TournamentDealInput":      map[string]any{"number": 1, "ns": closer, "ew": other},
+	"TournamentDealCorrection": map[string]any{"number": 1, "ns": closer, "ew": other},
+	// A late arrival forfeits deals; only a time_out carries a deal.
+	"TournamentRulingRequest": map[string]any{"kind": "late_arrival", "entry": 5, "deals": 1,
+		"reason": "arrived 20 minutes late", "version": 52},
+	// A pairs event: ns and ew (n, s, e and w are an individual event's).
+	"TournamentPairingTable": map[string]any{"number": 1, "ns": 3, "ew": 8},
+	"TournamentPairingsRequest": map[string]any{"tables": []any{map[string]any{"number": 1, "ns": 3, "ew": 8},
+		map[string]any{"number": 2, "ns": 1, "ew": 5}}, "reason": "pair 4 and 9 are family"},
 }
+
+var (
+	closer = map[string]any{"cards": 345, "burraco": 300, "closing": 100, "hand": 0, "pot": 0, "total": 745}
+	other  = map[string]any{"cards": 120, "burraco": 0, "closing": 0, "hand": 40, "pot": 0, "total": 80}
+)
 
 func band(from, to, winner int) map[string]any {
 	return map[string]any{"from": from, "to": to, "winner": winner, "loser": 20 - winner}
