@@ -19,6 +19,9 @@ type exampleRun struct {
 	*tourneyEnv
 	doc  *openapi3.T
 	sent map[string]bool // "METHOD /path" of the document
+	// Where and as whom each was sent, by "METHOD /path".
+	paths, tokens map[string]string
+	sets          map[string]map[string]any // the fields each replaced
 }
 
 // send sends the example body of the documented operation (method, path)
@@ -36,6 +39,7 @@ func (x *exampleRun) send(method, path, concrete, token string, set map[string]a
 	}
 	x.checkResponse(method, path, res)
 	x.sent[method+" "+path] = true
+	x.paths[method+" "+path], x.tokens[method+" "+path], x.sets[method+" "+path] = concrete, token, set
 }
 
 // checkResponse requires the answer to match the schema the document
@@ -68,9 +72,31 @@ func (x *exampleRun) checkResponse(method, path string, res response) {
 // what the run created, versions, invite codes and tokens. An operation
 // left out must say why in notSent.
 func TestEveryRequestExampleSucceeds(t *testing.T) {
+	x := runExamples(t)
+	t.Run("EveryOperationWithABodyIsSentOrExcused", func(t *testing.T) {
+		var missing []string
+		for path, item := range x.doc.Paths.Map() {
+			for method, op := range item.Operations() {
+				key := method + " " + path
+				if op.RequestBody != nil && !x.sent[key] && notSent[key] == "" {
+					missing = append(missing, key)
+				}
+			}
+		}
+		sort.Strings(missing)
+		if len(missing) > 0 {
+			t.Errorf("request examples neither sent nor excused:\n%s", strings.Join(missing, "\n"))
+		}
+	})
+}
+
+// runExamples sends the examples, as TestEveryRequestExampleSucceeds
+// describes, and returns the run: where each went, as whom.
+func runExamples(t *testing.T) *exampleRun {
 	doc := loadOpenAPI(t)
 	te := newTourneyEnv(t, storetest.SQLite(t))
-	x := &exampleRun{tourneyEnv: te, doc: doc, sent: map[string]bool{}}
+	x := &exampleRun{tourneyEnv: te, doc: doc, sent: map[string]bool{}, paths: map[string]string{}, tokens: map[string]string{},
+		sets: map[string]map[string]any{}}
 
 	// Accounts: the example's address registers, logs in, refreshes and
 	// logs out.
@@ -177,21 +203,7 @@ func TestEveryRequestExampleSucceeds(t *testing.T) {
 	}
 	x.send("POST", "/api/v1/tables/{tableID}/moves", tablePath(table.ID, "moves"), mover, map[string]any{"version": st.Version}, nil, nil)
 
-	t.Run("EveryOperationWithABodyIsSentOrExcused", func(t *testing.T) {
-		var missing []string
-		for path, item := range doc.Paths.Map() {
-			for method, op := range item.Operations() {
-				key := method + " " + path
-				if op.RequestBody != nil && !x.sent[key] && notSent[key] == "" {
-					missing = append(missing, key)
-				}
-			}
-		}
-		sort.Strings(missing)
-		if len(missing) > 0 {
-			t.Errorf("request examples neither sent nor excused:\n%s", strings.Join(missing, "\n"))
-		}
-	})
+	return x
 }
 
 // notSent are the operations whose example this test does not send, and

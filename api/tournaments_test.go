@@ -162,7 +162,7 @@ func TestTournamentInvalidInput(t *testing.T) {
 			400, "malformed_json", []string{"bogus:unknown_field"}},
 		{"OptionOfWrongType", `{"name":"T","rules":"fibur","players_per_table":4,"kind":"pairs","starts_at":"2026-05-01T15:00:00Z","options":{"target":"high"}}`,
 			400, "malformed_json", []string{"options.target:wrong_type"}},
-		{"NotATime", `{"name":"T","rules":"fibur","players_per_table":4,"kind":"pairs","starts_at":"tomorrow"}`, 400, "malformed_json", nil},
+		{"NotATime", `{"name":"T","rules":"fibur","players_per_table":4,"kind":"pairs","starts_at":"tomorrow"}`, 400, "malformed_json", []string{"starts_at:invalid"}},
 		{"EveryRequiredFieldMissing", `{}`, 422, "invalid_input",
 			[]string{"name:required", "rules:required", "players_per_table:required", "kind:required", "starts_at:required"}},
 		{"PlayersMissing", `{"name":"T","rules":"fibur","kind":"pairs","starts_at":"2026-05-01T15:00:00Z"}`, 422, "invalid_input",
