@@ -277,7 +277,7 @@ func (s *server) startTable(w http.ResponseWriter, r *http.Request) {
 //	@Param			tableID			path		int		true	"Table id"
 //	@Param			invite			query		string	false	"The invite code of a private table"
 //	@Param			since			query		int		false	"Answer when the version is past this one (long poll)"	minimum(0)
-//	@Param			wait			query		int		false	"Seconds to wait for a change past since, 0..60 (more is capped at 60)"	minimum(0)	maximum(60)
+//	@Param			wait			query		int		false	"Seconds to wait for a change past since; more than 60 waits 60"	minimum(0)
 //	@Param			If-None-Match	header		string	false	"The ETag of the state the caller has"
 //	@Success		200				{object}	TableState
 //	@Header			200				{string}	ETag	"The state's version as seen by the caller"

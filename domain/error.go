@@ -142,7 +142,7 @@ type Error struct {
 	// Current is, for EVersionConflict, the version now stored (nil when
 	// unknown), so that a client can resync without another read.
 	Current *int64
-	Err     error        // the cause, for logs only; never shown
+	Err     error // the cause, for logs only; never shown
 }
 
 func (e *Error) Error() string {

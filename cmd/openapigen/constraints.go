@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/burraco/burraco/domain"
 )
 
 // The constraints every request shares, written here once rather than on
@@ -21,6 +23,7 @@ func pathParameters(doc *openapi3.T) {
 	for _, item := range doc.Paths.Map() {
 		for _, op := range item.Operations() {
 			for _, p := range op.Parameters {
+				queryParameter(p.Value)
 				s := p.Value.Schema
 				if p.Value.In != "path" || s == nil || s.Value == nil || !s.Value.Type.Is(openapi3.TypeInteger) {
 					continue
@@ -151,4 +154,24 @@ func combinesProperties(s *openapi3.Schema) bool {
 		}
 	}
 	return false
+}
+
+// queryParameter writes what the query helpers check: ids (club_id, by
+// query.int64) positive and 64-bit, versions and cursors (since, after)
+// 64-bit, and the search text q as domain.checkText takes it.
+func queryParameter(p *openapi3.Parameter) {
+	if p.In != "query" || p.Schema == nil || p.Schema.Value == nil {
+		return
+	}
+	s := p.Schema.Value
+	switch p.Name {
+	case "club_id":
+		one := 1.0
+		s.Min, s.Format = &one, "int64"
+	case "since", "after":
+		s.Format = "int64"
+	case "q":
+		m := uint64(domain.MaxQueryLength)
+		s.MaxLength, s.Pattern = &m, textPattern
+	}
 }
