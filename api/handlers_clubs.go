@@ -164,7 +164,7 @@ func (s *server) listMembers(w http.ResponseWriter, r *http.Request) {
 //
 //	@Summary		Add a member
 //	@ID			addMember
-//	@Description	Only the club's admins and owners, or a site admin; only an owner or a site admin may grant the owner role.
+//	@Description	Only the club's admins and owners, or a site admin; only an owner or a site admin may grant the owner role. Exactly one of user_id and email (the schema's oneOf): both is 422 invalid_input naming email (conflict), neither naming user_id (required).
 //	@Tags			members
 //	@Accept			json
 //	@Produce		json

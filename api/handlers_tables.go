@@ -95,7 +95,7 @@ func (q *query) bool(name string) bool {
 //
 //	@Summary		Create a table
 //	@ID			createTable
-//	@Description	Any logged-in user; for a club table, a member of the club. The creator sits in seat (0 when absent) unless spectate. Every invalid field is listed in one invalid_input; the messages of rules, players, options and match are the rules engine's.
+//	@Description	Any logged-in user; for a club table, a member of the club. The creator sits in seat (0 when absent) unless spectate. Every invalid field is listed in one invalid_input; the messages of rules, players, options and match are the rules engine's. Rules the schema cannot express: Options must apply to the rule set (GET /api/v1/rules/{ruleSet} lists each one's): another is 422 invalid_input naming options.KEY (code bad_option). fibur-row is played by 2: players 4 is 422 invalid_input naming players. seat must be below players: 422 invalid_input naming seat.
 //	@Tags			tables
 //	@Accept			json
 //	@Produce		json
@@ -389,7 +389,7 @@ func notModified(w http.ResponseWriter, etag string) {
 //
 //	@Summary		Play a move
 //	@ID			playMove
-//	@Description	The move in the engine's JSON notation (as in the conformance cases) and the version the caller saw: If-Match with the state's ETag, or version in the body. The bots on turn then play at once; a deal that ends is scored and the next dealt. Answers the new state as the caller sees it.
+//	@Description	The move in the engine's JSON notation (as in the conformance cases) and the version the caller saw: If-Match with the state's ETag, or version in the body. The bots on turn then play at once; a deal that ends is scored and the next dealt. Answers the new state as the caller sees it. Version in If-Match or in the body, one or the other (OpenAPI cannot say so): neither is 422 invalid_input naming version. The body has no field but the move's and version; OpenAPI 3.0 cannot close an allOf, so the schema does not say additionalProperties: false, but another field is 400 malformed_json (unknown_field).
 //	@Tags			tables
 //	@Accept			json
 //	@Produce		json

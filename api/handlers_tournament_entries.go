@@ -38,7 +38,7 @@ func (s *server) listTournamentEntries(w http.ResponseWriter, r *http.Request) {
 //
 //	@Summary		Enter a pair, team or player
 //	@ID			addTournamentEntry
-//	@Description	A player may enter an entry they play in while registration is open; the tournament's referees and directors any entry before the start, and while it runs up to the late-entry round (not in a Mitchell, round robin or knockout, which are fixed at the start). A late entry plays from the next round.
+//	@Description	A player may enter an entry they play in while registration is open; the tournament's referees and directors any entry before the start, and while it runs up to the late-entry round (not in a Mitchell, round robin or knockout, which are fixed at the start). A late entry plays from the next round. Rules the schema cannot express: players per entry follow the kind: 2 for pairs, 1 for individual, 2 × team_pairs for teams; another count is 422 invalid_command naming players (code count).
 //	@Tags			entries
 //	@Accept			json
 //	@Produce		json
