@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -44,8 +45,15 @@ func TestHeadOnEveryGetRoute(t *testing.T) {
 			}
 		})
 	}
+	// The event stream answers HEAD with its headers and ends (a GET
+	// streams until the client goes).
+	tb := e.newTable(tok.AccessToken, api.TableCreateRequest{Rules: "fibur", Players: 2})
+	res := e.do(req{Method: "HEAD", Path: tablePath(tb.ID, "events"), Token: tok.AccessToken, Timeout: 5 * time.Second})
+	if res.Status != http.StatusOK || res.Header.Get("Content-Type") != "text/event-stream" || len(res.Body) != 0 {
+		t.Errorf("HEAD events: status %d, Content-Type %q, %d bytes", res.Status, res.Header.Get("Content-Type"), len(res.Body))
+	}
 	// A route without GET still refuses HEAD, naming what it allows.
-	res := e.do(req{Method: "HEAD", Path: "/api/v1/auth/login"})
+	res = e.do(req{Method: "HEAD", Path: "/api/v1/auth/login"})
 	if res.Status != http.StatusMethodNotAllowed {
 		t.Errorf("HEAD /api/v1/auth/login: status %d, want 405", res.Status)
 	}
