@@ -97,15 +97,15 @@ func TestClubsAndPlayers(t *testing.T) {
 		// A secretary adds a member by the email they registered with.
 		lucia, _ := e.user("lucia@example.com", "Lucia")
 		e.must(201, req{Method: "POST", Path: fmt.Sprintf("/api/v1/clubs/%d/members", club.ID), Token: tok.AccessToken,
-			Body: api.MemberAddRequest{Email: "Lucia@Example.com", Role: "member"}}, &m)
+			Body: api.MemberAddRequest{Email: ptr("Lucia@Example.com"), Role: "member"}}, &m)
 		if m.UserID != lucia.ID || m.UserName != "Lucia" || m.Role != "member" {
 			t.Errorf("add member by email: %+v", m)
 		}
 		problemOf(t, e.must(404, req{Method: "POST", Path: fmt.Sprintf("/api/v1/clubs/%d/members", club.ID), Token: tok.AccessToken,
-			Body: api.MemberAddRequest{Email: "nobody@example.com", Role: "member"}}, nil), "not_found")
+			Body: api.MemberAddRequest{Email: ptr("nobody@example.com"), Role: "member"}}, nil), "not_found")
 		for name, body := range map[string]api.MemberAddRequest{
 			"neither": {Role: "king"},
-			"both":    {UserID: &marco.ID, Email: "marco@example.com", Role: "king"},
+			"both":    {UserID: &marco.ID, Email: ptr("marco@example.com"), Role: "king"},
 		} {
 			p := problemOf(t, e.must(422, req{Method: "POST", Path: fmt.Sprintf("/api/v1/clubs/%d/members", club.ID), Token: tok.AccessToken,
 				Body: body}, nil), "invalid_input")

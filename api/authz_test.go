@@ -384,6 +384,8 @@ var matrixExempt = map[string]bool{
 	"GET /healthz":      true,
 	"GET /readyz":       true,
 	"GET /openapi.yaml": true,
+	"GET /openapi.json": true,
+	"GET /":             true, // a redirect to /docs
 	"GET /docs":         true, // and /docs/ and each Swagger UI file under it
 }
 

@@ -2,12 +2,14 @@ package api_test
 
 import (
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/go-chi/chi/v5"
 
+	"github.com/burraco/burraco/api"
 	"github.com/burraco/burraco/domain/store/storetest"
 )
 
@@ -29,7 +31,7 @@ func TestRoutesMatchOpenAPI(t *testing.T) {
 	routed := map[string]bool{}
 	err := chi.Walk(e.h.(chi.Routes), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
 		route = strings.TrimSuffix(strings.ReplaceAll(route, "/*/", "/"), "/")
-		if strings.HasPrefix(route, "/docs") || route == "/openapi.yaml" || method == "OPTIONS" {
+		if strings.HasPrefix(route, "/docs") || route == "/openapi.yaml" || route == "/openapi.json" || route == "" || method == "OPTIONS" {
 			return nil
 		}
 		routed[method+" "+route] = true
@@ -83,6 +85,42 @@ func TestSecurityMatchesOpenAPI(t *testing.T) {
 					t.Errorf("401 is not documented")
 				}
 			})
+		}
+	}
+}
+
+// TestForbiddenCodesListedAre403Codes: every code a route's 403 response
+// names is a code the server answers with 403, and every route that lists
+// a 403 names at least one.
+func TestForbiddenCodesListedAre403Codes(t *testing.T) {
+	forbidden := map[string]bool{}
+	all := map[string]int{}
+	for _, c := range api.ProblemCodes() {
+		all[c.Code] = c.Status
+		if c.Status == http.StatusForbidden {
+			forbidden[c.Code] = true
+		}
+	}
+	word := regexp.MustCompile(`[a-z]+(_[a-z]+)*`)
+	doc := loadOpenAPI(t)
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			resp := op.Responses.Status(http.StatusForbidden)
+			if resp == nil {
+				continue
+			}
+			named := 0
+			for _, w := range word.FindAllString(*resp.Value.Description, -1) {
+				if status, known := all[w]; known {
+					named++
+					if !forbidden[w] {
+						t.Errorf("%s %s: 403 lists %s, a %d code", method, path, w, status)
+					}
+				}
+			}
+			if named == 0 {
+				t.Errorf("%s %s: 403 names no code: %q", method, path, *resp.Value.Description)
+			}
 		}
 	}
 }

@@ -19,6 +19,7 @@
 //	@description				Clubs, players, tournaments and online tables for the card game Burraco.
 //	@description				Errors are RFC 9457 problem details (application/problem+json) with a stable `code`, the `request_id`, and for invalid input an `errors` list naming every invalid field.
 //	@description				Authenticate with `Authorization: Bearer <access_token>` from /auth/login; renew with /auth/refresh.
+//	@description				Every GET route also answers HEAD (the same status and headers, no body). This document is served at /openapi.yaml and /openapi.json, and shown at /docs.
 //	@license.name				MIT
 //	@license.url				https://opensource.org/licenses/MIT
 //	@BasePath					/

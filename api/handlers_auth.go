@@ -72,6 +72,7 @@ func (s *server) login(w http.ResponseWriter, r *http.Request) {
 //	@Success		200		{object}	TokenResponse
 //	@Failure	400	{object}	Problem	"malformed_json: the body is not JSON, not an object, or has a field of the wrong type or an unknown field (named in errors)"
 //	@Failure	401	{object}	Problem	"unauthenticated (unknown, expired or revoked refresh token) or refresh_token_reused (a rotated token was replayed: the session is revoked, log in again)"
+//	@Failure	422	{object}	Problem	"invalid_input: refresh_token missing or empty (errors names it, code required)"
 //	@Failure	429	{object}	Problem	"rate_limited: too many auth requests from this address; see Retry-After"
 //	@Header		429	{integer}	Retry-After	"seconds to wait before retrying"
 //	@Router			/api/v1/auth/refresh [post]
@@ -111,11 +112,12 @@ func (s *server) respondSession(w http.ResponseWriter, r *http.Request, sess dom
 //
 //	@Summary		Log out
 //	@ID			logout
-//	@Description	Revokes the refresh token and every token rotated from the same login. Unknown tokens are accepted silently. Access tokens already issued stay valid until they expire (at most expires_in seconds).
+//	@Description	Revokes the refresh token and every token rotated from the same login. A token sent but unknown is accepted silently (204); a missing or empty refresh_token is 422 invalid_input naming it. Access tokens already issued stay valid until they expire (at most expires_in seconds).
 //	@Tags			auth
 //	@Accept			json
 //	@Param			body	body	RefreshRequest	true	"The refresh token to revoke"
 //	@Success		204
+//	@Failure	422	{object}	Problem	"invalid_input: refresh_token missing or empty (errors names it, code required)"
 //	@Failure	400	{object}	Problem	"malformed_json: the body is not JSON, not an object, or has a field of the wrong type or an unknown field (named in errors)"
 //	@Failure	429	{object}	Problem	"rate_limited: too many auth requests from this address; see Retry-After"
 //	@Header		429	{integer}	Retry-After	"seconds to wait before retrying"

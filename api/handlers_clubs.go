@@ -164,7 +164,7 @@ func (s *server) listMembers(w http.ResponseWriter, r *http.Request) {
 //
 //	@Summary		Add a member
 //	@ID			addMember
-//	@Description	Only the club's admins and owners, or a site admin; only an owner or a site admin may grant the owner role.
+//	@Description	Only the club's admins and owners, or a site admin; only an owner or a site admin may grant the owner role. Exactly one of user_id and email (the schema's oneOf): both is 422 invalid_input naming email (conflict), neither naming user_id (required).
 //	@Tags			members
 //	@Accept			json
 //	@Produce		json
@@ -194,8 +194,8 @@ func (s *server) addMember(w http.ResponseWriter, r *http.Request) {
 	}
 	var m domain.Membership
 	var err error
-	if req.Email != "" {
-		m, err = s.svc.Clubs.AddMemberByEmail(r.Context(), ActorFrom(r.Context()), clubID, req.Email, domain.Role(req.Role))
+	if req.Email != nil {
+		m, err = s.svc.Clubs.AddMemberByEmail(r.Context(), ActorFrom(r.Context()), clubID, *req.Email, domain.Role(req.Role))
 	} else {
 		m, err = s.svc.Clubs.AddMember(r.Context(), ActorFrom(r.Context()), clubID, *req.UserID, domain.Role(req.Role))
 	}

@@ -56,6 +56,9 @@ func (s *server) tableEvents(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
 	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodHead {
+		return // the headers are the answer: a stream of nothing would never end
+	}
 	// Resuming at the current version: nothing to resend. Behind it, or
 	// past it (an id the client made up, or from before a restore), the
 	// current state comes first: waiting past a future id would leave the

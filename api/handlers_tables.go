@@ -95,7 +95,7 @@ func (q *query) bool(name string) bool {
 //
 //	@Summary		Create a table
 //	@ID			createTable
-//	@Description	Any logged-in user; for a club table, a member of the club. The creator sits in seat (0 when absent) unless spectate. One user may have created at most 10 tables not finished (open or playing) at once (serve -max-open-tables): another is refused with 409 too_many_open_tables until one finishes. Every invalid field is listed in one invalid_input; the messages of rules, players, options and match are the rules engine's.
+//	@Description	Any logged-in user; for a club table, a member of the club. The creator sits in seat (0 when absent) unless spectate. One user may have created at most 10 tables not finished (open or playing) at once (serve -max-open-tables): another is refused with 409 too_many_open_tables until one finishes. Every invalid field is listed in one invalid_input; the messages of rules, players, options and match are the rules engine's. Rules the schema cannot express: Options must apply to the rule set (GET /api/v1/rules/{ruleSet} lists each one's): another is 422 invalid_input naming options.KEY (code bad_option). fibur-row is played by 2: players 4 is 422 invalid_input naming players. seat must be below players: 422 invalid_input naming seat.
 //	@Tags			tables
 //	@Accept			json
 //	@Produce		json
@@ -278,7 +278,7 @@ func (s *server) startTable(w http.ResponseWriter, r *http.Request) {
 //	@Param			tableID			path		int		true	"Table id"
 //	@Param			invite			query		string	false	"The invite code of a private table"
 //	@Param			since			query		int		false	"Answer when the version is past this one (long poll)"	minimum(0)
-//	@Param			wait			query		int		false	"Seconds to wait for a change past since, 0..60 (more is capped at 60)"	minimum(0)	maximum(60)
+//	@Param			wait			query		int		false	"Seconds to wait for a change past since; more than 60 waits 60"	minimum(0)
 //	@Param			If-None-Match	header		string	false	"The ETag of the state the caller has"
 //	@Success		200				{object}	TableState
 //	@Header			200				{string}	ETag	"The state's version as seen by the caller"
@@ -409,7 +409,7 @@ func notModified(w http.ResponseWriter, etag string) {
 //
 //	@Summary		Play a move
 //	@ID			playMove
-//	@Description	The move in the engine's JSON notation (as in the conformance cases) and the version the caller saw: If-Match with the state's ETag, or version in the body. The bots on turn then play at once; a deal that ends is scored and the next dealt. Answers the new state as the caller sees it.
+//	@Description	The move in the engine's JSON notation (as in the conformance cases) and the version the caller saw: If-Match with the state's ETag, or version in the body. The bots on turn then play at once; a deal that ends is scored and the next dealt. Answers the new state as the caller sees it. Version in If-Match or in the body, one or the other (OpenAPI cannot say so): neither is 422 invalid_input naming version. The body has no field but the move's and version; OpenAPI 3.0 cannot close an allOf, so the schema does not say additionalProperties: false, but another field is 400 malformed_json (unknown_field).
 //	@Tags			tables
 //	@Accept			json
 //	@Produce		json
@@ -423,7 +423,7 @@ func notModified(w http.ResponseWriter, etag string) {
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json"
 //	@Failure	403	{object}	Problem	"forbidden: the caller does not sit at the table"
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
-//	@Failure	409	{object}	Problem	"version_conflict (the table moved on: errors names the current version), not_your_turn (the engine's code), or conflict (the match has not started or is over)"
+//	@Failure	409	{object}	Problem	"version_conflict (the table moved on: current_version and errors give the current version), not_your_turn (the engine's code), or conflict (the match has not started or is over)"
 //	@Failure	422	{object}	Problem	"one of the rules engine's codes (every one is listed under 422 in Problem.code's description: invalid_meld, must_keep_card, card_not_in_hand, wrong_phase, bad_notation, unknown_move, …) with a message for people; invalid_input (version missing); idempotency_key_reused"
 //	@Router			/api/v1/tables/{tableID}/moves [post]
 func (s *server) playMove(w http.ResponseWriter, r *http.Request) {

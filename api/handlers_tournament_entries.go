@@ -38,7 +38,7 @@ func (s *server) listTournamentEntries(w http.ResponseWriter, r *http.Request) {
 //
 //	@Summary		Enter a pair, team or player
 //	@ID			addTournamentEntry
-//	@Description	A player may enter an entry they play in while registration is open, without fee_paid, seed or number (staff fields: refused with 422 invalid_command, each named in errors with code not_allowed); the tournament's referees and directors any entry, with any field, before the start, and while it runs up to the late-entry round (not in a Mitchell, round robin or knockout, which are fixed at the start). A late entry plays from the next round.
+//	@Description	A player may enter an entry they play in while registration is open, without fee_paid, seed or number (staff fields: refused with 422 invalid_command, each named in errors with code not_allowed); the tournament's referees and directors any entry, with any field, before the start, and while it runs up to the late-entry round (not in a Mitchell, round robin or knockout, which are fixed at the start). A late entry plays from the next round. Rules the schema cannot express: players per entry follow the kind: 2 for pairs, 1 for individual, 2 × team_pairs for teams; another count is 422 invalid_command naming players (code count).
 //	@Tags			entries
 //	@Accept			json
 //	@Produce		json
@@ -49,7 +49,7 @@ func (s *server) listTournamentEntries(w http.ResponseWriter, r *http.Request) {
 //	@Success		201				{object}	TournamentEntry
 //	@Header			201				{string}	Location	"/api/v1/tournaments/{tournamentID}/entries/{entryID}"
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
-//	@Failure	403	{object}	Problem	"not_your_entry: a player entering an entry they do not play in; forbidden"
+//	@Failure	403	{object}	Problem	"not_your_entry: a player entering an entry they do not play in"
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@Failure	409	{object}	Problem	"bad_transition (registration is not open, or the tournament is over), late_entry_closed, already_entered (a player is in another entry), duplicate_number"
 //	@Failure	422	{object}	Problem	"invalid_command: every bad field listed in errors (players: count, unknown or repeated; name, club, number, seed; fee_paid, seed or number not_allowed from a player); idempotency_key_reused"

@@ -51,7 +51,7 @@ func (s *server) tournamentLifecycle(w http.ResponseWriter, r *http.Request) {
 //
 //	@Summary		Give a penalty
 //	@ID			giveTournamentPenalty
-//	@Description	A referee or director takes VP and/or MP from an entry, with a reason, for a round or (round absent) the event; the standings show it. While the tournament runs or is finished. Answers every penalty given.
+//	@Description	A referee or director takes VP and/or MP from an entry, with a reason, for a round or (round absent) the event; the standings show it. While the tournament runs or is finished. Answers every penalty given. Rules the schema cannot express: a penalty takes vp or mp (or both), not neither: 422 invalid_command naming vp (required); round and entry must exist in the tournament: 422 invalid_command naming them (unknown_value).
 //	@Tags			scores
 //	@Accept			json
 //	@Produce		json

@@ -100,7 +100,7 @@ func versionOf(w http.ResponseWriter, r *http.Request, a tableAddress, inBody in
 //
 //	@Summary		Enter scores
 //	@ID			enterTournamentScores
-//	@Description	The next deals of the table, or deals entered but not yet confirmed again. By a referee or director of the tournament not seated at the table (confirmed at once), or by a player seated at the table, staff included (entered, for an opponent or the staff to confirm). Every amount a multiple of 5; the parts must add up to the total; at most one side closes; each part within what the rule set makes possible. Send the sheet's version (If-Match with the table's ETag, or version in the body): a sheet that moved on answers 409 stale_sheet with its current version.
+//	@Description	The next deals of the table, or deals entered but not yet confirmed again. By a referee or director of the tournament not seated at the table (confirmed at once), or by a player seated at the table, staff included (entered, for an opponent or the staff to confirm). Every amount a multiple of 5; the parts must add up to the total; at most one side closes; each part within what the rule set makes possible. Send the sheet's version (If-Match with the table's ETag, or version in the body): a sheet that moved on answers 409 stale_sheet with its current version. The version goes in If-Match (the table's ETag) or in the body's version, one or the other (OpenAPI cannot say so): neither is 422 invalid_input naming version (required).
 //	@Tags			scores
 //	@Accept			json
 //	@Produce		json
@@ -141,7 +141,7 @@ func (s *server) enterTournamentScores(w http.ResponseWriter, r *http.Request) {
 //
 //	@Summary		Confirm scores
 //	@ID			confirmTournamentScores
-//	@Description	Confirms deals a player entered: by an opponent of the side that entered them, or a referee or director of the tournament not seated at the table; never by the side that entered them, a referee playing on it included (403 own_side). The body may be left out: then every entered deal is confirmed, at the version If-Match gives.
+//	@Description	Confirms deals a player entered: by an opponent of the side that entered them, or a referee or director of the tournament not seated at the table; never by the side that entered them, a referee playing on it included (403 own_side). The body may be left out: then every entered deal is confirmed, at the version If-Match gives. The version goes in If-Match (the table's ETag) or in the body's version, one or the other (OpenAPI cannot say so): neither is 422 invalid_input naming version (required).
 //	@Tags			scores
 //	@Accept			json
 //	@Produce		json
@@ -181,7 +181,7 @@ func (s *server) confirmTournamentScores(w http.ResponseWriter, r *http.Request)
 //
 //	@Summary		Correct a deal
 //	@ID			correctTournamentScore
-//	@Description	A referee or director replaces a deal already on the sheet, with a reason, in a round being played or closed, until the results are published. VP and standings follow; Danish pairings drawn on the old results and not yet played are drawn again (the audit trail's score_corrected event lists redrawn_rounds and kept_rounds). The audit trail keeps who, when, why, the deal before and after.
+//	@Description	A referee or director replaces a deal already on the sheet, with a reason, in a round being played or closed, until the results are published. VP and standings follow; Danish pairings drawn on the old results and not yet played are drawn again (the audit trail's score_corrected event lists redrawn_rounds and kept_rounds). The audit trail keeps who, when, why, the deal before and after. The version goes in If-Match (the table's ETag) or in the body's version, one or the other (OpenAPI cannot say so): neither is 422 invalid_input naming version (required).
 //	@Tags			scores
 //	@Accept			json
 //	@Produce		json
@@ -221,7 +221,7 @@ func (s *server) correctTournamentScore(w http.ResponseWriter, r *http.Request) 
 //
 //	@Summary		Make a ruling
 //	@ID			makeTournamentRuling
-//	@Description	A referee or director decides at a table of a round being played: time_out (the deal in play scored as it stands, no closing, no more deals), abandonment (entry left: it keeps at most the abandonment VP, the other side what it scored or the rest score), bye (entry did not turn up: the others score a bye), late_arrival (entry came late: the table plays deals deals). The sheet's version is checked when given (body or If-Match).
+//	@Description	A referee or director decides at a table of a round being played: time_out (the deal in play scored as it stands, no closing, no more deals), abandonment (entry left: it keeps at most the abandonment VP, the other side what it scored or the rest score), bye (entry did not turn up: the others score a bye), late_arrival (entry came late: the table plays deals deals). The sheet's version is checked when given (body or If-Match). The version goes in If-Match (the table's ETag) or in the body's version, one or the other (OpenAPI cannot say so): neither is 422 invalid_input naming version (required).
 //	@Tags			scores
 //	@Accept			json
 //	@Produce		json

@@ -32,7 +32,8 @@ type Problem struct {
 	// Every invalid field, for invalid_input, invalid_parameter and (wrong_type, unknown_field) malformed_json;
 	// for version_conflict and stale_sheet, the field version with the current version.
 	Errors []FieldError `json:"errors,omitempty"`
-	// For stale_sheet: the score sheet's current version, to send back after reloading it.
+	// For version_conflict: the table's (or tournament's) current version; for stale_sheet: the score
+	// sheet's. Send it back after reloading.
 	CurrentVersion *int64 `json:"current_version,omitempty" example:"49"`
 } // @name Problem
 
@@ -227,6 +228,7 @@ func (s *server) failErr(w http.ResponseWriter, r *http.Request, err error) {
 		}
 		p := problemOf(r, string(de.Code), domain.ErrorKind(de), de.Message)
 		p.Errors = fieldErrorsOut(de.Fields)
+		p.CurrentVersion = de.Current
 		writeProblem(w, p)
 	default:
 		s.log.ErrorContext(r.Context(), "internal error", "request_id", RequestIDFrom(r.Context()), "method", r.Method, "path", r.URL.Path, "err", err)

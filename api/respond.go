@@ -46,8 +46,9 @@ var (
 )
 
 // decodeObject decodes body, which must hold exactly one JSON object, into
-// dst. encoding/json alone would take null for an empty object and replace
-// invalid UTF-8 with U+FFFD; both are refused here instead.
+// dst. encoding/json alone would take null for an empty object or for an
+// absent field, and replace invalid UTF-8 with U+FFFD; all are refused here
+// instead (see nullField).
 func decodeObject(body []byte, dst any) error {
 	if !utf8.Valid(body) {
 		return errNotUTF8
@@ -58,18 +59,25 @@ func decodeObject(body []byte, dst any) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
+		if !decoderError(err) {
+			if bad := blame(body, dst, err); bad != nil {
+				return bad
+			}
+		}
 		return err
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return errors.New("unexpected data after the JSON object")
 	}
-	return nil
+	return findNull(body)
 }
 
 // failDecode answers a body that could not be decoded.
 func (s *server) failDecode(w http.ResponseWriter, r *http.Request, err error) {
 	var tooLarge *http.MaxBytesError
 	var typeErr *json.UnmarshalTypeError
+	var null *nullField
+	var bad *badValue
 	switch {
 	case errors.As(err, &tooLarge):
 		fail(w, r, codeRequestTooLarge, fmt.Sprintf("the request body must not exceed %d bytes", tooLarge.Limit))
@@ -82,6 +90,12 @@ func (s *server) failDecode(w http.ResponseWriter, r *http.Request, err error) {
 	case errors.As(err, &typeErr):
 		failFields(w, r, codeMalformedJSON, "a field has a value of the wrong type", []FieldError{{Field: jsonField(typeErr.Field),
 			Code: "wrong_type", Message: fmt.Sprintf("must be of type %s", jsonType(typeErr.Type.String()))}})
+	case errors.As(err, &bad):
+		failFields(w, r, codeMalformedJSON, "a field has a value it cannot take", []FieldError{{Field: bad.field,
+			Code: bad.code, Message: "is not a valid value: " + strings.TrimPrefix(bad.err.Error(), "json: ")}})
+	case errors.As(err, &null):
+		failFields(w, r, codeMalformedJSON, "a field is null; leave it out instead", []FieldError{{Field: jsonField(null.path),
+			Code: "null", Message: "must not be null: leave the field out to mean absent"}})
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
 		failFields(w, r, codeMalformedJSON, "the request has an unknown field", []FieldError{{Field: field,
@@ -235,4 +249,14 @@ func (q *query) done(w http.ResponseWriter) bool {
 		return false
 	}
 	return true
+}
+
+// decoderError reports an error encoding/json itself found (syntax, a
+// type, an unknown field, the end of the input), which names the field
+// where it can; any other came from a field's own UnmarshalJSON.
+func decoderError(err error) bool {
+	var syntax *json.SyntaxError
+	var typeErr *json.UnmarshalTypeError
+	return errors.As(err, &syntax) || errors.As(err, &typeErr) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		strings.HasPrefix(err.Error(), "json: unknown field ")
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
 	"github.com/go-chi/cors"
 
 	"github.com/burraco/burraco/domain"
@@ -127,6 +128,7 @@ type server struct {
 	standings *standingsCache
 	polls     *holdLimit // long polls held open per caller
 	streams   *holdLimit // event streams held open per caller
+	specJSON  func() ([]byte, error) // cfg.OpenAPI as JSON, converted once
 }
 
 // NewServer returns the HTTP handler of the whole API: /api/v1, the health
@@ -149,6 +151,7 @@ func NewServer(cfg Config, svc domain.Services, db Pinger, log *slog.Logger) htt
 		tokens:    tokenIssuer{secret: cfg.JWTSecret, ttl: cfg.AccessTokenTTL, now: cfg.Now, verified: newTokenCache()},
 		limiter:   newRateLimiter(cfg.AuthPerMinute, cfg.AuthBurst, cfg.RateLimitKeys, cfg.Now),
 		proxies:   trustedProxies(cfg.TrustedProxies),
+		specJSON:  specJSONOnce(cfg.OpenAPI),
 	}
 	return front{Router: s.routes(), s: s}
 }
@@ -157,6 +160,9 @@ func NewServer(cfg Config, svc domain.Services, db Pinger, log *slog.Logger) htt
 func (s *server) routes() chi.Router {
 	r := chi.NewRouter()
 	r.Use(s.recoverPanics)
+	// HEAD is GET without the body (RFC 9110 9.3.2) on every GET route:
+	// the server discards what the handler writes.
+	r.Use(middleware.GetHead)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, codeRouteNotFound, "there is no such endpoint; see /openapi.yaml")
 	})
@@ -164,6 +170,7 @@ func (s *server) routes() chi.Router {
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)
 	r.Get("/openapi.yaml", s.openapi)
+	r.Get("/openapi.json", s.openapiJSON)
 	docsRoutes(r)
 
 	r.Route("/api/v1", func(r chi.Router) {

@@ -21,7 +21,7 @@ func dealViewOut(v *engine.View) DealView {
 	out := DealView{Rules: string(v.Rules), Options: optionsOut(v.Rules, v.Options), Players: v.Players, Seat: v.Seat,
 		Team: v.Team, Dealer: v.Dealer, Turn: v.Turn, Phase: v.Phase, Hand: cardsOut(v.Hand), HandSizes: v.HandSizes,
 		PileSize: v.PileSize, StockSize: v.StockSize, PotsLeft: v.PotsLeft, PotTaken: v.PotTaken,
-		PotUnplayed: v.PotUnplayed, Totals: v.Totals, FirstTurn: v.FirstTurn, LastTurn: v.LastTurn, Over: v.Over,
+		PotUnplayed: v.PotUnplayed, StartTotals: v.Totals, Totals: v.Totals, FirstTurn: v.FirstTurn, LastTurn: v.LastTurn, Over: v.Over,
 		End: v.End, Legal: LegalSummary(v.Legal)}
 	if len(v.Rows) > 0 { // omitempty
 		out.Rows = make([][]string, len(v.Rows))

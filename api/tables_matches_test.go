@@ -201,8 +201,8 @@ func checkMatchDeals(t *testing.T, final api.TableState, players int, f api.Matc
 			t.Errorf("format %+v: after deal %d (totals %v) decided=%v, but %d deals were played", f, d.Number, totals, decided, len(deals))
 		}
 	}
-	if !cmp.Equal(final.Totals, totals) {
-		t.Errorf("totals %v, the deals sum to %v", final.Totals, totals)
+	if !cmp.Equal(final.MatchTotals, totals) {
+		t.Errorf("totals %v, the deals sum to %v", final.MatchTotals, totals)
 	}
 	ft := final.Table
 	if ft.Status != "finished" || ft.Result != "played" {
@@ -272,7 +272,7 @@ func TestTableMatchEveryRuleSet(t *testing.T) {
 				if final.Table.Winner != nil {
 					w = *final.Table.Winner
 				}
-				t.Logf("%d deals, totals %v, winner %d, %d scripted moves", len(final.Deals), final.Totals, w, moves)
+				t.Logf("%d deals, totals %v, winner %d, %d scripted moves", len(final.Deals), final.MatchTotals, w, moves)
 			})
 		}
 	})
@@ -397,8 +397,8 @@ func TestTableTieBreakDeals(t *testing.T) {
 		if d := final.Deals; d[0].Score[0].Total != d[0].Score[1].Total || d[1].Score[0].Total != d[1].Score[1].Total {
 			t.Errorf("deals 1 and 2 should be tied: %+v", d)
 		}
-		if w := final.Table.Winner; w == nil || *w != winner || final.Table.Draw || !cmp.Equal(final.Totals, totals) {
-			t.Errorf("final: winner %v (want %d), draw %v, totals %v (want %v)", w, winner, final.Table.Draw, final.Totals, totals)
+		if w := final.Table.Winner; w == nil || *w != winner || final.Table.Draw || !cmp.Equal(final.MatchTotals, totals) {
+			t.Errorf("final: winner %v (want %d), draw %v, totals %v (want %v)", w, winner, final.Table.Draw, final.MatchTotals, totals)
 		}
 		checkMatchDeals(t, final, 2, format)
 		checkRecords(t, e, a.AccessToken, tb.ID, final.Deals)

@@ -64,18 +64,19 @@ func memberOut(m domain.Membership) Member {
 // MemberAddRequest adds a user to a club, named by exactly one of user_id
 // or email (the address the person registered with).
 type MemberAddRequest struct {
-	UserID *int64 `json:"user_id,omitempty" example:"42"`
-	Email  string `json:"email,omitempty" example:"anna@example.com"`
-	Role   string `json:"role" enums:"member,referee,admin,owner" example:"member"`
+	UserID *int64  `json:"user_id,omitempty" example:"42"`
+	Email  *string `json:"email,omitempty" example:"anna@example.com"`
+	Role   string  `json:"role" enums:"member,referee,admin,owner" example:"member"`
 } // @name MemberAddRequest
 
 // validate checks that exactly one of user_id and email names the user.
 func (req MemberAddRequest) validate() error {
 	var v domain.Validator
-	both := req.UserID != nil && req.Email != ""
+	both := req.UserID != nil && req.Email != nil
 	v.Check(!both, "email", "conflict", "give user_id or email, not both")
-	v.Check(req.UserID != nil || req.Email != "", "user_id", "required", "give user_id or email")
+	v.Check(req.UserID != nil || req.Email != nil, "user_id", "required", "give user_id or email")
 	v.Check(req.UserID == nil || *req.UserID > 0, "user_id", "invalid", "user_id must be a positive id")
+	v.Check(req.Email == nil || *req.Email != "", "email", "required", "email must not be empty")
 	if v.Err() != nil { // report the role too, so that every invalid field is listed
 		v.Check(domain.Role(req.Role).Valid(), "role", "invalid", "role must be member, referee, admin or owner")
 	}

@@ -236,16 +236,17 @@ type LegalSummary struct {
 // the seat's own hand and everything public. A spectator (seat -1) sees no
 // hand.
 type DealView struct {
-	Rules     string       `json:"rules" example:"fibur"`
-	Options   TableOptions `json:"options"`
-	Players   int          `json:"players" example:"4"`
-	Seat      int          `json:"seat" example:"0"`
-	Team      int          `json:"team" example:"0"`
-	Dealer    int          `json:"dealer" example:"3"`
-	Turn      int          `json:"turn" example:"0"`
-	Phase     string       `json:"phase" enums:"take,play,over" example:"take"`
-	Hand      []string     `json:"hand" example:"AS,5H,JK"`
-	HandSizes []int        `json:"hand_sizes" example:"11,11,11,11"`
+	Rules   string       `json:"rules" example:"fibur"`
+	Options TableOptions `json:"options"`
+	Players int          `json:"players" example:"4"`
+	Seat    int          `json:"seat" example:"0"`
+	Team    int          `json:"team" example:"0"`
+	Dealer  int          `json:"dealer" example:"3"`
+	Turn    int          `json:"turn" example:"0"`
+	Phase   string       `json:"phase" enums:"take,play,over" example:"take"`
+	// The seat's own hand ([] when empty); absent for a spectator.
+	Hand      []string `json:"hand,omitzero" validate:"optional" example:"AS,5H,JK"`
+	HandSizes []int    `json:"hand_sizes" example:"11,11,11,11"`
 	// fibur-row: each seat's face-up row, next card first.
 	Rows  [][]string   `json:"rows,omitempty"`
 	Melds [][]MeldView `json:"melds"`
@@ -257,9 +258,13 @@ type DealView struct {
 	PotsLeft    int      `json:"pots_left" example:"2"`
 	PotTaken    []bool   `json:"pot_taken"`
 	PotUnplayed []bool   `json:"pot_unplayed"`
-	Totals      []int    `json:"totals"`
-	FirstTurn   bool     `json:"first_turn"`
-	LastTurn    bool     `json:"last_turn"`
+	// The match totals per team when this deal started (the finished deals' sum): what the deal's
+	// scoring builds on.
+	StartTotals []int `json:"start_totals" example:"530,240"`
+	// Deprecated: start_totals under its old name, until the next release.
+	Totals    []int `json:"totals" example:"530,240"`
+	FirstTurn bool  `json:"first_turn"`
+	LastTurn  bool  `json:"last_turn"`
 	// After a referee's time-out: the deal ends after the turn of seat until; turns_left counts the turns still to play.
 	LastRound *LastRound `json:"last_round,omitempty"`
 	Over      bool       `json:"over"`
@@ -292,7 +297,9 @@ type TableState struct {
 	LastMove *LastMove  `json:"last_move,omitempty"`
 	// The finished deals with their scores.
 	Deals []TableDeal `json:"deals"`
-	// Match totals per team over the finished deals.
+	// The match totals per team over the finished deals: the match so far.
+	MatchTotals []int `json:"match_totals" example:"530,240"`
+	// Deprecated: match_totals under its old name, until the next release.
 	Totals []int `json:"totals" example:"530,240"`
 	// Seconds left in the current turn, when the table has a turn clock.
 	TurnSecondsLeft *float64 `json:"turn_seconds_left,omitempty" example:"42.5"`
@@ -301,11 +308,12 @@ type TableState struct {
 } // @name TableState
 
 func tableStateOut(s domain.TableState) TableState {
-	out := TableState{Table: tableOut(s.Table), Version: s.Table.Version, Seat: s.Seat, Totals: s.Totals,
+	out := TableState{Table: tableOut(s.Table), Version: s.Table.Version, Seat: s.Seat, MatchTotals: s.Totals,
 		Deals: mapSlice(s.Deals, tableDealOut), TurnSecondsLeft: s.TurnLeft, MatchSecondsLeft: s.MatchLeft}
-	if out.Totals == nil {
-		out.Totals = []int{}
+	if out.MatchTotals == nil {
+		out.MatchTotals = []int{}
 	}
+	out.Totals = out.MatchTotals
 	if s.Deal != nil {
 		d := tableDealOut(*s.Deal)
 		out.Deal = &d

@@ -44,11 +44,11 @@ func (req TournamentLifecycleRequest) command() (tourney.Command, bool) {
 	return nil, false
 }
 
-// TournamentRoundStatus is a round's number and status.
-type TournamentRoundStatus struct {
+// TournamentProgressRound is a round's number and status in a tournament's progress. It is named apart from TournamentRound: generators (oapi-codegen) name that schema's inline status enum TournamentRoundStatus.
+type TournamentProgressRound struct {
 	Number int    `json:"number" example:"1"`
 	Status string `json:"status" enums:"pairings_published,playing,closed" example:"closed"`
-} // @name TournamentRoundStatus
+} // @name TournamentProgressRound
 
 // TournamentProgress is where a tournament is in its life.
 type TournamentProgress struct {
@@ -57,10 +57,10 @@ type TournamentProgress struct {
 	// Why it was cancelled.
 	CancelReason string `json:"cancel_reason,omitempty" example:"the hall is not available"`
 	// Entries not withdrawn.
-	Entries       int                     `json:"entries" example:"16"`
-	CurrentRound  int                     `json:"current_round" example:"0"`
-	PlannedRounds int                     `json:"planned_rounds" example:"4"`
-	Rounds        []TournamentRoundStatus `json:"rounds"`
+	Entries       int                       `json:"entries" example:"16"`
+	CurrentRound  int                       `json:"current_round" example:"0"`
+	PlannedRounds int                       `json:"planned_rounds" example:"4"`
+	Rounds        []TournamentProgressRound `json:"rounds"`
 	// The tournament's version: the audit trail's last event.
 	Version int64 `json:"version" example:"17"`
 } // @name TournamentProgress
@@ -68,8 +68,8 @@ type TournamentProgress struct {
 func (v playView) progress() TournamentProgress {
 	out := TournamentProgress{ID: v.read.Tournament.ID, Status: v.snap.Status, CancelReason: v.snap.CancelReason,
 		CurrentRound: v.snap.CurrentRound, PlannedRounds: v.snap.PlannedRounds, Version: v.snap.Seq,
-		Rounds: mapSlice(v.snap.Rounds, func(r tourney.RoundView) TournamentRoundStatus {
-			return TournamentRoundStatus{Number: r.Number, Status: r.Status}
+		Rounds: mapSlice(v.snap.Rounds, func(r tourney.RoundView) TournamentProgressRound {
+			return TournamentProgressRound{Number: r.Number, Status: r.Status}
 		})}
 	for _, e := range v.snap.Entries {
 		if !e.Withdrawn {

@@ -240,7 +240,7 @@ type TournamentSetupInput struct {
 	AvoidRepeatOpponents *bool `json:"avoid_repeat_opponents,omitempty" example:"false"`
 	LateEntryRound       *int  `json:"late_entry_round,omitempty" minimum:"0" maximum:"50" example:"1"`
 	// Teams only; absent: 2.
-	TeamPairs *int `json:"team_pairs,omitempty" minimum:"0" maximum:"8" example:"2"`
+	TeamPairs *int `json:"team_pairs,omitempty" minimum:"0" maximum:"8" example:"0"`
 }
 
 func (in TournamentSetupInput) domain() domain.SetupInput {

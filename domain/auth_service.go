@@ -99,6 +99,9 @@ func (s *authService) Login(ctx context.Context, email, password string) (Sessio
 // Refresh implements AuthService. Reuse detection must commit the family's
 // revocation, so the transaction succeeds and ETokenReused is returned after.
 func (s *authService) Refresh(ctx context.Context, refreshToken string) (Session, error) {
+	if err := needRefreshToken(refreshToken); err != nil {
+		return Session{}, err
+	}
 	hash, ok := hashRefreshToken(refreshToken)
 	if !ok {
 		return Session{}, errBadRefresh
@@ -168,6 +171,9 @@ func (s *authService) issue(tx Tx, u User, family string, now time.Time) (Sessio
 
 // Logout implements AuthService.
 func (s *authService) Logout(ctx context.Context, refreshToken string) error {
+	if err := needRefreshToken(refreshToken); err != nil {
+		return err
+	}
 	hash, ok := hashRefreshToken(refreshToken)
 	if !ok {
 		return nil
@@ -395,4 +401,14 @@ func (s *authService) randomHex(n int) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(b), nil
+}
+
+// needRefreshToken refuses a missing refresh token as invalid input, on
+// refresh and on logout alike: a logout without one is a client's bug,
+// not a session ended. A token sent but unknown is not refused here
+// (refresh answers it 401; logout, idempotent, 204).
+func needRefreshToken(token string) error {
+	var v Validator
+	v.Check(token != "", "refresh_token", "required", "refresh_token is required")
+	return v.Err()
 }

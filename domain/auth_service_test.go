@@ -165,10 +165,15 @@ func TestRefresh(t *testing.T) {
 			wantCode(t, err, "")
 		})
 		t.Run("EUnauthenticatedUnknownOrMalformed", func(t *testing.T) {
-			for _, tok := range []string{"", "garbage", strings.Repeat("A", 43)} {
+			for _, tok := range []string{"garbage", strings.Repeat("A", 43)} {
 				_, err := f.svc.Auth.Refresh(ctx, tok)
 				wantCode(t, err, domain.EUnauthenticated)
 			}
+		})
+		t.Run("EInvalidMissingToken", func(t *testing.T) {
+			_, err := f.svc.Auth.Refresh(ctx, "")
+			wantCode(t, err, domain.EInvalid)
+			wantCode(t, f.svc.Auth.Logout(ctx, ""), domain.EInvalid)
 		})
 		t.Run("LogoutRevokesFamily", func(t *testing.T) {
 			s1 := login(t)

@@ -93,7 +93,7 @@ func (s *clubService) Get(ctx context.Context, id int64) (Club, error) {
 func (s *clubService) List(ctx context.Context, f ClubFilter) (Page[Club], error) {
 	f.Query = strings.TrimSpace(f.Query)
 	var v Validator
-	checkText(&v, "query", f.Query, false, MaxQueryLength)
+	checkText(&v, "q", f.Query, false, MaxQueryLength) // named as the query parameter the client sent
 	checkPage(&v, &f.Limit, &f.Offset)
 	if err := v.Err(); err != nil {
 		return Page[Club]{}, err

@@ -144,7 +144,10 @@ type Error struct {
 	Code    Code
 	Message string       // safe to show to the user
 	Fields  []FieldError // for EInvalid: every invalid field, not just the first
-	Err     error        // the cause, for logs only; never shown
+	// Current is, for EVersionConflict, the version now stored (nil when
+	// unknown), so that a client can resync without another read.
+	Current *int64
+	Err     error // the cause, for logs only; never shown
 }
 
 func (e *Error) Error() string {

@@ -143,7 +143,7 @@ func (s *playerService) Get(ctx context.Context, id int64) (Player, error) {
 func (s *playerService) List(ctx context.Context, f PlayerFilter) (Page[Player], error) {
 	f.Query = strings.TrimSpace(f.Query)
 	var v Validator
-	checkText(&v, "query", f.Query, false, MaxQueryLength)
+	checkText(&v, "q", f.Query, false, MaxQueryLength) // named as the query parameter the client sent
 	checkPage(&v, &f.Limit, &f.Offset)
 	if err := v.Err(); err != nil {
 		return Page[Player]{}, err

@@ -440,7 +440,7 @@ func (s *tableService) commitTable(tx Tx, t *Table) error {
 // versionConflict is the EVersionConflict of a move sent against an old
 // version; the current version is in Fields so that a client can resync.
 func versionConflict(current, sent int64) error {
-	return &Error{Kind: KindConflict, Code: EVersionConflict,
+	return &Error{Kind: KindConflict, Code: EVersionConflict, Current: &current,
 		Message: fmt.Sprintf("the table has changed: you sent version %d, it is at version %d; reload the state", sent, current),
 		Fields: []FieldError{{Field: "version", Code: "stale",
 			Message: fmt.Sprintf("the current version is %d", current)}}}

@@ -221,7 +221,7 @@ func (s *tournamentService) List(ctx context.Context, actor Actor, f TournamentF
 	var v Validator
 	v.Check(f.ClubID == nil || *f.ClubID > 0, "club_id", "invalid", "club_id must be a positive id")
 	v.Check(f.Status == "" || f.Status.Valid(), "status", "invalid", "status must be one of "+statusList())
-	checkText(&v, "query", f.Query, false, MaxQueryLength)
+	checkText(&v, "q", f.Query, false, MaxQueryLength) // named as the query parameter the client sent
 	checkPage(&v, &f.Limit, &f.Offset)
 	if err := v.Err(); err != nil {
 		return Page[Tournament]{}, err

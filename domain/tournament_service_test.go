@@ -508,7 +508,7 @@ func TestTournamentList(t *testing.T) {
 		t.Run("EInvalidListsEveryFilter", func(t *testing.T) {
 			_, err := f.svc.Tournaments.List(ctx, r.member, domain.TournamentFilter{ClubID: ptr(int64(0)), Status: "over",
 				Query: strings.Repeat("q", domain.MaxQueryLength+1), Limit: 101, Offset: -1})
-			want := []string{"club_id:invalid", "status:invalid", "query:too_long", "limit:out_of_range", "offset:out_of_range"}
+			want := []string{"club_id:invalid", "status:invalid", "q:too_long", "limit:out_of_range", "offset:out_of_range"}
 			if diff := cmp.Diff(want, fieldsOf(t, err)); diff != "" {
 				t.Errorf("fields (-want +got):\n%s", diff)
 			}

@@ -15,7 +15,7 @@ const (
 	MaxEmailLength        = 254
 	MinPasswordLength     = 10 // characters
 	MaxPasswordLength     = 1024
-	MaxFederationIDLength = 32
+	MaxFederationIDLength = 32 // ASCII only, so bytes are characters
 	MaxQueryLength        = 100
 )
 
@@ -29,7 +29,7 @@ func checkEmail(v *Validator, field, email string) {
 	switch {
 	case email == "":
 		v.Add(field, "required", "email is required")
-	case len(email) > MaxEmailLength:
+	case utf8.RuneCountInString(email) > MaxEmailLength:
 		v.Add(field, "too_long", fmt.Sprintf("email must be at most %d characters", MaxEmailLength))
 	case !validEmail(email):
 		v.Add(field, "invalid", "email is not a valid address")
@@ -52,8 +52,8 @@ func checkPassword(v *Validator, field, password string) {
 		v.Add(field, "required", "password is required")
 	case utf8.RuneCountInString(password) < MinPasswordLength:
 		v.Add(field, "too_short", fmt.Sprintf("password must be at least %d characters", MinPasswordLength))
-	case len(password) > MaxPasswordLength:
-		v.Add(field, "too_long", fmt.Sprintf("password must be at most %d bytes", MaxPasswordLength))
+	case utf8.RuneCountInString(password) > MaxPasswordLength:
+		v.Add(field, "too_long", fmt.Sprintf("password must be at most %d characters", MaxPasswordLength))
 	}
 }
 

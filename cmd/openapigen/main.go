@@ -98,6 +98,18 @@ func toOpenAPI3(swaggerJSON []byte) ([]byte, error) {
 	if err := moveSchemas(doc3); err != nil {
 		return nil, err
 	}
+	if err := textConstraints(doc3); err != nil {
+		return nil, err
+	}
+	if err := shapes(doc3); err != nil {
+		return nil, err
+	}
+	if err := wholeExamples(doc3); err != nil {
+		return nil, err
+	}
+	pathParameters(doc3)
+	closedBodies(doc3)
+	deprecatedProperties(doc3)
 	// A round trip through JSON gives plain maps, which yaml.v3 turns into
 	// nodes with sorted keys: the output is deterministic. orderDocument
 	// then puts the keys of each object in the conventional order.

@@ -34,9 +34,11 @@ func (r tournamentEventRow) domain() domain.TournamentEventRecord {
 	return e
 }
 
-// errSeqConflict is the EVersionConflict of an append that lost the race.
-func errSeqConflict(err error) error {
-	return &domain.Error{Code: domain.EVersionConflict, Message: "the tournament changed since it was read; read it again and retry", Err: err}
+// errSeqConflict is the EVersionConflict of an append that lost the race;
+// current is the tournament's version now, when known.
+func errSeqConflict(err error, current *int64) error {
+	return &domain.Error{Code: domain.EVersionConflict, Message: "the tournament changed since it was read; read it again and retry",
+		Current: current, Err: err}
 }
 
 func (r tournamentEventRepo) Append(tournamentID, expectSeq int64, events []domain.TournamentEventRecord, m domain.TournamentMirror) error {
@@ -59,14 +61,15 @@ func (r tournamentEventRepo) Append(tournamentID, expectSeq int64, events []doma
 		return translate(res.Error, "tournament")
 	}
 	if res.RowsAffected == 0 {
-		if _, err := r.Version(tournamentID); err != nil {
+		v, err := r.Version(tournamentID)
+		if err != nil {
 			return err
 		}
-		return errSeqConflict(nil)
+		return errSeqConflict(nil, &v)
 	}
 	if err := r.t.db.Create(&rows).Error; err != nil {
 		if kind, _ := classify(err); kind == uniqueViolation {
-			return errSeqConflict(err)
+			return errSeqConflict(err, nil) // the transaction is spent: the version cannot be read
 		}
 		return translate(err, "tournament event")
 	}

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -131,6 +132,12 @@ func TestTournamentEventsRefusals(t *testing.T) {
 		})
 		t.Run("EVersionConflictAhead", func(t *testing.T) {
 			wantCode(t, appendEvents(t, db, id, 5, none, event(6, now, 0, "b", `{}`)), domain.EVersionConflict)
+		})
+		t.Run("EVersionConflictNamesCurrentVersion", func(t *testing.T) {
+			var de *domain.Error
+			if !errors.As(appendEvents(t, db, id, 0, none, event(1, now, 0, "b", `{}`)), &de) || de.Current == nil || *de.Current != 1 {
+				t.Errorf("a stale append: %+v, want the current version 1", de)
+			}
 		})
 		t.Run("ENotFoundTournament", func(t *testing.T) {
 			wantCode(t, appendEvents(t, db, 424242, 0, none, event(1, now, 0, "b", `{}`)), domain.ENotFound)

@@ -4,14 +4,16 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/burraco/burraco/domain/pairing"
 )
 
 func trimmed(s string) string { return strings.TrimSpace(s) }
 
-// maxName bounds an entry's name and club (bytes).
-const maxName = 200
+// MaxNameLength bounds an entry's name and club, in characters (as
+// JSON Schema's maxLength counts them).
+const MaxNameLength = 200
 
 // playersPerEntry is how many players an entry fields: a pair at a 4-player
 // table is two, at a 2-player table one; a team is TeamPairs of those; an
@@ -122,11 +124,11 @@ func (p *EntryAdded) check(s *State) error {
 }
 
 func (s *State) checkEntryFields(ps *problems, name, club string, number, seed int) {
-	if len(name) > maxName {
-		ps.add("name", POutOfRange, "a name is at most %d bytes", maxName)
+	if utf8.RuneCountInString(name) > MaxNameLength {
+		ps.add("name", POutOfRange, "a name is at most %d characters", MaxNameLength)
 	}
-	if len(club) > maxName {
-		ps.add("club", POutOfRange, "a club is at most %d bytes", maxName)
+	if utf8.RuneCountInString(club) > MaxNameLength {
+		ps.add("club", POutOfRange, "a club is at most %d characters", MaxNameLength)
 	}
 	if number < 1 {
 		ps.add("number", POutOfRange, "an entry's number is 1 or more")

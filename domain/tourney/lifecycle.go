@@ -3,6 +3,7 @@ package tourney
 import (
 	"slices"
 	"sort"
+	"unicode/utf8"
 
 	"github.com/burraco/burraco/domain/pairing"
 )
@@ -220,16 +221,17 @@ func (*Cancelled) apply(s *State, e Event) {
 	s.cancelReason = e.Reason
 }
 
-// maxReason bounds a reason's length (bytes).
-const maxReason = 1000
+// MaxReasonLength bounds a reason, in characters (as JSON Schema's
+// maxLength counts them).
+const MaxReasonLength = 1000
 
 func needReason(reason string) error {
 	var ps problems
 	switch {
 	case len(trimmed(reason)) == 0:
 		ps.add("reason", PRequired, "a reason is required")
-	case len(reason) > maxReason:
-		ps.add("reason", POutOfRange, "a reason is at most %d bytes", maxReason)
+	case utf8.RuneCountInString(reason) > MaxReasonLength:
+		ps.add("reason", POutOfRange, "a reason is at most %d characters", MaxReasonLength)
 	}
 	if len(ps) > 0 {
 		return &Error{Kind: KindInvalid, Code: CodeReasonRequired, Message: "a reason is required", Problems: ps}
