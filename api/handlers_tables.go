@@ -33,6 +33,7 @@ func (s *server) tableRoutes(r chi.Router) {
 		timed.under("/{tableID}", func(r routes) {
 			r.get("/", s.getTable)
 			r.get("/deals", s.listTableDeals)
+			r.get("/moves", s.listTableMoves)
 			auth := r.with(s.requireAuth)
 			auth.post("/join", s.joinTable)
 			auth.post("/leave", s.leaveTable)
