@@ -297,3 +297,36 @@ func checkFeedItem(t *testing.T, rules engine.RuleSet, seat int, item api.Played
 	}
 	return len(tk.Drawn) + len(tk.Pot) + map[bool]int{true: len(tk.Pile)}[rules == engine.Fechado]
 }
+
+// TestMoveFeedRefusals: each way a read of the move feed is refused, with
+// its status and code.
+func TestMoveFeedRefusals(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newEnv(t, db)
+		tb, tokens := twoHumans(e)
+		_, stranger := e.user("vito@example.com", "Vito")
+		open := e.newTable(tokens[0], api.TableCreateRequest{Rules: "fibur", Players: 2})
+		private := e.newTable(tokens[0], api.TableCreateRequest{Rules: "fibur", Players: 2, Private: true})
+		cases := []struct {
+			name, path, token string
+			status            int
+			code              string
+		}{
+			{"NotStarted", tablePath(open.ID, "moves"), tokens[0], 404, "not_found"},
+			{"NoSuchDeal", tablePath(tb.ID, "moves") + "?deal=9", tokens[0], 404, "not_found"},
+			{"NoSuchTable", tablePath(999999, "moves"), tokens[0], 404, "not_found"},
+			{"PrivateTableOfOthers", tablePath(private.ID, "moves"), stranger.AccessToken, 404, "not_found"},
+			{"NegativeSince", tablePath(tb.ID, "moves") + "?since=-1", tokens[0], 400, "invalid_parameter"},
+			{"DealNotANumber", tablePath(tb.ID, "moves") + "?deal=first", tokens[0], 400, "invalid_parameter"},
+		}
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				problemOf(t, e.must(c.status, req{Method: "GET", Path: c.path, Token: c.token}, nil), c.code)
+			})
+		}
+		// Before any move, the feed of a started deal is empty, at the table's version.
+		if f := e.feed(tokens[1], tb.ID, 0, -1); len(f.Items) != 0 || f.Seat != 1 || f.Deal != 1 {
+			t.Fatalf("the feed before the first move: %+v", f)
+		}
+	})
+}

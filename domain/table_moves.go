@@ -44,7 +44,9 @@ func (s *tableService) Moves(ctx context.Context, actor Actor, id int64, invite 
 			return err
 		}
 		if deal == 0 {
-			deal = t.DealNumber
+			if deal = t.DealNumber; deal == 0 {
+				return Errorf(ENotFound, "the match has not started: no deal has been dealt")
+			}
 		}
 		feed, err = movesSeenBy(tx, t, t.SeatOf(actor.UserID), deal, since)
 		return err
