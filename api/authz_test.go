@@ -338,6 +338,9 @@ var matrix = []route{
 	}, all(200, nil)},
 	{"GET /tables/{id}/deals", func(f *fixture, c string) req { return req{Method: "GET", Path: tablePath(f.playing, "deals")} },
 		all(200, nil)},
+	{"GET /tables/{id}/moves (each sees only its own draws)", func(f *fixture, c string) req {
+		return req{Method: "GET", Path: tablePath(f.playing, "moves")}
+	}, all(200, nil)},
 	{"GET /tables/{id}/deals/{n}/record (players only; running)", func(f *fixture, c string) req {
 		return req{Method: "GET", Path: tablePath(f.playing, "deals", "1", "record")}
 	}, all(403, map[string]int{anonymous: 401, siteAdmin: 409})},

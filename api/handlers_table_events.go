@@ -16,13 +16,13 @@ import (
 //
 //	@Summary		Stream a table's states (server-sent events)
 //	@ID			streamTableEvents
-//	@Description	A text/event-stream of the table as the caller sees it (the same TableState as the state endpoint): one event per version the stream sees, "id: VERSION", "event: state", "data: TableState JSON". The first event is the current state, unless Last-Event-ID names the current version already (an EventSource resuming); versions that pass while an event is being written are coalesced, each event being the whole state. A comment line (": heartbeat") comes every 15 s when nothing changed. The stream is not under the request timeout; it ends when the client goes or the server shuts down (an EventSource reconnects with Last-Event-ID). A private table's events are for its creator, players and holders of its invite code. One user (anonymous: one client address) may hold at most 10 streams open at once (serve -max-event-streams): more are refused with 429 too_many_event_streams.
+//	@Description	A text/event-stream of the table as the caller sees it. "event: state" (id: VERSION, data: the TableState of the state endpoint) is the whole state; before it, "event: move" (id: the move's VERSION, data: a PlayedMove as the move feed gives it, cards drawn by another seat hidden) is sent for each move made since the previous event, in order, bot moves one by one, so that a client can animate them. The first event is the current state, unless Last-Event-ID (an EventSource resuming) names the current version (then nothing is resent) or an earlier one of the current deal (then the moves past it come first, then the state); an id past the current version gets the current state. States of versions that pass while an event is being written are coalesced (the moves never are). A comment line (": heartbeat") comes every 15 s when nothing changed. The stream is not under the request timeout; it ends when the client goes or the server shuts down (an EventSource reconnects with Last-Event-ID). A private table's events are for its creator, players and holders of its invite code. One user (anonymous: one client address) may hold at most 10 streams open at once (serve -max-event-streams): more are refused with 429 too_many_event_streams.
 //	@Tags			tables
 //	@Produce		text/event-stream
 //	@Param			tableID			path		int		true	"Table id"
 //	@Param			invite			query		string	false	"The invite code of a private table"
 //	@Param			Last-Event-ID	header		string	false	"The version of the last event received: the stream starts past it"
-//	@Success		200				{object}	TableState	"A stream of events whose data is a TableState"
+//	@Success		200				{object}	TableState	"A stream of events whose data is a TableState (event: state) or a PlayedMove (event: move)"
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path id that is not a positive integer"
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
 //	@Failure	429	{object}	Problem	"too_many_event_streams: the caller holds as many streams open as one may; retry after one ends"
@@ -59,19 +59,22 @@ func (s *server) tableEvents(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodHead {
 		return // the headers are the answer: a stream of nothing would never end
 	}
-	// Resuming at the current version: nothing to resend. Behind it, or
-	// past it (an id the client made up, or from before a restore), the
-	// current state comes first: waiting past a future id would leave the
-	// stream silent until the table caught up with it (issue 19).
-	sent := lastEventID(r)
-	if sent != version {
-		sent = -1
+	// Resuming at the current version: nothing to resend. Behind it, the
+	// moves after the version the client saw, then the state. Past it (an
+	// id the client made up, or from before a restore), the current state
+	// first: waiting past a future id would leave the stream silent until
+	// the table caught up with it (issue 19).
+	pos := streamPos{version: -1}
+	if sent := lastEventID(r); sent == version {
+		pos.version = version
+	} else if sent >= 0 && sent < version {
+		pos.version = sent
 	}
 	if err := rc.Flush(); err != nil {
 		return
 	}
 	for ctx.Err() == nil {
-		if sent, err = s.nextEvent(ctx, w, actor, id, invite, sent); err != nil {
+		if pos, err = s.nextEvent(ctx, w, actor, id, invite, pos); err != nil {
 			if ctx.Err() == nil {
 				s.log.WarnContext(r.Context(), "table events", "table_id", id, "request_id", RequestIDFrom(r.Context()), "err", err)
 			}
@@ -83,36 +86,79 @@ func (s *server) tableEvents(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// nextEvent waits up to a heartbeat for the table to move past sent and
-// writes its state as an event, or a heartbeat comment when nothing moved;
-// it returns the version sent last.
-func (s *server) nextEvent(ctx context.Context, w http.ResponseWriter, actor domain.Actor, id int64, invite string, sent int64) (int64, error) {
-	if sent >= 0 {
+// streamPos is where an event stream stands: the version of the last event
+// sent (-1: none yet) and the deal it showed (0: not known).
+type streamPos struct {
+	version int64
+	deal    int
+}
+
+// nextEvent waits up to a heartbeat for the table to move past pos and
+// writes the moves made since (one event each, in order) and then the state,
+// or a heartbeat comment when nothing moved; it returns where the stream
+// stands then.
+func (s *server) nextEvent(ctx context.Context, w http.ResponseWriter, actor domain.Actor, id int64, invite string, pos streamPos) (streamPos, error) {
+	if pos.version >= 0 {
 		wait, cancel := context.WithTimeout(ctx, s.cfg.EventsHeartbeat)
-		version, _, err := s.svc.Tables.Watch(wait, actor, id, invite, sent)
+		version, _, err := s.svc.Tables.Watch(wait, actor, id, invite, pos.version)
 		cancel()
 		switch {
 		case err != nil:
-			return sent, err
+			return pos, err
 		case ctx.Err() != nil:
-			return sent, nil
-		case version <= sent:
+			return pos, nil
+		case version <= pos.version:
 			_, err := fmt.Fprint(w, ": heartbeat\n\n")
-			return sent, err
+			return pos, err
 		}
 	}
 	read, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
 	defer cancel()
 	st, err := s.svc.Tables.State(read, actor, id, invite)
 	if err != nil {
-		return sent, err
+		return pos, err
+	}
+	if pos.version >= 0 {
+		// Read after the state, the moves up to its version are all there.
+		if err := s.writeMoves(read, w, actor, id, invite, pos, st.Table); err != nil {
+			return pos, err
+		}
 	}
 	data, err := json.Marshal(tableStateOut(st))
 	if err != nil {
-		return sent, err
+		return pos, err
 	}
 	_, err = fmt.Fprintf(w, "id: %d\nevent: state\ndata: %s\n\n", st.Table.Version, data)
-	return st.Table.Version, err
+	return streamPos{version: st.Table.Version, deal: st.Table.DealNumber}, err
+}
+
+// writeMoves writes a "move" event for each move past pos up to table t's
+// version, from the deal pos showed (the current one when not known) to
+// t's current deal.
+func (s *server) writeMoves(ctx context.Context, w http.ResponseWriter, actor domain.Actor, id int64, invite string, pos streamPos, t domain.Table) error {
+	first := pos.deal
+	if first <= 0 {
+		first = t.DealNumber
+	}
+	for deal := max(first, 1); deal <= t.DealNumber; deal++ {
+		f, err := s.svc.Tables.Moves(ctx, actor, id, invite, deal, pos.version)
+		if err != nil {
+			return err
+		}
+		for _, m := range f.Moves {
+			if m.Version > t.Version {
+				break
+			}
+			data, err := json.Marshal(playedMoveOut(f.Deal, m))
+			if err != nil {
+				return err
+			}
+			if _, err := fmt.Fprintf(w, "id: %d\nevent: move\ndata: %s\n\n", m.Version, data); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // lastEventID reads the Last-Event-ID header: a version, or -1.

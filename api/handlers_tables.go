@@ -33,6 +33,7 @@ func (s *server) tableRoutes(r chi.Router) {
 		timed.under("/{tableID}", func(r routes) {
 			r.get("/", s.getTable)
 			r.get("/deals", s.listTableDeals)
+			r.get("/moves", s.listTableMoves)
 			auth := r.with(s.requireAuth)
 			auth.post("/join", s.joinTable)
 			auth.post("/leave", s.leaveTable)
@@ -511,7 +512,7 @@ func (s *server) listTableDeals(w http.ResponseWriter, r *http.Request) {
 //
 //	@Summary		Get a finished deal's record
 //	@ID			getDealRecord
-//	@Description	For the table's players and creator, once the deal has ended: the engine.Record JSON (seed, dealer, every move with its seat, time and whether the server played it) that `burraco replay` reads. A running deal's record is a 409 and reveals nothing.
+//	@Description	For the table's players and creator, once the deal has ended: the engine.Record JSON (seed, dealer, the cards dealt, every move with its seat, time and whether the server played it) that `burraco replay` reads. The cards (hands, rows, discard, pots, stock top first) make the record self-contained: applying the moves to them rebuilds every position without the server's shuffle; they are what the seed deals. A running deal's record is a 409 and reveals nothing.
 //	@Tags			tables
 //	@Produce		json
 //	@Security		BearerAuth

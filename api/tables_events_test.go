@@ -100,10 +100,32 @@ func stateOfEvent(t *testing.T, ev sseEvent) api.TableState {
 	return st
 }
 
+// nextState reads the move events up to the next state event, checking
+// that each move event's id is its version and that the versions follow
+// one another, and returns the moves and the state.
+func (s *sseStream) nextState(t *testing.T) ([]api.PlayedMove, api.TableState) {
+	t.Helper()
+	var moves []api.PlayedMove
+	for {
+		ev := s.next(t, false)
+		if ev.Event == "state" {
+			return moves, stateOfEvent(t, ev)
+		}
+		var m api.PlayedMove
+		if ev.Event != "move" || json.Unmarshal([]byte(ev.Data), &m) != nil || ev.ID != strconv.FormatInt(m.Version, 10) {
+			t.Fatalf("event %+v", ev)
+		}
+		if n := len(moves); n > 0 && m.Version <= moves[n-1].Version {
+			t.Fatalf("move event version %d after %d", m.Version, moves[n-1].Version)
+		}
+		moves = append(moves, m)
+	}
+}
+
 // TestTableEvents: the event stream starts with the current state, sends
-// one event per version after each move, in order, each the caller's own
+// a move event and a state event per move, in order, each the caller's own
 // view; heartbeats come when nothing changes; Last-Event-ID resumes (the
-// current state when behind, nothing when current); a private table's
+// moves since and the current state when behind, nothing when current); a private table's
 // stream is not found for others; the stream ends at shutdown.
 func TestTableEvents(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
@@ -137,9 +159,9 @@ func TestTableEvents(t *testing.T) {
 			g, _ := serverGame(t, db, tb.ID)
 			e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "moves"), Token: tokens[g.Turn()],
 				Body: moveBody(t, c.choose(g, g.Turn()), st.Version)}, nil)
-			ev := stateOfEvent(t, s.next(t, false))
-			if ev.Version != st.Version+1 || ev.Version <= last || ev.Seat != 0 {
-				t.Fatalf("event version %d (seat %d) after a move at version %d", ev.Version, ev.Seat, st.Version)
+			moves, ev := s.nextState(t)
+			if ev.Version != st.Version+1 || ev.Version <= last || ev.Seat != 0 || len(moves) != 1 || moves[0].Version != ev.Version {
+				t.Fatalf("event version %d (seat %d) after a move at version %d, move events %+v", ev.Version, ev.Seat, st.Version, moves)
 			}
 			if ev.Table.Status == "playing" {
 				g, _ = serverGame(t, db, tb.ID)
@@ -148,10 +170,12 @@ func TestTableEvents(t *testing.T) {
 			last = ev.Version
 		}
 
-		// Resuming behind the current version: the current state at once.
+		// Resuming behind the current version: the moves past it, then the
+		// current state.
 		behind := openEvents(t, ctx, url, tokens[1], strconv.FormatInt(first.Version, 10))
-		if st := stateOfEvent(t, behind.next(t, false)); st.Version != last || st.Seat != 1 {
-			t.Fatalf("resumed from %d: version %d seat %d, want %d seat 1", first.Version, st.Version, st.Seat, last)
+		if moves, st := behind.nextState(t); st.Version != last || st.Seat != 1 || len(moves) == 0 ||
+			moves[0].Version != first.Version+1 || moves[len(moves)-1].Version != last {
+			t.Fatalf("resumed from %d: version %d seat %d, want %d seat 1; moves %+v", first.Version, st.Version, st.Seat, last, moves)
 		}
 		// Resuming at the current version: only heartbeats until a change.
 		current := openEvents(t, ctx, url, tokens[1], strconv.FormatInt(last, 10))

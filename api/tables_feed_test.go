@@ -94,7 +94,7 @@ func TestTableWakeAcrossProcesses(t *testing.T) {
 	moved := time.Now()
 	a.must(200, req{Method: "POST", Path: tablePath(tb.ID, "moves"), Token: tokens[g.Turn()],
 		Body: moveBody(t, chooser{rand.New(rand.NewPCG(3, 4))}.choose(g, g.Turn()), first.Version)}, nil)
-	if ev := stateOfEvent(t, stream.next(t, false)); ev.Version != first.Version+1 || time.Since(moved) > time.Second {
+	if _, ev := stream.nextState(t); ev.Version != first.Version+1 || time.Since(moved) > time.Second {
 		t.Errorf("B's event stream: version %d after %v (a move on A at version %d)", ev.Version, time.Since(moved), first.Version)
 	}
 	cancel()

@@ -332,6 +332,9 @@ func checkRecords(t *testing.T, e *env, token string, id int64, deals []api.Tabl
 		if rec.Dealer != d.Dealer || len(rec.Moves) == 0 || out.Seed == "" || out.Moves[0].At.IsZero() {
 			t.Errorf("record %d: dealer %d, %d moves, seed %q", d.Number, rec.Dealer, len(rec.Moves), out.Seed)
 		}
+		if out.Cards == nil || rec.Cards == nil || len(out.Cards.Hands) != len(rec.Cards.Hands) {
+			t.Errorf("record %d carries no dealt cards (replay checks that they are the seed's)", d.Number)
+		}
 		if seeds[out.Seed] {
 			t.Errorf("deal %d reuses a seed", d.Number)
 		}

@@ -337,6 +337,21 @@ type RecordMove struct {
 	Auto bool      `json:"auto,omitempty" example:"false"`
 } // @name RecordMove
 
+// DealtCards is a deal's cards as dealt (engine.DealtCards), in card
+// notation: the deal's position before its first move.
+type DealtCards struct {
+	// Per seat, in the order received.
+	Hands [][]string `json:"hands"`
+	// fibur-row: each seat's face-up row, next card first.
+	Rows [][]string `json:"rows,omitempty"`
+	// The discard pile, bottom first: the card turned up in the Italian games, empty in the Brazilian.
+	Discard []string `json:"discard" example:"7H"`
+	// The pots (pozzetti), the one taken first first.
+	Pots [][]string `json:"pots"`
+	// The stock (tallone), top first: the next card drawn first.
+	Stock []string `json:"stock" example:"QS,4D,JK"`
+} // @name DealtCards
+
 // DealRecord is a finished deal's record: the engine.Record JSON that
 // `burraco replay` reads (which ignores at and auto).
 type DealRecord struct {
@@ -345,7 +360,10 @@ type DealRecord struct {
 	Players int          `json:"players" example:"4"`
 	Dealer  int          `json:"dealer" example:"3"`
 	// The shuffle's seed, a uint64 in decimal.
-	Seed   string       `json:"seed" example:"18446744073709551615"`
+	Seed string `json:"seed" example:"18446744073709551615"`
+	// The cards the seed dealt: with them a client rebuilds the deal without the server's engine. Absent from
+	// records written before they were kept; `burraco replay` refuses cards that are not what the seed deals.
+	Cards  *DealtCards  `json:"cards,omitempty"`
 	Totals []int        `json:"totals,omitempty"`
 	Moves  []RecordMove `json:"moves"`
 	// The referee's time-out was called after this many moves (0: before the first); absent when not called.

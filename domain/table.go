@@ -85,7 +85,9 @@ type Table struct {
 	GraceSeconds int
 	Status       TableStatus
 	FreeSeats    int
-	// Version grows by one with every change a client can see.
+	// Version grows by one with every change a client can see: each move
+	// (a bot's too) and each deal dealt is a version of its own, and so is
+	// any other change (a seat taken, a time-out called).
 	Version    int64
 	DealNumber int  // the current (or last) deal, 1-based; 0 before the start
 	Winner     *int // winning team once finished (nil: draw or not over)
@@ -182,6 +184,13 @@ type TableMove struct {
 	Move    json.RawMessage // engine.Move JSON
 	Auto    bool            // played by the server: a bot seat or a time-out
 	At      time.Time
+	// Version is the table version the move made (0: stored before moves
+	// had versions of their own).
+	Version int64
+	// Taken is what the move brought into the mover's hand (engine.Taken
+	// JSON; empty for moves stored before it was kept): secret, each
+	// viewer is shown only their part of it (engine.Taken.SeenBy).
+	Taken json.RawMessage
 }
 
 // LastMove is the last move of a table's current deal, as everyone sees it.
@@ -304,6 +313,12 @@ type TableService interface {
 	// playing), EVersionConflict (stale version: the current one is in
 	// Fields), not_your_turn, and the engine's codes (invalid_meld, …).
 	Move(ctx context.Context, actor Actor, id int64, in MoveInput) (TableState, error)
+	// Moves returns the moves of deal (0: the current deal) that made a
+	// version past since (-1: from the first), with the deal as dealt, as
+	// the actor sees them: a card drawn from the stock or a pot's cards
+	// only to the seat that took them. Whoever may see the table may read
+	// it. Errors: ENotFound (no such table or deal).
+	Moves(ctx context.Context, actor Actor, id int64, invite string, deal int, since int64) (MoveFeed, error)
 	// Deals lists the table's deals with their scores (the running one
 	// without). Errors: ENotFound.
 	Deals(ctx context.Context, actor Actor, id int64, invite string) ([]DealScore, error)
@@ -387,6 +402,9 @@ type TableRepo interface {
 	AppendMove(m TableMove) error
 	// Moves returns the moves of a deal, in order.
 	Moves(tableID int64, deal int) ([]TableMove, error)
+	// MovesSince returns the moves of a deal that made a version past
+	// since, in order.
+	MovesSince(tableID int64, deal int, since int64) ([]TableMove, error)
 	// MovesFrom returns the moves of a deal from index from on, in order.
 	MovesFrom(tableID int64, deal, from int) ([]TableMove, error)
 	// LastMove returns the last move of a deal. Errors: ENotFound.

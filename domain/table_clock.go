@@ -89,6 +89,7 @@ func (s *tableService) tickTable(ctx context.Context, id int64, now time.Time) (
 		if t, err = tx.Tables().Lock(id); err != nil || t.Status != TablePlaying || t.TurnStartedAt == nil {
 			return err
 		}
+		read := t.Version
 		p, err := load(tx, &t)
 		if err != nil {
 			return err
@@ -113,7 +114,7 @@ func (s *tableService) tickTable(ctx context.Context, id int64, now time.Time) (
 			return err
 		}
 		changed = true
-		return s.commitTable(tx, &t)
+		return s.commitTable(tx, &t, read)
 	})
 	if err == nil && changed {
 		s.notes.publish(t, tk)

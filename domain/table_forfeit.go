@@ -64,6 +64,7 @@ func (s *tableService) CallTimeOut(ctx context.Context, actor Actor, id int64) (
 		if t, err = visibleTable(tx, actor, id, "", true); err != nil {
 			return err
 		}
+		read := t.Version
 		if ok, err := accessFor(tx, actor).canRefereeTable(t); !ok {
 			return orDenied(err, Errorf(EForbidden, "only the table's referee may call the time-out: "+
 				"at a club table the club's referees and admins, at a friendly table its creator"))
@@ -85,10 +86,11 @@ func (s *tableService) CallTimeOut(ctx context.Context, actor Actor, id int64) (
 		if err := s.savePosition(tx, p); err != nil {
 			return err
 		}
+		t.Version++ // the call is a version of its own, before the bots' moves
 		if p, err = s.advance(tx, p); err != nil {
 			return err
 		}
-		if err := s.commitTable(tx, &t); err != nil {
+		if err := s.commitTable(tx, &t, read); err != nil {
 			return err
 		}
 		state = playedState(t, t.SeatOf(actor.UserID), p)

@@ -62,7 +62,7 @@ func TestTableMovesAnswerWhatIsStored(t *testing.T) {
 			if !reflect.DeepEqual(warm, want) {
 				t.Fatalf("move %d: the state read by a service that played moves differs from a new service's:\n got %+v\nwant %+v", i, warm, want)
 			}
-			if got.Table.Version != st.Table.Version+1 {
+			if got.Table.Version <= st.Table.Version { // one version per move, the bot's after it too
 				t.Fatalf("move %d: version %d after %d", i, got.Table.Version, st.Table.Version)
 			}
 			for _, c := range []struct {

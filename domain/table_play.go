@@ -87,7 +87,10 @@ func (s *tableService) deal(tx Tx, t *Table, n, dealer int, totals []int, tieBre
 	if err := tx.Tables().CreateDeal(d); err != nil {
 		return nil, err
 	}
+	// Dealing is a version of its own, before the moves of the deal: a
+	// follower sees the deal start, then each move.
 	t.DealNumber, t.TurnStartedAt = n, &now
+	t.Version++
 	return &playing{t: t, deal: d, game: g}, nil
 }
 
@@ -150,17 +153,26 @@ func (s *tableService) apply(tx Tx, p *playing, seat int, m engine.Move, auto bo
 	if p.deal.Moves >= maxMovesPerDeal {
 		return fmt.Errorf("table %d deal %d: more than %d moves", p.t.ID, p.deal.Number, maxMovesPerDeal)
 	}
-	if err := p.game.Apply(seat, m); err != nil {
+	taken, err := p.game.ApplyTaken(seat, m)
+	if err != nil {
 		return FromRuleError(err)
 	}
 	b, err := m.MarshalJSON()
 	if err != nil {
 		return err
 	}
+	tk, err := json.Marshal(taken)
+	if err != nil {
+		return err
+	}
 	now := s.now()
 	s.chargeClock(p, seat, now)
+	// Each move is a version of its own, so that a client sees the bots'
+	// moves one by one (the move feed, the event stream) rather than the
+	// board jumping past them.
+	p.t.Version++
 	err = tx.Tables().AppendMove(TableMove{TableID: p.t.ID, Deal: p.deal.Number, Index: p.deal.Moves, Seat: seat,
-		Move: b, Auto: auto, At: now})
+		Move: b, Auto: auto, At: now, Version: p.t.Version, Taken: tk})
 	p.deal.Moves++
 	p.last = &LastMove{Seat: seat, Move: b, Auto: auto, At: stored(now)}
 	return err
@@ -373,7 +385,7 @@ func (s *tableService) play(tx Tx, t *Table, actor Actor, m engine.Move, version
 	if err != nil {
 		return nil, err
 	}
-	return p, s.commitTable(tx, t)
+	return p, s.commitTable(tx, t, version)
 }
 
 // requestHash identifies a move request for its Idempotency-Key.
@@ -430,9 +442,13 @@ func checkMove(t Table, seat int, version int64) error {
 	return nil
 }
 
-// commitTable stores a table with its next version.
-func (s *tableService) commitTable(tx Tx, t *Table) error {
-	t.Version++
+// commitTable stores a table changed in this transaction, which read it
+// at version read: the moves played took a version each, and a change
+// without a move (a time-out called, a forfeit) takes the next one.
+func (s *tableService) commitTable(tx Tx, t *Table, read int64) error {
+	if t.Version == read {
+		t.Version++
+	}
 	t.UpdatedAt = s.now()
 	return tx.Tables().Update(*t)
 }

@@ -386,12 +386,11 @@ func (s *tableService) change(ctx context.Context, actor Actor, id int64, invite
 		if t, err = visibleTable(tx, actor, id, invite, true); err != nil {
 			return err
 		}
+		read := t.Version
 		if err := fn(tx, &t); err != nil {
 			return err
 		}
-		t.Version++
-		t.UpdatedAt = s.now()
-		if err := tx.Tables().Update(t); err != nil {
+		if err := s.commitTable(tx, &t, read); err != nil { // a start's bot moves took a version each
 			return err
 		}
 		t, err = tx.Tables().Get(id) // with the new seats' names

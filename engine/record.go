@@ -11,13 +11,19 @@ import (
 )
 
 // Record is everything needed to replay a deal: the rules, the dealer, the
-// seed of the shuffle, the running totals it started with, the moves in
-// order, and the referee's interventions. Replaying it gives the same deal,
-// move for move.
+// seed of the shuffle and the cards it dealt, the running totals it started
+// with, the moves in order, and the referee's interventions. Replaying it
+// gives the same deal, move for move.
 //
 //	{"rules":"fibur","options":{…},"players":4,"dealer":3,"seed":"20261121",
+//	 "cards":{"hands":[[…],…],"discard":["7H"],"pots":[[…],[…]],"stock":[…]},
 //	 "moves":[{"seat":0,"move":"draw"},{"seat":0,"move":"discard","card":"9C"}],
 //	 "timeout_at":2}
+//
+// Cards (DealtCards) make the record readable without this engine: the
+// seed alone needs its shuffle to tell the hands. A record without cards
+// (written before they were kept) replays from the seed; one whose cards
+// are not what its seed deals is refused.
 //
 // TimeOutAt, when set, is the number of moves played when the referee
 // called the time-out (Game.CallTimeOut): 0 before the first move,
@@ -29,15 +35,16 @@ import (
 // is read as a string or as a JSON number (a non-negative integer, no
 // fraction nor exponent), so hand-written records may use either.
 type Record struct {
-	Rules     RuleSet    `json:"rules"`
-	Options   Options    `json:"options"`
-	Players   int        `json:"players"`
-	Dealer    int        `json:"dealer"`
-	Seed      uint64     `json:"seed,string"`
-	Totals    []int      `json:"totals,omitempty"`
-	Moves     []SeatMove `json:"moves"`
-	TimeOutAt *int       `json:"timeout_at,omitempty"`
-	ByReferee bool       `json:"ended_by_referee,omitempty"`
+	Rules     RuleSet     `json:"rules"`
+	Options   Options     `json:"options"`
+	Players   int         `json:"players"`
+	Dealer    int         `json:"dealer"`
+	Seed      uint64      `json:"seed,string"`
+	Cards     *DealtCards `json:"cards,omitempty"`
+	Totals    []int       `json:"totals,omitempty"`
+	Moves     []SeatMove  `json:"moves"`
+	TimeOutAt *int        `json:"timeout_at,omitempty"`
+	ByReferee bool        `json:"ended_by_referee,omitempty"`
 }
 
 // SeatMove is one move of a record: the seat and the move, written as one
@@ -136,8 +143,12 @@ func parseSeed(raw json.RawMessage) (uint64, error) {
 // NewRecord starts the record of a deal dealt with Deal(rules, dealer, seed,
 // totals).
 func NewRecord(rules Rules, dealer int, seed uint64, totals []int) Record {
-	return Record{Rules: rules.ID, Options: rules.Options, Players: rules.Players,
+	r := Record{Rules: rules.ID, Options: rules.Options, Players: rules.Players,
 		Dealer: dealer, Seed: seed, Totals: append([]int(nil), totals...)}
+	if cards, err := Dealt(rules, dealer, seed); err == nil { // else Replay says what is wrong
+		r.Cards = &cards
+	}
+	return r
 }
 
 // RulesOf returns the record's rules.
@@ -150,6 +161,12 @@ func (r Record) Replay() (*Game, error) {
 	g, err := Deal(r.RulesOf(), r.Dealer, r.Seed, r.Totals)
 	if err != nil {
 		return nil, err
+	}
+	if r.Cards != nil {
+		if why := r.Cards.disagreement(g.dealtCards()); why != "" {
+			return nil, ruleErr(ErrBadNotation, fmt.Sprintf("record cards disagree with seed %d: %s "+
+				"(the cards or the seed were changed; a record's cards must be what its seed deals)", r.Seed, why))
+		}
 	}
 	if at := r.TimeOutAt; at != nil && (*at < 0 || *at > len(r.Moves)) {
 		return nil, ruleErr(ErrBadNotation, fmt.Sprintf("record timeout_at %d: not between 0 and the %d moves", *at, len(r.Moves)))

@@ -70,6 +70,8 @@ const recordHelp = `A deal record is one JSON object (engine.Record):
   players           2 or 4
   dealer            the dealer's seat (0 to players-1)
   seed              the seed of the shuffle: a string or a number (0 to 2^64-1)
+  cards             optional: the cards the seed deals, {"hands","rows","discard","pots","stock"}
+                    (stock top first); a record whose cards are not what its seed deals is refused
   totals            optional: the running match totals per team the deal started with
   moves             the moves in order, each {"seat":N, ...the move's notation}
   timeout_at        optional: the number of moves played when the referee called the time-out

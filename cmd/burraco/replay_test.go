@@ -134,3 +134,48 @@ func TestReplay(t *testing.T) {
 		}
 	})
 }
+
+// TestReplayRefusesCardsThatDisagreeWithSeed: `burraco replay` replays a
+// record carrying its dealt cards, refuses one whose cards were changed
+// (exit 1, naming the seed and the first card that differs, no position
+// printed), and still replays a record written before records had cards.
+func TestReplayRefusesCardsThatDisagreeWithSeed(t *testing.T) {
+	ctx := context.Background()
+	rec := playedRecord(t)
+	if rec.Cards == nil {
+		t.Fatal("the record carries no cards")
+	}
+	t.Run("CardsThatAgreeReplay", func(t *testing.T) {
+		var out, errOut bytes.Buffer
+		if code := run(ctx, []string{"replay", writeJSON(t, rec)}, &out, &errOut); code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut.String())
+		}
+	})
+	t.Run("ChangedCardIsRefused", func(t *testing.T) {
+		bad := rec
+		cards := *rec.Cards
+		cards.Stock = append([]engine.Card(nil), cards.Stock...)
+		cards.Stock[5], cards.Stock[6] = cards.Stock[6], cards.Stock[5]
+		if cards.Stock[5] == cards.Stock[6] {
+			t.Skip("the swapped cards are alike")
+		}
+		bad.Cards = &cards
+		var out, errOut bytes.Buffer
+		code := run(ctx, []string{"replay", writeJSON(t, bad)}, &out, &errOut)
+		msg := errOut.String()
+		if code != 1 || out.Len() != 0 || !strings.Contains(msg, "disagree with seed 20261121") || !strings.Contains(msg, "stock: card 5 is") {
+			t.Fatalf("exit %d, stdout %q, stderr %q; want 1, nothing printed, the seed and stock card 5 named", code, out.String(), msg)
+		}
+	})
+	t.Run("RecordWithoutCardsReplays", func(t *testing.T) {
+		old := rec
+		old.Cards = nil
+		var out, errOut bytes.Buffer
+		if code := run(ctx, []string{"replay", writeJSON(t, old)}, &out, &errOut); code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut.String())
+		}
+		if code := run(ctx, []string{"replay", "../../testdata/records/fibur-4.json"}, &out, &errOut); code != 0 {
+			t.Fatalf("the sample record: exit %d: %s", code, errOut.String())
+		}
+	})
+}

@@ -14,6 +14,7 @@ import { afterEach, beforeEach, test } from "node:test";
 import createClient from "openapi-fetch";
 import type { components, operations, paths } from "./schema.js";
 import { conformance, loadDocument } from "./spec.js";
+import { apply, fromCards, fromView, seenBy, viewOf, type Board } from "./follow.js";
 
 type User = components["schemas"]["User"];
 type TokenResponse = components["schemas"]["TokenResponse"];
@@ -500,6 +501,40 @@ test("create, set up, list and get a tournament; assign its referee", async () =
 });
 
 type TableState = components["schemas"]["TableState"];
+type PlayedMove = components["schemas"]["PlayedMove"];
+
+/**
+ * follow reads the moves past version seen (ours, then the bot's, one
+ * version each), applies them to board, checks that board is then what
+ * next shows us, and returns how many were the bot's.
+ */
+async function follow(board: Board, tableID: number, seen: number, next: TableState, auth: { Authorization: string }): Promise<number> {
+  const items = await movesSince(tableID, seen, auth);
+  assert.equal(items[0]?.seat, 0);
+  items.forEach((m, i) => assert.equal(m.version, seen + 1 + i, "one version per move"));
+  assert.equal(items[items.length - 1]?.version, next.version);
+  let bot = 0;
+  for (const m of items) {
+    if (m.seat !== 0) {
+      assert.equal(m.taken?.drawn, undefined, "the bot's draws are hidden from us");
+      bot++;
+    }
+    apply(board, m.seat, m.move, m.taken);
+  }
+  if (next.view) assert.deepEqual(seenBy(board, 0), viewOf(next.view), `after version ${next.version}`);
+  return bot;
+}
+
+/** movesSince reads the current deal's moves past a version (the move feed). */
+async function movesSince(tableID: number, since: number, auth: { Authorization: string }): Promise<PlayedMove[]> {
+  const res = await client.GET("/api/v1/tables/{tableID}/moves", {
+    params: { path: { tableID }, query: { since } satisfies Query<"listTableMoves"> },
+    headers: auth,
+  });
+  assert.equal(res.response.status, 200);
+  assert.ok(res.data);
+  return res.data.items;
+}
 
 // A whole deal against the built-in bot, played from the client's own view
 // of the table: the seat draws, then discards the first card of its hand
@@ -537,12 +572,23 @@ test("play a whole 2-player deal against a bot", async () => {
     assert.equal(waited.response.status, 304);
     assert.equal(waited.response.headers.get("ETag"), etag);
   }
+  // The move feed: the deal as dealt as seat 0 sees it, and the bot's
+  // moves so far; followed without the engine, it is the state's view.
+  const feed = await client.GET("/api/v1/tables/{tableID}/moves", { params: { path }, headers: auth });
+  assert.equal(feed.response.status, 200);
+  assert.ok(feed.data && state.view);
+  assert.equal(feed.data.version, state.version);
+  const board: Board = fromView(feed.data.start);
+  for (const m of feed.data.items) apply(board, m.seat, m.move, m.taken);
+  assert.deepEqual(seenBy(board, 0), viewOf(state.view));
+  let botMoves = 0;
   let mine = 0;
   let refused = 0;
   let polls = 0;
   for (let step = 0; state.table.status !== "finished"; step++) {
     assert.ok(step < 500, "the deal did not end");
-    const view = state.view;
+    const view: TableState["view"] = state.view;
+    const seen: number = state.version;
     assert.ok(view, "a running table's state has a view");
     assert.equal(view.seat, 0);
     if (view.turn !== 0) {
@@ -598,11 +644,14 @@ test("play a whole 2-player deal against a bot", async () => {
     }
     assert.ok(next, `no move was accepted from ${JSON.stringify(view)}`);
     assert.ok(next.version > state.version);
+    // Our move, then the bot's, one version each: the feed past the version
+    // we saw lists them in order, and following them gives the new view.
+    botMoves += await follow(board, tableID, seen, next, auth);
     state = next;
     mine++;
   }
-  assert.ok(mine > 2 && polls > 0, `${mine} moves, ${polls} polls`);
-  console.log(`deal played: ${mine} moves of ours, ${refused} discards refused, ${polls} polls`);
+  assert.ok(mine > 2 && polls > 0 && botMoves > 2, `${mine} moves, ${botMoves} of the bot, ${polls} polls`);
+  console.log(`deal played: ${mine} moves of ours, ${botMoves} of the bot followed, ${refused} discards refused, ${polls} polls`);
   // A stale version is a 409 that names the current one.
   const stale = await client.POST("/api/v1/tables/{tableID}/moves", {
     params: { path },
@@ -628,6 +677,15 @@ test("play a whole 2-player deal against a bot", async () => {
   for (const m of record.data.moves) {
     if (m.move === "discard") assert.match(m.card, /^([A2-9TJQK][SHDC]|JK)$/);
   }
+  // The record is self-contained: its cards and moves rebuild the deal
+  // without the engine, every hand known, to the last view we saw.
+  const cards = record.data.cards;
+  assert.ok(cards, "the record carries the dealt cards");
+  const rebuilt = fromCards(record.data.players, cards);
+  for (const m of record.data.moves) apply(rebuilt, m.seat, m, undefined);
+  assert.ok(state.view);
+  assert.deepEqual(seenBy(rebuilt, 0), viewOf(state.view));
+  assert.equal(rebuilt.hands[1]?.length, state.view.hand_sizes[1]);
 });
 
 type TournamentParts = components["schemas"]["TournamentParts"];

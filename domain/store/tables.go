@@ -157,13 +157,19 @@ type moveRow struct {
 	Move    string
 	Auto    bool
 	At      time.Time
+	Version int64
+	Taken   string
 }
 
 func (moveRow) TableName() string { return "table_moves" }
 
 func (r moveRow) domain() domain.TableMove {
-	return domain.TableMove{TableID: r.TableID, Deal: r.Deal, Index: r.Idx, Seat: r.Seat, Move: json.RawMessage(r.Move),
-		Auto: r.Auto, At: r.At.UTC()}
+	m := domain.TableMove{TableID: r.TableID, Deal: r.Deal, Index: r.Idx, Seat: r.Seat, Move: json.RawMessage(r.Move),
+		Auto: r.Auto, At: r.At.UTC(), Version: r.Version}
+	if r.Taken != "" {
+		m.Taken = json.RawMessage(r.Taken)
+	}
+	return m
 }
 
 type tableRepo struct{ t *tx }
@@ -498,8 +504,18 @@ func (r tableRepo) Deals(tableID int64) ([]domain.TableDeal, error) {
 }
 
 func (r tableRepo) AppendMove(m domain.TableMove) error {
-	return r.t.execOne("move", `INSERT INTO table_moves (table_id, deal, idx, seat, "move", "auto", "at")
-		VALUES ($1, $2, $3, $4, $5, $6, $7)`, m.TableID, m.Deal, m.Index, m.Seat, string(m.Move), m.Auto, utc(m.At))
+	return r.t.execOne("move", `INSERT INTO table_moves (table_id, deal, idx, seat, "move", "auto", "at", version, taken)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, m.TableID, m.Deal, m.Index, m.Seat, string(m.Move), m.Auto, utc(m.At),
+		m.Version, string(m.Taken))
+}
+
+func (r tableRepo) MovesSince(tableID int64, deal int, since int64) ([]domain.TableMove, error) {
+	var rows []moveRow
+	err := r.t.db.Where("table_id = ? AND deal = ? AND version > ?", tableID, deal, since).Order("idx").Find(&rows).Error
+	if err != nil {
+		return nil, translate(err, "move")
+	}
+	return mapRows(rows, moveRow.domain), nil
 }
 
 func (r tableRepo) Moves(tableID int64, deal int) ([]domain.TableMove, error) {

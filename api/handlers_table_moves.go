@@ -1,0 +1,44 @@
+package api
+
+import (
+	"net/http"
+)
+
+// listTableMoves returns a deal's moves past a version.
+//
+//	@Summary		List a deal's moves (the move feed)
+//	@ID			listTableMoves
+//	@Description	The moves of the current deal (or of deal=N) that made a version past since, in order, as the caller sees them, with the deal as dealt (start): each move has its own table version (a bot's too), so a client follows a table move by move, animating each. The notation of every move is public; of what a move took, a card drawn from the stock and a pot's cards are shown to the seat that took them only, never to another seat (a partner included) nor to a spectator. Without since, the whole deal. Dealing a deal, calling a time-out and the other changes are versions without a move. Moves played before moves had versions of their own have version 0 and no taken. Seen by whoever may see the table.
+//	@Tags			tables
+//	@Produce		json
+//	@Param			tableID	path		int		true	"Table id"
+//	@Param			since	query		int		false	"Only the moves past this version (absent: the whole deal)"	minimum(0)
+//	@Param			deal	query		int		false	"The deal, from 1 (absent: the current deal)"	minimum(1)
+//	@Param			invite	query		string	false	"The invite code of a private table"
+//	@Success		200		{object}	TableMoves
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path id, since or deal that cannot be parsed"
+//	@Failure	404	{object}	Problem	"not_found: no such table or deal (also before the start), or a private table the caller may not see"
+//	@x-auth-optional	true
+//	@Router			/api/v1/tables/{tableID}/moves [get]
+func (s *server) listTableMoves(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r, "tableID")
+	if !ok {
+		return
+	}
+	q := query{r: r}
+	since, hasSince := q.int64or0("since")
+	deal := q.int("deal")
+	q.v.Check(deal >= 0, "deal", "out_of_range", "deal must be a deal number, from 1")
+	if !q.done(w) {
+		return
+	}
+	if !hasSince {
+		since = -1
+	}
+	f, err := s.svc.Tables.Moves(r.Context(), ActorFrom(r.Context()), id, r.URL.Query().Get("invite"), deal, since)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	respond(w, http.StatusOK, tableMovesOut(f))
+}

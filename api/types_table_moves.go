@@ -1,0 +1,78 @@
+package api
+
+import (
+	"time"
+
+	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/engine"
+)
+
+// MoveTaken is what a move brought into the mover's hand that its notation
+// does not name, as far as the caller may see it: a card drawn and a pot's
+// cards only by the mover.
+type MoveTaken struct {
+	// The card drawn from the stock (draw, redraw): shown to the mover only.
+	Drawn []string `json:"drawn,omitempty" example:"QH"`
+	// The discard pile taken by a pickup, bottom first: public (in fechado, the mover only).
+	Pile []string `json:"pile,omitempty" example:"7C,9D"`
+	// The card a redraw turned face up onto the pile: public.
+	TurnedUp []string `json:"turned_up,omitempty" example:"4S"`
+	// The pot's cards: shown to the mover only.
+	Pot []string `json:"pot,omitempty"`
+	// The move took the team's pot: public.
+	PotTaken bool `json:"pot_taken,omitempty" example:"false"`
+} // @name MoveTaken
+
+// PlayedMove is one move of a deal as the caller sees it.
+type PlayedMove struct {
+	// The table version this move made: each move has its own.
+	Version int64 `json:"version" example:"13"`
+	// The deal, from 1.
+	Deal int `json:"deal" example:"1"`
+	// The move's index in the deal, from 0.
+	Index int          `json:"index" example:"0"`
+	Seat  int          `json:"seat" example:"1"`
+	Move  MoveNotation `json:"move"`
+	// Played by the server: a bot seat or a time-out.
+	Auto bool      `json:"auto" example:"true"`
+	At   time.Time `json:"at" format:"date-time"`
+	// Absent when the caller may see nothing the notation does not say.
+	Taken *MoveTaken `json:"taken,omitempty"`
+} // @name PlayedMove
+
+// TableMoves is a deal's moves past a version, as the caller sees them:
+// start is the deal as dealt (the caller's own hand, the card turned up,
+// the rows), and applying items in order rebuilds every later position the
+// caller may see.
+type TableMoves struct {
+	// The table's version when read: pass it as since to read what follows.
+	Version int64 `json:"version" example:"15"`
+	// The caller's seat, -1 for a spectator.
+	Seat   int          `json:"seat" example:"0"`
+	Deal   int          `json:"deal" example:"1"`
+	Dealer int          `json:"dealer" example:"3"`
+	Start  DealView     `json:"start"`
+	Items  []PlayedMove `json:"items"`
+} // @name TableMoves
+
+func tableMovesOut(f domain.MoveFeed) TableMoves {
+	out := TableMoves{Version: f.Version, Seat: f.Seat, Deal: f.Deal, Dealer: f.Dealer, Start: dealViewOut(&f.Start),
+		Items: make([]PlayedMove, len(f.Moves))}
+	for i, m := range f.Moves {
+		out.Items[i] = playedMoveOut(f.Deal, m)
+	}
+	return out
+}
+
+func playedMoveOut(deal int, m domain.FeedMove) PlayedMove {
+	out := PlayedMove{Version: m.Version, Deal: deal, Index: m.Index, Seat: m.Seat, Move: moveNotationOut(m.Move), Auto: m.Auto, At: m.At}
+	if !m.Taken.Empty() {
+		out.Taken = moveTakenOut(m.Taken)
+	}
+	return out
+}
+
+func moveTakenOut(t engine.Taken) *MoveTaken {
+	return &MoveTaken{Drawn: cardsOut(t.Drawn), Pile: cardsOut(t.Pile), TurnedUp: cardsOut(t.TurnedUp), Pot: cardsOut(t.Pot),
+		PotTaken: t.PotTaken}
+}
