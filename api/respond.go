@@ -158,15 +158,8 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(buf.Bytes())
 }
 
-// encodeJSON writes v and a newline into buf, as json.Encoder does: by its
-// own appendJSON when it has one.
+// encodeJSON writes v and a newline into buf, as json.Encoder does.
 func encodeJSON(buf *bytes.Buffer, v any) error {
-	if a, ok := v.(jsonAppender); ok {
-		if b, ok := a.appendJSON(buf.AvailableBuffer()); ok {
-			buf.Write(append(b, '\n'))
-			return nil
-		}
-	}
 	return json.NewEncoder(buf).Encode(v)
 }
 
