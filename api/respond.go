@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"mime"
 	"net/http"
@@ -141,6 +142,31 @@ const maxPooledBody = 64 << 10
 // write rather than chunked, and a value that cannot be encoded (a bug) is
 // a 500 rather than a truncated body under a success status.
 func writeJSON(w http.ResponseWriter, status int, v any) {
+	writeEncoded(w, v, func(body []byte) int { return status })
+}
+
+// respondTagged sends v as 200 with an ETag made of its bytes, or 304 when
+// If-None-Match names it: for answers whose version nothing in memory
+// knows (the lobby). The 304 saves the client the body, not the server
+// its read.
+func respondTagged(w http.ResponseWriter, r *http.Request, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	writeEncoded(w, v, func(body []byte) int {
+		h := fnv.New64a()
+		_, _ = h.Write(body)
+		etag := `"j` + strconv.FormatUint(h.Sum64(), 36) + `"`
+		w.Header().Set("ETag", etag)
+		if etagMatches(r.Header.Get("If-None-Match"), etag) {
+			w.Header().Del("Content-Type")
+			return http.StatusNotModified
+		}
+		return http.StatusOK
+	})
+}
+
+// writeEncoded encodes v into a pooled buffer and sends it with the status
+// statusOf gives for its bytes (no body with 304).
+func writeEncoded(w http.ResponseWriter, v any, statusOf func(body []byte) int) {
 	buf := bodyPool.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer func() {
@@ -151,6 +177,11 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	if err := encodeJSON(buf, v); err != nil {
 		w.Header().Del("Content-Type")
 		w.WriteHeader(http.StatusInternalServerError)
+		return
+	}
+	status := statusOf(buf.Bytes())
+	if status == http.StatusNotModified {
+		w.WriteHeader(status)
 		return
 	}
 	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))

@@ -50,3 +50,30 @@ func TestLobbyShowsEachTableAsItsGetDoes(t *testing.T) {
 		}
 	})
 }
+
+// TestLobbyAnswers304UntilAPageChanges: the lobby's ETag names its bytes:
+// sent back, a 304 with no body; after a change of a table on the page
+// (a player joins), or for another caller who sees other tables, a 200.
+func TestLobbyAnswers304UntilAPageChanges(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newEnv(t, db)
+		_, a := e.user("anna@example.com", "Anna")
+		_, b := e.user("bruno@example.com", "Bruno")
+		tb := e.newTable(a.AccessToken, api.TableCreateRequest{Rules: "fibur", Players: 2})
+		e.newTable(a.AccessToken, api.TableCreateRequest{Rules: "fibur", Players: 2, Private: true})
+		res := e.must(200, req{Method: "GET", Path: "/api/v1/tables", Token: a.AccessToken}, nil)
+		etag := res.Header.Get("ETag")
+		if etag == "" {
+			t.Fatal("no ETag")
+		}
+		same := req{Method: "GET", Path: "/api/v1/tables", Token: a.AccessToken, Header: map[string]string{"If-None-Match": etag}}
+		if res := e.must(304, same, nil); len(res.Body) != 0 || res.Header.Get("ETag") != etag {
+			t.Errorf("304: body %q, ETag %q", res.Body, res.Header.Get("ETag"))
+		}
+		e.must(200, req{Method: "GET", Path: "/api/v1/tables", Token: b.AccessToken, Header: map[string]string{"If-None-Match": etag}}, nil)
+		e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "join"), Token: b.AccessToken}, nil)
+		if res := e.must(200, same, nil); res.Header.Get("ETag") == etag {
+			t.Errorf("after a join: the same ETag %s", etag)
+		}
+	})
+}
