@@ -50,6 +50,7 @@ func newBenchFixture(b *testing.B) *benchFixture {
 	db := storetest.SQLite(b)
 	svc := domain.NewServices(db, domain.Config{PasswordParams: domain.TestPasswordParams})
 	handler := api.NewServer(api.Config{JWTSecret: testSecret}, svc, db, benchLogger(b))
+	follow(b, svc)
 	f := &benchFixture{server: startBenchServer(b, handler), bareBodies: map[string][]byte{}}
 	f.bare = startBenchServer(b, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")

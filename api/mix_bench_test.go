@@ -136,6 +136,7 @@ func newMixBench(b *testing.B) *mixBench {
 	svc := domain.NewServices(db, domain.Config{PasswordParams: domain.TestPasswordParams})
 	handler := api.NewServer(api.Config{JWTSecret: testSecret, AccessTokenTTL: time.Hour, AuthBurst: 100, AuthPerMinute: 100},
 		svc, db, benchLogger(b))
+	follow(b, svc)
 	m := &mixBench{server: startBenchServer(b, handler), bareBodies: map[string][]byte{}}
 	m.bare = startBenchServer(b, http.HandlerFunc(m.serveBare))
 	ctx := context.Background()

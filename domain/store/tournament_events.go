@@ -70,7 +70,7 @@ func (r tournamentEventRepo) Append(tournamentID, expectSeq int64, events []doma
 		}
 		return translate(err, "tournament event")
 	}
-	return nil
+	return r.t.announceTournament(tournamentID)
 }
 
 // eventRows checks that events follow expectSeq one by one and returns
