@@ -110,8 +110,8 @@ type server struct {
 	limiter *rateLimiter
 	proxies trustedProxies
 	states  *stateCache // tables' marshalled states per version and seat (polls)
-	// standings are tournaments' encoded standings per version (hall screens)
-	standings *standingsCache
+	// playBodies are tournaments' encoded standings and rounds per version (hall screens)
+	playBodies *playBodies
 }
 
 // NewServer returns the HTTP handler of the whole API: /api/v1, the health
@@ -122,16 +122,16 @@ func NewServer(cfg Config, svc domain.Services, db Pinger, log *slog.Logger) htt
 		panic("api: Config.JWTSecret must be at least 32 bytes")
 	}
 	s := &server{
-		cfg:       cfg,
-		states:    newStateCache(),
-		standings: newStandingsCache(),
-		svc:       svc,
-		db:        db,
-		log:       log,
-		reqLog:    requestLoggerOf(log.Handler()),
-		tokens:    tokenIssuer{secret: cfg.JWTSecret, ttl: cfg.AccessTokenTTL, now: cfg.Now, verified: newTokenCache()},
-		limiter:   newRateLimiter(cfg.AuthPerMinute, cfg.AuthBurst, cfg.RateLimitKeys, cfg.Now),
-		proxies:   trustedProxies(cfg.TrustedProxies),
+		cfg:        cfg,
+		states:     newStateCache(),
+		playBodies: newPlayBodies(),
+		svc:        svc,
+		db:         db,
+		log:        log,
+		reqLog:     requestLoggerOf(log.Handler()),
+		tokens:     tokenIssuer{secret: cfg.JWTSecret, ttl: cfg.AccessTokenTTL, now: cfg.Now, verified: newTokenCache()},
+		limiter:    newRateLimiter(cfg.AuthPerMinute, cfg.AuthBurst, cfg.RateLimitKeys, cfg.Now),
+		proxies:    trustedProxies(cfg.TrustedProxies),
 	}
 	return front{Router: s.routes(), s: s}
 }

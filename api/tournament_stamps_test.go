@@ -155,3 +155,27 @@ func tournamentListeners(t *testing.T, db *store.DB) []int {
 	}
 	return pids
 }
+
+// TestKeptRoundsAndStandingsFollowScores: a round's and the standings'
+// answers are kept per version and served again while it holds; scores
+// entered make the next reads show them at once.
+func TestKeptRoundsAndStandingsFollowScores(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		te := newTourneyEnv(t, db)
+		id, r, _ := runningTournament(te)
+		before := te.round(id, 1)
+		if again := te.round(id, 1); jsonOf(again) != jsonOf(before) {
+			t.Fatalf("the same round read twice differs:\n%s\n%s", jsonOf(before), jsonOf(again))
+		}
+		standings := te.standings(id)
+		te.scores(id, 1, r.Tables[0].Number, te.referee, randomDeals(newRand(), 3)...)
+		after := te.round(id, 1)
+		if len(after.Tables[0].Deals) != 3 || after.Version == before.Version {
+			t.Errorf("round 1 after scores: %s", jsonOf(after.Tables[0]))
+		}
+		if now := te.standings(id); jsonOf(now) == jsonOf(standings) {
+			t.Errorf("standings unchanged after scores: %s", jsonOf(now))
+		}
+		te.problem(http.StatusNotFound, req{Method: "GET", Path: tpath(id, "rounds", 2)})
+	})
+}
