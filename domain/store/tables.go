@@ -88,16 +88,6 @@ type seatRow struct {
 
 func (seatRow) TableName() string { return "table_seats" }
 
-// seatView is a seat joined with its user's name.
-type seatView struct {
-	TableID  int64
-	Seat     int
-	UserID   *int64
-	UserName *string
-	Bot      bool
-	JoinedAt *time.Time
-}
-
 type dealRow struct {
 	TableID   int64 `gorm:"primaryKey"`
 	Number    int   `gorm:"primaryKey"`
