@@ -50,7 +50,7 @@ func (s *server) tableRoutes(r chi.Router) {
 //
 //	@Summary		List tables (the lobby)
 //	@ID			listTables
-//	@Description	Public tables, and the private tables the caller created or sits at; newest first.
+//	@Description	Public tables, and the private tables the caller created or sits at; newest first. The ETag is made of the answer's bytes: send it back in If-None-Match for a 304 when the page has not changed (the server still reads it).
 //	@Tags			tables
 //	@Produce		json
 //	@Param			open_seats	query		bool	false	"Only open tables with a free seat"
@@ -60,7 +60,10 @@ func (s *server) tableRoutes(r chi.Router) {
 //	@Param			mine		query		bool	false	"Only the tables the caller created or sits at (needs a token)"
 //	@Param			limit		query		int		false	"Page size, 1..100; 0 or absent means 20"	default(20)	minimum(0)	maximum(100)
 //	@Param			offset		query		int		false	"Items to skip"		default(0)	minimum(0)
+//	@Param			If-None-Match	header	string	false	"The ETag of the page the caller has"
 //	@Success		200			{object}	TableList
+//	@Header			200			{string}	ETag	"Made of the answer's bytes"
+//	@Success		304			"The page has not changed (If-None-Match matched)"
 //	@Failure	400	{object}	Problem	"invalid_parameter: a query parameter cannot be parsed (named in errors)"
 //	@Failure	422	{object}	Problem	"invalid_input: rules, status, club_id, mine, limit 1..100, offset at least 0"
 //	@x-auth-optional	true
@@ -78,7 +81,7 @@ func (s *server) listTables(w http.ResponseWriter, r *http.Request) {
 		s.failErr(w, r, err)
 		return
 	}
-	respond(w, http.StatusOK, TableList{Items: mapSlice(p.Items, tableOut), Total: p.Total, Limit: p.Limit, Offset: p.Offset})
+	respondTagged(w, r, TableList{Items: mapSlice(p.Items, tableOut), Total: p.Total, Limit: p.Limit, Offset: p.Offset})
 }
 
 // bool reads an optional boolean parameter; false when absent.

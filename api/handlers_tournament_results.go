@@ -10,42 +10,97 @@ import (
 	"github.com/burraco/burraco/domain"
 )
 
-// standingsCache keeps each tournament's standings as encoded for its
-// latest ETag: a hall screen's poll answered 200 (a new screen, or a
-// change) encodes them once per version, not once per screen. The
-// standings are the same for every reader (nothing in them is for the
-// staff only). At most maxStandingsCached tournaments are kept.
-type standingsCache struct {
+// playBodies keeps answers that are the same for every reader of a
+// tournament — its standings, its rounds — as encoded for its latest
+// ETag: a hall screen's poll answered 200 (a new screen, or a change)
+// encodes them once per version, not once per screen, and when the
+// tournament's stamp is in memory (domain: tournamentStamps) reads nothing
+// either. At most maxPlayBodies answers are kept.
+type playBodies struct {
 	mu sync.Mutex
-	m  map[int64]cachedStandings
+	m  map[playBodyKey]cachedBody
 }
 
-type cachedStandings struct {
+// playBodyKey is a tournament's answer: round 0 its standings, n > 0 its
+// round n.
+type playBodyKey struct {
+	id    int64
+	round int
+}
+
+type cachedBody struct {
 	etag string
 	body []byte
 }
 
-const maxStandingsCached = 1024
+const maxPlayBodies = 4096
 
-func newStandingsCache() *standingsCache { return &standingsCache{m: map[int64]cachedStandings{}} }
+func newPlayBodies() *playBodies { return &playBodies{m: map[playBodyKey]cachedBody{}} }
 
-func (c *standingsCache) get(id int64, etag string) ([]byte, bool) {
+func (c *playBodies) get(k playBodyKey, etag string) ([]byte, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.m[id]
+	e, ok := c.m[k]
 	return e.body, ok && e.etag == etag
 }
 
-func (c *standingsCache) put(id int64, etag string, body []byte) {
+func (c *playBodies) put(k playBodyKey, etag string, body []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.m[id]; !ok && len(c.m) >= maxStandingsCached {
+	if _, ok := c.m[k]; !ok && len(c.m) >= maxPlayBodies {
 		for k := range c.m { // drop any one: the cache only saves work
 			delete(c.m, k)
 			break
 		}
 	}
-	c.m[id] = cachedStandings{etag: etag, body: body}
+	c.m[k] = cachedBody{etag: etag, body: body}
+}
+
+// cachedPlay answers from c what it keeps for k at the tournament's
+// current stamp (in memory, or one cheap query), and reports whether it
+// did; withETag sends the ETag too, and answers 304 to If-None-Match.
+// When it did not, ok tells whether the caller should go on (false: a
+// refusal was sent).
+func (s *server) cachedPlay(w http.ResponseWriter, r *http.Request, k playBodyKey, withETag bool) (answered, ok bool) {
+	st, err := s.svc.Play.Stamp(r.Context(), ActorFrom(r.Context()), k.id)
+	if err != nil {
+		s.failErr(w, r, err)
+		return false, false
+	}
+	etag := stampETag(st)
+	if withETag && etagMatches(r.Header.Get("If-None-Match"), etag) {
+		notModified(w, etag)
+		return true, true
+	}
+	body, hit := s.playBodies.get(k, etag)
+	if !hit {
+		return false, true
+	}
+	if withETag {
+		w.Header().Set("ETag", etag)
+	}
+	writeBody(w, body)
+	return true, true
+}
+
+// encodePlay encodes v once for k at etag, keeps it, and sends it.
+func (s *server) encodePlay(w http.ResponseWriter, r *http.Request, k playBodyKey, etag string, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	body := append(b, '\n')
+	s.playBodies.put(k, etag, body)
+	writeBody(w, body)
+}
+
+// writeBody sends a JSON body with 200.
+func writeBody(w http.ResponseWriter, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(body)
 }
 
 // standingsETag is the ETag of a tournament's standings: its version (the
@@ -64,7 +119,7 @@ func stampETag(st domain.TournamentStamp) string {
 //
 //	@Summary		Get the standings
 //	@ID			getTournamentStandings
-//	@Description	The standings as they stand, provisional while scores are being entered: total VP, then the tie-break order, each row saying which criterion put it ahead of the next. What a hall screen polls: send the ETag back in If-None-Match for a 304, answered from the tournament's version alone.
+//	@Description	The standings as they stand, provisional while scores are being entered: total VP, then the tie-break order, each row saying which criterion put it ahead of the next. What a hall screen polls: send the ETag back in If-None-Match for a 304, answered from the tournament's version alone (kept in memory: no database query).
 //	@Tags			results
 //	@Produce		json
 //	@Param			tournamentID	path		int		true	"Tournament id"
@@ -81,37 +136,17 @@ func (s *server) tournamentStandings(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if inm := r.Header.Get("If-None-Match"); inm != "" {
-		st, err := s.svc.Play.Stamp(r.Context(), ActorFrom(r.Context()), id)
-		if err != nil {
-			s.failErr(w, r, err)
-			return
-		}
-		if etag := stampETag(st); etagMatches(inm, etag) {
-			notModified(w, etag)
-			return
-		}
+	k := playBodyKey{id: id}
+	if answered, ok := s.cachedPlay(w, r, k, true); answered || !ok {
+		return
 	}
 	read, ok := s.readPlay(w, r, id)
 	if !ok {
 		return
 	}
 	etag := standingsETag(read.Tournament)
-	body, ok := s.standings.get(id, etag)
-	if !ok {
-		b, err := json.Marshal(newPlayView(read).standings())
-		if err != nil {
-			s.failErr(w, r, err)
-			return
-		}
-		body = append(b, '\n')
-		s.standings.put(id, etag, body)
-	}
 	w.Header().Set("ETag", etag)
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(body)
+	s.encodePlay(w, r, k, etag, newPlayView(read).standings())
 }
 
 // auditLimitDefault is the audit page size when the caller gives none.

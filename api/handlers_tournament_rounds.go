@@ -54,9 +54,19 @@ func (s *server) getTournamentRound(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if read, ok := s.readPlay(w, r, id); ok {
-		s.respondRound(w, r, read, n, http.StatusOK)
+	k := playBodyKey{id: id, round: n}
+	if answered, ok := s.cachedPlay(w, r, k, false); answered || !ok {
+		return
 	}
+	read, ok := s.readPlay(w, r, id)
+	if !ok {
+		return
+	}
+	if n > len(read.Snapshot.Rounds) {
+		s.respondRound(w, r, read, n, http.StatusOK) // round_not_found
+		return
+	}
+	s.encodePlay(w, r, k, standingsETag(read.Tournament), newPlayView(read).roundOut(read.Snapshot.Rounds[n-1]))
 }
 
 // respondRound answers round n of the state read with status (201 with

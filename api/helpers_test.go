@@ -80,14 +80,9 @@ func newEnvServices(t testing.TB, db *store.DB, dcfg domain.Config, tweak ...fun
 	for _, f := range tweak {
 		f(&cfg)
 	}
-	// The tables' feed of other processes' changes, as serve runs it.
-	ctx, cancel := context.WithCancel(context.Background())
-	followed := make(chan struct{})
-	go func() {
-		defer close(followed)
-		_ = svc.Tables.Follow(ctx)
-	}()
-	t.Cleanup(func() { cancel(); <-followed })
+	// The tables' and tournaments' feeds of other processes' changes, as
+	// serve runs them.
+	follow(t, svc)
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	return &env{t: t, db: db, h: api.NewServer(cfg, svc, db, log), svc: svc, clock: clk, logs: logs}
@@ -211,4 +206,14 @@ func problem(t *testing.T, res response) api.Problem {
 		t.Fatalf("incomplete problem (status %d): %+v", res.Status, p)
 	}
 	return p
+}
+
+// follow runs the services' feeds of other processes' changes, as serve
+// does, until t ends.
+func follow(t testing.TB, svc domain.Services) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var followed sync.WaitGroup
+	followed.Go(func() { _ = svc.Tables.Follow(ctx) })
+	followed.Go(func() { _ = svc.Play.Follow(ctx) })
+	t.Cleanup(func() { cancel(); followed.Wait() })
 }

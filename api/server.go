@@ -124,11 +124,11 @@ type server struct {
 	limiter *rateLimiter
 	proxies trustedProxies
 	states  *stateCache // tables' marshalled states per version and seat (polls)
-	// standings are tournaments' encoded standings per version (hall screens)
-	standings *standingsCache
-	polls     *holdLimit // long polls held open per caller
-	streams   *holdLimit // event streams held open per caller
-	specJSON  func() ([]byte, error) // cfg.OpenAPI as JSON, converted once
+	// playBodies are tournaments' encoded standings and rounds per version (hall screens)
+	playBodies *playBodies
+	polls      *holdLimit             // long polls held open per caller
+	streams    *holdLimit             // event streams held open per caller
+	specJSON   func() ([]byte, error) // cfg.OpenAPI as JSON, converted once
 }
 
 // NewServer returns the HTTP handler of the whole API: /api/v1, the health
@@ -139,19 +139,19 @@ func NewServer(cfg Config, svc domain.Services, db Pinger, log *slog.Logger) htt
 		panic("api: Config.JWTSecret must be at least 32 bytes")
 	}
 	s := &server{
-		cfg:       cfg,
-		states:    newStateCache(),
-		standings: newStandingsCache(),
-		polls:     newHoldLimit(cfg.MaxLongPolls),
-		streams:   newHoldLimit(cfg.MaxEventStreams),
-		svc:       svc,
-		db:        db,
-		log:       log,
-		reqLog:    requestLoggerOf(log.Handler()),
-		tokens:    tokenIssuer{secret: cfg.JWTSecret, ttl: cfg.AccessTokenTTL, now: cfg.Now, verified: newTokenCache()},
-		limiter:   newRateLimiter(cfg.AuthPerMinute, cfg.AuthBurst, cfg.RateLimitKeys, cfg.Now),
-		proxies:   trustedProxies(cfg.TrustedProxies),
-		specJSON:  specJSONOnce(cfg.OpenAPI),
+		cfg:        cfg,
+		states:     newStateCache(),
+		playBodies: newPlayBodies(),
+		polls:      newHoldLimit(cfg.MaxLongPolls),
+		streams:    newHoldLimit(cfg.MaxEventStreams),
+		svc:        svc,
+		db:         db,
+		log:        log,
+		reqLog:     requestLoggerOf(log.Handler()),
+		tokens:     tokenIssuer{secret: cfg.JWTSecret, ttl: cfg.AccessTokenTTL, now: cfg.Now, verified: newTokenCache()},
+		limiter:    newRateLimiter(cfg.AuthPerMinute, cfg.AuthBurst, cfg.RateLimitKeys, cfg.Now),
+		proxies:    trustedProxies(cfg.TrustedProxies),
+		specJSON:   specJSONOnce(cfg.OpenAPI),
 	}
 	return front{Router: s.routes(), s: s}
 }

@@ -76,13 +76,14 @@ func NewServices(st Storage, cfg Config) Services {
 	now := cfg.clock()
 	hasher := &passwordHasher{params: cfg.PasswordParams, random: cfg.Random}
 	hasher.prepare()
+	stamps := newTournamentStamps()
 	return Services{
 		Auth: &authService{st: st, now: now, ttl: cfg.RefreshTTL, random: cfg.Random, hasher: hasher,
 			actors: newActorCache(cfg.Now, ActorTTL)},
 		Clubs:       &clubService{st: st, now: now},
 		Players:     &playerService{st: st, now: now},
-		Tournaments: &tournamentService{st: st, now: now, random: cfg.Random},
-		Play:        newTournamentPlayService(st, now, cfg.Random),
+		Tournaments: &tournamentService{st: st, now: now, random: cfg.Random, stamps: stamps},
+		Play:        newTournamentPlayService(st, now, cfg.Random, stamps),
 		Tables:      newTableService(st, now, cfg.Random, cfg.Bot, cfg.MaxOpenTables),
 	}
 }

@@ -388,7 +388,8 @@ type TableRepo interface {
 	SetSeat(tableID int64, s Seat) error
 	// List returns one page of tables matching f visible to userID (public,
 	// or private and created by or seated to userID), newest first, and
-	// the total count; f is validated.
+	// the total count; f is validated. The clock (TurnStartedAt, ClockUsed)
+	// is left out: a lobby does not show it.
 	List(f TableFilter, userID int64) ([]Table, int, error)
 	// CreateDeal inserts a deal.
 	CreateDeal(d TableDeal) error

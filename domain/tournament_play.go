@@ -54,6 +54,9 @@ type TournamentPlayService interface {
 	// by start time; a draft they may not see is left out. Errors:
 	// EUnauthenticated.
 	Mine(ctx context.Context, actor Actor) ([]MyTournament, error)
+	// Follow hears the storage's TournamentFeed until ctx ends; while it
+	// does, Stamp answers a public tournament's stamp from memory.
+	Follow(ctx context.Context) error
 }
 
 // TournamentCommand is a command to a tournament with the request's
@@ -95,10 +98,11 @@ type tournamentPlayService struct {
 	now    func() time.Time
 	random io.Reader
 	states *tournamentStates
+	stamps *tournamentStamps // shared with the tournamentService
 }
 
-func newTournamentPlayService(st Storage, now func() time.Time, random io.Reader) *tournamentPlayService {
-	return &tournamentPlayService{st: st, now: now, random: random, states: newTournamentStates()}
+func newTournamentPlayService(st Storage, now func() time.Time, random io.Reader, stamps *tournamentStamps) *tournamentPlayService {
+	return &tournamentPlayService{st: st, now: now, random: random, states: newTournamentStates(), stamps: stamps}
 }
 
 // Read implements TournamentPlayService.
@@ -211,6 +215,9 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 		next = f
 		return err
 	})
+	// Whatever the outcome: a commit whose answer was lost still changed
+	// the tournament.
+	s.stamps.changed(id)
 	if err == nil && next != nil {
 		s.states.cell(id).publish(next)
 	}
@@ -219,6 +226,10 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 
 // Stamp implements TournamentPlayService.
 func (s *tournamentPlayService) Stamp(ctx context.Context, actor Actor, id int64) (TournamentStamp, error) {
+	if st, ok := s.stamps.get(id); ok { // public: no access to check
+		return st, nil
+	}
+	epoch := s.stamps.begin()
 	var st TournamentStamp
 	err := s.st.View(ctx, func(tx Tx) error {
 		var err error
@@ -237,7 +248,18 @@ func (s *tournamentPlayService) Stamp(ctx context.Context, actor Actor, id int64
 	if err != nil {
 		return TournamentStamp{}, err
 	}
+	s.stamps.put(st, epoch)
 	return st, nil
+}
+
+// Follow implements TournamentPlayService.
+func (s *tournamentPlayService) Follow(ctx context.Context) error {
+	feed, ok := s.st.(TournamentFeed)
+	if !ok {
+		<-ctx.Done()
+		return nil
+	}
+	return feed.FollowTournaments(ctx, s.stamps.changed, s.stamps.listening)
 }
 
 // Audit implements TournamentPlayService.

@@ -20,6 +20,7 @@ type tournamentService struct {
 	st     Storage
 	now    func() time.Time
 	random io.Reader // lots seeds: crypto/rand unless a test injects one
+	stamps *tournamentStamps
 }
 
 // errTournamentNotFound is also the answer about a draft the actor may not
@@ -262,6 +263,7 @@ func (s *tournamentService) Update(ctx context.Context, actor Actor, id int64, p
 		t.UpdatedAt = s.now()
 		return tx.Tournaments().Update(t)
 	})
+	s.stamps.changed(id)
 	if err != nil {
 		return Tournament{}, err
 	}

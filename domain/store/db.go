@@ -88,7 +88,6 @@ type DB struct {
 	busyTimeout time.Duration
 	url         string // PostgreSQL: for the tables' listener's own connection
 	tables      *tableCache
-	playerPages *playerPages // pages of the players list, by data version
 }
 
 var _ domain.Storage = (*DB)(nil)
@@ -140,7 +139,7 @@ func open(ctx context.Context, databaseURL string) (*DB, string, error) {
 		sqlDB.SetMaxOpenConns(25)
 		sqlDB.SetMaxIdleConns(25)
 		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
-		db := &DB{gorm: g, read: g, sql: sqlDB, readSQL: sqlDB, dialect: Postgres, url: databaseURL, tables: newTableCache(), playerPages: newVersionedCache[playerPageKey, playerPage]()}
+		db := &DB{gorm: g, read: g, sql: sqlDB, readSQL: sqlDB, dialect: Postgres, url: databaseURL, tables: newTableCache()}
 		return db, Postgres, db.ping(ctx)
 	}
 	return openSQLite(ctx, databaseURL)
@@ -192,7 +191,7 @@ func openSQLite(ctx context.Context, location string) (*DB, string, error) {
 			return nil, "", err
 		}
 	}
-	db := &DB{dialect: SQLite, batched: true, busyTimeout: busyTimeout(params), tables: newTableCache(), playerPages: newVersionedCache[playerPageKey, playerPage]()}
+	db := &DB{dialect: SQLite, batched: true, busyTimeout: busyTimeout(params), tables: newTableCache()}
 	driver := sqlite.DriverName
 	if !memory {
 		registerWriterDriver()
@@ -358,7 +357,7 @@ func (db *DB) View(ctx context.Context, fn func(tx domain.Tx) error) error {
 		opts = &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
 	}
 	return translateTx(db.read.WithContext(db.queryContext(ctx)).Transaction(func(g *gorm.DB) error {
-		t := &tx{db: g, dialect: db.dialect, tables: db.tables, playerPages: db.playerPages}
+		t := &tx{db: g, dialect: db.dialect, tables: db.tables}
 		if err := fn(t); err != nil {
 			return err
 		}
@@ -379,11 +378,11 @@ func (db *DB) ViewOne(ctx context.Context, fn func(tx domain.Tx) error) error {
 	// reaches for GORM, its statement is stopped before it runs
 	// (errNeedsGORM) and fn runs again with a GORM handle. What the first
 	// run did is undone: it read at most one row, and its budget returns.
-	one.tx = tx{db: db.plainOnly(), pool: db.read.Statement.ConnPool, ctx: qctx, dialect: db.dialect, tables: db.tables, playerPages: db.playerPages}
+	one.tx = tx{db: db.plainOnly(), pool: db.read.Statement.ConnPool, ctx: qctx, dialect: db.dialect, tables: db.tables}
 	err := fn(&one.tx)
 	if errors.Is(err, errNeedsGORM) {
 		one.budget.Store(1)
-		one.tx = tx{db: db.read.WithContext(qctx), dialect: db.dialect, tables: db.tables, playerPages: db.playerPages}
+		one.tx = tx{db: db.read.WithContext(qctx), dialect: db.dialect, tables: db.tables}
 		err = fn(&one.tx)
 	}
 	if err == nil {

@@ -58,33 +58,6 @@ func Waiting(db *DB) int {
 	return len(db.writers.queue)
 }
 
-// PlayerReads are the two ways playerRepo reads players on SQLite: packed
-// by SQLite into one value (what Get and List use there), and column by
-// column (what they use on PostgreSQL).
-type PlayerReads struct {
-	Get  func(id int64) (domain.Player, error)
-	List func(f domain.PlayerFilter) ([]domain.Player, int, error)
-}
-
-// PackedPlayerReads and ColumnPlayerReads are the two PlayerReads of t.
-func PackedPlayerReads(t domain.Tx) PlayerReads {
-	r := playerRepo{t.(*tx)}
-	return PlayerReads{Get: r.getPacked, List: func(f domain.PlayerFilter) ([]domain.Player, int, error) {
-		return r.listPacked(r.listQuery(f), f)
-	}}
-}
-
-func ColumnPlayerReads(t domain.Tx) PlayerReads {
-	r := playerRepo{t.(*tx)}
-	return PlayerReads{Get: r.getColumns, List: func(f domain.PlayerFilter) ([]domain.Player, int, error) {
-		return r.listColumns(r.listQuery(f), f)
-	}}
-}
-
-// PlayerPageHits counts the pages of players answered from the cache
-// without reading them again.
-func PlayerPageHits(db *DB) int64 { return db.playerPages.hits.Load() }
-
 // SetReadPin turns the SQLite read pin (checkpoint.go) on or off, and
 // waits until it is held or released.
 func SetReadPin(db *DB, on bool) {

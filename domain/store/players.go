@@ -1,9 +1,7 @@
 package store
 
 import (
-	"cmp"
 	"database/sql"
-	"slices"
 	"strings"
 	"time"
 
@@ -64,48 +62,8 @@ func (r playerRepo) Create(p *domain.Player) error {
 	return nil
 }
 
-// playerPacked is a player row packed by SQLite (see packed.go), read by
-// readPlayer.
-const playerPacked = "json_array(id, user_id, name, federation_id, club_id, CAST(created_at AS TEXT), CAST(updated_at AS TEXT))"
-
-// readPlayer decodes a row of playerPacked into *p, as playerDest would
-// scan its columns.
-func readPlayer(r *packedReader, p *domain.Player) {
-	r.begin()
-	p.ID = r.int64()
-	p.UserID = r.optInt64()
-	p.Name = r.str()
-	p.FederationID = r.optStr()
-	p.ClubID = r.optInt64()
-	created, updated := r.str(), r.str()
-	p.CreatedAt = parseSQLiteTime(created)
-	p.UpdatedAt = p.CreatedAt
-	if updated != created { // most players are never changed
-		p.UpdatedAt = parseSQLiteTime(updated)
-	}
-	r.end()
-}
-
-// Get reads the player in plain SQL (see plainsql.go); on SQLite, packed
-// (see packed.go).
+// Get reads the player in plain SQL (see plainsql.go).
 func (r playerRepo) Get(id int64) (domain.Player, error) {
-	if r.t.dialect == SQLite {
-		return r.getPacked(id)
-	}
-	return r.getColumns(id)
-}
-
-func (r playerRepo) getPacked(id int64) (domain.Player, error) {
-	var p domain.Player
-	err := r.t.queryRow(false, "SELECT "+playerPacked+" FROM players WHERE id = $1", []any{id},
-		packedValue(func(pr *packedReader) { readPlayer(pr, &p) }))
-	if err != nil {
-		return domain.Player{}, translate(err, "player")
-	}
-	return p, nil
-}
-
-func (r playerRepo) getColumns(id int64) (domain.Player, error) {
 	var p domain.Player
 	err := r.t.queryRow(false, "SELECT "+playerColumns[r.t.dialect]+" FROM players WHERE id = $1", []any{id}, playerDest(&p)...)
 	if err != nil {
@@ -135,39 +93,10 @@ func (r playerRepo) Delete(id int64, at time.Time) error {
 	return deletedOne(r.t.db.Delete(&playerRow{}, id), "player")
 }
 
-// List reads a page and the total. In a read (View, ViewOne) it reads the
-// players' data version first, and answers a page read before at that
-// version without reading it again (data_versions.go).
+// List reads a page and the total in one statement, in plain SQL (see
+// plainsql.go).
 func (r playerRepo) List(f domain.PlayerFilter) ([]domain.Player, int, error) {
-	pages := r.t.playerPages
-	if pages == nil {
-		return r.list(f)
-	}
-	version, err := r.t.dataVersion("players")
-	if err != nil {
-		return nil, 0, err
-	}
-	key := playerPageKeyOf(f)
-	if page, ok := pages.get(key, version); ok {
-		return slices.Clone(page.items), page.total, nil
-	}
-	r.t.refundQuery() // a ViewOne: the version was a query of its own
-	items, total, err := r.list(f)
-	if err != nil {
-		return nil, 0, err
-	}
-	pages.put(key, version, playerPage{items: slices.Clone(items), total: total})
-	return items, total, nil
-}
-
-// list reads a page and the total in one statement, in plain SQL (see
-// plainsql.go); on SQLite, packed (see packed.go).
-func (r playerRepo) list(f domain.PlayerFilter) ([]domain.Player, int, error) {
-	q := r.listQuery(f)
-	if r.t.dialect == SQLite {
-		return r.listPacked(q, f)
-	}
-	return r.listColumns(q, f)
+	return r.listColumns(r.listQuery(f), f)
 }
 
 func (r playerRepo) listQuery(f domain.PlayerFilter) pagedQuery {
@@ -183,24 +112,6 @@ func (r playerRepo) listQuery(f domain.PlayerFilter) pagedQuery {
 	}
 	q.where = strings.Join(conds, " AND ")
 	return q
-}
-
-func (r playerRepo) listPacked(q pagedQuery, f domain.PlayerFilter) ([]domain.Player, int, error) {
-	out := make([]domain.Player, 0, f.Limit)
-	total, err := q.packed(r.t, f.Limit, f.Offset, "player", playerPacked, func(pr *packedReader) {
-		var p domain.Player
-		readPlayer(pr, &p)
-		out = append(out, p)
-	})
-	if err != nil {
-		return nil, 0, err
-	}
-	// The order of "name, id": SQLite compares TEXT bytewise (BINARY
-	// collation), as strings.Compare does.
-	slices.SortFunc(out, func(a, b domain.Player) int {
-		return cmp.Or(strings.Compare(a.Name, b.Name), cmp.Compare(a.ID, b.ID))
-	})
-	return out, total, nil
 }
 
 func (r playerRepo) listColumns(q pagedQuery, f domain.PlayerFilter) ([]domain.Player, int, error) {

@@ -52,19 +52,42 @@ func (db *DB) FollowTables(ctx context.Context, changed func(tableID, version in
 		<-ctx.Done()
 		return nil
 	}
+	feed := feed{name: listenerName, channel: tablesChannel, listening: resync, payload: func(p string) {
+		if id, version, err := parseTableChange(p); err == nil {
+			changed(id, version)
+		}
+	}}
+	db.follow(ctx, feed)
+	return nil
+}
+
+// feed is a channel a process listens on (PostgreSQL).
+type feed struct {
+	name, channel string       // the connection's application_name; the channel's SQL expression
+	listening     func()       // called each time it starts listening (again)
+	lost          func()       // called when the connection is lost (may be nil)
+	payload       func(string) // called with each notification's payload
+}
+
+// follow listens on f until ctx ends, re-establishing a lost connection
+// after a pause that grows to 2 s.
+func (db *DB) follow(ctx context.Context, f feed) {
 	pause := 50 * time.Millisecond
 	for {
 		started := time.Now()
-		err := db.listen(ctx, changed, resync)
+		err := db.listen(ctx, f)
+		if f.lost != nil {
+			f.lost()
+		}
 		if ctx.Err() != nil {
-			return nil
+			return
 		}
 		if time.Since(started) > 10*time.Second {
 			pause = 50 * time.Millisecond // it had been working: retry soon
 		}
 		select {
 		case <-ctx.Done():
-			return nil
+			return
 		case <-time.After(pause):
 		}
 		pause = min(2*pause, 2*time.Second)
@@ -73,33 +96,31 @@ func (db *DB) FollowTables(ctx context.Context, changed func(tableID, version in
 }
 
 // listen listens until the connection fails or ctx ends.
-func (db *DB) listen(ctx context.Context, changed func(tableID, version int64), resync func()) error {
+func (db *DB) listen(ctx context.Context, f feed) error {
 	cfg, err := pgx.ParseConfig(db.url)
 	if err != nil {
 		return err
 	}
-	cfg.RuntimeParams["application_name"] = listenerName
+	cfg.RuntimeParams["application_name"] = f.name
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
 	var channel string
-	if err := conn.QueryRow(ctx, "SELECT "+tablesChannel).Scan(&channel); err != nil {
+	if err := conn.QueryRow(ctx, "SELECT "+f.channel).Scan(&channel); err != nil {
 		return err
 	}
 	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{channel}.Sanitize()); err != nil {
 		return err
 	}
-	resync()
+	f.listening()
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
 			return err
 		}
-		if id, version, err := parseTableChange(n.Payload); err == nil {
-			changed(id, version)
-		}
+		f.payload(n.Payload)
 	}
 }
 

@@ -89,16 +89,6 @@ type seatRow struct {
 
 func (seatRow) TableName() string { return "table_seats" }
 
-// seatView is a seat joined with its user's name.
-type seatView struct {
-	TableID  int64
-	Seat     int
-	UserID   *int64
-	UserName *string
-	Bot      bool
-	JoinedAt *time.Time
-}
-
 type dealRow struct {
 	TableID   int64 `gorm:"primaryKey"`
 	Number    int   `gorm:"primaryKey"`
@@ -326,30 +316,39 @@ func (r tableRepo) get(q *gorm.DB, where string, arg any) (domain.Table, error) 
 func (r tableRepo) withSeats(rows []tableRow) ([]domain.Table, error) {
 	ts := make([]domain.Table, len(rows))
 	index := make(map[int64]int, len(rows))
-	ids := make([]int64, len(rows))
+	var args sqlArgs
+	in := make([]string, len(rows))
 	for i, row := range rows {
-		ts[i], index[row.ID], ids[i] = row.domain(), i, row.ID
+		ts[i], index[row.ID], in[i] = row.domain(), i, args.add(row.ID)
 	}
 	if len(rows) == 0 {
 		return ts, nil
 	}
-	var seats []seatView
-	err := r.t.db.Table("table_seats AS s").
-		Select("s.table_id, s.seat, s.user_id, u.name AS user_name, s.bot, s.joined_at").
-		Joins("LEFT JOIN users AS u ON u.id = s.user_id").
-		Where("s.table_id IN ?", ids).Order("s.table_id, s.seat").Find(&seats).Error
+	// Plain SQL (see plainsql.go): the lobby reads a page of tables and
+	// their seats on every call.
+	q := `SELECT s.table_id, s.seat, s.user_id, u.name, s.bot, ` + r.t.stampCol("s.joined_at") + `
+		FROM table_seats AS s LEFT JOIN users AS u ON u.id = s.user_id
+		WHERE s.table_id IN (` + strings.Join(in, ", ") + `) ORDER BY s.table_id, s.seat`
+	seats, err := r.t.query(q, args...)
 	if err != nil {
 		return nil, translate(err, "table seat")
 	}
-	for _, s := range seats {
-		seat := domain.Seat{Seat: s.Seat, UserID: s.UserID, Bot: s.Bot, JoinedAt: utcPtr(s.JoinedAt)}
-		if s.UserName != nil {
-			seat.UserName = *s.UserName
+	defer seats.Close()
+	for seats.Next() {
+		var id int64
+		var name *string
+		var s domain.Seat
+		if err := seats.Scan(&id, &s.Seat, &s.UserID, &name, &s.Bot, optStamp{&s.JoinedAt}); err != nil {
+			return nil, translate(err, "table seat")
 		}
-		t := &ts[index[s.TableID]]
-		t.Seats = append(t.Seats, seat)
+		s.JoinedAt = utcPtr(s.JoinedAt)
+		if name != nil {
+			s.UserName = *name
+		}
+		t := &ts[index[id]]
+		t.Seats = append(t.Seats, s)
 	}
-	return ts, nil
+	return ts, translate(seats.Err(), "table seat")
 }
 
 // Update writes the columns of t that differ from the row this
@@ -437,30 +436,51 @@ func (r tableRepo) SetSeat(tableID int64, s domain.Seat) error {
 	return hitOne(res, "table seat")
 }
 
+// List reads a page of the lobby and the number of tables that match in
+// one statement, in plain SQL (see plainsql.go), and their seats in a
+// second: the columns a table's answer shows (not its clock's).
 func (r tableRepo) List(f domain.TableFilter, userID int64) ([]domain.Table, int, error) {
-	where := func() *gorm.DB {
-		q := r.t.db.Model(&tableRow{})
-		mine := "creator_id = ? OR EXISTS (SELECT 1 FROM table_seats AS s WHERE s.table_id = tables.id AND s.user_id = ?)"
-		if f.Mine {
-			q = q.Where("("+mine+")", userID, userID)
-		} else {
-			q = q.Where("(private = ? OR "+mine+")", false, userID, userID)
-		}
-		if f.OpenSeats {
-			q = q.Where("status = ? AND free_seats > 0", string(domain.TableOpen))
-		}
-		if f.Rules != "" {
-			q = q.Where("rules = ?", string(f.Rules))
-		}
-		if f.ClubID != nil {
-			q = q.Where("club_id = ?", *f.ClubID)
-		}
-		if f.Status != "" {
-			q = q.Where("status = ?", string(f.Status))
-		}
-		return q
+	t := r.t
+	q := pagedQuery{from: "tables", order: "id DESC", cols: `id, creator_id, club_id, rules, options, players, match_deals,
+		match_target, match_require_winner, private, invite_code, auto_start, turn_seconds, match_seconds, grace_seconds,
+		status, free_seats, version, deal_number, winner, draw, lost_on_time, result, abandoned_by, ` +
+		t.stampCol("created_at") + `, ` + t.stampCol("updated_at") + `, ` + t.stampCol("started_at") + `, ` +
+		t.stampCol("finished_at")}
+	mine := func() string {
+		return "(creator_id = " + q.args.add(userID) +
+			" OR EXISTS (SELECT 1 FROM table_seats AS s WHERE s.table_id = tables.id AND s.user_id = " + q.args.add(userID) + "))"
 	}
-	rows, total, err := listPage(where, "id DESC", f.Limit, f.Offset, "table", func(row tableRow) tableRow { return row })
+	var conds []string
+	if f.Mine {
+		conds = append(conds, mine())
+	} else {
+		public := "private = " + q.args.add(false)
+		conds = append(conds, "("+public+" OR "+mine()+")")
+	}
+	if f.OpenSeats {
+		conds = append(conds, "status = "+q.args.add(string(domain.TableOpen))+" AND free_seats > 0")
+	}
+	if f.Rules != "" {
+		conds = append(conds, "rules = "+q.args.add(string(f.Rules)))
+	}
+	if f.ClubID != nil {
+		conds = append(conds, "club_id = "+q.args.add(*f.ClubID))
+	}
+	if f.Status != "" {
+		conds = append(conds, "status = "+q.args.add(string(f.Status)))
+	}
+	q.where = strings.Join(conds, " AND ")
+	rows := make([]tableRow, 0, f.Limit)
+	total, err := q.run(t, f.Limit, f.Offset, "table", func(rs *sql.Rows, total *int64) error {
+		var row tableRow
+		err := rs.Scan(&row.ID, &row.CreatorID, &row.ClubID, &row.Rules, &row.Options, &row.Players, &row.MatchDeals,
+			&row.MatchTarget, &row.MatchRequireWinner, &row.Private, &row.InviteCode, &row.AutoStart, &row.TurnSeconds,
+			&row.MatchSeconds, &row.GraceSeconds, &row.Status, &row.FreeSeats, &row.Version, &row.DealNumber, &row.Winner,
+			&row.Draw, &row.LostOnTime, &row.Result, &row.AbandonedBy, timestamp{&row.CreatedAt}, timestamp{&row.UpdatedAt},
+			optStamp{&row.StartedAt}, optStamp{&row.FinishedAt}, total)
+		rows = append(rows, row)
+		return err
+	})
 	if err != nil {
 		return nil, 0, err
 	}

@@ -73,7 +73,10 @@ func (r tournamentEventRepo) Append(tournamentID, expectSeq int64, events []doma
 		}
 		return translate(err, "tournament event")
 	}
-	return r.addPlayers(tournamentID, m.Players)
+	if err := r.addPlayers(tournamentID, m.Players); err != nil {
+		return err
+	}
+	return r.t.announceTournament(tournamentID)
 }
 
 // eventRows checks that events follow expectSeq one by one and returns

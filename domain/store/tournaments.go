@@ -162,7 +162,7 @@ func (r tournamentRepo) get(q *gorm.DB, id int64) (domain.Tournament, error) {
 func (r tournamentRepo) Update(t domain.Tournament) error {
 	row := tournamentRowOf(t)
 	c := row.Setup
-	return hitOne(r.t.db.Model(&tournamentRow{ID: t.ID}).Updates(map[string]any{
+	err := hitOne(r.t.db.Model(&tournamentRow{ID: t.ID}).Updates(map[string]any{
 		"name": row.Name, "description": row.Description, "rules": row.Rules, "options": row.Options,
 		"players_per_table": row.PlayersPerTable, "kind": row.Kind, "deals_per_round": row.DealsPerRound,
 		"starts_at": row.StartsAt, "search": row.Search, "updated_at": row.UpdatedAt,
@@ -172,6 +172,10 @@ func (r tournamentRepo) Update(t domain.Tournament) error {
 		"avoid_repeat_opponents": c.AvoidRepeatOpponents,
 		"late_entry_round":       c.LateEntryRound, "team_pairs": c.TeamPairs,
 	}), "tournament")
+	if err != nil {
+		return err
+	}
+	return r.t.announceTournament(t.ID)
 }
 
 func (r tournamentRepo) Delete(id int64) error {

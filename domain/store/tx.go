@@ -25,9 +25,6 @@ type tx struct {
 	// committed are the table rows to cache once the transaction commits
 	// (at once after a read-only one).
 	committed []tableRow
-	// playerPages is the database's cache of the players list in reads
-	// (View, ViewOne), which see committed rows only; nil in InTx.
-	playerPages *playerPages
 }
 
 // done caches the rows the transaction read or wrote, once it committed.

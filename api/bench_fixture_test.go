@@ -21,60 +21,25 @@ import (
 	"github.com/burraco/burraco/domain/store/storetest"
 )
 
-// BenchmarkRequestPath measures the server's request path against
-// baselines measured in the same run, so that the figures mean the same on
-// a loaded or an idle machine:
-//
-//	go test ./api -run '^$' -bench RequestPath -benchtime 20000x -count 5
-//
-// The server is the real one (router, middleware, services, GORM) on a real
-// SQLite file, answering real HTTP over loopback on loadConns keep-alive
-// connections, on serve's http.Server settings. Each read is compared with
-// a bare net/http handler on the same settings that answers the same bytes; each write with a raw Go loop of single-row
-// INSERT transactions on another SQLite file opened with the same pragmas.
-// The two alternate in rounds, so a burst of other work on the machine hits
-// both.
+// The fixture of the single-route benchmarks (BenchmarkTournamentStandings):
+// the real server (router, middleware, services, GORM) on a real SQLite
+// file, answering real HTTP over loopback on loadConns keep-alive
+// connections, on serve's http.Server settings, and a bare net/http
+// handler on the same settings that answers the same bytes, measured in
+// alternating rounds so that a burst of other work on the machine hits
+// both. What a club evening sends, all routes at once, is BenchmarkMix
+// (mix_bench_test.go).
 //
 // Metrics: ratio is the server's throughput over the baseline's (1 = as fast
 // as the baseline); cpu-ratio the baseline's CPU time per request over the
-// server's (the process's CPU time, load generator included), which other
-// work on the machine disturbs less than throughput; req/s, p50-ms and
-// p99-ms are the server's, base/s the baseline's. ns/op is the server's wall time per request (the
-// baseline's time is not counted).
-//
-// To add a route (polls and moves will come), add a row to the table.
-func BenchmarkRequestPath(b *testing.B) {
-	f := newBenchFixture(b)
-	for _, tc := range []struct {
-		name, method, path string
-		token, body        string
-		status             int
-	}{
-		{"healthz", "GET", "/healthz", "", "", 200},
-		{"get-player-anonymous", "GET", f.playerPath, "", "", 200},
-		{"get-player", "GET", f.playerPath, f.userToken, "", 200},
-		{"list-players", "GET", "/api/v1/players", f.userToken, "", 200},
-		{"create-player", "POST", "/api/v1/players", f.adminToken, `{"name":"Bench Player"}`, 201},
-	} {
-		b.Run(tc.name, func(b *testing.B) {
-			req := rawRequest(tc.method, tc.path, tc.token, tc.body)
-			var baseline func(n int) time.Duration
-			if tc.method == "GET" {
-				baseline = f.bareBaseline(b, tc.path, req)
-			} else {
-				baseline = f.insertBaseline(b)
-			}
-			f.measure(b, req, tc.status, baseline)
-		})
-	}
-}
+// server's (the process's CPU time, load generator included); req/s,
+// p50-ms and p99-ms are the server's, base/s the baseline's.
 
 // benchFixture is the server under test and its baselines.
 type benchFixture struct {
 	server     *httptest.Server
 	bare       *httptest.Server
 	bareBodies map[string][]byte // path → the server's answer, which bare repeats
-	raw        *sql.DB           // the raw-insert baseline's database
 	userToken  string
 	adminToken string
 	playerPath string
@@ -85,12 +50,12 @@ func newBenchFixture(b *testing.B) *benchFixture {
 	db := storetest.SQLite(b)
 	svc := domain.NewServices(db, domain.Config{PasswordParams: domain.TestPasswordParams, MaxOpenTables: -1}) // one user's many tables
 	handler := api.NewServer(api.Config{JWTSecret: testSecret}, svc, db, benchLogger(b))
+	follow(b, svc)
 	f := &benchFixture{server: startBenchServer(b, handler), bareBodies: map[string][]byte{}}
 	f.bare = startBenchServer(b, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(f.bareBodies[r.URL.Path])
 	}))
-	f.raw = storetest.SQLite(b).SQL()
 
 	ctx := context.Background()
 	if _, err := svc.Auth.EnsureAdmin(ctx, "root@example.com", "root-password-1"); err != nil {
@@ -177,12 +142,6 @@ func (f *benchFixture) bareBaseline(b *testing.B, path string, req []byte) func(
 		}
 		return d
 	}
-}
-
-// insertBaseline returns the raw-SQLite baseline: n single-row INSERT
-// transactions, one after another, with a prepared statement.
-func (f *benchFixture) insertBaseline(b *testing.B) func(n int) time.Duration {
-	return rawInsertBaseline(b, f.raw)
 }
 
 // rawInsertBaseline is the baseline of the write benchmarks: n single-row
