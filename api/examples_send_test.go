@@ -11,6 +11,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/burraco/burraco/api"
+	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/domain/store/storetest"
 )
 
@@ -94,7 +95,9 @@ func TestEveryRequestExampleSucceeds(t *testing.T) {
 // describes, and returns the run: where each went, as whom.
 func runExamples(t *testing.T) *exampleRun {
 	doc := loadOpenAPI(t)
-	te := newTourneyEnv(t, storetest.SQLite(t))
+	// The property tests send the create-table example many times over:
+	// the per-user limit of open tables is off.
+	te := tourneyEnvOn(t, newEnvServices(t, storetest.SQLite(t), domain.Config{MaxOpenTables: -1}))
 	x := &exampleRun{tourneyEnv: te, doc: doc, sent: map[string]bool{}, paths: map[string]string{}, tokens: map[string]string{},
 		sets: map[string]map[string]any{}}
 

@@ -28,7 +28,7 @@ func (s *server) listTableMoves(w http.ResponseWriter, r *http.Request) {
 	q := query{r: r}
 	since, hasSince := q.int64or0("since")
 	deal := q.int("deal")
-	q.v.Check(deal >= 0, "deal", "out_of_range", "deal must be a deal number, from 1")
+	q.v.Check(deal >= 1 || deal == 0 && !r.URL.Query().Has("deal"), "deal", "out_of_range", "deal must be a deal number, from 1")
 	if !q.done(w) {
 		return
 	}

@@ -205,6 +205,22 @@ func sameJSON(t *testing.T, want, got any) string {
 	if err := json.Unmarshal([]byte(mustJSON(got)), &b); err != nil {
 		t.Fatal(err)
 	}
+	// The API leaves a spectator's hand out, where the engine's view has null.
+	if m, ok := a.(map[string]any); ok {
+		if h, has := m["hand"]; has && h == nil {
+			delete(m, "hand")
+		}
+	}
+	// start_totals is the engine's totals under the name that says which
+	// (the API's, not the engine's): checked equal, then left out.
+	if m, ok := b.(map[string]any); ok {
+		if _, named := m["start_totals"]; named {
+			if d := cmp.Diff(m["totals"], m["start_totals"]); d != "" {
+				return "start_totals differ from totals: " + d
+			}
+			delete(m, "start_totals")
+		}
+	}
 	return cmp.Diff(a, b)
 }
 

@@ -33,7 +33,12 @@ type tourneyEnv struct {
 
 func newTourneyEnv(t *testing.T, db *store.DB) *tourneyEnv {
 	t.Helper()
-	e := newEnv(t, db)
+	return tourneyEnvOn(t, newEnv(t, db))
+}
+
+// tourneyEnvOn is newTourneyEnv on a server of the test's choosing.
+func tourneyEnvOn(t *testing.T, e *env) *tourneyEnv {
+	t.Helper()
 	te := &tourneyEnv{env: e, tokenOf: map[int64]string{}, nameOf: map[int64]string{}, playerUser: map[int64]int64{}}
 	owner, tok := e.user("director@club.example", "Direttore")
 	te.owner, te.director = domain.Actor{UserID: owner.ID}, tok.AccessToken

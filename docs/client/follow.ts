@@ -53,7 +53,7 @@ export function fromCards(players: number, c: components["schemas"]["DealtCards"
 export function fromView(v: components["schemas"]["DealView"]): Board {
   return {
     players: v.players,
-    hands: v.hand_sizes.map((_, seat) => (seat === v.seat ? [...v.hand] : undefined)),
+    hands: v.hand_sizes.map((_, seat) => (seat === v.seat ? [...(v.hand ?? [])] : undefined)),
     handSizes: [...v.hand_sizes],
     stock: undefined,
     stockSize: v.stock_size,
@@ -183,7 +183,7 @@ export function seenBy(b: Board, seat: number) {
 /** viewOf is a server view in the form of seenBy. */
 export function viewOf(v: components["schemas"]["DealView"]) {
   return {
-    hand: sorted(v.hand),
+    hand: sorted(v.hand ?? []),
     hand_sizes: v.hand_sizes,
     pile: v.pile ?? [],
     stock_size: v.stock_size,
