@@ -101,10 +101,11 @@ export TEST_DATABASE_URL="${TEST_DATABASE_URL:-$DEFAULT_PG_URL}"
 echo "TEST_DATABASE_URL=…@${TEST_DATABASE_URL#*@} CI=${CI:-}"
 
 # The engine starts no goroutine (TestEngineIsSequential keeps it so), so
-# the race detector has nothing to find there: it runs once, full size,
-# without it (the random-play simulation plays 2,000 deals per rule set and
-# player count), instead of a sample under -race and the full size again.
-# Every other package runs under the detector.
+# the race detector has nothing to find there: it runs once without it,
+# its tests at their CI size (the random-play simulation: 200 deals per rule
+# set and player count; BURRACO_SIM_DEALS=1000 plays 2,000), instead of a
+# sample under -race and the simulation again. Every other package runs
+# under the detector.
 step "go test -race (all but engine)"
 go test -race -count=1 $(go list ./... | grep -v '/engine$')
 
