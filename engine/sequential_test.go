@@ -11,8 +11,8 @@ import (
 )
 
 // TestEngineIsSequential keeps the premise on which .ci/test.sh runs this
-// package without the race detector (full size, once, instead of a sample
-// under -race and the full size again): the engine's code starts no
+// package without the race detector (once, at CI size, instead of a sample
+// under -race and the simulation again): the engine's code starts no
 // goroutine and shares no memory between them, so the detector has nothing
 // to find in it. A go statement, or an import of sync, sync/atomic or
 // runtime, in a non-test file fails this test; whoever needs one puts the
