@@ -109,7 +109,7 @@ echo "TEST_DATABASE_URL=…@${TEST_DATABASE_URL#*@} CI=${CI:-}"
 step "go test -race (all but engine)"
 go test -race -count=1 $(go list ./... | grep -v '/engine$')
 
-step "go test ./engine (full size, no race detector)"
+step "go test ./engine (CI size, no race detector)"
 go test -count=1 ./engine
 
 # The race detector slows the tables' leak property and the state
