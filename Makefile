@@ -1,13 +1,30 @@
 # The everyday commands; the README explains each.
-.PHONY: run test docs lint bench bench-http
+.PHONY: run test quick docs lint bench bench-http
 
 # Start the API on :8080 with burraco.db in this directory.
 run:
 	go run ./cmd/burraco serve
 
-# Everything CI checks (PostgreSQL is installed first when running as root).
+# Everything CI checks (.ci/test.sh): go vet, gofmt, staticcheck, redocly
+# lint, go test -race on every package but the engine on SQLite and
+# PostgreSQL, the engine (its simulation sized for CI) and the api's random
+# properties at full size without the race detector, and the conformance
+# cases. Run as root, it
+# first installs what is missing from Debian (gcc and libc6-dev, nodejs and
+# npm, postgresql), starts PostgreSQL and creates the SUPERUSER role
+# burraco (password burraco) and the database burraco_test, unless
+# TEST_DATABASE_URL points elsewhere. staticcheck and @redocly/cli are
+# fetched through go run and npx.
 test:
 	bash .ci/test.sh
+
+# The edit-test loop, under a minute with a warm build cache: go test -short
+# without the race detector. It needs neither PostgreSQL nor Node.js: the
+# PostgreSQL halves, the tests that build and run the binary and the
+# generated-client test skip, and the simulations play small samples.
+# Unchanged packages answer from go test's cache.
+quick:
+	go test -short ./...
 
 # Regenerate docs/ (swag) and openapi.yaml (OpenAPI 3) from the annotations.
 docs:

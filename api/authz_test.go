@@ -360,7 +360,8 @@ func tournamentPath(id int64) string { return fmt.Sprintf("/api/v1/tournaments/%
 // checks the status: the roles are enforced by the real services through
 // the real router, on SQLite and PostgreSQL.
 func TestAuthorisationMatrix(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnvServices(t, db, domain.Config{MaxOpenTables: -1}) // the fixture's owner creates a table per caller and row
 		f := newFixture(e)
 		for _, rt := range matrix {

@@ -26,6 +26,7 @@ func loadOpenAPI(t *testing.T) *openapi3.T {
 // TestRoutesMatchOpenAPI checks that every route of the router is
 // documented and every documented operation is routed.
 func TestRoutesMatchOpenAPI(t *testing.T) {
+	t.Parallel()
 	doc := loadOpenAPI(t)
 	e := newEnv(t, storetest.SQLite(t))
 	routed := map[string]bool{}
@@ -62,6 +63,7 @@ func TestRoutesMatchOpenAPI(t *testing.T) {
 // token: an operation whose only security is BearerAuth must answer 401,
 // any other must not.
 func TestSecurityMatchesOpenAPI(t *testing.T) {
+	t.Parallel()
 	doc := loadOpenAPI(t)
 	e := newEnv(t, storetest.SQLite(t))
 	for path, item := range doc.Paths.Map() {

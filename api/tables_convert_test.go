@@ -18,9 +18,15 @@ import (
 // count with random options: bots play whole deals, with referee time-outs
 // and deals ended by the referee, and every seat's view (and a
 // spectator's) is compared along the way and at the end.
+//
+// It plays 12 deals of each configuration; 3 under -short and under the race
+// detector, where the conversions' shared cache is what matters and the
+// parallel table tests hit it at the same time (.ci/test.sh runs the full
+// size without the detector).
 func TestStateConversionMatchesJSON(t *testing.T) {
+	t.Parallel()
 	deals := 12
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		deals = 3
 	}
 	rng := rand.New(rand.NewPCG(7, 11))

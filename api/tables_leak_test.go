@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/burraco/burraco/api"
@@ -455,73 +456,89 @@ func leakTables(n int) []leakTable {
 // TestTableNothingHiddenLeaks is the leak property (see the top of this
 // file) over leakDeals deals of every rule set; after every move each
 // viewer reads every table endpoint, and the human on turn tries moves
-// naming cards from each hidden place.
+// naming cards from each hidden place. Each table is a parallel subtest on
+// a database and server of its own.
 func TestTableNothingHiddenLeaks(t *testing.T) {
+	t.Parallel()
+	var deals, moves atomic.Int64
+	t.Run("tables", func(t *testing.T) {
+		for i, lt := range leakTables(leakDeals(t)) {
+			t.Run(fmt.Sprintf("%d-%s-%dp", i, lt.rules, lt.players), func(t *testing.T) {
+				t.Parallel()
+				d, m := playLeakTable(t, i, lt)
+				deals.Add(int64(d))
+				moves.Add(int64(m))
+			})
+		}
+	})
+	t.Logf("%d deals, %d human moves, each followed by every viewer's reads", deals.Load(), moves.Load())
+	if !t.Failed() && deals.Load() < int64(leakDeals(t)) {
+		t.Fatalf("played %d deals, want at least %d", deals.Load(), leakDeals(t))
+	}
+}
+
+// playLeakTable plays table i of leakTables to its end, checking every
+// viewer after every move, and returns the deals and human moves played.
+func playLeakTable(t *testing.T, i int, lt leakTable) (deals, moves int) {
 	db := storetest.SQLite(t)
 	e := newEnv(t, db)
 	tokens := make([]string, 4)
-	for i := range tokens {
-		_, tok := e.user(fmt.Sprintf("leak%d@example.com", i), fmt.Sprintf("Player%d", i))
-		tokens[i] = tok.AccessToken
+	for k := range tokens {
+		_, tok := e.user(fmt.Sprintf("leak%d@example.com", k), fmt.Sprintf("Player%d", k))
+		tokens[k] = tok.AccessToken
 	}
 	_, watcher := e.user("watcher@example.com", "Watcher")
-	rng := rand.New(rand.NewPCG(7, 11))
-	deals, moves := 0, 0
-	for i, lt := range leakTables(leakDeals(t)) {
-		creator := tokens[lt.humans[0]]
-		tb := e.newTable(creator, api.TableCreateRequest{Rules: string(lt.rules), Players: lt.players, Seat: ptr(lt.humans[0]),
-			Match: &api.MatchFormat{Deals: lt.deals}, GraceSeconds: ptr(0)})
-		viewers := []leakViewer{{token: watcher.AccessToken, seat: -1, who: "a logged-in bystander"}, {seat: -1, who: "anonymous"}}
-		human := map[int]leakViewer{}
-		for s := range lt.players {
-			if slices.Contains(lt.humans, s) {
-				if s != lt.humans[0] {
-					e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "join"), Token: tokens[s], Body: api.SeatRequest{Seat: ptr(s)}}, nil)
-				}
-				human[s] = leakViewer{token: tokens[s], seat: s, who: fmt.Sprintf("seat %d", s)}
-				viewers = append(viewers, human[s])
-			} else {
-				e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "bots"), Token: creator, Body: api.SeatRequest{Seat: ptr(s)}}, nil)
+	rng := rand.New(rand.NewPCG(7, 11+uint64(i)))
+	creator := tokens[lt.humans[0]]
+	tb := e.newTable(creator, api.TableCreateRequest{Rules: string(lt.rules), Players: lt.players, Seat: ptr(lt.humans[0]),
+		Match: &api.MatchFormat{Deals: lt.deals}, GraceSeconds: ptr(0)})
+	viewers := []leakViewer{{token: watcher.AccessToken, seat: -1, who: "a logged-in bystander"}, {seat: -1, who: "anonymous"}}
+	human := map[int]leakViewer{}
+	for s := range lt.players {
+		if slices.Contains(lt.humans, s) {
+			if s != lt.humans[0] {
+				e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "join"), Token: tokens[s], Body: api.SeatRequest{Seat: ptr(s)}}, nil)
 			}
-		}
-		e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "start"), Token: creator}, nil)
-		c := chooser{rand.New(rand.NewPCG(uint64(i), 13))}
-		lastDeal := 0
-		for step := 0; ; step++ {
-			if step > 5000 {
-				t.Fatalf("table %d (%s, %d players) did not finish", tb.ID, lt.rules, lt.players)
-			}
-			pos := loadLeakPosition(t, db, tb.ID)
-			if pos.table.DealNumber != lastDeal {
-				deals++
-				lastDeal = pos.table.DealNumber
-			}
-			if pos.table.Status == domain.TableFinished {
-				break
-			}
-			for k, v := range viewers {
-				checkViewer(t, e, pos, v, step%2 == 0 && k == step/2%len(viewers))
-			}
-			turn := pos.g.Turn()
-			mover, ok := human[turn]
-			if !ok {
-				t.Fatalf("table %d: a bot's turn (seat %d) is pending: bots play at once", tb.ID, turn)
-			}
-			if step%4 == 0 || rng.IntN(8) == 0 {
-				tryHiddenCards(t, e, pos, mover, viewers)
-			}
-			m := c.choose(pos.g, turn)
-			r := e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "moves"), Token: mover.token, Body: moveBody(t, m, pos.table.Version)}, nil)
-			moves++
-			// The answer shows the position after the move (and the bots'
-			// turns): the next deal's if this one ended, the last one's
-			// if the match did.
-			after := loadLeakPosition(t, db, tb.ID)
-			leakCheck{t: t, pos: after, seat: turn, who: mover.who}.body("move answer", r.Body)
+			human[s] = leakViewer{token: tokens[s], seat: s, who: fmt.Sprintf("seat %d", s)}
+			viewers = append(viewers, human[s])
+		} else {
+			e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "bots"), Token: creator, Body: api.SeatRequest{Seat: ptr(s)}}, nil)
 		}
 	}
-	t.Logf("%d deals, %d human moves, each followed by every viewer's reads", deals, moves)
-	if deals < leakDeals(t) {
-		t.Fatalf("played %d deals, want at least %d", deals, leakDeals(t))
+	e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "start"), Token: creator}, nil)
+	c := chooser{rand.New(rand.NewPCG(uint64(i), 13))}
+	lastDeal := 0
+	for step := 0; ; step++ {
+		if step > 5000 {
+			t.Fatalf("table %d (%s, %d players) did not finish", tb.ID, lt.rules, lt.players)
+		}
+		pos := loadLeakPosition(t, db, tb.ID)
+		if pos.table.DealNumber != lastDeal {
+			deals++
+			lastDeal = pos.table.DealNumber
+		}
+		if pos.table.Status == domain.TableFinished {
+			break
+		}
+		for k, v := range viewers {
+			checkViewer(t, e, pos, v, step%2 == 0 && k == step/2%len(viewers))
+		}
+		turn := pos.g.Turn()
+		mover, ok := human[turn]
+		if !ok {
+			t.Fatalf("table %d: a bot's turn (seat %d) is pending: bots play at once", tb.ID, turn)
+		}
+		if step%4 == 0 || rng.IntN(8) == 0 {
+			tryHiddenCards(t, e, pos, mover, viewers)
+		}
+		m := c.choose(pos.g, turn)
+		r := e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "moves"), Token: mover.token, Body: moveBody(t, m, pos.table.Version)}, nil)
+		moves++
+		// The answer shows the position after the move (and the bots'
+		// turns): the next deal's if this one ended, the last one's
+		// if the match did.
+		after := loadLeakPosition(t, db, tb.ID)
+		leakCheck{t: t, pos: after, seat: turn, who: mover.who}.body("move answer", r.Body)
 	}
+	return deals, moves
 }

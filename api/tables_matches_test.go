@@ -240,16 +240,20 @@ func TestTableMatchEveryRuleSet(t *testing.T) {
 		{"fechado", 4, api.MatchFormat{Target: 500}},
 		{"fechado", 2, api.MatchFormat{Deals: 2}},
 	}
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		e := newEnv(t, db)
-		_, tok := e.user("sara@example.com", "Sara")
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		for i, c := range cases {
 			name := fmt.Sprintf("%s-%dp-%ddeals", c.rules, c.players, c.match.Deals)
 			if c.match.Target > 0 {
 				name = fmt.Sprintf("%s-%dp-to%d", c.rules, c.players, c.match.Target)
 			}
+			// Each match on a server and account of its own (one
+			// database), so that they run in parallel: one match plays
+			// for as long as the whole test may take.
 			t.Run(name, func(t *testing.T) {
-				e.t = t
+				t.Parallel()
+				e := newEnv(t, db)
+				_, tok := e.user(fmt.Sprintf("sara%d@example.com", i), "Sara")
 				seat := i % c.players
 				tb := e.newTable(tok.AccessToken, api.TableCreateRequest{Rules: c.rules, Players: c.players, Match: &c.match,
 					Seat: ptr(seat), AutoStart: true, GraceSeconds: ptr(0)})
@@ -340,6 +344,7 @@ func findSeed(t *testing.T, r engine.Rules, dealer int, totals []int, start uint
 // too, so another follows; the third decides the match for the team the
 // engine predicts.
 func TestTableTieBreakDeals(t *testing.T) {
+	t.Parallel()
 	r, err := engine.NewRules(engine.Fibur, 2)
 	if err != nil {
 		t.Fatal(err)
@@ -363,7 +368,7 @@ func TestTableTieBreakDeals(t *testing.T) {
 	}
 	t.Logf("seeds %v, deal totals %v, %v, %v", seeds, scores[0][0].Total, scores[1][0].Total, scores[2])
 
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		rnd := &scriptedRandom{}
 		e := newScriptedEnv(t, db, rnd)
 		_, a := e.user("anna@example.com", "Anna")

@@ -289,7 +289,8 @@ var playMatrix = []playRoute{
 // TestPlayAuthorisationMatrix calls every tournament play route as every
 // kind of caller and checks the status, on SQLite and PostgreSQL.
 func TestPlayAuthorisationMatrix(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		pf := newPlayFixture(e)
 		for _, rt := range playMatrix {

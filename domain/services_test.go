@@ -43,9 +43,10 @@ func newFixture(t *testing.T, db *store.DB) *fixture {
 	return &fixture{t: t, db: db, svc: svc, clock: c}
 }
 
-// each runs fn with a fixture on SQLite and on PostgreSQL.
+// each runs fn with a fixture on SQLite and on PostgreSQL, the two at the
+// same time (storetest.EachParallel): what fn captures it may only read.
 func each(t *testing.T, fn func(t *testing.T, f *fixture)) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) { fn(t, newFixture(t, db)) })
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) { fn(t, newFixture(t, db)) })
 }
 
 const password = "correct horse battery"

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"fmt"
+	"os"
+	"strconv"
 	"testing"
 )
 
@@ -258,19 +260,28 @@ func botName(uniform bool) string {
 }
 
 // simDeals is how many deals TestRandomPlay plays with each bot for one
-// configuration: 1,000 with each (2,000 complete deals) for each rule set
-// and player count, 100 with each for the option mixes; fewer under -short
-// and under the race detector, which slows play down about tenfold.
-func simDeals(options bool) int {
+// configuration. BURRACO_SIM_DEALS=N sets it for every configuration (the
+// deep run: N=1000 plays 2,000 complete deals per rule set and player
+// count). Otherwise it is sized for CI, where the engine runs without the
+// race detector: 100 with each bot (200 complete deals) for each rule set
+// and player count, 50 for the option mixes; fewer under -short, and 50
+// under the race detector, which slows play down about tenfold. Every size
+// but -short's meets each rule the tallies look for (checkSimStats).
+func simDeals(t *testing.T, options bool) int {
+	if s := os.Getenv("BURRACO_SIM_DEALS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			t.Fatalf("BURRACO_SIM_DEALS=%q: want a positive number", s)
+		}
+		return n
+	}
 	switch {
 	case testing.Short():
 		return 15
-	case raceEnabled:
+	case raceEnabled, options:
 		return 50
-	case options:
-		return 100
 	}
-	return 1000
+	return 100
 }
 
 // TestRandomPlay plays complete deals of every configuration (rule set,
@@ -289,7 +300,7 @@ func TestRandomPlay(t *testing.T) {
 		if c.opts != nil {
 			name += "/options"
 		}
-		deals := simDeals(c.opts != nil)
+		deals := simDeals(t, c.opts != nil)
 		for _, uniform := range []bool{false, true} {
 			name := name + "/" + botName(uniform)
 			t.Run(name, func(t *testing.T) {

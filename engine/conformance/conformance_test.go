@@ -36,25 +36,22 @@ func repoRoot(t *testing.T) string {
 	return dir
 }
 
+// TestConformanceCases runs the shared cases when the repository sits
+// beside a shared/ directory that has them (the project's own checkout), and
+// skips otherwise, CI included: a standalone clone has only its own cases
+// (TestRepoConformanceCases), and .ci/test.sh prints which ran.
 func TestConformanceCases(t *testing.T) {
 	dir := casesDir(t)
 	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("conformance cases missing in CI: %v", err)
-		}
-		t.Skipf("conformance cases not found at %s", dir)
+		t.Skipf("no shared conformance cases beside the repository (%v): only testdata/conformance runs", err)
 	}
 	runDir(t, dir)
 }
 
 // TestRepoConformanceCases runs the project's own cases in
-// testdata/conformance, when present.
+// testdata/conformance, which every clone has: missing, they fail.
 func TestRepoConformanceCases(t *testing.T) {
-	dir := filepath.Join(repoRoot(t), "testdata", "conformance")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("no cases at %s", dir)
-	}
-	runDir(t, dir)
+	runDir(t, filepath.Join(repoRoot(t), "testdata", "conformance"))
 }
 
 func runDir(t *testing.T, dir string) {

@@ -283,8 +283,12 @@ func Run(m *testing.M) int {
 
 // Binary returns the path of cmd/burraco built from the module the test
 // runs in: one build per test process under Run, one per test otherwise.
+// Under -short it skips the test instead.
 func Binary(t testing.TB) string {
 	t.Helper()
+	if testing.Short() { // make quick: building the binary takes a minute cold
+		t.Skip("servertest: the binary is not built under -short")
+	}
 	if buildDir == "" {
 		bin := filepath.Join(t.TempDir(), "burraco")
 		if err := build(bin); err != nil {

@@ -4,7 +4,7 @@
 // PostgreSQL is found through TEST_DATABASE_URL (default
 // postgres://burraco:burraco@localhost:5432/burraco_test?sslmode=disable).
 // When it is unreachable the PostgreSQL tests are skipped, unless CI=true,
-// where they fail.
+// where they fail; under -short (make quick) they are always skipped.
 package storetest
 
 import (
@@ -50,9 +50,13 @@ func Postgres(t testing.TB) *store.DB {
 
 // PostgresURL creates an empty schema of its own on the test server
 // (dropped when the test ends) and returns a URL whose connections use it.
-// It skips or fails the test as Postgres does when the server is down.
+// It skips or fails the test as Postgres does when the server is down, and
+// skips it under -short.
 func PostgresURL(t testing.TB) string {
 	t.Helper()
+	if testing.Short() { // make quick: the edit-test loop runs without a server
+		t.Skip("storetest: PostgreSQL is not used under -short")
+	}
 	admin := adminDB(t)
 	schema := "test_" + randomHex(t, 8)
 	ctx := context.Background()
@@ -80,6 +84,16 @@ func Each(t *testing.T, fn func(t *testing.T, db *store.DB)) {
 	t.Helper()
 	t.Run(store.SQLite, func(t *testing.T) { fn(t, SQLite(t)) })
 	t.Run(store.Postgres, func(t *testing.T) { fn(t, Postgres(t)) })
+}
+
+// EachParallel is Each with the two subtests run in parallel with each
+// other and with the package's other parallel tests (t.Parallel): for the
+// long tests, whose two halves share nothing but what fn captures, which
+// they must only read.
+func EachParallel(t *testing.T, fn func(t *testing.T, db *store.DB)) {
+	t.Helper()
+	t.Run(store.SQLite, func(t *testing.T) { t.Parallel(); fn(t, SQLite(t)) })
+	t.Run(store.Postgres, func(t *testing.T) { t.Parallel(); fn(t, Postgres(t)) })
 }
 
 // Open opens and migrates databaseURL (closed when the test ends): a second
