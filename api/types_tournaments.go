@@ -222,6 +222,9 @@ type TournamentCreateRequest struct {
 // built-in VP table, RULES' tie-break order, a bye worth 14 VP and 355 MP,
 // 2 pairs a team) and stay as they are in a PATCH.
 type TournamentSetupInput struct {
+	// Absent: modified_danish, or random for an individual event (the only
+	// movement it plays: another is 422 naming movement, not_allowed, as is
+	// a knockout of teams or individuals).
 	Movement *string `json:"movement,omitempty" enums:"mitchell,danish,modified_danish,round_robin,random,knockout" example:"modified_danish"`
 	// Absent: 4, or 0 (derived) for round_robin and knockout; a new movement without rounds takes its default.
 	Rounds       *int `json:"rounds,omitempty" minimum:"0" maximum:"50" example:"4"`

@@ -35,7 +35,7 @@ func (s *tournamentService) Create(ctx context.Context, actor Actor, clubID int6
 	t := Tournament{ClubID: clubID, Name: strings.TrimSpace(in.Name), Description: strings.TrimSpace(in.Description),
 		Rules: in.Rules, PlayersPerTable: valueOr(in.PlayersPerTable, 0), Kind: in.Kind,
 		DealsPerRound: valueOr(in.DealsPerRound, DefaultDealsPerRound), StartsAt: valueOr(in.StartsAt, time.Time{}),
-		Status: TournamentDraft, TournamentSetup: defaultSetup(in.Kind, valueOr(in.Setup.Movement, DefaultMovement))}
+		Status: TournamentDraft, TournamentSetup: defaultSetup(in.Kind, valueOr(in.Setup.Movement, defaultMovement(in.Kind)))}
 	applySetup(&t.TournamentSetup, in.Setup, t.Kind)
 	absent := absentFields{players: in.PlayersPerTable == nil, startsAt: in.StartsAt == nil}
 	seed, err := randomUint64(s.random)

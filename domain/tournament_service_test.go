@@ -386,7 +386,7 @@ func TestTournamentFrozenAfterDraft(t *testing.T) {
 			{"EConflictRules", domain.TournamentPatch{Rules: &reale}, domain.EConflict},
 			{"EConflictPlayers", domain.TournamentPatch{PlayersPerTable: &two}, domain.EConflict},
 			{"EConflictOptions", domain.TournamentPatch{Options: json.RawMessage(`{"target":3000}`)}, domain.EConflict},
-			{"EConflictKind", domain.TournamentPatch{Kind: &individual}, domain.EConflict},
+			{"EConflictKind", domain.TournamentPatch{Kind: &individual, Setup: domain.SetupInput{Movement: new(domain.MovementRandom)}}, domain.EConflict},
 			{"OKSameOptionsSentBack", domain.TournamentPatch{Options: published.Options, Rules: &published.Rules}, ""},
 			{"OKDefaultsSpelledOut", domain.TournamentPatch{Options: json.RawMessage(`{"target":2005}`)}, ""},
 			{"OKNameAndStart", domain.TournamentPatch{Name: &name, StartsAt: &starts}, ""},

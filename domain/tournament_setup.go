@@ -78,6 +78,7 @@ func validateSetup(v *Validator, t *Tournament, in SetupInput) {
 	v.Check(in.VPTable == nil || !in.BuiltinVPTable, "builtin_vp_table", "invalid",
 		"builtin_vp_table goes back to the built-in table: do not give a vp_table with it")
 	checkMovement(v, s)
+	checkKindMovement(v, t.Kind, s.Movement)
 	v.Check(s.MitchellStep >= 1 && s.MitchellStep <= MaxMitchellStep, "mitchell_step", "out_of_range",
 		fmt.Sprintf("mitchell_step must be between 1 and %d tables", MaxMitchellStep))
 	v.Check(s.TargetScore >= 1 && s.TargetScore <= MaxTargetScore, "target_score", "out_of_range",
@@ -117,6 +118,29 @@ func checkMovement(v *Validator, s *TournamentSetup) {
 		v.Check(s.Rounds >= 1 && s.Rounds <= MaxRounds, "rounds", "out_of_range",
 			fmt.Sprintf("rounds must be between 1 and %d", MaxRounds))
 	}
+}
+
+// checkKindMovement refuses the movements a kind cannot play, as the
+// tournament's log would later (an individual event is drawn at random
+// each round; a knockout is played by pairs): refused at the set-up, not
+// found out at the first command (issue 15: every command answered 500).
+func checkKindMovement(v *Validator, kind TournamentKind, m Movement) {
+	switch {
+	case kind == IndividualTournament && m != MovementRandom && m.Valid():
+		v.Add("movement", "not_allowed", "an individual event changes partners by a draw each round: its movement is random")
+	case m == MovementKnockout && kind.Valid() && kind != PairsTournament:
+		v.Add("movement", "not_allowed", "a knockout is played by pairs")
+	}
+}
+
+// defaultMovement is the movement of a new tournament of kind when none is
+// given: random for an individual event (the only one it plays), else
+// DefaultMovement.
+func defaultMovement(kind TournamentKind) Movement {
+	if kind == IndividualTournament {
+		return MovementRandom
+	}
+	return DefaultMovement
 }
 
 func movementList() string {

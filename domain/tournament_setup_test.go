@@ -3,6 +3,8 @@ package domain_test
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -77,7 +79,8 @@ func TestTournamentSetupDefaults(t *testing.T) {
 			{"TeamsField2Pairs", domain.TeamsTournament, new(domain.MovementRoundRobin), 0, 2},
 			{"KnockoutRoundsFollowTheBracket", domain.PairsTournament, new(domain.MovementKnockout), 0, 0},
 			{"RoundRobinMeetsEveryEntry", domain.PairsTournament, new(domain.MovementRoundRobin), 0, 0},
-			{"MitchellOf4Rounds", domain.IndividualTournament, new(domain.MovementMitchell), 4, 0},
+			{"MitchellOf4Rounds", domain.PairsTournament, new(domain.MovementMitchell), 4, 0},
+			{"IndividualDrawnAtRandom", domain.IndividualTournament, nil, 4, 0},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
@@ -90,6 +93,9 @@ func TestTournamentSetupDefaults(t *testing.T) {
 				wantCode(t, err, "")
 				want := defaultSetup
 				want.Movement = valueOr(tt.movement, domain.MovementModifiedDanish)
+				if tt.kind == domain.IndividualTournament && tt.movement == nil {
+					want.Movement = domain.MovementRandom // the only movement it plays
+				}
 				want.Rounds, want.TeamPairs, want.VPTable = tt.rounds, tt.teamPairs, in.Setup.VPTable
 				if diff := cmp.Diff(want, got.TournamentSetup); diff != "" {
 					t.Errorf("set-up (-want +got):\n%s", diff)
@@ -313,6 +319,43 @@ func TestTournamentLotsSeedFromInjectedRandom(t *testing.T) {
 		}
 		if _, err := svc.Tournaments.Create(t.Context(), owner, c.ID, tournamentInput("No randomness left")); err == nil {
 			t.Error("created a tournament without a lots seed")
+		}
+	})
+}
+
+// TestTournamentKindRefusesMovementsItCannotPlay: an individual event with
+// a movement other than random, or a knockout of teams or individuals, is
+// refused at creation (422 naming movement), not accepted and then found
+// out by every later command (issue 15: each answered 500).
+func TestTournamentKindRefusesMovementsItCannotPlay(t *testing.T) {
+	each(t, func(t *testing.T, f *fixture) {
+		ctx := t.Context()
+		owner := f.user("owner@x.it")
+		c := f.club(owner, "Circolo")
+		for _, tt := range []struct {
+			name     string
+			kind     domain.TournamentKind
+			movement domain.Movement
+		}{
+			{"IndividualMitchell", domain.IndividualTournament, domain.MovementMitchell},
+			{"IndividualModifiedDanish", domain.IndividualTournament, domain.MovementModifiedDanish},
+			{"TeamsKnockout", domain.TeamsTournament, domain.MovementKnockout},
+		} {
+			t.Run(tt.name, func(t *testing.T) {
+				in := tournamentInput(tt.name)
+				in.Kind, in.Setup.Movement = tt.kind, new(tt.movement)
+				if tt.kind == domain.TeamsTournament {
+					in.Setup.VPTable = twoDealTable()
+				}
+				_, err := f.svc.Tournaments.Create(ctx, owner, c.ID, in)
+				wantCode(t, err, domain.EInvalid)
+				var de *domain.Error
+				if !errors.As(err, &de) || !slices.ContainsFunc(de.Fields, func(f domain.FieldError) bool {
+					return f.Field == "movement" && f.Code == "not_allowed"
+				}) {
+					t.Errorf("the refusal does not name movement (not_allowed): %v", err)
+				}
+			})
 		}
 	})
 }
