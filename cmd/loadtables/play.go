@@ -108,8 +108,9 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 	// The servers' resident set is sampled while the tables play (their
 	// peak since start would count the sign-ups' password hashing).
 	rss := make([]int64, len(servers))
-	watchdog := make(chan struct{})
+	watchdog, watched := make(chan struct{}), make(chan struct{})
 	go func() {
+		defer close(watched)
 		tick := time.NewTicker(time.Second)
 		defer tick.Stop()
 		for {
@@ -135,6 +136,7 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 	}()
 	wg.Wait()
 	close(watchdog)
+	<-watched // its samples of rss are read below
 	res.elapsed = time.Since(start)
 	for i, s := range servers {
 		after, err := readProc(s.cmd.Process.Pid)
