@@ -66,7 +66,11 @@ func TestPublishedVersionNeverGoesBack(t *testing.T) {
 			_, err := here.Tables.State(ctx, owner, tb.ID, "")
 			stateRead <- err
 		}()
-		<-st.read // the read has seen the old version and not yet published it
+		select { // the read has seen the old version and not yet published it
+		case <-st.read:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the state read never reached the storage")
+		}
 		moved, err := f.svc.Tables.Move(ctx, owner, tb.ID, domain.MoveInput{Move: json.RawMessage(`{"move":"draw"}`), Version: before.Table.Version})
 		if err != nil {
 			t.Fatal(err)
