@@ -1,10 +1,8 @@
 package api_test
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -104,19 +102,7 @@ func benchLogger(b *testing.B) *slog.Logger {
 }
 
 func (f *benchFixture) login(b *testing.B, email, password string) string {
-	body, _ := json.Marshal(map[string]string{"email": email, "password": password})
-	res, err := http.Post(f.server.URL+"/api/v1/auth/login", "application/json", bytes.NewReader(body))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer res.Body.Close()
-	var tok struct {
-		AccessToken string `json:"access_token"`
-	}
-	if err := json.NewDecoder(res.Body).Decode(&tok); err != nil || tok.AccessToken == "" {
-		b.Fatalf("login %s: status %d, %v", email, res.StatusCode, err)
-	}
-	return tok.AccessToken
+	return benchLoginAs(b, f.server.URL, email, password)
 }
 
 // bareBaseline serves, from the bare handler, what the server answers to

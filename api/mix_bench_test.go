@@ -133,7 +133,7 @@ type mixSheet struct {
 func newMixBench(b *testing.B) *mixBench {
 	b.Helper()
 	db := storetest.SQLite(b)
-	svc := domain.NewServices(db, domain.Config{PasswordParams: domain.TestPasswordParams})
+	svc := domain.NewServices(db, domain.Config{PasswordParams: domain.TestPasswordParams, MaxOpenTables: -1}) // one user opens the lobby's tables
 	handler := api.NewServer(api.Config{JWTSecret: testSecret, AccessTokenTTL: time.Hour, AuthBurst: 100, AuthPerMinute: 100},
 		svc, db, benchLogger(b))
 	follow(b, svc)

@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -169,19 +168,7 @@ func (f *tableBench) newTable(b *testing.B) *benchTable {
 
 func benchLogin(b *testing.B, base, email string) string {
 	b.Helper()
-	body, _ := json.Marshal(map[string]string{"email": email, "password": "password-123"})
-	res, err := http.Post(base+"/api/v1/auth/login", "application/json", bytes.NewReader(body))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer res.Body.Close()
-	var tok struct {
-		AccessToken string `json:"access_token"`
-	}
-	if err := json.NewDecoder(res.Body).Decode(&tok); err != nil || tok.AccessToken == "" {
-		b.Fatalf("login %s: status %d, %v", email, res.StatusCode, err)
-	}
-	return tok.AccessToken
+	return benchLoginAs(b, base, email, "password-123")
 }
 
 // etag returns the ETag of a table's state as seat sees it.

@@ -109,3 +109,20 @@ func wantCode(t *testing.T, err error, want domain.Code) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// botTable is a started fibur table for two: owner at seat 0, a bot at 1.
+func (f *fixture) botTable(owner domain.Actor) domain.Table {
+	f.t.Helper()
+	ctx := f.t.Context()
+	tb, err := f.svc.Tables.Create(ctx, owner, domain.TableInput{Rules: "fibur", Players: 2})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	if _, err := f.svc.Tables.AddBot(ctx, owner, tb.ID, nil); err != nil {
+		f.t.Fatal(err)
+	}
+	if _, err := f.svc.Tables.Start(ctx, owner, tb.ID); err != nil {
+		f.t.Fatal(err)
+	}
+	return tb
+}

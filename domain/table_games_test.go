@@ -23,16 +23,7 @@ func TestTableMovesAnswerWhatIsStored(t *testing.T) {
 		f := newFixture(t, db)
 		owner := f.user("owner@example.org")
 		other := domain.NewServices(db, domain.Config{Now: f.clock.Now, PasswordParams: domain.TestPasswordParams})
-		tb, err := f.svc.Tables.Create(ctx, owner, domain.TableInput{Rules: "fibur", Players: 2})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := f.svc.Tables.AddBot(ctx, owner, tb.ID, nil); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := f.svc.Tables.Start(ctx, owner, tb.ID); err != nil {
-			t.Fatal(err)
-		}
+		tb := f.botTable(owner)
 		services := []domain.Services{f.svc, f.svc, other, f.svc, other, other}
 		st, err := f.svc.Tables.State(ctx, owner, tb.ID, "")
 		if err != nil {

@@ -43,16 +43,7 @@ func TestPublishedVersionNeverGoesBack(t *testing.T) {
 		ctx := t.Context()
 		f := newFixture(t, db)
 		owner := f.user("owner@example.org")
-		tb, err := f.svc.Tables.Create(ctx, owner, domain.TableInput{Rules: "fibur", Players: 2})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := f.svc.Tables.AddBot(ctx, owner, tb.ID, nil); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := f.svc.Tables.Start(ctx, owner, tb.ID); err != nil {
-			t.Fatal(err)
-		}
+		tb := f.botTable(owner)
 		// here is the process under test; f.svc plays the other process.
 		st := &pausingStorage{Storage: db, read: make(chan struct{}), release: make(chan struct{})}
 		here := domain.NewServices(st, domain.Config{Now: f.clock.Now, PasswordParams: domain.TestPasswordParams})
@@ -98,16 +89,7 @@ func TestConcurrentStateReadsShareTheGame(t *testing.T) {
 		ctx := t.Context()
 		f := newFixture(t, db)
 		owner := f.user("owner@example.org")
-		tb, err := f.svc.Tables.Create(ctx, owner, domain.TableInput{Rules: "fibur", Players: 2})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := f.svc.Tables.AddBot(ctx, owner, tb.ID, nil); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := f.svc.Tables.Start(ctx, owner, tb.ID); err != nil {
-			t.Fatal(err)
-		}
+		tb := f.botTable(owner)
 		st, err := f.svc.Tables.State(ctx, owner, tb.ID, "")
 		if err != nil {
 			t.Fatal(err)
