@@ -15,6 +15,8 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -48,10 +50,14 @@ func chromiumPath(t *testing.T) string {
 // startServer starts the real binary on a fresh SQLite file.
 func startServer(t *testing.T) *servertest.Server {
 	t.Helper()
+	// The test trusts itself as a proxy: its API calls name a client
+	// address of their own (X-Forwarded-For), so that the accounts it makes
+	// do not run into the sign-in rate limit of one address; the browsers'
+	// sign-ins come from 127.0.0.1 itself, and count.
 	return servertest.Start(t, servertest.Options{Env: []string{
 		"BURRACO_ADMIN_PASSWORD=" + adminPassword,
 		"JWT_SECRET=pages-browser-test-secret-of-at-least-32-bytes",
-	}})
+	}, Args: []string{"-trusted-proxies", "127.0.0.1"}})
 }
 
 // browser is one headless chromium process; each newContext in it is a
@@ -122,6 +128,15 @@ type apiClient struct {
 	t     *testing.T
 	base  string
 	token string
+	from  string // the client address it claims (X-Forwarded-For)
+}
+
+var clientAddrs atomic.Int64
+
+// newAddr is a client address of its own for an API client.
+func newAddr() string {
+	n := clientAddrs.Add(1)
+	return fmt.Sprintf("10.%d.%d.%d", n>>16&255, n>>8&255, n&255)
 }
 
 // call sends body as JSON and decodes the answer into out; a status other
@@ -145,6 +160,9 @@ func (c *apiClient) call(method, path string, body, out any, want int, headers .
 	}
 	if c.token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	if c.from != "" {
+		req.Header.Set("X-Forwarded-For", c.from)
 	}
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
@@ -179,7 +197,7 @@ type user struct {
 func register(t *testing.T, base, email, name string) *user {
 	t.Helper()
 	u := &user{Email: email, Password: "correct horse " + name, Name: name}
-	anon := &apiClient{t: t, base: base}
+	anon := &apiClient{t: t, base: base, from: newAddr()}
 	var created struct {
 		ID int64 `json:"id"`
 	}
@@ -191,12 +209,12 @@ func register(t *testing.T, base, email, name string) *user {
 
 func login(t *testing.T, base, email, password string) *apiClient {
 	t.Helper()
-	anon := &apiClient{t: t, base: base}
+	anon := &apiClient{t: t, base: base, from: newAddr()}
 	var tok struct {
 		AccessToken string `json:"access_token"`
 	}
 	anon.call("POST", "/auth/login", map[string]string{"email": email, "password": password}, &tok, http.StatusOK)
-	return &apiClient{t: t, base: base, token: tok.AccessToken}
+	return &apiClient{t: t, base: base, token: tok.AccessToken, from: anon.from}
 }
 
 // signInPage signs u in through the sign-in page of ctx and waits for the
@@ -205,6 +223,8 @@ func signInPage(t *testing.T, ctx context.Context, base string, u *user, next st
 	t.Helper()
 	do(t, ctx, "signing in "+u.Email,
 		chromedp.Navigate(base+"/app/signin?next="+url.QueryEscape(next)),
+		chromedp.Evaluate[chromedp.Void](`localStorage.setItem('burraco.lang', 'en')`),
+		chromedp.Reload(),
 		chromedp.WaitVisible(chromedp.ID("email")),
 		chromedp.SendKeys(chromedp.ID("email"), u.Email),
 		chromedp.SendKeys(chromedp.ID("password"), u.Password),
@@ -213,13 +233,13 @@ func signInPage(t *testing.T, ctx context.Context, base string, u *user, next st
 	)
 }
 
-// waitPath waits until the tab's location path (with query) is p.
+// waitPath waits until the tab's location path (with query) starts with p.
 func waitPath(p string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		deadline := time.Now().Add(15 * time.Second)
 		for {
 			loc, err := chromedp.Evaluate[string](`location.pathname + location.search`)(ctx, t)
-			if err == nil && loc == p {
+			if err == nil && strings.HasPrefix(loc, p) {
 				return nil
 			}
 			if time.Now().After(deadline) {
