@@ -16,7 +16,10 @@ import (
 )
 
 // parts are one side's parts of a deal as typed on the pad.
-type parts struct{ cards, burraco, hand int; closed, potLost bool }
+type parts struct {
+	cards, burraco, hand int
+	closed, potLost      bool
+}
 
 func (p parts) total() int {
 	n := p.cards + p.burraco - p.hand
@@ -233,6 +236,7 @@ func TestBrowserTournamentRoomScoresARound(t *testing.T) {
 	waitJS(t, padA, "the total computed while typing",
 		fmt.Sprintf(`document.getElementById('ns-total').textContent === 'Total %d'`, d11.ns.total()))
 	screenshot(t, padA, "pad-entry-phone")
+	checkAxe(t, padA, "pad with a deal typed")
 	do(t, padA, "entering deal 1", chromedp.Click(chromedp.ID("pad-submit")))
 	waitJS(t, padA, "deal 1 waiting for EW", dealsWithStatus(1, "entered"))
 	waitJS(t, padB, "EW asked to confirm deal 1", visible("pad-confirm"))
@@ -261,6 +265,7 @@ func TestBrowserTournamentRoomScoresARound(t *testing.T) {
 		t.Errorf("after the stale sheet, NS's typed EW cards are %q, want 260 kept", v)
 	}
 	screenshot(t, padA, "pad-conflict-phone")
+	checkAxe(t, padA, "pad showing a stale sheet")
 	waitJS(t, padA, "NS asked to confirm EW's deal 2", visible("pad-confirm"))
 	do(t, padA, "NS confirms deal 2", chromedp.Click(chromedp.ID("pad-confirm-button")))
 	waitJS(t, padA, "deal 2 confirmed", dealsWithStatus(2, "confirmed"))
@@ -282,6 +287,9 @@ func TestBrowserTournamentRoomScoresARound(t *testing.T) {
 	d21 := deal{ns: parts{cards: 150, burraco: 100, hand: 10}, ew: parts{cards: 210, burraco: 200, closed: true}}
 	typeDeal(t, padC, d21)
 	do(t, padC, "entering deal 1 on a flaky network", chromedp.Click(chromedp.ID("pad-submit")))
+	// The sheet's poll may show the deal before the retry's answer: the
+	// form emptied is the retry answered.
+	waitJS(t, padC, "the retry answered", `document.getElementById('ns-cards').value === ''`)
 	waitJS(t, padC, "deal 1 entered after the retry", dealsWithStatus(1, "entered"))
 	stop()
 	if k := keys(); len(k) < 2 || k[0] == "" || k[1] != k[0] {
@@ -354,6 +362,15 @@ func TestBrowserTournamentRoomScoresARound(t *testing.T) {
 	}
 	hallFollows(t, hall, final, time.Now())
 	waitJS(t, hall, "the hall says the standings are final", `document.getElementById('hall-standings-note').textContent.includes('final')`)
+
+	inspectPages(t, b, srv.URL, []pageCheck{
+		{name: "signin", path: "/app/signin", ready: visible("signin"), phone: true, wide: true},
+		{name: "home", path: "/app/", as: at(1, true), ready: `document.querySelector('[data-role=who]').textContent !== ''`, phone: true, wide: true},
+		{name: "pad-tables", path: "/app/pad", as: c.referee, ready: `document.querySelectorAll('#pad-table-list a').length === 4`, phone: true},
+		{name: "pad", path: fmt.Sprintf("/app/pad?t=%d&r=%d&table=1", id, round), as: at(1, true), ready: visible("pad-done"), phone: true, wide: true},
+		{name: "hall", path: fmt.Sprintf("/app/hall/%d", id), ready: `document.querySelectorAll('#hall-table tbody tr').length > 0`, phone: true, wide: true},
+		{name: "notfound", path: "/app/no-such-page", ready: `document.querySelector('h1').textContent === 'There is no such page'`, phone: true},
+	})
 }
 
 // refereeEnters enters deals from deal number first on the referee's pad

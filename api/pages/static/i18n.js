@@ -57,9 +57,12 @@ export function mountSwitch(el) {
     const b = document.createElement('button');
     b.type = 'button';
     b.className = 'lang';
-    b.textContent = l.toUpperCase();
     b.lang = l;
-    b.setAttribute('aria-label', l === 'it' ? 'Italiano' : 'English');
+    // The visible "IT"/"EN" starts the accessible name, as it must (WCAG 2.5.3).
+    const full = document.createElement('span');
+    full.className = 'visually-hidden';
+    full.textContent = l === 'it' ? ' Italiano' : ' English';
+    b.append(l.toUpperCase(), full);
     b.setAttribute('aria-pressed', String(l === lang()));
     b.addEventListener('click', () => {
       setLang(l);
