@@ -34,18 +34,20 @@ async function main() {
     return;
   }
   const opts = { auth: !!session(), interactive: false };
-  try {
-    const tour = (await get(`/tournaments/${state.id}`, opts)).data;
-    $('hall-title').textContent = tour.name;
-    document.title = tour.name;
-  } catch (err) {
-    status(err.message);
-    return;
-  }
-  poll(`/tournaments/${state.id}/standings`, onStandings, {
+  get(`/tournaments/${state.id}`, opts).then(
+    (res) => {
+      $('hall-title').textContent = res.data.name;
+      document.title = res.data.name;
+    },
+    (err) => status(err.message),
+  );
+  const stop = poll(`/tournaments/${state.id}/standings`, onStandings, {
     interval: 1000,
     auth: opts.auth,
-    onError: (err) => status(err.message),
+    onError: (err) => {
+      status(err.message);
+      if (err.status === 404) stop(); // no such tournament (or not public): nothing to follow
+    },
   });
   setInterval(nextPage, PAGE_SECONDS * 1000);
   setInterval(clock, 1000);

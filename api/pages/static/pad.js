@@ -453,7 +453,9 @@ async function staleSheet(err) {
   render(now);
   const box = $('pad-conflict');
   const lines = [err.message, ...dealDiff(before, now).map((c) => t('pad.changed', { ...c, status: c.status === 'confirmed' ? t('pad.confirmed') : t('pad.unconfirmed') }))];
-  lines.push(t('pad.kept'));
+  const typed = readForm();
+  const up10 = !!(ctx.tournament.options && ctx.tournament.options.round_up_10);
+  lines.push(t('pad.yours', { ns: partsTotal(typed.ns, up10), ew: partsTotal(typed.ew, up10) }), t('pad.kept'));
   box.replaceChildren(
     ...lines.map((l) => {
       const p = document.createElement('p');
