@@ -143,16 +143,34 @@ func checkBudget(t *testing.T, ctx context.Context, page string) {
 // temporary directory, so that a test run leaves the tree as it was.
 var updateScreenshots = flag.Bool("screenshots", false, "write the pages' screenshots to docs/screenshots/")
 
-var screenshotDir = sync.OnceValue(func() string {
+var (
+	screenshotMu  sync.Mutex
+	screenshotTmp string // the temporary directory, once made
+)
+
+func screenshotDir() string {
 	if *updateScreenshots {
 		return filepath.Join("..", "..", "docs", "screenshots")
 	}
-	dir, err := os.MkdirTemp("", "burraco-screenshots-")
-	if err != nil {
-		panic(err)
+	screenshotMu.Lock()
+	defer screenshotMu.Unlock()
+	if screenshotTmp == "" {
+		dir, err := os.MkdirTemp("", "burraco-screenshots-")
+		if err != nil {
+			panic(err)
+		}
+		screenshotTmp = dir
 	}
-	return dir
-})
+	return screenshotTmp
+}
+
+// tempScreenshots is the temporary directory of the run's screenshots, if
+// one was made (TestMain removes it).
+func tempScreenshots() (string, bool) {
+	screenshotMu.Lock()
+	defer screenshotMu.Unlock()
+	return screenshotTmp, screenshotTmp != ""
+}
 
 // screenshot writes the viewport of ctx to name.png (see updateScreenshots).
 func screenshot(t *testing.T, ctx context.Context, name string) {

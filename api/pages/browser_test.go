@@ -24,7 +24,13 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-func TestMain(m *testing.M) { os.Exit(servertest.Run(m)) }
+func TestMain(m *testing.M) {
+	code := servertest.Run(m)
+	if dir, ok := tempScreenshots(); ok {
+		_ = os.RemoveAll(dir)
+	}
+	os.Exit(code)
+}
 
 // adminPassword is the site admin's password of the test servers.
 const adminPassword = "pages-admin-password"
@@ -233,13 +239,13 @@ func signInPage(t *testing.T, ctx context.Context, base string, u *user, next st
 	)
 }
 
-// waitPath waits until the tab's location path (with query) starts with p.
+// waitPath waits until the tab's location is path p, with or without a query.
 func waitPath(p string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		deadline := time.Now().Add(15 * time.Second)
 		for {
 			loc, err := chromedp.Evaluate[string](`location.pathname + location.search`)(ctx, t)
-			if err == nil && strings.HasPrefix(loc, p) {
+			if err == nil && (loc == p || strings.HasPrefix(loc, p+"?")) {
 				return nil
 			}
 			if time.Now().After(deadline) {

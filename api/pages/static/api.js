@@ -84,6 +84,9 @@ export async function signOut() {
 }
 
 let refreshing = null;
+// Who was signed in when the session ended: the sign-in dialog asks them again.
+let lastEmail = '';
+let lastRemember = false;
 
 // refresh exchanges the refresh token for a new pair, once at a time.
 // usedAccess is the token the failed request carried: if the stored one
@@ -99,7 +102,11 @@ function refresh(usedAccess) {
         return true;
       })
       .catch((err) => {
-        if (err.status === 401) clearSession();
+        if (err.status === 401) {
+          lastEmail = (s.user && s.user.email) || '';
+          lastRemember = !!s.remember;
+          clearSession();
+        }
         return false;
       })
       .finally(() => {
@@ -265,13 +272,13 @@ function defaultSignInDialog() {
     d.querySelector('[data-role=l-password]').textContent = t('signin.password');
     d.querySelector('[data-role=submit]').textContent = t('signin.submit');
     const s = session();
-    if (s && s.user) d.querySelector('input[name=email]').value = s.user.email;
+    d.querySelector('input[name=email]').value = (s && s.user && s.user.email) || lastEmail;
     d.addEventListener('cancel', (e) => e.preventDefault()); // no way around it but signing in
     d.querySelector('form').addEventListener('submit', async (e) => {
       e.preventDefault();
       const f = e.target;
       try {
-        await signIn(f.email.value, f.password.value, s && s.remember);
+        await signIn(f.email.value, f.password.value, s ? s.remember : lastRemember);
         d.close();
         d.remove();
         dialogOpen = null;
