@@ -8,7 +8,7 @@
 // a submission once sent: a reload loses nothing, and sending again after a
 // lost answer repeats the same request, which the server answers once.
 import { start } from './layout.js';
-import { get, send, poll, session, ApiError } from './api.js';
+import { get, send, poll, session, newKey, ApiError } from './api.js';
 import { t, apply, fmtNumber } from './i18n.js';
 import { partsTotal, dealDiff, PARTS } from './score.js';
 
@@ -385,7 +385,7 @@ async function onSubmit(e) {
   const d = loadDraft() || {};
   let sent = d.sent;
   if (!sent || JSON.stringify(sent.body.deals) !== JSON.stringify(body.deals)) {
-    sent = { key: crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random(), body };
+    sent = { key: newKey(), body };
     saveDraft({ number, sent });
   }
   await submit('/scores', sent, () => clearDraft());
@@ -394,7 +394,7 @@ async function onSubmit(e) {
 async function onConfirm() {
   const sheet = ctx.sheet;
   const deals = toConfirm(sheet).map((d) => d.number);
-  const sent = { key: crypto.randomUUID(), body: { version: sheet.version, deals } };
+  const sent = { key: newKey(), body: { version: sheet.version, deals } };
   await submit('/confirm', sent, () => {});
 }
 
