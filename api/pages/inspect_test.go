@@ -1,7 +1,6 @@
 package pages_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -28,12 +27,11 @@ func sessionFor(t *testing.T, base string, u *user) string {
 
 // pageCheck is a page to open fresh and inspect.
 type pageCheck struct {
-	name          string // of its screenshot: name-phone.png, name-desktop.png
-	path          string
-	as            *user  // signed in as, or nobody
-	ready         string // a JavaScript expression true once the page has filled itself
-	phone, wide   bool   // the viewports to shoot
-	budgetOnPhone bool
+	name        string // of its screenshot: name-phone.png, name-desktop.png
+	path        string
+	as          *user  // signed in as, or nobody
+	ready       string // a JavaScript expression true once the page has filled itself
+	phone, wide bool   // the viewports to open it in
 }
 
 // inspectPages opens each page in a new browser context with the cache
@@ -73,5 +71,3 @@ func inspectPages(t *testing.T, b *browser, base string, pages []pageCheck) {
 		}
 	}
 }
-
-var _ = context.Background
