@@ -65,14 +65,16 @@ func TestBrowserHallDisplayPages100Entries(t *testing.T) {
 	}
 	page := eval(`document.getElementById('hall-page').textContent`)
 	var n, of int
-	if _, err := fmt.Sscanf(page, "Page %d of %d", &n, &of); err != nil || n != 1 || of < 2 {
-		t.Fatalf("the hall display of 100 entries says %q, want page 1 of several", page)
+	if _, err := fmt.Sscanf(page, "Page %d of %d", &n, &of); err != nil || of < 2 || of > 20 {
+		t.Fatalf("the hall display of 100 entries says %q, want one of several pages (2 to 20)", page)
 	}
+	t.Logf("the hall display shows 100 entries in %d pages on a 1280×800 screen", of)
 	// It turns the page by itself (every 3 s here), showing the next rows.
+	was := eval(`document.body.dataset.first`)
 	deadline := time.Now().Add(10 * time.Second)
-	for eval(`document.body.dataset.first`) == "0" {
+	for eval(`document.body.dataset.first`) == was {
 		if time.Now().After(deadline) {
-			t.Fatalf("the hall display stayed on its first page for 10 s (it says %q)", eval(`document.getElementById('hall-page').textContent`))
+			t.Fatalf("the hall display stayed on one page for 10 s (it says %q)", eval(`document.getElementById('hall-page').textContent`))
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -86,7 +88,7 @@ func TestBrowserHallDisplayPages100Entries(t *testing.T) {
 		}
 		want += fmt.Sprintf("%d. %s", st.Rows[i].Entry.Number, st.Rows[i].Entry.Name)
 	}
-	if first == 0 || shown != want {
-		t.Errorf("the second page starts at row %d and shows %q, want the standings' rows %q", first, shown, want)
+	if shown != want {
+		t.Errorf("the page from row %d shows %q, want the standings' rows %q", first, shown, want)
 	}
 }
