@@ -289,6 +289,9 @@ function defaultSignInDialog() {
     });
     document.body.append(d);
     d.showModal();
+    // The email is usually known: the cursor goes where typing starts.
+    const email = d.querySelector('input[name=email]');
+    (email.value ? d.querySelector('input[name=password]') : email).focus();
   });
   return dialogOpen;
 }
