@@ -391,6 +391,11 @@ var matrixExempt = map[string]bool{
 	"GET /openapi.json": true,
 	"GET /":             true, // a redirect to /docs
 	"GET /docs":         true, // and /docs/ and each Swagger UI file under it
+	// The pages for people (api/pages): public code; what they show comes
+	// from /api/v1 under its own authorisation.
+	"GET /app":         true,
+	"GET /app/*":       true,
+	"GET /favicon.ico": true,
 }
 
 // TestAuthorisationMatrixCoversEveryRoute walks the real router: every

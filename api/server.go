@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"github.com/burraco/burraco/api/pages"
 	"log"
 	"log/slog"
 	"net/http"
@@ -172,6 +173,7 @@ func (s *server) routes() chi.Router {
 	r.Get("/openapi.yaml", s.openapi)
 	r.Get("/openapi.json", s.openapiJSON)
 	docsRoutes(r)
+	pages.Mount(r) // the pages for people (/app/, /favicon.ico): clients of /api/v1 like any other
 
 	r.Route("/api/v1", func(r chi.Router) {
 		r.Use(cors.Handler(cors.Options{
