@@ -202,21 +202,10 @@ type SetupInput struct {
 	TeamPairs            *int
 }
 
-// Set-up defaults and limits (tourney's, which validates them).
-const (
-	DefaultMovement     = MovementModifiedDanish
-	DefaultRounds       = tourney.DefaultRounds
-	DefaultMitchellStep = tourney.DefaultMitchellStep
-	DefaultTargetScore  = tourney.DefaultTargetScore
-	DefaultRestVP       = tourney.DefaultRestVP
-	DefaultRestMP       = tourney.DefaultRestMP
-	DefaultTeamPairs    = tourney.DefaultTeamPairs
-	MaxRounds           = tourney.MaxRounds
-	MaxMitchellStep     = tourney.MaxMitchellStep
-	MaxTargetScore      = tourney.MaxTargetScore
-	MaxRestMP           = tourney.MaxRestMP
-	MaxTeamPairs        = tourney.MaxTeamPairs
-)
+// DefaultMovement is the movement of a new pairs or teams tournament when
+// none is given. The set-up's other defaults and its limits are tourney's,
+// which validates it.
+const DefaultMovement = MovementModifiedDanish
 
 // TournamentPatch updates a tournament; nil fields are left as they are.
 // Rules, PlayersPerTable, Options, Kind and the team pairs may change only

@@ -9,10 +9,10 @@ import (
 // defaultSetup is the set-up of a new tournament of the given kind and
 // movement before the organiser's choices.
 func defaultSetup(kind TournamentKind, m Movement) TournamentSetup {
-	s := TournamentSetup{Setup: tourney.Setup{Movement: m, Rounds: defaultRounds(m), MitchellStep: DefaultMitchellStep,
-		TargetScore: DefaultTargetScore, RestVP: DefaultRestVP, RestMP: DefaultRestMP}}
+	s := TournamentSetup{Setup: tourney.Setup{Movement: m, Rounds: defaultRounds(m), MitchellStep: tourney.DefaultMitchellStep,
+		TargetScore: tourney.DefaultTargetScore, RestVP: tourney.DefaultRestVP, RestMP: tourney.DefaultRestMP}}
 	if kind == TeamsTournament {
-		s.TeamPairs = DefaultTeamPairs
+		s.TeamPairs = tourney.DefaultTeamPairs
 	}
 	return s
 }
@@ -23,7 +23,7 @@ func defaultRounds(m Movement) int {
 	if m == MovementRoundRobin || m == MovementKnockout {
 		return 0
 	}
-	return DefaultRounds
+	return tourney.DefaultRounds
 }
 
 // applySetup sets the fields of in that are given over s, for a tournament
@@ -62,7 +62,7 @@ func applySetup(s *TournamentSetup, in SetupInput, kind TournamentKind) {
 	case in.TeamPairs != nil:
 		s.TeamPairs = *in.TeamPairs
 	case kind == TeamsTournament && s.TeamPairs == 0:
-		s.TeamPairs = DefaultTeamPairs
+		s.TeamPairs = tourney.DefaultTeamPairs
 	case kind != TeamsTournament:
 		s.TeamPairs = 0
 	}

@@ -236,8 +236,8 @@ func TestTournamentSetupPatch(t *testing.T) {
 		}
 		teams := domain.TeamsTournament
 		got = update(domain.TournamentPatch{Kind: &teams, Setup: domain.SetupInput{VPTable: twoDealTable()}})
-		if got.TeamPairs != domain.DefaultTeamPairs {
-			t.Errorf("teams: %d pairs, want %d", got.TeamPairs, domain.DefaultTeamPairs)
+		if got.TeamPairs != tourney.DefaultTeamPairs {
+			t.Errorf("teams: %d pairs, want %d", got.TeamPairs, tourney.DefaultTeamPairs)
 		}
 		pairs := domain.PairsTournament
 		if got = update(domain.TournamentPatch{Kind: &pairs}); got.TeamPairs != 0 {
@@ -375,8 +375,8 @@ func TestTournamentSetupTheServiceAcceptsIsPlayed(t *testing.T) {
 	}{
 		{name: "knockout to a target not a multiple of 5", setup: domain.SetupInput{Movement: new(domain.MovementKnockout), TargetScore: new(1003)}},
 		{name: "the most rounds and the longest Mitchell step", setup: domain.SetupInput{Movement: new(domain.MovementMitchell),
-			Rounds: new(domain.MaxRounds), MitchellStep: new(domain.MaxMitchellStep)}},
-		{name: "teams fielding the most pairs", kind: domain.TeamsTournament, setup: domain.SetupInput{TeamPairs: new(domain.MaxTeamPairs),
+			Rounds: new(tourney.MaxRounds), MitchellStep: new(tourney.MaxMitchellStep)}},
+		{name: "teams fielding the most pairs", kind: domain.TeamsTournament, setup: domain.SetupInput{TeamPairs: new(tourney.MaxTeamPairs),
 			VPTable: twoDealTable()}},
 		{name: "individual drawn at random", kind: domain.IndividualTournament},
 	}
