@@ -47,8 +47,8 @@ const (
 	EUnavailable     Code = "unavailable"          // KindUnavailable: the database is busy (lock wait ran out)
 	EInternal        Code = "internal"             // KindInternal
 
-	// EIdempotencyKeyReused (KindInvalid): a table move's Idempotency-Key
-	// sent again with another request.
+	// EIdempotencyKeyReused (KindInvalid): an Idempotency-Key (a table
+	// move's, a tournament request's) sent again with another request.
 	EIdempotencyKeyReused Code = "idempotency_key_reused"
 
 	// ENotAReferee (KindInvalid): the user assigned as a tournament's

@@ -13,9 +13,9 @@ const PurgeBatch = 500
 // Purged counts what PurgeExpired deleted.
 type Purged struct {
 	RefreshTokens int64
-	// TournamentIdempotencyKeys are stored responses to tournament
-	// requests older than IdempotencyTTL.
-	TournamentIdempotencyKeys int64
+	// IdempotencyKeys are the stored first answers to requests sent with
+	// an Idempotency-Key (table moves, tournament commands) that expired.
+	IdempotencyKeys int64
 }
 
 // PurgeExpired deletes what has expired before now and is of no more use:
@@ -26,10 +26,9 @@ type Purged struct {
 // use it. It deletes in batches of PurgeBatch, each its own transaction,
 // until none is left or ctx ends.
 //
-// The responses stored for tournament requests sent with an
-// Idempotency-Key are kept IdempotencyTTL (a retry after that is a new
-// request) and purged the same way. (The tables' keys are purged by the
-// tables' clock.)
+// The answers stored for requests sent with an Idempotency-Key are kept
+// IdempotencyTTL (a retry after that is a new request) and purged the same
+// way.
 func PurgeExpired(ctx context.Context, st Storage, now time.Time) (Purged, error) {
 	var p Purged
 	n, err := purgeInBatches(ctx, st, func(tx Tx) (int64, error) {
@@ -40,9 +39,9 @@ func PurgeExpired(ctx context.Context, st Storage, now time.Time) (Purged, error
 		return p, err
 	}
 	n, err = purgeInBatches(ctx, st, func(tx Tx) (int64, error) {
-		return tx.TournamentEvents().DeleteIdempotentBefore(now.Add(-IdempotencyTTL), PurgeBatch)
+		return tx.Idempotency().DeleteExpired(now, PurgeBatch)
 	})
-	p.TournamentIdempotencyKeys = n
+	p.IdempotencyKeys = n
 	return p, err
 }
 

@@ -48,6 +48,7 @@ type Tx interface {
 	TournamentEvents() TournamentEventRepo
 	Settings() SettingRepo
 	Tables() TableRepo
+	Idempotency() IdempotencyRepo
 }
 
 // UserRepo stores users and their password hashes.
@@ -288,30 +289,6 @@ type TournamentEventRepo interface {
 	// Version returns the seq of the tournament's last event (0: none).
 	// Errors: ENotFound.
 	Version(tournamentID int64) (int64, error)
-
-	// Idempotent returns the stored response to a user's key created at or
-	// after since. Errors: ENotFound.
-	Idempotent(userID int64, key string, since time.Time) (TournamentIdempotent, error)
-	// SaveIdempotent stores a response, replacing an expired one of the
-	// same user and key. Errors: ENotFound (user or tournament missing).
-	SaveIdempotent(r TournamentIdempotent) error
-	// DeleteIdempotentBefore deletes at most limit responses created
-	// before t and returns how many it deleted (fewer than limit: no more
-	// are left).
-	DeleteIdempotentBefore(t time.Time, limit int) (int64, error)
-}
-
-// TournamentIdempotent is the stored first response to a tournament request
-// sent with an Idempotency-Key: the request's hash (a retry with another
-// request under the same key is refused), and the status and body answered.
-type TournamentIdempotent struct {
-	UserID       int64
-	Key          string
-	TournamentID int64
-	RequestHash  string
-	Status       int
-	Body         []byte
-	CreatedAt    time.Time
 }
 
 // SettingRepo stores named server settings (e.g. signing keys).

@@ -243,23 +243,6 @@ type MoveInput struct {
 	IdempotencyKey string
 }
 
-// IdempotencyTTL is how long an Idempotency-Key is remembered.
-const IdempotencyTTL = 24 * time.Hour
-
-// MaxIdempotencyKeyLength bounds an Idempotency-Key.
-const MaxIdempotencyKeyLength = 200
-
-// IdempotentMove is the stored first result of a move sent with an
-// Idempotency-Key: the request's hash and the state it answered.
-type IdempotentMove struct {
-	UserID      int64
-	Key         string
-	TableID     int64
-	RequestHash string
-	Result      json.RawMessage // the TableState answered, as JSON
-	CreatedAt   time.Time
-}
-
 // BotFunc chooses a move for seat, whose turn it is in g, drawing its
 // random choices from seed. It must not change g.
 type BotFunc func(g *engine.Game, seat int, seed uint64) (engine.Move, error)
@@ -410,15 +393,6 @@ type TableRepo interface {
 	MovesFrom(tableID int64, deal, from int) ([]TableMove, error)
 	// LastMove returns the last move of a deal. Errors: ENotFound.
 	LastMove(tableID int64, deal int) (TableMove, error)
-	// Idempotent returns the stored result of a user's key created after
-	// since. Errors: ENotFound.
-	Idempotent(userID int64, key string, since time.Time) (IdempotentMove, error)
-	// SaveIdempotent stores a result, replacing an expired one of the
-	// same key.
-	SaveIdempotent(m IdempotentMove) error
-	// DeleteIdempotentBefore deletes the results created before t and
-	// returns how many it deleted.
-	DeleteIdempotentBefore(t time.Time) (int64, error)
 	// Clocked returns the playing tables that have a turn or match clock
 	// or a grace period.
 	Clocked() ([]Table, error)

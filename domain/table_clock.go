@@ -50,11 +50,7 @@ func (s *tableService) Tick(ctx context.Context, now time.Time) (int, error) {
 			changed++
 		}
 	}
-	err = s.st.InTx(ctx, func(tx Tx) error {
-		_, err := tx.Tables().DeleteIdempotentBefore(now.Add(-IdempotencyTTL))
-		return err
-	})
-	return changed, errors.Join(append(errs, err)...)
+	return changed, errors.Join(errs...)
 }
 
 // mayBeDue reports whether some clock of t may have run out at now,

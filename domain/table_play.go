@@ -2,8 +2,6 @@ package domain
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 
@@ -301,11 +299,11 @@ func (s *tableService) Move(ctx context.Context, actor Actor, id int64, in MoveI
 	}
 	var v Validator
 	v.Check(in.Version > 0, "version", "required", "send the version you saw: If-Match with the state's ETag, or version in the body")
-	v.Check(len(in.IdempotencyKey) <= MaxIdempotencyKeyLength, "Idempotency-Key", "too_long",
-		fmt.Sprintf("Idempotency-Key must be at most %d characters", MaxIdempotencyKeyLength))
+	checkIdempotencyKey(&v, in.IdempotencyKey)
 	if err := v.Err(); err != nil {
 		return TableState{}, err
 	}
+	idem := in.idempotent(actor, id)
 	m, err := parseMove(in.Move)
 	if err != nil {
 		return TableState{}, err
@@ -320,7 +318,7 @@ func (s *tableService) Move(ctx context.Context, actor Actor, id int64, in MoveI
 		if t, err = visibleTable(tx, actor, id, "", true); err != nil {
 			return err
 		}
-		if replayed, err = s.replay(tx, actor, id, in, &state); err != nil || replayed {
+		if replayed, err = idem.replay(tx, s.now(), &state); err != nil || replayed {
 			return err
 		}
 		if p, err = s.play(tx, &t, actor, m, in.Version); err != nil {
@@ -330,7 +328,7 @@ func (s *tableService) Move(ctx context.Context, actor Actor, id int64, in MoveI
 			return nil
 		}
 		state = s.movedState(t, actor, p)
-		return s.remember(tx, actor, id, in, state)
+		return idem.remember(tx, s.now(), state)
 	})
 	if err != nil {
 		if ErrorCode(err) == EVersionConflict && t.ID == id {
@@ -388,42 +386,10 @@ func (s *tableService) play(tx Tx, t *Table, actor Actor, m engine.Move, version
 	return p, s.commitTable(tx, t, version)
 }
 
-// requestHash identifies a move request for its Idempotency-Key.
-func requestHash(id int64, in MoveInput) string {
-	sum := sha256.Sum256(fmt.Appendf(nil, "%d\n%d\n%s", id, in.Version, in.Move))
-	return hex.EncodeToString(sum[:])
-}
-
-// replay loads the first result of a retried move into state and reports
-// whether there was one. Errors: EIdempotencyKeyReused (the key was used
-// for another request).
-func (s *tableService) replay(tx Tx, actor Actor, id int64, in MoveInput, state *TableState) (bool, error) {
-	if in.IdempotencyKey == "" {
-		return false, nil
-	}
-	prior, err := tx.Tables().Idempotent(actor.UserID, in.IdempotencyKey, s.now().Add(-IdempotencyTTL))
-	switch {
-	case ErrorCode(err) == ENotFound:
-		return false, nil
-	case err != nil:
-		return false, err
-	case prior.TableID != id || prior.RequestHash != requestHash(id, in):
-		return false, Errorf(EIdempotencyKeyReused, "this Idempotency-Key was used for another request; use a new key for each move")
-	}
-	return true, json.Unmarshal(prior.Result, state)
-}
-
-// remember stores the result of a move sent with an Idempotency-Key.
-func (s *tableService) remember(tx Tx, actor Actor, id int64, in MoveInput, state TableState) error {
-	if in.IdempotencyKey == "" {
-		return nil
-	}
-	b, err := json.Marshal(state)
-	if err != nil {
-		return err
-	}
-	return tx.Tables().SaveIdempotent(IdempotentMove{UserID: actor.UserID, Key: in.IdempotencyKey, TableID: id,
-		RequestHash: requestHash(id, in), Result: b, CreatedAt: s.now()})
+// idempotent is the move request as its Idempotency-Key knows it: the
+// version the mover saw and the move.
+func (in MoveInput) idempotent(actor Actor, id int64) idempotentRequest {
+	return newIdempotentRequest(actor.UserID, in.IdempotencyKey, tableScope(id), fmt.Sprint(id), fmt.Sprint(in.Version), string(in.Move))
 }
 
 // checkMove checks that a seated player may move at a playing table at the

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/burraco/burraco/domain/standings"
+	"github.com/burraco/burraco/domain/tourney"
 	"github.com/burraco/burraco/domain/vp"
 	"github.com/burraco/burraco/engine"
 )
@@ -77,8 +78,8 @@ func (k TournamentKind) Valid() bool {
 // per round (RULES §10).
 const (
 	DefaultDealsPerRound = 3 // when not given
-	MinDealsPerRound     = 2
-	MaxDealsPerRound     = 4
+	MinDealsPerRound     = tourney.MinDealsPerRound
+	MaxDealsPerRound     = tourney.MaxDealsPerRound
 )
 
 // Tournament is an event of a club. What decides how its tables play and
@@ -131,93 +132,36 @@ type Tournament struct {
 func (t Tournament) Public() bool { return t.OpenedAt != nil }
 
 // TournamentSetup is how a tournament is played beyond the rules of its
-// tables: the movement, the rounds, the VP conversion, the tie-breaks and
-// the scores of byes and abandoned tables (RULES §10).
+// tables. The part the tournament's log is folded under is tourney.Setup,
+// one type from the request to the fold, validated in one place
+// (tourney.Setup.Problems); what only the services use goes beside it.
 type TournamentSetup struct {
-	Movement Movement
-	// Rounds is the number of rounds; 0 means derived from the field when
-	// the tournament starts (round robin: every entry meets every other;
-	// knockout: the bracket, where it is always 0).
-	Rounds int
-	// MitchellStep is how many tables the EW pairs move each round in a
-	// Mitchell.
-	MitchellStep int
-	// TargetScore is the score a knockout table plays to (tie-break deals
-	// while tied), so that it has a winner.
-	TargetScore int
-	// VPTable is the organiser's own MP→VP table; nil means the built-in
-	// table of RULES §10 for the deals per round (3 or 4: there is none for
-	// 2-deal rounds nor for team events, which must give their own).
-	VPTable *vp.Table
-	// TieBreaks is the order of the standings' criteria; nil means
-	// standings.DefaultTieBreaks (VP, MP difference, head-to-head,
-	// opponents' VP, lots).
-	TieBreaks []standings.Criterion
-	// RestVP and RestMP are what a bye scores.
-	RestVP, RestMP int
-	// AbandonVP is the most VP a pair that abandons keeps; 0 means RULES'
-	// 6 (rounds of 2–3 deals) or 8 (4 deals).
-	AbandonVP int
-	// RemainingGetsRest gives the pair left at an abandoned table the rest
-	// score instead of what it scored.
-	RemainingGetsRest bool
-	// ForbidSameClub keeps entries of the same club apart in the pairings.
-	ForbidSameClub bool
-	// AvoidRepeatOpponents makes a modified Danish avoid every earlier
-	// opponent while it can, the last round included; off, it follows
-	// RULES §10: only the previous round's opponent is refused, and the last
-	// round is pure Danish.
-	AvoidRepeatOpponents bool
-	// LateEntryRound is the last round an entry may still join at (0: only
-	// before the tournament starts).
-	LateEntryRound int
-	// TeamPairs is how many pairs a team fields per match (team events
-	// only; 0 otherwise).
-	TeamPairs int
+	tourney.Setup
 }
 
 // VPTableInForce is the table that converts the tournament's MP: its own,
 // or RULES §10's built-in one for its deals per round (3 or 4 deals, pairs
 // and individual events); ok is false when there is neither.
 func (t Tournament) VPTableInForce() (table vp.Table, ok bool) {
-	switch {
-	case t.VPTable != nil:
-		return t.VPTable.Clone(), true
-	case t.Kind == TeamsTournament:
-		return vp.Table{}, false // team tables are the organiser's (RULES §10)
-	}
-	return vp.Builtin(t.DealsPerRound)
-}
-
-// TieBreakOrder is the tie-break order in force: the organiser's or the
-// default.
-func (s TournamentSetup) TieBreakOrder() []standings.Criterion {
-	if s.TieBreaks == nil {
-		return slices.Clone(standings.DefaultTieBreaks)
-	}
-	return slices.Clone(s.TieBreaks)
+	return t.Setup.VPTableInForce(string(t.Kind), t.DealsPerRound)
 }
 
 // Movement is how a tournament's entries are paired round after round
 // (RULES §10; package pairing).
-type Movement string
+type Movement = tourney.Movement
 
 // Movements.
 const (
-	MovementMitchell       Movement = "mitchell"        // NS stay, EW move MitchellStep tables each round
-	MovementDanish         Movement = "danish"          // pure Danish: 1–2, 3–4, … by standings
-	MovementModifiedDanish Movement = "modified_danish" // Danish without a rematch of the previous round
-	MovementRoundRobin     Movement = "round_robin"     // all'italiana: every entry meets every other
-	MovementRandom         Movement = "random"          // a random draw each round
-	MovementKnockout       Movement = "knockout"        // winners go on; tables play to TargetScore
+	MovementMitchell       = tourney.Mitchell
+	MovementDanish         = tourney.Danish
+	MovementModifiedDanish = tourney.ModifiedDanish
+	MovementRoundRobin     = tourney.RoundRobin
+	MovementRandom         = tourney.Random
+	MovementKnockout       = tourney.Knockout
 )
 
 // Movements lists the movements.
-var Movements = []Movement{MovementMitchell, MovementDanish, MovementModifiedDanish, MovementRoundRobin,
-	MovementRandom, MovementKnockout}
-
-// Valid reports whether m is one of the movements.
-func (m Movement) Valid() bool { return slices.Contains(Movements, m) }
+var Movements = tourney.Movements
 
 // TournamentInput creates a tournament (as a draft).
 type TournamentInput struct {
@@ -258,21 +202,10 @@ type SetupInput struct {
 	TeamPairs            *int
 }
 
-// Set-up defaults and limits.
-const (
-	DefaultMovement     = MovementModifiedDanish
-	DefaultRounds       = 4    // of a movement that needs a number of rounds
-	DefaultMitchellStep = 1    // tables the EW pairs move per round
-	DefaultTargetScore  = 2005 // of a knockout table (RULES §10's default target)
-	DefaultRestVP       = 14   // RULES §10's example of a rest score
-	DefaultRestMP       = 355
-	DefaultTeamPairs    = 2
-	MaxRounds           = 50
-	MaxMitchellStep     = 20
-	MaxTargetScore      = 1000000
-	MaxRestMP           = 5000
-	MaxTeamPairs        = 8
-)
+// DefaultMovement is the movement of a new pairs or teams tournament when
+// none is given. The set-up's other defaults and its limits are tourney's,
+// which validates it.
+const DefaultMovement = MovementModifiedDanish
 
 // TournamentPatch updates a tournament; nil fields are left as they are.
 // Rules, PlayersPerTable, Options, Kind and the team pairs may change only

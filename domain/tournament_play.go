@@ -2,9 +2,7 @@ package domain
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -141,11 +139,12 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 	if in.Command == nil {
 		return TournamentActed{}, Errorf(EInvalid, "no command")
 	}
-	if len(in.IdempotencyKey) > MaxIdempotencyKeyLength {
-		v := Validator{}
-		v.Add("Idempotency-Key", "too_long", fmt.Sprintf("Idempotency-Key must be at most %d characters", MaxIdempotencyKeyLength))
-		return TournamentActed{}, v.Err()
+	var v Validator
+	checkIdempotencyKey(&v, in.IdempotencyKey)
+	if err := v.Err(); err != nil {
+		return TournamentActed{}, err
 	}
+	idem := in.idempotent(actor, id)
 	seed, err := s.drawSeed()
 	if err != nil {
 		return TournamentActed{}, err
@@ -176,7 +175,8 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 		if err != nil {
 			return err
 		}
-		if e, ok, err := s.replayed(tx, actor, id, in); err != nil || ok {
+		var e tourney.Event
+		if ok, err := idem.replay(tx, s.now(), &e); err != nil || ok {
 			if err != nil {
 				return err
 			}
@@ -185,7 +185,7 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 			out.Staff = staff
 			return err
 		}
-		e, err := f.state.Decide(in.Command, who, s.now(), pairing.NewRand(seed))
+		e, err = f.state.Decide(in.Command, who, s.now(), pairing.NewRand(seed))
 		if err != nil {
 			return fromTourney(err)
 		}
@@ -206,7 +206,7 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 		if m.Status != "" {
 			t.Status, t.CancelReason = m.Status, m.CancelReason
 		}
-		if err := s.remember(tx, actor, id, in, e); err != nil {
+		if err := idem.remember(tx, s.now(), e); err != nil {
 			return err
 		}
 		out.Event = e
@@ -324,28 +324,6 @@ func (s *tournamentPlayService) drawSeed() (uint64, error) {
 	return binary.LittleEndian.Uint64(b[:]), nil
 }
 
-// replayed looks up a retried request's Idempotency-Key: the event it
-// appended the first time. Errors: EIdempotencyKeyReused.
-func (s *tournamentPlayService) replayed(tx Tx, actor Actor, id int64, in TournamentCommand) (tourney.Event, bool, error) {
-	if in.IdempotencyKey == "" {
-		return tourney.Event{}, false, nil
-	}
-	prior, err := tx.TournamentEvents().Idempotent(actor.UserID, in.IdempotencyKey, s.now().Add(-IdempotencyTTL))
-	switch {
-	case ErrorCode(err) == ENotFound:
-		return tourney.Event{}, false, nil
-	case err != nil:
-		return tourney.Event{}, false, err
-	case prior.TournamentID != id || prior.RequestHash != commandHash(id, in):
-		return tourney.Event{}, false, Errorf(EIdempotencyKeyReused, "this Idempotency-Key was used for another request; use a new key for each request")
-	}
-	var e tourney.Event
-	if err := json.Unmarshal(prior.Body, &e); err != nil {
-		return tourney.Event{}, false, fmt.Errorf("idempotent response of key %q: %w", in.IdempotencyKey, err)
-	}
-	return e, true, nil
-}
-
 // readAt is the tournament's state as it was right after event seq, read
 // from its log: a retry with an Idempotency-Key answers as the first
 // request did (its sheet, entry or round then), not with the state now
@@ -370,29 +348,15 @@ func readAt(tx Tx, t Tournament, seq int64) (TournamentRead, error) {
 	return (&forked{state: st}).read(tx, t)
 }
 
-// remember stores the event a request with an Idempotency-Key appended.
-func (s *tournamentPlayService) remember(tx Tx, actor Actor, id int64, in TournamentCommand, e tourney.Event) error {
-	if in.IdempotencyKey == "" {
-		return nil
-	}
-	b, err := json.Marshal(e)
-	if err != nil {
-		return err
-	}
-	return tx.TournamentEvents().SaveIdempotent(TournamentIdempotent{UserID: actor.UserID, Key: in.IdempotencyKey,
-		TournamentID: id, RequestHash: commandHash(id, in), Status: 200, Body: b, CreatedAt: s.now()})
-}
-
-// commandHash identifies a command request for its Idempotency-Key: the
-// API's request hash when given, else the command itself.
-func commandHash(id int64, in TournamentCommand) string {
+// idempotent is the command as its Idempotency-Key knows it: the API's
+// request hash (method, path and body) when given, else the command itself.
+func (in TournamentCommand) idempotent(actor Actor, id int64) idempotentRequest {
 	h := in.RequestHash
 	if h == "" {
 		b, _ := json.Marshal(in.Command)
 		h = in.Command.CommandName() + "\n" + string(b)
 	}
-	sum := sha256.Sum256(fmt.Appendf(nil, "%d\n%s", id, h))
-	return hex.EncodeToString(sum[:])
+	return newIdempotentRequest(actor.UserID, in.IdempotencyKey, tournamentScope(id), fmt.Sprint(id), h)
 }
 
 func eventOf(r TournamentEventRecord) tourney.Event {

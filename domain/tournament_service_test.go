@@ -12,6 +12,7 @@ import (
 
 	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/domain/store/storetest"
+	"github.com/burraco/burraco/domain/tourney"
 	"github.com/burraco/burraco/engine"
 )
 
@@ -126,8 +127,8 @@ func TestTournamentCreate(t *testing.T) {
 // defaultSetup is the set-up of a pairs tournament created without one: a
 // modified Danish of 4 rounds, RULES §10's built-in VP table and tie-break
 // order, a bye worth 14 VP and 355 MP.
-var defaultSetup = domain.TournamentSetup{Movement: domain.MovementModifiedDanish, Rounds: 4, MitchellStep: 1, TargetScore: 2005,
-	RestVP: 14, RestMP: 355}
+var defaultSetup = domain.TournamentSetup{Setup: tourney.Setup{Movement: domain.MovementModifiedDanish, Rounds: 4, MitchellStep: 1,
+	TargetScore: 2005, RestVP: 14, RestMP: 355}}
 
 func defaultOptions(t *testing.T, id engine.RuleSet) json.RawMessage {
 	t.Helper()

@@ -14,6 +14,7 @@ import (
 	"github.com/burraco/burraco/domain/standings"
 	"github.com/burraco/burraco/domain/store"
 	"github.com/burraco/burraco/domain/store/storetest"
+	"github.com/burraco/burraco/domain/tourney"
 	"github.com/burraco/burraco/domain/vp"
 )
 
@@ -39,9 +40,9 @@ func TestTournamentSetupStoredAsGiven(t *testing.T) {
 			LateEntryRound: new(2), TeamPairs: new(3)}
 		got, err := f.svc.Tournaments.Create(ctx, owner, c.ID, in)
 		wantCode(t, err, "")
-		want := domain.TournamentSetup{Movement: domain.MovementMitchell, Rounds: 6, MitchellStep: 2, TargetScore: 1005, VPTable: twoDealTable(),
-			TieBreaks: []standings.Criterion{standings.ByVP, standings.ByMPFor, standings.ByLots}, RestVP: 12, RestMP: 300, AbandonVP: 5,
-			RemainingGetsRest: true, ForbidSameClub: true, LateEntryRound: 2, TeamPairs: 3}
+		want := domain.TournamentSetup{Setup: tourney.Setup{Movement: domain.MovementMitchell, Rounds: 6, MitchellStep: 2, TargetScore: 1005,
+			VPTable: twoDealTable(), TieBreaks: []standings.Criterion{standings.ByVP, standings.ByMPFor, standings.ByLots}, RestVP: 12,
+			RestMP: 300, AbandonVP: 5, RemainingGetsRest: true, ForbidSameClub: true, LateEntryRound: 2, TeamPairs: 3}}
 		if diff := cmp.Diff(want, got.TournamentSetup); diff != "" {
 			t.Errorf("created (-want +got):\n%s", diff)
 		}
@@ -235,8 +236,8 @@ func TestTournamentSetupPatch(t *testing.T) {
 		}
 		teams := domain.TeamsTournament
 		got = update(domain.TournamentPatch{Kind: &teams, Setup: domain.SetupInput{VPTable: twoDealTable()}})
-		if got.TeamPairs != domain.DefaultTeamPairs {
-			t.Errorf("teams: %d pairs, want %d", got.TeamPairs, domain.DefaultTeamPairs)
+		if got.TeamPairs != tourney.DefaultTeamPairs {
+			t.Errorf("teams: %d pairs, want %d", got.TeamPairs, tourney.DefaultTeamPairs)
 		}
 		pairs := domain.PairsTournament
 		if got = update(domain.TournamentPatch{Kind: &pairs}); got.TeamPairs != 0 {
@@ -358,4 +359,42 @@ func TestTournamentKindRefusesMovementsItCannotPlay(t *testing.T) {
 			})
 		}
 	})
+}
+
+// TestTournamentSetupTheServiceAcceptsIsPlayed: a set-up at the edges of
+// what the service accepts is one the tournament's log is folded under
+// (one validation, tourney.Setup.Problems): its first command is answered,
+// not refused as a stored set-up the fold finds invalid. A knockout to a
+// target that is not a multiple of 5 was accepted at the set-up and then
+// refused by every command.
+func TestTournamentSetupTheServiceAcceptsIsPlayed(t *testing.T) {
+	cases := []struct {
+		name  string
+		kind  domain.TournamentKind
+		setup domain.SetupInput
+	}{
+		{name: "knockout to a target not a multiple of 5", setup: domain.SetupInput{Movement: new(domain.MovementKnockout), TargetScore: new(1003)}},
+		{name: "the most rounds and the longest Mitchell step", setup: domain.SetupInput{Movement: new(domain.MovementMitchell),
+			Rounds: new(tourney.MaxRounds), MitchellStep: new(tourney.MaxMitchellStep)}},
+		{name: "teams fielding the most pairs", kind: domain.TeamsTournament, setup: domain.SetupInput{TeamPairs: new(tourney.MaxTeamPairs),
+			VPTable: twoDealTable()}},
+		{name: "individual drawn at random", kind: domain.IndividualTournament},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			each(t, func(t *testing.T, f *fixture) {
+				owner := f.user("owner@x.it")
+				club := f.club(owner, "Circolo")
+				in := tournamentInput(c.name)
+				in.Setup = c.setup
+				if c.kind != "" {
+					in.Kind = c.kind
+				}
+				tm, err := f.svc.Tournaments.Create(t.Context(), owner, club.ID, in)
+				wantCode(t, err, "")
+				_, err = f.svc.Play.Act(t.Context(), owner, tm.ID, domain.TournamentCommand{Command: tourney.OpenRegistration{}})
+				wantCode(t, err, "")
+			})
+		})
+	}
 }

@@ -76,13 +76,13 @@ func (c *tournamentCell) catchUp(tx Tx, t Tournament) error {
 // setupKey identifies the set-up a state is built with: the JSON of the
 // tourney package's Setup.
 func setupKey(t Tournament) (string, error) {
-	b, err := json.Marshal(tourneySetup(t))
+	b, err := json.Marshal(tourneyConfig(t))
 	return string(b), err
 }
 
 // newState is the state of the tournament before its first event.
 func newState(t Tournament) (*tourney.State, error) {
-	st, err := tourney.New(tourneySetup(t))
+	st, err := tourney.New(tourneyConfig(t))
 	if err != nil {
 		return nil, fmt.Errorf("tournament %d: its stored set-up: %w", t.ID, err)
 	}
@@ -133,18 +133,11 @@ func playersOf(entries []tourney.Entry) []int64 {
 	return ids
 }
 
-// tourneySetup is the tourney package's set-up of a tournament.
-func tourneySetup(t Tournament) tourney.Setup {
-	s := t.TournamentSetup
-	su := tourney.Setup{
-		Kind: string(t.Kind), PlayersPerTable: t.PlayersPerTable, Movement: string(s.Movement),
-		MitchellStep: s.MitchellStep, Rounds: s.Rounds, DealsPerRound: t.DealsPerRound, TargetScore: s.TargetScore,
-		VP: s.VPTable, TieBreaks: s.TieBreaks, RestVP: s.RestVP, RestMP: s.RestMP, AbandonVP: s.AbandonVP,
-		RemainingGetsRest: s.RemainingGetsRest, ForbidSameClub: s.ForbidSameClub, LateEntryRound: s.LateEntryRound,
-		AvoidRepeatOpponents: s.AvoidRepeatOpponents,
-		TeamPairs:            s.TeamPairs, Rules: string(t.Rules), RoundUp10: roundsUpTo10(t), LotsSeed: t.LotsSeed,
-	}
-	return su
+// tourneyConfig is what the tournament's log is folded under: its frame
+// and its set-up, as stored.
+func tourneyConfig(t Tournament) tourney.Config {
+	return tourney.Config{Kind: string(t.Kind), PlayersPerTable: t.PlayersPerTable, DealsPerRound: t.DealsPerRound,
+		Rules: string(t.Rules), RoundUp10: roundsUpTo10(t), LotsSeed: t.LotsSeed, Setup: t.Setup}
 }
 
 // roundsUpTo10 reports whether the tournament's options round a side's

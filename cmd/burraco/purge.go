@@ -9,7 +9,7 @@ import (
 )
 
 // purgeEvery is how often serve deletes expired rows (refresh tokens, and
-// the tournaments' idempotency keys): rarely enough to cost nothing, often
+// the idempotency keys): rarely enough to cost nothing, often
 // enough that they do not pile up.
 const purgeEvery = time.Hour
 
@@ -25,8 +25,8 @@ func purgeLoop(ctx context.Context, every time.Duration, purge func(context.Cont
 			return
 		case err != nil:
 			log.Warn("purge of expired rows failed; retrying at the next tick", "err", err, "next_in", every)
-		case p.RefreshTokens > 0 || p.TournamentIdempotencyKeys > 0:
-			log.Info("purged expired rows", "refresh_tokens", p.RefreshTokens, "tournament_idempotency_keys", p.TournamentIdempotencyKeys)
+		case p.RefreshTokens > 0 || p.IdempotencyKeys > 0:
+			log.Info("purged expired rows", "refresh_tokens", p.RefreshTokens, "idempotency_keys", p.IdempotencyKeys)
 		}
 		select {
 		case <-ctx.Done():

@@ -12,6 +12,7 @@ import (
 	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/domain/store"
 	"github.com/burraco/burraco/domain/store/storetest"
+	"github.com/burraco/burraco/domain/tourney"
 )
 
 // TestSeedDemoTournament checks the demo tournament against an injected
@@ -54,8 +55,8 @@ func TestSeedDemoTournament(t *testing.T) {
 		got := page.Items[0]
 		want := domain.Tournament{Name: demoTournament.Name, ClubName: demoClub, Rules: "fibur", PlayersPerTable: 4,
 			Kind: domain.PairsTournament, DealsPerRound: 3, StartsAt: now.AddDate(0, 0, 7), Status: domain.TournamentRegistrationOpen, Version: 3,
-			TournamentSetup: domain.TournamentSetup{Movement: domain.MovementModifiedDanish, Rounds: 4, MitchellStep: 1,
-				TargetScore: 2005, RestVP: 14, RestMP: 355}}
+			TournamentSetup: domain.TournamentSetup{Setup: tourney.Setup{Movement: domain.MovementModifiedDanish, Rounds: 4, MitchellStep: 1,
+				TargetScore: 2005, RestVP: 14, RestMP: 355}}}
 		got.ID, got.ClubID, got.Description, got.Options, got.CreatedAt, got.UpdatedAt, got.LotsSeed, got.OpenedAt = 0, 0, "", nil, time.Time{}, time.Time{}, 0, nil
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("demo tournament (-want +got):\n%s", diff)

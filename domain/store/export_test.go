@@ -15,7 +15,7 @@ import (
 // migrated schema (the SQL migrations are the source of truth).
 func CheckModels(db *DB) error {
 	models := []any{&userRow{}, &refreshTokenRow{}, &clubRow{}, &membershipRow{}, &playerRow{}, &settingRow{}, &tournamentRow{},
-		&refereeRow{}, &tournamentEventRow{}, &tournamentIdempotencyRow{}}
+		&refereeRow{}, &tournamentEventRow{}, &idempotencyRow{}}
 	m := db.gorm.Migrator()
 	for _, model := range models {
 		s, err := schema.Parse(model, &cacheStore, db.gorm.NamingStrategy)

@@ -574,42 +574,6 @@ func (r tableRepo) LastMove(tableID int64, deal int) (domain.TableMove, error) {
 	return takeOne(r.t.db.Where("table_id = ? AND deal = ?", tableID, deal).Order("idx DESC"), "move", moveRow.domain)
 }
 
-type idempotencyRow struct {
-	UserID      int64  `gorm:"primaryKey"`
-	IdemKey     string `gorm:"primaryKey"`
-	TableID     int64
-	RequestHash string
-	Status      int
-	Body        string
-	CreatedAt   time.Time `gorm:"autoCreateTime:false"`
-}
-
-func (idempotencyRow) TableName() string { return "table_idempotency" }
-
-func (r tableRepo) Idempotent(userID int64, key string, since time.Time) (domain.IdempotentMove, error) {
-	var row idempotencyRow
-	err := r.t.db.Where("user_id = ? AND idem_key = ? AND created_at >= ?", userID, key, utc(since)).Take(&row).Error
-	if err != nil {
-		return domain.IdempotentMove{}, translate(err, "idempotency key")
-	}
-	return domain.IdempotentMove{UserID: row.UserID, Key: row.IdemKey, TableID: row.TableID, RequestHash: row.RequestHash,
-		Result: json.RawMessage(row.Body), CreatedAt: row.CreatedAt.UTC()}, nil
-}
-
-func (r tableRepo) SaveIdempotent(m domain.IdempotentMove) error {
-	if err := r.t.db.Where("user_id = ? AND idem_key = ?", m.UserID, m.Key).Delete(&idempotencyRow{}).Error; err != nil {
-		return translate(err, "idempotency key")
-	}
-	row := idempotencyRow{UserID: m.UserID, IdemKey: m.Key, TableID: m.TableID, RequestHash: m.RequestHash,
-		Status: 200, Body: string(m.Result), CreatedAt: utc(m.CreatedAt)}
-	return translate(r.t.db.Create(&row).Error, "idempotency key")
-}
-
-func (r tableRepo) DeleteIdempotentBefore(t time.Time) (int64, error) {
-	res := r.t.db.Where("created_at < ?", utc(t)).Delete(&idempotencyRow{})
-	return res.RowsAffected, translate(res.Error, "idempotency key")
-}
-
 func (r tableRepo) Clocked() ([]domain.Table, error) {
 	var rows []tableRow
 	err := r.t.db.Where("status = ? AND (turn_seconds > 0 OR match_seconds > 0 OR grace_seconds > 0)", string(domain.TablePlaying)).

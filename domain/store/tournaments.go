@@ -9,6 +9,7 @@ import (
 	"gorm.io/gorm/clause"
 
 	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/tourney"
 	"github.com/burraco/burraco/domain/vp"
 	"github.com/burraco/burraco/internal/fold"
 )
@@ -88,10 +89,20 @@ func jsonText(v any, set bool) *string {
 // wrote; one that no longer reads (edited by hand) gives an empty VP table,
 // which the domain's validation reports, or the default tie-break order.
 func (c setupColumns) setup() domain.TournamentSetup {
-	s := domain.TournamentSetup{Movement: domain.Movement(c.Movement), Rounds: c.Rounds, MitchellStep: c.MitchellStep,
-		TargetScore: c.TargetScore, RestVP: c.RestVP, RestMP: c.RestMP, AbandonVP: c.AbandonVP,
-		RemainingGetsRest: c.RemainingGetsRest, ForbidSameClub: c.ForbidSameClub, LateEntryRound: c.LateEntryRound,
-		TeamPairs: c.TeamPairs, AvoidRepeatOpponents: c.AvoidRepeatOpponents}
+	s := domain.TournamentSetup{Setup: tourney.Setup{
+		Movement:             domain.Movement(c.Movement),
+		Rounds:               c.Rounds,
+		MitchellStep:         c.MitchellStep,
+		TargetScore:          c.TargetScore,
+		RestVP:               c.RestVP,
+		RestMP:               c.RestMP,
+		AbandonVP:            c.AbandonVP,
+		RemainingGetsRest:    c.RemainingGetsRest,
+		ForbidSameClub:       c.ForbidSameClub,
+		AvoidRepeatOpponents: c.AvoidRepeatOpponents,
+		LateEntryRound:       c.LateEntryRound,
+		TeamPairs:            c.TeamPairs,
+	}}
 	if c.VPTable != nil {
 		s.VPTable = &vp.Table{}
 		if json.Unmarshal([]byte(*c.VPTable), s.VPTable) != nil {

@@ -48,6 +48,9 @@ func (t *tx) TournamentEvents() domain.TournamentEventRepo {
 }
 func (t *tx) Settings() domain.SettingRepo { return settingRepo{t} }
 func (t *tx) Tables() domain.TableRepo     { return tableRepo{t} }
+func (t *tx) Idempotency() domain.IdempotencyRepo {
+	return idempotencyRepo{t}
+}
 
 // utc normalises a time for storage: UTC, microseconds (PostgreSQL's
 // precision), so that both databases round-trip it unchanged.

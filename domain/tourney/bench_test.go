@@ -12,7 +12,7 @@ import (
 // entered and not confirmed; whole is the tournament to its finish.
 var bench struct {
 	once          sync.Once
-	setup         Setup
+	setup         Config
 	inPlay, whole []Event
 }
 

@@ -136,7 +136,7 @@ func (s *State) drawRule(n int) string {
 	case s.setup.Movement == ModifiedDanish && n == s.PlannedRounds():
 		return RuleModifiedLast
 	}
-	return map[string]string{Mitchell: RuleMitchell, RoundRobin: RuleRoundRobin, Danish: RuleDanish,
+	return map[Movement]string{Mitchell: RuleMitchell, RoundRobin: RuleRoundRobin, Danish: RuleDanish,
 		ModifiedDanish: RuleModified, Random: RuleRandom, Knockout: RuleKnockout}[s.setup.Movement]
 }
 

@@ -133,6 +133,7 @@ const (
 	PTimeOutClose = "time_out_closing"
 	PDealOrder    = "deal_order"
 	PDuplicate    = "duplicate"
+	PInvalid      = "invalid"
 	PDealCards    = "deal_cards"
 	PBadCount     = "count"
 	PNotAllowed   = "not_allowed"

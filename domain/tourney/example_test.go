@@ -9,8 +9,8 @@ import (
 )
 
 func Example() {
-	setup := tourney.Setup{Kind: tourney.KindPairs, PlayersPerTable: 4, Movement: tourney.ModifiedDanish,
-		Rounds: 3, DealsPerRound: 3, Rules: "fibur", LotsSeed: 1}
+	setup := tourney.Config{Kind: tourney.KindPairs, PlayersPerTable: 4, DealsPerRound: 3, Rules: "fibur", LotsSeed: 1,
+		Setup: tourney.Setup{Movement: tourney.ModifiedDanish, Rounds: 3, MitchellStep: 1, TargetScore: 2005, RestVP: 14, RestMP: 355}}
 	s, _ := tourney.New(setup)
 	director := tourney.Actor{UserID: 1, Director: true}
 	at := time.Date(2026, 3, 14, 15, 0, 0, 0, time.UTC)

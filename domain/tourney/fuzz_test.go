@@ -17,8 +17,8 @@ func fuzzBases(tb testing.TB) []*State {
 	ind := pairsSetup(Random, 3, 3)
 	ind.Kind = KindIndividual
 	teams := pairsSetup(RoundRobin, 3, 3)
-	teams.Kind, teams.VP = KindTeams, &team
-	for _, su := range []Setup{pairsSetup(ModifiedDanish, 3, 3), pairsSetup(Knockout, 0, 3), ind, teams, pairsSetup(Mitchell, 3, 3)} {
+	teams.Kind, teams.VPTable, teams.TeamPairs = KindTeams, &team, DefaultTeamPairs
+	for _, su := range []Config{pairsSetup(ModifiedDanish, 3, 3), pairsSetup(Knockout, 0, 3), ind, teams, pairsSetup(Mitchell, 3, 3)} {
 		h := newHarness(tb, su)
 		h.register(8)
 		h.do(Start{}, referee)

@@ -24,14 +24,14 @@ func player(id int64) Actor { return Actor{UserID: 10000 + id, Players: []int64{
 // harness runs a tournament through Decide and Apply, keeping the log.
 type harness struct {
 	t      testing.TB
-	setup  Setup
+	setup  Config
 	s      *State
 	events []Event
 	clock  time.Time
 	rnd    pairing.Rand
 }
 
-func newHarness(t testing.TB, setup Setup) *harness {
+func newHarness(t testing.TB, setup Config) *harness {
 	t.Helper()
 	s, err := New(setup)
 	if err != nil {
@@ -40,9 +40,12 @@ func newHarness(t testing.TB, setup Setup) *harness {
 	return &harness{t: t, setup: setup, s: s, clock: time.Date(2026, 3, 14, 15, 0, 0, 0, time.UTC), rnd: pairing.NewRand(42)}
 }
 
-func pairsSetup(movement string, rounds, deals int) Setup {
-	return Setup{Kind: KindPairs, PlayersPerTable: 4, Movement: movement, Rounds: rounds,
-		DealsPerRound: deals, Rules: "fibur", LotsSeed: 7}
+// pairsSetup is a pairs tournament at tables of 4 with the set-up's
+// defaults.
+func pairsSetup(movement Movement, rounds, deals int) Config {
+	return Config{Kind: KindPairs, PlayersPerTable: 4, DealsPerRound: deals, Rules: "fibur", LotsSeed: 7,
+		Setup: Setup{Movement: movement, Rounds: rounds, MitchellStep: DefaultMitchellStep, TargetScore: DefaultTargetScore,
+			RestVP: DefaultRestVP, RestMP: DefaultRestMP}}
 }
 
 // try decides a command and, when accepted, applies its event.

@@ -90,7 +90,7 @@ func TestMitchellWithdrawalGivesTheOpponentsByes(t *testing.T) {
 func TestTeamAbandonmentDecidesTheWholeMatch(t *testing.T) {
 	team := vp.ThreeDeal()
 	su := pairsSetup(ModifiedDanish, 2, 3)
-	su.Kind, su.VP = KindTeams, &team
+	su.Kind, su.VPTable, su.TeamPairs = KindTeams, &team, DefaultTeamPairs
 	h := newHarness(t, su)
 	h.register(2)
 	h.do(Start{}, referee)
@@ -245,24 +245,24 @@ func TestCustomVPTableProblemsListedByBand(t *testing.T) {
 	to := 30
 	bad := vp.Table{Bands: []vp.Band{{From: 0, To: &to, Winner: 10, Loser: 10}, {From: 40, Winner: 15, Loser: 6}}}
 	su := pairsSetup(ModifiedDanish, 2, 2)
-	su.VP = &bad
+	su.VPTable = &bad
 	_, err := New(su)
 	var fields []string
 	for _, p := range err.(*Error).Problems {
 		fields = append(fields, p.Field+" "+p.Code)
 	}
-	if !slices.Equal(fields, []string{"vp.bands[1] gap", "vp.bands[1] sides"}) {
+	if !slices.Equal(fields, []string{"vp_table.bands[1] gap", "vp_table.bands[1] sides"}) {
 		t.Fatalf("problems %q", fields)
 	}
 	two := vp.Table{Bands: []vp.Band{{From: 0, To: &to, Winner: 10, Loser: 10}, {From: 35, Winner: 14, Loser: 6}}}
-	su.VP = &two
+	su.VPTable = &two
 	s, err := New(su)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The state holds its own copy of the table.
 	two.Bands[1].Winner = 20
-	if got := s.Setup(); got.VP.Bands[1].Winner != 14 || got.RestVP != 14 || got.RestMP != 355 || got.MitchellStep != 1 {
+	if got := s.Config(); got.VPTable.Bands[1].Winner != 14 || got.RestVP != 14 || got.RestMP != 355 || got.MitchellStep != 1 {
 		t.Fatalf("setup %+v", got)
 	}
 }

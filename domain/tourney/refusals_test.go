@@ -388,14 +388,15 @@ func TestPenaltyComesOffTheStandings(t *testing.T) {
 }
 
 func TestSetupProblemsAllListed(t *testing.T) {
-	_, err := New(Setup{Kind: "duo", PlayersPerTable: 3, Movement: "swiss", Rounds: 0, DealsPerRound: 2, Rules: "scopa",
-		TieBreaks: []standings.Criterion{"vp", "vp"}})
+	_, err := New(Config{Kind: "duo", PlayersPerTable: 3, DealsPerRound: 2, Rules: "scopa",
+		Setup: Setup{Movement: "swiss", Rounds: 0, MitchellStep: 1, TargetScore: 2005, TieBreaks: []standings.Criterion{"vp", "vp"}}})
 	e, ok := err.(*Error)
 	if !ok || e.Code != CodeInvalidSetup {
 		t.Fatalf("err %v", err)
 	}
-	// 2 deals per round is valid, but has no built-in VP table.
-	want := []string{"kind", "movement", "players_per_table", "rounds", "rules", "tie_breaks[1]", "vp"}
+	// The movement's rounds and the VP table in force depend on a movement
+	// and a kind that are not known: left out.
+	want := []string{"kind", "movement", "players_per_table", "rules", "tie_breaks[1]"}
 	var got []string
 	for _, p := range e.Problems {
 		got = append(got, p.Field)
@@ -405,7 +406,13 @@ func TestSetupProblemsAllListed(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("fields %q, want %q", got, want)
 	}
-	if _, err := New(Setup{Kind: KindIndividual, PlayersPerTable: 2, Movement: Knockout, Rounds: 2, DealsPerRound: 3, Rules: "fibur"}); err == nil {
+	// 2 deals per round is valid, but has no built-in VP table.
+	_, err = New(pairsSetup(Danish, 0, 2))
+	if e, ok := err.(*Error); !ok || len(e.Problems) != 2 || e.Problems[0].Field != "rounds" || e.Problems[1].Field != "vp_table" {
+		t.Fatalf("a Danish of 0 rounds of 2 deals without a VP table: %v", err)
+	}
+	if _, err := New(Config{Kind: KindIndividual, PlayersPerTable: 2, DealsPerRound: 3, Rules: "fibur",
+		Setup: Setup{Movement: Knockout, MitchellStep: 1, TargetScore: 2005}}); err == nil {
 		t.Fatal("an individual knockout at 2-player tables accepted")
 	}
 }

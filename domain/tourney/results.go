@@ -152,7 +152,7 @@ func (s *State) abandonCap() int {
 // convert is the VP table's conversion; a difference no sheet can produce
 // (not a multiple of 5: the sheets are validated) converts to nothing.
 func (s *State) convert(a, b int) (int, int) {
-	x, y, err := s.setup.VP.Convert(a, b)
+	x, y, err := s.setup.VPTable.Convert(a, b)
 	if err != nil {
 		return 0, 0
 	}
@@ -204,7 +204,7 @@ func (s *State) matchResult(r *round, match int) MatchResult {
 	case m.Absent == m.B:
 		m.VPA = s.setup.RestVP
 	default:
-		if a, b, err := s.setup.VP.ConvertTeam(scores); err == nil {
+		if a, b, err := s.setup.VPTable.ConvertTeam(scores); err == nil {
 			m.VPA, m.VPB = s.abandoned(m.Left, m.A, a, m.B, b)
 		}
 	}

@@ -12,7 +12,7 @@ import (
 func TestAbandonedTeamMatchShowsTheCappedVPOnEveryTable(t *testing.T) {
 	team := vp.ThreeDeal() // stands in for the organiser's team table
 	su := pairsSetup(RoundRobin, 3, 3)
-	su.Kind, su.VP = KindTeams, &team
+	su.Kind, su.VPTable, su.TeamPairs = KindTeams, &team, DefaultTeamPairs
 	h := newHarness(t, su)
 	h.register(4)
 	h.do(Start{}, referee)

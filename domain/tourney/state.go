@@ -128,7 +128,7 @@ type round struct {
 // state to itself — the service serialises commands per tournament, as the
 // event log's sequence does.
 type State struct {
-	setup          Setup
+	setup          Config
 	seq            int64
 	status         string
 	cancelReason   string
@@ -143,18 +143,17 @@ type State struct {
 }
 
 // New is the state of a tournament before its first event (draft), or every
-// problem of its set-up (an *Error with code invalid_setup).
-func New(setup Setup) (*State, error) {
-	su := setup.normalized()
-	if err := su.validate(); err != nil {
+// problem of its configuration (an *Error with code invalid_setup).
+func New(c Config) (*State, error) {
+	if err := c.validate(); err != nil {
 		return nil, err
 	}
-	return &State{setup: su, status: StatusDraft, playerEntry: map[int64]int64{}, cache: new(standingsCache)}, nil
+	return &State{setup: c.normalized(), status: StatusDraft, playerEntry: map[int64]int64{}, cache: new(standingsCache)}, nil
 }
 
 // Replay is the state after the events, in order.
-func Replay(setup Setup, events []Event) (*State, error) {
-	s, err := New(setup)
+func Replay(c Config, events []Event) (*State, error) {
+	s, err := New(c)
 	if err != nil {
 		return nil, err
 	}

@@ -132,12 +132,12 @@ func (s *State) CancelReason() string { return s.cancelReason }
 // CurrentRound is the latest round drawn (0 before the first).
 func (s *State) CurrentRound() int { return len(s.rounds) }
 
-// Setup is the set-up with its defaults filled in.
-func (s *State) Setup() Setup {
+// Config is the configuration with its defaults filled in.
+func (s *State) Config() Config {
 	su := s.setup
-	if su.VP != nil {
-		t := su.VP.Clone()
-		su.VP = &t
+	if su.VPTable != nil {
+		t := su.VPTable.Clone()
+		su.VPTable = &t
 	}
 	su.TieBreaks = append(su.TieBreaks[:0:0], su.TieBreaks...)
 	return su
