@@ -208,17 +208,39 @@ func compareBool(a, b bool) int {
 	return -1
 }
 
+// problemError is an API-level problem (a code of apiProblems) that a
+// handler or a middleware returns instead of answering it: the handler's
+// adapter (serve) answers it, with the fields it lists.
+type problemError struct {
+	code   string
+	detail string
+	fields []FieldError
+}
+
+func (e *problemError) Error() string { return e.code + ": " + e.detail }
+
+// problem returns the API-level problem code with detail and fields.
+func problem(code, detail string, fields ...FieldError) error {
+	return &problemError{code: code, detail: detail, fields: fields}
+}
+
 // fail answers a request with an API-level problem.
 func fail(w http.ResponseWriter, r *http.Request, code, detail string) {
 	writeProblem(w, newProblem(r, code, detail))
 }
 
-// failErr answers a request with err: a *domain.Error by its code and
-// user-safe message; a timeout as 503; anything else as a 500 with a
-// generic message, logged with the request id and never echoed.
+// failErr answers a request with err: an API-level problem by its code; a
+// *domain.Error by its code and user-safe message; a timeout as 503;
+// anything else as a 500 with a generic message, logged with the request
+// id and never echoed.
 func (s *server) failErr(w http.ResponseWriter, r *http.Request, err error) {
+	var pe *problemError
 	var de *domain.Error
 	switch {
+	case errors.As(err, &pe):
+		p := newProblem(r, pe.code, pe.detail)
+		p.Errors = pe.fields
+		writeProblem(w, p)
 	case errors.Is(err, context.DeadlineExceeded):
 		s.log.WarnContext(r.Context(), "request timed out", "request_id", RequestIDFrom(r.Context()), "err", err)
 		fail(w, r, codeTimeout, "the request took too long; try again")
@@ -234,11 +256,4 @@ func (s *server) failErr(w http.ResponseWriter, r *http.Request, err error) {
 		s.log.ErrorContext(r.Context(), "internal error", "request_id", RequestIDFrom(r.Context()), "method", r.Method, "path", r.URL.Path, "err", err)
 		fail(w, r, string(domain.EInternal), "an internal error occurred; quote the request id when reporting it")
 	}
-}
-
-// failFields answers a request with an API-level problem listing fields.
-func failFields(w http.ResponseWriter, r *http.Request, code, detail string, fields []FieldError) {
-	p := newProblem(r, code, detail)
-	p.Errors = fields
-	writeProblem(w, p)
 }

@@ -167,10 +167,10 @@ func (s *server) routes() chi.Router {
 		fail(w, r, codeRouteNotFound, "there is no such endpoint; see /openapi.yaml")
 	})
 
-	r.Get("/healthz", s.healthz)
-	r.Get("/readyz", s.readyz)
-	r.Get("/openapi.yaml", s.openapi)
-	r.Get("/openapi.json", s.openapiJSON)
+	r.Get("/healthz", s.serve(s.healthz))
+	r.Get("/readyz", s.serve(s.readyz))
+	r.Get("/openapi.yaml", s.serve(s.openapi))
+	r.Get("/openapi.json", s.serve(s.openapiJSON))
 	docsRoutes(r)
 
 	r.Route("/api/v1", func(r chi.Router) {
@@ -193,19 +193,19 @@ func (s *server) routes() chi.Router {
 		// still be able to refresh.
 		r.Route("/auth", func(r chi.Router) {
 			r.Use(s.limiter.middleware(s.proxies.clientAddr))
-			r.Post("/register", s.register)
-			r.Post("/login", s.login)
-			r.Post("/refresh", s.refresh)
-			r.Post("/logout", s.logout)
+			r.Post("/register", s.serve(s.register))
+			r.Post("/login", s.serve(s.login))
+			r.Post("/refresh", s.serve(s.refresh))
+			r.Post("/logout", s.serve(s.logout))
 		})
-		r.Get("/rules", s.listRules)
-		r.Get("/rules/{ruleSet}", s.getRules)
+		r.Get("/rules", s.serve(s.listRules))
+		r.Get("/rules/{ruleSet}", s.serve(s.getRules))
 		r.Group(func(r chi.Router) {
 			r.Use(s.authenticate)
-			r.With(s.requireAuth).Get("/me", s.me)
-			r.With(s.requireAuth).Get("/me/clubs", s.myClubs)
-			r.With(s.requireAuth).Get("/me/tournaments", s.myTournaments)
-			rt := routes{r: r}
+			r.With(s.requireAuth).Get("/me", s.serve(s.me))
+			r.With(s.requireAuth).Get("/me/clubs", s.serve(s.myClubs))
+			r.With(s.requireAuth).Get("/me/tournaments", s.serve(s.myTournaments))
+			rt := routes{r: r, s: s}
 			rt.under("/clubs", s.clubRoutes)
 			rt.under("/players", s.playerRoutes)
 			rt.under("/tournaments", s.tournamentRoutes)

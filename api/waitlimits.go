@@ -65,13 +65,13 @@ func (s *server) holder(r *http.Request) string {
 	return "a" + clientKey(s.proxies.clientAddr(r))
 }
 
-// hold counts the request against l, or answers 429 with code and reports
-// false.
-func (s *server) hold(w http.ResponseWriter, r *http.Request, l *holdLimit, code, what string) (release func(), ok bool) {
-	release, ok = l.acquire(s.holder(r))
+// hold counts the request against l, or returns 429 with code (its
+// Retry-After set on w).
+func (s *server) hold(w http.ResponseWriter, r *http.Request, l *holdLimit, code, what string) (release func(), err error) {
+	release, ok := l.acquire(s.holder(r))
 	if !ok {
 		w.Header().Set("Retry-After", waitRetryAfter)
-		fail(w, r, code, "you have "+strconv.Itoa(l.max)+" "+what+" open, the most one may; close one first")
+		return nil, problem(code, "you have "+strconv.Itoa(l.max)+" "+what+" open, the most one may; close one first")
 	}
-	return release, ok
+	return release, nil
 }
