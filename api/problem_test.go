@@ -13,28 +13,17 @@ import (
 
 	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/engine"
-	"github.com/burraco/burraco/internal/enginecodes"
 )
-
-// engineCodeConstants returns every Code constant of the engine's source,
-// listed anywhere or not.
-func engineCodeConstants(t *testing.T) []string {
-	t.Helper()
-	codes, err := enginecodes.FromSource("../engine")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return codes
-}
 
 // TestRuleErrorsReachClients checks that every engine rule code, converted
 // by the domain, reaches the client with its own code and message: 409 for
 // not_your_turn, 422 for every other.
 func TestRuleErrorsReachClients(t *testing.T) {
-	for _, code := range engineCodeConstants(t) {
+	for _, c := range engine.Codes() {
+		code := string(c)
 		t.Run(code, func(t *testing.T) {
 			want := http.StatusUnprocessableEntity
-			if code == string(engine.ErrNotYourTurn) {
+			if c == engine.ErrNotYourTurn {
 				want = http.StatusConflict
 			}
 			s := testServer(&bytes.Buffer{})
@@ -98,8 +87,8 @@ func TestSpecListsEveryProblemCode(t *testing.T) {
 			listed[c] = status
 		}
 	}
-	for _, c := range engineCodeConstants(t) {
-		if _, ok := listed[c]; !ok {
+	for _, c := range engine.Codes() {
+		if _, ok := listed[string(c)]; !ok {
 			t.Errorf("engine code %s is not listed in Problem.code (run make docs)", c)
 		}
 	}
