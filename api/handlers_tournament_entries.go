@@ -81,7 +81,7 @@ func (s *server) respondEntry(w http.ResponseWriter, r *http.Request, read domai
 	v := newPlayView(read)
 	e, ok := v.entry(entry)
 	if !ok {
-		return domain.Newf(domain.KindNotFound, domain.Code(tourney.CodeEntryNotFound), "no entry %d", entry)
+		return domain.Errorf(domain.Code(tourney.CodeEntryNotFound), "no entry %d", entry)
 	}
 	if status == http.StatusCreated {
 		return created(w, fmt.Sprintf("/api/v1/tournaments/%d/entries/%d", read.Tournament.ID, entry), v.entryOut(e))
@@ -239,7 +239,7 @@ func (s *server) tournamentEntryHistory(w http.ResponseWriter, r *http.Request) 
 	}
 	h, ok := newPlayView(read).history(entry)
 	if !ok {
-		return domain.Newf(domain.KindNotFound, domain.Code(tourney.CodeEntryNotFound), "no entry %d", entry)
+		return domain.Errorf(domain.Code(tourney.CodeEntryNotFound), "no entry %d", entry)
 	}
 	return respond(w, http.StatusOK, h)
 }

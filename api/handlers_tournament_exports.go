@@ -178,7 +178,7 @@ func (s *server) printTournamentTables(w http.ResponseWriter, r *http.Request) e
 			n = int(*round)
 		}
 		if n < 1 || n > len(v.snap.Rounds) {
-			return domain.Newf(domain.KindNotFound, domain.Code(tourney.CodeRoundNotFound), "no round %d", n)
+			return domain.Errorf(domain.Code(tourney.CodeRoundNotFound), "no round %d", n)
 		}
 		return printout.RenderTableCards(out, l, v.printTables(s.cfg.Now(), v.snap.Rounds[n-1]))
 	})

@@ -74,7 +74,7 @@ func (s *server) getTournamentRound(w http.ResponseWriter, r *http.Request) erro
 // its Location).
 func (s *server) respondRound(w http.ResponseWriter, r *http.Request, read domain.TournamentRead, n, status int) error {
 	if n < 1 || n > len(read.Snapshot.Rounds) {
-		return domain.Newf(domain.KindNotFound, domain.Code(tourney.CodeRoundNotFound), "no round %d", n)
+		return domain.Errorf(domain.Code(tourney.CodeRoundNotFound), "no round %d", n)
 	}
 	out := newPlayView(read).roundOut(read.Snapshot.Rounds[n-1])
 	if status == http.StatusCreated {

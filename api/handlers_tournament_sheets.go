@@ -51,11 +51,11 @@ func (s *server) getTournamentTable(w http.ResponseWriter, r *http.Request) erro
 // table_not_found.
 func tableOf(snap *tourney.Snapshot, a tableAddress) (tourney.TableView, error) {
 	if a.round > len(snap.Rounds) {
-		return tourney.TableView{}, domain.Newf(domain.KindNotFound, domain.Code(tourney.CodeRoundNotFound), "no round %d", a.round)
+		return tourney.TableView{}, domain.Errorf(domain.Code(tourney.CodeRoundNotFound), "no round %d", a.round)
 	}
 	t, ok := findTable(snap, a.round, a.table)
 	if !ok {
-		return t, domain.Newf(domain.KindNotFound, domain.Code(tourney.CodeTableNotFound), "round %d has no table %d", a.round, a.table)
+		return t, domain.Errorf(domain.Code(tourney.CodeTableNotFound), "round %d has no table %d", a.round, a.table)
 	}
 	return t, nil
 }

@@ -101,3 +101,33 @@ func TestSpecListsEveryProblemCode(t *testing.T) {
 		t.Errorf("Problem.code lists %d codes, the server knows %d", len(listed), len(ProblemCodes()))
 	}
 }
+
+// TestProblemTableIsWhole checks the one table of problems: every kind a
+// known code has is a row, no kind or code is a row twice, a title of its
+// own is for a code the domain knows, and no API-level code is one of the
+// domain's (whose kind would be ignored).
+func TestProblemTableIsWhole(t *testing.T) {
+	known := domain.KnownCodes()
+	seen := map[string]bool{}
+	for _, row := range problemTable {
+		name := string(row.kind) + "|" + row.code
+		if seen[name] {
+			t.Errorf("%s is a row twice", name)
+		}
+		seen[name] = true
+		_, domainCode := known[domain.Code(row.code)]
+		switch {
+		case row.kind != "" && (row.code != "" || row.status == 0 || row.title == ""):
+			t.Errorf("kind %s: %+v", row.kind, row)
+		case row.kind == "" && row.status == 0 && !domainCode:
+			t.Errorf("%s has a title of its own but is no code the domain knows", row.code)
+		case row.kind == "" && row.status != 0 && domainCode:
+			t.Errorf("%s is an API-level code and a domain code", row.code)
+		}
+	}
+	for code, kind := range known {
+		if _, ok := kindProblems[kind]; !ok {
+			t.Errorf("%s: kind %s has no row", code, kind)
+		}
+	}
+}
