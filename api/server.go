@@ -13,6 +13,9 @@ import (
 	"github.com/go-chi/cors"
 
 	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/internal/clientaddr"
+	"github.com/burraco/burraco/internal/logs"
+	"github.com/burraco/burraco/internal/ratelimit"
 )
 
 // Config configures the HTTP API. Zero fields take the defaults below.
@@ -119,10 +122,10 @@ type server struct {
 	svc     domain.Services
 	db      Pinger
 	log     *slog.Logger
-	reqLog  *requestLogger // log's request lines without slog; nil when log is not NewLogHandler's
+	reqLog  *logs.RequestLogger // log's request lines without slog; nil when log is not logs.NewHandler's
 	tokens  tokenIssuer
-	limiter *rateLimiter
-	proxies trustedProxies
+	limiter *ratelimit.Limiter
+	proxies clientaddr.TrustedProxies
 	states  *stateCache // tables' marshalled states per version and seat (polls)
 	// playBodies are tournaments' encoded standings and rounds per version (hall screens)
 	playBodies *playBodies
@@ -147,10 +150,10 @@ func NewServer(cfg Config, svc domain.Services, db Pinger, log *slog.Logger) htt
 		svc:        svc,
 		db:         db,
 		log:        log,
-		reqLog:     requestLoggerOf(log.Handler()),
+		reqLog:     logs.RequestLoggerOf(log.Handler()),
 		tokens:     tokenIssuer{secret: cfg.JWTSecret, ttl: cfg.AccessTokenTTL, now: cfg.Now, verified: newTokenCache()},
-		limiter:    newRateLimiter(cfg.AuthPerMinute, cfg.AuthBurst, cfg.RateLimitKeys, cfg.Now),
-		proxies:    trustedProxies(cfg.TrustedProxies),
+		limiter:    ratelimit.New(cfg.AuthPerMinute, cfg.AuthBurst, cfg.RateLimitKeys, cfg.Now),
+		proxies:    clientaddr.TrustedProxies(cfg.TrustedProxies),
 		specJSON:   specJSONOnce(cfg.OpenAPI),
 	}
 	return front{Router: s.routes(), s: s}
@@ -192,7 +195,7 @@ func (s *server) routes() chi.Router {
 		// sends its expired access token along with its refresh token must
 		// still be able to refresh.
 		r.Route("/auth", func(r chi.Router) {
-			r.Use(s.limiter.middleware(s.proxies.clientAddr))
+			r.Use(s.rateLimit)
 			r.Post("/register", s.serve(s.register))
 			r.Post("/login", s.serve(s.login))
 			r.Post("/refresh", s.serve(s.refresh))

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+
+	"github.com/burraco/burraco/internal/clientaddr"
 )
 
 // Codes of the per-user limits on requests that hold a connection open
@@ -62,7 +64,7 @@ func (s *server) holder(r *http.Request) string {
 	if a := ActorFrom(r.Context()); !a.Anonymous() {
 		return "u" + strconv.FormatInt(a.UserID, 10)
 	}
-	return "a" + clientKey(s.proxies.clientAddr(r))
+	return "a" + clientaddr.Key(s.proxies.ClientAddr(r))
 }
 
 // hold counts the request against l, or returns 429 with code (its
