@@ -12,11 +12,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
 
 	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/internal/strictjson"
 )
 
 // decode reads the JSON request body into dst (readJSON, the body
@@ -48,7 +48,7 @@ func (s *server) readJSON(w http.ResponseWriter, r *http.Request, dst any, optio
 		return nil, problem(codeUnsupportedMedia, "the request body must be application/json")
 	}
 	if err == nil {
-		err = decodeObject(body, dst)
+		err = strictjson.DecodeObject(body, dst)
 	}
 	if err != nil {
 		return nil, decodeProblem(err)
@@ -56,62 +56,29 @@ func (s *server) readJSON(w http.ResponseWriter, r *http.Request, dst any, optio
 	return body, nil
 }
 
-// Errors of decodeObject that encoding/json does not report.
-var (
-	errNotUTF8     = errors.New("the request body is not valid UTF-8")
-	errNotAnObject = errors.New("the request body must be a JSON object")
-)
-
-// decodeObject decodes body, which must hold exactly one JSON object, into
-// dst. encoding/json alone would take null for an empty object or for an
-// absent field, and replace invalid UTF-8 with U+FFFD; all are refused here
-// instead (see nullField).
-func decodeObject(body []byte, dst any) error {
-	if !utf8.Valid(body) {
-		return errNotUTF8
-	}
-	if start := bytes.TrimLeft(body, " \t\r\n"); len(start) > 0 && start[0] != '{' && json.Valid(body) {
-		return errNotAnObject
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
-		if !decoderError(err) {
-			if bad := blame(body, dst, err); bad != nil {
-				return bad
-			}
-		}
-		return err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("unexpected data after the JSON object")
-	}
-	return findNull(body)
-}
-
 // decodeProblem is the problem of a body that could not be decoded.
 func decodeProblem(err error) error {
 	var tooLarge *http.MaxBytesError
 	var typeErr *json.UnmarshalTypeError
-	var null *nullField
-	var bad *badValue
+	var null *strictjson.NullField
+	var bad *strictjson.BadValue
 	switch {
 	case errors.As(err, &tooLarge):
 		return problem(codeRequestTooLarge, fmt.Sprintf("the request body must not exceed %d bytes", tooLarge.Limit))
 	case errors.Is(err, io.EOF):
 		return problem(codeMalformedJSON, "the request body is empty; a JSON object is expected")
-	case errors.Is(err, errNotUTF8), errors.Is(err, errNotAnObject):
+	case errors.Is(err, strictjson.ErrNotUTF8), errors.Is(err, strictjson.ErrNotAnObject):
 		return problem(codeMalformedJSON, err.Error())
 	case errors.As(err, &typeErr) && typeErr.Field == "":
-		return problem(codeMalformedJSON, errNotAnObject.Error())
+		return problem(codeMalformedJSON, strictjson.ErrNotAnObject.Error())
 	case errors.As(err, &typeErr):
 		return problem(codeMalformedJSON, "a field has a value of the wrong type", FieldError{Field: jsonField(typeErr.Field),
 			Code: "wrong_type", Message: fmt.Sprintf("must be of type %s", jsonType(typeErr.Type.String()))})
 	case errors.As(err, &bad):
-		return problem(codeMalformedJSON, "a field has a value it cannot take", FieldError{Field: bad.field,
-			Code: bad.code, Message: "is not a valid value: " + strings.TrimPrefix(bad.err.Error(), "json: ")})
+		return problem(codeMalformedJSON, "a field has a value it cannot take", FieldError{Field: bad.Field,
+			Code: bad.Code, Message: "is not a valid value: " + strings.TrimPrefix(bad.Err.Error(), "json: ")})
 	case errors.As(err, &null):
-		return problem(codeMalformedJSON, "a field is null; leave it out instead", FieldError{Field: jsonField(null.path),
+		return problem(codeMalformedJSON, "a field is null; leave it out instead", FieldError{Field: jsonField(null.Path),
 			Code: "null", Message: "must not be null: leave the field out to mean absent"})
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
@@ -297,14 +264,4 @@ func (q *query) err() error {
 		return problem(codeInvalidParameter, "some query parameters are invalid", fieldErrorsOut(de.Fields)...)
 	}
 	return nil
-}
-
-// decoderError reports an error encoding/json itself found (syntax, a
-// type, an unknown field, the end of the input), which names the field
-// where it can; any other came from a field's own UnmarshalJSON.
-func decoderError(err error) bool {
-	var syntax *json.SyntaxError
-	var typeErr *json.UnmarshalTypeError
-	return errors.As(err, &syntax) || errors.As(err, &typeErr) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		strings.HasPrefix(err.Error(), "json: unknown field ")
 }
