@@ -129,8 +129,8 @@ type server struct {
 	states  *stateCache // tables' marshalled states per version and seat (polls)
 	// playBodies are tournaments' encoded standings and rounds per version (hall screens)
 	playBodies *playBodies
-	polls      *holdLimit             // long polls held open per caller
-	streams    *holdLimit             // event streams held open per caller
+	polls      *ratelimit.Holds       // long polls held open per caller
+	streams    *ratelimit.Holds       // event streams held open per caller
 	specJSON   func() ([]byte, error) // cfg.OpenAPI as JSON, converted once
 }
 
@@ -145,8 +145,8 @@ func NewServer(cfg Config, svc domain.Services, db Pinger, log *slog.Logger) htt
 		cfg:        cfg,
 		states:     newStateCache(),
 		playBodies: newPlayBodies(),
-		polls:      newHoldLimit(cfg.MaxLongPolls),
-		streams:    newHoldLimit(cfg.MaxEventStreams),
+		polls:      ratelimit.NewHolds(cfg.MaxLongPolls),
+		streams:    ratelimit.NewHolds(cfg.MaxEventStreams),
 		svc:        svc,
 		db:         db,
 		log:        log,

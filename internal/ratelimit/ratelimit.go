@@ -1,6 +1,7 @@
-// Package ratelimit holds a token-bucket rate limiter keyed by client,
-// its memory bounded; what a refused request is answered with is the
-// caller's.
+// Package ratelimit holds the per-client limits of requests: a token
+// bucket a client (Limiter, its memory bounded) and a count of the
+// requests a client holds open at once (Holds). What a refused request is
+// answered with is the caller's.
 package ratelimit
 
 import (
