@@ -21,3 +21,25 @@ func (s *server) serve(h handler) http.HandlerFunc {
 		}
 	}
 }
+
+// The steps most handlers share, each one call and one check.
+
+// idAndBody reads the positive id of path parameter name, then the JSON
+// body (decode) into a Req.
+func idAndBody[Req any](s *server, w http.ResponseWriter, r *http.Request, name string) (int64, Req, error) {
+	var req Req
+	id, err := pathID(r, name)
+	if err == nil {
+		err = s.decode(w, r, &req)
+	}
+	return id, req, err
+}
+
+// answer ends a handler that called a service: the service's error, or
+// out(v) with status.
+func answer[T, O any](w http.ResponseWriter, status int, out func(T) O, v T, err error) error {
+	if err != nil {
+		return err
+	}
+	return respond(w, status, out(v))
+}

@@ -169,8 +169,5 @@ func (s *server) myClubs(w http.ResponseWriter, r *http.Request) error {
 //	@Router		/api/v1/me [get]
 func (s *server) me(w http.ResponseWriter, r *http.Request) error {
 	u, err := s.svc.Auth.User(r.Context(), ActorFrom(r.Context()).UserID)
-	if err != nil {
-		return err
-	}
-	return respond(w, http.StatusOK, userOut(u))
+	return answer(w, http.StatusOK, userOut, u, err)
 }

@@ -80,10 +80,7 @@ func (s *server) getClub(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	c, err := s.svc.Clubs.Get(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	return respond(w, http.StatusOK, clubOut(c))
+	return answer(w, http.StatusOK, clubOut, c, err)
 }
 
 // updateClub changes a club.
@@ -104,19 +101,12 @@ func (s *server) getClub(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, city, description)"
 //	@Router			/api/v1/clubs/{clubID} [patch]
 func (s *server) updateClub(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "clubID")
+	id, req, err := idAndBody[ClubUpdateRequest](s, w, r, "clubID")
 	if err != nil {
-		return err
-	}
-	var req ClubUpdateRequest
-	if err := s.decode(w, r, &req); err != nil {
 		return err
 	}
 	c, err := s.svc.Clubs.Update(r.Context(), ActorFrom(r.Context()), id, domain.ClubPatch{Name: req.Name, City: req.City, Description: req.Description})
-	if err != nil {
-		return err
-	}
-	return respond(w, http.StatusOK, clubOut(c))
+	return answer(w, http.StatusOK, clubOut, c, err)
 }
 
 // listMembers lists a club's members.
@@ -175,12 +165,8 @@ func (s *server) listMembers(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (role; neither or both of user_id and email)"
 //	@Router			/api/v1/clubs/{clubID}/members [post]
 func (s *server) addMember(w http.ResponseWriter, r *http.Request) error {
-	clubID, err := pathID(r, "clubID")
+	clubID, req, err := idAndBody[MemberAddRequest](s, w, r, "clubID")
 	if err != nil {
-		return err
-	}
-	var req MemberAddRequest
-	if err := s.decode(w, r, &req); err != nil {
 		return err
 	}
 	if err := req.validate(); err != nil {
@@ -222,19 +208,12 @@ func (s *server) updateMember(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	userID, err := pathID(r, "userID")
+	userID, req, err := idAndBody[MemberUpdateRequest](s, w, r, "userID")
 	if err != nil {
-		return err
-	}
-	var req MemberUpdateRequest
-	if err := s.decode(w, r, &req); err != nil {
 		return err
 	}
 	m, err := s.svc.Clubs.SetRole(r.Context(), ActorFrom(r.Context()), clubID, userID, domain.Role(req.Role))
-	if err != nil {
-		return err
-	}
-	return respond(w, http.StatusOK, memberOut(m))
+	return answer(w, http.StatusOK, memberOut, m, err)
 }
 
 // removeMember removes a member from a club.

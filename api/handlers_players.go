@@ -85,10 +85,7 @@ func (s *server) getPlayer(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p, err := s.svc.Players.Get(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	return respond(w, http.StatusOK, playerOut(p))
+	return answer(w, http.StatusOK, playerOut, p, err)
 }
 
 // updatePlayer changes a player.
@@ -110,20 +107,13 @@ func (s *server) getPlayer(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, federation_id, club_id; club_id and clear_club together)"
 //	@Router			/api/v1/players/{playerID} [patch]
 func (s *server) updatePlayer(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "playerID")
+	id, req, err := idAndBody[PlayerUpdateRequest](s, w, r, "playerID")
 	if err != nil {
-		return err
-	}
-	var req PlayerUpdateRequest
-	if err := s.decode(w, r, &req); err != nil {
 		return err
 	}
 	patch := domain.PlayerPatch{Name: req.Name, FederationID: req.FederationID, ClubID: req.ClubID, ClearClub: req.ClearClub}
 	p, err := s.svc.Players.Update(r.Context(), ActorFrom(r.Context()), id, patch)
-	if err != nil {
-		return err
-	}
-	return respond(w, http.StatusOK, playerOut(p))
+	return answer(w, http.StatusOK, playerOut, p, err)
 }
 
 // deletePlayer deletes a player.

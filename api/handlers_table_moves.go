@@ -36,8 +36,5 @@ func (s *server) listTableMoves(w http.ResponseWriter, r *http.Request) error {
 		since = -1
 	}
 	f, err := s.svc.Tables.Moves(r.Context(), ActorFrom(r.Context()), id, r.URL.Query().Get("invite"), deal, since)
-	if err != nil {
-		return err
-	}
-	return respond(w, http.StatusOK, tableMovesOut(f))
+	return answer(w, http.StatusOK, tableMovesOut, f, err)
 }

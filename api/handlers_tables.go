@@ -144,10 +144,7 @@ func (s *server) getTable(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	t, err := s.svc.Tables.Get(r.Context(), ActorFrom(r.Context()), id, r.URL.Query().Get("invite"))
-	if err != nil {
-		return err
-	}
-	return respond(w, http.StatusOK, tableOut(t))
+	return answer(w, http.StatusOK, tableOut, t, err)
 }
 
 // joinTable seats the caller.
@@ -174,7 +171,7 @@ func (s *server) joinTable(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	t, err := s.svc.Tables.Join(r.Context(), ActorFrom(r.Context()), id, req.Seat, req.Invite)
-	return s.tableResult(w, r, t, err)
+	return answer(w, http.StatusOK, tableOut, t, err)
 }
 
 // seatRequest reads the table id and an optional SeatRequest body.
@@ -185,13 +182,6 @@ func (s *server) seatRequest(w http.ResponseWriter, r *http.Request) (int64, Sea
 		err = s.decode(w, r, &req)
 	}
 	return id, req, err
-}
-
-func (s *server) tableResult(w http.ResponseWriter, r *http.Request, t domain.Table, err error) error {
-	if err != nil {
-		return err
-	}
-	return respond(w, http.StatusOK, tableOut(t))
 }
 
 // leaveTable frees the caller's seat.
@@ -214,7 +204,7 @@ func (s *server) leaveTable(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	t, err := s.svc.Tables.Leave(r.Context(), ActorFrom(r.Context()), id)
-	return s.tableResult(w, r, t, err)
+	return answer(w, http.StatusOK, tableOut, t, err)
 }
 
 // addTableBot seats the built-in bot.
@@ -241,7 +231,7 @@ func (s *server) addTableBot(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	t, err := s.svc.Tables.AddBot(r.Context(), ActorFrom(r.Context()), id, req.Seat)
-	return s.tableResult(w, r, t, err)
+	return answer(w, http.StatusOK, tableOut, t, err)
 }
 
 // startTable starts the match.
@@ -265,7 +255,7 @@ func (s *server) startTable(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	t, err := s.svc.Tables.Start(r.Context(), ActorFrom(r.Context()), id)
-	return s.tableResult(w, r, t, err)
+	return answer(w, http.StatusOK, tableOut, t, err)
 }
 
 // tableState returns the table as the caller sees it, for polling.
@@ -426,12 +416,8 @@ func notModified(w http.ResponseWriter, etag string) error {
 //	@Failure	422	{object}	Problem	"one of the rules engine's codes (every one is listed under 422 in Problem.code's description: invalid_meld, must_keep_card, card_not_in_hand, wrong_phase, bad_notation, unknown_move, …) with a message for people; invalid_input (version missing); idempotency_key_reused"
 //	@Router			/api/v1/tables/{tableID}/moves [post]
 func (s *server) playMove(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "tableID")
+	id, req, err := idAndBody[MoveRequest](s, w, r, "tableID")
 	if err != nil {
-		return err
-	}
-	var req MoveRequest
-	if err := s.decode(w, r, &req); err != nil {
 		return err
 	}
 	in := domain.MoveInput{Version: req.Version, IdempotencyKey: r.Header.Get("Idempotency-Key")}
@@ -529,8 +515,5 @@ func (s *server) dealRecord(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	rec, err := s.svc.Tables.Record(r.Context(), ActorFrom(r.Context()), id, int(n))
-	if err != nil {
-		return err
-	}
-	return respond(w, http.StatusOK, dealRecordOut(rec))
+	return answer(w, http.StatusOK, dealRecordOut, rec, err)
 }

@@ -23,11 +23,7 @@ import (
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/entries [get]
 func (s *server) listTournamentEntries(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "tournamentID")
-	if err != nil {
-		return err
-	}
-	read, err := s.readPlay(r, id)
+	_, read, err := s.playOf(r)
 	if err != nil {
 		return err
 	}
@@ -55,12 +51,7 @@ func (s *server) listTournamentEntries(w http.ResponseWriter, r *http.Request) e
 //	@Failure	422	{object}	Problem	"invalid_command: every bad field listed in errors (players: count, unknown or repeated; name, club, number, seed; fee_paid, seed or number not_allowed from a player); idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/entries [post]
 func (s *server) addTournamentEntry(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "tournamentID")
-	if err != nil {
-		return err
-	}
-	var req TournamentEntryRequest
-	b, err := s.readJSON(w, r, &req, false)
+	id, req, b, err := commandOf[TournamentEntryRequest](s, w, r, false)
 	if err != nil {
 		return err
 	}

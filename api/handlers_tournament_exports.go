@@ -16,11 +16,7 @@ import (
 // state read. The file is written to a buffer first, so that a failure is
 // a problem and not half a file.
 func (s *server) exportCSV(w http.ResponseWriter, r *http.Request, name string, write func(io.Writer, playView) error) error {
-	id, err := pathID(r, "tournamentID")
-	if err != nil {
-		return err
-	}
-	read, err := s.readPlay(r, id)
+	id, read, err := s.playOf(r)
 	if err != nil {
 		return err
 	}

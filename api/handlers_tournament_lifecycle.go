@@ -27,12 +27,7 @@ import (
 //	@Failure	422	{object}	Problem	"invalid_input (action unknown), reason_required (cancel), invalid_setup (start: the movement cannot be played with this field, errors says why), idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/lifecycle [post]
 func (s *server) tournamentLifecycle(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "tournamentID")
-	if err != nil {
-		return err
-	}
-	var req TournamentLifecycleRequest
-	b, err := s.readJSON(w, r, &req, false)
+	id, req, b, err := commandOf[TournamentLifecycleRequest](s, w, r, false)
 	if err != nil {
 		return err
 	}
@@ -68,12 +63,7 @@ func (s *server) tournamentLifecycle(w http.ResponseWriter, r *http.Request) err
 //	@Failure	422	{object}	Problem	"invalid_command (every bad field listed in errors: round, vp, mp), reason_required, idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/penalties [post]
 func (s *server) tournamentPenalty(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "tournamentID")
-	if err != nil {
-		return err
-	}
-	var req TournamentPenaltyRequest
-	b, err := s.readJSON(w, r, &req, false)
+	id, req, b, err := commandOf[TournamentPenaltyRequest](s, w, r, false)
 	if err != nil {
 		return err
 	}
@@ -106,12 +96,7 @@ func (s *server) tournamentPenalty(w http.ResponseWriter, r *http.Request) error
 //	@Failure	422	{object}	Problem	"invalid_input (a pair that is not two ids), invalid_command (every unknown entry or self-pair listed in errors), idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/forbidden [put]
 func (s *server) setTournamentForbidden(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "tournamentID")
-	if err != nil {
-		return err
-	}
-	var req TournamentForbiddenRequest
-	b, err := s.readJSON(w, r, &req, false)
+	id, req, b, err := commandOf[TournamentForbiddenRequest](s, w, r, false)
 	if err != nil {
 		return err
 	}

@@ -65,6 +65,28 @@ func (s *server) act(r *http.Request, id int64, cmd tourney.Command, b []byte) (
 	return s.svc.Play.Act(r.Context(), ActorFrom(r.Context()), id, in)
 }
 
+// commandOf reads the tournament id of the path and a command's JSON body
+// into a Req, with the body's bytes for act (optional: it may be empty).
+func commandOf[Req any](s *server, w http.ResponseWriter, r *http.Request, optional bool) (int64, Req, []byte, error) {
+	var req Req
+	id, err := pathID(r, "tournamentID")
+	if err != nil {
+		return id, req, nil, err
+	}
+	b, err := s.readJSON(w, r, &req, optional)
+	return id, req, b, err
+}
+
+// playOf reads the tournament id of the path and its state as the caller.
+func (s *server) playOf(r *http.Request) (int64, domain.TournamentRead, error) {
+	id, err := pathID(r, "tournamentID")
+	if err != nil {
+		return id, domain.TournamentRead{}, err
+	}
+	read, err := s.readPlay(r, id)
+	return id, read, err
+}
+
 // readPlay reads tournament id's state as the caller.
 func (s *server) readPlay(r *http.Request, id int64) (domain.TournamentRead, error) {
 	return s.svc.Play.Read(r.Context(), ActorFrom(r.Context()), id)

@@ -22,11 +22,7 @@ import (
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds [get]
 func (s *server) listTournamentRounds(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "tournamentID")
-	if err != nil {
-		return err
-	}
-	read, err := s.readPlay(r, id)
+	_, read, err := s.playOf(r)
 	if err != nil {
 		return err
 	}
@@ -104,12 +100,7 @@ func (s *server) respondRound(w http.ResponseWriter, r *http.Request, read domai
 //	@Failure	422	{object}	Problem	"invalid_command; idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds [post]
 func (s *server) drawTournamentRound(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "tournamentID")
-	if err != nil {
-		return err
-	}
-	var req TournamentDrawRequest
-	b, err := s.readJSON(w, r, &req, true)
+	id, req, b, err := commandOf[TournamentDrawRequest](s, w, r, true)
 	if err != nil {
 		return err
 	}

@@ -58,12 +58,8 @@ func (s *server) listTournaments(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, description, rules, options, players_per_table, kind, deals_per_round, starts_at, movement, rounds, mitchell_step, target_score, vp_table and vp_table.bands[i] with the VP table's own codes, tie_breaks[i], rest_vp, rest_mp, abandon_vp, late_entry_round, team_pairs); the message of rules, players_per_table and options is the rules engine's"
 //	@Router			/api/v1/clubs/{clubID}/tournaments [post]
 func (s *server) createTournament(w http.ResponseWriter, r *http.Request) error {
-	clubID, err := pathID(r, "clubID")
+	clubID, req, err := idAndBody[TournamentCreateRequest](s, w, r, "clubID")
 	if err != nil {
-		return err
-	}
-	var req TournamentCreateRequest
-	if err := s.decode(w, r, &req); err != nil {
 		return err
 	}
 	t, err := s.svc.Tournaments.Create(r.Context(), ActorFrom(r.Context()), clubID, req.input())
@@ -92,10 +88,7 @@ func (s *server) getTournament(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	t, err := s.svc.Tournaments.Get(r.Context(), ActorFrom(r.Context()), id)
-	if err != nil {
-		return err
-	}
-	return respond(w, http.StatusOK, tournamentOut(t))
+	return answer(w, http.StatusOK, tournamentOut, t, err)
 }
 
 // updateTournament changes a tournament.
@@ -117,19 +110,12 @@ func (s *server) getTournament(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (those of createTournament, builtin_vp_table, and status: lifecycle_action when it is not the current one)"
 //	@Router			/api/v1/tournaments/{tournamentID} [patch]
 func (s *server) updateTournament(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "tournamentID")
+	id, req, err := idAndBody[TournamentUpdateRequest](s, w, r, "tournamentID")
 	if err != nil {
-		return err
-	}
-	var req TournamentUpdateRequest
-	if err := s.decode(w, r, &req); err != nil {
 		return err
 	}
 	t, err := s.svc.Tournaments.Update(r.Context(), ActorFrom(r.Context()), id, req.patch())
-	if err != nil {
-		return err
-	}
-	return respond(w, http.StatusOK, tournamentOut(t))
+	return answer(w, http.StatusOK, tournamentOut, t, err)
 }
 
 // deleteTournament deletes a draft tournament.
@@ -208,10 +194,7 @@ func (s *server) assignTournamentReferee(w http.ResponseWriter, r *http.Request)
 		return err
 	}
 	ref, err := s.svc.Tournaments.AssignReferee(r.Context(), ActorFrom(r.Context()), id, userID)
-	if err != nil {
-		return err
-	}
-	return respond(w, http.StatusOK, refereeOut(ref))
+	return answer(w, http.StatusOK, refereeOut, ref, err)
 }
 
 // unassignTournamentReferee takes a referee off a tournament.
