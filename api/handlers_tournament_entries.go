@@ -51,7 +51,7 @@ func (s *server) listTournamentEntries(w http.ResponseWriter, r *http.Request) e
 //	@Failure	422	{object}	Problem	"invalid_command: every bad field listed in errors (players: count, unknown or repeated; name, club, number, seed; fee_paid, seed or number not_allowed from a player); idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/entries [post]
 func (s *server) addTournamentEntry(w http.ResponseWriter, r *http.Request) error {
-	id, req, b, err := commandOf[TournamentEntryRequest](s, w, r, false)
+	id, req, b, err := withBody[TournamentEntryRequest](s, w, r, pathTournament, false)
 	if err != nil {
 		return err
 	}
@@ -95,15 +95,15 @@ func (s *server) respondEntry(w http.ResponseWriter, r *http.Request, read domai
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/entries/{entryID} [get]
 func (s *server) getTournamentEntry(w http.ResponseWriter, r *http.Request) error {
-	id, entry, err := pathEntry(r)
+	a, err := pathEntry(r)
 	if err != nil {
 		return err
 	}
-	read, err := s.readPlay(r, id)
+	read, err := s.readPlay(r, a.id)
 	if err != nil {
 		return err
 	}
-	return s.respondEntry(w, r, read, entry, http.StatusOK)
+	return s.respondEntry(w, r, read, a.entry, http.StatusOK)
 }
 
 // updateTournamentEntry changes an entry.
@@ -127,16 +127,11 @@ func (s *server) getTournamentEntry(w http.ResponseWriter, r *http.Request) erro
 //	@Failure	422	{object}	Problem	"invalid_command: every bad field listed in errors (name, club, number, seed); idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/entries/{entryID} [patch]
 func (s *server) updateTournamentEntry(w http.ResponseWriter, r *http.Request) error {
-	id, entry, err := pathEntry(r)
+	a, req, b, err := withBody[TournamentEntryUpdateRequest](s, w, r, pathEntry, false)
 	if err != nil {
 		return err
 	}
-	var req TournamentEntryUpdateRequest
-	b, err := s.readJSON(w, r, &req, false)
-	if err != nil {
-		return err
-	}
-	return s.entryCommand(w, r, id, entry, req.command(entry), b)
+	return s.entryCommand(w, r, a, req.command(a.entry), b)
 }
 
 // checkInTournamentEntry checks an entry in or out.
@@ -160,16 +155,11 @@ func (s *server) updateTournamentEntry(w http.ResponseWriter, r *http.Request) e
 //	@Failure	422	{object}	Problem	"idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/entries/{entryID}/check-in [post]
 func (s *server) checkInTournamentEntry(w http.ResponseWriter, r *http.Request) error {
-	id, entry, err := pathEntry(r)
+	a, req, b, err := withBody[TournamentCheckInRequest](s, w, r, pathEntry, true)
 	if err != nil {
 		return err
 	}
-	var req TournamentCheckInRequest
-	b, err := s.readJSON(w, r, &req, true)
-	if err != nil {
-		return err
-	}
-	return s.entryCommand(w, r, id, entry, tourney.CheckIn{Entry: entry, Undo: req.Undo}, b)
+	return s.entryCommand(w, r, a, tourney.CheckIn{Entry: a.entry, Undo: req.Undo}, b)
 }
 
 // withdrawTournamentEntry withdraws an entry.
@@ -193,16 +183,11 @@ func (s *server) checkInTournamentEntry(w http.ResponseWriter, r *http.Request) 
 //	@Failure	422	{object}	Problem	"invalid_command (errors: reason too long); idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/entries/{entryID}/withdraw [post]
 func (s *server) withdrawTournamentEntry(w http.ResponseWriter, r *http.Request) error {
-	id, entry, err := pathEntry(r)
+	a, req, b, err := withBody[TournamentWithdrawRequest](s, w, r, pathEntry, true)
 	if err != nil {
 		return err
 	}
-	var req TournamentWithdrawRequest
-	b, err := s.readJSON(w, r, &req, true)
-	if err != nil {
-		return err
-	}
-	return s.entryCommand(w, r, id, entry, tourney.Withdraw{Entry: entry, Reason: req.Reason}, b)
+	return s.entryCommand(w, r, a, tourney.Withdraw{Entry: a.entry, Reason: req.Reason}, b)
 }
 
 // tournamentEntryHistory returns an entry's rounds.
@@ -220,37 +205,40 @@ func (s *server) withdrawTournamentEntry(w http.ResponseWriter, r *http.Request)
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/entries/{entryID}/history [get]
 func (s *server) tournamentEntryHistory(w http.ResponseWriter, r *http.Request) error {
-	id, entry, err := pathEntry(r)
+	a, err := pathEntry(r)
 	if err != nil {
 		return err
 	}
-	read, err := s.readPlay(r, id)
+	read, err := s.readPlay(r, a.id)
 	if err != nil {
 		return err
 	}
-	h, ok := newPlayView(read).history(entry)
+	h, ok := newPlayView(read).history(a.entry)
 	if !ok {
-		return domain.Errorf(domain.Code(tourney.CodeEntryNotFound), "no entry %d", entry)
+		return domain.Errorf(domain.Code(tourney.CodeEntryNotFound), "no entry %d", a.entry)
 	}
 	return respond(w, http.StatusOK, h)
 }
 
 // pathEntry reads the tournament and entry ids of an entry's path; on
 // failure it answers 400 invalid_parameter and reports false.
-func pathEntry(r *http.Request) (id, entry int64, err error) {
-	if id, err = pathID(r, "tournamentID"); err != nil {
-		return 0, 0, err
+func pathEntry(r *http.Request) (a entryAddress, err error) {
+	if a.id, err = pathTournament(r); err != nil {
+		return a, err
 	}
-	entry, err = pathID(r, "entryID")
-	return id, entry, err
+	a.entry, err = pathID(r, "entryID")
+	return a, err
 }
+
+// entryAddress is an entry's place in the URL path.
+type entryAddress struct{ id, entry int64 }
 
 // entryCommand gives a command about one entry and answers the entry as
 // it is after it.
-func (s *server) entryCommand(w http.ResponseWriter, r *http.Request, id, entry int64, cmd tourney.Command, b []byte) error {
-	out, err := s.act(r, id, cmd, b)
+func (s *server) entryCommand(w http.ResponseWriter, r *http.Request, a entryAddress, cmd tourney.Command, b []byte) error {
+	out, err := s.act(r, a.id, cmd, b)
 	if err != nil {
 		return err
 	}
-	return s.respondEntry(w, r, out.TournamentRead, entry, http.StatusOK)
+	return s.respondEntry(w, r, out.TournamentRead, a.entry, http.StatusOK)
 }

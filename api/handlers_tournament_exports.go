@@ -96,7 +96,7 @@ func (s *server) exportTournamentSheets(w http.ResponseWriter, r *http.Request) 
 // ?lang= or Accept-Language (an unknown ?lang= is 400 invalid_parameter);
 // render fills it from the state read, or refuses.
 func (s *server) printPage(w http.ResponseWriter, r *http.Request, render func(io.Writer, printout.Lang, playView) error) error {
-	id, err := pathID(r, "tournamentID")
+	id, err := pathTournament(r)
 	if err != nil {
 		return err
 	}

@@ -27,7 +27,7 @@ import (
 //	@Failure	422	{object}	Problem	"invalid_input (action unknown), reason_required (cancel), invalid_setup (start: the movement cannot be played with this field, errors says why), idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/lifecycle [post]
 func (s *server) tournamentLifecycle(w http.ResponseWriter, r *http.Request) error {
-	id, req, b, err := commandOf[TournamentLifecycleRequest](s, w, r, false)
+	id, req, b, err := withBody[TournamentLifecycleRequest](s, w, r, pathTournament, false)
 	if err != nil {
 		return err
 	}
@@ -63,7 +63,7 @@ func (s *server) tournamentLifecycle(w http.ResponseWriter, r *http.Request) err
 //	@Failure	422	{object}	Problem	"invalid_command (every bad field listed in errors: round, vp, mp), reason_required, idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/penalties [post]
 func (s *server) tournamentPenalty(w http.ResponseWriter, r *http.Request) error {
-	id, req, b, err := commandOf[TournamentPenaltyRequest](s, w, r, false)
+	id, req, b, err := withBody[TournamentPenaltyRequest](s, w, r, pathTournament, false)
 	if err != nil {
 		return err
 	}
@@ -96,7 +96,7 @@ func (s *server) tournamentPenalty(w http.ResponseWriter, r *http.Request) error
 //	@Failure	422	{object}	Problem	"invalid_input (a pair that is not two ids), invalid_command (every unknown entry or self-pair listed in errors), idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/forbidden [put]
 func (s *server) setTournamentForbidden(w http.ResponseWriter, r *http.Request) error {
-	id, req, b, err := commandOf[TournamentForbiddenRequest](s, w, r, false)
+	id, req, b, err := withBody[TournamentForbiddenRequest](s, w, r, pathTournament, false)
 	if err != nil {
 		return err
 	}

@@ -65,21 +65,25 @@ func (s *server) act(r *http.Request, id int64, cmd tourney.Command, b []byte) (
 	return s.svc.Play.Act(r.Context(), ActorFrom(r.Context()), id, in)
 }
 
-// commandOf reads the tournament id of the path and a command's JSON body
-// into a Req, with the body's bytes for act (optional: it may be empty).
-func commandOf[Req any](s *server, w http.ResponseWriter, r *http.Request, optional bool) (int64, Req, []byte, error) {
+// withBody reads the path (path: the parameters a command names), then a
+// command's JSON body into a Req (optional: it may be empty), with the
+// body's bytes for act.
+func withBody[Req, P any](s *server, w http.ResponseWriter, r *http.Request, path func(*http.Request) (P, error), optional bool) (P, Req, []byte, error) {
 	var req Req
-	id, err := pathID(r, "tournamentID")
+	p, err := path(r)
 	if err != nil {
-		return id, req, nil, err
+		return p, req, nil, err
 	}
 	b, err := s.readJSON(w, r, &req, optional)
-	return id, req, b, err
+	return p, req, b, err
 }
+
+// pathTournament reads /tournaments/{tournamentID}.
+func pathTournament(r *http.Request) (int64, error) { return pathID(r, "tournamentID") }
 
 // playOf reads the tournament id of the path and its state as the caller.
 func (s *server) playOf(r *http.Request) (int64, domain.TournamentRead, error) {
-	id, err := pathID(r, "tournamentID")
+	id, err := pathTournament(r)
 	if err != nil {
 		return id, domain.TournamentRead{}, err
 	}
@@ -111,7 +115,7 @@ type tableAddress struct {
 
 // pathTable reads /tournaments/{tournamentID}/rounds/{round}/tables/{table}.
 func pathTable(r *http.Request) (a tableAddress, err error) {
-	if a.id, err = pathID(r, "tournamentID"); err != nil {
+	if a.id, err = pathTournament(r); err != nil {
 		return a, err
 	}
 	if a.round, err = pathInt(r, "round"); err != nil {

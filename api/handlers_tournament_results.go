@@ -129,7 +129,7 @@ func stampETag(st domain.TournamentStamp) string {
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/standings [get]
 func (s *server) tournamentStandings(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "tournamentID")
+	id, err := pathTournament(r)
 	if err != nil {
 		return err
 	}
@@ -167,7 +167,7 @@ const auditLimitDefault = 100
 //	@Failure	422	{object}	Problem	"invalid_input: after below 0, limit outside 1..500 (named in errors)"
 //	@Router			/api/v1/tournaments/{tournamentID}/audit [get]
 func (s *server) tournamentAudit(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "tournamentID")
+	id, err := pathTournament(r)
 	if err != nil {
 		return err
 	}

@@ -44,14 +44,11 @@ func (s *server) listTournamentRounds(w http.ResponseWriter, r *http.Request) er
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round} [get]
 func (s *server) getTournamentRound(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "tournamentID")
+	a, err := pathRound(r)
 	if err != nil {
 		return err
 	}
-	n, err := pathInt(r, "round")
-	if err != nil {
-		return err
-	}
+	id, n := a.id, a.round
 	k := playBodyKey{id: id, round: n}
 	if answered, err := s.cachedPlay(w, r, k, false); answered || err != nil {
 		return err
@@ -100,7 +97,7 @@ func (s *server) respondRound(w http.ResponseWriter, r *http.Request, read domai
 //	@Failure	422	{object}	Problem	"invalid_command; idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds [post]
 func (s *server) drawTournamentRound(w http.ResponseWriter, r *http.Request) error {
-	id, req, b, err := commandOf[TournamentDrawRequest](s, w, r, true)
+	id, req, b, err := withBody[TournamentDrawRequest](s, w, r, pathTournament, true)
 	if err != nil {
 		return err
 	}
@@ -154,29 +151,16 @@ func drawnRound(e tourney.Event, n int) int {
 //	@Failure	422	{object}	Problem	"bad_pairings (every problem listed in errors: an entry twice or missing, a forbidden pair, a bye not needed), reason_required, idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/pairings [put]
 func (s *server) overrideTournamentPairings(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "tournamentID")
+	a, req, b, err := withBody[TournamentPairingsRequest](s, w, r, pathRound, false)
 	if err != nil {
 		return err
 	}
-	n, err := pathInt(r, "round")
+	read, err := s.readPlay(r, a.id)
 	if err != nil {
 		return err
 	}
-	var req TournamentPairingsRequest
-	b, err := s.readJSON(w, r, &req, false)
-	if err != nil {
-		return err
-	}
-	read, err := s.readPlay(r, id)
-	if err != nil {
-		return err
-	}
-	cmd := req.command(n, read.Tournament.Kind == domain.IndividualTournament)
-	out, err := s.act(r, id, cmd, b)
-	if err != nil {
-		return err
-	}
-	return s.respondRound(w, r, out.TournamentRead, n, http.StatusOK)
+	cmd := req.command(a.round, read.Tournament.Kind == domain.IndividualTournament)
+	return s.roundAct(w, r, a, cmd, b)
 }
 
 // startTournamentRound starts play of a round.
@@ -250,24 +234,36 @@ func (s *server) reopenTournamentRound(w http.ResponseWriter, r *http.Request) e
 }
 
 // roundCommand gives the command of a round's path (with a reason body
-// when withBody) and answers the round as it is after it.
-func (s *server) roundCommand(w http.ResponseWriter, r *http.Request, cmd func(int, TournamentReasonRequest) tourney.Command, withBody bool) error {
-	id, err := pathID(r, "tournamentID")
+// when reason) and answers the round as it is after it.
+func (s *server) roundCommand(w http.ResponseWriter, r *http.Request, cmd func(int, TournamentReasonRequest) tourney.Command, reason bool) error {
+	a, req, b, err := withBody[TournamentReasonRequest](s, w, r, pathRound, !reason)
 	if err != nil {
 		return err
 	}
-	n, err := pathInt(r, "round")
+	return s.roundAct(w, r, a, cmd(a.round, req), b)
+}
+
+// roundAct gives cmd to the tournament of round a and answers the round as
+// it is after it.
+func (s *server) roundAct(w http.ResponseWriter, r *http.Request, a roundAddress, cmd tourney.Command, b []byte) error {
+	out, err := s.act(r, a.id, cmd, b)
 	if err != nil {
 		return err
 	}
-	var req TournamentReasonRequest
-	b, err := s.readJSON(w, r, &req, !withBody)
-	if err != nil {
-		return err
+	return s.respondRound(w, r, out.TournamentRead, a.round, http.StatusOK)
+}
+
+// roundAddress is a round's place in the URL path.
+type roundAddress struct {
+	id    int64
+	round int
+}
+
+// pathRound reads /tournaments/{tournamentID}/rounds/{round}.
+func pathRound(r *http.Request) (a roundAddress, err error) {
+	if a.id, err = pathTournament(r); err != nil {
+		return a, err
 	}
-	out, err := s.act(r, id, cmd(n, req), b)
-	if err != nil {
-		return err
-	}
-	return s.respondRound(w, r, out.TournamentRead, n, http.StatusOK)
+	a.round, err = pathInt(r, "round")
+	return a, err
 }

@@ -115,12 +115,7 @@ func versionOf(r *http.Request, a tableAddress, inBody int64, required bool) (in
 //	@Failure	422	{object}	Problem	"bad_score: every bad field listed in errors (deals[0].ns.cards not_multiple_5, deals[0].ew.total parts_sum, deals[0] two_closings, out_of_range, deal_order, …); invalid_input (version missing); idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/tables/{table}/scores [post]
 func (s *server) enterTournamentScores(w http.ResponseWriter, r *http.Request) error {
-	a, err := pathTable(r)
-	if err != nil {
-		return err
-	}
-	var req TournamentScoresRequest
-	b, err := s.readJSON(w, r, &req, false)
+	a, req, b, err := withBody[TournamentScoresRequest](s, w, r, pathTable, false)
 	if err != nil {
 		return err
 	}
@@ -156,12 +151,7 @@ func (s *server) enterTournamentScores(w http.ResponseWriter, r *http.Request) e
 //	@Failure	422	{object}	Problem	"invalid_input (version missing); invalid_command; idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/tables/{table}/confirm [post]
 func (s *server) confirmTournamentScores(w http.ResponseWriter, r *http.Request) error {
-	a, err := pathTable(r)
-	if err != nil {
-		return err
-	}
-	var req TournamentConfirmRequest
-	b, err := s.readJSON(w, r, &req, true)
+	a, req, b, err := withBody[TournamentConfirmRequest](s, w, r, pathTable, true)
 	if err != nil {
 		return err
 	}
@@ -196,12 +186,7 @@ func (s *server) confirmTournamentScores(w http.ResponseWriter, r *http.Request)
 //	@Failure	422	{object}	Problem	"bad_score (every bad field listed in errors), reason_required, invalid_input (version missing), idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/tables/{table}/corrections [post]
 func (s *server) correctTournamentScore(w http.ResponseWriter, r *http.Request) error {
-	a, err := pathTable(r)
-	if err != nil {
-		return err
-	}
-	var req TournamentCorrectionRequest
-	b, err := s.readJSON(w, r, &req, false)
+	a, req, b, err := withBody[TournamentCorrectionRequest](s, w, r, pathTable, false)
 	if err != nil {
 		return err
 	}
@@ -236,12 +221,7 @@ func (s *server) correctTournamentScore(w http.ResponseWriter, r *http.Request) 
 //	@Failure	422	{object}	Problem	"invalid_command (every bad field listed in errors: kind, entry, deal, deals), bad_score, idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/tables/{table}/rulings [post]
 func (s *server) tournamentRuling(w http.ResponseWriter, r *http.Request) error {
-	a, err := pathTable(r)
-	if err != nil {
-		return err
-	}
-	var req TournamentRulingRequest
-	b, err := s.readJSON(w, r, &req, false)
+	a, req, b, err := withBody[TournamentRulingRequest](s, w, r, pathTable, false)
 	if err != nil {
 		return err
 	}

@@ -83,7 +83,7 @@ func (s *server) createTournament(w http.ResponseWriter, r *http.Request) error 
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID} [get]
 func (s *server) getTournament(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "tournamentID")
+	id, err := pathTournament(r)
 	if err != nil {
 		return err
 	}
@@ -133,7 +133,7 @@ func (s *server) updateTournament(w http.ResponseWriter, r *http.Request) error 
 //	@Failure	409	{object}	Problem	"conflict: the tournament is no longer a draft"
 //	@Router			/api/v1/tournaments/{tournamentID} [delete]
 func (s *server) deleteTournament(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "tournamentID")
+	id, err := pathTournament(r)
 	if err != nil {
 		return err
 	}
@@ -157,7 +157,7 @@ func (s *server) deleteTournament(w http.ResponseWriter, r *http.Request) error 
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/referees [get]
 func (s *server) listTournamentReferees(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "tournamentID")
+	id, err := pathTournament(r)
 	if err != nil {
 		return err
 	}
@@ -185,7 +185,7 @@ func (s *server) listTournamentReferees(w http.ResponseWriter, r *http.Request) 
 //	@Failure	422	{object}	Problem	"not_a_referee: the user is not a member of the tournament's club with the referee role or higher"
 //	@Router			/api/v1/tournaments/{tournamentID}/referees/{userID} [put]
 func (s *server) assignTournamentReferee(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "tournamentID")
+	id, err := pathTournament(r)
 	if err != nil {
 		return err
 	}
@@ -212,7 +212,7 @@ func (s *server) assignTournamentReferee(w http.ResponseWriter, r *http.Request)
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@Router			/api/v1/tournaments/{tournamentID}/referees/{userID} [delete]
 func (s *server) unassignTournamentReferee(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "tournamentID")
+	id, err := pathTournament(r)
 	if err != nil {
 		return err
 	}
