@@ -220,8 +220,8 @@ func (s *server) tournamentEntryHistory(w http.ResponseWriter, r *http.Request) 
 	return respond(w, http.StatusOK, h)
 }
 
-// pathEntry reads the tournament and entry ids of an entry's path; on
-// failure it answers 400 invalid_parameter and reports false.
+// pathEntry reads the tournament and entry ids of an entry's path; 400
+// invalid_parameter when one is not a positive integer.
 func pathEntry(r *http.Request) (a entryAddress, err error) {
 	if a.id, err = pathTournament(r); err != nil {
 		return a, err
