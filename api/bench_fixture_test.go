@@ -17,6 +17,7 @@ import (
 	"github.com/burraco/burraco/api"
 	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/domain/store/storetest"
+	"github.com/burraco/burraco/internal/logs"
 )
 
 // The fixture of the single-route benchmarks (BenchmarkTournamentStandings):
@@ -96,9 +97,9 @@ func benchLogger(b *testing.B) *slog.Logger {
 	if err != nil {
 		b.Fatal(err)
 	}
-	buf := api.NewLogBuffer(file)
+	buf := logs.NewBuffer(file)
 	b.Cleanup(func() { buf.Close(); file.Close() })
-	return slog.New(buf.Handler(api.NewLogHandler(buf, api.LogText, slog.LevelInfo)))
+	return slog.New(buf.Handler(logs.NewHandler(buf, logs.Text, slog.LevelInfo)))
 }
 
 func (f *benchFixture) login(b *testing.B, email, password string) string {

@@ -4,9 +4,10 @@
 // response types, and RFC 9457 problem+json errors. It is the only package
 // that knows HTTP; every decision about who may do what is the domain's.
 //
-// Each handler has one shape: decode, call the service with the actor,
-// respond. Errors become problems through two tables: kindProblems from
-// the domain error's kind, apiProblems for API-level codes.
+// Each handler has one shape (handler): read the request, call the service
+// with the actor, respond; or return the error, which the adapter (serve)
+// answers as a problem through the one table of problems (problemTable):
+// a domain error by its kind, an API-level problem by its code.
 //
 // The swag annotations below and on each handler generate docs/ and, from
 // it, openapi.yaml (make docs). A handler's @Failure lines name only the

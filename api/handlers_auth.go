@@ -23,17 +23,16 @@ import (
 //	@Failure	429	{object}	Problem	"rate_limited: too many auth requests from this address; see Retry-After"
 //	@Header		429	{integer}	Retry-After	"seconds to wait before retrying"
 //	@Router			/api/v1/auth/register [post]
-func (s *server) register(w http.ResponseWriter, r *http.Request) {
+func (s *server) register(w http.ResponseWriter, r *http.Request) error {
 	var req RegisterRequest
-	if !s.decode(w, r, &req) {
-		return
+	if err := s.decode(w, r, &req); err != nil {
+		return err
 	}
 	u, err := s.svc.Auth.Register(r.Context(), domain.RegisterInput{Email: req.Email, Password: req.Password, Name: req.Name})
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
-	created(w, "/api/v1/me", userOut(u))
+	return created(w, "/api/v1/me", userOut(u))
 }
 
 // login starts a session.
@@ -51,13 +50,13 @@ func (s *server) register(w http.ResponseWriter, r *http.Request) {
 //	@Failure	429	{object}	Problem	"rate_limited: too many auth requests from this address; see Retry-After"
 //	@Header		429	{integer}	Retry-After	"seconds to wait before retrying"
 //	@Router			/api/v1/auth/login [post]
-func (s *server) login(w http.ResponseWriter, r *http.Request) {
+func (s *server) login(w http.ResponseWriter, r *http.Request) error {
 	var req LoginRequest
-	if !s.decode(w, r, &req) {
-		return
+	if err := s.decode(w, r, &req); err != nil {
+		return err
 	}
 	sess, err := s.svc.Auth.Login(r.Context(), req.Email, req.Password)
-	s.respondSession(w, r, sess, err)
+	return s.respondSession(w, r, sess, err)
 }
 
 // refresh rotates a refresh token.
@@ -76,29 +75,27 @@ func (s *server) login(w http.ResponseWriter, r *http.Request) {
 //	@Failure	429	{object}	Problem	"rate_limited: too many auth requests from this address; see Retry-After"
 //	@Header		429	{integer}	Retry-After	"seconds to wait before retrying"
 //	@Router			/api/v1/auth/refresh [post]
-func (s *server) refresh(w http.ResponseWriter, r *http.Request) {
+func (s *server) refresh(w http.ResponseWriter, r *http.Request) error {
 	var req RefreshRequest
-	if !s.decode(w, r, &req) {
-		return
+	if err := s.decode(w, r, &req); err != nil {
+		return err
 	}
 	sess, err := s.svc.Auth.Refresh(r.Context(), req.RefreshToken)
-	s.respondSession(w, r, sess, err)
+	return s.respondSession(w, r, sess, err)
 }
 
 // respondSession answers a login or refresh: the session with a fresh
 // access token, or the error.
-func (s *server) respondSession(w http.ResponseWriter, r *http.Request, sess domain.Session, err error) {
+func (s *server) respondSession(w http.ResponseWriter, r *http.Request, sess domain.Session, err error) error {
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
 	access, ttl, err := s.tokens.Mint(sess.User.ID)
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	respond(w, http.StatusOK, TokenResponse{
+	return respond(w, http.StatusOK, TokenResponse{
 		AccessToken:      access,
 		TokenType:        "Bearer",
 		ExpiresIn:        int(ttl.Seconds()),
@@ -122,16 +119,15 @@ func (s *server) respondSession(w http.ResponseWriter, r *http.Request, sess dom
 //	@Failure	429	{object}	Problem	"rate_limited: too many auth requests from this address; see Retry-After"
 //	@Header		429	{integer}	Retry-After	"seconds to wait before retrying"
 //	@Router			/api/v1/auth/logout [post]
-func (s *server) logout(w http.ResponseWriter, r *http.Request) {
+func (s *server) logout(w http.ResponseWriter, r *http.Request) error {
 	var req RefreshRequest
-	if !s.decode(w, r, &req) {
-		return
+	if err := s.decode(w, r, &req); err != nil {
+		return err
 	}
 	if err := s.svc.Auth.Logout(r.Context(), req.RefreshToken); err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
-	w.WriteHeader(http.StatusNoContent)
+	return noContent(w)
 }
 
 // myClubs lists the caller's clubs and roles.
@@ -148,19 +144,18 @@ func (s *server) logout(w http.ResponseWriter, r *http.Request) {
 //	@Failure		400		{object}	Problem	"invalid_parameter: a query parameter is not a number where one is expected (named in errors)"
 //	@Failure		422		{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (limit 1..100, offset at least 0)"
 //	@Router			/api/v1/me/clubs [get]
-func (s *server) myClubs(w http.ResponseWriter, r *http.Request) {
+func (s *server) myClubs(w http.ResponseWriter, r *http.Request) error {
 	q := query{r: r}
 	var f domain.MyClubsFilter
 	f.Limit, f.Offset = q.page()
-	if !q.done(w) {
-		return
+	if err := q.err(); err != nil {
+		return err
 	}
 	p, err := s.svc.Clubs.MyClubs(r.Context(), ActorFrom(r.Context()), f)
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
-	respond(w, http.StatusOK, MemberList{Items: mapSlice(p.Items, memberOut), Total: p.Total, Limit: p.Limit, Offset: p.Offset})
+	return respond(w, http.StatusOK, MemberList{Items: mapSlice(p.Items, memberOut), Total: p.Total, Limit: p.Limit, Offset: p.Offset})
 }
 
 // me returns the caller.
@@ -172,11 +167,7 @@ func (s *server) myClubs(w http.ResponseWriter, r *http.Request) {
 //	@Security	BearerAuth
 //	@Success	200	{object}	User
 //	@Router		/api/v1/me [get]
-func (s *server) me(w http.ResponseWriter, r *http.Request) {
+func (s *server) me(w http.ResponseWriter, r *http.Request) error {
 	u, err := s.svc.Auth.User(r.Context(), ActorFrom(r.Context()).UserID)
-	if err != nil {
-		s.failErr(w, r, err)
-		return
-	}
-	respond(w, http.StatusOK, userOut(u))
+	return answer(w, http.StatusOK, userOut, u, err)
 }

@@ -21,19 +21,18 @@ import (
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (q at most 100 characters, limit 1..100, offset at least 0)"
 //	@x-auth-optional	true
 //	@Router		/api/v1/clubs [get]
-func (s *server) listClubs(w http.ResponseWriter, r *http.Request) {
+func (s *server) listClubs(w http.ResponseWriter, r *http.Request) error {
 	q := query{r: r}
 	f := domain.ClubFilter{Query: r.URL.Query().Get("q")}
 	f.Limit, f.Offset = q.page()
-	if !q.done(w) {
-		return
+	if err := q.err(); err != nil {
+		return err
 	}
 	p, err := s.svc.Clubs.List(r.Context(), f)
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
-	respond(w, http.StatusOK, ClubList{Items: mapSlice(p.Items, clubOut), Total: p.Total, Limit: p.Limit, Offset: p.Offset})
+	return respond(w, http.StatusOK, ClubList{Items: mapSlice(p.Items, clubOut), Total: p.Total, Limit: p.Limit, Offset: p.Offset})
 }
 
 // createClub creates a club.
@@ -51,17 +50,16 @@ func (s *server) listClubs(w http.ResponseWriter, r *http.Request) {
 //	@Failure	400	{object}	Problem	"malformed_json: the body is not JSON, not an object, or has a field of the wrong type or an unknown field (named in errors)"
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, city, description)"
 //	@Router			/api/v1/clubs [post]
-func (s *server) createClub(w http.ResponseWriter, r *http.Request) {
+func (s *server) createClub(w http.ResponseWriter, r *http.Request) error {
 	var req ClubCreateRequest
-	if !s.decode(w, r, &req) {
-		return
+	if err := s.decode(w, r, &req); err != nil {
+		return err
 	}
 	c, err := s.svc.Clubs.Create(r.Context(), ActorFrom(r.Context()), domain.ClubInput{Name: req.Name, City: req.City, Description: req.Description})
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
-	created(w, fmt.Sprintf("/api/v1/clubs/%d", c.ID), clubOut(c))
+	return created(w, fmt.Sprintf("/api/v1/clubs/%d", c.ID), clubOut(c))
 }
 
 // getClub returns a club.
@@ -76,17 +74,13 @@ func (s *server) createClub(w http.ResponseWriter, r *http.Request) {
 //	@Failure	404	{object}	Problem	"not_found: no such club"
 //	@x-auth-optional	true
 //	@Router		/api/v1/clubs/{clubID} [get]
-func (s *server) getClub(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "clubID")
-	if !ok {
-		return
+func (s *server) getClub(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "clubID")
+	if err != nil {
+		return err
 	}
 	c, err := s.svc.Clubs.Get(r.Context(), id)
-	if err != nil {
-		s.failErr(w, r, err)
-		return
-	}
-	respond(w, http.StatusOK, clubOut(c))
+	return answer(w, http.StatusOK, clubOut, c, err)
 }
 
 // updateClub changes a club.
@@ -106,21 +100,13 @@ func (s *server) getClub(w http.ResponseWriter, r *http.Request) {
 //	@Failure	404	{object}	Problem	"not_found: no such club"
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, city, description)"
 //	@Router			/api/v1/clubs/{clubID} [patch]
-func (s *server) updateClub(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "clubID")
-	if !ok {
-		return
-	}
-	var req ClubUpdateRequest
-	if !s.decode(w, r, &req) {
-		return
+func (s *server) updateClub(w http.ResponseWriter, r *http.Request) error {
+	id, req, err := idAndBody[ClubUpdateRequest](s, w, r, "clubID")
+	if err != nil {
+		return err
 	}
 	c, err := s.svc.Clubs.Update(r.Context(), ActorFrom(r.Context()), id, domain.ClubPatch{Name: req.Name, City: req.City, Description: req.Description})
-	if err != nil {
-		s.failErr(w, r, err)
-		return
-	}
-	respond(w, http.StatusOK, clubOut(c))
+	return answer(w, http.StatusOK, clubOut, c, err)
 }
 
 // listMembers lists a club's members.
@@ -141,23 +127,22 @@ func (s *server) updateClub(w http.ResponseWriter, r *http.Request) {
 //	@Failure	404	{object}	Problem	"not_found: no such club"
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (role, limit 1..100, offset at least 0)"
 //	@Router			/api/v1/clubs/{clubID}/members [get]
-func (s *server) listMembers(w http.ResponseWriter, r *http.Request) {
-	clubID, ok := pathID(w, r, "clubID")
-	if !ok {
-		return
+func (s *server) listMembers(w http.ResponseWriter, r *http.Request) error {
+	clubID, err := pathID(r, "clubID")
+	if err != nil {
+		return err
 	}
 	q := query{r: r}
 	f := domain.MemberFilter{Role: domain.Role(r.URL.Query().Get("role"))}
 	f.Limit, f.Offset = q.page()
-	if !q.done(w) {
-		return
+	if err := q.err(); err != nil {
+		return err
 	}
 	p, err := s.svc.Clubs.ListMembers(r.Context(), ActorFrom(r.Context()), clubID, f)
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
-	respond(w, http.StatusOK, MemberList{Items: mapSlice(p.Items, memberOut), Total: p.Total, Limit: p.Limit, Offset: p.Offset})
+	return respond(w, http.StatusOK, MemberList{Items: mapSlice(p.Items, memberOut), Total: p.Total, Limit: p.Limit, Offset: p.Offset})
 }
 
 // addMember adds a user to a club.
@@ -179,31 +164,24 @@ func (s *server) listMembers(w http.ResponseWriter, r *http.Request) {
 //	@Failure	409	{object}	Problem	"conflict: the user is already a member"
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (role; neither or both of user_id and email)"
 //	@Router			/api/v1/clubs/{clubID}/members [post]
-func (s *server) addMember(w http.ResponseWriter, r *http.Request) {
-	clubID, ok := pathID(w, r, "clubID")
-	if !ok {
-		return
-	}
-	var req MemberAddRequest
-	if !s.decode(w, r, &req) {
-		return
+func (s *server) addMember(w http.ResponseWriter, r *http.Request) error {
+	clubID, req, err := idAndBody[MemberAddRequest](s, w, r, "clubID")
+	if err != nil {
+		return err
 	}
 	if err := req.validate(); err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
 	var m domain.Membership
-	var err error
 	if req.Email != nil {
 		m, err = s.svc.Clubs.AddMemberByEmail(r.Context(), ActorFrom(r.Context()), clubID, *req.Email, domain.Role(req.Role))
 	} else {
 		m, err = s.svc.Clubs.AddMember(r.Context(), ActorFrom(r.Context()), clubID, *req.UserID, domain.Role(req.Role))
 	}
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
-	created(w, fmt.Sprintf("/api/v1/clubs/%d/members/%d", m.ClubID, m.UserID), memberOut(m))
+	return created(w, fmt.Sprintf("/api/v1/clubs/%d/members/%d", m.ClubID, m.UserID), memberOut(m))
 }
 
 // updateMember changes a member's role.
@@ -225,25 +203,17 @@ func (s *server) addMember(w http.ResponseWriter, r *http.Request) {
 //	@Failure	409	{object}	Problem	"conflict: the last owner cannot be demoted"
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (role)"
 //	@Router			/api/v1/clubs/{clubID}/members/{userID} [patch]
-func (s *server) updateMember(w http.ResponseWriter, r *http.Request) {
-	clubID, ok := pathID(w, r, "clubID")
-	if !ok {
-		return
+func (s *server) updateMember(w http.ResponseWriter, r *http.Request) error {
+	clubID, err := pathID(r, "clubID")
+	if err != nil {
+		return err
 	}
-	userID, ok := pathID(w, r, "userID")
-	if !ok {
-		return
-	}
-	var req MemberUpdateRequest
-	if !s.decode(w, r, &req) {
-		return
+	userID, req, err := idAndBody[MemberUpdateRequest](s, w, r, "userID")
+	if err != nil {
+		return err
 	}
 	m, err := s.svc.Clubs.SetRole(r.Context(), ActorFrom(r.Context()), clubID, userID, domain.Role(req.Role))
-	if err != nil {
-		s.failErr(w, r, err)
-		return
-	}
-	respond(w, http.StatusOK, memberOut(m))
+	return answer(w, http.StatusOK, memberOut, m, err)
 }
 
 // removeMember removes a member from a club.
@@ -261,18 +231,17 @@ func (s *server) updateMember(w http.ResponseWriter, r *http.Request) {
 //	@Failure	404	{object}	Problem	"not_found: the club, or the user is not a member"
 //	@Failure	409	{object}	Problem	"conflict: the last owner cannot be removed"
 //	@Router			/api/v1/clubs/{clubID}/members/{userID} [delete]
-func (s *server) removeMember(w http.ResponseWriter, r *http.Request) {
-	clubID, ok := pathID(w, r, "clubID")
-	if !ok {
-		return
+func (s *server) removeMember(w http.ResponseWriter, r *http.Request) error {
+	clubID, err := pathID(r, "clubID")
+	if err != nil {
+		return err
 	}
-	userID, ok := pathID(w, r, "userID")
-	if !ok {
-		return
+	userID, err := pathID(r, "userID")
+	if err != nil {
+		return err
 	}
 	if err := s.svc.Clubs.RemoveMember(r.Context(), ActorFrom(r.Context()), clubID, userID); err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
-	w.WriteHeader(http.StatusNoContent)
+	return noContent(w)
 }

@@ -15,8 +15,8 @@ import (
 //	@Success	200	{object}	Health
 //	@Failure	405	{object}	Problem	"method_not_allowed: see the Allow header"
 //	@Router		/healthz [get]
-func (s *server) healthz(w http.ResponseWriter, r *http.Request) {
-	respond(w, http.StatusOK, Health{Status: "ok"})
+func (s *server) healthz(w http.ResponseWriter, r *http.Request) error {
+	return respond(w, http.StatusOK, Health{Status: "ok"})
 }
 
 // readyz reports whether the database is reachable.
@@ -29,23 +29,22 @@ func (s *server) healthz(w http.ResponseWriter, r *http.Request) {
 //	@Failure	405	{object}	Problem	"method_not_allowed: see the Allow header"
 //	@Failure	503	{object}	Problem	"service_unavailable: the database does not answer"
 //	@Router		/readyz [get]
-func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
+func (s *server) readyz(w http.ResponseWriter, r *http.Request) error {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	if err := s.db.Ping(ctx); err != nil {
 		s.log.WarnContext(r.Context(), "readiness check failed", "request_id", RequestIDFrom(r.Context()), "err", err)
-		fail(w, r, codeServiceUnavailable, "the database is unreachable")
-		return
+		return problem(codeServiceUnavailable, "the database is unreachable")
 	}
-	respond(w, http.StatusOK, Health{Status: "ok"})
+	return respond(w, http.StatusOK, Health{Status: "ok"})
 }
 
 // openapi serves the OpenAPI 3 document of the API.
-func (s *server) openapi(w http.ResponseWriter, r *http.Request) {
+func (s *server) openapi(w http.ResponseWriter, r *http.Request) error {
 	if len(s.cfg.OpenAPI) == 0 {
-		fail(w, r, codeRouteNotFound, "this server was built without its OpenAPI document")
-		return
+		return problem(codeRouteNotFound, "this server was built without its OpenAPI document")
 	}
 	w.Header().Set("Content-Type", "application/yaml")
 	_, _ = w.Write(s.cfg.OpenAPI)
+	return nil
 }

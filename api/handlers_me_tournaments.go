@@ -15,11 +15,10 @@ import (
 //	@Success		200		{object}	MyTournamentList
 //	@Failure		401		{object}	Problem	"unauthenticated"
 //	@Router			/api/v1/me/tournaments [get]
-func (s *server) myTournaments(w http.ResponseWriter, r *http.Request) {
+func (s *server) myTournaments(w http.ResponseWriter, r *http.Request) error {
 	mine, err := s.svc.Play.Mine(r.Context(), ActorFrom(r.Context()))
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
-	respond(w, http.StatusOK, MyTournamentList{Items: mapSlice(mine, myTournamentOut)})
+	return respond(w, http.StatusOK, MyTournamentList{Items: mapSlice(mine, myTournamentOut)})
 }

@@ -22,19 +22,18 @@ import (
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (q at most 100 characters, limit 1..100, offset at least 0)"
 //	@x-auth-optional	true
 //	@Router		/api/v1/players [get]
-func (s *server) listPlayers(w http.ResponseWriter, r *http.Request) {
+func (s *server) listPlayers(w http.ResponseWriter, r *http.Request) error {
 	q := query{r: r}
 	f := domain.PlayerFilter{Query: r.URL.Query().Get("q"), ClubID: q.int64("club_id")}
 	f.Limit, f.Offset = q.page()
-	if !q.done(w) {
-		return
+	if err := q.err(); err != nil {
+		return err
 	}
 	p, err := s.svc.Players.List(r.Context(), f)
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
-	respond(w, http.StatusOK, PlayerList{Items: mapSlice(p.Items, playerOut), Total: p.Total, Limit: p.Limit, Offset: p.Offset})
+	return respond(w, http.StatusOK, PlayerList{Items: mapSlice(p.Items, playerOut), Total: p.Total, Limit: p.Limit, Offset: p.Offset})
 }
 
 // createPlayer creates a player profile.
@@ -55,18 +54,17 @@ func (s *server) listPlayers(w http.ResponseWriter, r *http.Request) {
 //	@Failure	409	{object}	Problem	"conflict: the federation id is taken, or the user already has a profile"
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, federation_id, club_id, user_id)"
 //	@Router			/api/v1/players [post]
-func (s *server) createPlayer(w http.ResponseWriter, r *http.Request) {
+func (s *server) createPlayer(w http.ResponseWriter, r *http.Request) error {
 	var req PlayerCreateRequest
-	if !s.decode(w, r, &req) {
-		return
+	if err := s.decode(w, r, &req); err != nil {
+		return err
 	}
 	in := domain.PlayerInput{Name: req.Name, FederationID: req.FederationID, ClubID: req.ClubID, UserID: req.UserID}
 	p, err := s.svc.Players.Create(r.Context(), ActorFrom(r.Context()), in)
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
-	created(w, fmt.Sprintf("/api/v1/players/%d", p.ID), playerOut(p))
+	return created(w, fmt.Sprintf("/api/v1/players/%d", p.ID), playerOut(p))
 }
 
 // getPlayer returns a player.
@@ -81,17 +79,13 @@ func (s *server) createPlayer(w http.ResponseWriter, r *http.Request) {
 //	@Failure	404	{object}	Problem	"not_found: no such player"
 //	@x-auth-optional	true
 //	@Router		/api/v1/players/{playerID} [get]
-func (s *server) getPlayer(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "playerID")
-	if !ok {
-		return
+func (s *server) getPlayer(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "playerID")
+	if err != nil {
+		return err
 	}
 	p, err := s.svc.Players.Get(r.Context(), id)
-	if err != nil {
-		s.failErr(w, r, err)
-		return
-	}
-	respond(w, http.StatusOK, playerOut(p))
+	return answer(w, http.StatusOK, playerOut, p, err)
 }
 
 // updatePlayer changes a player.
@@ -112,22 +106,14 @@ func (s *server) getPlayer(w http.ResponseWriter, r *http.Request) {
 //	@Failure	409	{object}	Problem	"conflict: the federation id is taken"
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, federation_id, club_id; club_id and clear_club together)"
 //	@Router			/api/v1/players/{playerID} [patch]
-func (s *server) updatePlayer(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "playerID")
-	if !ok {
-		return
-	}
-	var req PlayerUpdateRequest
-	if !s.decode(w, r, &req) {
-		return
+func (s *server) updatePlayer(w http.ResponseWriter, r *http.Request) error {
+	id, req, err := idAndBody[PlayerUpdateRequest](s, w, r, "playerID")
+	if err != nil {
+		return err
 	}
 	patch := domain.PlayerPatch{Name: req.Name, FederationID: req.FederationID, ClubID: req.ClubID, ClearClub: req.ClearClub}
 	p, err := s.svc.Players.Update(r.Context(), ActorFrom(r.Context()), id, patch)
-	if err != nil {
-		s.failErr(w, r, err)
-		return
-	}
-	respond(w, http.StatusOK, playerOut(p))
+	return answer(w, http.StatusOK, playerOut, p, err)
 }
 
 // deletePlayer deletes a player.
@@ -144,14 +130,13 @@ func (s *server) updatePlayer(w http.ResponseWriter, r *http.Request) {
 //	@Failure	404	{object}	Problem	"not_found: no such player"
 //	@Failure	409	{object}	Problem	"conflict: the player is still referenced"
 //	@Router			/api/v1/players/{playerID} [delete]
-func (s *server) deletePlayer(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "playerID")
-	if !ok {
-		return
+func (s *server) deletePlayer(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "playerID")
+	if err != nil {
+		return err
 	}
 	if err := s.svc.Players.Delete(r.Context(), ActorFrom(r.Context()), id); err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
-	w.WriteHeader(http.StatusNoContent)
+	return noContent(w)
 }

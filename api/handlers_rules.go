@@ -26,22 +26,21 @@ const rulesCacheControl = "public, max-age=3600"
 //	@Failure		400		{object}	Problem	"invalid_parameter: limit or offset is not an integer"
 //	@Failure		422		{object}	Problem	"invalid_input: limit outside 1..100, or a negative offset"
 //	@Router			/api/v1/rules [get]
-func (s *server) listRules(w http.ResponseWriter, r *http.Request) {
+func (s *server) listRules(w http.ResponseWriter, r *http.Request) error {
 	q := query{r: r}
 	limit, offset := q.page()
-	if !q.done(w) {
-		return
+	if err := q.err(); err != nil {
+		return err
 	}
 	limit, err := domain.ValidPage(limit, offset)
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
 	all := engine.Catalog()
 	start := min(offset, len(all)) // offset+limit could overflow
 	page := all[start : start+min(limit, len(all)-start)]
 	w.Header().Set("Cache-Control", rulesCacheControl)
-	respond(w, http.StatusOK, RuleSetList{Items: mapSlice(page, ruleSetOut), Total: len(all), Limit: limit, Offset: offset})
+	return respond(w, http.StatusOK, RuleSetList{Items: mapSlice(page, ruleSetOut), Total: len(all), Limit: limit, Offset: offset})
 }
 
 // getRules describes one rule set.
@@ -54,12 +53,11 @@ func (s *server) listRules(w http.ResponseWriter, r *http.Request) {
 //	@Success	200		{object}	RuleSet
 //	@Failure	404		{object}	Problem	"not_found: no such rule set"
 //	@Router		/api/v1/rules/{ruleSet} [get]
-func (s *server) getRules(w http.ResponseWriter, r *http.Request) {
+func (s *server) getRules(w http.ResponseWriter, r *http.Request) error {
 	info, ok := engine.RuleSetCatalog(engine.RuleSet(chi.URLParam(r, "ruleSet")))
 	if !ok {
-		fail(w, r, string(domain.ENotFound), "there is no such rule set; GET /api/v1/rules lists them")
-		return
+		return problem(string(domain.ENotFound), "there is no such rule set; GET /api/v1/rules lists them")
 	}
 	w.Header().Set("Cache-Control", rulesCacheControl)
-	respond(w, http.StatusOK, ruleSetOut(info))
+	return respond(w, http.StatusOK, ruleSetOut(info))
 }

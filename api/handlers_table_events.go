@@ -29,14 +29,14 @@ import (
 //	@Header		429	{integer}	Retry-After	"seconds to wait before retrying"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tables/{tableID}/events [get]
-func (s *server) tableEvents(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tableID")
-	if !ok {
-		return
+func (s *server) tableEvents(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "tableID")
+	if err != nil {
+		return err
 	}
-	release, ok := s.hold(w, r, s.streams, codeTooManyEventStreams, "event streams")
-	if !ok {
-		return
+	release, err := s.hold(w, r, s.streams, codeTooManyEventStreams, "event streams")
+	if err != nil {
+		return err
 	}
 	defer release()
 	invite := r.URL.Query().Get("invite")
@@ -47,8 +47,7 @@ func (s *server) tableEvents(w http.ResponseWriter, r *http.Request) {
 	defer stop()
 	version, _, err := s.svc.Tables.Watch(ctx, actor, id, invite, -1) // visible? (answered from memory when known)
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
 	rc := http.NewResponseController(w)
 	_ = rc.SetWriteDeadline(time.Time{}) // a stream outlives the server's write timeout
@@ -57,7 +56,7 @@ func (s *server) tableEvents(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
 	w.WriteHeader(http.StatusOK)
 	if r.Method == http.MethodHead {
-		return // the headers are the answer: a stream of nothing would never end
+		return nil // the headers are the answer: a stream of nothing would never end
 	}
 	// Resuming at the current version: nothing to resend. Behind it, the
 	// moves after the version the client saw, then the state. Past it (an
@@ -71,19 +70,20 @@ func (s *server) tableEvents(w http.ResponseWriter, r *http.Request) {
 		pos.version = sent
 	}
 	if err := rc.Flush(); err != nil {
-		return
+		return nil // the client is gone
 	}
 	for ctx.Err() == nil {
 		if pos, err = s.nextEvent(ctx, w, actor, id, invite, pos); err != nil {
 			if ctx.Err() == nil {
 				s.log.WarnContext(r.Context(), "table events", "table_id", id, "request_id", RequestIDFrom(r.Context()), "err", err)
 			}
-			return
+			return nil // the status is sent: the stream ends
 		}
 		if err := rc.Flush(); err != nil {
-			return
+			return nil
 		}
 	}
+	return nil
 }
 
 // streamPos is where an event stream stands: the version of the last event

@@ -20,25 +20,21 @@ import (
 //	@Failure	404	{object}	Problem	"not_found: no such table or deal (also before the start), or a private table the caller may not see"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tables/{tableID}/moves [get]
-func (s *server) listTableMoves(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tableID")
-	if !ok {
-		return
+func (s *server) listTableMoves(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "tableID")
+	if err != nil {
+		return err
 	}
 	q := query{r: r}
 	since, hasSince := q.int64or0("since")
 	deal := q.int("deal")
 	q.v.Check(deal >= 1 || deal == 0 && !r.URL.Query().Has("deal"), "deal", "out_of_range", "deal must be a deal number, from 1")
-	if !q.done(w) {
-		return
+	if err := q.err(); err != nil {
+		return err
 	}
 	if !hasSince {
 		since = -1
 	}
 	f, err := s.svc.Tables.Moves(r.Context(), ActorFrom(r.Context()), id, r.URL.Query().Get("invite"), deal, since)
-	if err != nil {
-		s.failErr(w, r, err)
-		return
-	}
-	respond(w, http.StatusOK, tableMovesOut(f))
+	return answer(w, http.StatusOK, tableMovesOut, f, err)
 }

@@ -22,7 +22,7 @@ const maxWait = 60 * time.Second
 // handler, and a long poll of the state holds its goroutine's stack for up
 // to a minute (issue 7).
 func (s *server) tableRoutes(r chi.Router) {
-	routes{r: r}.under("/tables", func(r routes) {
+	routes{r: r, s: s}.under("/tables", func(r routes) {
 		timed := r.with(timeout(s.cfg.RequestTimeout))
 		timed.get("/", s.listTables)
 		timed.with(s.requireAuth).post("/", s.createTable)
@@ -68,20 +68,19 @@ func (s *server) tableRoutes(r chi.Router) {
 //	@Failure	422	{object}	Problem	"invalid_input: rules, status, club_id, mine, limit 1..100, offset at least 0"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tables [get]
-func (s *server) listTables(w http.ResponseWriter, r *http.Request) {
+func (s *server) listTables(w http.ResponseWriter, r *http.Request) error {
 	q := query{r: r}
 	f := domain.TableFilter{OpenSeats: q.bool("open_seats"), Rules: domain.RuleSet(r.URL.Query().Get("rules")),
 		ClubID: q.int64("club_id"), Status: domain.TableStatus(r.URL.Query().Get("status")), Mine: q.bool("mine")}
 	f.Limit, f.Offset = q.page()
-	if !q.done(w) {
-		return
+	if err := q.err(); err != nil {
+		return err
 	}
 	p, err := s.svc.Tables.List(r.Context(), ActorFrom(r.Context()), f)
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
-	respondTagged(w, r, TableList{Items: mapSlice(p.Items, tableOut), Total: p.Total, Limit: p.Limit, Offset: p.Offset})
+	return respondTagged(w, r, TableList{Items: mapSlice(p.Items, tableOut), Total: p.Total, Limit: p.Limit, Offset: p.Offset})
 }
 
 // bool reads an optional boolean parameter; false when absent.
@@ -113,17 +112,16 @@ func (q *query) bool(name string) bool {
 //	@Failure	409	{object}	Problem	"too_many_open_tables: the caller has created as many tables not finished as one may"
 //	@Failure	422	{object}	Problem	"invalid_input: every invalid field listed in errors (rules, options, players, match, club_id, turn_seconds, match_seconds, seat)"
 //	@Router			/api/v1/tables [post]
-func (s *server) createTable(w http.ResponseWriter, r *http.Request) {
+func (s *server) createTable(w http.ResponseWriter, r *http.Request) error {
 	var req TableCreateRequest
-	if !s.decode(w, r, &req) {
-		return
+	if err := s.decode(w, r, &req); err != nil {
+		return err
 	}
 	t, err := s.svc.Tables.Create(r.Context(), ActorFrom(r.Context()), req.input())
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
-	created(w, fmt.Sprintf("/api/v1/tables/%d", t.ID), tableOut(t))
+	return created(w, fmt.Sprintf("/api/v1/tables/%d", t.ID), tableOut(t))
 }
 
 // getTable returns a table.
@@ -140,17 +138,13 @@ func (s *server) createTable(w http.ResponseWriter, r *http.Request) {
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tables/{tableID} [get]
-func (s *server) getTable(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tableID")
-	if !ok {
-		return
+func (s *server) getTable(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "tableID")
+	if err != nil {
+		return err
 	}
 	t, err := s.svc.Tables.Get(r.Context(), ActorFrom(r.Context()), id, r.URL.Query().Get("invite"))
-	if err != nil {
-		s.failErr(w, r, err)
-		return
-	}
-	respond(w, http.StatusOK, tableOut(t))
+	return answer(w, http.StatusOK, tableOut, t, err)
 }
 
 // joinTable seats the caller.
@@ -171,31 +165,23 @@ func (s *server) getTable(w http.ResponseWriter, r *http.Request) {
 //	@Failure	409	{object}	Problem	"conflict: the match has started, the seat is taken, the table is full, or the caller already sits there"
 //	@Failure	422	{object}	Problem	"invalid_input: seat out of range"
 //	@Router			/api/v1/tables/{tableID}/join [post]
-func (s *server) joinTable(w http.ResponseWriter, r *http.Request) {
-	id, req, ok := s.seatRequest(w, r)
-	if !ok {
-		return
+func (s *server) joinTable(w http.ResponseWriter, r *http.Request) error {
+	id, req, err := s.seatRequest(w, r)
+	if err != nil {
+		return err
 	}
 	t, err := s.svc.Tables.Join(r.Context(), ActorFrom(r.Context()), id, req.Seat, req.Invite)
-	s.tableResult(w, r, t, err)
+	return answer(w, http.StatusOK, tableOut, t, err)
 }
 
 // seatRequest reads the table id and an optional SeatRequest body.
-func (s *server) seatRequest(w http.ResponseWriter, r *http.Request) (int64, SeatRequest, bool) {
+func (s *server) seatRequest(w http.ResponseWriter, r *http.Request) (int64, SeatRequest, error) {
 	var req SeatRequest
-	id, ok := pathID(w, r, "tableID")
-	if ok && r.ContentLength != 0 {
-		ok = s.decode(w, r, &req)
+	id, err := pathID(r, "tableID")
+	if err == nil && r.ContentLength != 0 {
+		err = s.decode(w, r, &req)
 	}
-	return id, req, ok
-}
-
-func (s *server) tableResult(w http.ResponseWriter, r *http.Request, t domain.Table, err error) {
-	if err != nil {
-		s.failErr(w, r, err)
-		return
-	}
-	respond(w, http.StatusOK, tableOut(t))
+	return id, req, err
 }
 
 // leaveTable frees the caller's seat.
@@ -212,13 +198,13 @@ func (s *server) tableResult(w http.ResponseWriter, r *http.Request, t domain.Ta
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
 //	@Failure	409	{object}	Problem	"conflict: the caller does not sit there, or the match is over"
 //	@Router			/api/v1/tables/{tableID}/leave [post]
-func (s *server) leaveTable(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tableID")
-	if !ok {
-		return
+func (s *server) leaveTable(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "tableID")
+	if err != nil {
+		return err
 	}
 	t, err := s.svc.Tables.Leave(r.Context(), ActorFrom(r.Context()), id)
-	s.tableResult(w, r, t, err)
+	return answer(w, http.StatusOK, tableOut, t, err)
 }
 
 // addTableBot seats the built-in bot.
@@ -239,13 +225,13 @@ func (s *server) leaveTable(w http.ResponseWriter, r *http.Request) {
 //	@Failure	409	{object}	Problem	"conflict: the match has started, the seat is taken, or the table is full"
 //	@Failure	422	{object}	Problem	"invalid_input: seat out of range"
 //	@Router			/api/v1/tables/{tableID}/bots [post]
-func (s *server) addTableBot(w http.ResponseWriter, r *http.Request) {
-	id, req, ok := s.seatRequest(w, r)
-	if !ok {
-		return
+func (s *server) addTableBot(w http.ResponseWriter, r *http.Request) error {
+	id, req, err := s.seatRequest(w, r)
+	if err != nil {
+		return err
 	}
 	t, err := s.svc.Tables.AddBot(r.Context(), ActorFrom(r.Context()), id, req.Seat)
-	s.tableResult(w, r, t, err)
+	return answer(w, http.StatusOK, tableOut, t, err)
 }
 
 // startTable starts the match.
@@ -263,13 +249,13 @@ func (s *server) addTableBot(w http.ResponseWriter, r *http.Request) {
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
 //	@Failure	409	{object}	Problem	"conflict: already started, or a seat is free"
 //	@Router			/api/v1/tables/{tableID}/start [post]
-func (s *server) startTable(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tableID")
-	if !ok {
-		return
+func (s *server) startTable(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "tableID")
+	if err != nil {
+		return err
 	}
 	t, err := s.svc.Tables.Start(r.Context(), ActorFrom(r.Context()), id)
-	s.tableResult(w, r, t, err)
+	return answer(w, http.StatusOK, tableOut, t, err)
 }
 
 // tableState returns the table as the caller sees it, for polling.
@@ -294,26 +280,26 @@ func (s *server) startTable(w http.ResponseWriter, r *http.Request) {
 //	@Header		429	{integer}	Retry-After	"seconds to wait before retrying"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tables/{tableID}/state [get]
-func (s *server) tableState(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tableID")
-	if !ok {
-		return
+func (s *server) tableState(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "tableID")
+	if err != nil {
+		return err
 	}
 	q := query{r: r}
 	invite := r.URL.Query().Get("invite")
 	since, hasSince := q.int64or0("since")
 	wait := q.int("wait")
 	q.v.Check(wait >= 0, "wait", "out_of_range", "wait must not be negative")
-	if !q.done(w) {
-		return
+	if err := q.err(); err != nil {
+		return err
 	}
 	if !hasSince {
 		since = -1 // answer at once
 	}
 	if hasSince && wait > 0 { // a long poll holds its connection: counted per caller
-		release, ok := s.hold(w, r, s.polls, codeTooManyLongPolls, "long polls")
-		if !ok {
-			return
+		release, err := s.hold(w, r, s.polls, codeTooManyLongPolls, "long polls")
+		if err != nil {
+			return err
 		}
 		defer release()
 	}
@@ -321,15 +307,13 @@ func (s *server) tableState(w http.ResponseWriter, r *http.Request) {
 	// the state itself from the cache of (version, seat) when it holds it.
 	version, seat, err := s.watch(r, id, invite, since, waitSeconds(wait))
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
 	etag := tableETag(id, version, seat)
 	if hasSince && version <= since || etagMatches(r.Header.Get("If-None-Match"), etag) {
-		notModified(w, etag)
-		return
+		return notModified(w, etag)
 	}
-	s.answerState(w, r, id, invite, version, seat)
+	return s.answerState(w, r, id, invite, version, seat)
 }
 
 // watch returns the table's version and the caller's seat, first waiting
@@ -404,9 +388,10 @@ func etagMatches(header, etag string) bool {
 	return false
 }
 
-func notModified(w http.ResponseWriter, etag string) {
+func notModified(w http.ResponseWriter, etag string) error {
 	w.Header().Set("ETag", etag)
 	w.WriteHeader(http.StatusNotModified)
+	return nil
 }
 
 // playMove plays a move.
@@ -430,14 +415,10 @@ func notModified(w http.ResponseWriter, etag string) {
 //	@Failure	409	{object}	Problem	"version_conflict (the table moved on: current_version and errors give the current version), not_your_turn (the engine's code), or conflict (the match has not started or is over)"
 //	@Failure	422	{object}	Problem	"one of the rules engine's codes (every one is listed under 422 in Problem.code's description: invalid_meld, must_keep_card, card_not_in_hand, wrong_phase, bad_notation, unknown_move, …) with a message for people; invalid_input (version missing); idempotency_key_reused"
 //	@Router			/api/v1/tables/{tableID}/moves [post]
-func (s *server) playMove(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tableID")
-	if !ok {
-		return
-	}
-	var req MoveRequest
-	if !s.decode(w, r, &req) {
-		return
+func (s *server) playMove(w http.ResponseWriter, r *http.Request) error {
+	id, req, err := idAndBody[MoveRequest](s, w, r, "tableID")
+	if err != nil {
+		return err
 	}
 	in := domain.MoveInput{Version: req.Version, IdempotencyKey: r.Header.Get("Idempotency-Key")}
 	if in.Version == 0 {
@@ -446,11 +427,10 @@ func (s *server) playMove(w http.ResponseWriter, r *http.Request) {
 	in.Move, _ = json.Marshal(req.MoveNotation) // plain fields: cannot fail
 	st, err := s.svc.Tables.Move(r.Context(), ActorFrom(r.Context()), id, in)
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
 	w.Header().Set("ETag", tableETag(id, st.Table.Version, st.Seat))
-	respond(w, http.StatusOK, tableStateOut(st))
+	return respond(w, http.StatusOK, tableStateOut(st))
 }
 
 // callTimeOut is the referee's time-out of the running deal.
@@ -470,18 +450,17 @@ func (s *server) playMove(w http.ResponseWriter, r *http.Request) {
 //	@Failure	409	{object}	Problem	"conflict: the match is not being played"
 //	@Failure	422	{object}	Problem	"not_allowed: the time-out was already called in this deal"
 //	@Router			/api/v1/tables/{tableID}/timeout [post]
-func (s *server) callTimeOut(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tableID")
-	if !ok {
-		return
+func (s *server) callTimeOut(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "tableID")
+	if err != nil {
+		return err
 	}
 	st, err := s.svc.Tables.CallTimeOut(r.Context(), ActorFrom(r.Context()), id)
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
 	w.Header().Set("ETag", tableETag(id, st.Table.Version, st.Seat))
-	respond(w, http.StatusOK, tableStateOut(st))
+	return respond(w, http.StatusOK, tableStateOut(st))
 }
 
 // listTableDeals lists a table's deals.
@@ -498,17 +477,16 @@ func (s *server) callTimeOut(w http.ResponseWriter, r *http.Request) {
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tables/{tableID}/deals [get]
-func (s *server) listTableDeals(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tableID")
-	if !ok {
-		return
+func (s *server) listTableDeals(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "tableID")
+	if err != nil {
+		return err
 	}
 	ds, err := s.svc.Tables.Deals(r.Context(), ActorFrom(r.Context()), id, r.URL.Query().Get("invite"))
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
-	respond(w, http.StatusOK, TableDealList{Items: mapSlice(ds, tableDealOut)})
+	return respond(w, http.StatusOK, TableDealList{Items: mapSlice(ds, tableDealOut)})
 }
 
 // dealRecord returns a finished deal's record.
@@ -527,19 +505,15 @@ func (s *server) listTableDeals(w http.ResponseWriter, r *http.Request) {
 //	@Failure	404	{object}	Problem	"not_found: no such table or deal, or a private table the caller may not see"
 //	@Failure	409	{object}	Problem	"conflict: the deal is still being played"
 //	@Router			/api/v1/tables/{tableID}/deals/{number}/record [get]
-func (s *server) dealRecord(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tableID")
-	if !ok {
-		return
+func (s *server) dealRecord(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "tableID")
+	if err != nil {
+		return err
 	}
-	n, ok := pathID(w, r, "number")
-	if !ok {
-		return
+	n, err := pathID(r, "number")
+	if err != nil {
+		return err
 	}
 	rec, err := s.svc.Tables.Record(r.Context(), ActorFrom(r.Context()), id, int(n))
-	if err != nil {
-		s.failErr(w, r, err)
-		return
-	}
-	respond(w, http.StatusOK, dealRecordOut(rec))
+	return answer(w, http.StatusOK, dealRecordOut, rec, err)
 }

@@ -22,16 +22,12 @@ import (
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/entries [get]
-func (s *server) listTournamentEntries(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tournamentID")
-	if !ok {
-		return
+func (s *server) listTournamentEntries(w http.ResponseWriter, r *http.Request) error {
+	_, read, err := s.playOf(r)
+	if err != nil {
+		return err
 	}
-	read, ok := s.readPlay(w, r, id)
-	if !ok {
-		return
-	}
-	respond(w, http.StatusOK, newPlayView(read).entries())
+	return respond(w, http.StatusOK, newPlayView(read).entries())
 }
 
 // addTournamentEntry enters a pair, team or player.
@@ -54,42 +50,34 @@ func (s *server) listTournamentEntries(w http.ResponseWriter, r *http.Request) {
 //	@Failure	409	{object}	Problem	"bad_transition (registration is not open, or the tournament is over), late_entry_closed, already_entered (a player is in another entry), duplicate_number"
 //	@Failure	422	{object}	Problem	"invalid_command: every bad field listed in errors (players: count, unknown or repeated; name, club, number, seed; fee_paid, seed or number not_allowed from a player); idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/entries [post]
-func (s *server) addTournamentEntry(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tournamentID")
-	if !ok {
-		return
+func (s *server) addTournamentEntry(w http.ResponseWriter, r *http.Request) error {
+	id, req, b, err := withBody[TournamentEntryRequest](s, w, r, pathTournament, false)
+	if err != nil {
+		return err
 	}
-	var req TournamentEntryRequest
-	b, ok := s.readBody(w, r, &req, false)
-	if !ok {
-		return
-	}
-	out, ok := s.act(w, r, id, req.command(), b)
-	if !ok {
-		return
+	out, err := s.act(r, id, req.command(), b)
+	if err != nil {
+		return err
 	}
 	var added tourney.EntryAdded
 	if err := json.Unmarshal(out.Event.Data, &added); err != nil || out.Event.Kind != tourney.EventEntryAdded {
-		s.failErr(w, r, fmt.Errorf("tournament %d: event %d is not the entry added: %s", id, out.Event.Seq, out.Event.Kind))
-		return
+		return fmt.Errorf("tournament %d: event %d is not the entry added: %s", id, out.Event.Seq, out.Event.Kind)
 	}
-	s.respondEntry(w, r, out.TournamentRead, added.Entry.ID, http.StatusCreated)
+	return s.respondEntry(w, r, out.TournamentRead, added.Entry.ID, http.StatusCreated)
 }
 
 // respondEntry answers entry id of the state read, with status (201 with
 // its Location).
-func (s *server) respondEntry(w http.ResponseWriter, r *http.Request, read domain.TournamentRead, entry int64, status int) {
+func (s *server) respondEntry(w http.ResponseWriter, r *http.Request, read domain.TournamentRead, entry int64, status int) error {
 	v := newPlayView(read)
 	e, ok := v.entry(entry)
 	if !ok {
-		s.failErr(w, r, domain.Newf(domain.KindNotFound, domain.Code(tourney.CodeEntryNotFound), "no entry %d", entry))
-		return
+		return domain.Errorf(domain.Code(tourney.CodeEntryNotFound), "no entry %d", entry)
 	}
 	if status == http.StatusCreated {
-		created(w, fmt.Sprintf("/api/v1/tournaments/%d/entries/%d", read.Tournament.ID, entry), v.entryOut(e))
-		return
+		return created(w, fmt.Sprintf("/api/v1/tournaments/%d/entries/%d", read.Tournament.ID, entry), v.entryOut(e))
 	}
-	respond(w, status, v.entryOut(e))
+	return respond(w, status, v.entryOut(e))
 }
 
 // getTournamentEntry returns an entry.
@@ -106,16 +94,16 @@ func (s *server) respondEntry(w http.ResponseWriter, r *http.Request, read domai
 //	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), entry_not_found"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/entries/{entryID} [get]
-func (s *server) getTournamentEntry(w http.ResponseWriter, r *http.Request) {
-	id, entry, ok := pathEntry(w, r)
-	if !ok {
-		return
+func (s *server) getTournamentEntry(w http.ResponseWriter, r *http.Request) error {
+	a, err := pathEntry(r)
+	if err != nil {
+		return err
 	}
-	read, ok := s.readPlay(w, r, id)
-	if !ok {
-		return
+	read, err := s.readPlay(r, a.id)
+	if err != nil {
+		return err
 	}
-	s.respondEntry(w, r, read, entry, http.StatusOK)
+	return s.respondEntry(w, r, read, a.entry, http.StatusOK)
 }
 
 // updateTournamentEntry changes an entry.
@@ -138,17 +126,12 @@ func (s *server) getTournamentEntry(w http.ResponseWriter, r *http.Request) {
 //	@Failure	409	{object}	Problem	"bad_transition (the tournament is over), duplicate_number"
 //	@Failure	422	{object}	Problem	"invalid_command: every bad field listed in errors (name, club, number, seed); idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/entries/{entryID} [patch]
-func (s *server) updateTournamentEntry(w http.ResponseWriter, r *http.Request) {
-	id, entry, ok := pathEntry(w, r)
-	if !ok {
-		return
+func (s *server) updateTournamentEntry(w http.ResponseWriter, r *http.Request) error {
+	a, req, b, err := withBody[TournamentEntryUpdateRequest](s, w, r, pathEntry, false)
+	if err != nil {
+		return err
 	}
-	var req TournamentEntryUpdateRequest
-	b, ok := s.readBody(w, r, &req, false)
-	if !ok {
-		return
-	}
-	s.entryCommand(w, r, id, entry, req.command(entry), b)
+	return s.entryCommand(w, r, a, req.command(a.entry), b)
 }
 
 // checkInTournamentEntry checks an entry in or out.
@@ -171,17 +154,12 @@ func (s *server) updateTournamentEntry(w http.ResponseWriter, r *http.Request) {
 //	@Failure	409	{object}	Problem	"bad_transition (the tournament has started), entry_withdrawn"
 //	@Failure	422	{object}	Problem	"idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/entries/{entryID}/check-in [post]
-func (s *server) checkInTournamentEntry(w http.ResponseWriter, r *http.Request) {
-	id, entry, ok := pathEntry(w, r)
-	if !ok {
-		return
+func (s *server) checkInTournamentEntry(w http.ResponseWriter, r *http.Request) error {
+	a, req, b, err := withBody[TournamentCheckInRequest](s, w, r, pathEntry, true)
+	if err != nil {
+		return err
 	}
-	var req TournamentCheckInRequest
-	b, ok := s.readBody(w, r, &req, true)
-	if !ok {
-		return
-	}
-	s.entryCommand(w, r, id, entry, tourney.CheckIn{Entry: entry, Undo: req.Undo}, b)
+	return s.entryCommand(w, r, a, tourney.CheckIn{Entry: a.entry, Undo: req.Undo}, b)
 }
 
 // withdrawTournamentEntry withdraws an entry.
@@ -204,17 +182,12 @@ func (s *server) checkInTournamentEntry(w http.ResponseWriter, r *http.Request) 
 //	@Failure	409	{object}	Problem	"bad_transition (the tournament is over), entry_withdrawn (already)"
 //	@Failure	422	{object}	Problem	"invalid_command (errors: reason too long); idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/entries/{entryID}/withdraw [post]
-func (s *server) withdrawTournamentEntry(w http.ResponseWriter, r *http.Request) {
-	id, entry, ok := pathEntry(w, r)
-	if !ok {
-		return
+func (s *server) withdrawTournamentEntry(w http.ResponseWriter, r *http.Request) error {
+	a, req, b, err := withBody[TournamentWithdrawRequest](s, w, r, pathEntry, true)
+	if err != nil {
+		return err
 	}
-	var req TournamentWithdrawRequest
-	b, ok := s.readBody(w, r, &req, true)
-	if !ok {
-		return
-	}
-	s.entryCommand(w, r, id, entry, tourney.Withdraw{Entry: entry, Reason: req.Reason}, b)
+	return s.entryCommand(w, r, a, tourney.Withdraw{Entry: a.entry, Reason: req.Reason}, b)
 }
 
 // tournamentEntryHistory returns an entry's rounds.
@@ -231,37 +204,41 @@ func (s *server) withdrawTournamentEntry(w http.ResponseWriter, r *http.Request)
 //	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), entry_not_found"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/entries/{entryID}/history [get]
-func (s *server) tournamentEntryHistory(w http.ResponseWriter, r *http.Request) {
-	id, entry, ok := pathEntry(w, r)
-	if !ok {
-		return
+func (s *server) tournamentEntryHistory(w http.ResponseWriter, r *http.Request) error {
+	a, err := pathEntry(r)
+	if err != nil {
+		return err
 	}
-	read, ok := s.readPlay(w, r, id)
-	if !ok {
-		return
+	read, err := s.readPlay(r, a.id)
+	if err != nil {
+		return err
 	}
-	h, ok := newPlayView(read).history(entry)
+	h, ok := newPlayView(read).history(a.entry)
 	if !ok {
-		s.failErr(w, r, domain.Newf(domain.KindNotFound, domain.Code(tourney.CodeEntryNotFound), "no entry %d", entry))
-		return
+		return domain.Errorf(domain.Code(tourney.CodeEntryNotFound), "no entry %d", a.entry)
 	}
-	respond(w, http.StatusOK, h)
+	return respond(w, http.StatusOK, h)
 }
 
-// pathEntry reads the tournament and entry ids of an entry's path; on
-// failure it answers 400 invalid_parameter and reports false.
-func pathEntry(w http.ResponseWriter, r *http.Request) (id, entry int64, ok bool) {
-	if id, ok = pathID(w, r, "tournamentID"); !ok {
-		return 0, 0, false
+// pathEntry reads the tournament and entry ids of an entry's path; 400
+// invalid_parameter when one is not a positive integer.
+func pathEntry(r *http.Request) (a entryAddress, err error) {
+	if a.id, err = pathTournament(r); err != nil {
+		return a, err
 	}
-	entry, ok = pathID(w, r, "entryID")
-	return id, entry, ok
+	a.entry, err = pathID(r, "entryID")
+	return a, err
 }
+
+// entryAddress is an entry's place in the URL path.
+type entryAddress struct{ id, entry int64 }
 
 // entryCommand gives a command about one entry and answers the entry as
 // it is after it.
-func (s *server) entryCommand(w http.ResponseWriter, r *http.Request, id, entry int64, cmd tourney.Command, b body) {
-	if out, ok := s.act(w, r, id, cmd, b); ok {
-		s.respondEntry(w, r, out.TournamentRead, entry, http.StatusOK)
+func (s *server) entryCommand(w http.ResponseWriter, r *http.Request, a entryAddress, cmd tourney.Command, b []byte) error {
+	out, err := s.act(r, a.id, cmd, b)
+	if err != nil {
+		return err
 	}
+	return s.respondEntry(w, r, out.TournamentRead, a.entry, http.StatusOK)
 }

@@ -15,25 +15,21 @@ import (
 // exportCSV answers a CSV export of tournament id: write fills it from the
 // state read. The file is written to a buffer first, so that a failure is
 // a problem and not half a file.
-func (s *server) exportCSV(w http.ResponseWriter, r *http.Request, name string, write func(io.Writer, playView) error) {
-	id, ok := pathID(w, r, "tournamentID")
-	if !ok {
-		return
-	}
-	read, ok := s.readPlay(w, r, id)
-	if !ok {
-		return
+func (s *server) exportCSV(w http.ResponseWriter, r *http.Request, name string, write func(io.Writer, playView) error) error {
+	id, read, err := s.playOf(r)
+	if err != nil {
+		return err
 	}
 	var buf bytes.Buffer
 	if err := write(&buf, newPlayView(read)); err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="tournament-%d-%s.csv"`, id, name))
 	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(buf.Bytes())
+	return nil
 }
 
 // exportTournamentStandings exports the standings as CSV.
@@ -50,8 +46,8 @@ func (s *server) exportCSV(w http.ResponseWriter, r *http.Request, name string, 
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/export/standings.csv [get]
-func (s *server) exportTournamentStandings(w http.ResponseWriter, r *http.Request) {
-	s.exportCSV(w, r, "standings", func(out io.Writer, v playView) error {
+func (s *server) exportTournamentStandings(w http.ResponseWriter, r *http.Request) error {
+	return s.exportCSV(w, r, "standings", func(out io.Writer, v playView) error {
 		return printout.WriteStandingsCSV(out, v.printStandings(s.cfg.Now()))
 	})
 }
@@ -70,8 +66,8 @@ func (s *server) exportTournamentStandings(w http.ResponseWriter, r *http.Reques
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/export/rounds.csv [get]
-func (s *server) exportTournamentRounds(w http.ResponseWriter, r *http.Request) {
-	s.exportCSV(w, r, "rounds", func(out io.Writer, v playView) error {
+func (s *server) exportTournamentRounds(w http.ResponseWriter, r *http.Request) error {
+	return s.exportCSV(w, r, "rounds", func(out io.Writer, v playView) error {
 		return printout.WriteRoundsCSV(out, v.printResults(s.cfg.Now(), printout.English))
 	})
 }
@@ -90,8 +86,8 @@ func (s *server) exportTournamentRounds(w http.ResponseWriter, r *http.Request) 
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/export/sheets.csv [get]
-func (s *server) exportTournamentSheets(w http.ResponseWriter, r *http.Request) {
-	s.exportCSV(w, r, "sheets", func(out io.Writer, v playView) error {
+func (s *server) exportTournamentSheets(w http.ResponseWriter, r *http.Request) error {
+	return s.exportCSV(w, r, "sheets", func(out io.Writer, v playView) error {
 		return printout.WriteSheetsCSV(out, v.printSheets(s.cfg.Now()))
 	})
 }
@@ -99,25 +95,23 @@ func (s *server) exportTournamentSheets(w http.ResponseWriter, r *http.Request) 
 // printPage answers a printable page of tournament id in the language of
 // ?lang= or Accept-Language (an unknown ?lang= is 400 invalid_parameter);
 // render fills it from the state read, or refuses.
-func (s *server) printPage(w http.ResponseWriter, r *http.Request, render func(io.Writer, printout.Lang, playView) error) {
-	id, ok := pathID(w, r, "tournamentID")
-	if !ok {
-		return
+func (s *server) printPage(w http.ResponseWriter, r *http.Request, render func(io.Writer, printout.Lang, playView) error) error {
+	id, err := pathTournament(r)
+	if err != nil {
+		return err
 	}
 	lang, ok := printout.LangFor(r.URL.Query().Get("lang"), r.Header.Get("Accept-Language"))
 	if !ok {
-		failFields(w, r, codeInvalidParameter, "the language is not one the printouts have",
-			[]FieldError{{Field: "lang", Code: "invalid", Message: "must be it or en"}})
-		return
+		return problem(codeInvalidParameter, "the language is not one the printouts have",
+			FieldError{Field: "lang", Code: "invalid", Message: "must be it or en"})
 	}
-	read, ok := s.readPlay(w, r, id)
-	if !ok {
-		return
+	read, err := s.readPlay(r, id)
+	if err != nil {
+		return err
 	}
 	var buf bytes.Buffer
 	if err := render(&buf, lang, newPlayView(read)); err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", printout.ContentSecurityPolicy) // static pages: no script, their own style only
@@ -126,6 +120,7 @@ func (s *server) printPage(w http.ResponseWriter, r *http.Request, render func(i
 	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(buf.Bytes())
+	return nil
 }
 
 // printTournamentStandings prints the standings.
@@ -144,8 +139,8 @@ func (s *server) printPage(w http.ResponseWriter, r *http.Request, render func(i
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/print/standings [get]
-func (s *server) printTournamentStandings(w http.ResponseWriter, r *http.Request) {
-	s.printPage(w, r, func(out io.Writer, l printout.Lang, v playView) error {
+func (s *server) printTournamentStandings(w http.ResponseWriter, r *http.Request) error {
+	return s.printPage(w, r, func(out io.Writer, l printout.Lang, v playView) error {
 		return printout.RenderStandings(out, l, v.printStandings(s.cfg.Now()))
 	})
 }
@@ -167,19 +162,19 @@ func (s *server) printTournamentStandings(w http.ResponseWriter, r *http.Request
 //	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), round_not_found (also before the first draw)"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/print/tables [get]
-func (s *server) printTournamentTables(w http.ResponseWriter, r *http.Request) {
+func (s *server) printTournamentTables(w http.ResponseWriter, r *http.Request) error {
 	q := query{r: r}
 	round := q.int64("round")
-	if !q.done(w) {
-		return
+	if err := q.err(); err != nil {
+		return err
 	}
-	s.printPage(w, r, func(out io.Writer, l printout.Lang, v playView) error {
+	return s.printPage(w, r, func(out io.Writer, l printout.Lang, v playView) error {
 		n := v.snap.CurrentRound
 		if round != nil {
 			n = int(*round)
 		}
 		if n < 1 || n > len(v.snap.Rounds) {
-			return domain.Newf(domain.KindNotFound, domain.Code(tourney.CodeRoundNotFound), "no round %d", n)
+			return domain.Errorf(domain.Code(tourney.CodeRoundNotFound), "no round %d", n)
 		}
 		return printout.RenderTableCards(out, l, v.printTables(s.cfg.Now(), v.snap.Rounds[n-1]))
 	})
@@ -201,8 +196,8 @@ func (s *server) printTournamentTables(w http.ResponseWriter, r *http.Request) {
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/print/results [get]
-func (s *server) printTournamentResults(w http.ResponseWriter, r *http.Request) {
-	s.printPage(w, r, func(out io.Writer, l printout.Lang, v playView) error {
+func (s *server) printTournamentResults(w http.ResponseWriter, r *http.Request) error {
+	return s.printPage(w, r, func(out io.Writer, l printout.Lang, v playView) error {
 		return printout.RenderResults(out, l, v.printResults(s.cfg.Now(), l))
 	})
 }

@@ -26,25 +26,21 @@ import (
 //	@Failure	409	{object}	Problem	"bad_transition (not from this status), round_open (finish with a round not closed), not_enough_entries (start)"
 //	@Failure	422	{object}	Problem	"invalid_input (action unknown), reason_required (cancel), invalid_setup (start: the movement cannot be played with this field, errors says why), idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/lifecycle [post]
-func (s *server) tournamentLifecycle(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tournamentID")
-	if !ok {
-		return
-	}
-	var req TournamentLifecycleRequest
-	b, ok := s.readBody(w, r, &req, false)
-	if !ok {
-		return
+func (s *server) tournamentLifecycle(w http.ResponseWriter, r *http.Request) error {
+	id, req, b, err := withBody[TournamentLifecycleRequest](s, w, r, pathTournament, false)
+	if err != nil {
+		return err
 	}
 	cmd, ok := req.command()
 	if !ok {
-		failFields(w, r, string(domain.EInvalid), "the action is not known", []FieldError{{Field: "action", Code: "invalid",
-			Message: "must be open_registration, close_registration, start, finish, publish_results or cancel"}})
-		return
+		return problem(string(domain.EInvalid), "the action is not known", FieldError{Field: "action", Code: "invalid",
+			Message: "must be open_registration, close_registration, start, finish, publish_results or cancel"})
 	}
-	if out, ok := s.act(w, r, id, cmd, b); ok {
-		respond(w, http.StatusOK, newPlayView(out.TournamentRead).progress())
+	out, err := s.act(r, id, cmd, b)
+	if err != nil {
+		return err
 	}
+	return respond(w, http.StatusOK, newPlayView(out.TournamentRead).progress())
 }
 
 // tournamentPenalty gives a penalty.
@@ -66,21 +62,18 @@ func (s *server) tournamentLifecycle(w http.ResponseWriter, r *http.Request) {
 //	@Failure	409	{object}	Problem	"bad_transition: the tournament is not running or finished"
 //	@Failure	422	{object}	Problem	"invalid_command (every bad field listed in errors: round, vp, mp), reason_required, idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/penalties [post]
-func (s *server) tournamentPenalty(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tournamentID")
-	if !ok {
-		return
-	}
-	var req TournamentPenaltyRequest
-	b, ok := s.readBody(w, r, &req, false)
-	if !ok {
-		return
+func (s *server) tournamentPenalty(w http.ResponseWriter, r *http.Request) error {
+	id, req, b, err := withBody[TournamentPenaltyRequest](s, w, r, pathTournament, false)
+	if err != nil {
+		return err
 	}
 	cmd := tourney.Penalty{Round: req.Round, Entry: req.Entry, VP: req.VP, MP: req.MP, Reason: req.Reason}
-	if out, ok := s.act(w, r, id, cmd, b); ok {
-		v := newPlayView(out.TournamentRead)
-		respond(w, http.StatusOK, TournamentPenaltyList{Items: mapSlice(v.snap.Penalties, v.penaltyOut), Version: v.snap.Seq})
+	out, err := s.act(r, id, cmd, b)
+	if err != nil {
+		return err
 	}
+	v := newPlayView(out.TournamentRead)
+	return respond(w, http.StatusOK, TournamentPenaltyList{Items: mapSlice(v.snap.Penalties, v.penaltyOut), Version: v.snap.Seq})
 }
 
 // setTournamentForbidden sets the pairs kept apart.
@@ -102,22 +95,18 @@ func (s *server) tournamentPenalty(w http.ResponseWriter, r *http.Request) {
 //	@Failure	409	{object}	Problem	"bad_transition: the tournament is over"
 //	@Failure	422	{object}	Problem	"invalid_input (a pair that is not two ids), invalid_command (every unknown entry or self-pair listed in errors), idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/forbidden [put]
-func (s *server) setTournamentForbidden(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tournamentID")
-	if !ok {
-		return
-	}
-	var req TournamentForbiddenRequest
-	b, ok := s.readBody(w, r, &req, false)
-	if !ok {
-		return
+func (s *server) setTournamentForbidden(w http.ResponseWriter, r *http.Request) error {
+	id, req, b, err := withBody[TournamentForbiddenRequest](s, w, r, pathTournament, false)
+	if err != nil {
+		return err
 	}
 	cmd, err := req.command()
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
-	if out, ok := s.act(w, r, id, cmd, b); ok {
-		respond(w, http.StatusOK, newPlayView(out.TournamentRead).forbidden())
+	out, err := s.act(r, id, cmd, b)
+	if err != nil {
+		return err
 	}
+	return respond(w, http.StatusOK, newPlayView(out.TournamentRead).forbidden())
 }

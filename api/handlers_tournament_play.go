@@ -4,8 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"io"
-	"mime"
 	"net/http"
 	"strconv"
 
@@ -54,47 +52,11 @@ func (s *server) tournamentPlayRoutes(r routes) {
 	r.get("/print/results", s.printTournamentResults)
 }
 
-// body is a command's request body as read: its bytes (for the request
-// hash of its Idempotency-Key) decoded into the request type.
-type body []byte
-
-// readBody reads a JSON object into dst, as decode does; when optional,
-// an empty body (no Content-Type needed) leaves dst as it is. It answers
-// the problem itself and reports whether the handler may go on.
-func (s *server) readBody(w http.ResponseWriter, r *http.Request, dst any, optional bool) (body, bool) {
-	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
-	if err == nil && optional && len(raw) == 0 {
-		return raw, true
-	}
-	if mt, _, perr := mime.ParseMediaType(r.Header.Get("Content-Type")); perr != nil || mt != "application/json" {
-		fail(w, r, codeUnsupportedMedia, "the request body must be application/json")
-		return nil, false
-	}
-	if err == nil {
-		err = decodeObject(raw, dst)
-	}
-	if err != nil {
-		s.failDecode(w, r, err)
-		return nil, false
-	}
-	return raw, true
-}
-
 // act gives cmd to tournament id as the caller, with the request's
-// Idempotency-Key and a hash of its method, path and body: a retry with the
-// key answers as the first request did (one event), the key with another
-// request is refused. On failure it answers the problem and reports false.
-func (s *server) act(w http.ResponseWriter, r *http.Request, id int64, cmd tourney.Command, b body) (domain.TournamentActed, bool) {
-	out, err := s.actErr(r, id, cmd, b)
-	if err != nil {
-		s.failErr(w, r, err)
-		return out, false
-	}
-	return out, true
-}
-
-// actErr is act without the answer.
-func (s *server) actErr(r *http.Request, id int64, cmd tourney.Command, b body) (domain.TournamentActed, error) {
+// Idempotency-Key and a hash of its method, path and body (its bytes as
+// readJSON read them): a retry with the key answers as the first request
+// did (one event), the key with another request is refused.
+func (s *server) act(r *http.Request, id int64, cmd tourney.Command, b []byte) (domain.TournamentActed, error) {
 	h := sha256.New()
 	h.Write([]byte(r.Method + "\n" + r.URL.Path + "\n"))
 	h.Write(b)
@@ -103,70 +65,85 @@ func (s *server) actErr(r *http.Request, id int64, cmd tourney.Command, b body) 
 	return s.svc.Play.Act(r.Context(), ActorFrom(r.Context()), id, in)
 }
 
-// readPlay reads tournament id's state as the caller; on failure it
-// answers the problem and reports false.
-func (s *server) readPlay(w http.ResponseWriter, r *http.Request, id int64) (domain.TournamentRead, bool) {
-	out, err := s.svc.Play.Read(r.Context(), ActorFrom(r.Context()), id)
+// withBody reads the path (path: the parameters a command names), then a
+// command's JSON body into a Req (optional: it may be empty), with the
+// body's bytes for act.
+func withBody[Req, P any](s *server, w http.ResponseWriter, r *http.Request, path func(*http.Request) (P, error), optional bool) (P, Req, []byte, error) {
+	var req Req
+	p, err := path(r)
 	if err != nil {
-		s.failErr(w, r, err)
-		return out, false
+		return p, req, nil, err
 	}
-	return out, true
+	b, err := s.readJSON(w, r, &req, optional)
+	return p, req, b, err
+}
+
+// pathTournament reads /tournaments/{tournamentID}.
+func pathTournament(r *http.Request) (int64, error) { return pathID(r, "tournamentID") }
+
+// playOf reads the tournament id of the path and its state as the caller.
+func (s *server) playOf(r *http.Request) (int64, domain.TournamentRead, error) {
+	id, err := pathTournament(r)
+	if err != nil {
+		return id, domain.TournamentRead{}, err
+	}
+	read, err := s.readPlay(r, id)
+	return id, read, err
+}
+
+// readPlay reads tournament id's state as the caller.
+func (s *server) readPlay(r *http.Request, id int64) (domain.TournamentRead, error) {
+	return s.svc.Play.Read(r.Context(), ActorFrom(r.Context()), id)
 }
 
 // pathInt reads a positive integer path parameter (a round or table
-// number); on failure it answers 400 invalid_parameter and reports false.
-func pathInt(w http.ResponseWriter, r *http.Request, name string) (int, bool) {
+// number); 400 invalid_parameter when it is not one.
+func pathInt(r *http.Request, name string) (int, error) {
 	n, err := strconv.Atoi(chi.URLParam(r, name))
 	if err != nil || n <= 0 {
-		failFields(w, r, codeInvalidParameter, "a path parameter is invalid",
-			[]FieldError{{Field: name, Code: "invalid", Message: "must be a positive integer"}})
-		return 0, false
+		return 0, problem(codeInvalidParameter, "a path parameter is invalid",
+			FieldError{Field: name, Code: "invalid", Message: "must be a positive integer"})
 	}
-	return n, true
+	return n, nil
 }
 
-// tableAddress is the tournament, round and table of a sheet's path.
+// tableAddress is a tournament table's place in the URL path.
 type tableAddress struct {
 	id           int64
 	round, table int
 }
 
 // pathTable reads /tournaments/{tournamentID}/rounds/{round}/tables/{table}.
-func pathTable(w http.ResponseWriter, r *http.Request) (tableAddress, bool) {
-	var a tableAddress
-	var ok bool
-	if a.id, ok = pathID(w, r, "tournamentID"); !ok {
-		return a, false
+func pathTable(r *http.Request) (a tableAddress, err error) {
+	if a.id, err = pathTournament(r); err != nil {
+		return a, err
 	}
-	if a.round, ok = pathInt(w, r, "round"); !ok {
-		return a, false
+	if a.round, err = pathInt(r, "round"); err != nil {
+		return a, err
 	}
-	a.table, ok = pathInt(w, r, "table")
-	return a, ok
+	a.table, err = pathInt(r, "table")
+	return a, err
 }
 
-// failSheet answers a refused sheet command. A stale version (409
+// sheetErr is the error of a refused sheet command. A stale version (409
 // stale_sheet) carries the sheet's current version: in current_version,
 // in errors (field version, as a table's version_conflict does) and as the
-// table's ETag, so that the client can reload and resend.
-func (s *server) failSheet(w http.ResponseWriter, r *http.Request, a tableAddress, err error) {
-	if domain.ErrorCode(err) != domain.Code(tourney.CodeStaleSheet) {
-		s.failErr(w, r, err)
-		return
-	}
+// table's ETag (set on w), so that the client can reload and resend.
+func (s *server) sheetErr(w http.ResponseWriter, r *http.Request, a tableAddress, err error) error {
 	var de *domain.Error
-	errors.As(err, &de)
-	p := problemOf(r, string(de.Code), domain.ErrorKind(de), de.Message)
+	if domain.ErrorCode(err) != domain.Code(tourney.CodeStaleSheet) || !errors.As(err, &de) {
+		return err
+	}
+	stale := &domain.Error{Kind: domain.ErrorKind(de), Code: de.Code, Message: de.Message}
 	if read, rerr := s.svc.Play.Read(r.Context(), ActorFrom(r.Context()), a.id); rerr == nil {
 		if t, ok := findTable(read.Snapshot, a.round, a.table); ok {
 			v := t.Sheet.Version
-			p.CurrentVersion = &v
-			p.Errors = []FieldError{{Field: "version", Code: "stale", Message: "the current version is " + strconv.FormatInt(v, 10)}}
+			stale.Current = &v
+			stale.Fields = []domain.FieldError{{Field: "version", Code: "stale", Message: "the current version is " + strconv.FormatInt(v, 10)}}
 			w.Header().Set("ETag", sheetTableETag(a, newPlayView(read).tableOut(a.round, t)))
 		}
 	}
-	writeProblem(w, p)
+	return stale
 }
 
 // findTable is table t of round n of a snapshot.

@@ -59,40 +59,37 @@ func (c *playBodies) put(k playBodyKey, etag string, body []byte) {
 // cachedPlay answers from c what it keeps for k at the tournament's
 // current stamp (in memory, or one cheap query), and reports whether it
 // did; withETag sends the ETag too, and answers 304 to If-None-Match.
-// When it did not, ok tells whether the caller should go on (false: a
-// refusal was sent).
-func (s *server) cachedPlay(w http.ResponseWriter, r *http.Request, k playBodyKey, withETag bool) (answered, ok bool) {
+// The error is the refusal of the stamp's read (nothing answered).
+func (s *server) cachedPlay(w http.ResponseWriter, r *http.Request, k playBodyKey, withETag bool) (answered bool, err error) {
 	st, err := s.svc.Play.Stamp(r.Context(), ActorFrom(r.Context()), k.id)
 	if err != nil {
-		s.failErr(w, r, err)
-		return false, false
+		return false, err
 	}
 	etag := stampETag(st)
 	if withETag && etagMatches(r.Header.Get("If-None-Match"), etag) {
-		notModified(w, etag)
-		return true, true
+		return true, notModified(w, etag)
 	}
 	body, hit := s.playBodies.get(k, etag)
 	if !hit {
-		return false, true
+		return false, nil
 	}
 	if withETag {
 		w.Header().Set("ETag", etag)
 	}
 	writeBody(w, body)
-	return true, true
+	return true, nil
 }
 
 // encodePlay encodes v once for k at etag, keeps it, and sends it.
-func (s *server) encodePlay(w http.ResponseWriter, r *http.Request, k playBodyKey, etag string, v any) {
+func (s *server) encodePlay(w http.ResponseWriter, r *http.Request, k playBodyKey, etag string, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
 	body := append(b, '\n')
 	s.playBodies.put(k, etag, body)
 	writeBody(w, body)
+	return nil
 }
 
 // writeBody sends a JSON body with 200.
@@ -131,22 +128,22 @@ func stampETag(st domain.TournamentStamp) string {
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/standings [get]
-func (s *server) tournamentStandings(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tournamentID")
-	if !ok {
-		return
+func (s *server) tournamentStandings(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathTournament(r)
+	if err != nil {
+		return err
 	}
 	k := playBodyKey{id: id}
-	if answered, ok := s.cachedPlay(w, r, k, true); answered || !ok {
-		return
+	if answered, err := s.cachedPlay(w, r, k, true); answered || err != nil {
+		return err
 	}
-	read, ok := s.readPlay(w, r, id)
-	if !ok {
-		return
+	read, err := s.readPlay(r, id)
+	if err != nil {
+		return err
 	}
 	etag := standingsETag(read.Tournament)
 	w.Header().Set("ETag", etag)
-	s.encodePlay(w, r, k, etag, newPlayView(read).standings())
+	return s.encodePlay(w, r, k, etag, newPlayView(read).standings())
 }
 
 // auditLimitDefault is the audit page size when the caller gives none.
@@ -169,27 +166,26 @@ const auditLimitDefault = 100
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@Failure	422	{object}	Problem	"invalid_input: after below 0, limit outside 1..500 (named in errors)"
 //	@Router			/api/v1/tournaments/{tournamentID}/audit [get]
-func (s *server) tournamentAudit(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tournamentID")
-	if !ok {
-		return
+func (s *server) tournamentAudit(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathTournament(r)
+	if err != nil {
+		return err
 	}
 	q := query{r: r}
 	after, limit := q.int("after"), q.int("limit")
-	if !q.done(w) {
-		return
+	if err := q.err(); err != nil {
+		return err
 	}
 	if r.URL.Query().Get("limit") == "" {
 		limit = auditLimitDefault
 	}
 	events, err := s.svc.Play.Audit(r.Context(), ActorFrom(r.Context()), id, int64(after), limit)
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
 	out := TournamentAuditList{Items: mapSlice(events, auditEventOut)}
 	if len(events) == limit {
 		out.NextAfter = events[len(events)-1].Seq
 	}
-	respond(w, http.StatusOK, out)
+	return respond(w, http.StatusOK, out)
 }

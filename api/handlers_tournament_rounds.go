@@ -21,14 +21,12 @@ import (
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds [get]
-func (s *server) listTournamentRounds(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tournamentID")
-	if !ok {
-		return
+func (s *server) listTournamentRounds(w http.ResponseWriter, r *http.Request) error {
+	_, read, err := s.playOf(r)
+	if err != nil {
+		return err
 	}
-	if read, ok := s.readPlay(w, r, id); ok {
-		respond(w, http.StatusOK, newPlayView(read).rounds())
-	}
+	return respond(w, http.StatusOK, newPlayView(read).rounds())
 }
 
 // getTournamentRound returns a round.
@@ -45,43 +43,37 @@ func (s *server) listTournamentRounds(w http.ResponseWriter, r *http.Request) {
 //	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), round_not_found"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round} [get]
-func (s *server) getTournamentRound(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tournamentID")
-	if !ok {
-		return
+func (s *server) getTournamentRound(w http.ResponseWriter, r *http.Request) error {
+	a, err := pathRound(r)
+	if err != nil {
+		return err
 	}
-	n, ok := pathInt(w, r, "round")
-	if !ok {
-		return
-	}
+	id, n := a.id, a.round
 	k := playBodyKey{id: id, round: n}
-	if answered, ok := s.cachedPlay(w, r, k, false); answered || !ok {
-		return
+	if answered, err := s.cachedPlay(w, r, k, false); answered || err != nil {
+		return err
 	}
-	read, ok := s.readPlay(w, r, id)
-	if !ok {
-		return
+	read, err := s.readPlay(r, id)
+	if err != nil {
+		return err
 	}
 	if n > len(read.Snapshot.Rounds) {
-		s.respondRound(w, r, read, n, http.StatusOK) // round_not_found
-		return
+		return s.respondRound(w, r, read, n, http.StatusOK) // round_not_found
 	}
-	s.encodePlay(w, r, k, standingsETag(read.Tournament), newPlayView(read).roundOut(read.Snapshot.Rounds[n-1]))
+	return s.encodePlay(w, r, k, standingsETag(read.Tournament), newPlayView(read).roundOut(read.Snapshot.Rounds[n-1]))
 }
 
 // respondRound answers round n of the state read with status (201 with
 // its Location).
-func (s *server) respondRound(w http.ResponseWriter, r *http.Request, read domain.TournamentRead, n, status int) {
+func (s *server) respondRound(w http.ResponseWriter, r *http.Request, read domain.TournamentRead, n, status int) error {
 	if n < 1 || n > len(read.Snapshot.Rounds) {
-		s.failErr(w, r, domain.Newf(domain.KindNotFound, domain.Code(tourney.CodeRoundNotFound), "no round %d", n))
-		return
+		return domain.Errorf(domain.Code(tourney.CodeRoundNotFound), "no round %d", n)
 	}
 	out := newPlayView(read).roundOut(read.Snapshot.Rounds[n-1])
 	if status == http.StatusCreated {
-		created(w, fmt.Sprintf("/api/v1/tournaments/%d/rounds/%d", read.Tournament.ID, n), out)
-		return
+		return created(w, fmt.Sprintf("/api/v1/tournaments/%d/rounds/%d", read.Tournament.ID, n), out)
 	}
-	respond(w, status, out)
+	return respond(w, status, out)
 }
 
 // drawTournamentRound draws the next round.
@@ -104,32 +96,27 @@ func (s *server) respondRound(w http.ResponseWriter, r *http.Request, read domai
 //	@Failure	409	{object}	Problem	"bad_transition (not running, or round is not the next), round_open (the previous round is not closed), no_more_rounds, unpairable, knockout_tied"
 //	@Failure	422	{object}	Problem	"invalid_command; idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds [post]
-func (s *server) drawTournamentRound(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tournamentID")
-	if !ok {
-		return
-	}
-	var req TournamentDrawRequest
-	b, ok := s.readBody(w, r, &req, true)
-	if !ok {
-		return
+func (s *server) drawTournamentRound(w http.ResponseWriter, r *http.Request) error {
+	id, req, b, err := withBody[TournamentDrawRequest](s, w, r, pathTournament, true)
+	if err != nil {
+		return err
 	}
 	n := req.Round
 	if n == 0 {
-		read, ok := s.readPlay(w, r, id)
-		if !ok {
-			return
+		read, err := s.readPlay(r, id)
+		if err != nil {
+			return err
 		}
 		n = read.Snapshot.CurrentRound + 1
 	}
-	out, ok := s.act(w, r, id, tourney.DrawRound{Round: n}, b)
-	if !ok {
-		return
+	out, err := s.act(r, id, tourney.DrawRound{Round: n}, b)
+	if err != nil {
+		return err
 	}
 	if out.Replayed {
 		n = drawnRound(out.Event, n)
 	}
-	s.respondRound(w, r, out.TournamentRead, n, http.StatusCreated)
+	return s.respondRound(w, r, out.TournamentRead, n, http.StatusCreated)
 }
 
 // drawnRound is the round a replayed draw drew (n when the event does not
@@ -163,28 +150,17 @@ func drawnRound(e tourney.Event, n int) int {
 //	@Failure	409	{object}	Problem	"bad_transition, round_open, round_has_scores, override_knockout, no_more_rounds"
 //	@Failure	422	{object}	Problem	"bad_pairings (every problem listed in errors: an entry twice or missing, a forbidden pair, a bye not needed), reason_required, idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/pairings [put]
-func (s *server) overrideTournamentPairings(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tournamentID")
-	if !ok {
-		return
+func (s *server) overrideTournamentPairings(w http.ResponseWriter, r *http.Request) error {
+	a, req, b, err := withBody[TournamentPairingsRequest](s, w, r, pathRound, false)
+	if err != nil {
+		return err
 	}
-	n, ok := pathInt(w, r, "round")
-	if !ok {
-		return
+	read, err := s.readPlay(r, a.id)
+	if err != nil {
+		return err
 	}
-	var req TournamentPairingsRequest
-	b, ok := s.readBody(w, r, &req, false)
-	if !ok {
-		return
-	}
-	read, ok := s.readPlay(w, r, id)
-	if !ok {
-		return
-	}
-	cmd := req.command(n, read.Tournament.Kind == domain.IndividualTournament)
-	if out, ok := s.act(w, r, id, cmd, b); ok {
-		s.respondRound(w, r, out.TournamentRead, n, http.StatusOK)
-	}
+	cmd := req.command(a.round, read.Tournament.Kind == domain.IndividualTournament)
+	return s.roundAct(w, r, a, cmd, b)
 }
 
 // startTournamentRound starts play of a round.
@@ -205,8 +181,8 @@ func (s *server) overrideTournamentPairings(w http.ResponseWriter, r *http.Reque
 //	@Failure	409	{object}	Problem	"bad_transition: the round's pairings are not (or no longer) just published"
 //	@Failure	422	{object}	Problem	"idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/start [post]
-func (s *server) startTournamentRound(w http.ResponseWriter, r *http.Request) {
-	s.roundCommand(w, r, func(n int, _ TournamentReasonRequest) tourney.Command { return tourney.StartRound{Round: n} }, false)
+func (s *server) startTournamentRound(w http.ResponseWriter, r *http.Request) error {
+	return s.roundCommand(w, r, func(n int, _ TournamentReasonRequest) tourney.Command { return tourney.StartRound{Round: n} }, false)
 }
 
 // closeTournamentRound closes a round.
@@ -227,8 +203,8 @@ func (s *server) startTournamentRound(w http.ResponseWriter, r *http.Request) {
 //	@Failure	409	{object}	Problem	"table_missing_result (a table lacks deals: decide it with a ruling), unconfirmed_deals, round_not_playing"
 //	@Failure	422	{object}	Problem	"idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/close [post]
-func (s *server) closeTournamentRound(w http.ResponseWriter, r *http.Request) {
-	s.roundCommand(w, r, func(n int, _ TournamentReasonRequest) tourney.Command { return tourney.CloseRound{Round: n} }, false)
+func (s *server) closeTournamentRound(w http.ResponseWriter, r *http.Request) error {
+	return s.roundCommand(w, r, func(n int, _ TournamentReasonRequest) tourney.Command { return tourney.CloseRound{Round: n} }, false)
 }
 
 // reopenTournamentRound reopens the latest round.
@@ -251,29 +227,43 @@ func (s *server) closeTournamentRound(w http.ResponseWriter, r *http.Request) {
 //	@Failure	409	{object}	Problem	"not_latest_round, bad_transition (the round is not closed, or the tournament is finished)"
 //	@Failure	422	{object}	Problem	"reason_required; idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/reopen [post]
-func (s *server) reopenTournamentRound(w http.ResponseWriter, r *http.Request) {
-	s.roundCommand(w, r, func(n int, req TournamentReasonRequest) tourney.Command {
+func (s *server) reopenTournamentRound(w http.ResponseWriter, r *http.Request) error {
+	return s.roundCommand(w, r, func(n int, req TournamentReasonRequest) tourney.Command {
 		return tourney.ReopenRound{Round: n, Reason: req.Reason}
 	}, true)
 }
 
 // roundCommand gives the command of a round's path (with a reason body
-// when withBody) and answers the round as it is after it.
-func (s *server) roundCommand(w http.ResponseWriter, r *http.Request, cmd func(int, TournamentReasonRequest) tourney.Command, withBody bool) {
-	id, ok := pathID(w, r, "tournamentID")
-	if !ok {
-		return
+// when reason) and answers the round as it is after it.
+func (s *server) roundCommand(w http.ResponseWriter, r *http.Request, cmd func(int, TournamentReasonRequest) tourney.Command, reason bool) error {
+	a, req, b, err := withBody[TournamentReasonRequest](s, w, r, pathRound, !reason)
+	if err != nil {
+		return err
 	}
-	n, ok := pathInt(w, r, "round")
-	if !ok {
-		return
+	return s.roundAct(w, r, a, cmd(a.round, req), b)
+}
+
+// roundAct gives cmd to the tournament of round a and answers the round as
+// it is after it.
+func (s *server) roundAct(w http.ResponseWriter, r *http.Request, a roundAddress, cmd tourney.Command, b []byte) error {
+	out, err := s.act(r, a.id, cmd, b)
+	if err != nil {
+		return err
 	}
-	var req TournamentReasonRequest
-	b, ok := s.readBody(w, r, &req, !withBody)
-	if !ok {
-		return
+	return s.respondRound(w, r, out.TournamentRead, a.round, http.StatusOK)
+}
+
+// roundAddress is a round's place in the URL path.
+type roundAddress struct {
+	id    int64
+	round int
+}
+
+// pathRound reads /tournaments/{tournamentID}/rounds/{round}.
+func pathRound(r *http.Request) (a roundAddress, err error) {
+	if a.id, err = pathTournament(r); err != nil {
+		return a, err
 	}
-	if out, ok := s.act(w, r, id, cmd(n, req), b); ok {
-		s.respondRound(w, r, out.TournamentRead, n, http.StatusOK)
-	}
+	a.round, err = pathInt(r, "round")
+	return a, err
 }

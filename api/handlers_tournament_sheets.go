@@ -25,75 +25,70 @@ import (
 //	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), round_not_found, table_not_found"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/tables/{table} [get]
-func (s *server) getTournamentTable(w http.ResponseWriter, r *http.Request) {
-	a, ok := pathTable(w, r)
-	if !ok {
-		return
+func (s *server) getTournamentTable(w http.ResponseWriter, r *http.Request) error {
+	a, err := pathTable(r)
+	if err != nil {
+		return err
 	}
-	read, ok := s.readPlay(w, r, a.id)
-	if !ok {
-		return
+	read, err := s.readPlay(r, a.id)
+	if err != nil {
+		return err
 	}
 	t, err := tableOf(read.Snapshot, a)
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
 	out := newPlayView(read).tableOut(a.round, t)
 	etag := sheetTableETag(a, out)
 	if etagMatches(r.Header.Get("If-None-Match"), etag) {
-		notModified(w, etag)
-		return
+		return notModified(w, etag)
 	}
 	w.Header().Set("ETag", etag)
-	respond(w, http.StatusOK, out)
+	return respond(w, http.StatusOK, out)
 }
 
 // tableOf is the table at a of a snapshot, or round_not_found or
 // table_not_found.
 func tableOf(snap *tourney.Snapshot, a tableAddress) (tourney.TableView, error) {
 	if a.round > len(snap.Rounds) {
-		return tourney.TableView{}, domain.Newf(domain.KindNotFound, domain.Code(tourney.CodeRoundNotFound), "no round %d", a.round)
+		return tourney.TableView{}, domain.Errorf(domain.Code(tourney.CodeRoundNotFound), "no round %d", a.round)
 	}
 	t, ok := findTable(snap, a.round, a.table)
 	if !ok {
-		return t, domain.Newf(domain.KindNotFound, domain.Code(tourney.CodeTableNotFound), "round %d has no table %d", a.round, a.table)
+		return t, domain.Errorf(domain.Code(tourney.CodeTableNotFound), "round %d has no table %d", a.round, a.table)
 	}
 	return t, nil
 }
 
 // sheetCommand gives a score command of table a and answers the table as
-// it is after it, with its ETag; a refusal as failSheet does.
-func (s *server) sheetCommand(w http.ResponseWriter, r *http.Request, a tableAddress, cmd tourney.Command, b body) {
-	out, err := s.actErr(r, a.id, cmd, b)
+// it is after it, with its ETag; a refusal is sheetErr's.
+func (s *server) sheetCommand(w http.ResponseWriter, r *http.Request, a tableAddress, cmd tourney.Command, b []byte) error {
+	out, err := s.act(r, a.id, cmd, b)
 	if err != nil {
-		s.failSheet(w, r, a, err)
-		return
+		return s.sheetErr(w, r, a, err)
 	}
 	t, err := tableOf(out.Snapshot, a)
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
 	view := newPlayView(out.TournamentRead).tableOut(a.round, t)
 	w.Header().Set("ETag", sheetTableETag(a, view))
-	respond(w, http.StatusOK, view)
+	return respond(w, http.StatusOK, view)
 }
 
 // versionOf is the sheet version a score command was sent with: the
-// body's, else If-Match's. When required and neither has one, it answers
-// 422 invalid_input naming version and reports false.
-func versionOf(w http.ResponseWriter, r *http.Request, a tableAddress, inBody int64, required bool) (int64, bool) {
+// body's, else If-Match's. When required and neither has one, it is 422
+// invalid_input naming version.
+func versionOf(r *http.Request, a tableAddress, inBody int64, required bool) (int64, error) {
 	if inBody != 0 {
-		return inBody, true
+		return inBody, nil
 	}
 	v := sheetVersion(r.Header.Get("If-Match"), a)
 	if v == 0 && required {
-		failFields(w, r, string(domain.EInvalid), "the sheet's version is needed: version in the body, or the table's ETag in If-Match",
-			[]FieldError{{Field: "version", Code: "required", Message: "the sheet's version, or If-Match with the table's ETag"}})
-		return 0, false
+		return 0, problem(string(domain.EInvalid), "the sheet's version is needed: version in the body, or the table's ETag in If-Match",
+			FieldError{Field: "version", Code: "required", Message: "the sheet's version, or If-Match with the table's ETag"})
 	}
-	return v, true
+	return v, nil
 }
 
 // enterTournamentScores enters deals of a table's score sheet.
@@ -119,22 +114,17 @@ func versionOf(w http.ResponseWriter, r *http.Request, a tableAddress, inBody in
 //	@Failure	409	{object}	Problem	"stale_sheet (the sheet moved on: current_version, errors and the ETag header give its version), round_not_playing, table_complete, table_decided, already_confirmed, bad_transition"
 //	@Failure	422	{object}	Problem	"bad_score: every bad field listed in errors (deals[0].ns.cards not_multiple_5, deals[0].ew.total parts_sum, deals[0] two_closings, out_of_range, deal_order, …); invalid_input (version missing); idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/tables/{table}/scores [post]
-func (s *server) enterTournamentScores(w http.ResponseWriter, r *http.Request) {
-	a, ok := pathTable(w, r)
-	if !ok {
-		return
+func (s *server) enterTournamentScores(w http.ResponseWriter, r *http.Request) error {
+	a, req, b, err := withBody[TournamentScoresRequest](s, w, r, pathTable, false)
+	if err != nil {
+		return err
 	}
-	var req TournamentScoresRequest
-	b, ok := s.readBody(w, r, &req, false)
-	if !ok {
-		return
-	}
-	v, ok := versionOf(w, r, a, req.Version, true)
-	if !ok {
-		return
+	v, err := versionOf(r, a, req.Version, true)
+	if err != nil {
+		return err
 	}
 	deals := mapSlice(req.Deals, TournamentDealInput.input)
-	s.sheetCommand(w, r, a, tourney.EnterScore{Round: a.round, Table: a.table, Version: v, Deals: deals}, b)
+	return s.sheetCommand(w, r, a, tourney.EnterScore{Round: a.round, Table: a.table, Version: v, Deals: deals}, b)
 }
 
 // confirmTournamentScores confirms entered deals.
@@ -160,21 +150,16 @@ func (s *server) enterTournamentScores(w http.ResponseWriter, r *http.Request) {
 //	@Failure	409	{object}	Problem	"stale_sheet (current_version, errors and the ETag header give the current version), nothing_to_confirm, already_confirmed, round_not_playing"
 //	@Failure	422	{object}	Problem	"invalid_input (version missing); invalid_command; idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/tables/{table}/confirm [post]
-func (s *server) confirmTournamentScores(w http.ResponseWriter, r *http.Request) {
-	a, ok := pathTable(w, r)
-	if !ok {
-		return
+func (s *server) confirmTournamentScores(w http.ResponseWriter, r *http.Request) error {
+	a, req, b, err := withBody[TournamentConfirmRequest](s, w, r, pathTable, true)
+	if err != nil {
+		return err
 	}
-	var req TournamentConfirmRequest
-	b, ok := s.readBody(w, r, &req, true)
-	if !ok {
-		return
+	v, err := versionOf(r, a, req.Version, true)
+	if err != nil {
+		return err
 	}
-	v, ok := versionOf(w, r, a, req.Version, true)
-	if !ok {
-		return
-	}
-	s.sheetCommand(w, r, a, tourney.ConfirmScore{Round: a.round, Table: a.table, Version: v, Deals: req.Deals}, b)
+	return s.sheetCommand(w, r, a, tourney.ConfirmScore{Round: a.round, Table: a.table, Version: v, Deals: req.Deals}, b)
 }
 
 // correctTournamentScore replaces a deal on the sheet.
@@ -200,21 +185,16 @@ func (s *server) confirmTournamentScores(w http.ResponseWriter, r *http.Request)
 //	@Failure	409	{object}	Problem	"stale_sheet (current_version, errors and the ETag header give the current version), results_published, knockout_result_locked, bad_transition"
 //	@Failure	422	{object}	Problem	"bad_score (every bad field listed in errors), reason_required, invalid_input (version missing), idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/tables/{table}/corrections [post]
-func (s *server) correctTournamentScore(w http.ResponseWriter, r *http.Request) {
-	a, ok := pathTable(w, r)
-	if !ok {
-		return
+func (s *server) correctTournamentScore(w http.ResponseWriter, r *http.Request) error {
+	a, req, b, err := withBody[TournamentCorrectionRequest](s, w, r, pathTable, false)
+	if err != nil {
+		return err
 	}
-	var req TournamentCorrectionRequest
-	b, ok := s.readBody(w, r, &req, false)
-	if !ok {
-		return
+	v, err := versionOf(r, a, req.Version, true)
+	if err != nil {
+		return err
 	}
-	v, ok := versionOf(w, r, a, req.Version, true)
-	if !ok {
-		return
-	}
-	s.sheetCommand(w, r, a, tourney.CorrectScore{Round: a.round, Table: a.table, Version: v, Deal: req.Deal.input(), Reason: req.Reason}, b)
+	return s.sheetCommand(w, r, a, tourney.CorrectScore{Round: a.round, Table: a.table, Version: v, Deal: req.Deal.input(), Reason: req.Reason}, b)
 }
 
 // tournamentRuling records a referee's ruling at a table.
@@ -240,16 +220,11 @@ func (s *server) correctTournamentScore(w http.ResponseWriter, r *http.Request) 
 //	@Failure	409	{object}	Problem	"stale_sheet (current_version, errors and the ETag header give the current version), table_decided, table_complete, round_not_playing, unconfirmed_deals, knockout_tied"
 //	@Failure	422	{object}	Problem	"invalid_command (every bad field listed in errors: kind, entry, deal, deals), bad_score, idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/tables/{table}/rulings [post]
-func (s *server) tournamentRuling(w http.ResponseWriter, r *http.Request) {
-	a, ok := pathTable(w, r)
-	if !ok {
-		return
+func (s *server) tournamentRuling(w http.ResponseWriter, r *http.Request) error {
+	a, req, b, err := withBody[TournamentRulingRequest](s, w, r, pathTable, false)
+	if err != nil {
+		return err
 	}
-	var req TournamentRulingRequest
-	b, ok := s.readBody(w, r, &req, false)
-	if !ok {
-		return
-	}
-	v, _ := versionOf(w, r, a, req.Version, false)
-	s.sheetCommand(w, r, a, req.command(a, v), b)
+	v, _ := versionOf(r, a, req.Version, false)
+	return s.sheetCommand(w, r, a, req.command(a, v), b)
 }

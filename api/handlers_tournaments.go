@@ -24,20 +24,19 @@ import (
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (status, q at most 100 characters, limit 1..100, offset at least 0)"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments [get]
-func (s *server) listTournaments(w http.ResponseWriter, r *http.Request) {
+func (s *server) listTournaments(w http.ResponseWriter, r *http.Request) error {
 	q := query{r: r}
 	f := domain.TournamentFilter{ClubID: q.int64("club_id"), Status: domain.TournamentStatus(r.URL.Query().Get("status")),
 		Query: r.URL.Query().Get("q")}
 	f.Limit, f.Offset = q.page()
-	if !q.done(w) {
-		return
+	if err := q.err(); err != nil {
+		return err
 	}
 	p, err := s.svc.Tournaments.List(r.Context(), ActorFrom(r.Context()), f)
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
-	respond(w, http.StatusOK, TournamentList{Items: mapSlice(p.Items, tournamentOut), Total: p.Total, Limit: p.Limit, Offset: p.Offset})
+	return respond(w, http.StatusOK, TournamentList{Items: mapSlice(p.Items, tournamentOut), Total: p.Total, Limit: p.Limit, Offset: p.Offset})
 }
 
 // createTournament creates a tournament of a club.
@@ -58,21 +57,16 @@ func (s *server) listTournaments(w http.ResponseWriter, r *http.Request) {
 //	@Failure	404	{object}	Problem	"not_found: no such club"
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, description, rules, options, players_per_table, kind, deals_per_round, starts_at, movement, rounds, mitchell_step, target_score, vp_table and vp_table.bands[i] with the VP table's own codes, tie_breaks[i], rest_vp, rest_mp, abandon_vp, late_entry_round, team_pairs); the message of rules, players_per_table and options is the rules engine's"
 //	@Router			/api/v1/clubs/{clubID}/tournaments [post]
-func (s *server) createTournament(w http.ResponseWriter, r *http.Request) {
-	clubID, ok := pathID(w, r, "clubID")
-	if !ok {
-		return
-	}
-	var req TournamentCreateRequest
-	if !s.decode(w, r, &req) {
-		return
+func (s *server) createTournament(w http.ResponseWriter, r *http.Request) error {
+	clubID, req, err := idAndBody[TournamentCreateRequest](s, w, r, "clubID")
+	if err != nil {
+		return err
 	}
 	t, err := s.svc.Tournaments.Create(r.Context(), ActorFrom(r.Context()), clubID, req.input())
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
-	created(w, fmt.Sprintf("/api/v1/tournaments/%d", t.ID), tournamentOut(t))
+	return created(w, fmt.Sprintf("/api/v1/tournaments/%d", t.ID), tournamentOut(t))
 }
 
 // getTournament returns a tournament.
@@ -88,17 +82,13 @@ func (s *server) createTournament(w http.ResponseWriter, r *http.Request) {
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID} [get]
-func (s *server) getTournament(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tournamentID")
-	if !ok {
-		return
+func (s *server) getTournament(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathTournament(r)
+	if err != nil {
+		return err
 	}
 	t, err := s.svc.Tournaments.Get(r.Context(), ActorFrom(r.Context()), id)
-	if err != nil {
-		s.failErr(w, r, err)
-		return
-	}
-	respond(w, http.StatusOK, tournamentOut(t))
+	return answer(w, http.StatusOK, tournamentOut, t, err)
 }
 
 // updateTournament changes a tournament.
@@ -119,21 +109,13 @@ func (s *server) getTournament(w http.ResponseWriter, r *http.Request) {
 //	@Failure	409	{object}	Problem	"conflict: rules, players_per_table, options, kind or team_pairs changed after draft, or the set-up once running"
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (those of createTournament, builtin_vp_table, and status: lifecycle_action when it is not the current one)"
 //	@Router			/api/v1/tournaments/{tournamentID} [patch]
-func (s *server) updateTournament(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tournamentID")
-	if !ok {
-		return
-	}
-	var req TournamentUpdateRequest
-	if !s.decode(w, r, &req) {
-		return
+func (s *server) updateTournament(w http.ResponseWriter, r *http.Request) error {
+	id, req, err := idAndBody[TournamentUpdateRequest](s, w, r, "tournamentID")
+	if err != nil {
+		return err
 	}
 	t, err := s.svc.Tournaments.Update(r.Context(), ActorFrom(r.Context()), id, req.patch())
-	if err != nil {
-		s.failErr(w, r, err)
-		return
-	}
-	respond(w, http.StatusOK, tournamentOut(t))
+	return answer(w, http.StatusOK, tournamentOut, t, err)
 }
 
 // deleteTournament deletes a draft tournament.
@@ -150,16 +132,15 @@ func (s *server) updateTournament(w http.ResponseWriter, r *http.Request) {
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@Failure	409	{object}	Problem	"conflict: the tournament is no longer a draft"
 //	@Router			/api/v1/tournaments/{tournamentID} [delete]
-func (s *server) deleteTournament(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tournamentID")
-	if !ok {
-		return
+func (s *server) deleteTournament(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathTournament(r)
+	if err != nil {
+		return err
 	}
 	if err := s.svc.Tournaments.Delete(r.Context(), ActorFrom(r.Context()), id); err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
-	w.WriteHeader(http.StatusNoContent)
+	return noContent(w)
 }
 
 // listTournamentReferees lists a tournament's referees.
@@ -175,17 +156,16 @@ func (s *server) deleteTournament(w http.ResponseWriter, r *http.Request) {
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/referees [get]
-func (s *server) listTournamentReferees(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tournamentID")
-	if !ok {
-		return
+func (s *server) listTournamentReferees(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathTournament(r)
+	if err != nil {
+		return err
 	}
 	refs, err := s.svc.Tournaments.Referees(r.Context(), ActorFrom(r.Context()), id)
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
-	respond(w, http.StatusOK, TournamentRefereeList{Items: mapSlice(refs, refereeOut)})
+	return respond(w, http.StatusOK, TournamentRefereeList{Items: mapSlice(refs, refereeOut)})
 }
 
 // assignTournamentReferee makes a club member a referee of a tournament.
@@ -204,21 +184,17 @@ func (s *server) listTournamentReferees(w http.ResponseWriter, r *http.Request) 
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@Failure	422	{object}	Problem	"not_a_referee: the user is not a member of the tournament's club with the referee role or higher"
 //	@Router			/api/v1/tournaments/{tournamentID}/referees/{userID} [put]
-func (s *server) assignTournamentReferee(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tournamentID")
-	if !ok {
-		return
+func (s *server) assignTournamentReferee(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathTournament(r)
+	if err != nil {
+		return err
 	}
-	userID, ok := pathID(w, r, "userID")
-	if !ok {
-		return
+	userID, err := pathID(r, "userID")
+	if err != nil {
+		return err
 	}
 	ref, err := s.svc.Tournaments.AssignReferee(r.Context(), ActorFrom(r.Context()), id, userID)
-	if err != nil {
-		s.failErr(w, r, err)
-		return
-	}
-	respond(w, http.StatusOK, refereeOut(ref))
+	return answer(w, http.StatusOK, refereeOut, ref, err)
 }
 
 // unassignTournamentReferee takes a referee off a tournament.
@@ -235,18 +211,17 @@ func (s *server) assignTournamentReferee(w http.ResponseWriter, r *http.Request)
 //	@Failure	403	{object}	Problem	"forbidden: the caller lacks the role this needs: admin of the tournament's club"
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@Router			/api/v1/tournaments/{tournamentID}/referees/{userID} [delete]
-func (s *server) unassignTournamentReferee(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, "tournamentID")
-	if !ok {
-		return
+func (s *server) unassignTournamentReferee(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathTournament(r)
+	if err != nil {
+		return err
 	}
-	userID, ok := pathID(w, r, "userID")
-	if !ok {
-		return
+	userID, err := pathID(r, "userID")
+	if err != nil {
+		return err
 	}
 	if err := s.svc.Tournaments.UnassignReferee(r.Context(), ActorFrom(r.Context()), id, userID); err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
-	w.WriteHeader(http.StatusNoContent)
+	return noContent(w)
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/internal/logs"
 )
 
 func testServer(logs *bytes.Buffer) *server {
@@ -103,85 +104,16 @@ func TestTimeout(t *testing.T) {
 	}
 }
 
-// TestRateLimiterBuckets checks the token bucket with a fake clock.
-func TestRateLimiterBuckets(t *testing.T) {
-	now := time.Unix(0, 0)
-	l := newRateLimiter(60, 2, 100, func() time.Time { return now })
-	for i, want := range []bool{true, true, false} {
-		if ok, _ := l.allow("a"); ok != want {
-			t.Fatalf("request %d: allowed %v", i+1, ok)
-		}
-	}
-	if _, wait := l.allow("a"); wait != time.Second {
-		t.Fatalf("wait %v, want 1s", wait)
-	}
-	now = now.Add(500 * time.Millisecond)
-	if ok, wait := l.allow("a"); ok || wait != 500*time.Millisecond {
-		t.Fatalf("half a token: %v %v", ok, wait)
-	}
-	now = now.Add(time.Hour)
-	for i := range 2 {
-		if ok, _ := l.allow("a"); !ok {
-			t.Fatalf("refilled bucket refused request %d", i+1)
-		}
-	}
-	if ok, _ := l.allow("a"); ok {
-		t.Fatal("the bucket holds more than the burst")
-	}
-}
-
-// TestRateLimiterMemoryIsBounded checks that many addresses do not grow
-// the limiter past its bound, and that a limited address that was kept
-// stays limited.
-func TestRateLimiterMemoryIsBounded(t *testing.T) {
-	now := time.Unix(0, 0)
-	l := newRateLimiter(1, 1, 50, func() time.Time { return now })
-	for i := range 10000 {
-		l.allow(fmt.Sprintf("10.0.%d.%d", i/256, i%256))
-		if n := l.size(); n > 50 {
-			t.Fatalf("%d buckets after %d addresses", n, i+1)
-		}
-	}
-	// Buckets that have refilled are dropped first: a limited address is
-	// not freed by a flood of new ones.
-	l = newRateLimiter(60, 1, 3, func() time.Time { return now })
-	l.allow("x")
-	l.allow("y")
-	now = now.Add(5 * time.Second) // x and y are full again
-	l.allow("victim")
-	l.allow("z") // the map is full: x and y must go, not victim
-	if ok, _ := l.allow("victim"); ok {
-		t.Fatal("a limited address was forgotten while refilled ones were kept")
-	}
-	if l.size() != 2 {
-		t.Fatalf("size %d, want 2 (victim, z)", l.size())
-	}
-}
-
-func TestClientKey(t *testing.T) {
-	for in, want := range map[string]string{
-		"192.0.2.1:1234":            "192.0.2.1",
-		"[2001:db8:1:2:3::4]:80":    "2001:db8:1:2::/64",
-		"[2001:db8:1:2:ffff::9]:81": "2001:db8:1:2::/64",
-		"[::ffff:192.0.2.1]:80":     "192.0.2.1",
-		"garbage":                   "garbage",
-	} {
-		if got := clientKey(in); got != want {
-			t.Errorf("clientKey(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // TestProbesLoggedAtDebug: health probes are left out of an Info log unless
 // they fail; other requests are logged, by slog or by the fast request
-// logger of NewLogHandler's log.
+// logger of logs.NewHandler's log.
 func TestProbesLoggedAtDebug(t *testing.T) {
 	for _, fast := range []bool{false, true} {
-		var logs bytes.Buffer
-		s := testServer(&logs)
+		var out bytes.Buffer
+		s := testServer(&out)
 		if fast {
-			s.log = slog.New(NewLogHandler(&logs, LogText, slog.LevelInfo))
-			s.reqLog = requestLoggerOf(s.log.Handler())
+			s.log = slog.New(logs.NewHandler(&out, logs.Text, slog.LevelInfo))
+			s.reqLog = logs.RequestLoggerOf(s.log.Handler())
 		}
 		h := s.begin(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.URL.Query().Get("fail") != "" {
@@ -193,7 +125,7 @@ func TestProbesLoggedAtDebug(t *testing.T) {
 		for _, path := range []string{"/healthz", "/readyz", "/api/v1/players", "/readyz?fail=1"} {
 			h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", path, nil))
 		}
-		got := logs.String()
+		got := out.String()
 		for _, want := range []string{"path=/api/v1/players status=200 bytes=2 duration=", "level=ERROR msg=request request_id=", "method=GET path=/readyz status=503 bytes=0 duration="} {
 			if !strings.Contains(got, want) {
 				t.Errorf("fast=%v: log lacks %q:\n%s", fast, want, got)

@@ -6,9 +6,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"log/slog"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -16,6 +18,8 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/internal/clientaddr"
+	"github.com/burraco/burraco/internal/logs"
 )
 
 // front is the API's handler: serveTracked in front of the router. The
@@ -111,26 +115,26 @@ func (s *server) logRequest(r *http.Request, st *requestState, ww *statusWriter)
 		level = slog.LevelDebug
 	}
 	if fast := s.reqLog; fast != nil {
-		if level < fast.h.level.Level() {
+		if !fast.Enabled(level) {
 			return
 		}
 		now := time.Now() // in year range, as the JSON time must be
-		fast.write(now, level, &requestLine{
-			requestID: st.id,
-			method:    r.Method,
-			path:      r.URL.Path,
-			status:    ww.Status(),
-			bytes:     ww.bytes,
-			duration:  now.Sub(st.start),
-			remote:    r.RemoteAddr,
-			client:    s.proxies.clientAddr(r),
+		fast.Write(now, level, &logs.RequestLine{
+			RequestID: st.id,
+			Method:    r.Method,
+			Path:      r.URL.Path,
+			Status:    ww.Status(),
+			Bytes:     ww.bytes,
+			Duration:  now.Sub(st.start),
+			Remote:    r.RemoteAddr,
+			Client:    s.proxies.ClientAddr(r),
 		})
 		return
 	}
 	if !s.log.Enabled(r.Context(), level) {
 		return
 	}
-	// The same line as requestLogger.write's.
+	// The same line as logs.RequestLogger's.
 	s.log.LogAttrs(r.Context(), level, "request",
 		slog.String("request_id", st.id),
 		slog.String("method", r.Method),
@@ -139,8 +143,24 @@ func (s *server) logRequest(r *http.Request, st *requestState, ww *statusWriter)
 		slog.Int("bytes", ww.bytes),
 		slog.Duration("duration", time.Since(st.start)),
 		slog.String("remote", r.RemoteAddr),
-		slog.String("client", s.proxies.clientAddr(r)), // differs behind a trusted proxy
+		slog.String("client", s.proxies.ClientAddr(r)), // differs behind a trusted proxy
 	)
+}
+
+// rateLimit limits requests per client address (the connection's peer,
+// or, on a connection from a trusted proxy, the address the proxy forwards
+// for), answering 429 rate_limited with Retry-After.
+func (s *server) rateLimit(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ok, wait := s.limiter.Allow(clientaddr.Key(s.proxies.ClientAddr(r)))
+		if !ok {
+			secs := strconv.Itoa(max(int(math.Ceil(wait.Seconds())), 1))
+			w.Header().Set("Retry-After", secs)
+			fail(w, r, string(domain.ERateLimited), "too many requests; retry after "+secs+" s")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // recoverPanics turns a panic in a handler into a logged 500 problem.

@@ -11,18 +11,17 @@ import (
 
 // openapiJSON serves the OpenAPI document as JSON, for the tools that read
 // only JSON; it is converted from the YAML once, on first use.
-func (s *server) openapiJSON(w http.ResponseWriter, r *http.Request) {
+func (s *server) openapiJSON(w http.ResponseWriter, r *http.Request) error {
 	body, err := s.specJSON()
 	if err != nil {
-		s.failErr(w, r, fmt.Errorf("openapi.json: %w", err)) // a 500, logged
-		return
+		return fmt.Errorf("openapi.json: %w", err) // a 500, logged
 	}
 	if body == nil {
-		fail(w, r, codeRouteNotFound, "this server was built without its OpenAPI document")
-		return
+		return problem(codeRouteNotFound, "this server was built without its OpenAPI document")
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = w.Write(body)
+	return nil
 }
 
 // specJSONOnce converts cfg.OpenAPI to JSON; nil when there is none.

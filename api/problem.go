@@ -65,41 +65,28 @@ const (
 	codeServiceUnavailable = "service_unavailable"
 )
 
-// problemKind is one row of the error tables: the status and title of a
-// kind or code.
+// problemKind is what a problem is answered with: its status and title.
 type problemKind struct {
 	status int
 	title  string
 }
 
-// kindProblems is the one table from domain error kind to HTTP status. The
-// domain's codes are open (the engine's rule codes pass through, and new
-// services may add codes of their own); their kind, a closed set, decides
-// the status.
-var kindProblems = map[domain.Kind]problemKind{
-	domain.KindInvalid:         {http.StatusUnprocessableEntity, "Invalid input"},
-	domain.KindUnauthenticated: {http.StatusUnauthorized, "Authentication required"},
-	domain.KindForbidden:       {http.StatusForbidden, "Forbidden"},
-	domain.KindNotFound:        {http.StatusNotFound, "Not found"},
-	domain.KindConflict:        {http.StatusConflict, "Conflict"},
-	domain.KindRule:            {http.StatusUnprocessableEntity, "Not allowed by the rules"},
-	domain.KindRateLimited:     {http.StatusTooManyRequests, "Too many requests"},
-	domain.KindUnavailable:     {http.StatusServiceUnavailable, "Service unavailable"},
-	domain.KindInternal:        {http.StatusInternalServerError, "Internal error"},
+// problemRow is one row of problemTable: a kind, or a code.
+type problemRow struct {
+	kind domain.Kind // the status and title of every code of the kind
+	code string      // a code's own title (its kind's status when status is 0), or an API-level code
+	problemKind
 }
 
-// codeTitles are the titles of domain codes that say more than their
-// kind's title.
-var codeTitles = map[domain.Code]string{
-	domain.EVersionConflict:            "Version conflict",
-	domain.ETokenReused:                "Refresh token reused",
-	domain.EIdempotencyKeyReused:       "Idempotency key reused",
-	domain.ETooManyOpenTables:          "Too many open tables",
-	domain.Code(engine.ErrNotYourTurn): "Not your turn",
-}
-
-// apiProblems are the API-level codes, for failures that happen before a
-// service is called, with their status and title.
+// problemTable is the one table of what problems are answered with, read
+// by every answer, by ProblemCodes (the document's list of codes) and,
+// through it, by cmd/openapigen.
+//
+// The domain's codes are open (the engine's rule codes pass through, and
+// new services may add codes of their own); their kind, a closed set,
+// decides the status. A few codes have a title that says more than their
+// kind's. The API-level codes, for failures before a service is called,
+// have no domain kind: their row is their status.
 //
 // Validation: a request that cannot be parsed is a 400 (malformed_json for a
 // body that is not JSON, not an object, has a value of the wrong type or an
@@ -107,21 +94,56 @@ var codeTitles = map[domain.Code]string{
 // a number where one is expected); a well-formed request whose values break
 // the rules (too long, out of range, not an email, not a role...) is a 422
 // invalid_input. Both list the fields concerned in errors.
-var apiProblems = map[string]problemKind{
-	codeMalformedJSON:       {http.StatusBadRequest, "Malformed JSON"},
-	codeInvalidParameter:    {http.StatusBadRequest, "Invalid parameter"},
-	codeUnsupportedMedia:    {http.StatusUnsupportedMediaType, "Unsupported media type"},
-	codeRequestTooLarge:     {http.StatusRequestEntityTooLarge, "Request body too large"},
-	codeRouteNotFound:       {http.StatusNotFound, "Not found"},
-	codeMethodNotAllowed:    {http.StatusMethodNotAllowed, "Method not allowed"},
-	codeTimeout:             {http.StatusServiceUnavailable, "Request timed out"},
-	codeServiceUnavailable:  {http.StatusServiceUnavailable, "Service unavailable"},
-	codeTooManyLongPolls:    {http.StatusTooManyRequests, "Too many long polls"},
-	codeTooManyEventStreams: {http.StatusTooManyRequests, "Too many event streams"},
+var problemTable = []problemRow{
+	{kind: domain.KindInvalid, problemKind: problemKind{http.StatusUnprocessableEntity, "Invalid input"}},
+	{kind: domain.KindUnauthenticated, problemKind: problemKind{http.StatusUnauthorized, "Authentication required"}},
+	{kind: domain.KindForbidden, problemKind: problemKind{http.StatusForbidden, "Forbidden"}},
+	{kind: domain.KindNotFound, problemKind: problemKind{http.StatusNotFound, "Not found"}},
+	{kind: domain.KindConflict, problemKind: problemKind{http.StatusConflict, "Conflict"}},
+	{kind: domain.KindRule, problemKind: problemKind{http.StatusUnprocessableEntity, "Not allowed by the rules"}},
+	{kind: domain.KindRateLimited, problemKind: problemKind{http.StatusTooManyRequests, "Too many requests"}},
+	{kind: domain.KindUnavailable, problemKind: problemKind{http.StatusServiceUnavailable, "Service unavailable"}},
+	{kind: domain.KindInternal, problemKind: problemKind{http.StatusInternalServerError, "Internal error"}},
+
+	{code: string(domain.EVersionConflict), problemKind: problemKind{title: "Version conflict"}},
+	{code: string(domain.ETokenReused), problemKind: problemKind{title: "Refresh token reused"}},
+	{code: string(domain.EIdempotencyKeyReused), problemKind: problemKind{title: "Idempotency key reused"}},
+	{code: string(domain.ETooManyOpenTables), problemKind: problemKind{title: "Too many open tables"}},
+	{code: string(engine.ErrNotYourTurn), problemKind: problemKind{title: "Not your turn"}},
+
+	{code: codeMalformedJSON, problemKind: problemKind{http.StatusBadRequest, "Malformed JSON"}},
+	{code: codeInvalidParameter, problemKind: problemKind{http.StatusBadRequest, "Invalid parameter"}},
+	{code: codeUnsupportedMedia, problemKind: problemKind{http.StatusUnsupportedMediaType, "Unsupported media type"}},
+	{code: codeRequestTooLarge, problemKind: problemKind{http.StatusRequestEntityTooLarge, "Request body too large"}},
+	{code: codeRouteNotFound, problemKind: problemKind{http.StatusNotFound, "Not found"}},
+	{code: codeMethodNotAllowed, problemKind: problemKind{http.StatusMethodNotAllowed, "Method not allowed"}},
+	{code: codeTimeout, problemKind: problemKind{http.StatusServiceUnavailable, "Request timed out"}},
+	{code: codeServiceUnavailable, problemKind: problemKind{http.StatusServiceUnavailable, "Service unavailable"}},
+	{code: codeTooManyLongPolls, problemKind: problemKind{http.StatusTooManyRequests, "Too many long polls"}},
+	{code: codeTooManyEventStreams, problemKind: problemKind{http.StatusTooManyRequests, "Too many event streams"}},
 }
 
-// problemFor returns the status and title of a code: an API-level code
-// from apiProblems, a domain code from its kind.
+// The indexes of problemTable: by kind, the titles of domain codes, and
+// the API-level codes.
+var kindProblems, codeTitles, apiProblems = indexProblems(problemTable)
+
+func indexProblems(rows []problemRow) (kinds map[domain.Kind]problemKind, titles map[string]string, api map[string]problemKind) {
+	kinds, titles, api = map[domain.Kind]problemKind{}, map[string]string{}, map[string]problemKind{}
+	for _, row := range rows {
+		switch {
+		case row.kind != "":
+			kinds[row.kind] = row.problemKind
+		case row.status == 0:
+			titles[row.code] = row.title
+		default:
+			api[row.code] = row.problemKind
+		}
+	}
+	return kinds, titles, api
+}
+
+// problemFor returns the status and title of a code: an API-level code's
+// own, a domain code's kind's (with the code's own title if it has one).
 func problemFor(code string, kind domain.Kind) problemKind {
 	if p, ok := apiProblems[code]; ok {
 		return p
@@ -130,7 +152,7 @@ func problemFor(code string, kind domain.Kind) problemKind {
 	if !ok {
 		p = kindProblems[domain.KindInternal]
 	}
-	if title, ok := codeTitles[domain.Code(code)]; ok {
+	if title, ok := codeTitles[code]; ok {
 		p.title = title
 	}
 	return p
@@ -208,17 +230,39 @@ func compareBool(a, b bool) int {
 	return -1
 }
 
+// problemError is an API-level problem (a code of apiProblems) that a
+// handler or a middleware returns instead of answering it: the handler's
+// adapter (serve) answers it, with the fields it lists.
+type problemError struct {
+	code   string
+	detail string
+	fields []FieldError
+}
+
+func (e *problemError) Error() string { return e.code + ": " + e.detail }
+
+// problem returns the API-level problem code with detail and fields.
+func problem(code, detail string, fields ...FieldError) error {
+	return &problemError{code: code, detail: detail, fields: fields}
+}
+
 // fail answers a request with an API-level problem.
 func fail(w http.ResponseWriter, r *http.Request, code, detail string) {
 	writeProblem(w, newProblem(r, code, detail))
 }
 
-// failErr answers a request with err: a *domain.Error by its code and
-// user-safe message; a timeout as 503; anything else as a 500 with a
-// generic message, logged with the request id and never echoed.
+// failErr answers a request with err: an API-level problem by its code; a
+// *domain.Error by its code and user-safe message; a timeout as 503;
+// anything else as a 500 with a generic message, logged with the request
+// id and never echoed.
 func (s *server) failErr(w http.ResponseWriter, r *http.Request, err error) {
+	var pe *problemError
 	var de *domain.Error
 	switch {
+	case errors.As(err, &pe):
+		p := newProblem(r, pe.code, pe.detail)
+		p.Errors = pe.fields
+		writeProblem(w, p)
 	case errors.Is(err, context.DeadlineExceeded):
 		s.log.WarnContext(r.Context(), "request timed out", "request_id", RequestIDFrom(r.Context()), "err", err)
 		fail(w, r, codeTimeout, "the request took too long; try again")
@@ -234,11 +278,4 @@ func (s *server) failErr(w http.ResponseWriter, r *http.Request, err error) {
 		s.log.ErrorContext(r.Context(), "internal error", "request_id", RequestIDFrom(r.Context()), "method", r.Method, "path", r.URL.Path, "err", err)
 		fail(w, r, string(domain.EInternal), "an internal error occurred; quote the request id when reporting it")
 	}
-}
-
-// failFields answers a request with an API-level problem listing fields.
-func failFields(w http.ResponseWriter, r *http.Request, code, detail string, fields []FieldError) {
-	p := newProblem(r, code, detail)
-	p.Errors = fields
-	writeProblem(w, p)
 }

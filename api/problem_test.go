@@ -13,28 +13,17 @@ import (
 
 	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/engine"
-	"github.com/burraco/burraco/internal/enginecodes"
 )
-
-// engineCodeConstants returns every Code constant of the engine's source,
-// listed anywhere or not.
-func engineCodeConstants(t *testing.T) []string {
-	t.Helper()
-	codes, err := enginecodes.FromSource("../engine")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return codes
-}
 
 // TestRuleErrorsReachClients checks that every engine rule code, converted
 // by the domain, reaches the client with its own code and message: 409 for
 // not_your_turn, 422 for every other.
 func TestRuleErrorsReachClients(t *testing.T) {
-	for _, code := range engineCodeConstants(t) {
+	for _, c := range engine.Codes() {
+		code := string(c)
 		t.Run(code, func(t *testing.T) {
 			want := http.StatusUnprocessableEntity
-			if code == string(engine.ErrNotYourTurn) {
+			if c == engine.ErrNotYourTurn {
 				want = http.StatusConflict
 			}
 			s := testServer(&bytes.Buffer{})
@@ -98,8 +87,8 @@ func TestSpecListsEveryProblemCode(t *testing.T) {
 			listed[c] = status
 		}
 	}
-	for _, c := range engineCodeConstants(t) {
-		if _, ok := listed[c]; !ok {
+	for _, c := range engine.Codes() {
+		if _, ok := listed[string(c)]; !ok {
 			t.Errorf("engine code %s is not listed in Problem.code (run make docs)", c)
 		}
 	}
@@ -110,5 +99,35 @@ func TestSpecListsEveryProblemCode(t *testing.T) {
 	}
 	if len(listed) != len(ProblemCodes()) {
 		t.Errorf("Problem.code lists %d codes, the server knows %d", len(listed), len(ProblemCodes()))
+	}
+}
+
+// TestProblemTableIsWhole checks the one table of problems: every kind a
+// known code has is a row, no kind or code is a row twice, a title of its
+// own is for a code the domain knows, and no API-level code is one of the
+// domain's (whose kind would be ignored).
+func TestProblemTableIsWhole(t *testing.T) {
+	known := domain.KnownCodes()
+	seen := map[string]bool{}
+	for _, row := range problemTable {
+		name := string(row.kind) + "|" + row.code
+		if seen[name] {
+			t.Errorf("%s is a row twice", name)
+		}
+		seen[name] = true
+		_, domainCode := known[domain.Code(row.code)]
+		switch {
+		case row.kind != "" && (row.code != "" || row.status == 0 || row.title == ""):
+			t.Errorf("kind %s: %+v", row.kind, row)
+		case row.kind == "" && row.status == 0 && !domainCode:
+			t.Errorf("%s has a title of its own but is no code the domain knows", row.code)
+		case row.kind == "" && row.status != 0 && domainCode:
+			t.Errorf("%s is an API-level code and a domain code", row.code)
+		}
+	}
+	for code, kind := range known {
+		if _, ok := kindProblems[kind]; !ok {
+			t.Errorf("%s: kind %s has no row", code, kind)
+		}
 	}
 }

@@ -12,98 +12,80 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
 
 	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/internal/strictjson"
 )
 
-// decode reads the JSON request body into dst. It refuses a content type
-// other than application/json, an empty or oversized body, a body that is
-// not valid UTF-8 or not a JSON object (null and [] included), unknown
-// fields, values of the wrong type and trailing data, answering the problem
-// itself; it reports whether the handler may go on.
-func (s *server) decode(w http.ResponseWriter, r *http.Request, dst any) bool {
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		fail(w, r, codeUnsupportedMedia, "the request body must be application/json")
-		return false
+// decode reads the JSON request body into dst (readJSON, the body
+// required).
+func (s *server) decode(w http.ResponseWriter, r *http.Request, dst any) error {
+	_, err := s.readJSON(w, r, dst, false)
+	return err
+}
+
+// readJSON is the one reader of request bodies: it reads the body into
+// dst and returns its bytes (the tournaments hash them for idempotency).
+// It refuses a content type other than application/json, an empty or
+// oversized body, a body that is not valid UTF-8 or not a JSON object (null
+// and [] included), unknown fields, null fields, values of the wrong type
+// and trailing data, with the problem that names what is wrong. An
+// optional body may be empty (no content type needed then): dst is left
+// as it is.
+func (s *server) readJSON(w http.ResponseWriter, r *http.Request, dst any, optional bool) ([]byte, error) {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	isJSON := err == nil && mt == "application/json"
+	if !isJSON && !optional { // refused before the body is read
+		return nil, problem(codeUnsupportedMedia, "the request body must be application/json")
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
+	if err == nil && optional && len(body) == 0 {
+		return body, nil
+	}
+	if !isJSON {
+		return nil, problem(codeUnsupportedMedia, "the request body must be application/json")
+	}
 	if err == nil {
-		err = decodeObject(body, dst)
+		err = strictjson.DecodeObject(body, dst)
 	}
 	if err != nil {
-		s.failDecode(w, r, err)
-		return false
+		return nil, decodeProblem(err)
 	}
-	return true
+	return body, nil
 }
 
-// Errors of decodeObject that encoding/json does not report.
-var (
-	errNotUTF8     = errors.New("the request body is not valid UTF-8")
-	errNotAnObject = errors.New("the request body must be a JSON object")
-)
-
-// decodeObject decodes body, which must hold exactly one JSON object, into
-// dst. encoding/json alone would take null for an empty object or for an
-// absent field, and replace invalid UTF-8 with U+FFFD; all are refused here
-// instead (see nullField).
-func decodeObject(body []byte, dst any) error {
-	if !utf8.Valid(body) {
-		return errNotUTF8
-	}
-	if start := bytes.TrimLeft(body, " \t\r\n"); len(start) > 0 && start[0] != '{' && json.Valid(body) {
-		return errNotAnObject
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
-		if !decoderError(err) {
-			if bad := blame(body, dst, err); bad != nil {
-				return bad
-			}
-		}
-		return err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("unexpected data after the JSON object")
-	}
-	return findNull(body)
-}
-
-// failDecode answers a body that could not be decoded.
-func (s *server) failDecode(w http.ResponseWriter, r *http.Request, err error) {
+// decodeProblem is the problem of a body that could not be decoded.
+func decodeProblem(err error) error {
 	var tooLarge *http.MaxBytesError
 	var typeErr *json.UnmarshalTypeError
-	var null *nullField
-	var bad *badValue
+	var null *strictjson.NullField
+	var bad *strictjson.BadValue
 	switch {
 	case errors.As(err, &tooLarge):
-		fail(w, r, codeRequestTooLarge, fmt.Sprintf("the request body must not exceed %d bytes", tooLarge.Limit))
+		return problem(codeRequestTooLarge, fmt.Sprintf("the request body must not exceed %d bytes", tooLarge.Limit))
 	case errors.Is(err, io.EOF):
-		fail(w, r, codeMalformedJSON, "the request body is empty; a JSON object is expected")
-	case errors.Is(err, errNotUTF8), errors.Is(err, errNotAnObject):
-		fail(w, r, codeMalformedJSON, err.Error())
+		return problem(codeMalformedJSON, "the request body is empty; a JSON object is expected")
+	case errors.Is(err, strictjson.ErrNotUTF8), errors.Is(err, strictjson.ErrNotAnObject):
+		return problem(codeMalformedJSON, err.Error())
 	case errors.As(err, &typeErr) && typeErr.Field == "":
-		fail(w, r, codeMalformedJSON, errNotAnObject.Error())
+		return problem(codeMalformedJSON, strictjson.ErrNotAnObject.Error())
 	case errors.As(err, &typeErr):
-		failFields(w, r, codeMalformedJSON, "a field has a value of the wrong type", []FieldError{{Field: jsonField(typeErr.Field),
-			Code: "wrong_type", Message: fmt.Sprintf("must be of type %s", jsonType(typeErr.Type.String()))}})
+		return problem(codeMalformedJSON, "a field has a value of the wrong type", FieldError{Field: jsonField(typeErr.Field),
+			Code: "wrong_type", Message: fmt.Sprintf("must be of type %s", jsonType(typeErr.Type.String()))})
 	case errors.As(err, &bad):
-		failFields(w, r, codeMalformedJSON, "a field has a value it cannot take", []FieldError{{Field: bad.field,
-			Code: bad.code, Message: "is not a valid value: " + strings.TrimPrefix(bad.err.Error(), "json: ")}})
+		return problem(codeMalformedJSON, "a field has a value it cannot take", FieldError{Field: bad.Field,
+			Code: bad.Code, Message: "is not a valid value: " + strings.TrimPrefix(bad.Err.Error(), "json: ")})
 	case errors.As(err, &null):
-		failFields(w, r, codeMalformedJSON, "a field is null; leave it out instead", []FieldError{{Field: jsonField(null.path),
-			Code: "null", Message: "must not be null: leave the field out to mean absent"}})
+		return problem(codeMalformedJSON, "a field is null; leave it out instead", FieldError{Field: jsonField(null.Path),
+			Code: "null", Message: "must not be null: leave the field out to mean absent"})
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-		failFields(w, r, codeMalformedJSON, "the request has an unknown field", []FieldError{{Field: field,
-			Code: "unknown_field", Message: "is not a field of this request"}})
-	default:
-		fail(w, r, codeMalformedJSON, "the request body is not valid JSON: "+strings.TrimPrefix(err.Error(), "json: "))
+		return problem(codeMalformedJSON, "the request has an unknown field", FieldError{Field: field,
+			Code: "unknown_field", Message: "is not a field of this request"})
 	}
+	return problem(codeMalformedJSON, "the request body is not valid JSON: "+strings.TrimPrefix(err.Error(), "json: "))
 }
 
 // jsonField is the JSON path of a field as encoding/json reports it, less
@@ -137,10 +119,12 @@ func jsonType(goType string) string {
 	return "object"
 }
 
-// respond sends v as JSON with status.
-func respond(w http.ResponseWriter, status int, v any) {
+// respond sends v as JSON with status. It returns the error of a value
+// that cannot be encoded (a bug), having written nothing, for the handler
+// to return: a logged 500 problem.
+func respond(w http.ResponseWriter, status int, v any) error {
 	w.Header().Set("Content-Type", "application/json")
-	writeJSON(w, status, v)
+	return writeEncoded(w, v, func(body []byte) int { return status })
 }
 
 // bodyPool holds the buffers responses are encoded into.
@@ -151,21 +135,21 @@ var bodyPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 const maxPooledBody = 64 << 10
 
 // writeJSON sends status and v as JSON (with a newline, as json.Encoder
-// writes it), the content type already set. It encodes into a pooled
-// buffer first, so that the answer goes out with its Content-Length in one
-// write rather than chunked, and a value that cannot be encoded (a bug) is
-// a 500 rather than a truncated body under a success status.
+// writes it), the content type already set; a value that cannot be
+// encoded (a bug) is a bare 500.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	writeEncoded(w, v, func(body []byte) int { return status })
+	if err := writeEncoded(w, v, func(body []byte) int { return status }); err != nil {
+		w.WriteHeader(http.StatusInternalServerError)
+	}
 }
 
 // respondTagged sends v as 200 with an ETag made of its bytes, or 304 when
 // If-None-Match names it: for answers whose version nothing in memory
 // knows (the lobby). The 304 saves the client the body, not the server
 // its read.
-func respondTagged(w http.ResponseWriter, r *http.Request, v any) {
+func respondTagged(w http.ResponseWriter, r *http.Request, v any) error {
 	w.Header().Set("Content-Type", "application/json")
-	writeEncoded(w, v, func(body []byte) int {
+	return writeEncoded(w, v, func(body []byte) int {
 		h := fnv.New64a()
 		_, _ = h.Write(body)
 		etag := `"j` + strconv.FormatUint(h.Sum64(), 36) + `"`
@@ -179,8 +163,11 @@ func respondTagged(w http.ResponseWriter, r *http.Request, v any) {
 }
 
 // writeEncoded encodes v into a pooled buffer and sends it with the status
-// statusOf gives for its bytes (no body with 304).
-func writeEncoded(w http.ResponseWriter, v any, statusOf func(body []byte) int) {
+// statusOf gives for its bytes (no body with 304). Encoding first sends the
+// answer with its Content-Length in one write rather than chunked; a value
+// that cannot be encoded is an error, nothing written (the content type
+// taken back), rather than a truncated body under a success status.
+func writeEncoded(w http.ResponseWriter, v any, statusOf func(body []byte) int) error {
 	buf := bodyPool.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer func() {
@@ -190,17 +177,17 @@ func writeEncoded(w http.ResponseWriter, v any, statusOf func(body []byte) int) 
 	}()
 	if err := encodeJSON(buf, v); err != nil {
 		w.Header().Del("Content-Type")
-		w.WriteHeader(http.StatusInternalServerError)
-		return
+		return err
 	}
 	status := statusOf(buf.Bytes())
 	if status == http.StatusNotModified {
 		w.WriteHeader(status)
-		return
+		return nil
 	}
 	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
 	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())
+	return nil
 }
 
 // encodeJSON writes v and a newline into buf, as json.Encoder does.
@@ -209,21 +196,26 @@ func encodeJSON(buf *bytes.Buffer, v any) error {
 }
 
 // created sends v as 201 Created with its Location.
-func created(w http.ResponseWriter, location string, v any) {
+func created(w http.ResponseWriter, location string, v any) error {
 	w.Header().Set("Location", location)
-	respond(w, http.StatusCreated, v)
+	return respond(w, http.StatusCreated, v)
 }
 
-// pathID reads a positive integer id from the URL path; on failure it
-// answers 400 invalid_parameter and reports false.
-func pathID(w http.ResponseWriter, r *http.Request, name string) (int64, bool) {
+// noContent answers 204.
+func noContent(w http.ResponseWriter) error {
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// pathID reads a positive integer id from the URL path; 400
+// invalid_parameter when it is not one.
+func pathID(r *http.Request, name string) (int64, error) {
 	id, err := strconv.ParseInt(chi.URLParam(r, name), 10, 64)
 	if err != nil || id <= 0 {
-		failFields(w, r, codeInvalidParameter, "a path parameter is invalid",
-			[]FieldError{{Field: name, Code: "invalid", Message: "must be a positive integer id"}})
-		return 0, false
+		return 0, problem(codeInvalidParameter, "a path parameter is invalid",
+			FieldError{Field: name, Code: "invalid", Message: "must be a positive integer id"})
 	}
-	return id, true
+	return id, nil
 }
 
 // query reads list parameters, collecting every invalid one.
@@ -263,24 +255,13 @@ func (q *query) int(name string) int {
 	return n
 }
 
-// done answers 400 invalid_parameter when a parameter could not be parsed
-// and reports whether the handler may go on.
-func (q *query) done(w http.ResponseWriter) bool {
+// err is 400 invalid_parameter, naming every parameter that could not be
+// parsed; nil when all could.
+func (q *query) err() error {
 	if err := q.v.Err(); err != nil {
 		var de *domain.Error
 		errors.As(err, &de)
-		failFields(w, q.r, codeInvalidParameter, "some query parameters are invalid", fieldErrorsOut(de.Fields))
-		return false
+		return problem(codeInvalidParameter, "some query parameters are invalid", fieldErrorsOut(de.Fields)...)
 	}
-	return true
-}
-
-// decoderError reports an error encoding/json itself found (syntax, a
-// type, an unknown field, the end of the input), which names the field
-// where it can; any other came from a field's own UnmarshalJSON.
-func decoderError(err error) bool {
-	var syntax *json.SyntaxError
-	var typeErr *json.UnmarshalTypeError
-	return errors.As(err, &syntax) || errors.As(err, &typeErr) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		strings.HasPrefix(err.Error(), "json: unknown field ")
+	return nil
 }

@@ -14,6 +14,9 @@ import (
 	"github.com/go-chi/cors"
 
 	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/internal/clientaddr"
+	"github.com/burraco/burraco/internal/logs"
+	"github.com/burraco/burraco/internal/ratelimit"
 )
 
 // Config configures the HTTP API. Zero fields take the defaults below.
@@ -120,15 +123,15 @@ type server struct {
 	svc     domain.Services
 	db      Pinger
 	log     *slog.Logger
-	reqLog  *requestLogger // log's request lines without slog; nil when log is not NewLogHandler's
+	reqLog  *logs.RequestLogger // log's request lines without slog; nil when log is not logs.NewHandler's
 	tokens  tokenIssuer
-	limiter *rateLimiter
-	proxies trustedProxies
+	limiter *ratelimit.Limiter
+	proxies clientaddr.TrustedProxies
 	states  *stateCache // tables' marshalled states per version and seat (polls)
 	// playBodies are tournaments' encoded standings and rounds per version (hall screens)
 	playBodies *playBodies
-	polls      *holdLimit             // long polls held open per caller
-	streams    *holdLimit             // event streams held open per caller
+	polls      *ratelimit.Holds       // long polls held open per caller
+	streams    *ratelimit.Holds       // event streams held open per caller
 	specJSON   func() ([]byte, error) // cfg.OpenAPI as JSON, converted once
 }
 
@@ -143,15 +146,15 @@ func NewServer(cfg Config, svc domain.Services, db Pinger, log *slog.Logger) htt
 		cfg:        cfg,
 		states:     newStateCache(),
 		playBodies: newPlayBodies(),
-		polls:      newHoldLimit(cfg.MaxLongPolls),
-		streams:    newHoldLimit(cfg.MaxEventStreams),
+		polls:      ratelimit.NewHolds(cfg.MaxLongPolls),
+		streams:    ratelimit.NewHolds(cfg.MaxEventStreams),
 		svc:        svc,
 		db:         db,
 		log:        log,
-		reqLog:     requestLoggerOf(log.Handler()),
+		reqLog:     logs.RequestLoggerOf(log.Handler()),
 		tokens:     tokenIssuer{secret: cfg.JWTSecret, ttl: cfg.AccessTokenTTL, now: cfg.Now, verified: newTokenCache()},
-		limiter:    newRateLimiter(cfg.AuthPerMinute, cfg.AuthBurst, cfg.RateLimitKeys, cfg.Now),
-		proxies:    trustedProxies(cfg.TrustedProxies),
+		limiter:    ratelimit.New(cfg.AuthPerMinute, cfg.AuthBurst, cfg.RateLimitKeys, cfg.Now),
+		proxies:    clientaddr.TrustedProxies(cfg.TrustedProxies),
 		specJSON:   specJSONOnce(cfg.OpenAPI),
 	}
 	return front{Router: s.routes(), s: s}
@@ -168,10 +171,10 @@ func (s *server) routes() chi.Router {
 		fail(w, r, codeRouteNotFound, "there is no such endpoint; see /openapi.yaml")
 	})
 
-	r.Get("/healthz", s.healthz)
-	r.Get("/readyz", s.readyz)
-	r.Get("/openapi.yaml", s.openapi)
-	r.Get("/openapi.json", s.openapiJSON)
+	r.Get("/healthz", s.serve(s.healthz))
+	r.Get("/readyz", s.serve(s.readyz))
+	r.Get("/openapi.yaml", s.serve(s.openapi))
+	r.Get("/openapi.json", s.serve(s.openapiJSON))
 	docsRoutes(r)
 	pages.Mount(r) // the pages for people (/app/, /favicon.ico): clients of /api/v1 like any other
 
@@ -194,20 +197,20 @@ func (s *server) routes() chi.Router {
 		// sends its expired access token along with its refresh token must
 		// still be able to refresh.
 		r.Route("/auth", func(r chi.Router) {
-			r.Use(s.limiter.middleware(s.proxies.clientAddr))
-			r.Post("/register", s.register)
-			r.Post("/login", s.login)
-			r.Post("/refresh", s.refresh)
-			r.Post("/logout", s.logout)
+			r.Use(s.rateLimit)
+			r.Post("/register", s.serve(s.register))
+			r.Post("/login", s.serve(s.login))
+			r.Post("/refresh", s.serve(s.refresh))
+			r.Post("/logout", s.serve(s.logout))
 		})
-		r.Get("/rules", s.listRules)
-		r.Get("/rules/{ruleSet}", s.getRules)
+		r.Get("/rules", s.serve(s.listRules))
+		r.Get("/rules/{ruleSet}", s.serve(s.getRules))
 		r.Group(func(r chi.Router) {
 			r.Use(s.authenticate)
-			r.With(s.requireAuth).Get("/me", s.me)
-			r.With(s.requireAuth).Get("/me/clubs", s.myClubs)
-			r.With(s.requireAuth).Get("/me/tournaments", s.myTournaments)
-			rt := routes{r: r}
+			r.With(s.requireAuth).Get("/me", s.serve(s.me))
+			r.With(s.requireAuth).Get("/me/clubs", s.serve(s.myClubs))
+			r.With(s.requireAuth).Get("/me/tournaments", s.serve(s.myTournaments))
+			rt := routes{r: r, s: s}
 			rt.under("/clubs", s.clubRoutes)
 			rt.under("/players", s.playerRoutes)
 			rt.under("/tournaments", s.tournamentRoutes)

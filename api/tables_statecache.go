@@ -56,12 +56,11 @@ func viewerKey(actor domain.Actor, seat int) (int, bool) {
 // answerState answers 200 with the state of table id at version (or newer)
 // as the caller at seat sees it, from the cache when it holds it, else
 // read (once for every concurrent caller of the same key) and cached.
-func (s *server) answerState(w http.ResponseWriter, r *http.Request, id int64, invite string, version int64, seat int) {
+func (s *server) answerState(w http.ResponseWriter, r *http.Request, id int64, invite string, version int64, seat int) error {
 	actor := ActorFrom(r.Context())
 	key, ok := viewerKey(actor, seat)
 	if !ok {
-		s.readState(w, r, id, invite)
-		return
+		return s.readState(w, r, id, invite)
 	}
 	c := s.states
 	c.mu.Lock()
@@ -84,8 +83,7 @@ func (s *server) answerState(w http.ResponseWriter, r *http.Request, id int64, i
 	}
 	c.mu.Unlock()
 	if call == nil { // the cache moved past version: read it fresh
-		s.readState(w, r, id, invite)
-		return
+		return s.readState(w, r, id, invite)
 	}
 	if owner {
 		call.body, call.ok = s.stateBody(r, id, invite, version, seat)
@@ -100,14 +98,14 @@ func (s *server) answerState(w http.ResponseWriter, r *http.Request, id int64, i
 		}
 	}
 	if !call.ok {
-		s.readState(w, r, id, invite)
-		return
+		return s.readState(w, r, id, invite)
 	}
 	w.Header().Set("ETag", tableETag(id, version, seat))
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(call.body))) // as writeJSON answers
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(call.body)
+	return nil
 }
 
 // stateBody reads the state for the cache: ok only when it is the state of
@@ -136,19 +134,17 @@ func (c *stateCache) drop(id, version int64, key int, call *stateCall) {
 }
 
 // readState answers the state read from the database, uncached.
-func (s *server) readState(w http.ResponseWriter, r *http.Request, id int64, invite string) {
+func (s *server) readState(w http.ResponseWriter, r *http.Request, id int64, invite string) error {
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
 	defer cancel()
 	st, err := s.svc.Tables.State(ctx, ActorFrom(r.Context()), id, invite)
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
 	etag := tableETag(id, st.Table.Version, st.Seat)
 	if etagMatches(r.Header.Get("If-None-Match"), etag) {
-		notModified(w, etag)
-		return
+		return notModified(w, etag)
 	}
 	w.Header().Set("ETag", etag)
-	respond(w, http.StatusOK, tableStateOut(st))
+	return respond(w, http.StatusOK, tableStateOut(st))
 }

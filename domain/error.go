@@ -16,21 +16,22 @@ import (
 type Code string
 
 // Kind is the class of a failure, which picks the HTTP status: the api
-// package maps each kind to one status. Kinds are few and closed; codes are
-// many and open.
+// package's one table of problems (api/problem.go) maps each kind to one
+// status, which the domain does not know. Kinds are few and closed; codes
+// are many and open.
 type Kind string
 
-// Kinds, with the HTTP status the api package answers each with.
+// Kinds.
 const (
-	KindInvalid         Kind = "invalid"         // 422: fields break the rules, see Fields
-	KindUnauthenticated Kind = "unauthenticated" // 401: no, bad or revoked credentials
-	KindForbidden       Kind = "forbidden"       // 403: authenticated but not allowed
-	KindNotFound        Kind = "not_found"       // 404
-	KindConflict        Kind = "conflict"        // 409: the state of the resource forbids it now
-	KindRule            Kind = "rule"            // 422: a move or input the rules of the game refuse
-	KindRateLimited     Kind = "rate_limited"    // 429
-	KindUnavailable     Kind = "unavailable"     // 503: retry shortly
-	KindInternal        Kind = "internal"        // 500: logged, never echoed
+	KindInvalid         Kind = "invalid"         // fields break the rules, see Fields
+	KindUnauthenticated Kind = "unauthenticated" // no, bad or revoked credentials
+	KindForbidden       Kind = "forbidden"       // authenticated but not allowed
+	KindNotFound        Kind = "not_found"       // no such thing, or one the caller may not see
+	KindConflict        Kind = "conflict"        // the state of the resource forbids it now
+	KindRule            Kind = "rule"            // a move or input the rules of the game refuse
+	KindRateLimited     Kind = "rate_limited"    // too many requests: retry later
+	KindUnavailable     Kind = "unavailable"     // retry shortly
+	KindInternal        Kind = "internal"        // logged, never echoed
 )
 
 // Error codes of the domain, each with its kind in codeKinds. An error that

@@ -6,36 +6,18 @@ import (
 	"github.com/burraco/burraco/engine"
 )
 
-// ruleKinds is the one table of the engine's rule codes: every code the
-// engine may refuse a move or an input with, and its kind. A move the rules
-// refuse is KindRule (422); a move made out of turn is a conflict with the
-// state of the table (409), which a client resolves by fetching the table
-// again. A test fails when the engine has a code this table lacks.
-var ruleKinds = map[engine.Code]Kind{
-	engine.ErrBadNotation:        KindRule,
-	engine.ErrBadPosition:        KindRule,
-	engine.ErrUnknownMove:        KindRule,
-	engine.ErrNotYourTurn:        KindConflict,
-	engine.ErrWrongPhase:         KindRule,
-	engine.ErrCardNotInHand:      KindRule,
-	engine.ErrInvalidMeld:        KindRule,
-	engine.ErrTooManyWilds:       KindRule,
-	engine.ErrDuplicateSet:       KindRule,
-	engine.ErrWildLocked:         KindRule,
-	engine.ErrNoSuchMeld:         KindRule,
-	engine.ErrMustKeepCard:       KindRule,
-	engine.ErrCannotClose:        KindRule,
-	engine.ErrClosingDiscardWild: KindRule,
-	engine.ErrDiscardPickedCard:  KindRule,
-	engine.ErrPickupRequiresMeld: KindRule,
-	engine.ErrMinimumMeldPoints:  KindRule,
-	engine.ErrRowOrder:           KindRule,
-	engine.ErrDealOver:           KindRule,
-	engine.ErrStockEmpty:         KindRule,
-	engine.ErrPileEmpty:          KindRule,
-	engine.ErrNotAllowed:         KindRule,
-	engine.ErrBadOption:          KindRule,
-}
+// ruleKinds is the kind of each of the engine's rule codes (engine.Codes,
+// so none is left out): a move the rules refuse is KindRule (422); a move
+// made out of turn is a conflict with the state of the table (409), which
+// a client resolves by fetching the table again.
+var ruleKinds = func() map[engine.Code]Kind {
+	kinds := map[engine.Code]Kind{}
+	for _, c := range engine.Codes() {
+		kinds[c] = KindRule
+	}
+	kinds[engine.ErrNotYourTurn] = KindConflict
+	return kinds
+}()
 
 func engineCode(c Code) engine.Code { return engine.Code(c) }
 

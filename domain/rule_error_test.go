@@ -7,27 +7,20 @@ import (
 
 	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/engine"
-	"github.com/burraco/burraco/internal/enginecodes"
 )
 
-// engineCodes returns every Code constant of the engine's source: the
-// codes it may refuse something with, whether or not anyone listed them.
-func engineCodes(t *testing.T) []string {
-	t.Helper()
-	codes, err := enginecodes.FromSource("../engine")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return codes
-}
-
-// TestRuleTableHasEveryEngineCode fails when the engine gains a rule code
-// that the domain's rule table (and so the API's documentation) lacks.
-func TestRuleTableHasEveryEngineCode(t *testing.T) {
+// TestEngineCodesAreRulesButNotYourTurn checks the kind of every engine
+// code: a refusal of the rules (422), but a move out of turn, a conflict
+// with the table's state (409).
+func TestEngineCodesAreRulesButNotYourTurn(t *testing.T) {
 	known := domain.KnownCodes()
-	for _, c := range engineCodes(t) {
-		if _, ok := known[domain.Code(c)]; !ok || !domain.IsRuleCode(domain.Code(c)) {
-			t.Errorf("engine code %q is not in the domain's rule table (domain/rule_error.go)", c)
+	for _, c := range engine.Codes() {
+		want := domain.KindRule
+		if c == engine.ErrNotYourTurn {
+			want = domain.KindConflict
+		}
+		if got, ok := known[domain.Code(c)]; !ok || got != want || !domain.IsRuleCode(domain.Code(c)) || domain.RuleKind(c) != want {
+			t.Errorf("engine code %q: kind %q (known %v), want %q", c, got, ok, want)
 		}
 	}
 }

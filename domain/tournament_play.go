@@ -371,16 +371,9 @@ func fromTourney(err error) error {
 	if !errors.As(err, &te) {
 		return err
 	}
-	kind := KindInternal
-	switch te.Kind {
-	case tourney.KindInvalid:
-		kind = KindInvalid
-	case tourney.KindConflict:
-		kind = KindConflict
-	case tourney.KindForbidden:
-		kind = KindForbidden
-	case tourney.KindNotFound:
-		kind = KindNotFound
+	kind, ok := tourneyKinds[te.Kind]
+	if !ok {
+		kind = KindInternal
 	}
 	e := &Error{Kind: kind, Code: Code(te.Code), Message: te.Message, Err: err}
 	for _, p := range te.Problems {

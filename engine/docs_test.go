@@ -6,21 +6,23 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 )
 
-// codeConstants returns the values of every constant of type Code declared
-// in the package's error.go, read from the source so that a new code cannot
-// be forgotten here.
-func codeConstants(t *testing.T) []string {
-	t.Helper()
+// TestCodesListsEveryConstant holds Codes to the constants of type Code
+// declared in error.go, read from the source: a code declared but not
+// listed would be missing from the API's table of statuses and its
+// documentation. The one reader of the engine's source; every other
+// package takes Codes.
+func TestCodesListsEveryConstant(t *testing.T) {
 	f, err := parser.ParseFile(token.NewFileSet(), "error.go", nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var codes []string
+	var declared []Code
 	for _, d := range f.Decls {
 		g, ok := d.(*ast.GenDecl)
 		if !ok || g.Tok != token.CONST {
@@ -32,17 +34,21 @@ func codeConstants(t *testing.T) []string {
 				continue
 			}
 			for _, v := range vs.Values {
-				if lit, ok := v.(*ast.BasicLit); ok {
-					s, _ := strconv.Unquote(lit.Value)
-					codes = append(codes, s)
+				lit, ok := v.(*ast.BasicLit)
+				if !ok {
+					t.Fatalf("a Code constant that is not a string literal: %#v", v)
 				}
+				s, _ := strconv.Unquote(lit.Value)
+				declared = append(declared, Code(s))
 			}
 		}
 	}
-	if len(codes) < 20 {
-		t.Fatalf("found only %d codes in error.go", len(codes))
+	if len(declared) < 20 {
+		t.Fatalf("found only %d codes in error.go", len(declared))
 	}
-	return codes
+	if got := Codes(); !slices.Equal(got, declared) {
+		t.Errorf("Codes() = %v\nwant the constants of error.go in order: %v", got, declared)
+	}
 }
 
 // TestRulesReferenceCoversTheEngine keeps docs/RULES.md in step with the
@@ -60,8 +66,8 @@ func TestRulesReferenceCoversTheEngine(t *testing.T) {
 			t.Errorf("docs/RULES.md does not name the %s %s", what, s)
 		}
 	}
-	for _, c := range codeConstants(t) {
-		need("error code", "| `"+c+"` |")
+	for _, c := range Codes() {
+		need("error code", "| `"+string(c)+"` |")
 	}
 	for _, s := range optionSpecs {
 		need("option", "| `"+s.key+"` |")

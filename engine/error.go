@@ -1,6 +1,9 @@
 package engine
 
-import "errors"
+import (
+	"errors"
+	"slices"
+)
 
 // Code is a stable, machine-readable reason a move or input was refused.
 // Codes are part of the public contract (the API returns them to frontends):
@@ -33,6 +36,20 @@ const (
 	ErrNotAllowed         Code = "not_allowed"          // the rule set does not have this move
 	ErrBadOption          Code = "bad_option"           // unknown rule set or option value
 )
+
+// codes is every Code above, in the order declared (a test holds it to
+// the constants).
+var codes = []Code{
+	ErrBadNotation, ErrBadPosition, ErrUnknownMove, ErrNotYourTurn, ErrWrongPhase, ErrCardNotInHand,
+	ErrInvalidMeld, ErrTooManyWilds, ErrDuplicateSet, ErrWildLocked, ErrNoSuchMeld, ErrMustKeepCard,
+	ErrCannotClose, ErrClosingDiscardWild, ErrDiscardPickedCard, ErrPickupRequiresMeld, ErrMinimumMeldPoints,
+	ErrRowOrder, ErrDealOver, ErrStockEmpty, ErrPileEmpty, ErrNotAllowed, ErrBadOption,
+}
+
+// Codes returns every code the engine may refuse a move or an input with,
+// in the order declared: for the packages that map each to a status and
+// document them, so that a new code cannot go unlisted there.
+func Codes() []Code { return slices.Clone(codes) }
 
 // RuleError is the one error type of the engine: a stable Code for programs
 // and a human Message for people. A move rejected with a RuleError has

@@ -12,6 +12,7 @@ import (
 
 	"github.com/burraco/burraco/api"
 	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/internal/logs"
 )
 
 // config is what the commands read from flags and the environment. A flag
@@ -114,5 +115,5 @@ func newLogger(w io.Writer, level string) (*slog.Logger, error) {
 	if err := l.UnmarshalText([]byte(strings.ToUpper(level))); err != nil {
 		return nil, fmt.Errorf("bad log level %q: want debug, info, warn or error", level)
 	}
-	return slog.New(api.NewLogHandler(w, api.LogText, l)), nil
+	return slog.New(logs.NewHandler(w, logs.Text, l)), nil
 }

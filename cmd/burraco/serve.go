@@ -19,6 +19,7 @@ import (
 	"github.com/burraco/burraco/api"
 	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/domain/store"
+	"github.com/burraco/burraco/internal/logs"
 	"github.com/burraco/burraco/migrations"
 )
 
@@ -47,7 +48,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	// One write(2) per access-log line was a cost of every request: the
 	// log is buffered: Warn and above written at once, the rest within
 	// 100 ms and on exit.
-	buf := api.NewLogBuffer(stderr)
+	buf := logs.NewBuffer(stderr)
 	defer buf.Close()
 	log, err := newLogger(buf, c.logLevel)
 	if err != nil {

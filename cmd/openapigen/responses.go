@@ -1,9 +1,12 @@
 package main
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/burraco/burraco/api"
 )
 
 // The problem responses every operation of a kind has, added here rather
@@ -25,22 +28,29 @@ const (
 // one that takes it optionally (x-auth-optional) answers 401 to a bad one;
 // one with a body answers 413 and 415. It runs before publicSecurity, which
 // consumes x-auth-optional.
+//
+// The statuses are the server's own, from its one table of problems
+// (api.ProblemCodes), by the codes the descriptions name.
 func commonResponses(doc *openapi3.T) {
+	status := map[string]string{}
+	for _, c := range api.ProblemCodes() {
+		status[c.Code] = strconv.Itoa(c.Status)
+	}
 	for path, item := range doc.Paths.Map() {
 		for _, op := range item.Operations() {
 			addProblem(op, "default", respDefault, false)
 			if strings.HasPrefix(path, "/api/v1/") {
-				addProblem(op, "503", respUnavailable, true)
+				addProblem(op, status["unavailable"], respUnavailable, true)
 			}
 			switch {
 			case op.Extensions[optionalAuth] == true:
-				addProblem(op, "401", respUnauthOptional, false)
+				addProblem(op, status["unauthenticated"], respUnauthOptional, false)
 			case op.Security != nil && len(*op.Security) > 0:
-				addProblem(op, "401", respUnauthRequired, false)
+				addProblem(op, status["unauthenticated"], respUnauthRequired, false)
 			}
 			if op.RequestBody != nil {
-				addProblem(op, "413", respTooLarge, false)
-				addProblem(op, "415", respMediaType, false)
+				addProblem(op, status["request_too_large"], respTooLarge, false)
+				addProblem(op, status["unsupported_media_type"], respMediaType, false)
 			}
 		}
 	}

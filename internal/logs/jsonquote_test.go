@@ -1,4 +1,4 @@
-package api
+package logs
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package api
+package logs
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// lockedBuffer is the file under a LogBuffer.
+// lockedBuffer is the file under a Buffer.
 type lockedBuffer struct {
 	mu     sync.Mutex
 	b      bytes.Buffer
@@ -25,10 +25,10 @@ func (w *lockedBuffer) Write(p []byte) (int, error) {
 
 func (w *lockedBuffer) String() string { w.mu.Lock(); defer w.mu.Unlock(); return w.b.String() }
 
-func TestLogBuffer(t *testing.T) {
-	newLog := func() (*slog.Logger, *LogBuffer, *lockedBuffer) {
+func TestBuffer(t *testing.T) {
+	newLog := func() (*slog.Logger, *Buffer, *lockedBuffer) {
 		out := &lockedBuffer{}
-		buf := NewLogBuffer(out)
+		buf := NewBuffer(out)
 		t.Cleanup(func() { buf.Close() })
 		return slog.New(buf.Handler(slog.NewTextHandler(buf, nil))), buf, out
 	}

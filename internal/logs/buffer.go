@@ -1,4 +1,4 @@
-package api
+package logs
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 )
 
 // Log buffering: an access-log line per request, each written to stderr
-// with its own write(2), was a system call on every request. A LogBuffer
+// with its own write(2), was a system call on every request. A Buffer
 // collects the lines and writes them together, at most logFlushEvery later
 // or when logFlushSize bytes have gathered; a record at Warn or above is
 // written at once, with everything before it, so that an error is never
@@ -20,9 +20,9 @@ const (
 	logFlushSize  = 64 << 10
 )
 
-// LogBuffer is a buffered writer for the server's log. Wrap the log's
+// Buffer is a buffered writer for the server's log. Wrap the log's
 // handler with Handler, and Close it when the server has stopped.
-type LogBuffer struct {
+type Buffer struct {
 	mu     sync.Mutex
 	w      io.Writer
 	buf    []byte
@@ -30,9 +30,9 @@ type LogBuffer struct {
 	closed bool
 }
 
-// NewLogBuffer returns a LogBuffer that writes to w.
-func NewLogBuffer(w io.Writer) *LogBuffer {
-	b := &LogBuffer{w: w}
+// NewBuffer returns a Buffer that writes to w.
+func NewBuffer(w io.Writer) *Buffer {
+	b := &Buffer{w: w}
 	b.timer = time.AfterFunc(time.Hour, func() { _ = b.Flush() })
 	b.timer.Stop()
 	return b
@@ -40,7 +40,7 @@ func NewLogBuffer(w io.Writer) *LogBuffer {
 
 // Write buffers p (slog writes one record per call). Once the buffer is
 // closed, it writes through.
-func (b *LogBuffer) Write(p []byte) (int, error) {
+func (b *Buffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
@@ -59,13 +59,13 @@ func (b *LogBuffer) Write(p []byte) (int, error) {
 }
 
 // Flush writes what is buffered.
-func (b *LogBuffer) Flush() error {
+func (b *Buffer) Flush() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.flushLocked()
 }
 
-func (b *LogBuffer) flushLocked() error {
+func (b *Buffer) flushLocked() error {
 	if len(b.buf) == 0 {
 		return nil
 	}
@@ -76,7 +76,7 @@ func (b *LogBuffer) flushLocked() error {
 }
 
 // Close flushes the buffer; later writes go straight through.
-func (b *LogBuffer) Close() error {
+func (b *Buffer) Close() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.closed = true
@@ -85,13 +85,13 @@ func (b *LogBuffer) Close() error {
 
 // Handler wraps a handler that writes to b so that each record at Warn or
 // above is written out at once.
-func (b *LogBuffer) Handler(h slog.Handler) slog.Handler {
+func (b *Buffer) Handler(h slog.Handler) slog.Handler {
 	return flushingHandler{Handler: h, b: b}
 }
 
 type flushingHandler struct {
 	slog.Handler
-	b *LogBuffer
+	b *Buffer
 }
 
 func (h flushingHandler) Handle(ctx context.Context, r slog.Record) error {

@@ -1,4 +1,4 @@
-package api
+package logs
 
 import (
 	"io"
@@ -14,29 +14,29 @@ import (
 // The request log line, one per request, cost about 14 % of a logged-in
 // GET /players/{id} through slog's generic machinery (a Record, its attrs,
 // the handler's state and buffers). When the server's log is one built by
-// NewLogHandler (slog's own text or JSON handler, with no options but the
+// NewHandler (slog's own text or JSON handler, with no options but the
 // level), the line is written here instead, byte for byte as slog would
 // write it; any other handler gets the line through slog.
 
-// LogFormat is the format of a log built by NewLogHandler.
-type LogFormat int
+// Format is the format of a log built by NewHandler.
+type Format int
 
 const (
-	LogText LogFormat = iota // slog.TextHandler's key=value lines
-	LogJSON                  // slog.JSONHandler's one object per line
+	Text Format = iota // slog.TextHandler's key=value lines
+	JSON               // slog.JSONHandler's one object per line
 )
 
-// NewLogHandler returns slog's text or JSON handler writing to w at level,
+// NewHandler returns slog's text or JSON handler writing to w at level,
 // in a form the request log recognizes. Its WithAttrs and WithGroup return
 // slog's handlers, which the request log does not recognize (their lines
 // carry more than it writes).
-func NewLogHandler(w io.Writer, format LogFormat, level slog.Leveler) slog.Handler {
+func NewHandler(w io.Writer, format Format, level slog.Leveler) slog.Handler {
 	if level == nil {
 		level = slog.LevelInfo
 	}
 	lw := &lockedWriter{w: w}
 	opts := &slog.HandlerOptions{Level: level}
-	h := &logHandler{lw: lw, json: format == LogJSON, level: level}
+	h := &logHandler{lw: lw, json: format == JSON, level: level}
 	if h.json {
 		h.Handler = slog.NewJSONHandler(lw, opts)
 	} else {
@@ -67,16 +67,16 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-// requestLogger writes request lines without slog.
-type requestLogger struct {
+// RequestLogger writes request lines without slog.
+type RequestLogger struct {
 	h     *logHandler
-	flush *LogBuffer // flushed after a line at Warn or above, as flushingHandler does; may be nil
+	flush *Buffer // flushed after a line at Warn or above, as flushingHandler does; may be nil
 }
 
-// requestLoggerOf returns the fast writer of h's request lines, or nil
-// when h is not (a LogBuffer's wrapping of) a handler of NewLogHandler.
-func requestLoggerOf(h slog.Handler) *requestLogger {
-	var flush *LogBuffer
+// RequestLoggerOf returns the fast writer of h's request lines, or nil
+// when h is not (a Buffer's wrapping of) a handler of NewHandler.
+func RequestLoggerOf(h slog.Handler) *RequestLogger {
+	var flush *Buffer
 	if fh, ok := h.(flushingHandler); ok {
 		h, flush = fh.Handler, fh.b
 	}
@@ -84,21 +84,24 @@ func requestLoggerOf(h slog.Handler) *requestLogger {
 	if !ok {
 		return nil
 	}
-	return &requestLogger{h: lh, flush: flush}
+	return &RequestLogger{h: lh, flush: flush}
 }
 
-// requestLine is what a request's log line holds, in the order written.
-type requestLine struct {
-	requestID, method, path string
-	status, bytes           int
-	duration                time.Duration
-	remote, client          string
+// RequestLine is what a request's log line holds, in the order written.
+type RequestLine struct {
+	RequestID, Method, Path string
+	Status, Bytes           int
+	Duration                time.Duration
+	Remote, Client          string
 }
 
 var lineBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
 
-// write writes the line of a record made at t; level must be enabled.
-func (l *requestLogger) write(t time.Time, level slog.Level, ln *requestLine) {
+// Enabled reports whether the log takes lines at level.
+func (l *RequestLogger) Enabled(level slog.Level) bool { return level >= l.h.level.Level() }
+
+// Write writes the line of a record made at t; level must be enabled.
+func (l *RequestLogger) Write(t time.Time, level slog.Level, ln *RequestLine) {
 	bp := lineBufs.Get().(*[]byte)
 	b := appendRequestLine((*bp)[:0], l.h.json, t, level, ln)
 	_, _ = l.h.lw.Write(b)
@@ -113,7 +116,7 @@ func (l *requestLogger) write(t time.Time, level slog.Level, ln *requestLine) {
 
 // appendRequestLine appends the line slog's text or JSON handler writes
 // for LogAttrs(ctx, level, "request", <ln's attrs>) at time t.
-func appendRequestLine(b []byte, json bool, t time.Time, level slog.Level, ln *requestLine) []byte {
+func appendRequestLine(b []byte, json bool, t time.Time, level slog.Level, ln *RequestLine) []byte {
 	t = t.Round(0) // as slog: no monotonic reading
 	if json {
 		b = append(b, `{"time":"`...)
@@ -121,21 +124,21 @@ func appendRequestLine(b []byte, json bool, t time.Time, level slog.Level, ln *r
 		b = append(b, `","level":`...)
 		b = appendSlogJSONString(b, level.String())
 		b = append(b, `,"msg":"request","request_id":`...)
-		b = appendSlogJSONString(b, ln.requestID)
+		b = appendSlogJSONString(b, ln.RequestID)
 		b = append(b, `,"method":`...)
-		b = appendSlogJSONString(b, ln.method)
+		b = appendSlogJSONString(b, ln.Method)
 		b = append(b, `,"path":`...)
-		b = appendSlogJSONString(b, ln.path)
+		b = appendSlogJSONString(b, ln.Path)
 		b = append(b, `,"status":`...)
-		b = strconv.AppendInt(b, int64(ln.status), 10)
+		b = strconv.AppendInt(b, int64(ln.Status), 10)
 		b = append(b, `,"bytes":`...)
-		b = strconv.AppendInt(b, int64(ln.bytes), 10)
+		b = strconv.AppendInt(b, int64(ln.Bytes), 10)
 		b = append(b, `,"duration":`...)
-		b = strconv.AppendInt(b, int64(ln.duration), 10)
+		b = strconv.AppendInt(b, int64(ln.Duration), 10)
 		b = append(b, `,"remote":`...)
-		b = appendSlogJSONString(b, ln.remote)
+		b = appendSlogJSONString(b, ln.Remote)
 		b = append(b, `,"client":`...)
-		b = appendSlogJSONString(b, ln.client)
+		b = appendSlogJSONString(b, ln.Client)
 		return append(b, "}\n"...)
 	}
 	b = append(b, "time="...)
@@ -143,21 +146,21 @@ func appendRequestLine(b []byte, json bool, t time.Time, level slog.Level, ln *r
 	b = append(b, " level="...)
 	b = appendSlogTextString(b, level.String())
 	b = append(b, " msg=request request_id="...)
-	b = appendSlogTextString(b, ln.requestID)
+	b = appendSlogTextString(b, ln.RequestID)
 	b = append(b, " method="...)
-	b = appendSlogTextString(b, ln.method)
+	b = appendSlogTextString(b, ln.Method)
 	b = append(b, " path="...)
-	b = appendSlogTextString(b, ln.path)
+	b = appendSlogTextString(b, ln.Path)
 	b = append(b, " status="...)
-	b = strconv.AppendInt(b, int64(ln.status), 10)
+	b = strconv.AppendInt(b, int64(ln.Status), 10)
 	b = append(b, " bytes="...)
-	b = strconv.AppendInt(b, int64(ln.bytes), 10)
+	b = strconv.AppendInt(b, int64(ln.Bytes), 10)
 	b = append(b, " duration="...)
-	b = append(b, ln.duration.String()...)
+	b = append(b, ln.Duration.String()...)
 	b = append(b, " remote="...)
-	b = appendSlogTextString(b, ln.remote)
+	b = appendSlogTextString(b, ln.Remote)
 	b = append(b, " client="...)
-	b = appendSlogTextString(b, ln.client)
+	b = appendSlogTextString(b, ln.Client)
 	return append(b, '\n')
 }
 

@@ -1,4 +1,7 @@
-package api
+// Package clientaddr finds the address of an HTTP request's client, behind
+// trusted reverse proxies (X-Forwarded-For, Forwarded), and the key of an
+// address for per-client limits.
+package clientaddr
 
 import (
 	"net"
@@ -7,14 +10,14 @@ import (
 	"strings"
 )
 
-// trustedProxies are the reverse proxies whose forwarding headers are
+// TrustedProxies are the reverse proxies whose forwarding headers are
 // believed. Behind a proxy every connection comes from the proxy, so the
 // client's address must be read from X-Forwarded-For or Forwarded; but any
 // client can send those headers, so they count only on a connection from a
 // trusted proxy, and only as far back as the chain of trusted proxies goes.
-type trustedProxies []netip.Prefix
+type TrustedProxies []netip.Prefix
 
-// clientAddr is the address of the client of r: the connection's peer,
+// ClientAddr is the address of the client of r: the connection's peer,
 // unless the peer is a trusted proxy, in which case it is the first address
 // not of a trusted proxy in the forwarding headers, read from the nearest
 // hop backwards. When X-Forwarded-For and Forwarded are both sent they must
@@ -23,7 +26,7 @@ type trustedProxies []netip.Prefix
 // client. Which header a proxy sets varies (most set X-Forwarded-For); one
 // that sets only one of them passes the other on from the client, and
 // requiring agreement keeps that one from overriding it.
-func (tp trustedProxies) clientAddr(r *http.Request) string {
+func (tp TrustedProxies) ClientAddr(r *http.Request) string {
 	if len(tp) == 0 {
 		return hostOf(r.RemoteAddr)
 	}
@@ -45,7 +48,7 @@ func (tp trustedProxies) clientAddr(r *http.Request) string {
 }
 
 // trusts reports whether a is the address of a trusted proxy.
-func (tp trustedProxies) trusts(a netip.Addr) bool {
+func (tp TrustedProxies) trusts(a netip.Addr) bool {
 	for _, p := range tp {
 		if p.Contains(a) {
 			return true
@@ -58,7 +61,7 @@ func (tp trustedProxies) trusts(a netip.Addr) bool {
 // address it got the request from) from the right and returns the first
 // address that is not a trusted proxy. Only the hops walked must parse:
 // what lies beyond the first untrusted one was written by the client.
-func (tp trustedProxies) fromXForwardedFor(values []string) (netip.Addr, bool) {
+func (tp TrustedProxies) fromXForwardedFor(values []string) (netip.Addr, bool) {
 	hops := strings.Split(strings.Join(values, ","), ",")
 	return tp.walk(len(hops), func(i int) (netip.Addr, bool) {
 		return parseNode(strings.TrimSpace(hops[i]))
@@ -69,7 +72,7 @@ func (tp trustedProxies) fromXForwardedFor(values []string) (netip.Addr, bool) {
 // Forwarded headers. The whole header must parse, since quoted strings may
 // hold commas; an element without for=, or with an obfuscated or "unknown"
 // node, ends the walk without an address.
-func (tp trustedProxies) fromForwarded(values []string) (netip.Addr, bool) {
+func (tp TrustedProxies) fromForwarded(values []string) (netip.Addr, bool) {
 	if len(values) == 0 {
 		return netip.Addr{}, false
 	}
@@ -85,7 +88,7 @@ func (tp trustedProxies) fromForwarded(values []string) (netip.Addr, bool) {
 // walk visits hops n-1 down to 0 and returns the first that is not a
 // trusted proxy, or the furthest one when all are trusted. It fails when a
 // visited hop has no address, or when there are no hops.
-func (tp trustedProxies) walk(n int, hop func(i int) (netip.Addr, bool)) (netip.Addr, bool) {
+func (tp TrustedProxies) walk(n int, hop func(i int) (netip.Addr, bool)) (netip.Addr, bool) {
 	var a netip.Addr
 	for i := n - 1; i >= 0; i-- {
 		var ok bool
@@ -208,4 +211,22 @@ func validToken(s string) bool {
 		}
 	}
 	return true
+}
+
+// Key is the key of a client address for per-client limits (with or without a
+// port): the IPv4 address, or the /64 prefix of an IPv6 one (a single
+// client usually holds a whole /64).
+func Key(remoteAddr string) string {
+	host, _, err := net.SplitHostPort(remoteAddr)
+	if err != nil {
+		host = remoteAddr
+	}
+	ip := net.ParseIP(host)
+	if ip == nil {
+		return host
+	}
+	if v4 := ip.To4(); v4 != nil {
+		return v4.String()
+	}
+	return ip.Mask(net.CIDRMask(64, 128)).String() + "/64"
 }

@@ -1,4 +1,4 @@
-package api
+package strictjson
 
 import (
 	"encoding/json"
@@ -6,16 +6,16 @@ import (
 	"sort"
 )
 
-// badValue is a value that a field's own decoder refused (a time that is
+// BadValue is a value that a field's own decoder refused (a time that is
 // not RFC 3339, a number where a time goes): encoding/json reports it
 // without the field's name, which blame finds.
-type badValue struct {
-	field string
-	code  string // wrong_type, or invalid for a value of the right JSON type
-	err   error
+type BadValue struct {
+	Field string
+	Code  string // wrong_type, or invalid for a value of the right JSON type
+	Err   error
 }
 
-func (e *badValue) Error() string { return e.field + ": " + e.err.Error() }
+func (e *BadValue) Error() string { return e.Field + ": " + e.Err.Error() }
 
 // blame finds the top-level field of body whose value dst's type refuses,
 // by decoding the fields one at a time (only on the error path); nil when
@@ -38,7 +38,7 @@ func blame(body []byte, dst any, err error) error {
 			if v := fields[k]; len(v) > 0 && v[0] != '"' {
 				code = "wrong_type"
 			}
-			return &badValue{field: k, code: code, err: err}
+			return &BadValue{Field: k, Code: code, Err: err}
 		}
 	}
 	return nil

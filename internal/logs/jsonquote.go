@@ -1,9 +1,9 @@
-package api
+package logs
 
 import "unicode/utf8"
 
 // JSON strings written by hand, as an encoder writes them: the request
-// log's lines (requestlog.go) are written without log/slog's reflection.
+// log's lines (requestline.go) are written without log/slog's reflection.
 
 // appendJSONString appends s as encoding/json writes a string: HTML
 // characters escaped, invalid UTF-8 replaced, U+2028 and U+2029 escaped.

@@ -1,4 +1,4 @@
-package api
+package clientaddr
 
 import (
 	"net/http/httptest"
@@ -7,7 +7,7 @@ import (
 )
 
 // testProxies trusts a private IPv4 range, one IPv4 proxy and an IPv6 /64.
-var testProxies = trustedProxies{
+var testProxies = TrustedProxies{
 	netip.MustParsePrefix("10.0.0.0/8"),
 	netip.MustParsePrefix("192.0.2.10/32"),
 	netip.MustParsePrefix("2001:db8:1::/64"),
@@ -22,13 +22,13 @@ func TestClientAddr(t *testing.T) {
 		xff     []string // X-Forwarded-For header lines
 		fwd     []string // Forwarded header lines
 		want    string
-		proxies trustedProxies
+		proxies TrustedProxies
 	}{
 		// Headers from a peer that is not trusted are ignored: any client
 		// can send them.
 		{name: "UntrustedPeerXFFIgnored", remote: "203.0.113.5:4000", xff: []string{"198.51.100.1"}, want: "203.0.113.5"},
 		{name: "UntrustedPeerForwardedIgnored", remote: "203.0.113.5:4000", fwd: []string{"for=198.51.100.1"}, want: "203.0.113.5"},
-		{name: "NoProxiesConfigured", remote: "10.0.0.1:4000", xff: []string{"198.51.100.1"}, want: "10.0.0.1", proxies: trustedProxies{}},
+		{name: "NoProxiesConfigured", remote: "10.0.0.1:4000", xff: []string{"198.51.100.1"}, want: "10.0.0.1", proxies: TrustedProxies{}},
 		{name: "TrustedPeerWithoutHeaders", remote: "10.0.0.1:4000", want: "10.0.0.1"},
 
 		{name: "XFFOneHop", remote: "10.0.0.1:4000", xff: []string{"198.51.100.1"}, want: "198.51.100.1"},
@@ -90,8 +90,8 @@ func TestClientAddr(t *testing.T) {
 			if tt.proxies != nil {
 				proxies = tt.proxies
 			}
-			if got := proxies.clientAddr(r); got != tt.want {
-				t.Errorf("clientAddr = %q, want %q", got, tt.want)
+			if got := proxies.ClientAddr(r); got != tt.want {
+				t.Errorf("ClientAddr = %q, want %q", got, tt.want)
 			}
 		})
 	}
@@ -110,13 +110,13 @@ func FuzzClientAddr(f *testing.F) {
 		r.RemoteAddr = "10.0.0.1:4000"
 		r.Header.Set("X-Forwarded-For", xff)
 		r.Header.Set("Forwarded", fwd)
-		got := testProxies.clientAddr(r)
+		got := testProxies.ClientAddr(r)
 		if got == "10.0.0.1" {
 			return
 		}
 		a, err := netip.ParseAddr(got)
 		if err != nil || a.Zone() != "" || a.Is4In6() {
-			t.Fatalf("clientAddr = %q: not a plain address", got)
+			t.Fatalf("ClientAddr = %q: not a plain address", got)
 		}
 	})
 }
@@ -133,13 +133,28 @@ func BenchmarkClientAddr(b *testing.B) {
 	b.Run("NoProxies", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = trustedProxies(nil).clientAddr(direct)
+			_ = TrustedProxies(nil).ClientAddr(direct)
 		}
 	})
 	b.Run("BehindProxy", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = testProxies.clientAddr(proxied)
+			_ = testProxies.ClientAddr(proxied)
 		}
 	})
+}
+
+// TestKey: an IPv4 address is its own key, an IPv6 one its /64.
+func TestKey(t *testing.T) {
+	for in, want := range map[string]string{
+		"192.0.2.1:1234":            "192.0.2.1",
+		"[2001:db8:1:2:3::4]:80":    "2001:db8:1:2::/64",
+		"[2001:db8:1:2:ffff::9]:81": "2001:db8:1:2::/64",
+		"[::ffff:192.0.2.1]:80":     "192.0.2.1",
+		"garbage":                   "garbage",
+	} {
+		if got := Key(in); got != want {
+			t.Errorf("Key(%q) = %q, want %q", in, got, want)
+		}
+	}
 }

@@ -1,4 +1,4 @@
-package api
+package strictjson
 
 import (
 	"bytes"
@@ -6,15 +6,15 @@ import (
 	"strings"
 )
 
-// nullField is a request field sent as JSON null. No request field is
+// NullField is a request field sent as JSON null. No request field is
 // nullable: encoding/json would take null for an absent field (keeping
 // the Go zero value), so that `"name": null` in a PATCH would silently
 // change nothing and `"deals_per_round": null` would mean the default.
 // The schema says what the server does: null is refused everywhere,
 // naming the field; a client leaves a field out instead.
-type nullField struct{ path string }
+type NullField struct{ Path string }
 
-func (e *nullField) Error() string { return e.path + " must not be null" }
+func (e *NullField) Error() string { return e.Path + " must not be null" }
 
 // findNull returns the first null member of the JSON object body (nested
 // objects and arrays included), by its path as encoding/json names fields:
@@ -33,7 +33,7 @@ func findNull(body []byte) error {
 		}
 		switch tok {
 		case nil:
-			return &nullField{path: strings.Join(path, ".")}
+			return &NullField{Path: strings.Join(path, ".")}
 		case json.Delim('{'):
 			for dec.More() {
 				key, err := dec.Token()

@@ -1,4 +1,4 @@
-package api
+package logs
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 
 // slogRequestLine is the line slog's own handler writes for the request
 // record, the reference the fast line must equal.
-func slogRequestLine(t testing.TB, json bool, at time.Time, level slog.Level, ln *requestLine) string {
+func slogRequestLine(t testing.TB, json bool, at time.Time, level slog.Level, ln *RequestLine) string {
 	t.Helper()
 	var buf bytes.Buffer
 	opts := &slog.HandlerOptions{Level: slog.LevelDebug}
@@ -22,14 +22,14 @@ func slogRequestLine(t testing.TB, json bool, at time.Time, level slog.Level, ln
 	}
 	r := slog.NewRecord(at, level, "request", 0)
 	r.AddAttrs(
-		slog.String("request_id", ln.requestID),
-		slog.String("method", ln.method),
-		slog.String("path", ln.path),
-		slog.Int("status", ln.status),
-		slog.Int("bytes", ln.bytes),
-		slog.Duration("duration", ln.duration),
-		slog.String("remote", ln.remote),
-		slog.String("client", ln.client),
+		slog.String("request_id", ln.RequestID),
+		slog.String("method", ln.Method),
+		slog.String("path", ln.Path),
+		slog.Int("status", ln.Status),
+		slog.Int("bytes", ln.Bytes),
+		slog.Duration("duration", ln.Duration),
+		slog.String("remote", ln.Remote),
+		slog.String("client", ln.Client),
 	)
 	if err := h.Handle(context.Background(), r); err != nil {
 		t.Fatal(err)
@@ -39,14 +39,14 @@ func slogRequestLine(t testing.TB, json bool, at time.Time, level slog.Level, ln
 
 func TestFastRequestLineEqualsSlogs(t *testing.T) {
 	rome := time.FixedZone("CET", 3600)
-	base := requestLine{requestID: "0123abcd", method: "GET", path: "/api/v1/players/7",
-		status: 200, bytes: 312, duration: 1234567 * time.Nanosecond, remote: "127.0.0.1:5555", client: "127.0.0.1"}
-	with := func(f func(*requestLine)) requestLine { ln := base; f(&ln); return ln }
+	base := RequestLine{RequestID: "0123abcd", Method: "GET", Path: "/api/v1/players/7",
+		Status: 200, Bytes: 312, Duration: 1234567 * time.Nanosecond, Remote: "127.0.0.1:5555", Client: "127.0.0.1"}
+	with := func(f func(*RequestLine)) RequestLine { ln := base; f(&ln); return ln }
 	tests := []struct {
 		name  string
 		at    time.Time
 		level slog.Level
-		line  requestLine
+		line  RequestLine
 	}{
 		{"plain", time.Date(2026, 11, 23, 15, 0, 8, 123456789, time.UTC), slog.LevelInfo, base},
 		{"whole second", time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), slog.LevelInfo, base},
@@ -55,34 +55,34 @@ func TestFastRequestLineEqualsSlogs(t *testing.T) {
 		{"other zone", time.Date(2026, 6, 1, 12, 0, 0, 5_000_001, rome), slog.LevelInfo, base},
 		{"monotonic reading", time.Now(), slog.LevelInfo, base},
 		{"debug", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelDebug, base},
-		{"error", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelError, with(func(l *requestLine) { l.status = 503 })},
+		{"error", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelError, with(func(l *RequestLine) { l.Status = 503 })},
 		{"warn", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelWarn, base},
 		{"empty strings", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelInfo,
-			requestLine{}},
+			RequestLine{}},
 		{"quotes and backslashes", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelInfo,
-			with(func(l *requestLine) { l.path = `/a"b\c`; l.client = `"`; l.remote = `\` })},
+			with(func(l *RequestLine) { l.Path = `/a"b\c`; l.Client = `"`; l.Remote = `\` })},
 		{"spaces and equals", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelInfo,
-			with(func(l *requestLine) { l.path = "/a b"; l.method = "M=N"; l.remote = " " })},
+			with(func(l *RequestLine) { l.Path = "/a b"; l.Method = "M=N"; l.Remote = " " })},
 		{"control characters", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelInfo,
-			with(func(l *requestLine) { l.path = "/a\nb\tc\rd\x00e\x1f\x7f\b\f" })},
+			with(func(l *RequestLine) { l.Path = "/a\nb\tc\rd\x00e\x1f\x7f\b\f" })},
 		{"unicode", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelInfo,
-			with(func(l *requestLine) { l.path = "/giocatori/Niccolò/ñ/日本/🂡" })},
+			with(func(l *RequestLine) { l.Path = "/giocatori/Niccolò/ñ/日本/🂡" })},
 		{"unicode spaces and separators", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelInfo,
-			with(func(l *requestLine) { l.path = "/a\u00a0b\u2028c\u2029d\u200be\ufeff" })},
+			with(func(l *RequestLine) { l.Path = "/a\u00a0b\u2028c\u2029d\u200be\ufeff" })},
 		{"invalid utf-8 and the replacement rune", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelInfo,
-			with(func(l *requestLine) { l.path = "/\xff\xfe/\xe2\x82/\ufffd" })},
+			with(func(l *RequestLine) { l.Path = "/\xff\xfe/\xe2\x82/\ufffd" })},
 		{"html characters", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelInfo,
-			with(func(l *requestLine) { l.path = "/<script>&amp;</script>" })},
+			with(func(l *RequestLine) { l.Path = "/<script>&amp;</script>" })},
 		{"long path", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelInfo,
-			with(func(l *requestLine) { l.path = "/" + strings.Repeat("players/12345/", 600) })},
+			with(func(l *RequestLine) { l.Path = "/" + strings.Repeat("players/12345/", 600) })},
 		{"ipv6 remote", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelInfo,
-			with(func(l *requestLine) { l.remote = "[::1]:443"; l.client = "2001:db8::1" })},
+			with(func(l *RequestLine) { l.Remote = "[::1]:443"; l.Client = "2001:db8::1" })},
 		{"durations", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelInfo,
-			with(func(l *requestLine) { l.duration = 0 })},
+			with(func(l *RequestLine) { l.Duration = 0 })},
 		{"long duration", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelInfo,
-			with(func(l *requestLine) { l.duration = 61*time.Second + 7*time.Microsecond; l.bytes = 1 << 40 })},
+			with(func(l *RequestLine) { l.Duration = 61*time.Second + 7*time.Microsecond; l.Bytes = 1 << 40 })},
 		{"sub-microsecond duration", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), slog.LevelInfo,
-			with(func(l *requestLine) { l.duration = 999; l.status = -1; l.bytes = -5 })},
+			with(func(l *RequestLine) { l.Duration = 999; l.Status = -1; l.Bytes = -5 })},
 	}
 	for _, tc := range tests {
 		for _, json := range []bool{false, true} {
@@ -111,8 +111,8 @@ func FuzzFastRequestLineEqualsSlogs(f *testing.F) {
 		if y := at.Year(); y < 0 || y >= 10000 {
 			t.Skip() // never time.Now's; slog writes an error there
 		}
-		ln := requestLine{requestID: remote, method: method, path: path, status: int(dur % 1000),
-			bytes: int(dur), duration: time.Duration(dur), remote: remote, client: path}
+		ln := RequestLine{RequestID: remote, Method: method, Path: path, Status: int(dur % 1000),
+			Bytes: int(dur), Duration: time.Duration(dur), Remote: remote, Client: path}
 		for _, json := range []bool{false, true} {
 			want := slogRequestLine(t, json, at, slog.LevelInfo, &ln)
 			if got := string(appendRequestLine(nil, json, at, slog.LevelInfo, &ln)); got != want {
@@ -122,8 +122,8 @@ func FuzzFastRequestLineEqualsSlogs(f *testing.F) {
 	})
 }
 
-func TestRequestLoggerIsUsedOnlyForNewLogHandlersOwnLines(t *testing.T) {
-	buf := NewLogBuffer(&bytes.Buffer{})
+func TestRequestLoggerIsUsedOnlyForNewHandlersOwnLines(t *testing.T) {
+	buf := NewBuffer(&bytes.Buffer{})
 	defer buf.Close()
 	tests := []struct {
 		name      string
@@ -131,18 +131,18 @@ func TestRequestLoggerIsUsedOnlyForNewLogHandlersOwnLines(t *testing.T) {
 		fast      bool
 		withFlush bool
 	}{
-		{"text handler of NewLogHandler", NewLogHandler(&bytes.Buffer{}, LogText, slog.LevelInfo), true, false},
-		{"JSON handler of NewLogHandler", NewLogHandler(&bytes.Buffer{}, LogJSON, nil), true, false},
-		{"NewLogHandler's in a LogBuffer", buf.Handler(NewLogHandler(buf, LogText, slog.LevelInfo)), true, true},
+		{"text handler of NewHandler", NewHandler(&bytes.Buffer{}, Text, slog.LevelInfo), true, false},
+		{"JSON handler of NewHandler", NewHandler(&bytes.Buffer{}, JSON, nil), true, false},
+		{"NewHandler's in a Buffer", buf.Handler(NewHandler(buf, Text, slog.LevelInfo)), true, true},
 		{"slog's text handler", slog.NewTextHandler(&bytes.Buffer{}, nil), false, false},
-		{"slog's handler in a LogBuffer", buf.Handler(slog.NewTextHandler(buf, nil)), false, false},
-		{"NewLogHandler's with attrs", NewLogHandler(&bytes.Buffer{}, LogText, nil).WithAttrs([]slog.Attr{slog.String("a", "b")}), false, false},
-		{"NewLogHandler's with a group", buf.Handler(NewLogHandler(buf, LogJSON, nil)).WithGroup("g"), false, false},
+		{"slog's handler in a Buffer", buf.Handler(slog.NewTextHandler(buf, nil)), false, false},
+		{"NewHandler's with attrs", NewHandler(&bytes.Buffer{}, Text, nil).WithAttrs([]slog.Attr{slog.String("a", "b")}), false, false},
+		{"NewHandler's with a group", buf.Handler(NewHandler(buf, JSON, nil)).WithGroup("g"), false, false},
 		{"discard", slog.DiscardHandler, false, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			l := requestLoggerOf(tc.h)
+			l := RequestLoggerOf(tc.h)
 			if (l != nil) != tc.fast {
 				t.Fatalf("fast writer: %v, want %v", l != nil, tc.fast)
 			}
@@ -153,27 +153,27 @@ func TestRequestLoggerIsUsedOnlyForNewLogHandlersOwnLines(t *testing.T) {
 	}
 }
 
-// TestRequestLinesThroughLogBufferAreSlogs writes request lines to a log
+// TestRequestLinesThroughBufferAreSlogs writes request lines to a log
 // wired as serve wires it, and checks they are the ones slog writes, with an error line flushed at once and an Info line
 // held in the buffer.
-func TestRequestLinesThroughLogBufferAreSlogs(t *testing.T) {
-	for _, format := range []LogFormat{LogText, LogJSON} {
+func TestRequestLinesThroughBufferAreSlogs(t *testing.T) {
+	for _, format := range []Format{Text, JSON} {
 		var out bytes.Buffer
-		buf := NewLogBuffer(&out)
-		log := slog.New(buf.Handler(NewLogHandler(buf, format, slog.LevelInfo)))
-		rl := requestLoggerOf(log.Handler())
+		buf := NewBuffer(&out)
+		log := slog.New(buf.Handler(NewHandler(buf, format, slog.LevelInfo)))
+		rl := RequestLoggerOf(log.Handler())
 		if rl == nil {
 			t.Fatal("serve's wiring is not recognized")
 		}
 		at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-		ln := requestLine{requestID: "x", method: "GET", path: "/p q", status: 200, remote: "r", client: "c"}
-		rl.write(at, slog.LevelInfo, &ln)
+		ln := RequestLine{RequestID: "x", Method: "GET", Path: "/p q", Status: 200, Remote: "r", Client: "c"}
+		rl.Write(at, slog.LevelInfo, &ln)
 		if out.Len() != 0 {
 			t.Errorf("format %d: an Info line was written through at once", format)
 		}
-		rl.write(at, slog.LevelError, &ln)
-		want := slogRequestLine(t, format == LogJSON, at, slog.LevelInfo, &ln) +
-			slogRequestLine(t, format == LogJSON, at, slog.LevelError, &ln)
+		rl.Write(at, slog.LevelError, &ln)
+		want := slogRequestLine(t, format == JSON, at, slog.LevelInfo, &ln) +
+			slogRequestLine(t, format == JSON, at, slog.LevelError, &ln)
 		if got := out.String(); got != want {
 			t.Errorf("format %d: after an Error line the log holds\n%q\nwant\n%q", format, got, want)
 		}
@@ -186,27 +186,27 @@ func TestRequestLinesThroughLogBufferAreSlogs(t *testing.T) {
 	}
 }
 
-// BenchmarkRequestLine writes a request line to a LogBuffer as serve wires
+// BenchmarkRequestLine writes a request line to a Buffer as serve wires
 // it, through slog and through the fast writer.
 func BenchmarkRequestLine(b *testing.B) {
-	ln := requestLine{requestID: "0123456789abcdef", method: "GET", path: "/api/v1/players/42",
-		status: 200, bytes: 312, duration: 1234567, remote: "127.0.0.1:5555", client: "127.0.0.1"}
-	buf := NewLogBuffer(io.Discard)
+	ln := RequestLine{RequestID: "0123456789abcdef", Method: "GET", Path: "/api/v1/players/42",
+		Status: 200, Bytes: 312, Duration: 1234567, Remote: "127.0.0.1:5555", Client: "127.0.0.1"}
+	buf := NewBuffer(io.Discard)
 	defer buf.Close()
-	log := slog.New(buf.Handler(NewLogHandler(buf, LogText, slog.LevelInfo)))
+	log := slog.New(buf.Handler(NewHandler(buf, Text, slog.LevelInfo)))
 	b.Run("slog", func(b *testing.B) {
 		ctx := context.Background()
 		for b.Loop() {
 			log.LogAttrs(ctx, slog.LevelInfo, "request",
-				slog.String("request_id", ln.requestID), slog.String("method", ln.method),
-				slog.String("path", ln.path), slog.Int("status", ln.status), slog.Int("bytes", ln.bytes),
-				slog.Duration("duration", ln.duration), slog.String("remote", ln.remote), slog.String("client", ln.client))
+				slog.String("request_id", ln.RequestID), slog.String("method", ln.Method),
+				slog.String("path", ln.Path), slog.Int("status", ln.Status), slog.Int("bytes", ln.Bytes),
+				slog.Duration("duration", ln.Duration), slog.String("remote", ln.Remote), slog.String("client", ln.Client))
 		}
 	})
 	b.Run("fast", func(b *testing.B) {
-		rl := requestLoggerOf(log.Handler())
+		rl := RequestLoggerOf(log.Handler())
 		for b.Loop() {
-			rl.write(time.Now(), slog.LevelInfo, &ln)
+			rl.Write(time.Now(), slog.LevelInfo, &ln)
 		}
 	})
 }
