@@ -126,6 +126,7 @@ type server struct {
 	states  *stateCache // tables' marshalled states per version and seat (polls)
 	// playBodies are tournaments' encoded standings and rounds per version (hall screens)
 	playBodies *playBodies
+	stamped    *stampedBodies         // stamped lists' encoded answers (the lobby)
 	polls      *holdLimit             // long polls held open per caller
 	streams    *holdLimit             // event streams held open per caller
 	specJSON   func() ([]byte, error) // cfg.OpenAPI as JSON, converted once
@@ -142,6 +143,7 @@ func NewServer(cfg Config, svc domain.Services, db Pinger, log *slog.Logger) htt
 		cfg:        cfg,
 		states:     newStateCache(),
 		playBodies: newPlayBodies(),
+		stamped:    newStampedBodies(),
 		polls:      newHoldLimit(cfg.MaxLongPolls),
 		streams:    newHoldLimit(cfg.MaxEventStreams),
 		svc:        svc,

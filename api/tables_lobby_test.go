@@ -51,7 +51,7 @@ func TestLobbyShowsEachTableAsItsGetDoes(t *testing.T) {
 	})
 }
 
-// TestLobbyAnswers304UntilAPageChanges: the lobby's ETag names its bytes:
+// TestLobbyAnswers304UntilAPageChanges: the lobby's ETag names its content:
 // sent back, a 304 with no body; after a change of a table on the page
 // (a player joins), or for another caller who sees other tables, a 200.
 func TestLobbyAnswers304UntilAPageChanges(t *testing.T) {
