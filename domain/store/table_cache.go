@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/json"
 	"slices"
 	"sync"
 
@@ -50,6 +51,9 @@ func (c *tableCache) get(id, version int64) (tableRow, bool) {
 
 // put keeps row, unless a newer version of it is held.
 func (c *tableCache) put(row tableRow) {
+	if row.clock == nil {
+		_ = json.Unmarshal([]byte(row.ClockUsed), &row.clock) // written by tableRowOf
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old, ok := c.rows[row.ID]; ok && old.Version > row.Version {

@@ -3,6 +3,7 @@ package store
 import (
 	"database/sql"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -45,6 +46,9 @@ type tableRow struct {
 	UpdatedAt          time.Time `gorm:"autoUpdateTime:false"`
 	StartedAt          *time.Time
 	FinishedAt         *time.Time
+	// clock is ClockUsed decoded, set on the rows the table cache holds:
+	// the lobby converts twenty of them on every read.
+	clock []int64
 }
 
 func (tableRow) TableName() string { return "tables" }
@@ -75,7 +79,11 @@ func (r tableRow) domain() domain.Table {
 		LostOnTime: clonePtr(r.LostOnTime), Result: domain.TableResult(r.Result), AbandonedBy: clonePtr(r.AbandonedBy),
 		TurnStartedAt: utcPtr(r.TurnStartedAt), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 		StartedAt: utcPtr(r.StartedAt), FinishedAt: utcPtr(r.FinishedAt)}
-	_ = json.Unmarshal([]byte(r.ClockUsed), &t.ClockUsed) // written by tableRowOf
+	if r.clock != nil {
+		t.ClockUsed = slices.Clone(r.clock)
+	} else {
+		_ = json.Unmarshal([]byte(r.ClockUsed), &t.ClockUsed) // written by tableRowOf
+	}
 	return t
 }
 
