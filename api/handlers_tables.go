@@ -50,7 +50,7 @@ func (s *server) tableRoutes(r chi.Router) {
 //
 //	@Summary		List tables (the lobby)
 //	@ID			listTables
-//	@Description	Public tables, and the private tables the caller created or sits at; newest first. The ETag is made of the answer's bytes: send it back in If-None-Match for a 304 when the page has not changed (the server still reads it).
+//	@Description	Public tables, and the private tables the caller created or sits at; newest first. The ETag names the page's content (its tables' versions, the names seated, the paging): send it back in If-None-Match for a 304 when the page has not changed (the server still reads the tables' versions, not the rows).
 //	@Tags			tables
 //	@Produce		json
 //	@Param			open_seats	query		bool	false	"Only open tables with a free seat"
@@ -62,7 +62,7 @@ func (s *server) tableRoutes(r chi.Router) {
 //	@Param			offset		query		int		false	"Items to skip"		default(0)	minimum(0)
 //	@Param			If-None-Match	header	string	false	"The ETag of the page the caller has"
 //	@Success		200			{object}	TableList
-//	@Header			200			{string}	ETag	"Made of the answer's bytes"
+//	@Header			200			{string}	ETag	"Names the page's content"
 //	@Success		304			"The page has not changed (If-None-Match matched)"
 //	@Failure	400	{object}	Problem	"invalid_parameter: a query parameter cannot be parsed (named in errors)"
 //	@Failure	422	{object}	Problem	"invalid_input: rules, status, club_id, mine, limit 1..100, offset at least 0"
@@ -80,7 +80,9 @@ func (s *server) listTables(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return respondTagged(w, r, TableList{Items: mapSlice(p.Items, tableOut), Total: p.Total, Limit: p.Limit, Offset: p.Offset})
+	return s.respondStamped(w, r, p.Stamp, func() any {
+		return TableList{Items: mapSlice(p.Items, tableOut), Total: p.Total, Limit: p.Limit, Offset: p.Offset}
+	})
 }
 
 // bool reads an optional boolean parameter; false when absent.

@@ -130,6 +130,7 @@ type server struct {
 	states  *stateCache // tables' marshalled states per version and seat (polls)
 	// playBodies are tournaments' encoded standings and rounds per version (hall screens)
 	playBodies *playBodies
+	stamped    *stampedBodies         // stamped lists' encoded answers (the lobby)
 	polls      *ratelimit.Holds       // long polls held open per caller
 	streams    *ratelimit.Holds       // event streams held open per caller
 	specJSON   func() ([]byte, error) // cfg.OpenAPI as JSON, converted once
@@ -146,6 +147,7 @@ func NewServer(cfg Config, svc domain.Services, db Pinger, log *slog.Logger) htt
 		cfg:        cfg,
 		states:     newStateCache(),
 		playBodies: newPlayBodies(),
+		stamped:    newStampedBodies(),
 		polls:      ratelimit.NewHolds(cfg.MaxLongPolls),
 		streams:    ratelimit.NewHolds(cfg.MaxEventStreams),
 		svc:        svc,

@@ -51,7 +51,7 @@ func TestLobbyShowsEachTableAsItsGetDoes(t *testing.T) {
 	})
 }
 
-// TestLobbyAnswers304UntilAPageChanges: the lobby's ETag names its bytes:
+// TestLobbyAnswers304UntilAPageChanges: the lobby's ETag names its content:
 // sent back, a 304 with no body; after a change of a table on the page
 // (a player joins), or for another caller who sees other tables, a 200.
 func TestLobbyAnswers304UntilAPageChanges(t *testing.T) {
@@ -74,6 +74,48 @@ func TestLobbyAnswers304UntilAPageChanges(t *testing.T) {
 		e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "join"), Token: b.AccessToken}, nil)
 		if res := e.must(200, same, nil); res.Header.Get("ETag") == etag {
 			t.Errorf("after a join: the same ETag %s", etag)
+		}
+	})
+}
+
+// TestLobbyKeepsEachCallersAnswer: the lobby's answers are kept encoded
+// per stamp, and callers who see the same tables are not all shown the
+// same: the creator is shown a table's invite code, a stranger and an
+// anonymous caller are not, whoever read the page first; and the same
+// page read again after a change of one table shows the change.
+func TestLobbyKeepsEachCallersAnswer(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newEnv(t, db)
+		_, a := e.user("anna@example.com", "Anna")
+		_, b := e.user("bruno@example.com", "Bruno")
+		tb := e.newTable(a.AccessToken, api.TableCreateRequest{Rules: "fibur", Players: 2})
+		if tb.InviteCode == "" {
+			t.Fatal("the creator is not shown the invite code")
+		}
+		lobby := func(token string) (api.TableList, string) {
+			var list api.TableList
+			res := e.must(200, req{Method: "GET", Path: "/api/v1/tables", Token: token}, &list)
+			if len(list.Items) != 1 {
+				t.Fatalf("lobby: %+v", list)
+			}
+			return list, res.Header.Get("ETag")
+		}
+		for round := range 2 { // the second time, every answer comes from what is kept
+			anna, annaTag := lobby(a.AccessToken)
+			bruno, brunoTag := lobby(b.AccessToken)
+			anon, anonTag := lobby("")
+			if anna.Items[0].InviteCode != tb.InviteCode || bruno.Items[0].InviteCode != "" || anon.Items[0].InviteCode != "" {
+				t.Errorf("round %d: invite codes shown: Anna %q, Bruno %q, anonymous %q", round,
+					anna.Items[0].InviteCode, bruno.Items[0].InviteCode, anon.Items[0].InviteCode)
+			}
+			if annaTag == brunoTag || brunoTag != anonTag {
+				t.Errorf("round %d: ETags Anna %s, Bruno %s, anonymous %s", round, annaTag, brunoTag, anonTag)
+			}
+		}
+		e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "join"), Token: b.AccessToken}, nil)
+		anon, _ := lobby("")
+		if anon.Items[0].FreeSeats != 0 || len(anon.Items[0].Seats) != 2 || anon.Items[0].Seats[1].Name != "Bruno" {
+			t.Errorf("after Bruno joined: %+v", anon.Items[0])
 		}
 	})
 }

@@ -12,6 +12,12 @@ type Page[T any] struct {
 	Total  int
 	Limit  int
 	Offset int
+	// Stamp, when not empty, names the page's content as the caller is
+	// shown it: two pages of one list with the same stamp are the same
+	// answer, so that it may be kept encoded and named by an ETag. It is
+	// made from what the page read that tells its content apart (rows'
+	// versions), without reading or hashing every field.
+	Stamp string
 }
 
 // checkPage validates a filter's paging, defaulting a zero limit.

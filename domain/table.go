@@ -372,7 +372,7 @@ type TableRepo interface {
 	// List returns one page of tables matching f visible to userID (public,
 	// or private and created by or seated to userID), newest first, and
 	// the total count; f is validated. The clock (TurnStartedAt, ClockUsed)
-	// is left out: a lobby does not show it.
+	// may be left out: a lobby does not show it.
 	List(f TableFilter, userID int64) ([]Table, int, error)
 	// CreateDeal inserts a deal.
 	CreateDeal(d TableDeal) error

@@ -6,8 +6,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"slices"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -285,7 +287,45 @@ func (s *tableService) List(ctx context.Context, actor Actor, f TableFilter) (Pa
 	for i, t := range page.Items {
 		page.Items[i] = forViewer(t, actor)
 	}
+	page.Stamp = tablesStamp(page)
 	return page, err
+}
+
+// tablesStamp is a lobby page's Stamp: a table's row and seats are the
+// same at one version for good (every change bumps it), so the page is
+// told apart by its paging, its tables' ids and versions, and what does
+// not follow the version: whether the caller is shown the invite code,
+// and the seated users' names.
+func tablesStamp(p Page[Table]) string {
+	h := fnv.New64a()
+	var b []byte
+	b = strconv.AppendInt(b, int64(p.Total), 10)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(p.Limit), 10)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(p.Offset), 10)
+	for _, t := range p.Items {
+		b = append(b, '|')
+		b = strconv.AppendInt(b, t.ID, 10)
+		b = append(b, '.')
+		b = strconv.AppendInt(b, t.Version, 10)
+		for _, str := range append([]string{t.InviteCode}, seatNames(t)...) {
+			b = append(b, '.')
+			b = strconv.AppendInt(b, int64(len(str)), 10) // no name can end another's
+			b = append(b, ':')
+			b = append(b, str...)
+		}
+	}
+	_, _ = h.Write(b)
+	return "t" + strconv.FormatUint(h.Sum64(), 36)
+}
+
+func seatNames(t Table) []string {
+	names := make([]string, len(t.Seats))
+	for i, s := range t.Seats {
+		names[i] = s.UserName
+	}
+	return names
 }
 
 func validRuleSet(id RuleSet) bool {

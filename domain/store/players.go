@@ -153,19 +153,37 @@ func (r playerRepo) Names(ids []int64) (map[int64]string, error) {
 	const batch = 400 // twice that is well under every dialect's limit of bound parameters
 	for len(ids) > 0 {
 		n := min(len(ids), batch)
-		var rows []struct {
-			ID   int64
-			Name string
-		}
-		err := r.t.db.Raw("SELECT id, name FROM players WHERE id IN ? UNION ALL SELECT id, name FROM deleted_player_names WHERE id IN ?",
-			ids[:n], ids[:n]).Scan(&rows).Error
-		if err != nil {
-			return nil, translate(err, "player")
-		}
-		for _, p := range rows {
-			out[p.ID] = p.Name
+		if err := r.names(ids[:n], out); err != nil {
+			return nil, err
 		}
 		ids = ids[n:]
 	}
 	return out, nil
+}
+
+// names reads the names of ids into out, in plain SQL (see plainsql.go):
+// every tournament command and read of a tournament's state names its
+// players, and GORM's scan into a struct cost twice the statement.
+func (r playerRepo) names(ids []int64, out map[int64]string) error {
+	var args sqlArgs
+	in := make([]string, len(ids))
+	for i, id := range ids {
+		in[i] = args.add(id)
+	}
+	list := strings.Join(in, ", ")
+	rows, err := r.t.query("SELECT id, name FROM players WHERE id IN ("+list+
+		") UNION ALL SELECT id, name FROM deleted_player_names WHERE id IN ("+list+")", args...)
+	if err != nil {
+		return translate(err, "player")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var name string
+		if err := rows.Scan(&id, &name); err != nil {
+			return translate(err, "player")
+		}
+		out[id] = name
+	}
+	return translate(rows.Err(), "player")
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"database/sql"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -45,6 +46,9 @@ type tableRow struct {
 	UpdatedAt          time.Time `gorm:"autoUpdateTime:false"`
 	StartedAt          *time.Time
 	FinishedAt         *time.Time
+	// clock is ClockUsed decoded, set on the rows the table cache holds:
+	// the lobby converts twenty of them on every read.
+	clock []int64
 }
 
 func (tableRow) TableName() string { return "tables" }
@@ -75,7 +79,11 @@ func (r tableRow) domain() domain.Table {
 		LostOnTime: clonePtr(r.LostOnTime), Result: domain.TableResult(r.Result), AbandonedBy: clonePtr(r.AbandonedBy),
 		TurnStartedAt: utcPtr(r.TurnStartedAt), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 		StartedAt: utcPtr(r.StartedAt), FinishedAt: utcPtr(r.FinishedAt)}
-	_ = json.Unmarshal([]byte(r.ClockUsed), &t.ClockUsed) // written by tableRowOf
+	if r.clock != nil {
+		t.ClockUsed = slices.Clone(r.clock)
+	} else {
+		_ = json.Unmarshal([]byte(r.ClockUsed), &t.ClockUsed) // written by tableRowOf
+	}
 	return t
 }
 
@@ -284,20 +292,29 @@ func (r tableRepo) seats(q string, id int64) (int64, []domain.Seat, error) {
 
 // row reads a table's row.
 func (r tableRepo) row(id int64) (tableRow, error) {
+	var row tableRow
+	err := r.t.queryRow(false, "SELECT "+r.rowCols()+" FROM tables WHERE id = $1", []any{id}, row.dest()...)
+	return row, translate(err, "table")
+}
+
+// rowCols is the select list of a whole table row, scanned by dest.
+func (r tableRepo) rowCols() string {
 	t := r.t
-	q := `SELECT id, creator_id, club_id, rules, options, players, match_deals, match_target, match_require_winner,
+	return `id, creator_id, club_id, rules, options, players, match_deals, match_target, match_require_winner,
 		private, invite_code, auto_start, turn_seconds, match_seconds, grace_seconds, status, free_seats, version,
 		deal_number, winner, draw, lost_on_time, result, abandoned_by, ` + t.stampCol("turn_started_at") + `, clock_used, ` +
 		t.stampCol("created_at") + `, ` + t.stampCol("updated_at") + `, ` + t.stampCol("started_at") + `, ` +
-		t.stampCol("finished_at") + ` FROM tables WHERE id = $1`
-	var row tableRow
-	err := t.queryRow(false, q, []any{id}, &row.ID, &row.CreatorID, &row.ClubID, &row.Rules, &row.Options, &row.Players,
+		t.stampCol("finished_at")
+}
+
+// dest is what rowCols is scanned into.
+func (row *tableRow) dest() []any {
+	return []any{&row.ID, &row.CreatorID, &row.ClubID, &row.Rules, &row.Options, &row.Players,
 		&row.MatchDeals, &row.MatchTarget, &row.MatchRequireWinner, &row.Private, &row.InviteCode, &row.AutoStart,
 		&row.TurnSeconds, &row.MatchSeconds, &row.GraceSeconds, &row.Status, &row.FreeSeats, &row.Version,
 		&row.DealNumber, &row.Winner, &row.Draw, &row.LostOnTime, &row.Result, &row.AbandonedBy,
 		optStamp{&row.TurnStartedAt}, &row.ClockUsed, timestamp{&row.CreatedAt}, timestamp{&row.UpdatedAt},
-		optStamp{&row.StartedAt}, optStamp{&row.FinishedAt})
-	return row, translate(err, "table")
+		optStamp{&row.StartedAt}, optStamp{&row.FinishedAt}}
 }
 
 func (r tableRepo) get(q *gorm.DB, where string, arg any) (domain.Table, error) {
@@ -434,58 +451,6 @@ func (r tableRepo) SetSeat(tableID int64, s domain.Seat) error {
 		"user_id": s.UserID, "bot": s.Bot, "joined_at": utcPtr(s.JoinedAt),
 	})
 	return hitOne(res, "table seat")
-}
-
-// List reads a page of the lobby and the number of tables that match in
-// one statement, in plain SQL (see plainsql.go), and their seats in a
-// second: the columns a table's answer shows (not its clock's).
-func (r tableRepo) List(f domain.TableFilter, userID int64) ([]domain.Table, int, error) {
-	t := r.t
-	q := pagedQuery{from: "tables", order: "id DESC", cols: `id, creator_id, club_id, rules, options, players, match_deals,
-		match_target, match_require_winner, private, invite_code, auto_start, turn_seconds, match_seconds, grace_seconds,
-		status, free_seats, version, deal_number, winner, draw, lost_on_time, result, abandoned_by, ` +
-		t.stampCol("created_at") + `, ` + t.stampCol("updated_at") + `, ` + t.stampCol("started_at") + `, ` +
-		t.stampCol("finished_at")}
-	mine := func() string {
-		return "(creator_id = " + q.args.add(userID) +
-			" OR EXISTS (SELECT 1 FROM table_seats AS s WHERE s.table_id = tables.id AND s.user_id = " + q.args.add(userID) + "))"
-	}
-	var conds []string
-	if f.Mine {
-		conds = append(conds, mine())
-	} else {
-		public := "private = " + q.args.add(false)
-		conds = append(conds, "("+public+" OR "+mine()+")")
-	}
-	if f.OpenSeats {
-		conds = append(conds, "status = "+q.args.add(string(domain.TableOpen))+" AND free_seats > 0")
-	}
-	if f.Rules != "" {
-		conds = append(conds, "rules = "+q.args.add(string(f.Rules)))
-	}
-	if f.ClubID != nil {
-		conds = append(conds, "club_id = "+q.args.add(*f.ClubID))
-	}
-	if f.Status != "" {
-		conds = append(conds, "status = "+q.args.add(string(f.Status)))
-	}
-	q.where = strings.Join(conds, " AND ")
-	rows := make([]tableRow, 0, f.Limit)
-	total, err := q.run(t, f.Limit, f.Offset, "table", func(rs *sql.Rows, total *int64) error {
-		var row tableRow
-		err := rs.Scan(&row.ID, &row.CreatorID, &row.ClubID, &row.Rules, &row.Options, &row.Players, &row.MatchDeals,
-			&row.MatchTarget, &row.MatchRequireWinner, &row.Private, &row.InviteCode, &row.AutoStart, &row.TurnSeconds,
-			&row.MatchSeconds, &row.GraceSeconds, &row.Status, &row.FreeSeats, &row.Version, &row.DealNumber, &row.Winner,
-			&row.Draw, &row.LostOnTime, &row.Result, &row.AbandonedBy, timestamp{&row.CreatedAt}, timestamp{&row.UpdatedAt},
-			optStamp{&row.StartedAt}, optStamp{&row.FinishedAt}, total)
-		rows = append(rows, row)
-		return err
-	})
-	if err != nil {
-		return nil, 0, err
-	}
-	ts, err := r.withSeats(rows)
-	return ts, total, err
 }
 
 func (r tableRepo) CreateDeal(d domain.TableDeal) error {

@@ -25,6 +25,8 @@ type tx struct {
 	// committed are the table rows to cache once the transaction commits
 	// (at once after a read-only one).
 	committed []tableRow
+	// committedSeats are the tables' seats to cache likewise (the lobby's).
+	committedSeats []tableSeats
 }
 
 // done caches the rows the transaction read or wrote, once it committed.
@@ -34,6 +36,9 @@ func (t *tx) done() {
 	}
 	for _, row := range t.committed {
 		t.tables.put(row)
+	}
+	for _, s := range t.committedSeats {
+		t.tables.putSeats(s)
 	}
 }
 
