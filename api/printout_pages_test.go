@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/burraco/burraco/api"
 	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/domain/store/storetest"
 )
@@ -97,4 +98,24 @@ func TestPrintPagesSayWhatIsMissingInsteadOfJSON(t *testing.T) {
 			t.Errorf("the standings of no entries do not say so:\n%s", res.Body)
 		}
 	})
+}
+
+// TestForbiddenPairsReadBackAsSet: GET /forbidden answers the list PUT
+// set (the console shows it before replacing it), empty at first.
+func TestForbiddenPairsReadBackAsSet(t *testing.T) {
+	te := newTourneyEnv(t, storetest.SQLite(t))
+	id := te.tournament(domain.PairsTournament, 3, domain.SetupInput{Movement: new(domain.MovementDanish), Rounds: new(3)})
+	te.lifecycle(id, te.director, "open_registration")
+	es := te.pairs(id, 4)
+	var got api.TournamentForbidden
+	te.must(http.StatusOK, req{Method: "GET", Path: tpath(id, "forbidden")}, &got)
+	if len(got.Pairs) != 0 {
+		t.Fatalf("a new tournament has forbidden pairs %s", jsonOf(got))
+	}
+	te.must(http.StatusOK, req{Method: "PUT", Path: tpath(id, "forbidden"), Token: te.director,
+		Body: api.TournamentForbiddenRequest{Pairs: [][]int64{{es[0].ID, es[2].ID}}, Reason: "same family"}}, nil)
+	te.must(http.StatusOK, req{Method: "GET", Path: tpath(id, "forbidden")}, &got)
+	if len(got.Pairs) != 1 || len(got.Pairs[0]) != 2 || got.Pairs[0][0].ID != es[0].ID || got.Pairs[0][1].ID != es[2].ID {
+		t.Errorf("forbidden pairs read back as %s, want entries %d and %d", jsonOf(got), es[0].ID, es[2].ID)
+	}
 }
