@@ -293,14 +293,16 @@ function refresh() {
   refreshing = (async () => {
     try {
       const base = `/tournaments/${state.id}`;
+      // The audit trail only grows: read what is new since the last event.
+      const after = state.audit.length ? state.audit[state.audit.length - 1].seq : 0;
       const [tour, entries, rounds, forbidden, audit] = await Promise.all([
-        get(base), get(base + '/entries'), get(base + '/rounds'), get(base + '/forbidden'), get(base + '/audit?limit=500'),
+        get(base), get(base + '/entries'), get(base + '/rounds'), get(base + '/forbidden'), get(`${base}/audit?after=${after}&limit=500`),
       ]);
       state.tour = tour.data;
       state.entries = entries.data.items || [];
       state.rounds = rounds.data;
       state.forbidden = forbidden.data.pairs || [];
-      state.audit = audit.data.items || [];
+      state.audit = state.audit.concat(audit.data.items || []);
       status('');
       render();
     } catch (e) {
@@ -424,9 +426,9 @@ function renderEntries() {
         type: 'button', class: 'withdraw', 'data-entry': x.id, text: t('console.withdraw'),
         'aria-label': t('console.withdraw') + ' ' + x.display_name,
         onclick: () => {
-          const reason = prompt(t('console.withdrawWhy', { name: x.display_name }));
-          if (reason === null) return;
-          act('entries-error', () => send('POST', `/tournaments/${state.id}/entries/${x.id}/withdraw`, reason ? { reason } : {}), t('console.withdrawnDone'));
+          const reason = $('withdraw-reason').value.trim();
+          act('entries-error', () => send('POST', `/tournaments/${state.id}/entries/${x.id}/withdraw`, reason ? { reason } : {}), t('console.withdrawnDone'))
+            .then((res) => res && ($('withdraw-reason').value = ''));
         },
       }));
     }
@@ -469,7 +471,7 @@ function pick(p) {
 function renderPicked() {
   const box = $('entry-picked');
   box.replaceChildren(...state.picked.map((p, i) => el('span', {}, i ? ', ' : '', p.name, ' ',
-    el('button', { type: 'button', class: 'lang unpick', 'aria-label': t('console.unpick', { name: p.name }), text: '×', onclick: () => {
+    el('button', { type: 'button', class: 'unpick', 'aria-label': t('console.unpick', { name: p.name }), text: '×', onclick: () => {
       state.picked = state.picked.filter((x) => x.id !== p.id);
       renderPicked();
     } }))));

@@ -59,7 +59,8 @@ export function mountSwitch(el) {
     b.className = 'lang';
     b.textContent = l.toUpperCase();
     b.lang = l;
-    b.setAttribute('aria-label', l === 'it' ? 'Italiano' : 'English');
+    // the name starts with the visible text (axe: label-content-name-mismatch)
+    b.setAttribute('aria-label', l.toUpperCase() + (l === 'it' ? ' (Italiano)' : ' (English)'));
     b.setAttribute('aria-pressed', String(l === lang()));
     b.addEventListener('click', () => {
       setLang(l);
