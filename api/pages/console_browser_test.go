@@ -101,6 +101,14 @@ func consoleAddEntries(t *testing.T, ctx context.Context, entries [][]consolePla
 // tables show it being played.
 func consoleDrawAndStart(t *testing.T, ctx context.Context) int {
 	t.Helper()
+	consoleDraw(t, ctx)
+	return consoleStartRound(t, ctx)
+}
+
+// consoleDraw is consoleDrawAndStart up to the draw: the pairings are
+// published and the round not started.
+func consoleDraw(t *testing.T, ctx context.Context) {
+	t.Helper()
 	if ok := evalBool(t, ctx, visible("lc-close_registration")); ok {
 		do(t, ctx, "closing the registration", chromedp.Click(chromedp.ID("lc-close_registration")))
 		waitJS(t, ctx, "the start button", visible("lc-start"))
@@ -112,6 +120,11 @@ func consoleDrawAndStart(t *testing.T, ctx context.Context) int {
 	waitJS(t, ctx, "the draw button", visible("round-draw"))
 	do(t, ctx, "drawing the next round", chromedp.Click(chromedp.ID("round-draw")))
 	waitJS(t, ctx, "the round drawn", visible("round-start"))
+}
+
+// consoleStartRound starts the round drawn and returns its number.
+func consoleStartRound(t *testing.T, ctx context.Context) int {
+	t.Helper()
 	do(t, ctx, "starting the round", chromedp.Click(chromedp.ID("round-start")))
 	waitJS(t, ctx, "the round being played", visible("round-close"))
 	var n int
@@ -119,6 +132,23 @@ func consoleDrawAndStart(t *testing.T, ctx context.Context) int {
 		t.Fatalf("the live tables' summary: %v", err)
 	}
 	return n
+}
+
+// consoleSwapEW swaps the EW entries of tables a and b of the round drawn
+// (not started) with the console's pairing form, giving reason.
+func consoleSwapEW(t *testing.T, ctx context.Context, a, b int, reason string) {
+	t.Helper()
+	js := fmt.Sprintf(`(() => {
+		const x = document.getElementById('pair-%d-ew'), y = document.getElementById('pair-%d-ew');
+		const v = x.value; x.value = y.value; y.value = v; return true; })()`, a, b)
+	do(t, ctx, "swapping EW of two tables",
+		chromedp.Evaluate[chromedp.Void](js),
+		chromedp.SendKeys(chromedp.ID("pair-reason"), reason),
+		chromedp.Click(chromedp.ID("pair-submit")))
+	waitJS(t, ctx, "the pairings saved", `document.getElementById('console-msg').textContent === 'The pairings are changed.' || document.getElementById('pair-error').textContent !== ''`)
+	if msg := evalString(t, ctx, `document.getElementById('pair-error').textContent`); msg != "" {
+		t.Fatalf("the pairings were refused: %s", msg)
+	}
 }
 
 // consoleCorrectSheet corrects deal of table in round through the
@@ -184,8 +214,9 @@ func pageWidth(t *testing.T, ctx context.Context) int {
 // TestBrowserConsoleRunsATournament: a director signs in and, through the
 // console's forms and buttons only, creates an 8-pair tournament, adds the
 // entries (one player created on the spot, a ninth entry withdrawn again),
-// checks one in and out, draws and starts round 1, follows the tables as
-// their scores come in, corrects a sheet with a reason and publishes. The
+// checks one in and out, keeps two entries apart, draws round 1, swaps two
+// tables' EW and starts it, follows the tables as their scores come in,
+// gives a penalty, corrects a sheet with a reason and publishes. The
 // console passes axe-core and its budget on a desktop and a phone; a
 // person who directs nothing is refused plainly; the printable pages of
 // the tournament fit a 360 px phone.
@@ -239,7 +270,41 @@ func TestBrowserConsoleRunsATournament(t *testing.T) {
 		t.Fatalf("the API lists the console's entries as %+v; want 9, the first with the player created on the spot, the last withdrawn", listed.Items)
 	}
 
-	round := consoleDrawAndStart(t, desk)
+	// Entries 1 and 2 must not meet (the modified Danish would seat them
+	// together in round 1).
+	entryID := func(n int) string {
+		return evalString(t, desk, fmt.Sprintf(`document.querySelector('#entries-table tbody tr:nth-child(%d)').dataset.entry`, n))
+	}
+	do(t, desk, "keeping entries 1 and 2 apart",
+		chromedp.SetValue(chromedp.ID("forb-a"), entryID(1)),
+		chromedp.SetValue(chromedp.ID("forb-b"), entryID(2)),
+		chromedp.SendKeys(chromedp.ID("forb-reason"), "same family"),
+		chromedp.Click(chromedp.ID("forb-add")))
+	waitJS(t, desk, "the pair kept apart listed", `document.querySelectorAll('#forb-list li button').length === 1`)
+
+	consoleDraw(t, desk)
+	var drawn struct {
+		Tables []apiTable `json:"tables"`
+	}
+	c.director.api.call("GET", fmt.Sprintf("/tournaments/%d/rounds/1", id), nil, &drawn, http.StatusOK)
+	for _, tb := range drawn.Tables {
+		pair := map[string]bool{fmt.Sprint(tb.NS.Entries[0].ID): true, fmt.Sprint(tb.EW.Entries[0].ID): true}
+		if pair[entryID(1)] && pair[entryID(2)] {
+			t.Errorf("entries 1 and 2 were kept apart in the console, and the draw seats them together at table %d", tb.Number)
+		}
+	}
+	ew1, ew2 := drawn.Tables[0].EW.Entries[0].ID, drawn.Tables[1].EW.Entries[0].ID
+	consoleSwapEW(t, desk, 1, 2, "EW of table 1 must sit near the door")
+	var swapped struct {
+		Overridden bool       `json:"overridden"`
+		Tables     []apiTable `json:"tables"`
+	}
+	c.director.api.call("GET", fmt.Sprintf("/tournaments/%d/rounds/1", id), nil, &swapped, http.StatusOK)
+	if !swapped.Overridden || swapped.Tables[0].EW.Entries[0].ID != ew2 || swapped.Tables[1].EW.Entries[0].ID != ew1 {
+		t.Errorf("after the console swapped EW of tables 1 and 2 the round is overridden=%v with EW %d and %d, want %d and %d",
+			swapped.Overridden, swapped.Tables[0].EW.Entries[0].ID, swapped.Tables[1].EW.Entries[0].ID, ew2, ew1)
+	}
+	round := consoleStartRound(t, desk)
 	if round != 1 {
 		t.Fatalf("the console drew round %d, want 1", round)
 	}
@@ -280,6 +345,14 @@ func TestBrowserConsoleRunsATournament(t *testing.T) {
 	waitJS(t, desk, "the tables shown", `document.querySelectorAll('#live-table tbody tr[data-state="confirmed"]').length === 4`)
 	do(t, desk, "looking at the tables", chromedp.ScrollIntoView(chromedp.ID("sec-live")))
 	inspect(t, desk, "console-tournament-desktop")
+
+	// A penalty, with its reason, into the audit trail.
+	do(t, desk, "giving a penalty",
+		chromedp.SetValue(chromedp.ID("pen-entry"), entryID(3)),
+		chromedp.SetValue(chromedp.ID("pen-vp"), "1"),
+		chromedp.SendKeys(chromedp.ID("pen-reason"), "slow play"),
+		chromedp.Click(chromedp.ID("pen-submit")))
+	waitJS(t, desk, "the penalty in the audit trail", `[...document.querySelectorAll('#audit-list li[data-kind="penalty"]')].some(li => li.textContent.includes('slow play'))`)
 
 	reason := "NS's second burraco was left off"
 	consoleCorrectSheet(t, desk, round, 1, 1,
