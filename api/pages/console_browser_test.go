@@ -9,8 +9,10 @@ package pages_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -418,4 +420,78 @@ func TestBrowserConsoleRunsATournament(t *testing.T) {
 		t.Errorf("a player sees the tournament's console")
 	}
 	inspect(t, other, "console-refused-desktop")
+}
+
+// TestBrowserConsoleTellsWhereEachTableIs: the live view's states, asked
+// of console-state.js in the browser: not started, deal k of n entered,
+// waiting for confirmation, confirmed, decided, and late once nothing
+// happened at a table being played for more than the chosen minutes
+// (counted from the round's start, then from the table's last entry or
+// confirmation).
+func TestBrowserConsoleTellsWhereEachTableIs(t *testing.T) {
+	b := newBrowser(t)
+	srv := httptest.NewServer(router())
+	t.Cleanup(srv.Close)
+	ctx := b.newContext(800, 600)
+	do(t, ctx, "opening a page", chromedp.Navigate(srv.URL+"/app/"))
+
+	const start = "2026-11-26T20:00:00Z"
+	at := func(min int) string { return fmt.Sprintf("2026-11-26T20:%02d:00Z", min) }
+	side := `{"entries":[{"id":1}]}`
+	deal := func(status string, entered, confirmed int) string {
+		c := "null"
+		if confirmed >= 0 {
+			c = fmt.Sprintf("%q", at(confirmed))
+		}
+		return fmt.Sprintf(`{"status":%q,"entered_at":%q,"confirmed_at":%s}`, status, at(entered), c)
+	}
+	tests := []struct {
+		name      string
+		round     string
+		deals     []string
+		decidedBy string
+		noEW      bool
+		nowMin    int
+		wantKey   string
+		wantLate  bool
+		wantK     int
+	}{
+		{"pairings published: not started", "pairings_published", nil, "", false, 50, "notStarted", false, 0},
+		{"playing, nothing yet, in time", "playing", nil, "", false, 15, "notStarted", false, 0},
+		{"playing, nothing for 25 minutes: late", "playing", nil, "", false, 25, "notStarted", true, 0},
+		{"one deal confirmed", "playing", []string{deal("confirmed", 10, 12)}, "", false, 20, "dealOf", false, 1},
+		{"two deals, the last 21 minutes ago: late", "playing", []string{deal("confirmed", 10, 12), deal("confirmed", 20, 21)}, "", false, 42, "dealOf", true, 2},
+		{"a deal waiting for confirmation", "playing", []string{deal("confirmed", 10, 12), deal("entered", 25, -1)}, "", false, 30, "waiting", false, 2},
+		{"every deal confirmed, never late", "playing", []string{deal("confirmed", 10, 12), deal("confirmed", 20, 21), deal("confirmed", 30, 31)}, "", false, 59, "confirmed", false, 0},
+		{"decided by a ruling", "playing", nil, "abandonment", false, 59, "decided", false, 0},
+		{"a rest", "playing", nil, "", true, 59, "bye", false, 0},
+		{"closed round, incomplete: not late", "closed", []string{deal("confirmed", 10, 12)}, "", false, 59, "dealOf", false, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ew := side
+			if tt.noEW {
+				ew = "null"
+			}
+			result := "{}"
+			if tt.decidedBy != "" {
+				result = fmt.Sprintf(`{"decided_by":%q}`, tt.decidedBy)
+			}
+			table := fmt.Sprintf(`{"ns":%s,"ew":%s,"planned_deals":3,"deals":[%s],"result":%s}`, side, ew, strings.Join(tt.deals, ","), result)
+			js := fmt.Sprintf(`import('/app/assets/console-state.js').then(m => JSON.stringify(
+				m.tableState({status:%q}, %s, Date.parse(%q), 20, Date.parse(%q))))`, tt.round, table, at(tt.nowMin), start)
+			raw := get(t, ctx, "asking the table's state", chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
+			var got struct {
+				Key  string `json:"key"`
+				Late bool   `json:"late"`
+				K    int    `json:"k"`
+			}
+			if err := json.Unmarshal([]byte(raw), &got); err != nil {
+				t.Fatalf("%s: %v", raw, err)
+			}
+			if got.Key != tt.wantKey || got.Late != tt.wantLate || got.K != tt.wantK {
+				t.Errorf("state %+v, want key %s, late %v, k %d", got, tt.wantKey, tt.wantLate, tt.wantK)
+			}
+		})
+	}
 }

@@ -11,6 +11,7 @@ import { start } from './layout.js';
 import { get, send, poll, session, ApiError } from './api.js';
 import { t, lang, fmtNumber } from './i18n.js';
 import { PARTS, partsTotal } from './score.js';
+import { tableState } from './console-state.js';
 
 const $ = (id) => document.getElementById(id);
 const TIE_BREAKS = ['vp', 'mp_difference', 'mp_for', 'head_to_head', 'opponents_vp', 'lots'];
@@ -579,28 +580,6 @@ async function overridePairings(e) {
 function roundStartedAt(n) {
   const ev = state.audit.filter((a) => a.kind === 'round_started' && a.data && a.data.round === n).pop();
   return ev ? new Date(ev.at).getTime() : 0;
-}
-
-// tableState says where a table is: not started, deal k of n entered,
-// waiting for confirmation, confirmed (complete), decided by a ruling;
-// late when nothing happened there for more than the chosen minutes.
-export function tableState(round, tb, now, lateMinutes, startedAt) {
-  if (round.status === 'pairings_published') return { key: 'notStarted', cls: '' };
-  if (!tb.ns || !tb.ew) return { key: 'bye', cls: 'state-confirmed' };
-  const deals = tb.deals || [];
-  const confirmed = deals.filter((d) => d.status === 'confirmed').length;
-  const waiting = deals.filter((d) => d.status === 'entered').length;
-  if (tb.result && tb.result.decided_by) return { key: 'decided', cls: 'state-confirmed', by: tb.result.decided_by };
-  if (confirmed >= tb.planned_deals && waiting === 0) return { key: 'confirmed', cls: 'state-confirmed' };
-  let last = startedAt;
-  for (const d of deals) {
-    last = Math.max(last, new Date(d.entered_at).getTime() || 0, d.confirmed_at ? new Date(d.confirmed_at).getTime() : 0);
-  }
-  const late = round.status === 'playing' && last > 0 && now - last > lateMinutes * 60e3;
-  const mins = last > 0 ? Math.floor((now - last) / 60e3) : 0;
-  if (waiting > 0) return { key: 'waiting', cls: late ? 'state-late' : 'state-waiting', k: deals.length, n: tb.planned_deals, late, mins };
-  if (deals.length === 0) return { key: 'notStarted', cls: late ? 'state-late' : '', late, mins };
-  return { key: 'dealOf', cls: late ? 'state-late' : '', k: deals.length, n: tb.planned_deals, late, mins };
 }
 
 function renderLive() {
