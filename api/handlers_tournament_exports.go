@@ -131,16 +131,16 @@ func (s *server) printPage(w http.ResponseWriter, r *http.Request, render func(i
 	writePage(w, lang, http.StatusOK, buf.Bytes())
 }
 
-// failPage answers a printable page that cannot be made. A person (a
-// browser, or any client that does not ask for JSON) gets an HTML page
-// with p's status saying what is missing and what to do, the stable code
-// printed small; a client whose Accept asks for JSON and not HTML gets p
-// as problem+json, as from any other route.
+// failPage answers a printable page that cannot be made. A person's
+// browser (its Accept names text/html) gets an HTML page with p's status
+// saying what is missing and what to do, the stable code printed small
+// and in X-Problem-Code; any other client gets p as problem+json, as from
+// every other route.
 func (s *server) failPage(w http.ResponseWriter, r *http.Request, lang printout.Lang, head printout.Head, p Problem, fields ...FieldError) {
 	if len(fields) > 0 {
 		p.Errors = fields
 	}
-	if wantsJSON(r.Header.Get("Accept")) {
+	if !wantsHTML(r.Header.Get("Accept")) {
 		writeProblem(w, p)
 		return
 	}
@@ -158,11 +158,10 @@ func (s *server) failPage(w http.ResponseWriter, r *http.Request, lang printout.
 	writePage(w, lang, p.Status, buf.Bytes())
 }
 
-// wantsJSON reports whether an Accept header asks for JSON and not for
-// HTML: what an API client sends, never a browser.
-func wantsJSON(accept string) bool {
-	a := strings.ToLower(accept)
-	return strings.Contains(a, "json") && !strings.Contains(a, "text/html")
+// wantsHTML reports whether an Accept header names HTML, as every
+// browser's navigation does; API clients name JSON, or nothing.
+func wantsHTML(accept string) bool {
+	return strings.Contains(strings.ToLower(accept), "text/html")
 }
 
 // writePage sends a printable page (or its notice) with status.
@@ -189,8 +188,8 @@ func writePage(w http.ResponseWriter, lang printout.Lang, status int, body []byt
 //	@Param			Accept-Language	header		string	false	"Used when lang is absent"
 //	@Success		200				{string}	string	"The page"
 //	@Header			200				{string}	Content-Security-Policy	"default-src 'none' and the page's own inline style by its hash: static HTML, no script"
-//	@Failure	400	{string}	string	"invalid_parameter: a path parameter is not a positive integer, or lang is not it or en. Like every refusal of a printable page: an HTML page with this status saying what is wrong and what to do, its code in X-Problem-Code (a Problem as application/problem+json when Accept asks for JSON and not HTML)"
-//	@Failure	404	{string}	string	"not_found: no such tournament, or a draft the caller may not see (an HTML page, see 400)"
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer, or lang is not it or en. Like every refusal of a printable page: a Problem, or for a browser (Accept naming text/html) an HTML page with this status saying what is wrong and what to do, its code in X-Problem-Code"
+//	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see (for a browser an HTML page, see 400)"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/print/standings [get]
 func (s *server) printTournamentStandings(w http.ResponseWriter, r *http.Request) {
@@ -212,8 +211,8 @@ func (s *server) printTournamentStandings(w http.ResponseWriter, r *http.Request
 //	@Param			Accept-Language	header		string	false	"Used when lang is absent"
 //	@Success		200				{string}	string	"The page"
 //	@Header			200				{string}	Content-Security-Policy	"default-src 'none' and the page's own inline style by its hash: static HTML, no script"
-//	@Failure	400	{string}	string	"invalid_parameter: a path parameter or round is not a positive integer, or lang is not it or en. Like every refusal of a printable page: an HTML page with this status saying what is wrong and what to do, its code in X-Problem-Code (a Problem as application/problem+json when Accept asks for JSON and not HTML)"
-//	@Failure	404	{string}	string	"not_found (no such tournament, or a draft the caller may not see), round_not_found (also before the first draw: the page says to draw the round first); an HTML page, see 400"
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter or round is not a positive integer, or lang is not it or en. Like every refusal of a printable page: a Problem, or for a browser (Accept naming text/html) an HTML page with this status saying what is wrong and what to do, its code in X-Problem-Code"
+//	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), round_not_found (also before the first draw: the page says to draw the round first); for a browser an HTML page, see 400"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/print/tables [get]
 func (s *server) printTournamentTables(w http.ResponseWriter, r *http.Request) {
@@ -249,8 +248,8 @@ func (s *server) printTournamentTables(w http.ResponseWriter, r *http.Request) {
 //	@Param			Accept-Language	header		string	false	"Used when lang is absent"
 //	@Success		200				{string}	string	"The page"
 //	@Header			200				{string}	Content-Security-Policy	"default-src 'none' and the page's own inline style by its hash: static HTML, no script"
-//	@Failure	400	{string}	string	"invalid_parameter: a path parameter is not a positive integer, or lang is not it or en. Like every refusal of a printable page: an HTML page with this status saying what is wrong and what to do, its code in X-Problem-Code (a Problem as application/problem+json when Accept asks for JSON and not HTML)"
-//	@Failure	404	{string}	string	"not_found: no such tournament, or a draft the caller may not see (an HTML page, see 400)"
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer, or lang is not it or en. Like every refusal of a printable page: a Problem, or for a browser (Accept naming text/html) an HTML page with this status saying what is wrong and what to do, its code in X-Problem-Code"
+//	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see (for a browser an HTML page, see 400)"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/print/results [get]
 func (s *server) printTournamentResults(w http.ResponseWriter, r *http.Request) {

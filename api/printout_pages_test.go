@@ -14,8 +14,8 @@ import (
 // TestPrintPagesSayWhatIsMissingInsteadOfJSON: the printable pages are for
 // people, so a page that cannot be made is an HTML page with the problem's
 // status, in the page's language, saying what is missing and what to do —
-// not problem+json and not a blank page. A client that asks for JSON (and
-// not HTML) still gets the problem.
+// not problem+json and not a blank page — for a browser (Accept naming
+// text/html). An API client still gets the problem.
 func TestPrintPagesSayWhatIsMissingInsteadOfJSON(t *testing.T) {
 	te := newTourneyEnv(t, storetest.SQLite(t))
 	id := te.tournament(domain.PairsTournament, 3, domain.SetupInput{Movement: new(domain.MovementDanish), Rounds: new(3)})
@@ -33,9 +33,9 @@ func TestPrintPagesSayWhatIsMissingInsteadOfJSON(t *testing.T) {
 	}{
 		{"tables before any draw", tpath(id, "print", "tables") + "?lang=en", browser, http.StatusNotFound, "round_not_found",
 			[]string{"No table cards yet", "This round has not been drawn", "Draw the round in the director console"}, nil},
-		{"tables before any draw, italian", tpath(id, "print", "tables"), map[string]string{"Accept-Language": "it-IT,it;q=0.9"},
+		{"tables before any draw, italian", tpath(id, "print", "tables"), map[string]string{"Accept": "text/html", "Accept-Language": "it-IT,it;q=0.9"},
 			http.StatusNotFound, "round_not_found", []string{"Ancora nessun cartellino", "Sorteggia il turno"}, nil},
-		{"tables of a round not drawn", tpath(id, "print", "tables") + "?round=2&lang=en", nil, http.StatusNotFound, "round_not_found",
+		{"tables of a round not drawn", tpath(id, "print", "tables") + "?round=2&lang=en", browser, http.StatusNotFound, "round_not_found",
 			[]string{"This round has not been drawn"}, nil},
 		{"results before any result", tpath(id, "print", "results") + "?lang=en", browser, http.StatusOK, "",
 			[]string{"No round has been drawn yet, so there are no results.", "The standings page lists the entries"}, nil},
@@ -82,13 +82,15 @@ func TestPrintPagesSayWhatIsMissingInsteadOfJSON(t *testing.T) {
 		})
 	}
 
-	t.Run("a client asking for JSON gets the problem", func(t *testing.T) {
-		p := te.problem(http.StatusNotFound, req{Method: "GET", Path: tpath(id, "print", "tables"),
-			Header: map[string]string{"Accept": "application/problem+json"}})
-		if p.Code != "round_not_found" {
-			t.Errorf("code %q, want round_not_found", p.Code)
-		}
-	})
+	for _, accept := range []string{"", "*/*", "application/problem+json"} {
+		t.Run("an API client gets the problem (Accept "+accept+")", func(t *testing.T) {
+			p := te.problem(http.StatusNotFound, req{Method: "GET", Path: tpath(id, "print", "tables"),
+				Header: map[string]string{"Accept": accept}})
+			if p.Code != "round_not_found" {
+				t.Errorf("code %q, want round_not_found", p.Code)
+			}
+		})
+	}
 
 	t.Run("standings of a tournament without entries", func(t *testing.T) {
 		empty := te.tournament(domain.PairsTournament, 3, domain.SetupInput{Movement: new(domain.MovementDanish), Rounds: new(3)})
