@@ -15,6 +15,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -196,6 +197,21 @@ func consolePublish(t *testing.T, ctx context.Context) {
 	waitJS(t, ctx, "the results published", `document.querySelector('#t-status strong').textContent === 'Results published'`)
 }
 
+// consoleContext is newContext for a director's tab that lives through a
+// whole tournament: newContext's 90 s are too short for it on a busy
+// machine.
+func consoleContext(t *testing.T, b *browser, width, height int64) context.Context {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(b.alloc, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	ctx, cancelT := context.WithTimeout(ctx, 5*time.Minute)
+	t.Cleanup(cancelT)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, height)); err != nil {
+		t.Fatalf("opening a browser context: %v", err)
+	}
+	return ctx
+}
+
 func evalBool(t *testing.T, ctx context.Context, expr string) bool {
 	t.Helper()
 	return get(t, ctx, expr, chromedp.Evaluate[bool](expr))
@@ -233,7 +249,7 @@ func TestBrowserConsoleRunsATournament(t *testing.T) {
 		ids[n] = c.profile("Socio "+n, nil)
 	}
 
-	desk := b.newContext(1280, 900)
+	desk := consoleContext(t, b, 1280, 900)
 	signInPage(t, desk, srv.URL, c.director, "/app/console")
 	consoleOpen(t, desk, srv.URL, "")
 	inspect(t, desk, "console-home-desktop")
