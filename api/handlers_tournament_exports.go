@@ -6,6 +6,9 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
 
 	"github.com/burraco/burraco/api/printout"
 	"github.com/burraco/burraco/domain"
@@ -93,41 +96,88 @@ func (s *server) exportTournamentSheets(w http.ResponseWriter, r *http.Request) 
 }
 
 // printPage answers a printable page of tournament id in the language of
-// ?lang= or Accept-Language (an unknown ?lang= is 400 invalid_parameter);
-// render fills it from the state read, or refuses.
+// ?lang= or Accept-Language; render fills it from the state read, or
+// refuses. The pages are for people: a refusal (no such tournament, no
+// round drawn, a wrong ?lang=) is a page too, with the problem's status,
+// saying what is missing and what to do (see failPage).
 func (s *server) printPage(w http.ResponseWriter, r *http.Request, render func(io.Writer, printout.Lang, playView) error) error {
-	id, err := pathTournament(r)
-	if err != nil {
-		return err
+	lang, langOK := printout.LangFor(r.URL.Query().Get("lang"), r.Header.Get("Accept-Language"))
+	id, err := strconv.ParseInt(chi.URLParam(r, "tournamentID"), 10, 64)
+	if err != nil || id <= 0 {
+		s.failPage(w, r, lang, printout.Head{}, newProblem(r, codeInvalidParameter, "a path parameter is invalid"),
+			FieldError{Field: "tournamentID", Code: "invalid", Message: "must be a positive integer"})
+		return nil
 	}
-	lang, ok := printout.LangFor(r.URL.Query().Get("lang"), r.Header.Get("Accept-Language"))
-	if !ok {
-		return problem(codeInvalidParameter, "the language is not one the printouts have",
+	if !langOK {
+		s.failPage(w, r, lang, printout.Head{}, newProblem(r, codeInvalidParameter, "the language is not one the printouts have"),
 			FieldError{Field: "lang", Code: "invalid", Message: "must be it or en"})
+		return nil
 	}
-	read, err := s.readPlay(r, id)
+	read, err := s.svc.Play.Read(r.Context(), ActorFrom(r.Context()), id)
 	if err != nil {
-		return err
+		s.failPage(w, r, lang, printout.Head{}, s.problemOfErr(r, err))
+		return nil
 	}
+	v := newPlayView(read)
 	var buf bytes.Buffer
-	if err := render(&buf, lang, newPlayView(read)); err != nil {
-		return err
+	if err := render(&buf, lang, v); err != nil {
+		s.failPage(w, r, lang, v.head(s.cfg.Now()), s.problemOfErr(r, err))
+		return nil
 	}
+	writePage(w, lang, http.StatusOK, buf.Bytes())
+	return nil
+}
+
+// failPage answers a printable page that cannot be made. A person's
+// browser (its Accept names text/html) gets an HTML page with p's status
+// saying what is missing and what to do, the stable code printed small
+// and in X-Problem-Code; any other client gets p as problem+json, as from
+// every other route.
+func (s *server) failPage(w http.ResponseWriter, r *http.Request, lang printout.Lang, head printout.Head, p Problem, fields ...FieldError) {
+	if len(fields) > 0 {
+		p.Errors = fields
+	}
+	if !wantsHTML(r.Header.Get("Accept")) {
+		writeProblem(w, p)
+		return
+	}
+	n := printout.NewNotice(lang, p.Code)
+	n.Head, n.RequestID = head, p.RequestID
+	var buf bytes.Buffer
+	if err := printout.RenderNotice(&buf, lang, n); err != nil {
+		s.failErr(w, r, err) // the notice template is constant: a failure here is a bug, answered as one
+		return
+	}
+	if p.Status == http.StatusServiceUnavailable {
+		w.Header().Set("Retry-After", "1")
+	}
+	w.Header().Set("X-Problem-Code", p.Code)
+	writePage(w, lang, p.Status, buf.Bytes())
+}
+
+// wantsHTML reports whether an Accept header names HTML, as every
+// browser's navigation does; API clients name JSON, or nothing.
+func wantsHTML(accept string) bool {
+	return strings.Contains(strings.ToLower(accept), "text/html")
+}
+
+// writePage sends a printable page (or its notice) with status.
+func writePage(w http.ResponseWriter, lang printout.Lang, status int, body []byte) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", printout.ContentSecurityPolicy) // static pages: no script, their own style only
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Content-Language", string(lang))
-	w.Header().Set("Vary", "Accept-Language")
-	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(buf.Bytes())
-	return nil
+	w.Header().Set("Vary", "Accept, Accept-Language")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
 }
 
 // printTournamentStandings prints the standings.
 //
 //	@Summary		Print the standings
 //	@ID			printTournamentStandings
-//	@Description	A printable A4 page of the standings, in Italian or English (?lang=, else Accept-Language, else English).
+//	@Description	A printable A4 page of the standings, also read on a phone (360 px: the optional columns are left out there), in Italian or English (?lang=, else Accept-Language, else English).
 //	@Tags			results
 //	@Produce		html
 //	@Param			tournamentID	path		int		true	"Tournament id"
@@ -135,8 +185,8 @@ func (s *server) printPage(w http.ResponseWriter, r *http.Request, render func(i
 //	@Param			Accept-Language	header		string	false	"Used when lang is absent"
 //	@Success		200				{string}	string	"The page"
 //	@Header			200				{string}	Content-Security-Policy	"default-src 'none' and the page's own inline style by its hash: static HTML, no script"
-//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer, or lang is not it or en"
-//	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer, or lang is not it or en. Like every refusal of a printable page: a Problem, or for a browser (Accept naming text/html) an HTML page with this status saying what is wrong and what to do, its code in X-Problem-Code"
+//	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see (for a browser an HTML page, see 400)"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/print/standings [get]
 func (s *server) printTournamentStandings(w http.ResponseWriter, r *http.Request) error {
@@ -158,15 +208,18 @@ func (s *server) printTournamentStandings(w http.ResponseWriter, r *http.Request
 //	@Param			Accept-Language	header		string	false	"Used when lang is absent"
 //	@Success		200				{string}	string	"The page"
 //	@Header			200				{string}	Content-Security-Policy	"default-src 'none' and the page's own inline style by its hash: static HTML, no script"
-//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter or round is not a positive integer, or lang is not it or en"
-//	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), round_not_found (also before the first draw)"
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter or round is not a positive integer, or lang is not it or en. Like every refusal of a printable page: a Problem, or for a browser (Accept naming text/html) an HTML page with this status saying what is wrong and what to do, its code in X-Problem-Code"
+//	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), round_not_found (also before the first draw: the page says to draw the round first); for a browser an HTML page, see 400"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/print/tables [get]
 func (s *server) printTournamentTables(w http.ResponseWriter, r *http.Request) error {
 	q := query{r: r}
 	round := q.int64("round")
 	if err := q.err(); err != nil {
-		return err
+		lang, _ := printout.LangFor(r.URL.Query().Get("lang"), r.Header.Get("Accept-Language"))
+		s.failPage(w, r, lang, printout.Head{}, newProblem(r, codeInvalidParameter, "some query parameters are invalid"),
+			FieldError{Field: "round", Code: "invalid", Message: "must be a positive integer"})
+		return nil
 	}
 	return s.printPage(w, r, func(out io.Writer, l printout.Lang, v playView) error {
 		n := v.snap.CurrentRound
@@ -184,7 +237,7 @@ func (s *server) printTournamentTables(w http.ResponseWriter, r *http.Request) e
 //
 //	@Summary		Print the results
 //	@ID			printTournamentResults
-//	@Description	Every round's tables with MP and VP, rulings noted, byes, on A4, in Italian or English.
+//	@Description	Every round's tables with MP and VP, rulings noted, byes, on A4 and on a phone, in Italian or English. Before the first draw the page says there are no results yet and when they appear.
 //	@Tags			results
 //	@Produce		html
 //	@Param			tournamentID	path		int		true	"Tournament id"
@@ -192,8 +245,8 @@ func (s *server) printTournamentTables(w http.ResponseWriter, r *http.Request) e
 //	@Param			Accept-Language	header		string	false	"Used when lang is absent"
 //	@Success		200				{string}	string	"The page"
 //	@Header			200				{string}	Content-Security-Policy	"default-src 'none' and the page's own inline style by its hash: static HTML, no script"
-//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer, or lang is not it or en"
-//	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer, or lang is not it or en. Like every refusal of a printable page: a Problem, or for a browser (Accept naming text/html) an HTML page with this status saying what is wrong and what to do, its code in X-Problem-Code"
+//	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see (for a browser an HTML page, see 400)"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/print/results [get]
 func (s *server) printTournamentResults(w http.ResponseWriter, r *http.Request) error {

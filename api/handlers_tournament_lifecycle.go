@@ -110,3 +110,28 @@ func (s *server) setTournamentForbidden(w http.ResponseWriter, r *http.Request) 
 	}
 	return respond(w, http.StatusOK, newPlayView(out.TournamentRead).forbidden())
 }
+
+// getTournamentForbidden returns the pairs kept apart.
+//
+//	@Summary		Get the forbidden pairings
+//	@ID			getTournamentForbidden
+//	@Description	The pairs of entries that must not meet, as set with PUT: what a director's console shows before changing the list (PUT replaces it). Readable by whoever may read the tournament; the reasons given are in the audit trail only.
+//	@Tags			rounds
+//	@Produce		json
+//	@Param			tournamentID	path		int	true	"Tournament id"
+//	@Success		200				{object}	TournamentForbidden
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer"
+//	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
+//	@x-auth-optional	true
+//	@Router			/api/v1/tournaments/{tournamentID}/forbidden [get]
+func (s *server) getTournamentForbidden(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathTournament(r)
+	if err != nil {
+		return err
+	}
+	read, err := s.readPlay(r, id)
+	if err != nil {
+		return err
+	}
+	return respond(w, http.StatusOK, newPlayView(read).forbidden())
+}

@@ -41,6 +41,7 @@ func (s *server) tournamentPlayRoutes(r routes) {
 	auth.post("/rounds/{round}/tables/{table}/corrections", s.correctTournamentScore)
 	auth.post("/rounds/{round}/tables/{table}/rulings", s.tournamentRuling)
 	auth.post("/penalties", s.tournamentPenalty)
+	r.get("/forbidden", s.getTournamentForbidden)
 	auth.put("/forbidden", s.setTournamentForbidden)
 	r.get("/standings", s.tournamentStandings)
 	auth.get("/audit", s.tournamentAudit)

@@ -256,16 +256,21 @@ func fail(w http.ResponseWriter, r *http.Request, code, detail string) {
 // anything else as a 500 with a generic message, logged with the request
 // id and never echoed.
 func (s *server) failErr(w http.ResponseWriter, r *http.Request, err error) {
+	writeProblem(w, s.problemOfErr(r, err))
+}
+
+// problemOfErr is the problem failErr answers for err, logged as it says.
+func (s *server) problemOfErr(r *http.Request, err error) Problem {
 	var pe *problemError
 	var de *domain.Error
 	switch {
 	case errors.As(err, &pe):
 		p := newProblem(r, pe.code, pe.detail)
 		p.Errors = pe.fields
-		writeProblem(w, p)
+		return p
 	case errors.Is(err, context.DeadlineExceeded):
 		s.log.WarnContext(r.Context(), "request timed out", "request_id", RequestIDFrom(r.Context()), "err", err)
-		fail(w, r, codeTimeout, "the request took too long; try again")
+		return newProblem(r, codeTimeout, "the request took too long; try again")
 	case errors.As(err, &de) && domain.ErrorKind(de) != domain.KindInternal:
 		if de.Err != nil {
 			s.log.DebugContext(r.Context(), "request failed", "request_id", RequestIDFrom(r.Context()), "code", de.Code, "err", err)
@@ -273,9 +278,9 @@ func (s *server) failErr(w http.ResponseWriter, r *http.Request, err error) {
 		p := problemOf(r, string(de.Code), domain.ErrorKind(de), de.Message)
 		p.Errors = fieldErrorsOut(de.Fields)
 		p.CurrentVersion = de.Current
-		writeProblem(w, p)
+		return p
 	default:
 		s.log.ErrorContext(r.Context(), "internal error", "request_id", RequestIDFrom(r.Context()), "method", r.Method, "path", r.URL.Path, "err", err)
-		fail(w, r, string(domain.EInternal), "an internal error occurred; quote the request id when reporting it")
+		return newProblem(r, string(domain.EInternal), "an internal error occurred; quote the request id when reporting it")
 	}
 }

@@ -29,6 +29,8 @@ var routes = map[string]string{
 	"signin": "signin.html",
 	"pad":    "pad.html",
 	"hall":   "hall.html",
+	// the director console; one tournament is ?t=ID
+	"console": "console.html",
 }
 
 // file is an embedded file served from memory with its ETag.

@@ -33,6 +33,7 @@ func TestPagesAnswerWithTheirFiles(t *testing.T) {
 		{"UnknownPageIsAPageNotJSON", "/app/nothing-here", 404, "text/html; charset=utf-8", "notfound.title"},
 		{"HTMLIsNotAnAsset", "/app/assets/index.html", 404, "text/html; charset=utf-8", "notfound.title"},
 		{"NoPathsAboveAssets", "/app/assets/../pages.go", 404, "text/html; charset=utf-8", "notfound.title"},
+		{"ConsoleIsHTML", "/app/console", 200, "text/html; charset=utf-8", `id="console-home"`},
 		{"HallOfNoNumberIsNotFound", "/app/hall/abc", 404, "text/html; charset=utf-8", "notfound.title"},
 	}
 	for _, c := range cases {

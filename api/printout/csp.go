@@ -9,7 +9,8 @@ import (
 // ContentSecurityPolicy is the policy the pages are served with: they are
 // static HTML, so nothing may load or run but their one inline style,
 // allowed by its hash (the style is constant text of base.html: html/template
-// leaves it as it is). No script at all.
+// leaves it as it is, but for CSS comments, which it drops: so base.html's
+// style has none). No script at all.
 var ContentSecurityPolicy = "default-src 'none'; style-src '" + styleHash() + "'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 // styleHash is the CSP source of the <style> element of base.html: sha256-

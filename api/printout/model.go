@@ -122,3 +122,16 @@ type Sheets struct {
 	Head
 	Lines []SheetLine
 }
+
+// Notice is the page a person gets instead of a printout that cannot be
+// made (no such tournament, no round drawn yet, a wrong address): what is
+// missing and what to do, never the API's JSON. Code is the API's stable
+// problem code, printed small for whoever helps them.
+type Notice struct {
+	Head
+	Title     string
+	Message   string
+	Todo      string
+	Code      string
+	RequestID string
+}
