@@ -187,3 +187,11 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 		t.Fatal(err)
 	}
 }
+
+// inspect is what each page gets: axe, its budget and a screenshot.
+func inspect(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	checkAxe(t, ctx, name)
+	checkBudget(t, ctx, name)
+	screenshot(t, ctx, name)
+}
