@@ -132,7 +132,7 @@ func (p *playing) catchUpFrom(tx Tx) (bool, error) {
 			return false, nil
 		}
 		played++
-		p.last = &LastMove{Seat: m.Seat, Move: m.Move, Auto: m.Auto, At: m.At}
+		p.last = &LastMove{Seat: m.Seat, Move: m.Move, Auto: m.Auto, By: m.By, At: m.At}
 	}
 	if played < d.Moves {
 		return false, nil // the stored position holds moves the log does not: read it

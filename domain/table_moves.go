@@ -31,6 +31,7 @@ type FeedMove struct {
 	Seat    int
 	Move    json.RawMessage // engine.Move JSON
 	Auto    bool
+	By      MovedBy
 	At      time.Time
 	Taken   engine.Taken // already cut to what the viewer may see
 }
@@ -85,7 +86,7 @@ func movesSeenBy(tx Tx, t Table, seat, deal int, since int64) (MoveFeed, error) 
 				return MoveFeed{}, fmt.Errorf("table %d deal %d move %d: taken: %w", t.ID, deal, m.Index, err)
 			}
 		}
-		feed.Moves[i] = FeedMove{Version: m.Version, Index: m.Index, Seat: m.Seat, Move: m.Move, Auto: m.Auto, At: m.At,
+		feed.Moves[i] = FeedMove{Version: m.Version, Index: m.Index, Seat: m.Seat, Move: m.Move, Auto: m.Auto, By: m.By, At: m.At,
 			Taken: tk.SeenBy(t.Rules, m.Seat, seat)}
 	}
 	return feed, nil

@@ -11,6 +11,20 @@ import (
 
 // State implements TableService.
 func (s *tableService) State(ctx context.Context, actor Actor, id int64, invite string) (TableState, error) {
+	state, err := s.state(ctx, actor, id, invite)
+	if err != nil || !standingIn(state.Table, actor) {
+		return state, err
+	}
+	// A player a bot stands in for is back: they take the seat back at
+	// its next turn, which the state read again says (returning).
+	if err := s.reclaim(ctx, actor, id); err != nil {
+		return TableState{}, err
+	}
+	return s.state(ctx, actor, id, invite)
+}
+
+// state reads the table as the actor sees it.
+func (s *tableService) state(ctx context.Context, actor Actor, id int64, invite string) (TableState, error) {
 	var state TableState
 	tk := s.notes.ticket()
 	err := s.st.View(ctx, func(tx Tx) error {
@@ -162,6 +176,7 @@ func dealRecord(tx Tx, t Table, d TableDeal) (DealRecord, error) {
 		rec.Record.Moves[i] = engine.SeatMove{Seat: m.Seat, Move: mv}
 		rec.Times = append(rec.Times, m.At)
 		rec.Auto = append(rec.Auto, m.Auto)
+		rec.By = append(rec.By, m.By)
 	}
 	return rec, nil
 }

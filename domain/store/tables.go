@@ -30,6 +30,9 @@ type tableRow struct {
 	TurnSeconds        int
 	MatchSeconds       int
 	GraceSeconds       int
+	AbsentPolicy       string
+	Deadline           *time.Time
+	DeadlinePassed     bool
 	Status             string
 	FreeSeats          int
 	Version            int64
@@ -54,11 +57,16 @@ func tableRowOf(t domain.Table) tableRow {
 	if t.ClockUsed == nil {
 		used = []byte("[]")
 	}
+	policy := t.AbsentPolicy
+	if policy == "" { // a table made before the policy existed, or without one
+		policy = domain.AbsentForfeit
+	}
 	// Pointers are copied: the row may be kept in the table cache.
 	return tableRow{ID: t.ID, CreatorID: t.CreatorID, ClubID: clonePtr(t.ClubID), Rules: string(t.Rules), Options: string(t.Options),
 		Players: t.Players, MatchDeals: t.Match.Deals, MatchTarget: t.Match.Target, MatchRequireWinner: t.Match.RequireWinner,
 		Private: t.Private, InviteCode: t.InviteCode, AutoStart: t.AutoStart, TurnSeconds: t.TurnSeconds,
-		MatchSeconds: t.MatchSeconds, GraceSeconds: t.GraceSeconds, Status: string(t.Status), FreeSeats: t.FreeSeats,
+		MatchSeconds: t.MatchSeconds, GraceSeconds: t.GraceSeconds, AbsentPolicy: string(policy),
+		Deadline: utcPtr(t.Deadline), DeadlinePassed: t.DeadlinePassed, Status: string(t.Status), FreeSeats: t.FreeSeats,
 		Version: t.Version, DealNumber: t.DealNumber, Winner: clonePtr(t.Winner), Draw: t.Draw, LostOnTime: clonePtr(t.LostOnTime),
 		Result: string(t.Result), AbandonedBy: clonePtr(t.AbandonedBy), TurnStartedAt: utcPtr(t.TurnStartedAt), ClockUsed: string(used), CreatedAt: utc(t.CreatedAt),
 		UpdatedAt: utc(t.UpdatedAt), StartedAt: utcPtr(t.StartedAt), FinishedAt: utcPtr(t.FinishedAt)}
@@ -70,7 +78,8 @@ func (r tableRow) domain() domain.Table {
 		Options: json.RawMessage(r.Options), Players: r.Players,
 		Match:   domain.MatchFormat{Deals: r.MatchDeals, Target: r.MatchTarget, RequireWinner: r.MatchRequireWinner},
 		Private: r.Private, InviteCode: r.InviteCode, AutoStart: r.AutoStart, TurnSeconds: r.TurnSeconds,
-		MatchSeconds: r.MatchSeconds, GraceSeconds: r.GraceSeconds, Status: domain.TableStatus(r.Status),
+		MatchSeconds: r.MatchSeconds, GraceSeconds: r.GraceSeconds, AbsentPolicy: domain.AbsentPolicy(r.AbsentPolicy),
+		Deadline: utcPtr(r.Deadline), DeadlinePassed: r.DeadlinePassed, Status: domain.TableStatus(r.Status),
 		FreeSeats: r.FreeSeats, Version: r.Version, DealNumber: r.DealNumber, Winner: clonePtr(r.Winner), Draw: r.Draw,
 		LostOnTime: clonePtr(r.LostOnTime), Result: domain.TableResult(r.Result), AbandonedBy: clonePtr(r.AbandonedBy),
 		TurnStartedAt: utcPtr(r.TurnStartedAt), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
@@ -80,11 +89,14 @@ func (r tableRow) domain() domain.Table {
 }
 
 type seatRow struct {
-	TableID  int64 `gorm:"primaryKey"`
-	Seat     int   `gorm:"primaryKey"`
-	UserID   *int64
-	Bot      bool
-	JoinedAt *time.Time
+	TableID       int64 `gorm:"primaryKey"`
+	Seat          int   `gorm:"primaryKey"`
+	UserID        *int64
+	Bot           bool
+	JoinedAt      *time.Time
+	StandIn       string
+	StandInReason string
+	Returning     bool `gorm:"column:player_back"`
 }
 
 func (seatRow) TableName() string { return "table_seats" }
@@ -145,17 +157,18 @@ type moveRow struct {
 	Idx     int   `gorm:"primaryKey"`
 	Seat    int
 	Move    string
-	Auto    bool
-	At      time.Time
-	Version int64
-	Taken   string
+	Auto     bool
+	PlayedBy string
+	At       time.Time
+	Version  int64
+	Taken    string
 }
 
 func (moveRow) TableName() string { return "table_moves" }
 
 func (r moveRow) domain() domain.TableMove {
 	m := domain.TableMove{TableID: r.TableID, Deal: r.Deal, Index: r.Idx, Seat: r.Seat, Move: json.RawMessage(r.Move),
-		Auto: r.Auto, At: r.At.UTC(), Version: r.Version}
+		Auto: r.Auto, By: domain.MovedBy(r.PlayedBy), At: r.At.UTC(), Version: r.Version}
 	if r.Taken != "" {
 		m.Taken = json.RawMessage(r.Taken)
 	}
@@ -185,7 +198,8 @@ func (r tableRepo) Create(t *domain.Table) error {
 		return translate(err, "table")
 	}
 	for _, s := range t.Seats {
-		seat := seatRow{TableID: row.ID, Seat: s.Seat, UserID: s.UserID, Bot: s.Bot, JoinedAt: utcPtr(s.JoinedAt)}
+		seat := seatRow{TableID: row.ID, Seat: s.Seat, UserID: s.UserID, Bot: s.Bot, JoinedAt: utcPtr(s.JoinedAt),
+			StandIn: string(s.StandIn), StandInReason: s.StandInReason, Returning: s.Returning}
 		if err := r.t.db.Create(&seat).Error; err != nil {
 			return translate(err, "table seat")
 		}
@@ -216,7 +230,8 @@ func (r tableRepo) Lock(id int64) (domain.Table, error) { return r.byID(id, true
 // than the move's writes.
 func (r tableRepo) byID(id int64, lock bool) (domain.Table, error) {
 	t := r.t
-	q := `SELECT t.version, s.seat, s.user_id, u.name, s.bot, ` + t.stampCol("s.joined_at") + `
+	q := `SELECT t.version, s.seat, s.user_id, u.name, s.bot, ` + t.stampCol("s.joined_at") + `, s.stand_in,
+		s.stand_in_reason, s.player_back
 		FROM tables AS t LEFT JOIN table_seats AS s ON s.table_id = t.id LEFT JOIN users AS u ON u.id = s.user_id
 		WHERE t.id = $1 ORDER BY s.seat`
 	if lock && t.dialect == Postgres {
@@ -258,9 +273,11 @@ func (r tableRepo) seats(q string, id int64) (int64, []domain.Seat, error) {
 	for rows.Next() {
 		var seat *int
 		var name *string
-		var bot *bool
+		var bot, returning *bool
+		var standIn, reason *string
 		var s domain.Seat
-		if err := rows.Scan(&version, &seat, &s.UserID, &name, &bot, optStamp{&s.JoinedAt}); err != nil {
+		if err := rows.Scan(&version, &seat, &s.UserID, &name, &bot, optStamp{&s.JoinedAt}, &standIn, &reason,
+			&returning); err != nil {
 			return 0, nil, translate(err, "table seat")
 		}
 		found = true
@@ -268,6 +285,13 @@ func (r tableRepo) seats(q string, id int64) (int64, []domain.Seat, error) {
 			continue
 		}
 		s.Seat, s.Bot, s.JoinedAt = *seat, bot != nil && *bot, utcPtr(s.JoinedAt)
+		s.Returning = returning != nil && *returning
+		if standIn != nil {
+			s.StandIn = domain.StandIn(*standIn)
+		}
+		if reason != nil {
+			s.StandInReason = *reason
+		}
 		if name != nil {
 			s.UserName = *name
 		}
@@ -289,14 +313,14 @@ func (r tableRepo) row(id int64) (tableRow, error) {
 		private, invite_code, auto_start, turn_seconds, match_seconds, grace_seconds, status, free_seats, version,
 		deal_number, winner, draw, lost_on_time, result, abandoned_by, ` + t.stampCol("turn_started_at") + `, clock_used, ` +
 		t.stampCol("created_at") + `, ` + t.stampCol("updated_at") + `, ` + t.stampCol("started_at") + `, ` +
-		t.stampCol("finished_at") + ` FROM tables WHERE id = $1`
+		t.stampCol("finished_at") + `, absent_policy, ` + t.stampCol("deadline") + `, deadline_passed FROM tables WHERE id = $1`
 	var row tableRow
 	err := t.queryRow(false, q, []any{id}, &row.ID, &row.CreatorID, &row.ClubID, &row.Rules, &row.Options, &row.Players,
 		&row.MatchDeals, &row.MatchTarget, &row.MatchRequireWinner, &row.Private, &row.InviteCode, &row.AutoStart,
 		&row.TurnSeconds, &row.MatchSeconds, &row.GraceSeconds, &row.Status, &row.FreeSeats, &row.Version,
 		&row.DealNumber, &row.Winner, &row.Draw, &row.LostOnTime, &row.Result, &row.AbandonedBy,
 		optStamp{&row.TurnStartedAt}, &row.ClockUsed, timestamp{&row.CreatedAt}, timestamp{&row.UpdatedAt},
-		optStamp{&row.StartedAt}, optStamp{&row.FinishedAt})
+		optStamp{&row.StartedAt}, optStamp{&row.FinishedAt}, &row.AbsentPolicy, optStamp{&row.Deadline}, &row.DeadlinePassed)
 	return row, translate(err, "table")
 }
 
@@ -326,7 +350,8 @@ func (r tableRepo) withSeats(rows []tableRow) ([]domain.Table, error) {
 	}
 	// Plain SQL (see plainsql.go): the lobby reads a page of tables and
 	// their seats on every call.
-	q := `SELECT s.table_id, s.seat, s.user_id, u.name, s.bot, ` + r.t.stampCol("s.joined_at") + `
+	q := `SELECT s.table_id, s.seat, s.user_id, u.name, s.bot, ` + r.t.stampCol("s.joined_at") + `, s.stand_in,
+		s.stand_in_reason, s.player_back
 		FROM table_seats AS s LEFT JOIN users AS u ON u.id = s.user_id
 		WHERE s.table_id IN (` + strings.Join(in, ", ") + `) ORDER BY s.table_id, s.seat`
 	seats, err := r.t.query(q, args...)
@@ -338,10 +363,12 @@ func (r tableRepo) withSeats(rows []tableRow) ([]domain.Table, error) {
 		var id int64
 		var name *string
 		var s domain.Seat
-		if err := seats.Scan(&id, &s.Seat, &s.UserID, &name, &s.Bot, optStamp{&s.JoinedAt}); err != nil {
+		var standIn string
+		if err := seats.Scan(&id, &s.Seat, &s.UserID, &name, &s.Bot, optStamp{&s.JoinedAt}, &standIn, &s.StandInReason,
+			&s.Returning); err != nil {
 			return nil, translate(err, "table seat")
 		}
-		s.JoinedAt = utcPtr(s.JoinedAt)
+		s.JoinedAt, s.StandIn = utcPtr(s.JoinedAt), domain.StandIn(standIn)
 		if name != nil {
 			s.UserName = *name
 		}
@@ -407,6 +434,7 @@ func tableColumns(row tableRow) []tableColumn {
 		{"lost_on_time", row.LostOnTime, func(o tableRow) bool { return sameInt(o.LostOnTime, row.LostOnTime) }},
 		{"result", row.Result, func(o tableRow) bool { return o.Result == row.Result }},
 		{"abandoned_by", row.AbandonedBy, func(o tableRow) bool { return sameInt(o.AbandonedBy, row.AbandonedBy) }},
+		{"deadline_passed", row.DeadlinePassed, func(o tableRow) bool { return o.DeadlinePassed == row.DeadlinePassed }},
 		{"turn_started_at", row.TurnStartedAt, func(o tableRow) bool { return sameTime(o.TurnStartedAt, row.TurnStartedAt) }},
 		{"clock_used", row.ClockUsed, func(o tableRow) bool { return o.ClockUsed == row.ClockUsed }},
 		{"updated_at", row.UpdatedAt, func(o tableRow) bool { return o.UpdatedAt.Equal(row.UpdatedAt) }},
@@ -431,7 +459,8 @@ func sameTime(a, b *time.Time) bool {
 
 func (r tableRepo) SetSeat(tableID int64, s domain.Seat) error {
 	res := r.t.db.Model(&seatRow{}).Where("table_id = ? AND seat = ?", tableID, s.Seat).Updates(map[string]any{
-		"user_id": s.UserID, "bot": s.Bot, "joined_at": utcPtr(s.JoinedAt),
+		"user_id": s.UserID, "bot": s.Bot, "joined_at": utcPtr(s.JoinedAt), "stand_in": string(s.StandIn),
+		"stand_in_reason": s.StandInReason, "player_back": s.Returning,
 	})
 	return hitOne(res, "table seat")
 }
@@ -445,7 +474,7 @@ func (r tableRepo) List(f domain.TableFilter, userID int64) ([]domain.Table, int
 		match_target, match_require_winner, private, invite_code, auto_start, turn_seconds, match_seconds, grace_seconds,
 		status, free_seats, version, deal_number, winner, draw, lost_on_time, result, abandoned_by, ` +
 		t.stampCol("created_at") + `, ` + t.stampCol("updated_at") + `, ` + t.stampCol("started_at") + `, ` +
-		t.stampCol("finished_at")}
+		t.stampCol("finished_at") + `, absent_policy, ` + t.stampCol("deadline") + `, deadline_passed`}
 	mine := func() string {
 		return "(creator_id = " + q.args.add(userID) +
 			" OR EXISTS (SELECT 1 FROM table_seats AS s WHERE s.table_id = tables.id AND s.user_id = " + q.args.add(userID) + "))"
@@ -477,7 +506,8 @@ func (r tableRepo) List(f domain.TableFilter, userID int64) ([]domain.Table, int
 			&row.MatchTarget, &row.MatchRequireWinner, &row.Private, &row.InviteCode, &row.AutoStart, &row.TurnSeconds,
 			&row.MatchSeconds, &row.GraceSeconds, &row.Status, &row.FreeSeats, &row.Version, &row.DealNumber, &row.Winner,
 			&row.Draw, &row.LostOnTime, &row.Result, &row.AbandonedBy, timestamp{&row.CreatedAt}, timestamp{&row.UpdatedAt},
-			optStamp{&row.StartedAt}, optStamp{&row.FinishedAt}, total)
+			optStamp{&row.StartedAt}, optStamp{&row.FinishedAt}, &row.AbsentPolicy, optStamp{&row.Deadline},
+			&row.DeadlinePassed, total)
 		rows = append(rows, row)
 		return err
 	})
@@ -524,9 +554,13 @@ func (r tableRepo) Deals(tableID int64) ([]domain.TableDeal, error) {
 }
 
 func (r tableRepo) AppendMove(m domain.TableMove) error {
-	return r.t.execOne("move", `INSERT INTO table_moves (table_id, deal, idx, seat, "move", "auto", "at", version, taken)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, m.TableID, m.Deal, m.Index, m.Seat, string(m.Move), m.Auto, utc(m.At),
-		m.Version, string(m.Taken))
+	by := m.By
+	if by == "" {
+		by = domain.ByPlayer
+	}
+	return r.t.execOne("move", `INSERT INTO table_moves (table_id, deal, idx, seat, "move", "auto", "at", version, taken, played_by)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, m.TableID, m.Deal, m.Index, m.Seat, string(m.Move), m.Auto, utc(m.At),
+		m.Version, string(m.Taken), string(by))
 }
 
 func (r tableRepo) MovesSince(tableID int64, deal int, since int64) ([]domain.TableMove, error) {
@@ -551,7 +585,7 @@ func (r tableRepo) Moves(tableID int64, deal int) ([]domain.TableMove, error) {
 // position.
 func (r tableRepo) MovesFrom(tableID int64, deal, from int) ([]domain.TableMove, error) {
 	t := r.t
-	rows, err := t.query(`SELECT idx, seat, "move", "auto", `+t.stampCol(`"at"`)+` FROM table_moves
+	rows, err := t.query(`SELECT idx, seat, "move", "auto", `+t.stampCol(`"at"`)+`, played_by FROM table_moves
 		WHERE table_id = $1 AND deal = $2 AND idx >= $3 ORDER BY idx`, tableID, deal, from)
 	if err != nil {
 		return nil, translate(err, "move")
@@ -561,7 +595,7 @@ func (r tableRepo) MovesFrom(tableID int64, deal, from int) ([]domain.TableMove,
 	for rows.Next() {
 		m := domain.TableMove{TableID: tableID, Deal: deal}
 		var move string
-		if err := rows.Scan(&m.Index, &m.Seat, &move, &m.Auto, timestamp{&m.At}); err != nil {
+		if err := rows.Scan(&m.Index, &m.Seat, &move, &m.Auto, timestamp{&m.At}, &m.By); err != nil {
 			return nil, translate(err, "move")
 		}
 		m.Move, m.At = json.RawMessage(move), m.At.UTC()
@@ -612,7 +646,7 @@ func (r tableRepo) DeleteIdempotentBefore(t time.Time) (int64, error) {
 
 func (r tableRepo) Clocked() ([]domain.Table, error) {
 	var rows []tableRow
-	err := r.t.db.Where("status = ? AND (turn_seconds > 0 OR match_seconds > 0 OR grace_seconds > 0)", string(domain.TablePlaying)).
+	err := r.t.db.Where("status = ? AND (turn_seconds > 0 OR match_seconds > 0 OR grace_seconds > 0 OR deadline IS NOT NULL)", string(domain.TablePlaying)).
 		Order("id").Find(&rows).Error
 	if err != nil {
 		return nil, translate(err, "table")
