@@ -70,10 +70,13 @@ type SeatRequest struct {
 	Invite string `json:"invite,omitempty" example:"5f0c6a1e9b2d4c7f8a3e1b0d2c4f6a8e"`
 } // @name SeatRequest
 
-// SeatBotRequest says why a referee replaces a player by a bot.
-type SeatBotRequest struct {
+// StandInRequest is a referee's replacement of a seat's player by a bot.
+type StandInRequest struct {
+	// The seat, from 0.
+	Seat *int `json:"seat" minimum:"0" maximum:"3" example:"1"`
+	// Why: kept on the seat while the bot stands in.
 	Reason string `json:"reason" maxLength:"500" example:"lost connection, table 4"`
-} // @name SeatBotRequest
+} // @name StandInRequest
 
 // TableSeat is one seat of a table.
 type TableSeat struct {
