@@ -336,3 +336,27 @@ func TestTableDeadlineAfterRefereeTimeOutKeepsTheCall(t *testing.T) {
 		}
 	})
 }
+
+// TestTableAbsentPlayerLongPollMarksThemBack: a long poll of a player a
+// bot stands in for, at the version they last saw, marks them returning
+// and answers at once with that change, rather than waiting.
+func TestTableAbsentPlayerLongPollMarksThemBack(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newEnv(t, db)
+		tb, tokens := standInTable(e, api.TableCreateRequest{Match: &api.MatchFormat{Deals: 2}, GraceSeconds: ptr(60),
+			AbsentPolicy: "bot"})
+		st, _ := e.state(tokens[0], tb.ID)
+		away := st.View.Turn
+		e.tick(0)
+		e.clock.Add(time.Minute)
+		e.tick(1)
+		var seen api.Table
+		e.must(200, req{Method: "GET", Path: tablePath(tb.ID)}, &seen)
+		var back api.TableState
+		e.must(200, req{Method: "GET", Path: tablePath(tb.ID, "state") + fmt.Sprintf("?since=%d&wait=30", seen.Version),
+			Token: tokens[away], Timeout: 10 * time.Second}, &back)
+		if s := back.Table.Seats[away]; !s.Returning || back.Version != seen.Version+1 {
+			t.Fatalf("the long poll answered version %d (seen %d), seat %+v", back.Version, seen.Version, s)
+		}
+	})
+}
