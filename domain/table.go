@@ -473,6 +473,10 @@ type TableRepo interface {
 	// MovesSince returns the moves of a deal that made a version past
 	// since, in order.
 	MovesSince(tableID int64, deal int, since int64) ([]TableMove, error)
+	// DealFrom returns a deal without its position, and its moves from
+	// index from on, in order, in one read (a running deal kept in memory
+	// catches up with them). Errors: ENotFound.
+	DealFrom(tableID int64, number, from int) (TableDeal, []TableMove, error)
 	// MovesFrom returns the moves of a deal from index from on, in order.
 	MovesFrom(tableID int64, deal, from int) ([]TableMove, error)
 	// LastMove returns the last move of a deal. Errors: ENotFound.

@@ -108,16 +108,12 @@ func (s *tableService) running(tx Tx, t *Table) (*playing, error) {
 // the deal changed otherwise (a time-out called, the position stored past
 // what the log holds): the caller reads the rows.
 func (p *playing) catchUpFrom(tx Tx) (bool, error) {
-	d, err := tx.Tables().Deal(p.t.ID, p.deal.Number)
+	d, moves, err := tx.Tables().DealFrom(p.t.ID, p.deal.Number, p.deal.Moves)
 	if err != nil {
 		return false, err
 	}
 	if !sameTimeOut(d.TimeOutAt, p.deal.TimeOutAt) || d.EndedAt != nil || d.Moves < p.saved {
 		return false, nil
-	}
-	moves, err := tx.Tables().MovesFrom(d.TableID, d.Number, p.deal.Moves)
-	if err != nil {
-		return false, err
 	}
 	played := p.deal.Moves
 	for _, m := range moves {

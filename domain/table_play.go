@@ -27,7 +27,7 @@ const PositionEvery = 16
 // playing is a table's running deal loaded for play within a transaction.
 type playing struct {
 	t     *Table
-	deal  TableDeal // deal.Moves counts every move played, deal.Position is as stored
+	deal  TableDeal // deal.Moves counts every move played; deal.Position is as stored, or nil once caught up from the log (DealFrom)
 	saved int       // the moves the stored position holds
 	game  *engine.Game
 	done  []TableDeal // the deals before this one, without their positions

@@ -3,6 +3,7 @@ package domain
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -23,18 +24,38 @@ func (s *tableService) State(ctx context.Context, actor Actor, id int64, invite 
 	return s.state(ctx, actor, id, invite)
 }
 
-// state reads the table as the actor sees it.
+// errNotInMemory stops a state read on the one-query path: the running
+// deal at the version read is not in the game cache.
+var errNotInMemory = errors.New("the running deal is not in memory")
+
+// state reads the table as the actor sees it. The polls a move wakes find
+// the running deal in the game cache: their read is then the table's one
+// statement, without BEGIN and COMMIT around it (ViewOne); a deal to read
+// from the rows is read in a snapshot (View).
 func (s *tableService) state(ctx context.Context, actor Actor, id int64, invite string) (TableState, error) {
 	var state TableState
 	tk := s.notes.ticket()
-	err := s.st.View(ctx, func(tx Tx) error {
+	read := func(tx Tx, one bool) error {
 		t, err := visibleTable(tx, actor, id, invite, false)
 		if err != nil {
 			return err
 		}
-		state, err = s.stateOf(tx, t, t.SeatOf(actor.UserID))
-		return err
-	})
+		seat := t.SeatOf(actor.UserID)
+		if !one || t.DealNumber == 0 {
+			state, err = s.stateOf(tx, t, seat)
+			return err
+		}
+		st, ok := s.games.view(t, seat)
+		if !ok {
+			return errNotInMemory
+		}
+		state = st
+		return nil
+	}
+	err := s.st.ViewOne(ctx, func(tx Tx) error { return read(tx, true) })
+	if errors.Is(err, errNotInMemory) || errors.Is(err, ErrSecondQuery) {
+		err = s.st.View(ctx, func(tx Tx) error { return read(tx, false) })
+	}
 	if err != nil {
 		return TableState{}, err
 	}

@@ -230,6 +230,9 @@ func (r tableRepo) Lock(id int64) (domain.Table, error) { return r.byID(id, true
 // than the move's writes.
 func (r tableRepo) byID(id int64, lock bool) (domain.Table, error) {
 	t := r.t
+	if t.dialect == Postgres {
+		return r.whole(id, lock)
+	}
 	q := `SELECT t.version, s.seat, s.user_id, u.name, s.bot, ` + t.stampCol("s.joined_at") + `, s.stand_in,
 		s.stand_in_reason, s.player_back
 		FROM tables AS t LEFT JOIN table_seats AS s ON s.table_id = t.id LEFT JOIN users AS u ON u.id = s.user_id
@@ -257,6 +260,92 @@ func (r tableRepo) byID(id int64, lock bool) (domain.Table, error) {
 	tb := row.domain()
 	tb.Seats = seats
 	return tb, nil
+}
+
+// whole reads a table's row and its seats in one statement, locking the
+// row when lock is set: on PostgreSQL a statement's round trip (and its
+// share of the server's CPU) costs more than the row's columns, and after
+// another process moved the table the cached row is behind anyway.
+func (r tableRepo) whole(id int64, lock bool) (domain.Table, error) {
+	t := r.t
+	q := `SELECT ` + tableRowColumns(t, "t.") + `, s.seat, s.user_id, u.name, s.bot, ` + t.stampCol("s.joined_at") + `,
+		s.stand_in, s.stand_in_reason, s.player_back
+		FROM tables AS t LEFT JOIN table_seats AS s ON s.table_id = t.id LEFT JOIN users AS u ON u.id = s.user_id
+		WHERE t.id = $1 ORDER BY s.seat`
+	if lock {
+		q += " FOR UPDATE OF t"
+	}
+	rows, err := t.query(q, id)
+	if err != nil {
+		return domain.Table{}, translate(err, "table")
+	}
+	defer rows.Close()
+	var row tableRow
+	var seats []domain.Seat
+	found := false
+	for rows.Next() {
+		var seat *int
+		var name, standIn, reason *string
+		var bot, back *bool
+		var s domain.Seat
+		dest := append(row.scanTargets(), &seat, &s.UserID, &name, &bot, optStamp{&s.JoinedAt}, &standIn, &reason, &back)
+		if err := rows.Scan(dest...); err != nil {
+			return domain.Table{}, translate(err, "table")
+		}
+		found = true
+		if seat == nil { // a table without seats
+			continue
+		}
+		s.Seat, s.Bot, s.JoinedAt, s.Returning = *seat, bot != nil && *bot, utcPtr(s.JoinedAt), back != nil && *back
+		if name != nil {
+			s.UserName = *name
+		}
+		if standIn != nil {
+			s.StandIn = domain.StandIn(*standIn)
+		}
+		if reason != nil {
+			s.StandInReason = *reason
+		}
+		seats = append(seats, s)
+	}
+	if err := rows.Err(); err != nil {
+		return domain.Table{}, translate(err, "table")
+	}
+	if !found {
+		return domain.Table{}, translate(sql.ErrNoRows, "table")
+	}
+	t.committed = append(t.committed, row)
+	if lock {
+		t.remember(row)
+	}
+	tb := row.domain()
+	tb.Seats = seats
+	return tb, nil
+}
+
+// tableRowColumns lists a table row's columns in scanTargets' order, each
+// prefixed (a table alias).
+func tableRowColumns(t *tx, prefix string) string {
+	cols := []string{"id", "creator_id", "club_id", "rules", "options", "players", "match_deals", "match_target",
+		"match_require_winner", "private", "invite_code", "auto_start", "turn_seconds", "match_seconds", "grace_seconds",
+		"status", "free_seats", "version", "deal_number", "winner", "draw", "lost_on_time", "result", "abandoned_by"}
+	for i, c := range cols {
+		cols[i] = prefix + c
+	}
+	cols = append(cols, t.stampCol(prefix+"turn_started_at"), prefix+"clock_used", t.stampCol(prefix+"created_at"),
+		t.stampCol(prefix+"updated_at"), t.stampCol(prefix+"started_at"), t.stampCol(prefix+"finished_at"),
+		prefix+"absent_policy", t.stampCol(prefix+"deadline"), prefix+"deadline_passed")
+	return strings.Join(cols, ", ")
+}
+
+// scanTargets are the fields of r in tableRowColumns' order.
+func (r *tableRow) scanTargets() []any {
+	return []any{&r.ID, &r.CreatorID, &r.ClubID, &r.Rules, &r.Options, &r.Players,
+		&r.MatchDeals, &r.MatchTarget, &r.MatchRequireWinner, &r.Private, &r.InviteCode, &r.AutoStart,
+		&r.TurnSeconds, &r.MatchSeconds, &r.GraceSeconds, &r.Status, &r.FreeSeats, &r.Version,
+		&r.DealNumber, &r.Winner, &r.Draw, &r.LostOnTime, &r.Result, &r.AbandonedBy,
+		optStamp{&r.TurnStartedAt}, &r.ClockUsed, timestamp{&r.CreatedAt}, timestamp{&r.UpdatedAt},
+		optStamp{&r.StartedAt}, optStamp{&r.FinishedAt}, &r.AbsentPolicy, optStamp{&r.Deadline}, &r.DeadlinePassed}
 }
 
 // seats runs q, which reads a table's version and its seats (none: the
@@ -308,19 +397,8 @@ func (r tableRepo) seats(q string, id int64) (int64, []domain.Seat, error) {
 
 // row reads a table's row.
 func (r tableRepo) row(id int64) (tableRow, error) {
-	t := r.t
-	q := `SELECT id, creator_id, club_id, rules, options, players, match_deals, match_target, match_require_winner,
-		private, invite_code, auto_start, turn_seconds, match_seconds, grace_seconds, status, free_seats, version,
-		deal_number, winner, draw, lost_on_time, result, abandoned_by, ` + t.stampCol("turn_started_at") + `, clock_used, ` +
-		t.stampCol("created_at") + `, ` + t.stampCol("updated_at") + `, ` + t.stampCol("started_at") + `, ` +
-		t.stampCol("finished_at") + `, absent_policy, ` + t.stampCol("deadline") + `, deadline_passed FROM tables WHERE id = $1`
 	var row tableRow
-	err := t.queryRow(false, q, []any{id}, &row.ID, &row.CreatorID, &row.ClubID, &row.Rules, &row.Options, &row.Players,
-		&row.MatchDeals, &row.MatchTarget, &row.MatchRequireWinner, &row.Private, &row.InviteCode, &row.AutoStart,
-		&row.TurnSeconds, &row.MatchSeconds, &row.GraceSeconds, &row.Status, &row.FreeSeats, &row.Version,
-		&row.DealNumber, &row.Winner, &row.Draw, &row.LostOnTime, &row.Result, &row.AbandonedBy,
-		optStamp{&row.TurnStartedAt}, &row.ClockUsed, timestamp{&row.CreatedAt}, timestamp{&row.UpdatedAt},
-		optStamp{&row.StartedAt}, optStamp{&row.FinishedAt}, &row.AbsentPolicy, optStamp{&row.Deadline}, &row.DeadlinePassed)
+	err := r.t.queryRow(false, `SELECT `+tableRowColumns(r.t, "")+` FROM tables WHERE id = $1`, []any{id}, row.scanTargets()...)
 	return row, translate(err, "table")
 }
 
@@ -602,6 +680,55 @@ func (r tableRepo) MovesFrom(tableID int64, deal, from int) ([]domain.TableMove,
 		out = append(out, m)
 	}
 	return out, translate(rows.Err(), "move")
+}
+
+// DealFrom reads in plain SQL, in one statement: a move, or a poll, that
+// finds its running deal in memory behind the table (another process
+// moved it) reads the deal's state and the moves it lacks, not the
+// deal's position (kilobytes).
+func (r tableRepo) DealFrom(tableID int64, number, from int) (domain.TableDeal, []domain.TableMove, error) {
+	t := r.t
+	rows, err := t.query(`SELECT d.dealer, d.seed, d.totals, d.tie_break, d.moves, d.score, d.timeout_at, `+
+		t.stampCol("d.started_at")+`, `+t.stampCol("d.ended_at")+`, m.idx, m.seat, m."move", m."auto", `+
+		t.stampCol(`m."at"`)+`, m.played_by
+		FROM table_deals AS d LEFT JOIN table_moves AS m ON m.table_id = d.table_id AND m.deal = d.number AND m.idx >= $3
+		WHERE d.table_id = $1 AND d.number = $2 ORDER BY m.idx`, tableID, number, from)
+	if err != nil {
+		return domain.TableDeal{}, nil, translate(err, "deal")
+	}
+	defer rows.Close()
+	var row dealRow
+	var moves []domain.TableMove
+	found := false
+	for rows.Next() {
+		var idx, seat *int
+		var move, by *string
+		var auto *bool
+		var at *time.Time
+		if err := rows.Scan(&row.Dealer, &row.Seed, &row.Totals, &row.TieBreak, &row.Moves, &row.Score, &row.TimeoutAt,
+			timestamp{&row.StartedAt}, optStamp{&row.EndedAt}, &idx, &seat, &move, &auto, optStamp{&at}, &by); err != nil {
+			return domain.TableDeal{}, nil, translate(err, "deal")
+		}
+		found = true
+		if idx == nil { // no move from there on
+			continue
+		}
+		m := domain.TableMove{TableID: tableID, Deal: number, Index: *idx, Seat: *seat, Move: json.RawMessage(*move),
+			Auto: *auto, By: domain.MovedBy(*by)}
+		if at != nil {
+			m.At = at.UTC()
+		}
+		moves = append(moves, m)
+	}
+	if err := rows.Err(); err != nil {
+		return domain.TableDeal{}, nil, translate(err, "deal")
+	}
+	if !found {
+		return domain.TableDeal{}, nil, translate(sql.ErrNoRows, "deal")
+	}
+	row.TableID, row.Number = tableID, number
+	d, err := row.domain()
+	return d, moves, err
 }
 
 func (r tableRepo) LastMove(tableID int64, deal int) (domain.TableMove, error) {
