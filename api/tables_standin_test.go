@@ -276,7 +276,7 @@ func TestTableDeadlineCallsTimeOutAndEndsMatchWithThatDeal(t *testing.T) {
 		e.tick(0)
 		e.clock.Add(time.Second)
 		e.tick(1)
-		e.tick(0) // called once
+		e.tick(0)                                         // called once
 		tok = e.login("sara@example.com", "password-123") // the half-hour-old token has expired
 		st, _ := e.state(tok.AccessToken, tb.ID)
 		if !st.Table.DeadlinePassed || st.View.LastRound == nil || st.Table.Status != "playing" || st.Table.DealNumber != 1 {

@@ -132,7 +132,7 @@ type Table struct {
 	Deadline       *time.Time
 	DeadlinePassed bool
 	Status         TableStatus
-	FreeSeats    int
+	FreeSeats      int
 	// Version grows by one with every change a client can see: each move
 	// (a bot's too) and each deal dealt is a version of its own, and so is
 	// any other change (a seat taken, a time-out called).

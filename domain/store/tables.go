@@ -152,11 +152,11 @@ func (r dealRow) domain() (domain.TableDeal, error) {
 }
 
 type moveRow struct {
-	TableID int64 `gorm:"primaryKey"`
-	Deal    int   `gorm:"primaryKey"`
-	Idx     int   `gorm:"primaryKey"`
-	Seat    int
-	Move    string
+	TableID  int64 `gorm:"primaryKey"`
+	Deal     int   `gorm:"primaryKey"`
+	Idx      int   `gorm:"primaryKey"`
+	Seat     int
+	Move     string
 	Auto     bool
 	PlayedBy string
 	At       time.Time
