@@ -59,6 +59,17 @@ func (c *gameCache) view(t Table, seat int) (TableState, bool) {
 	return playedState(t, seat, &e.p), true
 }
 
+// version returns the version the entry of table id was stored at.
+func (c *gameCache) version(id int64) (int64, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.m[id]
+	if e == nil {
+		return 0, false
+	}
+	return e.version, true
+}
+
 // take removes and returns the entry of table t if it was stored at t's
 // version, or at an older version of the same deal (behind is then true:
 // moves made since, by another process or another path, are to be caught

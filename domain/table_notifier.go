@@ -182,6 +182,17 @@ func (n *tableNotifier) get(id int64) (version int64, access tableAccess, change
 	}, true
 }
 
+// newest returns the newest version of table id known to be committed.
+func (n *tableNotifier) newest(id int64) (int64, bool) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	w := n.tables[id]
+	if w == nil {
+		return 0, false
+	}
+	return w.version, true
+}
+
 // away reports whether the entry of table id, as last known, has a bot
 // standing in for the player of seat who has not said they are back.
 func (n *tableNotifier) away(id int64, seat int) bool {

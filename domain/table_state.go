@@ -52,8 +52,16 @@ func (s *tableService) state(ctx context.Context, actor Actor, id int64, invite 
 		state = st
 		return nil
 	}
-	err := s.st.ViewOne(ctx, func(tx Tx) error { return read(tx, true) })
-	if errors.Is(err, errNotInMemory) || errors.Is(err, ErrSecondQuery) {
+	// The one-query path is tried only when the game cache holds the
+	// newest version this process knows of: a poll woken by another
+	// process's move would find its deal behind, and pay the query twice.
+	var err error
+	newest, known := s.notes.newest(id)
+	cached, held := s.games.version(id)
+	if known && held && newest == cached {
+		err = s.st.ViewOne(ctx, func(tx Tx) error { return read(tx, true) })
+	}
+	if !known || !held || newest != cached || errors.Is(err, errNotInMemory) || errors.Is(err, ErrSecondQuery) {
 		err = s.st.View(ctx, func(tx Tx) error { return read(tx, false) })
 	}
 	if err != nil {

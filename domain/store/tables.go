@@ -230,9 +230,6 @@ func (r tableRepo) Lock(id int64) (domain.Table, error) { return r.byID(id, true
 // than the move's writes.
 func (r tableRepo) byID(id int64, lock bool) (domain.Table, error) {
 	t := r.t
-	if t.dialect == Postgres {
-		return r.whole(id, lock)
-	}
 	q := `SELECT t.version, s.seat, s.user_id, u.name, s.bot, ` + t.stampCol("s.joined_at") + `, s.stand_in,
 		s.stand_in_reason, s.player_back
 		FROM tables AS t LEFT JOIN table_seats AS s ON s.table_id = t.id LEFT JOIN users AS u ON u.id = s.user_id
@@ -254,67 +251,6 @@ func (r tableRepo) byID(id int64, lock bool) (domain.Table, error) {
 		}
 		t.committed = append(t.committed, row)
 	}
-	if lock {
-		t.remember(row)
-	}
-	tb := row.domain()
-	tb.Seats = seats
-	return tb, nil
-}
-
-// whole reads a table's row and its seats in one statement, locking the
-// row when lock is set: on PostgreSQL a statement's round trip (and its
-// share of the server's CPU) costs more than the row's columns, and after
-// another process moved the table the cached row is behind anyway.
-func (r tableRepo) whole(id int64, lock bool) (domain.Table, error) {
-	t := r.t
-	q := `SELECT ` + tableRowColumns(t, "t.") + `, s.seat, s.user_id, u.name, s.bot, ` + t.stampCol("s.joined_at") + `,
-		s.stand_in, s.stand_in_reason, s.player_back
-		FROM tables AS t LEFT JOIN table_seats AS s ON s.table_id = t.id LEFT JOIN users AS u ON u.id = s.user_id
-		WHERE t.id = $1 ORDER BY s.seat`
-	if lock {
-		q += " FOR UPDATE OF t"
-	}
-	rows, err := t.query(q, id)
-	if err != nil {
-		return domain.Table{}, translate(err, "table")
-	}
-	defer rows.Close()
-	var row tableRow
-	var seats []domain.Seat
-	found := false
-	for rows.Next() {
-		var seat *int
-		var name, standIn, reason *string
-		var bot, back *bool
-		var s domain.Seat
-		dest := append(row.scanTargets(), &seat, &s.UserID, &name, &bot, optStamp{&s.JoinedAt}, &standIn, &reason, &back)
-		if err := rows.Scan(dest...); err != nil {
-			return domain.Table{}, translate(err, "table")
-		}
-		found = true
-		if seat == nil { // a table without seats
-			continue
-		}
-		s.Seat, s.Bot, s.JoinedAt, s.Returning = *seat, bot != nil && *bot, utcPtr(s.JoinedAt), back != nil && *back
-		if name != nil {
-			s.UserName = *name
-		}
-		if standIn != nil {
-			s.StandIn = domain.StandIn(*standIn)
-		}
-		if reason != nil {
-			s.StandInReason = *reason
-		}
-		seats = append(seats, s)
-	}
-	if err := rows.Err(); err != nil {
-		return domain.Table{}, translate(err, "table")
-	}
-	if !found {
-		return domain.Table{}, translate(sql.ErrNoRows, "table")
-	}
-	t.committed = append(t.committed, row)
 	if lock {
 		t.remember(row)
 	}
