@@ -360,3 +360,36 @@ func TestTableAbsentPlayerLongPollMarksThemBack(t *testing.T) {
 		}
 	})
 }
+
+// TestTableAbsentPlayerReadingTheTableMarksThemBack: reading the table or
+// its moves is a request of the player's too.
+func TestTableAbsentPlayerReadingTheTableMarksThemBack(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newEnv(t, db)
+		tb, tokens := standInTable(e, api.TableCreateRequest{Match: &api.MatchFormat{Deals: 2}, GraceSeconds: ptr(60),
+			AbsentPolicy: "bot"})
+		st, _ := e.state(tokens[0], tb.ID)
+		away := st.View.Turn
+		e.tick(0)
+		e.clock.Add(time.Minute)
+		e.tick(1)
+		for _, path := range []string{tablePath(tb.ID), tablePath(tb.ID, "moves")} {
+			var seen api.Table
+			e.must(200, req{Method: "GET", Path: tablePath(tb.ID)}, &seen)
+			if s := seen.Seats[away]; s.StandIn != "absent" || s.Returning {
+				t.Fatalf("before GET %s: %+v", path, s)
+			}
+			e.must(200, req{Method: "GET", Path: path, Token: tokens[away]}, nil)
+			e.must(200, req{Method: "GET", Path: tablePath(tb.ID)}, &seen)
+			if s := seen.Seats[away]; !s.Returning {
+				t.Fatalf("after GET %s: %+v", path, s)
+			}
+			// The bot stands in again: the player's turn came and went.
+			if tb := playTurn(t, e, db, tb.ID, tokens[1-away], 1-away, chooser{rand.New(rand.NewPCG(1, 1))}); tb.View.Turn != away {
+				t.Fatalf("turn %d", tb.View.Turn)
+			}
+			e.clock.Add(time.Minute)
+			e.tick(1)
+		}
+	})
+}

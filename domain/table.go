@@ -358,7 +358,8 @@ type TableService interface {
 	// ReplaceByBot puts a bot in the place of seat's player (a referee's
 	// decision, with its reason, kept on the seat): the bot plays the
 	// seat's turns, at once when it is on turn, until the player comes
-	// back (any request of theirs on the table: a poll, a move attempt),
+	// back (any request of theirs on the table: reading it, its state or
+	// its moves, polling, a move attempt),
 	// who then takes the seat back at its next turn. Allowed to the
 	// table's referee (canRefereeTable). Errors: EUnauthenticated,
 	// ENotFound, EForbidden, EInvalid (reason, seat), EConflict (not

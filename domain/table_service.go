@@ -273,6 +273,11 @@ func (s *tableService) Get(ctx context.Context, actor Actor, id int64, invite st
 		t, err = visibleTable(tx, actor, id, invite, false)
 		return err
 	})
+	if err == nil && standingIn(t, actor) { // a player a bot stands in for is back (see State)
+		if err = s.reclaim(ctx, actor, id); err != nil { // the table answered is the one read, before the mark
+			return Table{}, err
+		}
+	}
 	return forViewer(t, actor), err
 }
 
