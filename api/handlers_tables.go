@@ -489,7 +489,7 @@ func (s *server) callTimeOut(w http.ResponseWriter, r *http.Request) {
 //
 //	@Summary		Replace a player by a bot (referee)
 //	@ID			replaceTableSeatByBot
-//	@Description	A referee's decision, with its reason: a bot stands in for the seat's player and plays its turns (at once when it is on turn), its moves marked by bot in the move feed, the last move and the deal's record; the seat shows stand_in referee and the reason. The player takes the seat back at their next turn once they are back: any request of theirs on the table (a poll of the state, a move attempt) marks the seat returning. Allowed to the table's referee: at a club table the club's referees, admins and owners; at a friendly table its creator; site admins. Answers the new state as the caller sees it.
+//	@Description	A referee's decision, with its reason: a bot stands in for the seat's player and plays its turns (at once when it is on turn), its moves marked by bot in the move feed, the last move and the deal's record; the seat shows stand_in referee and the reason. The player takes the seat back at their next turn once they are back: any request of theirs on the table (reading it, its state or its moves, a poll, a move attempt) marks the seat returning. Allowed to the table's referee: at a club table the club's referees, admins and owners; at a friendly table its creator; site admins. Answers the new state as the caller sees it.
 //	@Tags			tables
 //	@Accept			json
 //	@Produce		json
