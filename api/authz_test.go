@@ -51,6 +51,7 @@ type fixture struct {
 	playing     int64             // a playing table of the owner of A against a bot
 	toJoin      map[string]int64  // open public tables, one per caller
 	toTimeOut   map[string]int64  // playing tables of club A (its owner against a bot), one per caller
+	toStandIn   map[string]int64  // playing tables of club A (its owner against a bot, one deal), one per caller
 }
 
 // loginEmail is the account every caller logs in to in the matrix.
@@ -115,10 +116,11 @@ func newFixture(e *env) *fixture {
 	if _, err := e.svc.Tables.Start(ctx, ownerActor, f.playing); err != nil {
 		e.t.Fatal(err)
 	}
-	f.toTimeOut = map[string]int64{}
+	f.toTimeOut, f.toStandIn = map[string]int64{}, map[string]int64{}
 	for _, c := range callers {
 		f.toJoin[c] = newTable(e, ownerActor, 4)
 		f.toTimeOut[c] = newPlayingTable(e, ownerActor, &f.clubA)
+		f.toStandIn[c] = newPlayingTable(e, ownerActor, &f.clubA, domain.MatchFormat{Deals: 1})
 	}
 	add(0, loginEmail, "", ownerActor)
 	for _, c := range callers {
@@ -146,9 +148,13 @@ func newTable(e *env, by domain.Actor, players int) int64 {
 
 // newPlayingTable returns a started 2-seat table of by against a bot, of
 // the club when clubID is set.
-func newPlayingTable(e *env, by domain.Actor, clubID *int64) int64 {
+func newPlayingTable(e *env, by domain.Actor, clubID *int64, match ...domain.MatchFormat) int64 {
 	ctx := context.Background()
-	t, err := e.svc.Tables.Create(ctx, by, domain.TableInput{Rules: "fibur", Players: 2, ClubID: clubID})
+	in := domain.TableInput{Rules: "fibur", Players: 2, ClubID: clubID}
+	if len(match) > 0 {
+		in.Match = match[0]
+	}
+	t, err := e.svc.Tables.Create(ctx, by, in)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -349,6 +355,9 @@ var matrix = []route{
 	}, all(403, map[string]int{anonymous: 401, siteAdmin: 200})},
 	{"POST /tables/{id}/timeout (club table: its referees and admins)", func(f *fixture, c string) req {
 		return req{Method: "POST", Path: tablePath(f.toTimeOut[c], "timeout")}
+	}, all(403, map[string]int{anonymous: 401, referee: 200, clubAdmin: 200, siteAdmin: 200})},
+	{"POST /tables/{id}/stand-ins (club table: its referees and admins)", func(f *fixture, c string) req {
+		return req{Method: "POST", Path: tablePath(f.toStandIn[c], "stand-ins"), Body: `{"seat":0,"reason":"gone"}`}
 	}, all(403, map[string]int{anonymous: 401, referee: 200, clubAdmin: 200, siteAdmin: 200})},
 }
 

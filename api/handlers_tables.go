@@ -41,6 +41,7 @@ func (s *server) tableRoutes(r chi.Router) {
 			auth.post("/start", s.startTable)
 			auth.post("/moves", s.playMove)
 			auth.post("/timeout", s.callTimeOut)
+			auth.post("/stand-ins", s.replaceSeatByBot)
 			auth.get("/deals/{number}/record", s.dealRecord)
 		})
 	})
@@ -458,6 +459,46 @@ func (s *server) callTimeOut(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	st, err := s.svc.Tables.CallTimeOut(r.Context(), ActorFrom(r.Context()), id)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("ETag", tableETag(id, st.Table.Version, st.Seat))
+	return respond(w, http.StatusOK, tableStateOut(st))
+}
+
+// replaceSeatByBot is a referee's replacement of a player by a bot.
+//
+//	@Summary		Replace a player by a bot (referee)
+//	@ID			replaceTableSeatByBot
+//	@Description	A referee's decision, with its reason: a bot stands in for the seat's player and plays its turns (at once when it is on turn), its moves marked by bot in the move feed, the last move and the deal's record; the seat shows stand_in referee and the reason. The player takes the seat back at their next turn once they are back: any request of theirs on the table (reading it, its state or its moves, a poll, a move attempt) marks the seat returning. Allowed to the table's referee: at a club table the club's referees, admins and owners; at a friendly table its creator; site admins. Answers the new state as the caller sees it.
+//	@Tags			tables
+//	@Accept			json
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			tableID	path		int					true	"Table id"
+//	@Param			body	body		StandInRequest		true	"Which seat, and why"
+//	@Success		200		{object}	TableState
+//	@Header			200		{string}	ETag	"The new state's version as seen by the caller"
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path id that is not a positive integer; malformed_json: the body"
+//	@Failure	403	{object}	Problem	"forbidden: not the table's referee"
+//	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
+//	@Failure	409	{object}	Problem	"conflict: the match is not being played, the seat is a bot's, or a bot already stands in for it"
+//	@Failure	422	{object}	Problem	"invalid_input: seat (required, below the table's players), reason (required, at most 500 characters)"
+//	@Router			/api/v1/tables/{tableID}/stand-ins [post]
+func (s *server) replaceSeatByBot(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "tableID")
+	if err != nil {
+		return err
+	}
+	var req StandInRequest
+	if err := s.decode(w, r, &req); err != nil {
+		return err
+	}
+	seat := -1
+	if req.Seat != nil {
+		seat = *req.Seat
+	}
+	st, err := s.svc.Tables.ReplaceByBot(r.Context(), ActorFrom(r.Context()), id, seat, req.Reason)
 	if err != nil {
 		return err
 	}

@@ -168,5 +168,5 @@ func clonePtr[T any](p *T) *T {
 
 // lastMoveOut converts the last move of a deal.
 func lastMoveOut(m *domain.LastMove) *LastMove {
-	return &LastMove{Seat: m.Seat, Move: moveNotationOut(m.Move), Auto: m.Auto, At: m.At}
+	return &LastMove{Seat: m.Seat, Move: moveNotationOut(m.Move), Auto: m.Auto, By: string(m.By), At: m.At}
 }

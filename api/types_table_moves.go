@@ -34,8 +34,11 @@ type PlayedMove struct {
 	Seat  int          `json:"seat" example:"1"`
 	Move  MoveNotation `json:"move"`
 	// Played by the server: a bot seat or a time-out.
-	Auto bool      `json:"auto" example:"true"`
-	At   time.Time `json:"at" format:"date-time"`
+	Auto bool `json:"auto" example:"true"`
+	// Who chose the move: the seat's player, a bot (a bot's seat, or a bot standing in for the player) or
+	// the turn clock (a time-out).
+	By string    `json:"by" enums:"player,bot,clock" example:"bot"`
+	At time.Time `json:"at" format:"date-time"`
 	// Absent when the caller may see nothing the notation does not say.
 	Taken *MoveTaken `json:"taken,omitempty"`
 } // @name PlayedMove
@@ -65,7 +68,7 @@ func tableMovesOut(f domain.MoveFeed) TableMoves {
 }
 
 func playedMoveOut(deal int, m domain.FeedMove) PlayedMove {
-	out := PlayedMove{Version: m.Version, Deal: deal, Index: m.Index, Seat: m.Seat, Move: moveNotationOut(m.Move), Auto: m.Auto, At: m.At}
+	out := PlayedMove{Version: m.Version, Deal: deal, Index: m.Index, Seat: m.Seat, Move: moveNotationOut(m.Move), Auto: m.Auto, By: string(m.By), At: m.At}
 	if !m.Taken.Empty() {
 		out.Taken = moveTakenOut(m.Taken)
 	}

@@ -39,6 +39,13 @@ type TableCreateRequest struct {
 	// Seconds a player on turn may make no move before their team forfeits the match (abandonment):
 	// absent means 300, 0 turns it off, else 30..86400. A shorter turn clock plays the turn for them instead.
 	GraceSeconds *int `json:"grace_seconds,omitempty" minimum:"0" maximum:"86400" example:"300"`
+	// What the end of grace_seconds does to a player on turn who made no move: forfeit (their team loses the
+	// match) or bot (a bot plays their turns until they come back, and they take the seat back at their next
+	// turn). Absent means forfeit.
+	AbsentPolicy string `json:"absent_policy,omitempty" enums:"forfeit,bot" example:"bot"`
+	// The match's time limit (a tournament round's), in the future: once it passes, the server calls the
+	// referee's time-out (RULES §10) and the match ends with that deal, the team ahead winning (equal: a draw).
+	Deadline *time.Time `json:"deadline,omitempty" format:"date-time"`
 	// The creator's seat; absent means seat 0.
 	Seat *int `json:"seat,omitempty" minimum:"0" maximum:"3" example:"0"`
 	// The creator only watches (takes no seat).
@@ -48,7 +55,8 @@ type TableCreateRequest struct {
 func (req TableCreateRequest) input() domain.TableInput {
 	in := domain.TableInput{Rules: domain.RuleSet(req.Rules), Options: req.Options.raw(), Players: req.Players,
 		ClubID: req.ClubID, Private: req.Private, AutoStart: req.AutoStart, TurnSeconds: req.TurnSeconds,
-		MatchSeconds: req.MatchSeconds, GraceSeconds: req.GraceSeconds, Seat: req.Seat, Spectate: req.Spectate}
+		MatchSeconds: req.MatchSeconds, GraceSeconds: req.GraceSeconds, Seat: req.Seat, Spectate: req.Spectate,
+		AbsentPolicy: domain.AbsentPolicy(req.AbsentPolicy), Deadline: req.Deadline}
 	if req.Match != nil {
 		in.Match = domain.MatchFormat{Deals: req.Match.Deals, Target: req.Match.Target, RequireWinner: req.Match.RequireWinner}
 	}
@@ -62,6 +70,14 @@ type SeatRequest struct {
 	Invite string `json:"invite,omitempty" example:"5f0c6a1e9b2d4c7f8a3e1b0d2c4f6a8e"`
 } // @name SeatRequest
 
+// StandInRequest is a referee's replacement of a seat's player by a bot.
+type StandInRequest struct {
+	// The seat, from 0.
+	Seat *int `json:"seat" minimum:"0" maximum:"3" example:"1"`
+	// Why: kept on the seat while the bot stands in.
+	Reason string `json:"reason" maxLength:"500" example:"lost connection, table 4"`
+} // @name StandInRequest
+
 // TableSeat is one seat of a table.
 type TableSeat struct {
 	Seat   int    `json:"seat" example:"0"`
@@ -69,6 +85,12 @@ type TableSeat struct {
 	// The user's name, "bot" for the built-in bot, empty when free.
 	Name string `json:"name" example:"Sara"`
 	Bot  bool   `json:"bot" example:"false"`
+	// Set while a bot plays this user's turns: absent (no move within the grace period, absent_policy bot) or
+	// referee (a referee replaced the player, with stand_in_reason).
+	StandIn       string `json:"stand_in,omitempty" enums:"absent,referee" example:"absent"`
+	StandInReason string `json:"stand_in_reason,omitempty" example:"lost connection, table 4"`
+	// The player is back: they take the seat back at their next turn.
+	Returning bool `json:"returning,omitempty" example:"false"`
 } // @name TableSeat
 
 // Table is an online table.
@@ -88,6 +110,12 @@ type Table struct {
 	MatchSeconds int    `json:"match_seconds" example:"0"`
 	// Seconds a player on turn may make no move before their team forfeits (0: never).
 	GraceSeconds int `json:"grace_seconds" example:"300"`
+	// What the end of grace_seconds does: forfeit, or a bot stands in.
+	AbsentPolicy string `json:"absent_policy" enums:"forfeit,bot" example:"forfeit"`
+	// The match's time limit, when it has one.
+	Deadline *time.Time `json:"deadline,omitempty" format:"date-time"`
+	// The deadline passed: the time-out was called, and the match ends with the deal it was called in.
+	DeadlinePassed bool `json:"deadline_passed,omitempty" example:"false"`
 	// open (seats being filled) → playing → finished.
 	Status    string `json:"status" enums:"open,playing,finished" example:"open"`
 	FreeSeats int    `json:"free_seats" example:"3"`
@@ -119,14 +147,16 @@ func tableOut(t domain.Table) Table {
 		Private: t.Private, InviteCode: t.InviteCode, AutoStart: t.AutoStart, TurnSeconds: t.TurnSeconds,
 		MatchSeconds: t.MatchSeconds, GraceSeconds: t.GraceSeconds, Status: string(t.Status), FreeSeats: t.FreeSeats,
 		Version: t.Version, DealNumber: t.DealNumber, Winner: t.Winner, Draw: t.Draw, LostOnTime: t.LostOnTime,
-		Result: string(t.Result), AbandonedBy: t.AbandonedBy, CreatedAt: t.CreatedAt,
+		Result: string(t.Result), AbandonedBy: t.AbandonedBy, CreatedAt: t.CreatedAt, AbsentPolicy: string(t.AbsentPolicy),
+		Deadline: t.Deadline, DeadlinePassed: t.DeadlinePassed,
 		UpdatedAt: t.UpdatedAt, StartedAt: t.StartedAt, FinishedAt: t.FinishedAt}
 	out.Seats = mapSlice(t.Seats, func(s domain.Seat) TableSeat {
 		name := s.UserName
 		if s.Bot {
 			name = "bot"
 		}
-		return TableSeat{Seat: s.Seat, UserID: s.UserID, Name: name, Bot: s.Bot}
+		return TableSeat{Seat: s.Seat, UserID: s.UserID, Name: name, Bot: s.Bot, StandIn: string(s.StandIn),
+			StandInReason: s.StandInReason, Returning: s.Returning}
 	})
 	return out
 }
@@ -171,8 +201,11 @@ type LastMove struct {
 	Seat int          `json:"seat" example:"2"`
 	Move MoveNotation `json:"move"`
 	// Played by the server: a bot seat or a time-out.
-	Auto bool      `json:"auto" example:"false"`
-	At   time.Time `json:"at" format:"date-time"`
+	Auto bool `json:"auto" example:"false"`
+	// Who chose the move: the seat's player, a bot (a bot's seat, or a bot standing in for the player) or
+	// the turn clock (a time-out).
+	By string    `json:"by" enums:"player,bot,clock" example:"player"`
+	At time.Time `json:"at" format:"date-time"`
 } // @name LastMove
 
 // TeamScore is one team's score of a deal (RULES §7a).
@@ -335,6 +368,9 @@ type RecordMove struct {
 	MoveNotation
 	At   time.Time `json:"at" format:"date-time"`
 	Auto bool      `json:"auto,omitempty" example:"false"`
+	// Who chose the move: the seat's player, a bot (a bot's seat, or a bot standing in for the player) or
+	// the turn clock (a time-out).
+	By string `json:"by,omitempty" enums:"player,bot,clock" example:"player"`
 } // @name RecordMove
 
 // DealtCards is a deal's cards as dealt (engine.DealtCards), in card
@@ -376,7 +412,7 @@ func dealRecordOut(r domain.DealRecord) DealRecord {
 	out := convertJSON[DealRecord](r.Record)
 	for i := range out.Moves {
 		if i < len(r.Times) {
-			out.Moves[i].At, out.Moves[i].Auto = r.Times[i], r.Auto[i]
+			out.Moves[i].At, out.Moves[i].Auto, out.Moves[i].By = r.Times[i], r.Auto[i], string(r.By[i])
 		}
 	}
 	return out

@@ -336,6 +336,7 @@ type tableAccess struct {
 	invite  string
 	seats   []int64 // user per seat, 0 when empty or a bot
 	status  TableStatus
+	away    []bool // per seat: a bot stands in, and its player has not said they are back
 }
 
 func accessOf(t Table) tableAccess {
@@ -344,6 +345,12 @@ func accessOf(t Table) tableAccess {
 	for _, s := range t.Seats {
 		if s.UserID != nil && s.Seat < len(a.seats) {
 			a.seats[s.Seat] = *s.UserID
+			if s.StandIn != "" && !s.Returning && t.Status == TablePlaying {
+				if a.away == nil {
+					a.away = make([]bool, t.Players)
+				}
+				a.away[s.Seat] = true
+			}
 		}
 	}
 	return a

@@ -3,6 +3,7 @@ package domain
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 )
 
@@ -36,6 +37,11 @@ type Storage interface {
 	// before its statement runs, so fn must do nothing but read.
 	ViewOne(ctx context.Context, fn func(tx Tx) error) error
 }
+
+// ErrSecondQuery is what a second query in ViewOne fails with (wrapped or
+// not): a caller that tries the one-query path first falls back to View
+// on it.
+var ErrSecondQuery = errors.New("store: a second query in ViewOne: use View for several")
 
 // Tx is one unit of work and gives access to the repositories within it.
 type Tx interface {

@@ -56,7 +56,47 @@ type Seat struct {
 	UserName string // the user's name, for lists
 	Bot      bool
 	JoinedAt *time.Time
+	// StandIn, when set, is why a bot plays the user's turns: the user was
+	// absent past the grace period (StandInAbsent) or a referee put it there
+	// (StandInReferee, with StandInReason). Returning says the user has come
+	// back: they take the seat back at their next turn.
+	StandIn       StandIn
+	StandInReason string
+	Returning     bool
 }
+
+// StandIn says why a bot stands in for a seat's player ("": it does not).
+type StandIn string
+
+// Stand-in causes.
+const (
+	StandInAbsent  StandIn = "absent"  // no move within the grace period, and the table's absent policy is bot
+	StandInReferee StandIn = "referee" // a referee replaced the player
+)
+
+// PlayedByBot reports whether a bot plays the seat's turns: a bot seat, or
+// a bot standing in for its player.
+func (s Seat) PlayedByBot() bool { return s.Bot || s.StandIn != "" }
+
+// AbsentPolicy says what happens to a player on turn who makes no move for
+// the table's grace period.
+type AbsentPolicy string
+
+// Absent policies.
+const (
+	AbsentForfeit AbsentPolicy = "forfeit" // their team forfeits the match
+	AbsentBot     AbsentPolicy = "bot"     // a bot stands in until they come back
+)
+
+// MovedBy says who chose a move.
+type MovedBy string
+
+// Who chose a move.
+const (
+	ByPlayer MovedBy = "player" // the seat's player
+	ByBot    MovedBy = "bot"    // a bot seat, or a bot standing in for the seat's player
+	ByClock  MovedBy = "clock"  // the turn clock ran out (engine.TimeoutMoves)
+)
 
 // Taken reports whether someone (a user or a bot) sits in the seat.
 func (s Seat) Taken() bool { return s.UserID != nil || s.Bot }
@@ -83,8 +123,16 @@ type Table struct {
 	// before their team forfeits the match (abandonment), unless a shorter
 	// turn clock plays the turn for them first.
 	GraceSeconds int
-	Status       TableStatus
-	FreeSeats    int
+	// AbsentPolicy is what the grace period's end does: forfeit, or a bot
+	// stands in.
+	AbsentPolicy AbsentPolicy
+	// Deadline (nil: none) is the match's time limit (a tournament round's):
+	// once the clock passes it Tick calls the RULES §10 time-out
+	// (DeadlinePassed) and the match ends with the deal it was called in.
+	Deadline       *time.Time
+	DeadlinePassed bool
+	Status         TableStatus
+	FreeSeats      int
 	// Version grows by one with every change a client can see: each move
 	// (a bot's too) and each deal dealt is a version of its own, and so is
 	// any other change (a seat taken, a time-out called).
@@ -135,6 +183,10 @@ type TableInput struct {
 	// GraceSeconds: nil means DefaultGraceSeconds; 0 turns abandonment by
 	// absence off.
 	GraceSeconds *int
+	// AbsentPolicy: "" means AbsentForfeit.
+	AbsentPolicy AbsentPolicy
+	// Deadline, when set, must be in the future.
+	Deadline *time.Time
 	// Seat is the seat the creator takes (nil: seat 0); Spectate leaves the
 	// creator standing.
 	Seat     *int
@@ -183,6 +235,7 @@ type TableMove struct {
 	Seat    int
 	Move    json.RawMessage // engine.Move JSON
 	Auto    bool            // played by the server: a bot seat or a time-out
+	By      MovedBy
 	At      time.Time
 	// Version is the table version the move made (0: stored before moves
 	// had versions of their own).
@@ -198,6 +251,7 @@ type LastMove struct {
 	Seat int
 	Move json.RawMessage
 	Auto bool
+	By   MovedBy
 	At   time.Time
 }
 
@@ -232,6 +286,7 @@ type DealRecord struct {
 	Record engine.Record
 	Times  []time.Time
 	Auto   []bool
+	By     []MovedBy
 }
 
 // MoveInput is a move a seated user plays.
@@ -283,6 +338,16 @@ type TableService interface {
 	// EUnauthenticated, ENotFound, EForbidden, EConflict (not playing),
 	// not_allowed (already called), deal_over.
 	CallTimeOut(ctx context.Context, actor Actor, id int64) (TableState, error)
+	// ReplaceByBot puts a bot in the place of seat's player (a referee's
+	// decision, with its reason, kept on the seat): the bot plays the
+	// seat's turns, at once when it is on turn, until the player comes
+	// back (any request of theirs on the table: reading it, its state or
+	// its moves, polling, a move attempt),
+	// who then takes the seat back at its next turn. Allowed to the
+	// table's referee (canRefereeTable). Errors: EUnauthenticated,
+	// ENotFound, EForbidden, EInvalid (reason, seat), EConflict (not
+	// playing, a bot's seat, a bot already stands in).
+	ReplaceByBot(ctx context.Context, actor Actor, id int64, seat int, reason string) (TableState, error)
 	// AddBot seats the built-in bot (creator only). Errors: as Join, and
 	// EForbidden (not the creator).
 	AddBot(ctx context.Context, actor Actor, id int64, seat *int) (Table, error)
@@ -314,9 +379,12 @@ type TableService interface {
 	// clock that ran out, the deal is ended (by referee) and the match is
 	// lost by that seat's team; a human seat on turn that made no move for
 	// the table's GraceSeconds (and no shorter turn clock played for it)
-	// forfeits the match as if it had left, the absence counted from the
+	// forfeits the match as if it had left (absent policy forfeit) or has
+	// a bot stand in for it (absent policy bot), the absence counted from the
 	// process's first Tick at the earliest (a server that was down forfeits
-	// nobody for it). It returns how many tables it
+	// nobody for it); at a table whose Deadline has passed, the RULES §10
+	// time-out is called (as CallTimeOut) and the match ends with that
+	// deal. It returns how many tables it
 	// changed.
 	Tick(ctx context.Context, now time.Time) (int, error)
 	// Watch waits until the table's version is past since (or ctx ends)
@@ -389,6 +457,10 @@ type TableRepo interface {
 	// MovesSince returns the moves of a deal that made a version past
 	// since, in order.
 	MovesSince(tableID int64, deal int, since int64) ([]TableMove, error)
+	// DealFrom returns a deal without its position, and its moves from
+	// index from on, in order, in one read (a running deal kept in memory
+	// catches up with them). Errors: ENotFound.
+	DealFrom(tableID int64, number, from int) (TableDeal, []TableMove, error)
 	// MovesFrom returns the moves of a deal from index from on, in order.
 	MovesFrom(tableID int64, deal, from int) ([]TableMove, error)
 	// LastMove returns the last move of a deal. Errors: ENotFound.

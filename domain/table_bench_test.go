@@ -90,3 +90,52 @@ func benchMove(svc domain.Services, actor domain.Actor, id int64, st domain.Tabl
 	}
 	return domain.TableState{}, fmt.Errorf("no card of %v may be discarded: %w", st.View.Hand, err)
 }
+
+// BenchmarkTableStatePoll reads a table's state as a woken poll does, the
+// running deal in the game cache, on PostgreSQL (TEST_DATABASE_URL): in a
+// read-only transaction (snapshot: BEGIN, the table's statement, COMMIT,
+// as every poll did) against the one-query path State takes now. Compare
+// the two in the same run:
+//
+//	go test ./domain -run '^$' -bench TableStatePoll -benchtime 2000x -count 5
+func BenchmarkTableStatePoll(b *testing.B) {
+	db := storetest.Postgres(b)
+	svc := domain.NewServices(db, domain.Config{PasswordParams: domain.TestPasswordParams})
+	ctx := b.Context()
+	u, err := svc.Auth.Register(ctx, domain.RegisterInput{Email: "anna@example.org", Password: password, Name: "Anna"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	anna := domain.Actor{UserID: u.ID}
+	grace := 0
+	tb, err := svc.Tables.Create(ctx, anna, domain.TableInput{Rules: "fibur", Players: 2, GraceSeconds: &grace})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := svc.Tables.AddBot(ctx, anna, tb.ID, nil); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := svc.Tables.Start(ctx, anna, tb.ID); err != nil {
+		b.Fatal(err)
+	}
+	want, err := svc.Tables.State(ctx, anna, tb.ID, "") // fills the caches
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, path := range []struct {
+		name string
+		read func() (domain.TableState, error)
+	}{
+		{"snapshot", func() (domain.TableState, error) { return domain.TableStateInSnapshot(svc.Tables, ctx, anna, tb.ID) }},
+		{"one-query", func() (domain.TableState, error) { return svc.Tables.State(ctx, anna, tb.ID, "") }},
+	} {
+		b.Run(path.name, func(b *testing.B) {
+			for range b.N {
+				st, err := path.read()
+				if err != nil || st.Table.Version != want.Table.Version {
+					b.Fatalf("version %d, want %d: %v", st.Table.Version, want.Table.Version, err)
+				}
+			}
+		})
+	}
+}

@@ -57,6 +57,9 @@ func (s *tableService) Tick(ctx context.Context, now time.Time) (int, error) {
 // without knowing whose turn it is: the turn clock, or the match clock of
 // the seat with the least time left.
 func mayBeDue(t Table, now time.Time) bool {
+	if deadlineDue(t, now) {
+		return true
+	}
 	if t.TurnStartedAt == nil {
 		return false
 	}
@@ -97,8 +100,12 @@ func (s *tableService) tickTable(ctx context.Context, id int64, now time.Time) (
 		elapsed := now.Sub(*t.TurnStartedAt)
 		used := time.Duration(t.ClockUsed[seat])*time.Millisecond + elapsed
 		switch {
+		case deadlineDue(t, now):
+			err = s.callDeadline(tx, p)
 		case t.MatchSeconds > 0 && used >= time.Duration(t.MatchSeconds)*time.Second:
 			err = s.loseOnTime(tx, p, seat)
+		case graceOver(t, seat, now.Sub(later(*t.TurnStartedAt, *s.watching.Load()))) && t.AbsentPolicy == AbsentBot:
+			err = s.standInAbsent(tx, p, seat)
 		case graceOver(t, seat, now.Sub(later(*t.TurnStartedAt, *s.watching.Load()))):
 			err = s.abandon(tx, &t, seat)
 		case t.TurnSeconds > 0 && elapsed >= time.Duration(t.TurnSeconds)*time.Second:
@@ -127,13 +134,13 @@ func (s *tableService) timeOut(tx Tx, p *playing, seat int) error {
 	moves, err := engine.TimeoutMoves(p.game)
 	if err == nil {
 		for _, m := range moves {
-			if err := s.apply(tx, p, seat, m, true); err != nil {
+			if err := s.apply(tx, p, seat, m, ByClock); err != nil {
 				return fmt.Errorf("time-out of seat %d: %w", seat, err)
 			}
 		}
 	}
 	for !p.game.Over() && p.game.Turn() == seat {
-		if err := s.botMove(tx, p, seat); err != nil {
+		if err := s.botMove(tx, p, seat, ByClock); err != nil {
 			return fmt.Errorf("time-out of seat %d: %w", seat, err)
 		}
 	}

@@ -110,7 +110,7 @@ func (s *tableService) CallTimeOut(ctx context.Context, actor Actor, id int64) (
 // graceOver reports whether the seat on turn at t has made no move for the
 // table's grace period at now, and no shorter turn clock plays for it.
 func graceOver(t Table, seat int, elapsed time.Duration) bool {
-	if t.GraceSeconds <= 0 || seat < 0 || seat >= len(t.Seats) || t.Seats[seat].Bot {
+	if t.GraceSeconds <= 0 || seat < 0 || seat >= len(t.Seats) || t.Seats[seat].PlayedByBot() {
 		return false
 	}
 	if t.TurnSeconds > 0 && t.TurnSeconds <= t.GraceSeconds {

@@ -59,6 +59,17 @@ func (c *gameCache) view(t Table, seat int) (TableState, bool) {
 	return playedState(t, seat, &e.p), true
 }
 
+// version returns the version the entry of table id was stored at.
+func (c *gameCache) version(id int64) (int64, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.m[id]
+	if e == nil {
+		return 0, false
+	}
+	return e.version, true
+}
+
 // take removes and returns the entry of table t if it was stored at t's
 // version, or at an older version of the same deal (behind is then true:
 // moves made since, by another process or another path, are to be caught
@@ -108,16 +119,12 @@ func (s *tableService) running(tx Tx, t *Table) (*playing, error) {
 // the deal changed otherwise (a time-out called, the position stored past
 // what the log holds): the caller reads the rows.
 func (p *playing) catchUpFrom(tx Tx) (bool, error) {
-	d, err := tx.Tables().Deal(p.t.ID, p.deal.Number)
+	d, moves, err := tx.Tables().DealFrom(p.t.ID, p.deal.Number, p.deal.Moves)
 	if err != nil {
 		return false, err
 	}
 	if !sameTimeOut(d.TimeOutAt, p.deal.TimeOutAt) || d.EndedAt != nil || d.Moves < p.saved {
 		return false, nil
-	}
-	moves, err := tx.Tables().MovesFrom(d.TableID, d.Number, p.deal.Moves)
-	if err != nil {
-		return false, err
 	}
 	played := p.deal.Moves
 	for _, m := range moves {
@@ -132,7 +139,7 @@ func (p *playing) catchUpFrom(tx Tx) (bool, error) {
 			return false, nil
 		}
 		played++
-		p.last = &LastMove{Seat: m.Seat, Move: m.Move, Auto: m.Auto, At: m.At}
+		p.last = &LastMove{Seat: m.Seat, Move: m.Move, Auto: m.Auto, By: m.By, At: m.At}
 	}
 	if played < d.Moves {
 		return false, nil // the stored position holds moves the log does not: read it

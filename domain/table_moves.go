@@ -31,6 +31,7 @@ type FeedMove struct {
 	Seat    int
 	Move    json.RawMessage // engine.Move JSON
 	Auto    bool
+	By      MovedBy
 	At      time.Time
 	Taken   engine.Taken // already cut to what the viewer may see
 }
@@ -38,11 +39,13 @@ type FeedMove struct {
 // Moves implements TableService.
 func (s *tableService) Moves(ctx context.Context, actor Actor, id int64, invite string, deal int, since int64) (MoveFeed, error) {
 	var feed MoveFeed
+	var back bool
 	err := s.st.View(ctx, func(tx Tx) error {
 		t, err := visibleTable(tx, actor, id, invite, false)
 		if err != nil {
 			return err
 		}
+		back = standingIn(t, actor)
 		if deal == 0 {
 			if deal = t.DealNumber; deal == 0 {
 				return Errorf(ENotFound, "the match has not started: no deal has been dealt")
@@ -51,6 +54,9 @@ func (s *tableService) Moves(ctx context.Context, actor Actor, id int64, invite 
 		feed, err = movesSeenBy(tx, t, t.SeatOf(actor.UserID), deal, since)
 		return err
 	})
+	if err == nil && back { // a player a bot stands in for is back (see State)
+		err = s.reclaim(ctx, actor, id)
+	}
 	return feed, err
 }
 
@@ -85,7 +91,7 @@ func movesSeenBy(tx Tx, t Table, seat, deal int, since int64) (MoveFeed, error) 
 				return MoveFeed{}, fmt.Errorf("table %d deal %d move %d: taken: %w", t.ID, deal, m.Index, err)
 			}
 		}
-		feed.Moves[i] = FeedMove{Version: m.Version, Index: m.Index, Seat: m.Seat, Move: m.Move, Auto: m.Auto, At: m.At,
+		feed.Moves[i] = FeedMove{Version: m.Version, Index: m.Index, Seat: m.Seat, Move: m.Move, Auto: m.Auto, By: m.By, At: m.At,
 			Taken: tk.SeenBy(t.Rules, m.Seat, seat)}
 	}
 	return feed, nil

@@ -182,6 +182,26 @@ func (n *tableNotifier) get(id int64) (version int64, access tableAccess, change
 	}, true
 }
 
+// newest returns the newest version of table id known to be committed.
+func (n *tableNotifier) newest(id int64) (int64, bool) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	w := n.tables[id]
+	if w == nil {
+		return 0, false
+	}
+	return w.version, true
+}
+
+// away reports whether the entry of table id, as last known, has a bot
+// standing in for the player of seat who has not said they are back.
+func (n *tableNotifier) away(id int64, seat int) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	w := n.tables[id]
+	return w != nil && w.known && seat < len(w.access.away) && w.access.away[seat]
+}
+
 // Watch implements TableService: it waits until the table's version is
 // past since or ctx ends, and returns the version then and the actor's
 // seat. Only the first look at a table the process does not know reads the
@@ -192,8 +212,21 @@ func (n *tableNotifier) get(id int64) (version int64, access tableAccess, change
 // stack it holds meanwhile shrinks at GC only down to four times what is in
 // use (issue 7: 10,000 waiting polls).
 func (s *tableService) Watch(ctx context.Context, actor Actor, id int64, invite string, since int64) (int64, int, error) {
+	reclaimed := false
 	for {
 		version, seat, changed, done, err := s.look(ctx, actor, id, invite, since)
+		if err == nil && seat >= 0 && !reclaimed && s.notes.away(id, seat) {
+			// A poll of a player a bot stands in for says they are back
+			// (once per poll: the mark is a change, which wakes it).
+			reclaimed = true
+			if done != nil {
+				done()
+			}
+			if err := s.reclaim(ctx, actor, id); err != nil {
+				return 0, -1, err
+			}
+			continue
+		}
 		if done == nil {
 			return version, seat, err
 		}

@@ -3,6 +3,7 @@ package domain
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/burraco/burraco/engine"
@@ -24,7 +25,7 @@ const PositionEvery = 16
 // playing is a table's running deal loaded for play within a transaction.
 type playing struct {
 	t     *Table
-	deal  TableDeal // deal.Moves counts every move played, deal.Position is as stored
+	deal  TableDeal // deal.Moves counts every move played; deal.Position is as stored, or nil once caught up from the log (DealFrom)
 	saved int       // the moves the stored position holds
 	game  *engine.Game
 	done  []TableDeal // the deals before this one, without their positions
@@ -138,7 +139,7 @@ func (p *playing) catchUp(tx Tx) error {
 			}
 			d.Moves++
 		}
-		p.last = &LastMove{Seat: m.Seat, Move: m.Move, Auto: m.Auto, At: m.At}
+		p.last = &LastMove{Seat: m.Seat, Move: m.Move, Auto: m.Auto, By: m.By, At: m.At}
 	}
 	if d.Moves > 0 && p.last == nil {
 		return fmt.Errorf("table %d deal %d: %d moves stored, none logged", d.TableID, d.Number, d.Moves)
@@ -146,8 +147,10 @@ func (p *playing) catchUp(tx Tx) error {
 	return nil
 }
 
-// apply plays one move of seat and appends it to the move log.
-func (s *tableService) apply(tx Tx, p *playing, seat int, m engine.Move, auto bool) error {
+// apply plays one move of seat, chosen by by, and appends it to the move
+// log (marked auto unless the seat's player chose it).
+func (s *tableService) apply(tx Tx, p *playing, seat int, m engine.Move, by MovedBy) error {
+	auto := by != ByPlayer
 	if p.deal.Moves >= maxMovesPerDeal {
 		return fmt.Errorf("table %d deal %d: more than %d moves", p.t.ID, p.deal.Number, maxMovesPerDeal)
 	}
@@ -170,9 +173,9 @@ func (s *tableService) apply(tx Tx, p *playing, seat int, m engine.Move, auto bo
 	// board jumping past them.
 	p.t.Version++
 	err = tx.Tables().AppendMove(TableMove{TableID: p.t.ID, Deal: p.deal.Number, Index: p.deal.Moves, Seat: seat,
-		Move: b, Auto: auto, At: now, Version: p.t.Version, Taken: tk})
+		Move: b, Auto: auto, By: by, At: now, Version: p.t.Version, Taken: tk})
 	p.deal.Moves++
-	p.last = &LastMove{Seat: seat, Move: b, Auto: auto, At: stored(now)}
+	p.last = &LastMove{Seat: seat, Move: b, Auto: auto, By: by, At: stored(now)}
 	return err
 }
 
@@ -192,20 +195,24 @@ func (s *tableService) advance(tx Tx, p *playing) (*playing, error) {
 			continue
 		}
 		seat := g.Turn()
-		if !p.t.Seats[seat].Bot {
-			if p.deal.Moves-p.saved >= PositionEvery {
-				return p, s.savePosition(tx, p)
+		if err := seatBack(tx, p.t, seat); err != nil {
+			return p, err
+		}
+		if p.t.Seats[seat].PlayedByBot() {
+			if err := s.botMove(tx, p, seat, ByBot); err != nil {
+				return p, fmt.Errorf("table %d: the bot of seat %d: %w", p.t.ID, seat, err)
 			}
-			return p, nil
+			continue
 		}
-		if err := s.botMove(tx, p, seat); err != nil {
-			return p, fmt.Errorf("table %d: the bot of seat %d: %w", p.t.ID, seat, err)
+		if p.deal.Moves-p.saved >= PositionEvery {
+			return p, s.savePosition(tx, p)
 		}
+		return p, nil
 	}
 }
 
-// botMove plays the bot's move for seat (marked auto).
-func (s *tableService) botMove(tx Tx, p *playing, seat int) error {
+// botMove plays the bot's move for seat, marked by by (auto).
+func (s *tableService) botMove(tx Tx, p *playing, seat int, by MovedBy) error {
 	seed, err := s.randomUint64()
 	if err != nil {
 		return err
@@ -214,7 +221,7 @@ func (s *tableService) botMove(tx Tx, p *playing, seat int) error {
 	if err != nil {
 		return err
 	}
-	return s.apply(tx, p, seat, m, true)
+	return s.apply(tx, p, seat, m, by)
 }
 
 // savePosition stores the running deal's position, with its move count,
@@ -246,6 +253,9 @@ func (s *tableService) endDeal(tx Tx, p *playing) (*playing, error) {
 		return nil, err
 	}
 	st := p.t.Match.Status(scoresOf(deals))
+	if p.t.DeadlinePassed { // a time-limited match plays no further deal
+		st = deadlineStatus(st.Totals)
+	}
 	if st.Over {
 		s.finish(p.t, st, ResultPlayed)
 		return nil, nil
@@ -331,6 +341,13 @@ func (s *tableService) Move(ctx context.Context, actor Actor, id int64, in MoveI
 		return idem.remember(tx, s.now(), state)
 	})
 	if err != nil {
+		if t.ID == id && standingIn(t, actor) {
+			// A move attempt of a player a bot stands in for (never on turn:
+			// the bot plays at once) says they are back.
+			if rerr := s.reclaim(ctx, actor, id); rerr != nil {
+				return TableState{}, errors.Join(err, rerr)
+			}
+		}
 		if ErrorCode(err) == EVersionConflict && t.ID == id {
 			// The version read under the lock is committed, and newer than the
 			// sender's: this process's watchers learn it now rather than when
@@ -376,7 +393,7 @@ func (s *tableService) play(tx Tx, t *Table, actor Actor, m engine.Move, version
 		s.games.put(*t, p) // unchanged: still good at t.Version
 		return nil, Errorf(Code(engine.ErrNotYourTurn), "it is seat %d's turn, not yours (seat %d)", p.game.Turn(), seat)
 	}
-	if err := s.apply(tx, p, seat, m, false); err != nil {
+	if err := s.apply(tx, p, seat, m, ByPlayer); err != nil {
 		return nil, err
 	}
 	p, err = s.advance(tx, p)

@@ -74,14 +74,14 @@ func (s *tableService) Create(ctx context.Context, actor Actor, in TableInput) (
 	if actor.Anonymous() {
 		return Table{}, errLoginRequired
 	}
-	t, err := newTable(in)
+	now := s.now()
+	t, err := newTable(in, now)
 	if err != nil {
 		return Table{}, err
 	}
 	if t.InviteCode, err = s.inviteCode(); err != nil {
 		return Table{}, err
 	}
-	now := s.now()
 	t.CreatorID, t.CreatedAt, t.UpdatedAt = actor.UserID, now, now
 	if !in.Spectate {
 		seat := 0
@@ -130,7 +130,7 @@ func (s *tableService) underOpenLimit(tx Tx, userID int64) error {
 
 // newTable validates in, collecting every field error, and returns the
 // open table it describes (without creator, code or times).
-func newTable(in TableInput) (Table, error) {
+func newTable(in TableInput, now time.Time) (Table, error) {
 	var v Validator
 	options := checkTableGame(&v, in)
 	t := Table{Rules: in.Rules, Options: options, Players: in.Players, Match: in.Match, ClubID: in.ClubID,
@@ -146,6 +146,17 @@ func newTable(in TableInput) (Table, error) {
 		v.Check(t.GraceSeconds == 0 || t.GraceSeconds >= MinGraceSeconds && t.GraceSeconds <= MaxClockSeconds,
 			"grace_seconds", "out_of_range", fmt.Sprintf("grace_seconds must be 0 (no forfeit for absence) or from %d to %d",
 				MinGraceSeconds, MaxClockSeconds))
+	}
+	t.AbsentPolicy = in.AbsentPolicy
+	if t.AbsentPolicy == "" {
+		t.AbsentPolicy = AbsentForfeit
+	}
+	v.Check(t.AbsentPolicy == AbsentForfeit || t.AbsentPolicy == AbsentBot, "absent_policy", "invalid",
+		"absent_policy must be forfeit or bot")
+	if in.Deadline != nil {
+		d := stored(*in.Deadline)
+		t.Deadline = &d
+		v.Check(d.After(now), "deadline", "out_of_range", "deadline must be in the future")
 	}
 	v.Check(in.ClubID == nil || *in.ClubID > 0, "club_id", "invalid", "club_id must be a positive id")
 	validSeats := in.Players == 2 || in.Players == 4
@@ -264,6 +275,11 @@ func (s *tableService) Get(ctx context.Context, actor Actor, id int64, invite st
 		t, err = visibleTable(tx, actor, id, invite, false)
 		return err
 	})
+	if err == nil && standingIn(t, actor) { // a player a bot stands in for is back (see State)
+		if err = s.reclaim(ctx, actor, id); err != nil { // the table answered is the one read, before the mark
+			return Table{}, err
+		}
+	}
 	return forViewer(t, actor), err
 }
 

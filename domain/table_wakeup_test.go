@@ -24,7 +24,16 @@ type pausingStorage struct {
 }
 
 func (p *pausingStorage) View(ctx context.Context, fn func(tx domain.Tx) error) error {
-	err := p.Storage.View(ctx, fn)
+	return p.hold(p.Storage.View(ctx, fn))
+}
+
+// ViewOne is held as View is: a state read whose running deal is in memory
+// reads the table with one query.
+func (p *pausingStorage) ViewOne(ctx context.Context, fn func(tx domain.Tx) error) error {
+	return p.hold(p.Storage.ViewOne(ctx, fn))
+}
+
+func (p *pausingStorage) hold(err error) error {
 	if p.armed.CompareAndSwap(true, false) {
 		p.read <- struct{}{}
 		<-p.release

@@ -473,7 +473,7 @@ func (db *DB) plainOnly() *gorm.DB {
 
 var (
 	errNeedsGORM   = errors.New("store: GORM in a ViewOne's plain-SQL run")
-	errSecondQuery = errors.New("store: a second query in ViewOne: use View for several")
+	errSecondQuery = domain.ErrSecondQuery
 	errWriteInView = errors.New("store: a write in ViewOne")
 )
 

@@ -84,14 +84,14 @@ func (r tableRepo) cachedRows(rows []tableRow) error {
 	if len(in) == 0 {
 		return nil
 	}
-	rs, err := r.t.query("SELECT "+r.rowCols()+" FROM tables WHERE id IN ("+strings.Join(in, ", ")+")", args...)
+	rs, err := r.t.query("SELECT "+tableRowColumns(r.t, "")+" FROM tables WHERE id IN ("+strings.Join(in, ", ")+")", args...)
 	if err != nil {
 		return translate(err, "table")
 	}
 	defer rs.Close()
 	for rs.Next() {
 		var row tableRow
-		if err := rs.Scan(row.dest()...); err != nil {
+		if err := rs.Scan(row.scanTargets()...); err != nil {
 			return translate(err, "table")
 		}
 		if i, ok := missing[row.ID]; ok {
@@ -133,8 +133,8 @@ func (r tableRepo) lobbySeats(ts []domain.Table) error {
 // ts; in and args their placeholders and values), without their users'
 // names.
 func (r tableRepo) readSeats(ts []domain.Table, missing map[int64]int, in []string, args sqlArgs) error {
-	rs, err := r.t.query(`SELECT table_id, seat, user_id, bot, `+r.t.stampCol("joined_at")+`
-		FROM table_seats WHERE table_id IN (`+strings.Join(in, ", ")+`) ORDER BY table_id, seat`, args...)
+	rs, err := r.t.query(`SELECT table_id, seat, user_id, bot, `+r.t.stampCol("joined_at")+`, stand_in, stand_in_reason,
+		player_back FROM table_seats WHERE table_id IN (`+strings.Join(in, ", ")+`) ORDER BY table_id, seat`, args...)
 	if err != nil {
 		return translate(err, "table seat")
 	}
@@ -142,10 +142,11 @@ func (r tableRepo) readSeats(ts []domain.Table, missing map[int64]int, in []stri
 	for rs.Next() {
 		var id int64
 		var s domain.Seat
-		if err := rs.Scan(&id, &s.Seat, &s.UserID, &s.Bot, optStamp{&s.JoinedAt}); err != nil {
+		var standIn string
+		if err := rs.Scan(&id, &s.Seat, &s.UserID, &s.Bot, optStamp{&s.JoinedAt}, &standIn, &s.StandInReason, &s.Returning); err != nil {
 			return translate(err, "table seat")
 		}
-		s.JoinedAt = utcPtr(s.JoinedAt)
+		s.JoinedAt, s.StandIn = utcPtr(s.JoinedAt), domain.StandIn(standIn)
 		t := &ts[missing[id]]
 		t.Seats = append(t.Seats, s)
 	}

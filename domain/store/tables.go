@@ -31,6 +31,9 @@ type tableRow struct {
 	TurnSeconds        int
 	MatchSeconds       int
 	GraceSeconds       int
+	AbsentPolicy       string
+	Deadline           *time.Time
+	DeadlinePassed     bool
 	Status             string
 	FreeSeats          int
 	Version            int64
@@ -58,11 +61,16 @@ func tableRowOf(t domain.Table) tableRow {
 	if t.ClockUsed == nil {
 		used = []byte("[]")
 	}
+	policy := t.AbsentPolicy
+	if policy == "" { // a table made before the policy existed, or without one
+		policy = domain.AbsentForfeit
+	}
 	// Pointers are copied: the row may be kept in the table cache.
 	return tableRow{ID: t.ID, CreatorID: t.CreatorID, ClubID: clonePtr(t.ClubID), Rules: string(t.Rules), Options: string(t.Options),
 		Players: t.Players, MatchDeals: t.Match.Deals, MatchTarget: t.Match.Target, MatchRequireWinner: t.Match.RequireWinner,
 		Private: t.Private, InviteCode: t.InviteCode, AutoStart: t.AutoStart, TurnSeconds: t.TurnSeconds,
-		MatchSeconds: t.MatchSeconds, GraceSeconds: t.GraceSeconds, Status: string(t.Status), FreeSeats: t.FreeSeats,
+		MatchSeconds: t.MatchSeconds, GraceSeconds: t.GraceSeconds, AbsentPolicy: string(policy),
+		Deadline: utcPtr(t.Deadline), DeadlinePassed: t.DeadlinePassed, Status: string(t.Status), FreeSeats: t.FreeSeats,
 		Version: t.Version, DealNumber: t.DealNumber, Winner: clonePtr(t.Winner), Draw: t.Draw, LostOnTime: clonePtr(t.LostOnTime),
 		Result: string(t.Result), AbandonedBy: clonePtr(t.AbandonedBy), TurnStartedAt: utcPtr(t.TurnStartedAt), ClockUsed: string(used), CreatedAt: utc(t.CreatedAt),
 		UpdatedAt: utc(t.UpdatedAt), StartedAt: utcPtr(t.StartedAt), FinishedAt: utcPtr(t.FinishedAt)}
@@ -74,7 +82,8 @@ func (r tableRow) domain() domain.Table {
 		Options: json.RawMessage(r.Options), Players: r.Players,
 		Match:   domain.MatchFormat{Deals: r.MatchDeals, Target: r.MatchTarget, RequireWinner: r.MatchRequireWinner},
 		Private: r.Private, InviteCode: r.InviteCode, AutoStart: r.AutoStart, TurnSeconds: r.TurnSeconds,
-		MatchSeconds: r.MatchSeconds, GraceSeconds: r.GraceSeconds, Status: domain.TableStatus(r.Status),
+		MatchSeconds: r.MatchSeconds, GraceSeconds: r.GraceSeconds, AbsentPolicy: domain.AbsentPolicy(r.AbsentPolicy),
+		Deadline: utcPtr(r.Deadline), DeadlinePassed: r.DeadlinePassed, Status: domain.TableStatus(r.Status),
 		FreeSeats: r.FreeSeats, Version: r.Version, DealNumber: r.DealNumber, Winner: clonePtr(r.Winner), Draw: r.Draw,
 		LostOnTime: clonePtr(r.LostOnTime), Result: domain.TableResult(r.Result), AbandonedBy: clonePtr(r.AbandonedBy),
 		TurnStartedAt: utcPtr(r.TurnStartedAt), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
@@ -88,11 +97,14 @@ func (r tableRow) domain() domain.Table {
 }
 
 type seatRow struct {
-	TableID  int64 `gorm:"primaryKey"`
-	Seat     int   `gorm:"primaryKey"`
-	UserID   *int64
-	Bot      bool
-	JoinedAt *time.Time
+	TableID       int64 `gorm:"primaryKey"`
+	Seat          int   `gorm:"primaryKey"`
+	UserID        *int64
+	Bot           bool
+	JoinedAt      *time.Time
+	StandIn       string
+	StandInReason string
+	Returning     bool `gorm:"column:player_back"`
 }
 
 func (seatRow) TableName() string { return "table_seats" }
@@ -148,22 +160,23 @@ func (r dealRow) domain() (domain.TableDeal, error) {
 }
 
 type moveRow struct {
-	TableID int64 `gorm:"primaryKey"`
-	Deal    int   `gorm:"primaryKey"`
-	Idx     int   `gorm:"primaryKey"`
-	Seat    int
-	Move    string
-	Auto    bool
-	At      time.Time
-	Version int64
-	Taken   string
+	TableID  int64 `gorm:"primaryKey"`
+	Deal     int   `gorm:"primaryKey"`
+	Idx      int   `gorm:"primaryKey"`
+	Seat     int
+	Move     string
+	Auto     bool
+	PlayedBy string
+	At       time.Time
+	Version  int64
+	Taken    string
 }
 
 func (moveRow) TableName() string { return "table_moves" }
 
 func (r moveRow) domain() domain.TableMove {
 	m := domain.TableMove{TableID: r.TableID, Deal: r.Deal, Index: r.Idx, Seat: r.Seat, Move: json.RawMessage(r.Move),
-		Auto: r.Auto, At: r.At.UTC(), Version: r.Version}
+		Auto: r.Auto, By: domain.MovedBy(r.PlayedBy), At: r.At.UTC(), Version: r.Version}
 	if r.Taken != "" {
 		m.Taken = json.RawMessage(r.Taken)
 	}
@@ -193,7 +206,8 @@ func (r tableRepo) Create(t *domain.Table) error {
 		return translate(err, "table")
 	}
 	for _, s := range t.Seats {
-		seat := seatRow{TableID: row.ID, Seat: s.Seat, UserID: s.UserID, Bot: s.Bot, JoinedAt: utcPtr(s.JoinedAt)}
+		seat := seatRow{TableID: row.ID, Seat: s.Seat, UserID: s.UserID, Bot: s.Bot, JoinedAt: utcPtr(s.JoinedAt),
+			StandIn: string(s.StandIn), StandInReason: s.StandInReason, Returning: s.Returning}
 		if err := r.t.db.Create(&seat).Error; err != nil {
 			return translate(err, "table seat")
 		}
@@ -224,7 +238,8 @@ func (r tableRepo) Lock(id int64) (domain.Table, error) { return r.byID(id, true
 // than the move's writes.
 func (r tableRepo) byID(id int64, lock bool) (domain.Table, error) {
 	t := r.t
-	q := `SELECT t.version, s.seat, s.user_id, u.name, s.bot, ` + t.stampCol("s.joined_at") + `
+	q := `SELECT t.version, s.seat, s.user_id, u.name, s.bot, ` + t.stampCol("s.joined_at") + `, s.stand_in,
+		s.stand_in_reason, s.player_back
 		FROM tables AS t LEFT JOIN table_seats AS s ON s.table_id = t.id LEFT JOIN users AS u ON u.id = s.user_id
 		WHERE t.id = $1 ORDER BY s.seat`
 	if lock && t.dialect == Postgres {
@@ -252,6 +267,31 @@ func (r tableRepo) byID(id int64, lock bool) (domain.Table, error) {
 	return tb, nil
 }
 
+// tableRowColumns lists a table row's columns in scanTargets' order, each
+// prefixed (a table alias).
+func tableRowColumns(t *tx, prefix string) string {
+	cols := []string{"id", "creator_id", "club_id", "rules", "options", "players", "match_deals", "match_target",
+		"match_require_winner", "private", "invite_code", "auto_start", "turn_seconds", "match_seconds", "grace_seconds",
+		"status", "free_seats", "version", "deal_number", "winner", "draw", "lost_on_time", "result", "abandoned_by"}
+	for i, c := range cols {
+		cols[i] = prefix + c
+	}
+	cols = append(cols, t.stampCol(prefix+"turn_started_at"), prefix+"clock_used", t.stampCol(prefix+"created_at"),
+		t.stampCol(prefix+"updated_at"), t.stampCol(prefix+"started_at"), t.stampCol(prefix+"finished_at"),
+		prefix+"absent_policy", t.stampCol(prefix+"deadline"), prefix+"deadline_passed")
+	return strings.Join(cols, ", ")
+}
+
+// scanTargets are the fields of r in tableRowColumns' order.
+func (r *tableRow) scanTargets() []any {
+	return []any{&r.ID, &r.CreatorID, &r.ClubID, &r.Rules, &r.Options, &r.Players,
+		&r.MatchDeals, &r.MatchTarget, &r.MatchRequireWinner, &r.Private, &r.InviteCode, &r.AutoStart,
+		&r.TurnSeconds, &r.MatchSeconds, &r.GraceSeconds, &r.Status, &r.FreeSeats, &r.Version,
+		&r.DealNumber, &r.Winner, &r.Draw, &r.LostOnTime, &r.Result, &r.AbandonedBy,
+		optStamp{&r.TurnStartedAt}, &r.ClockUsed, timestamp{&r.CreatedAt}, timestamp{&r.UpdatedAt},
+		optStamp{&r.StartedAt}, optStamp{&r.FinishedAt}, &r.AbsentPolicy, optStamp{&r.Deadline}, &r.DeadlinePassed}
+}
+
 // seats runs q, which reads a table's version and its seats (none: the
 // table does not exist).
 func (r tableRepo) seats(q string, id int64) (int64, []domain.Seat, error) {
@@ -266,9 +306,11 @@ func (r tableRepo) seats(q string, id int64) (int64, []domain.Seat, error) {
 	for rows.Next() {
 		var seat *int
 		var name *string
-		var bot *bool
+		var bot, returning *bool
+		var standIn, reason *string
 		var s domain.Seat
-		if err := rows.Scan(&version, &seat, &s.UserID, &name, &bot, optStamp{&s.JoinedAt}); err != nil {
+		if err := rows.Scan(&version, &seat, &s.UserID, &name, &bot, optStamp{&s.JoinedAt}, &standIn, &reason,
+			&returning); err != nil {
 			return 0, nil, translate(err, "table seat")
 		}
 		found = true
@@ -276,6 +318,13 @@ func (r tableRepo) seats(q string, id int64) (int64, []domain.Seat, error) {
 			continue
 		}
 		s.Seat, s.Bot, s.JoinedAt = *seat, bot != nil && *bot, utcPtr(s.JoinedAt)
+		s.Returning = returning != nil && *returning
+		if standIn != nil {
+			s.StandIn = domain.StandIn(*standIn)
+		}
+		if reason != nil {
+			s.StandInReason = *reason
+		}
 		if name != nil {
 			s.UserName = *name
 		}
@@ -293,28 +342,8 @@ func (r tableRepo) seats(q string, id int64) (int64, []domain.Seat, error) {
 // row reads a table's row.
 func (r tableRepo) row(id int64) (tableRow, error) {
 	var row tableRow
-	err := r.t.queryRow(false, "SELECT "+r.rowCols()+" FROM tables WHERE id = $1", []any{id}, row.dest()...)
+	err := r.t.queryRow(false, `SELECT `+tableRowColumns(r.t, "")+` FROM tables WHERE id = $1`, []any{id}, row.scanTargets()...)
 	return row, translate(err, "table")
-}
-
-// rowCols is the select list of a whole table row, scanned by dest.
-func (r tableRepo) rowCols() string {
-	t := r.t
-	return `id, creator_id, club_id, rules, options, players, match_deals, match_target, match_require_winner,
-		private, invite_code, auto_start, turn_seconds, match_seconds, grace_seconds, status, free_seats, version,
-		deal_number, winner, draw, lost_on_time, result, abandoned_by, ` + t.stampCol("turn_started_at") + `, clock_used, ` +
-		t.stampCol("created_at") + `, ` + t.stampCol("updated_at") + `, ` + t.stampCol("started_at") + `, ` +
-		t.stampCol("finished_at")
-}
-
-// dest is what rowCols is scanned into.
-func (row *tableRow) dest() []any {
-	return []any{&row.ID, &row.CreatorID, &row.ClubID, &row.Rules, &row.Options, &row.Players,
-		&row.MatchDeals, &row.MatchTarget, &row.MatchRequireWinner, &row.Private, &row.InviteCode, &row.AutoStart,
-		&row.TurnSeconds, &row.MatchSeconds, &row.GraceSeconds, &row.Status, &row.FreeSeats, &row.Version,
-		&row.DealNumber, &row.Winner, &row.Draw, &row.LostOnTime, &row.Result, &row.AbandonedBy,
-		optStamp{&row.TurnStartedAt}, &row.ClockUsed, timestamp{&row.CreatedAt}, timestamp{&row.UpdatedAt},
-		optStamp{&row.StartedAt}, optStamp{&row.FinishedAt}}
 }
 
 func (r tableRepo) get(q *gorm.DB, where string, arg any) (domain.Table, error) {
@@ -343,7 +372,8 @@ func (r tableRepo) withSeats(rows []tableRow) ([]domain.Table, error) {
 	}
 	// Plain SQL (see plainsql.go): the lobby reads a page of tables and
 	// their seats on every call.
-	q := `SELECT s.table_id, s.seat, s.user_id, u.name, s.bot, ` + r.t.stampCol("s.joined_at") + `
+	q := `SELECT s.table_id, s.seat, s.user_id, u.name, s.bot, ` + r.t.stampCol("s.joined_at") + `, s.stand_in,
+		s.stand_in_reason, s.player_back
 		FROM table_seats AS s LEFT JOIN users AS u ON u.id = s.user_id
 		WHERE s.table_id IN (` + strings.Join(in, ", ") + `) ORDER BY s.table_id, s.seat`
 	seats, err := r.t.query(q, args...)
@@ -355,10 +385,12 @@ func (r tableRepo) withSeats(rows []tableRow) ([]domain.Table, error) {
 		var id int64
 		var name *string
 		var s domain.Seat
-		if err := seats.Scan(&id, &s.Seat, &s.UserID, &name, &s.Bot, optStamp{&s.JoinedAt}); err != nil {
+		var standIn string
+		if err := seats.Scan(&id, &s.Seat, &s.UserID, &name, &s.Bot, optStamp{&s.JoinedAt}, &standIn, &s.StandInReason,
+			&s.Returning); err != nil {
 			return nil, translate(err, "table seat")
 		}
-		s.JoinedAt = utcPtr(s.JoinedAt)
+		s.JoinedAt, s.StandIn = utcPtr(s.JoinedAt), domain.StandIn(standIn)
 		if name != nil {
 			s.UserName = *name
 		}
@@ -424,6 +456,7 @@ func tableColumns(row tableRow) []tableColumn {
 		{"lost_on_time", row.LostOnTime, func(o tableRow) bool { return sameInt(o.LostOnTime, row.LostOnTime) }},
 		{"result", row.Result, func(o tableRow) bool { return o.Result == row.Result }},
 		{"abandoned_by", row.AbandonedBy, func(o tableRow) bool { return sameInt(o.AbandonedBy, row.AbandonedBy) }},
+		{"deadline_passed", row.DeadlinePassed, func(o tableRow) bool { return o.DeadlinePassed == row.DeadlinePassed }},
 		{"turn_started_at", row.TurnStartedAt, func(o tableRow) bool { return sameTime(o.TurnStartedAt, row.TurnStartedAt) }},
 		{"clock_used", row.ClockUsed, func(o tableRow) bool { return o.ClockUsed == row.ClockUsed }},
 		{"updated_at", row.UpdatedAt, func(o tableRow) bool { return o.UpdatedAt.Equal(row.UpdatedAt) }},
@@ -448,7 +481,8 @@ func sameTime(a, b *time.Time) bool {
 
 func (r tableRepo) SetSeat(tableID int64, s domain.Seat) error {
 	res := r.t.db.Model(&seatRow{}).Where("table_id = ? AND seat = ?", tableID, s.Seat).Updates(map[string]any{
-		"user_id": s.UserID, "bot": s.Bot, "joined_at": utcPtr(s.JoinedAt),
+		"user_id": s.UserID, "bot": s.Bot, "joined_at": utcPtr(s.JoinedAt), "stand_in": string(s.StandIn),
+		"stand_in_reason": s.StandInReason, "player_back": s.Returning,
 	})
 	return hitOne(res, "table seat")
 }
@@ -489,9 +523,13 @@ func (r tableRepo) Deals(tableID int64) ([]domain.TableDeal, error) {
 }
 
 func (r tableRepo) AppendMove(m domain.TableMove) error {
-	return r.t.execOne("move", `INSERT INTO table_moves (table_id, deal, idx, seat, "move", "auto", "at", version, taken)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, m.TableID, m.Deal, m.Index, m.Seat, string(m.Move), m.Auto, utc(m.At),
-		m.Version, string(m.Taken))
+	by := m.By
+	if by == "" {
+		by = domain.ByPlayer
+	}
+	return r.t.execOne("move", `INSERT INTO table_moves (table_id, deal, idx, seat, "move", "auto", "at", version, taken, played_by)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, m.TableID, m.Deal, m.Index, m.Seat, string(m.Move), m.Auto, utc(m.At),
+		m.Version, string(m.Taken), string(by))
 }
 
 func (r tableRepo) MovesSince(tableID int64, deal int, since int64) ([]domain.TableMove, error) {
@@ -516,7 +554,7 @@ func (r tableRepo) Moves(tableID int64, deal int) ([]domain.TableMove, error) {
 // position.
 func (r tableRepo) MovesFrom(tableID int64, deal, from int) ([]domain.TableMove, error) {
 	t := r.t
-	rows, err := t.query(`SELECT idx, seat, "move", "auto", `+t.stampCol(`"at"`)+` FROM table_moves
+	rows, err := t.query(`SELECT idx, seat, "move", "auto", `+t.stampCol(`"at"`)+`, played_by FROM table_moves
 		WHERE table_id = $1 AND deal = $2 AND idx >= $3 ORDER BY idx`, tableID, deal, from)
 	if err != nil {
 		return nil, translate(err, "move")
@@ -526,7 +564,7 @@ func (r tableRepo) MovesFrom(tableID int64, deal, from int) ([]domain.TableMove,
 	for rows.Next() {
 		m := domain.TableMove{TableID: tableID, Deal: deal}
 		var move string
-		if err := rows.Scan(&m.Index, &m.Seat, &move, &m.Auto, timestamp{&m.At}); err != nil {
+		if err := rows.Scan(&m.Index, &m.Seat, &move, &m.Auto, timestamp{&m.At}, &m.By); err != nil {
 			return nil, translate(err, "move")
 		}
 		m.Move, m.At = json.RawMessage(move), m.At.UTC()
@@ -535,13 +573,62 @@ func (r tableRepo) MovesFrom(tableID int64, deal, from int) ([]domain.TableMove,
 	return out, translate(rows.Err(), "move")
 }
 
+// DealFrom reads in plain SQL, in one statement: a move, or a poll, that
+// finds its running deal in memory behind the table (another process
+// moved it) reads the deal's state and the moves it lacks, not the
+// deal's position (kilobytes).
+func (r tableRepo) DealFrom(tableID int64, number, from int) (domain.TableDeal, []domain.TableMove, error) {
+	t := r.t
+	rows, err := t.query(`SELECT d.dealer, d.seed, d.totals, d.tie_break, d.moves, d.score, d.timeout_at, `+
+		t.stampCol("d.started_at")+`, `+t.stampCol("d.ended_at")+`, m.idx, m.seat, m."move", m."auto", `+
+		t.stampCol(`m."at"`)+`, m.played_by
+		FROM table_deals AS d LEFT JOIN table_moves AS m ON m.table_id = d.table_id AND m.deal = d.number AND m.idx >= $3
+		WHERE d.table_id = $1 AND d.number = $2 ORDER BY m.idx`, tableID, number, from)
+	if err != nil {
+		return domain.TableDeal{}, nil, translate(err, "deal")
+	}
+	defer rows.Close()
+	var row dealRow
+	var moves []domain.TableMove
+	found := false
+	for rows.Next() {
+		var idx, seat *int
+		var move, by *string
+		var auto *bool
+		var at *time.Time
+		if err := rows.Scan(&row.Dealer, &row.Seed, &row.Totals, &row.TieBreak, &row.Moves, &row.Score, &row.TimeoutAt,
+			timestamp{&row.StartedAt}, optStamp{&row.EndedAt}, &idx, &seat, &move, &auto, optStamp{&at}, &by); err != nil {
+			return domain.TableDeal{}, nil, translate(err, "deal")
+		}
+		found = true
+		if idx == nil { // no move from there on
+			continue
+		}
+		m := domain.TableMove{TableID: tableID, Deal: number, Index: *idx, Seat: *seat, Move: json.RawMessage(*move),
+			Auto: *auto, By: domain.MovedBy(*by)}
+		if at != nil {
+			m.At = at.UTC()
+		}
+		moves = append(moves, m)
+	}
+	if err := rows.Err(); err != nil {
+		return domain.TableDeal{}, nil, translate(err, "deal")
+	}
+	if !found {
+		return domain.TableDeal{}, nil, translate(sql.ErrNoRows, "deal")
+	}
+	row.TableID, row.Number = tableID, number
+	d, err := row.domain()
+	return d, moves, err
+}
+
 func (r tableRepo) LastMove(tableID int64, deal int) (domain.TableMove, error) {
 	return takeOne(r.t.db.Where("table_id = ? AND deal = ?", tableID, deal).Order("idx DESC"), "move", moveRow.domain)
 }
 
 func (r tableRepo) Clocked() ([]domain.Table, error) {
 	var rows []tableRow
-	err := r.t.db.Where("status = ? AND (turn_seconds > 0 OR match_seconds > 0 OR grace_seconds > 0)", string(domain.TablePlaying)).
+	err := r.t.db.Where("status = ? AND (turn_seconds > 0 OR match_seconds > 0 OR grace_seconds > 0 OR deadline IS NOT NULL)", string(domain.TablePlaying)).
 		Order("id").Find(&rows).Error
 	if err != nil {
 		return nil, translate(err, "table")

@@ -1,0 +1,181 @@
+package domain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/burraco/burraco/engine"
+)
+
+// MaxStandInReasonLength bounds a referee's reason for a stand-in.
+const MaxStandInReasonLength = 500
+
+// standInAbsent puts a bot in the place of the player on turn who made no
+// move for the grace period (absent policy bot): it plays this turn at
+// once and every turn of the seat after it, until the player comes back.
+func (s *tableService) standInAbsent(tx Tx, p *playing, seat int) error {
+	p.t.Seats[seat].StandIn, p.t.Seats[seat].StandInReason, p.t.Seats[seat].Returning = StandInAbsent, "", false
+	if err := tx.Tables().SetSeat(p.t.ID, p.t.Seats[seat]); err != nil {
+		return err
+	}
+	_, err := s.advance(tx, p)
+	return err
+}
+
+// seatBack gives seat back to its returning player when it comes to their
+// turn: from then on they play it (and the grace period counts again).
+func seatBack(tx Tx, t *Table, seat int) error {
+	st := &t.Seats[seat]
+	if st.StandIn == "" || !st.Returning {
+		return nil
+	}
+	st.StandIn, st.StandInReason, st.Returning = "", "", false
+	return tx.Tables().SetSeat(t.ID, *st)
+}
+
+// standingIn reports whether a bot stands in for the actor at t and the
+// actor has not yet said they are back.
+func standingIn(t Table, actor Actor) bool {
+	seat := t.SeatOf(actor.UserID)
+	return seat >= 0 && t.Status == TablePlaying && t.Seats[seat].StandIn != "" && !t.Seats[seat].Returning
+}
+
+// reclaim marks the actor back at the table where a bot stands in for
+// them (any request of theirs on the table is a sign of life): they take
+// their seat back at its next turn. Nothing when no bot stands in for
+// them.
+func (s *tableService) reclaim(ctx context.Context, actor Actor, id int64) error {
+	var t Table
+	changed := false
+	tk := s.notes.ticket()
+	err := s.st.InTx(ctx, func(tx Tx) error {
+		var err error
+		if t, err = tx.Tables().Lock(id); err != nil || !standingIn(t, actor) {
+			return err
+		}
+		read := t.Version
+		seat := t.SeatOf(actor.UserID)
+		t.Seats[seat].Returning = true
+		if err := tx.Tables().SetSeat(t.ID, t.Seats[seat]); err != nil {
+			return err
+		}
+		changed = true
+		return s.commitTable(tx, &t, read)
+	})
+	if err == nil && changed {
+		s.notes.publish(t, tk)
+	}
+	return err
+}
+
+// ReplaceByBot implements TableService.
+func (s *tableService) ReplaceByBot(ctx context.Context, actor Actor, id int64, seat int, reason string) (TableState, error) {
+	if actor.Anonymous() {
+		return TableState{}, errLoginRequired
+	}
+	reason = strings.TrimSpace(reason)
+	var v Validator
+	v.Check(reason != "", "reason", "required", "say why the player is replaced")
+	v.Check(len(reason) <= MaxStandInReasonLength, "reason", "too_long",
+		fmt.Sprintf("reason must be at most %d characters", MaxStandInReasonLength))
+	if err := v.Err(); err != nil {
+		return TableState{}, err
+	}
+	var state TableState
+	var t Table
+	var played *playing
+	tk := s.notes.ticket()
+	err := s.st.InTx(ctx, func(tx Tx) error {
+		var err error
+		if t, err = visibleTable(tx, actor, id, "", true); err != nil {
+			return err
+		}
+		read := t.Version
+		if ok, err := accessFor(tx, actor).canRefereeTable(t); !ok {
+			return orDenied(err, Errorf(EForbidden, "only the table's referee may replace a player: "+
+				"at a club table the club's referees and admins, at a friendly table its creator"))
+		}
+		var v Validator
+		v.Check(seat >= 0 && seat < t.Players, "seat", "out_of_range", fmt.Sprintf("seat must be from 0 to %d", t.Players-1))
+		if err := v.Err(); err != nil {
+			return err
+		}
+		st := &t.Seats[seat]
+		switch {
+		case t.Status != TablePlaying:
+			return Errorf(EConflict, "the match is not being played")
+		case st.Bot:
+			return Errorf(EConflict, "seat %d is a bot's", seat)
+		case st.StandIn != "" && !st.Returning:
+			return Errorf(EConflict, "a bot already stands in for seat %d", seat)
+		}
+		st.StandIn, st.StandInReason, st.Returning = StandInReferee, reason, false
+		if err := tx.Tables().SetSeat(t.ID, *st); err != nil {
+			return err
+		}
+		p, err := s.running(tx, &t)
+		if err != nil {
+			return err
+		}
+		t.Version++ // the replacement is a version of its own, before the bot's moves
+		if p, err = s.advance(tx, p); err != nil {
+			return err
+		}
+		if err := s.commitTable(tx, &t, read); err != nil {
+			return err
+		}
+		state = playedState(t, t.SeatOf(actor.UserID), p)
+		played = p
+		return nil
+	})
+	if err != nil {
+		return TableState{}, err
+	}
+	s.games.put(t, played)
+	s.notes.publish(t, tk)
+	state.Table = forViewer(state.Table, actor)
+	state.TurnLeft, state.MatchLeft = clocksLeft(state.Table, state.View, s.now())
+	return state, nil
+}
+
+// deadlineDue reports whether t's deadline has passed at now and its
+// time-out is still to be called.
+func deadlineDue(t Table, now time.Time) bool {
+	return t.Deadline != nil && !t.DeadlinePassed && !now.Before(*t.Deadline)
+}
+
+// callDeadline calls the RULES §10 time-out at a table whose deadline has
+// passed, as a referee's CallTimeOut does (a time-out a referee already
+// called stands: a later call never gives more turns); the deal's last
+// round is then played and the match ends with it (endDeal).
+func (s *tableService) callDeadline(tx Tx, p *playing) error {
+	p.t.DeadlinePassed = true
+	err := p.game.CallTimeOut()
+	var re *engine.RuleError
+	switch {
+	case errors.As(err, &re) && re.Code == engine.ErrNotAllowed: // already called
+	case err != nil:
+		return FromRuleError(err)
+	default:
+		called := p.deal.Moves
+		p.deal.TimeOutAt = &called
+		if err := s.savePosition(tx, p); err != nil {
+			return err
+		}
+	}
+	p.t.Version++ // the call is a version of its own, before the bots' moves
+	_, err = s.advance(tx, p)
+	return err
+}
+
+// deadlineStatus is how a match whose deadline passed ends, with the deal
+// the time-out was called in: the team ahead wins, equal totals are a draw
+// (a time-limited round plays no tie-break deal).
+func deadlineStatus(totals []int) engine.MatchStatus {
+	st := engine.MatchStatus{Totals: totals, Over: true, Winner: engine.Leader(totals)}
+	st.Draw = st.Winner < 0
+	return st
+}
