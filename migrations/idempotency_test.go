@@ -75,8 +75,8 @@ func TestIdempotencyMigrationReplaysAnswersStoredBefore(t *testing.T) {
 		}
 		applied, err := migrations.Up(ctx, sqlDB, db.Dialect())
 		must(t, err)
-		if len(applied) != 1 || applied[0] != 12 {
-			t.Fatalf("applied %v, want [12]", applied)
+		if len(applied) == 0 || applied[0] != 12 {
+			t.Fatalf("applied %v, want 12 first (and any later ones)", applied)
 		}
 
 		restarted := domain.NewServices(db, domain.Config{Now: func() time.Time { return now }, PasswordParams: domain.TestPasswordParams})
