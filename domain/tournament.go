@@ -174,6 +174,10 @@ type TournamentSetup struct {
 	// TeamPairs is how many pairs a team fields per match (team events
 	// only; 0 otherwise).
 	TeamPairs int
+	// Online is how an online tournament's rounds are played at online
+	// tables (issue 17); nil: the tournament is played live, on score
+	// sheets entered by hand.
+	Online *OnlineSettings
 }
 
 // VPTableInForce is the table that converts the tournament's MP: its own,
@@ -256,6 +260,10 @@ type SetupInput struct {
 	AvoidRepeatOpponents *bool
 	LateEntryRound       *int
 	TeamPairs            *int
+	// Played moves the tournament between live and online play; Online
+	// replaces the online settings (absent fields take their defaults).
+	Played *Played
+	Online *OnlineSettings
 }
 
 // Set-up defaults and limits.

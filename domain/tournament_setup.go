@@ -69,6 +69,7 @@ func applySetup(s *TournamentSetup, in SetupInput, kind TournamentKind) {
 	case kind != TeamsTournament:
 		s.TeamPairs = 0
 	}
+	applyOnline(s, in)
 }
 
 // validateSetup records every invalid set-up field of t in v. The VP table
@@ -96,6 +97,7 @@ func validateSetup(v *Validator, t *Tournament, in SetupInput) {
 	v.Check(s.LateEntryRound >= 0 && s.LateEntryRound <= lastRound, "late_entry_round", "out_of_range",
 		fmt.Sprintf("late_entry_round must be between 0 (before the start only) and %d (the last round)", lastRound))
 	checkTeamPairs(v, t.Kind, s.TeamPairs)
+	checkOnline(v, s, in)
 }
 
 // checkMovement checks the movement and its rounds.

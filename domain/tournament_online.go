@@ -1,0 +1,113 @@
+package domain
+
+import "fmt"
+
+// Played says where a tournament's rounds are played (issue 17).
+type Played string
+
+// Where a tournament is played.
+const (
+	PlayedLive   Played = "live"   // at real tables, on score sheets entered by hand
+	PlayedOnline Played = "online" // at online tables, scored by the engine
+)
+
+// Absent-player policies of an online tournament: what happens to a player
+// who is away (or disconnected) on their turn for the grace period.
+const (
+	AbsentBot     = "bot"     // a bot stands in until they come back
+	AbsentForfeit = "forfeit" // their side forfeits the table (RULES §10 abandonment)
+)
+
+// OnlineSettings is how an online tournament's tables play. Every table a
+// round creates takes them (onlineTableOf).
+type OnlineSettings struct {
+	// TurnSeconds is the per-turn limit (tempo di mossa); 0: none.
+	TurnSeconds int `json:"turn_seconds"`
+	// RoundSeconds is the round's time limit: when it runs out the RULES
+	// §10 time-out is called at every unfinished table; 0: none.
+	RoundSeconds int `json:"round_seconds"`
+	// Absent is AbsentBot or AbsentForfeit, after GraceSeconds away.
+	Absent       string `json:"absent"`
+	GraceSeconds int    `json:"grace_seconds"`
+	// StaffWatch lets the tournament's referees and directors watch its
+	// tables live.
+	StaffWatch bool `json:"staff_watch"`
+}
+
+// Limits of the online settings.
+const (
+	MinTurnSeconds     = 10
+	MaxTurnSeconds     = 3600
+	MinRoundSeconds    = 60
+	MaxRoundSeconds    = 24 * 3600
+	DefaultOnlineGrace = 120
+)
+
+// DefaultOnlineSettings are the settings of an online tournament when none
+// are given: no clocks, a bot stands in after two minutes away, the staff
+// may watch.
+func DefaultOnlineSettings() OnlineSettings {
+	return OnlineSettings{Absent: AbsentBot, GraceSeconds: DefaultOnlineGrace, StaffWatch: true}
+}
+
+// Played is where the tournament is played.
+func (s TournamentSetup) Played() Played {
+	if s.Online != nil {
+		return PlayedOnline
+	}
+	return PlayedLive
+}
+
+// applyOnline sets where the tournament is played from in: online with the
+// settings given (absent ones defaulted), or live (no settings).
+func applyOnline(s *TournamentSetup, in SetupInput) {
+	played := s.Played()
+	if in.Played != nil {
+		played = *in.Played
+	}
+	if played != PlayedOnline {
+		if in.Played != nil && *in.Played == PlayedLive {
+			s.Online = nil
+		}
+		return
+	}
+	switch {
+	case in.Online != nil:
+		o := *in.Online
+		if o.Absent == "" {
+			o.Absent = AbsentBot
+		}
+		if o.GraceSeconds == 0 {
+			o.GraceSeconds = DefaultOnlineGrace
+		}
+		s.Online = &o
+	case s.Online == nil:
+		o := DefaultOnlineSettings()
+		s.Online = &o
+	}
+}
+
+// checkOnline records every invalid field of where the tournament is
+// played: played itself, online given to a live tournament, and each
+// setting (codes: invalid, not_allowed, out_of_range).
+func checkOnline(v *Validator, s *TournamentSetup, in SetupInput) {
+	if in.Played != nil && *in.Played != PlayedLive && *in.Played != PlayedOnline {
+		v.Add("played", "invalid", "played must be live or online")
+		return
+	}
+	if in.Online != nil && s.Online == nil {
+		v.Add("online", "not_allowed", "online settings are for a tournament played online (played: online)")
+		return
+	}
+	o := s.Online
+	if o == nil {
+		return
+	}
+	v.Check(o.TurnSeconds == 0 || o.TurnSeconds >= MinTurnSeconds && o.TurnSeconds <= MaxTurnSeconds,
+		"online.turn_seconds", "out_of_range", fmt.Sprintf("turn_seconds must be 0 (no limit) or %d to %d", MinTurnSeconds, MaxTurnSeconds))
+	v.Check(o.RoundSeconds == 0 || o.RoundSeconds >= MinRoundSeconds && o.RoundSeconds <= MaxRoundSeconds,
+		"online.round_seconds", "out_of_range", fmt.Sprintf("round_seconds must be 0 (no limit) or %d to %d", MinRoundSeconds, MaxRoundSeconds))
+	v.Check(o.Absent == AbsentBot || o.Absent == AbsentForfeit, "online.absent", "invalid", "absent must be bot or forfeit")
+	v.Check(o.GraceSeconds >= MinGraceSeconds && o.GraceSeconds <= MaxClockSeconds, "online.grace_seconds", "out_of_range",
+		fmt.Sprintf("grace_seconds must be %d to %d", MinGraceSeconds, MaxClockSeconds))
+}
