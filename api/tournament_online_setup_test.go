@@ -14,7 +14,8 @@ import (
 // TestTournamentPlayedOnlineIsStoredWithItsSettings: a tournament says
 // where it is played; live by default with no online settings, online with
 // the settings given (absent ones defaulted), read back as stored; moving
-// an online tournament back to live drops its settings.
+// an online tournament back to live keeps its settings for later; a live
+// tournament given no settings is played online with the defaults.
 func TestTournamentPlayedOnlineIsStoredWithItsSettings(t *testing.T) {
 	storetest.Each(t, testPlayedOnlineStored)
 }
@@ -41,14 +42,22 @@ func testPlayedOnlineStored(t *testing.T, db *store.DB) {
 	var back api.Tournament
 	te.must(http.StatusOK, req{Method: "PATCH", Path: tpath(online.ID), Token: te.director,
 		Body: map[string]any{"played": "live"}}, &back)
-	if back.Played != "live" || back.Online != nil {
+	if back.Played != "live" || back.Online == nil || *back.Online != want {
 		t.Fatalf("back to live: played %q, online %+v", back.Played, back.Online)
+	}
+	var defaulted api.Tournament
+	te.must(http.StatusOK, req{Method: "PATCH", Path: tpath(live.ID), Token: te.director,
+		Body: map[string]any{"played": "online"}}, &defaulted)
+	if dflt := (api.OnlineSettings{Absent: "bot", GraceSeconds: 120, StaffWatch: true}); defaulted.Played != "online" ||
+		defaulted.Online == nil || *defaulted.Online != dflt {
+		t.Fatalf("live to online: played %q, online %+v; want the defaults %+v", defaulted.Played, defaulted.Online, dflt)
 	}
 }
 
 // TestTournamentOnlineSettingsRefusedWithEveryField: bad online settings
-// are one 422 invalid_input naming each field; settings for a live
-// tournament and an unknown played are refused too.
+// are one 422 invalid_input naming each field, also for a tournament
+// played live (they are kept for when it is played online); an unknown
+// played is refused too.
 func TestTournamentOnlineSettingsRefusedWithEveryField(t *testing.T) {
 	storetest.Each(t, testOnlineSettingsRefused)
 }
@@ -63,7 +72,7 @@ func testOnlineSettingsRefused(t *testing.T, db *store.DB) {
 	}{
 		{"BadSettings", onlineCreate(new("online"), &api.OnlineSettings{TurnSeconds: 5, RoundSeconds: 10, Absent: "pray", GraceSeconds: 1}),
 			[]string{"online.absent", "online.grace_seconds", "online.round_seconds", "online.turn_seconds"}},
-		{"SettingsWhenLive", onlineCreate(nil, &api.OnlineSettings{TurnSeconds: 60}), []string{"online"}},
+		{"BadSettingsWhenLive", onlineCreate(nil, &api.OnlineSettings{TurnSeconds: 60, Absent: "later"}), []string{"online.absent"}},
 		{"UnknownPlayed", onlineCreate(new("postal"), nil), []string{"played"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -74,7 +74,7 @@ type TournamentSetupOut struct {
 	TeamPairs int `json:"team_pairs" minimum:"0" maximum:"8" example:"0"`
 	// Where the rounds are played: live (score sheets entered by hand) or online (each round's tables are online tables, created when the round starts; the engine writes every deal into the sheet).
 	Played string `json:"played" enums:"live,online" example:"live"`
-	// How an online tournament's tables play; absent when played live.
+	// How the tables play when the tournament is played online; absent when none were set and it is played live.
 	Online *OnlineSettings `json:"online,omitempty"`
 }
 
@@ -165,7 +165,7 @@ func setupOut(t domain.Tournament) TournamentSetupOut {
 	out := TournamentSetupOut{Movement: string(s.Movement), Rounds: s.Rounds, MitchellStep: s.MitchellStep, TargetScore: s.TargetScore,
 		VPTableBuiltin: s.VPTable == nil, RestVP: s.RestVP, RestMP: s.RestMP, AbandonVP: s.AbandonVP, RemainingGetsRest: s.RemainingGetsRest,
 		ForbidSameClub: s.ForbidSameClub, AvoidRepeatOpponents: s.AvoidRepeatOpponents, LateEntryRound: s.LateEntryRound,
-		TeamPairs: s.TeamPairs, Played: string(s.Played()), Online: onlineOut(s.Online)}
+		TeamPairs: s.TeamPairs, Played: string(s.Played), Online: onlineOut(s.Online)}
 	if table, ok := t.VPTableInForce(); ok {
 		out.VPTable = vpTableOut(table)
 	} else {
@@ -280,8 +280,8 @@ type TournamentSetupInput struct {
 	// Teams only; absent: 2.
 	TeamPairs *int `json:"team_pairs,omitempty" minimum:"0" maximum:"8" example:"0"`
 	// live (absent, on create) or online: each round is played at online tables, scored by the engine.
-	Played *string `json:"played,omitempty" enums:"live,online" example:"online"`
-	// The online settings (played online only; absent fields take their defaults: no clocks, absent bot after 120 s, staff may watch).
+	Played *string `json:"played,omitempty" enums:"live,online" example:"live"`
+	// The online settings, used when played online (absent fields take their defaults: no clocks, absent bot after 120 s, staff may watch); a tournament played online without them gets the defaults.
 	Online *OnlineSettings `json:"online,omitempty"`
 }
 

@@ -243,11 +243,22 @@ func (s *tableService) endDeal(tx Tx, p *playing) (*playing, error) {
 	if err := s.savePosition(tx, p); err != nil {
 		return nil, err
 	}
+	if p.t.Tournament != nil && s.tourney != nil {
+		if err := s.tourney.recordPlayedDeal(tx, p.t, p.deal); err != nil {
+			return nil, fmt.Errorf("table %d deal %d: writing it into tournament %d's sheet: %w", p.t.ID, p.deal.Number, p.t.Tournament.ID, err)
+		}
+	}
 	deals, err := tx.Tables().Deals(p.t.ID)
 	if err != nil {
 		return nil, err
 	}
 	st := p.t.Match.Status(scoresOf(deals))
+	if p.t.Tournament != nil && p.deal.TimeOutAt != nil {
+		// RULES §10: a tournament table's time-out ends its play; the
+		// sheet takes the deal as the last (tourney.DealPlayed).
+		st.Over, st.Winner, st.TieBreak = true, engine.Leader(st.Totals), false
+		st.Draw = st.Winner < 0
+	}
 	if st.Over {
 		s.finish(p.t, st, ResultPlayed)
 		return nil, nil

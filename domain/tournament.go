@@ -174,9 +174,10 @@ type TournamentSetup struct {
 	// TeamPairs is how many pairs a team fields per match (team events
 	// only; 0 otherwise).
 	TeamPairs int
-	// Online is how an online tournament's rounds are played at online
-	// tables (issue 17); nil: the tournament is played live, on score
-	// sheets entered by hand.
+	// Played is where the rounds are played (issue 17): live (score
+	// sheets entered by hand; "" reads as live) or online (at online
+	// tables, under Online, which is then set).
+	Played Played
 	Online *OnlineSettings
 }
 

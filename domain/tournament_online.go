@@ -50,29 +50,19 @@ func DefaultOnlineSettings() OnlineSettings {
 	return OnlineSettings{Absent: AbsentBot, GraceSeconds: DefaultOnlineGrace, StaffWatch: true}
 }
 
-// Played is where the tournament is played.
-func (s TournamentSetup) Played() Played {
-	if s.Online != nil {
-		return PlayedOnline
-	}
-	return PlayedLive
-}
+// PlayedOnline reports whether the tournament is played online.
+func (s TournamentSetup) PlayedOnline() bool { return s.Played == PlayedOnline }
 
-// applyOnline sets where the tournament is played from in: online with the
-// settings given (absent ones defaulted), or live (no settings).
+// applyOnline sets where the tournament is played and the online settings
+// given (absent ones defaulted); a tournament played online without
+// settings gets the defaults. Settings given to a live tournament are kept
+// for when it is played online.
 func applyOnline(s *TournamentSetup, in SetupInput) {
-	played := s.Played()
-	if in.Played != nil {
-		played = *in.Played
+	setIf(&s.Played, in.Played, nil)
+	if s.Played == "" {
+		s.Played = PlayedLive
 	}
-	if played != PlayedOnline {
-		if in.Played != nil && *in.Played == PlayedLive {
-			s.Online = nil
-		}
-		return
-	}
-	switch {
-	case in.Online != nil:
+	if in.Online != nil {
 		o := *in.Online
 		if o.Absent == "" {
 			o.Absent = AbsentBot
@@ -81,24 +71,18 @@ func applyOnline(s *TournamentSetup, in SetupInput) {
 			o.GraceSeconds = DefaultOnlineGrace
 		}
 		s.Online = &o
-	case s.Online == nil:
+	}
+	if s.Online == nil && s.Played == PlayedOnline {
 		o := DefaultOnlineSettings()
 		s.Online = &o
 	}
 }
 
 // checkOnline records every invalid field of where the tournament is
-// played: played itself, online given to a live tournament, and each
-// setting (codes: invalid, not_allowed, out_of_range).
-func checkOnline(v *Validator, s *TournamentSetup, in SetupInput) {
-	if in.Played != nil && *in.Played != PlayedLive && *in.Played != PlayedOnline {
-		v.Add("played", "invalid", "played must be live or online")
-		return
-	}
-	if in.Online != nil && s.Online == nil {
-		v.Add("online", "not_allowed", "online settings are for a tournament played online (played: online)")
-		return
-	}
+// played: played itself and each online setting (codes: invalid,
+// out_of_range).
+func checkOnline(v *Validator, s *TournamentSetup) {
+	v.Check(s.Played == PlayedLive || s.Played == PlayedOnline, "played", "invalid", "played must be live or online")
 	o := s.Online
 	if o == nil {
 		return

@@ -13,7 +13,7 @@ import (
 // movement before the organiser's choices.
 func defaultSetup(kind TournamentKind, m Movement) TournamentSetup {
 	s := TournamentSetup{Movement: m, Rounds: defaultRounds(m), MitchellStep: DefaultMitchellStep,
-		TargetScore: DefaultTargetScore, RestVP: DefaultRestVP, RestMP: DefaultRestMP}
+		TargetScore: DefaultTargetScore, RestVP: DefaultRestVP, RestMP: DefaultRestMP, Played: PlayedLive}
 	if kind == TeamsTournament {
 		s.TeamPairs = DefaultTeamPairs
 	}
@@ -97,7 +97,7 @@ func validateSetup(v *Validator, t *Tournament, in SetupInput) {
 	v.Check(s.LateEntryRound >= 0 && s.LateEntryRound <= lastRound, "late_entry_round", "out_of_range",
 		fmt.Sprintf("late_entry_round must be between 0 (before the start only) and %d (the last round)", lastRound))
 	checkTeamPairs(v, t.Kind, s.TeamPairs)
-	checkOnline(v, s, in)
+	checkOnline(v, s)
 }
 
 // checkMovement checks the movement and its rounds.

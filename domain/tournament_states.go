@@ -143,6 +143,7 @@ func tourneySetup(t Tournament) tourney.Setup {
 		RemainingGetsRest: s.RemainingGetsRest, ForbidSameClub: s.ForbidSameClub, LateEntryRound: s.LateEntryRound,
 		AvoidRepeatOpponents: s.AvoidRepeatOpponents,
 		TeamPairs:            s.TeamPairs, Rules: string(t.Rules), RoundUp10: roundsUpTo10(t), LotsSeed: t.LotsSeed,
+		Online: s.PlayedOnline(),
 	}
 	return su
 }

@@ -45,6 +45,9 @@ type tableRow struct {
 	UpdatedAt          time.Time `gorm:"autoUpdateTime:false"`
 	StartedAt          *time.Time
 	FinishedAt         *time.Time
+	TournamentID       *int64 // with the round and table number, set at creation only
+	TournamentRound    int
+	TournamentTable    int
 }
 
 func (tableRow) TableName() string { return "tables" }
@@ -55,13 +58,17 @@ func tableRowOf(t domain.Table) tableRow {
 		used = []byte("[]")
 	}
 	// Pointers are copied: the row may be kept in the table cache.
-	return tableRow{ID: t.ID, CreatorID: t.CreatorID, ClubID: clonePtr(t.ClubID), Rules: string(t.Rules), Options: string(t.Options),
+	row := tableRow{ID: t.ID, CreatorID: t.CreatorID, ClubID: clonePtr(t.ClubID), Rules: string(t.Rules), Options: string(t.Options),
 		Players: t.Players, MatchDeals: t.Match.Deals, MatchTarget: t.Match.Target, MatchRequireWinner: t.Match.RequireWinner,
 		Private: t.Private, InviteCode: t.InviteCode, AutoStart: t.AutoStart, TurnSeconds: t.TurnSeconds,
 		MatchSeconds: t.MatchSeconds, GraceSeconds: t.GraceSeconds, Status: string(t.Status), FreeSeats: t.FreeSeats,
 		Version: t.Version, DealNumber: t.DealNumber, Winner: clonePtr(t.Winner), Draw: t.Draw, LostOnTime: clonePtr(t.LostOnTime),
 		Result: string(t.Result), AbandonedBy: clonePtr(t.AbandonedBy), TurnStartedAt: utcPtr(t.TurnStartedAt), ClockUsed: string(used), CreatedAt: utc(t.CreatedAt),
 		UpdatedAt: utc(t.UpdatedAt), StartedAt: utcPtr(t.StartedAt), FinishedAt: utcPtr(t.FinishedAt)}
+	if tt := t.Tournament; tt != nil {
+		row.TournamentID, row.TournamentRound, row.TournamentTable = &tt.ID, tt.Round, tt.Table
+	}
+	return row
 }
 
 // domain converts r; pointers are copied (r may be a cached row).
@@ -76,6 +83,9 @@ func (r tableRow) domain() domain.Table {
 		TurnStartedAt: utcPtr(r.TurnStartedAt), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 		StartedAt: utcPtr(r.StartedAt), FinishedAt: utcPtr(r.FinishedAt)}
 	_ = json.Unmarshal([]byte(r.ClockUsed), &t.ClockUsed) // written by tableRowOf
+	if r.TournamentID != nil {
+		t.Tournament = &domain.TableTournament{ID: *r.TournamentID, Round: r.TournamentRound, Table: r.TournamentTable}
+	}
 	return t
 }
 
@@ -289,14 +299,14 @@ func (r tableRepo) row(id int64) (tableRow, error) {
 		private, invite_code, auto_start, turn_seconds, match_seconds, grace_seconds, status, free_seats, version,
 		deal_number, winner, draw, lost_on_time, result, abandoned_by, ` + t.stampCol("turn_started_at") + `, clock_used, ` +
 		t.stampCol("created_at") + `, ` + t.stampCol("updated_at") + `, ` + t.stampCol("started_at") + `, ` +
-		t.stampCol("finished_at") + ` FROM tables WHERE id = $1`
+		t.stampCol("finished_at") + `, tournament_id, tournament_round, tournament_table FROM tables WHERE id = $1`
 	var row tableRow
 	err := t.queryRow(false, q, []any{id}, &row.ID, &row.CreatorID, &row.ClubID, &row.Rules, &row.Options, &row.Players,
 		&row.MatchDeals, &row.MatchTarget, &row.MatchRequireWinner, &row.Private, &row.InviteCode, &row.AutoStart,
 		&row.TurnSeconds, &row.MatchSeconds, &row.GraceSeconds, &row.Status, &row.FreeSeats, &row.Version,
 		&row.DealNumber, &row.Winner, &row.Draw, &row.LostOnTime, &row.Result, &row.AbandonedBy,
 		optStamp{&row.TurnStartedAt}, &row.ClockUsed, timestamp{&row.CreatedAt}, timestamp{&row.UpdatedAt},
-		optStamp{&row.StartedAt}, optStamp{&row.FinishedAt})
+		optStamp{&row.StartedAt}, optStamp{&row.FinishedAt}, &row.TournamentID, &row.TournamentRound, &row.TournamentTable)
 	return row, translate(err, "table")
 }
 

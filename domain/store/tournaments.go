@@ -52,7 +52,7 @@ type setupColumns struct {
 	LateEntryRound       int
 	TeamPairs            int
 	Played               string  // live | online
-	Online               *string // the JSON domain.OnlineSettings; NULL when played live
+	Online               *string // the JSON domain.OnlineSettings; NULL when none were set
 }
 
 func (tournamentRow) TableName() string { return "tournaments" }
@@ -70,7 +70,7 @@ func setupColumnsOf(s domain.TournamentSetup) setupColumns {
 	c := setupColumns{Movement: string(s.Movement), Rounds: s.Rounds, MitchellStep: s.MitchellStep, TargetScore: s.TargetScore,
 		RestVP: s.RestVP, RestMP: s.RestMP, AbandonVP: s.AbandonVP, RemainingGetsRest: s.RemainingGetsRest,
 		ForbidSameClub: s.ForbidSameClub, AvoidRepeatOpponents: s.AvoidRepeatOpponents, LateEntryRound: s.LateEntryRound,
-		TeamPairs: s.TeamPairs, Played: string(s.Played())}
+		TeamPairs: s.TeamPairs, Played: string(s.Played)}
 	c.Online = jsonText(s.Online, s.Online != nil)
 	c.VPTable = jsonText(s.VPTable, s.VPTable != nil)
 	c.TieBreaks = jsonText(s.TieBreaks, s.TieBreaks != nil)
@@ -101,9 +101,12 @@ func (c setupColumns) setup() domain.TournamentSetup {
 			s.VPTable = &vp.Table{}
 		}
 	}
-	if c.Online != nil && c.Played == string(domain.PlayedOnline) {
-		o := domain.DefaultOnlineSettings() // a column edited by hand that no longer reads
-		_ = json.Unmarshal([]byte(*c.Online), &o)
+	s.Played = domain.Played(c.Played)
+	if c.Online != nil || s.PlayedOnline() {
+		o := domain.DefaultOnlineSettings() // also for a column edited by hand that no longer reads
+		if c.Online != nil {
+			_ = json.Unmarshal([]byte(*c.Online), &o)
+		}
 		s.Online = &o
 	}
 	if c.TieBreaks != nil && json.Unmarshal([]byte(*c.TieBreaks), &s.TieBreaks) != nil {

@@ -1,0 +1,98 @@
+package api_test
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/burraco/burraco/api"
+	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/store"
+	"github.com/burraco/burraco/domain/store/storetest"
+	"github.com/burraco/burraco/engine"
+)
+
+// onlineTournament creates a pairs tournament played online with the
+// set-up, opens registration, enters pairs (botPairs of players without a
+// login, who play by the bot) and starts it; it returns the entries.
+func (te *tourneyEnv) onlineTournament(deals int, setup domain.SetupInput, botPairs int, humans ...[2]int64) (int64, []api.TournamentEntry) {
+	te.t.Helper()
+	setup.Played = new(domain.PlayedOnline)
+	id := te.tournament(domain.PairsTournament, deals, setup)
+	te.lifecycle(id, te.director, "open_registration")
+	var entries []api.TournamentEntry
+	for _, h := range humans {
+		entries = append(entries, te.enter(id, te.director, h[0], h[1]))
+	}
+	for i := range botPairs {
+		a := te.player(fmt.Sprintf("Bot %d-A", i+1), false)
+		b := te.player(fmt.Sprintf("Bot %d-B", i+1), false)
+		entries = append(entries, te.enter(id, te.director, a, b))
+	}
+	te.start(id)
+	return id, entries
+}
+
+// TestOnlineRoundOpensOneTablePerPairingAndTheEngineFillsTheSheets: a
+// round of a tournament played online opens one online table per table of
+// the draw, seated as the draw says, linked both ways; tables of bots play
+// their deals at once, each written into the sheet by the engine
+// (confirmed, linked to its record, equal to the record's score); the
+// round closes with no score entered by hand, and a score by hand is
+// refused with online_sheet.
+func TestOnlineRoundOpensOneTablePerPairingAndTheEngineFillsTheSheets(t *testing.T) {
+	storetest.Each(t, testOnlineRoundBots)
+}
+
+func testOnlineRoundBots(t *testing.T, db *store.DB) {
+	te := newTourneyEnv(t, db)
+	id, _ := te.onlineTournament(3, domain.SetupInput{Movement: new(domain.MovementModifiedDanish), Rounds: new(2)}, 4)
+	r := te.draw(id)
+	r = te.round(id, r.Number)
+	if len(r.Tables) != 2 {
+		t.Fatalf("round 1 has %d tables, want 2", len(r.Tables))
+	}
+	for _, tb := range r.Tables {
+		if tb.OnlineTable == 0 {
+			t.Fatalf("table %d has no online table: %s", tb.Number, jsonOf(tb))
+		}
+		var online api.Table
+		te.must(http.StatusOK, req{Method: "GET", Path: fmt.Sprintf("/api/v1/tables/%d", tb.OnlineTable), Token: te.referee}, &online)
+		if online.Tournament == nil || online.Tournament.ID != id || online.Tournament.Round != 1 || online.Tournament.Table != tb.Number ||
+			online.Status != "finished" || online.Match.Deals != 3 {
+			t.Fatalf("online table %d: %s", tb.OnlineTable, jsonOf(online))
+		}
+		if !tb.Result.Final || len(tb.Deals) != 3 {
+			t.Fatalf("table %d: not final with 3 deals: %s", tb.Number, jsonOf(tb))
+		}
+		for _, d := range tb.Deals {
+			rec := te.dealRecord(tb.OnlineTable, d.Number)
+			if !d.Engine || d.Status != "confirmed" || d.Record == nil || d.Record.Table != tb.OnlineTable || d.Record.Deal != d.Number ||
+				d.NS.Total != rec[0] || d.EW.Total != rec[1] {
+				t.Fatalf("table %d deal %d: %s; record totals %v", tb.Number, d.Number, jsonOf(d), rec)
+			}
+		}
+	}
+	_, etag := te.table(id, 1, 1)
+	p := te.problem(http.StatusConflict, req{Method: "POST", Path: tpath(id, "rounds", 1, "tables", 1, "scores"), Token: te.referee,
+		Header: map[string]string{"If-Match": etag}, Body: api.TournamentScoresRequest{Deals: []api.TournamentDealInput{randomDeal(newRand(), 4)}}})
+	if p.Code != "online_sheet" {
+		t.Fatalf("a score by hand: code %q, want online_sheet", p.Code)
+	}
+	te.closeRound(id, 1)
+}
+
+// dealRecord is the team totals of a finished deal, computed here from
+// its record as the referee reads it: replayed by the engine, not taken
+// from the server's score.
+func (te *tourneyEnv) dealRecord(table int64, deal int) [2]int {
+	te.t.Helper()
+	var rec engine.Record
+	te.must(http.StatusOK, req{Method: "GET", Path: fmt.Sprintf("/api/v1/tables/%d/deals/%d/record", table, deal), Token: te.referee}, &rec)
+	g, err := rec.Replay()
+	if err != nil {
+		te.t.Fatalf("table %d deal %d: replaying its record: %v", table, deal, err)
+	}
+	sc := g.Score()
+	return [2]int{sc[0].Total, sc[1].Total}
+}
