@@ -243,8 +243,10 @@ func (s *tableService) endDeal(tx Tx, p *playing) (*playing, error) {
 	if err := s.savePosition(tx, p); err != nil {
 		return nil, err
 	}
+	closed := false // the tournament took the table out of play: no deal follows
 	if p.t.Tournament != nil && s.tourney != nil {
-		if err := s.tourney.recordPlayedDeal(tx, p.t, p.deal); err != nil {
+		var err error
+		if closed, err = s.tourney.recordPlayedDeal(tx, p.t, p.deal); err != nil {
 			return nil, fmt.Errorf("table %d deal %d: writing it into tournament %d's sheet: %w", p.t.ID, p.deal.Number, p.t.Tournament.ID, err)
 		}
 	}
@@ -253,7 +255,7 @@ func (s *tableService) endDeal(tx Tx, p *playing) (*playing, error) {
 		return nil, err
 	}
 	st := p.t.Match.Status(scoresOf(deals))
-	if p.t.Tournament != nil && p.deal.TimeOutAt != nil {
+	if p.t.Tournament != nil && (p.deal.TimeOutAt != nil || closed) {
 		// RULES §10: a tournament table's time-out ends its play; the
 		// sheet takes the deal as the last (tourney.DealPlayed).
 		st.Over, st.Winner, st.TieBreak = true, engine.Leader(st.Totals), false

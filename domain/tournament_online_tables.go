@@ -119,29 +119,35 @@ func (s *tournamentPlayService) startOnlineTables(tx Tx, tables []Table) error {
 // tournament into the table's sheet: the engine's parts, confirmed, linked
 // to the deal's record. It runs in the transaction of the move that ended
 // the deal, after the tournament's row is locked (tables, then their
-// tournament: the order every writer keeps).
-func (s *tournamentPlayService) recordPlayedDeal(tx Tx, tb *Table, d TableDeal) error {
+// tournament: the order every writer keeps). closed reports a table the
+// tournament no longer plays (a referee's ruling decided it, a withdrawal
+// forfeited it, its deals are complete): the deal is not written, and the
+// online table ends rather than refuse its players' moves for ever.
+func (s *tournamentPlayService) recordPlayedDeal(tx Tx, tb *Table, d TableDeal) (closed bool, err error) {
 	link := tb.Tournament
 	t, err := tx.Tournaments().Lock(link.ID)
 	if err != nil {
-		return err
+		return false, err
 	}
 	t.Options = storedOptions(t.Rules, t.Options)
 	f, err := s.states.cell(t.ID).fork(tx, t)
 	if err != nil {
-		return err
+		return false, err
 	}
 	cmd := tourney.RecordPlayedDeal{Round: link.Round, Table: link.Table, OnlineTable: tb.ID,
 		Deal: dealInputOf(d)}
 	e, err := f.state.Decide(cmd, tourney.Actor{Server: true}, s.now(), nil)
 	if err != nil {
-		return fromTourney(err)
+		if err = fromTourney(err); ErrorKind(err) == KindConflict {
+			return true, nil
+		}
+		return false, err
 	}
 	if err := f.state.Apply(e); err != nil {
-		return fmt.Errorf("tournament %d: applying a played deal: %w", t.ID, err)
+		return false, fmt.Errorf("tournament %d: applying a played deal: %w", t.ID, err)
 	}
 	rec := TournamentEventRecord{Seq: e.Seq, At: e.At, By: e.By, Kind: e.Kind, Data: e.Data}
-	return tx.TournamentEvents().Append(t.ID, t.Version, []TournamentEventRecord{rec}, TournamentMirror{})
+	return false, tx.TournamentEvents().Append(t.ID, t.Version, []TournamentEventRecord{rec}, TournamentMirror{})
 }
 
 // dealInputOf is a played deal as a sheet holds it: the engine's score of
