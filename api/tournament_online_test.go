@@ -96,3 +96,62 @@ func (te *tourneyEnv) dealRecord(table int64, deal int) [2]int {
 	sc := g.Score()
 	return [2]int{sc[0].Total, sc[1].Total}
 }
+
+// TestOnlineKnockoutTablesPlayToTheTargetAndAStartIsNotRepeated: a
+// knockout played online opens tables that play to the target score; each
+// table's winner is the side the deal records put past the target first
+// with the totals different (computed here from the records), and the
+// final is drawn between the winners. Starting a started round again is
+// refused and opens no second set of tables.
+func TestOnlineKnockoutTablesPlayToTheTargetAndAStartIsNotRepeated(t *testing.T) {
+	storetest.Each(t, testOnlineKnockout)
+}
+
+func testOnlineKnockout(t *testing.T, db *store.DB) {
+	te := newTourneyEnv(t, db)
+	id, _ := te.onlineTournament(3, domain.SetupInput{Movement: new(domain.MovementKnockout)}, 4)
+	var winners []int64
+	for n := 1; n <= 2; n++ {
+		r := te.draw(id)
+		if n == 1 {
+			p := te.problem(http.StatusConflict, req{Method: "POST", Path: tpath(id, "rounds", 1, "start"), Token: te.referee})
+			var mine api.TableList
+			te.must(http.StatusOK, req{Method: "GET", Path: "/api/v1/tables?mine=true", Token: te.referee}, &mine)
+			if p.Code != "round_not_playing" || mine.Total != 2 {
+				t.Fatalf("a second start: %q, %d online tables; want round_not_playing, 2", p.Code, mine.Total)
+			}
+		}
+		for _, tb := range te.round(id, r.Number).Tables {
+			var online api.Table
+			te.must(http.StatusOK, req{Method: "GET", Path: fmt.Sprintf("/api/v1/tables/%d", tb.OnlineTable), Token: te.referee}, &online)
+			if online.Match.Target != domain.DefaultTargetScore || online.Match.Deals != 0 || len(tb.Deals) != online.DealNumber {
+				t.Fatalf("round %d table %d: online %s, sheet %s", n, tb.Number, jsonOf(online), jsonOf(tb))
+			}
+			var ns, ew int
+			var winner int64
+			for _, d := range tb.Deals {
+				rec := te.dealRecord(tb.OnlineTable, d.Number)
+				ns, ew = ns+rec[0], ew+rec[1]
+				if winner == 0 && (ns >= domain.DefaultTargetScore || ew >= domain.DefaultTargetScore) && ns != ew {
+					winner = tb.NS.Entries[0].ID
+					if ew > ns {
+						winner = tb.EW.Entries[0].ID
+					}
+				}
+			}
+			if winner == 0 || tb.Result.Winner == nil || tb.Result.Winner.ID != winner || !tb.Result.Final {
+				t.Fatalf("round %d table %d: the records make %d the winner; the sheet: %s", n, tb.Number, winner, jsonOf(tb))
+			}
+			winners = append(winners, winner)
+		}
+		te.closeRound(id, n)
+	}
+	final := te.round(id, 2).Tables[0]
+	if got := []int64{final.NS.Entries[0].ID, final.EW.Entries[0].ID}; !sameSet(got, winners[:2]) {
+		t.Fatalf("the final is %v, the semi-finals' winners %v", got, winners[:2])
+	}
+}
+
+func sameSet(a, b []int64) bool {
+	return len(a) == 2 && len(b) == 2 && (a[0] == b[0] && a[1] == b[1] || a[0] == b[1] && a[1] == b[0])
+}

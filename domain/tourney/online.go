@@ -124,7 +124,8 @@ func (c RecordPlayedDeal) decide(s *State, who Actor, _ pairing.Rand) (payload, 
 }
 
 // check: the deal is the next of the sheet of the online table named, its
-// parts valid, the table not decided.
+// parts valid, the table not decided (a knockout table: not after the deal
+// that decided it).
 func (p *DealPlayed) check(s *State) error {
 	_, t, err := s.sheet(p.Round, p.Table)
 	if err != nil {
@@ -144,7 +145,10 @@ func (p *DealPlayed) check(s *State) error {
 	if lim := s.dealLimit(t); p.Deal.Number > lim {
 		ps.add("deal.number", POutOfRange, "deal %d: the table plays %d deals", p.Deal.Number, lim)
 	}
-	return ps.err(CodeBadScore, fmt.Sprintf("the deal played at online table %d does not fit the sheet", p.OnlineTable))
+	if err := ps.err(CodeBadScore, fmt.Sprintf("the deal played at online table %d does not fit the sheet", p.OnlineTable)); err != nil {
+		return err
+	}
+	return s.checkKnockoutSheet(append(dealTotals(t.deals), [2]int{p.Deal.NS.Total, p.Deal.EW.Total}))
 }
 
 // apply: the deal confirmed by the engine (no one entered it); a time-out
