@@ -155,3 +155,32 @@ func testOnlineKnockout(t *testing.T, db *store.DB) {
 func sameSet(a, b []int64) bool {
 	return len(a) == 2 && len(b) == 2 && (a[0] == b[0] && a[1] == b[1] || a[0] == b[1] && a[1] == b[0])
 }
+
+// TestOnlineTableLeftIsRuledAnAbandonmentOnTheSheet: a player who leaves
+// an online table of a round forfeits it; the sheet is ruled an
+// abandonment by their entry in the same transaction (with the reason, in
+// the audit trail), and the round closes.
+func TestOnlineTableLeftIsRuledAnAbandonmentOnTheSheet(t *testing.T) {
+	storetest.Each(t, testOnlineLeft)
+}
+
+func testOnlineLeft(t *testing.T, db *store.DB) {
+	te := newTourneyEnv(t, db)
+	p1, p2 := te.player("Lea", true), te.player("Leo", false)
+	id, entries := te.onlineTournament(3, domain.SetupInput{Online: &domain.OnlineSettings{Absent: domain.AbsentForfeit}}, 3,
+		[2]int64{p1, p2})
+	te.draw(id)
+	table := te.myOnlineTable(id, te.tokenOf[p1], 1)
+	te.must(http.StatusOK, req{Method: "POST", Path: fmt.Sprintf("/api/v1/tables/%d/leave", table), Token: te.tokenOf[p1]}, nil)
+	for _, tb := range te.round(id, 1).Tables {
+		if tb.OnlineTable != table {
+			continue
+		}
+		left := tb.Result.Left
+		if tb.Result.DecidedBy != "abandonment" || left == nil || left.ID != entries[0].ID || !tb.Result.Final {
+			t.Fatalf("the table left: %s", jsonOf(tb))
+		}
+	}
+	te.auditHas(id, "ruling", fmt.Sprintf("online table %d: seat 0's side forfeited (abandoned)", table))
+	te.closeRound(id, 1)
+}

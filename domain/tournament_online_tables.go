@@ -125,7 +125,26 @@ func (s *tournamentPlayService) startOnlineTables(tx Tx, tables []Table) error {
 // online table ends rather than refuse its players' moves for ever.
 func (s *tournamentPlayService) recordPlayedDeal(tx Tx, tb *Table, d TableDeal) (closed bool, err error) {
 	link := tb.Tournament
-	t, err := tx.Tournaments().Lock(link.ID)
+	return s.serverCommand(tx, link.ID, tourney.RecordPlayedDeal{Round: link.Round, Table: link.Table, OnlineTable: tb.ID,
+		Deal: dealInputOf(d)})
+}
+
+// recordForfeit rules the abandonment of the entry at seat on the sheet of
+// the online table it forfeited, in the forfeit's transaction. A table the
+// tournament already decided stays as it was.
+func (s *tournamentPlayService) recordForfeit(tx Tx, tb *Table, seat int, result TableResult) error {
+	link := tb.Tournament
+	cmd := tourney.RecordForfeit{Round: link.Round, Table: link.Table, OnlineTable: tb.ID, Seat: seat,
+		Reason: fmt.Sprintf("online table %d: seat %d's side forfeited (%s)", tb.ID, seat, result)}
+	_, err := s.serverCommand(tx, link.ID, cmd)
+	return err
+}
+
+// serverCommand decides and appends a command of the server (an online
+// table's) to tournament id, locked in tx. closed reports a conflict (the
+// tournament no longer takes it): nothing is appended.
+func (s *tournamentPlayService) serverCommand(tx Tx, id int64, cmd tourney.Command) (closed bool, err error) {
+	t, err := tx.Tournaments().Lock(id)
 	if err != nil {
 		return false, err
 	}
@@ -134,8 +153,6 @@ func (s *tournamentPlayService) recordPlayedDeal(tx Tx, tb *Table, d TableDeal) 
 	if err != nil {
 		return false, err
 	}
-	cmd := tourney.RecordPlayedDeal{Round: link.Round, Table: link.Table, OnlineTable: tb.ID,
-		Deal: dealInputOf(d)}
 	e, err := f.state.Decide(cmd, tourney.Actor{Server: true}, s.now(), nil)
 	if err != nil {
 		if err = fromTourney(err); ErrorKind(err) == KindConflict {
@@ -144,9 +161,9 @@ func (s *tournamentPlayService) recordPlayedDeal(tx Tx, tb *Table, d TableDeal) 
 		return false, err
 	}
 	if err := f.state.Apply(e); err != nil {
-		return false, fmt.Errorf("tournament %d: applying a played deal: %w", t.ID, err)
+		return false, fmt.Errorf("tournament %d: applying the server's %s: %w", t.ID, cmd.CommandName(), err)
 	}
-	rec := TournamentEventRecord{Seq: e.Seq, At: e.At, By: e.By, Kind: e.Kind, Data: e.Data}
+	rec := TournamentEventRecord{Seq: e.Seq, At: e.At, By: e.By, Kind: e.Kind, Data: e.Data, Reason: e.Reason}
 	return false, tx.TournamentEvents().Append(t.ID, t.Version, []TournamentEventRecord{rec}, TournamentMirror{})
 }
 

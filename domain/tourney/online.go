@@ -54,8 +54,43 @@ type RecordRef struct {
 	Deal  int   `json:"deal"`
 }
 
+// RecordForfeit rules an abandonment at a table whose online table was
+// forfeited by the side of Seat (a player who left, or stayed away on
+// their turn past the grace, under absent: forfeit): RULES §10's
+// abandonment by the entry at that seat, the deal in play not scored (the
+// server's, in the transaction that forfeited the online table).
+type RecordForfeit struct {
+	Round       int    `json:"round"`
+	Table       int    `json:"table"`
+	OnlineTable int64  `json:"online_table"`
+	Seat        int    `json:"seat"`
+	Reason      string `json:"reason"`
+}
+
 func (OpenOnlineTables) CommandName() string { return "open_online_tables" }
 func (RecordPlayedDeal) CommandName() string { return "record_played_deal" }
+func (RecordForfeit) CommandName() string    { return "record_forfeit" }
+
+func (c RecordForfeit) decide(s *State, who Actor, _ pairing.Rand) (payload, string, error) {
+	if err := needServer(who, "recording a forfeit"); err != nil {
+		return nil, "", err
+	}
+	_, t, err := s.sheet(c.Round, c.Table)
+	if err != nil {
+		return nil, "", err
+	}
+	if t.online == 0 || t.online != c.OnlineTable {
+		return nil, "", errf(KindInvalid, CodeInvalidCommand, "table %d is played at online table %d, not %d", t.Number, t.online, c.OnlineTable)
+	}
+	entry := t.EW
+	switch {
+	case s.setup.Kind == KindIndividual:
+		entry = [4]int64{t.N, t.E, t.S, t.W}[c.Seat%4]
+	case c.Seat%2 == 0:
+		entry = t.NS
+	}
+	return &RulingMade{Round: c.Round, Table: c.Table, Kind: RulingAbandonment, Entry: entry}, c.Reason, nil
+}
 
 // Payloads of the online events.
 type (

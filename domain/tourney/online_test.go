@@ -99,3 +99,24 @@ func TestOnlineKnockoutTableDecidedByATieBreakDeal(t *testing.T) {
 	h.refuse(RecordPlayedDeal{Round: 1, Table: tv.Number, OnlineTable: 101, Deal: deal(4, 5, 0)}, server, CodeTableComplete)
 	h.checkReplay()
 }
+
+// TestOnlineForfeitIsRuledAnAbandonmentOfTheSeatsEntry: a forfeited online
+// table is ruled an abandonment by the entry of the seat that forfeited
+// (seats 1 and 3: EW), with the reason, and takes no more deals.
+func TestOnlineForfeitIsRuledAnAbandonmentOfTheSeatsEntry(t *testing.T) {
+	setup := pairsSetup(ModifiedDanish, 2, 3)
+	setup.Online = true
+	h := newHarness(t, setup)
+	h.register(4)
+	h.do(Start{}, referee)
+	tv := h.startOnline(1).Tables[0]
+	h.played(1, tv.Number, deal(1, 300, 100))
+	h.refuse(RecordForfeit{Round: 1, Table: tv.Number, OnlineTable: 101, Seat: 3}, referee, CodeForbidden)
+	e := h.do(RecordForfeit{Round: 1, Table: tv.Number, OnlineTable: 101, Seat: 3, Reason: "away on their turn"}, server)
+	got := mustView(t, h, 1, tv.Number)
+	if e.Kind != EventRuling || e.Reason != "away on their turn" || got.Result.DecidedBy != RulingAbandonment || got.Result.Left != tv.EW {
+		t.Fatalf("event %+v, result %+v", e, got.Result)
+	}
+	h.refuse(RecordPlayedDeal{Round: 1, Table: tv.Number, OnlineTable: 101, Deal: deal(2, 300, 100)}, server, CodeTableDecided)
+	h.checkReplay()
+}
