@@ -3,26 +3,52 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/burraco/burraco/domain/store/storetest"
 	"github.com/burraco/burraco/engine"
 	"github.com/burraco/burraco/internal/servertest"
 )
 
-// TestOnlineTournamentCrashLosesNoSheetEntry: a real server on a SQLite
-// file runs a round of a tournament played online; a scripted client plays
-// its table (its partner and the other pairs are bots) while the server is
-// killed (SIGKILL) mid-round. After the restart the round plays to its end,
-// and every table's sheet holds exactly the deals of its online table,
-// each equal to its record replayed by the engine: no deal that ended was
-// lost from a sheet, none written twice.
+// TestOnlineTournamentCrashLosesNoSheetEntry: a real server runs a round
+// of a tournament played online; a scripted client plays its table (its
+// partner and the other pairs are bots) while the server it plays through
+// is killed (SIGKILL) mid-round. After the restart the round plays to its
+// end, and every table's sheet holds exactly the deals of its online
+// table, each equal to its record replayed by the engine: no deal that
+// ended was lost from a sheet, none written twice. On a SQLite file, and
+// on PostgreSQL with two server processes sharing the round (the director
+// works through the other one, which stays up).
 func TestOnlineTournamentCrashLosesNoSheetEntry(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	srv := servertest.Start(t, servertest.Options{})
-	dir := newPlayer(t, srv.URL, "director@example.com")
-	cl := newPlayer(t, srv.URL, "client@example.com")
+	t.Run("sqlite", func(t *testing.T) {
+		srv := servertest.Start(t, servertest.Options{})
+		testOnlineCrash(t, srv, srv)
+	})
+	t.Run("postgres", func(t *testing.T) {
+		env := []string{"DATABASE_URL=" + storetest.PostgresURL(t), "JWT_SECRET=" + strings.Repeat("k", 40)}
+		a := servertest.Start(t, servertest.Options{Env: env})
+		b := servertest.Start(t, servertest.Options{Env: env})
+		testOnlineCrash(t, a, b)
+		if code := b.Stop(); code != 0 {
+			t.Fatalf("the other serve exited with %d", code)
+		}
+	})
+}
+
+// testOnlineCrash plays the round with the client on srv, which is killed
+// and restarted, and the director on other (srv itself, or a second
+// process on the same database).
+func testOnlineCrash(t *testing.T, srv, other *servertest.Server) {
+	dir := newPlayer(t, other.URL, "director@example.com")
+	cl := player{t: t, base: srv.URL}
+	{
+		reg := newPlayer(t, srv.URL, "client@example.com")
+		cl.token = reg.token
+	}
 	var club, me struct {
 		ID int64 `json:"id"`
 	}
