@@ -1,8 +1,10 @@
 package api_test
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
+	"sync/atomic"
 	"testing"
 
 	"github.com/burraco/burraco/api"
@@ -182,5 +184,45 @@ func testOnlineLeft(t *testing.T, db *store.DB) {
 		}
 	}
 	te.auditHas(id, "ruling", fmt.Sprintf("online table %d: seat 0's side forfeited (abandoned)", table))
+	te.closeRound(id, 1)
+}
+
+// TestOnlineRoundStartIsAllOrNothing: when opening a round's tables fails
+// part-way (here the bot of a table fails, after other tables were
+// created and played), nothing of the start stays: the round is still
+// published, with no online tables and no events; the retry opens each
+// table once.
+func TestOnlineRoundStartIsAllOrNothing(t *testing.T) {
+	storetest.Each(t, testOnlineStartAtomic)
+}
+
+func testOnlineStartAtomic(t *testing.T, db *store.DB) {
+	var calls, failAt atomic.Int64
+	failAt.Store(300) // a bot move well into the round's tables
+	bot := func(g *engine.Game, seat int, seed uint64) (engine.Move, error) {
+		if calls.Add(1) == failAt.Load() {
+			return engine.Move{}, errors.New("the bot broke")
+		}
+		return domain.EngineBot(g, seat, seed)
+	}
+	te := tourneyEnvOn(t, newEnvServices(t, db, domain.Config{Bot: bot}))
+	id, _ := te.onlineTournament(3, domain.SetupInput{Movement: new(domain.MovementModifiedDanish), Rounds: new(1)}, 8)
+	te.must(http.StatusCreated, req{Method: "POST", Path: tpath(id, "rounds"), Token: te.referee}, nil)
+	version := te.round(id, 1)
+	te.must(http.StatusInternalServerError, req{Method: "POST", Path: tpath(id, "rounds", 1, "start"), Token: te.referee}, nil)
+	if calls.Load() < failAt.Load() {
+		t.Fatalf("the bot was called %d times: the failure came before any table played", calls.Load())
+	}
+	after := te.round(id, 1)
+	var mine api.TableList
+	te.must(http.StatusOK, req{Method: "GET", Path: "/api/v1/tables?mine=true", Token: te.referee}, &mine)
+	if after.Status != "pairings_published" || after.Tables[0].OnlineTable != 0 || mine.Total != 0 || jsonOf(after) != jsonOf(version) {
+		t.Fatalf("after a failed start: round %s, %d online tables", jsonOf(after), mine.Total)
+	}
+	te.must(http.StatusOK, req{Method: "POST", Path: tpath(id, "rounds", 1, "start"), Token: te.referee}, nil)
+	te.must(http.StatusOK, req{Method: "GET", Path: "/api/v1/tables?mine=true", Token: te.referee}, &mine)
+	if mine.Total != 4 {
+		t.Fatalf("the retried start opened %d tables, want 4", mine.Total)
+	}
 	te.closeRound(id, 1)
 }
