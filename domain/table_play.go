@@ -256,8 +256,9 @@ func (s *tableService) endDeal(tx Tx, p *playing) (*playing, error) {
 	}
 	st := p.t.Match.Status(scoresOf(deals))
 	if p.t.Tournament != nil && (p.deal.TimeOutAt != nil || closed) {
-		// RULES §10: a tournament table's time-out ends its play; the
-		// sheet takes the deal as the last (tourney.DealPlayed).
+		// RULES §10: a tournament table's time-out ends its play (the
+		// sheet takes the deal as its last, tourney.DealPlayed); so does a
+		// sheet the tournament closed (a ruling, a forfeit, complete).
 		st.Over, st.Winner, st.TieBreak = true, engine.Leader(st.Totals), false
 		st.Draw = st.Winner < 0
 	}
