@@ -31,6 +31,9 @@ type playing struct {
 	game  *engine.Game
 	done  []TableDeal // the deals before this one, without their positions
 	last  *LastMove   // the last move played in this deal, once known
+	// forks are the tournament states the deals ended in this
+	// transaction wrote into their sheets: published once it commits.
+	forks []tournamentFork
 }
 
 // tableRules returns the engine rules a table plays.
@@ -245,9 +248,13 @@ func (s *tableService) endDeal(tx Tx, p *playing) (*playing, error) {
 	}
 	closed := false // the tournament took the table out of play: no deal follows
 	if p.t.Tournament != nil && s.tourney != nil {
+		var f *forked
 		var err error
-		if closed, err = s.tourney.recordPlayedDeal(tx, p.t, p.deal); err != nil {
+		if closed, f, err = s.tourney.recordPlayedDeal(tx, p.t, p.deal); err != nil {
 			return nil, fmt.Errorf("table %d deal %d: writing it into tournament %d's sheet: %w", p.t.ID, p.deal.Number, p.t.Tournament.ID, err)
+		}
+		if f != nil {
+			p.forks = append(p.forks, tournamentFork{id: p.t.Tournament.ID, f: f})
 		}
 	}
 	deals, err := tx.Tables().Deals(p.t.ID)
@@ -270,7 +277,7 @@ func (s *tableService) endDeal(tx Tx, p *playing) (*playing, error) {
 	if err != nil {
 		return nil, err
 	}
-	next.done = finished(deals, next.deal.Number)
+	next.done, next.forks = finished(deals, next.deal.Number), p.forks
 	return next, nil
 }
 
@@ -359,6 +366,10 @@ func (s *tableService) Move(ctx context.Context, actor Actor, id int64, in MoveI
 	if !replayed {
 		if in.IdempotencyKey == "" {
 			state = s.movedState(t, actor, p)
+		}
+		if len(p.forks) > 0 {
+			s.tourney.publishForks(p.forks)
+			p.forks = nil
 		}
 		s.games.put(t, p) // from here on another move may take p
 		s.notes.publish(t, tk)

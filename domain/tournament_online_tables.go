@@ -123,10 +123,29 @@ func (s *tournamentPlayService) startOnlineTables(tx Tx, tables []Table) error {
 // tournament no longer plays (a referee's ruling decided it, a withdrawal
 // forfeited it, its deals are complete): the deal is not written, and the
 // online table ends rather than refuse its players' moves for ever.
-func (s *tournamentPlayService) recordPlayedDeal(tx Tx, tb *Table, d TableDeal) (closed bool, err error) {
+//
+// The state with the deal, f, is for the caller to publish once the
+// transaction has committed (publishForks), so that the next deal's fork
+// starts from it rather than from the state of the round's start.
+func (s *tournamentPlayService) recordPlayedDeal(tx Tx, tb *Table, d TableDeal) (closed bool, f *forked, err error) {
 	link := tb.Tournament
 	return s.serverCommand(tx, link.ID, tourney.RecordPlayedDeal{Round: link.Round, Table: link.Table, OnlineTable: tb.ID,
 		Deal: dealInputOf(d)})
+}
+
+// publishForks makes the states forked by committed deals the shared
+// states of their tournaments (each skipped when the shared one is newer).
+func (s *tournamentPlayService) publishForks(forks []tournamentFork) {
+	for _, f := range forks {
+		s.states.cell(f.id).publish(f.f)
+	}
+}
+
+// tournamentFork is a tournament's state after a server command, to
+// publish once committed.
+type tournamentFork struct {
+	id int64
+	f  *forked
 }
 
 // recordForfeit rules the abandonment of the entry at seat on the sheet of
@@ -136,35 +155,35 @@ func (s *tournamentPlayService) recordForfeit(tx Tx, tb *Table, seat int, result
 	link := tb.Tournament
 	cmd := tourney.RecordForfeit{Round: link.Round, Table: link.Table, OnlineTable: tb.ID, Seat: seat,
 		Reason: fmt.Sprintf("online table %d: seat %d's side forfeited (%s)", tb.ID, seat, result)}
-	_, err := s.serverCommand(tx, link.ID, cmd)
+	_, _, err := s.serverCommand(tx, link.ID, cmd)
 	return err
 }
 
 // serverCommand decides and appends a command of the server (an online
-// table's) to tournament id, locked in tx. closed reports a conflict (the
+// table's) to tournament id, locked in tx, and returns the state after it
+// (to publish only once tx has committed). closed reports a conflict (the
 // tournament no longer takes it): nothing is appended.
-func (s *tournamentPlayService) serverCommand(tx Tx, id int64, cmd tourney.Command) (closed bool, err error) {
+func (s *tournamentPlayService) serverCommand(tx Tx, id int64, cmd tourney.Command) (closed bool, f *forked, err error) {
 	t, err := tx.Tournaments().Lock(id)
 	if err != nil {
-		return false, err
+		return false, nil, err
 	}
 	t.Options = storedOptions(t.Rules, t.Options)
-	f, err := s.states.cell(t.ID).fork(tx, t)
-	if err != nil {
-		return false, err
+	if f, err = s.states.cell(t.ID).fork(tx, t); err != nil {
+		return false, nil, err
 	}
 	e, err := f.state.Decide(cmd, tourney.Actor{Server: true}, s.now(), nil)
 	if err != nil {
 		if err = fromTourney(err); ErrorKind(err) == KindConflict {
-			return true, nil
+			return true, nil, nil
 		}
-		return false, err
+		return false, nil, err
 	}
 	if err := f.state.Apply(e); err != nil {
-		return false, fmt.Errorf("tournament %d: applying the server's %s: %w", t.ID, cmd.CommandName(), err)
+		return false, nil, fmt.Errorf("tournament %d: applying the server's %s: %w", t.ID, cmd.CommandName(), err)
 	}
 	rec := TournamentEventRecord{Seq: e.Seq, At: e.At, By: e.By, Kind: e.Kind, Data: e.Data, Reason: e.Reason}
-	return false, tx.TournamentEvents().Append(t.ID, t.Version, []TournamentEventRecord{rec}, TournamentMirror{})
+	return false, f, tx.TournamentEvents().Append(t.ID, t.Version, []TournamentEventRecord{rec}, TournamentMirror{})
 }
 
 // dealInputOf is a played deal as a sheet holds it: the engine's score of
