@@ -916,26 +916,19 @@ test("run one live round of a tournament as its referee", async () => {
   isProblem(hidden.response, hidden.error, 401, "unauthenticated");
 });
 
-// One round of a tournament played online, from the player's side: Anna
-// (its director) creates it with played "online", Carla makes her own
-// player profile and is entered with a partner the bot plays; the round's
-// start opens the online tables. Carla finds hers in /me/tournaments and
-// plays it by long polls (draw, then the first card she may discard) to
-// the end; the engine writes each deal into her sheet (engine, confirmed,
+// One round of a tournament played online, from the player's side: Anna,
+// its director, creates it with played "online" and enters herself with a
+// partner the bot plays; the round's start opens the online tables. She
+// finds hers in /me/tournaments and plays it by long polls (draw, then the
+// first card she may discard) to the end; the engine writes each deal into her sheet (engine, confirmed,
 // linked to its record), and a score by hand is a 409 online_sheet.
 test("play one table of a tournament played online", async () => {
+  // Anna directs it and plays in it with her own profile (auth requests
+  // are rate-limited per address: no new login here); the bot plays her
+  // partner and the other pairs.
   const auth = bearer(tokens.access_token);
-  const carla = { email: `carla.${run}@example.com`, password: "a third long password", name: "Carla Verdi" } satisfies Body<"register">;
-  const registered = await client.POST("/api/v1/auth/register", { body: carla });
-  assert.ok(registered.data);
-  const carlaLogin = await client.POST("/api/v1/auth/login", { body: { email: carla.email, password: carla.password } satisfies Body<"login"> });
-  assert.ok(carlaLogin.data);
-  const carlaAuth = bearer(carlaLogin.data.access_token);
-  const profile = await client.POST("/api/v1/players", {
-    headers: carlaAuth,
-    body: { name: carla.name, user_id: registered.data.id } satisfies Body<"createPlayer">,
-  });
-  assert.ok(profile.data);
+  const playerAuth = auth;
+  const profile = { data: player };
   const startsAt = new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString().replace(/\.\d+Z$/, "Z");
   const created = await client.POST("/api/v1/clubs/{clubID}/tournaments", {
     params: { path: { clubID: club.id } },
@@ -998,7 +991,7 @@ test("play one table of a tournament played online", async () => {
   });
   assert.equal(started.data?.status, "playing");
 
-  const mine = await client.GET("/api/v1/me/tournaments", { headers: carlaAuth });
+  const mine = await client.GET("/api/v1/me/tournaments", { headers: playerAuth });
   const seat = mine.data?.items.find((m) => m.tournament.id === tournamentID)?.seats[0];
   assert.ok(seat?.online_table, JSON.stringify(mine.data));
   const tableID = seat.online_table;
@@ -1008,7 +1001,7 @@ test("play one table of a tournament played online", async () => {
     assert.ok(step < 3000, "the match did not end");
     const polled = await client.GET("/api/v1/tables/{tableID}/state", {
       params: { path: tpath, query: (since < 0 ? {} : { since, wait: 5 }) satisfies Query<"getTableState"> },
-      headers: carlaAuth,
+      headers: playerAuth,
     });
     if (polled.response.status === 304) continue;
     assert.equal(polled.response.status, 200, JSON.stringify(polled.error));
@@ -1023,7 +1016,7 @@ test("play one table of a tournament played online", async () => {
       ? [{ move: "draw", version: state.version }]
       : (view.hand ?? []).map((card) => ({ move: "discard", card, version: state.version }) satisfies Body<"playMove">);
     for (const body of tries) {
-      const moved = await client.POST("/api/v1/tables/{tableID}/moves", { params: { path: tpath }, headers: carlaAuth, body });
+      const moved = await client.POST("/api/v1/tables/{tableID}/moves", { params: { path: tpath }, headers: playerAuth, body });
       if (moved.response.status === 422) continue;
       assert.equal(moved.response.status, 200, JSON.stringify(moved.error));
       break;
