@@ -111,7 +111,7 @@ func versionOf(r *http.Request, a tableAddress, inBody int64, required bool) (in
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
 //	@Failure	403	{object}	Problem	"not_at_table: the caller neither sits at the table nor referees the tournament"
 //	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), round_not_found, table_not_found"
-//	@Failure	409	{object}	Problem	"stale_sheet (the sheet moved on: current_version, errors and the ETag header give its version), round_not_playing, table_complete, table_decided, already_confirmed, bad_transition"
+//	@Failure	409	{object}	Problem	"stale_sheet (the sheet moved on: current_version, errors and the ETag header give its version), round_not_playing, table_complete, table_decided, already_confirmed, bad_transition, online_sheet (the tournament is played online: the engine writes its sheets)"
 //	@Failure	422	{object}	Problem	"bad_score: every bad field listed in errors (deals[0].ns.cards not_multiple_5, deals[0].ew.total parts_sum, deals[0] two_closings, out_of_range, deal_order, …); invalid_input (version missing); idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/tables/{table}/scores [post]
 func (s *server) enterTournamentScores(w http.ResponseWriter, r *http.Request) error {
@@ -147,7 +147,7 @@ func (s *server) enterTournamentScores(w http.ResponseWriter, r *http.Request) e
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
 //	@Failure	403	{object}	Problem	"own_side (the side that entered the deals cannot confirm them), not_at_table"
 //	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), round_not_found, table_not_found, deal_not_found"
-//	@Failure	409	{object}	Problem	"stale_sheet (current_version, errors and the ETag header give the current version), nothing_to_confirm, already_confirmed, round_not_playing"
+//	@Failure	409	{object}	Problem	"stale_sheet (current_version, errors and the ETag header give the current version), nothing_to_confirm, already_confirmed, round_not_playing, online_sheet (the tournament is played online: the engine writes its sheets)"
 //	@Failure	422	{object}	Problem	"invalid_input (version missing); invalid_command; idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/tables/{table}/confirm [post]
 func (s *server) confirmTournamentScores(w http.ResponseWriter, r *http.Request) error {

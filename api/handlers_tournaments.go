@@ -55,7 +55,7 @@ func (s *server) listTournaments(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	400	{object}	Problem	"invalid_parameter (a path id that is not a positive integer) or malformed_json (the body; errors names a wrong_type or unknown_field)"
 //	@Failure	403	{object}	Problem	"forbidden: the caller lacks the role this needs: admin of the club"
 //	@Failure	404	{object}	Problem	"not_found: no such club"
-//	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, description, rules, options, players_per_table, kind, deals_per_round, starts_at, movement, rounds, mitchell_step, target_score, vp_table and vp_table.bands[i] with the VP table's own codes, tie_breaks[i], rest_vp, rest_mp, abandon_vp, late_entry_round, team_pairs); the message of rules, players_per_table and options is the rules engine's"
+//	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, description, rules, options, players_per_table, kind, deals_per_round, starts_at, movement, rounds, mitchell_step, target_score, vp_table and vp_table.bands[i] with the VP table's own codes, tie_breaks[i], rest_vp, rest_mp, abandon_vp, late_entry_round, team_pairs, played, online and online.turn_seconds, online.round_seconds, online.absent, online.grace_seconds); the message of rules, players_per_table and options is the rules engine's"
 //	@Router			/api/v1/clubs/{clubID}/tournaments [post]
 func (s *server) createTournament(w http.ResponseWriter, r *http.Request) error {
 	clubID, req, err := idAndBody[TournamentCreateRequest](s, w, r, "clubID")

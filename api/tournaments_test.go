@@ -41,7 +41,7 @@ func TestTournaments(t *testing.T) {
 				Direction: "anticlockwise", Target: 1005, JokerPoints: new(30), Jokers: new(true)}, // canastra_bonus, aberto_sets, …: not fibur's (RULES §11)
 			TournamentSetupOut: api.TournamentSetupOut{Movement: "modified_danish", Rounds: 4, MitchellStep: 1, TargetScore: 2005,
 				VPTable: threeDealTable(), VPTableBuiltin: true, TieBreaks: []string{"vp", "mp_difference", "head_to_head", "opponents_vp", "lots"},
-				RestVP: 14, RestMP: 355},
+				RestVP: 14, RestMP: 355, Played: "live"},
 			CreatedAt: e.clock.Now(), UpdatedAt: e.clock.Now()}
 		if diff := cmp.Diff(want, draft); diff != "" {
 			t.Errorf("created (-want +got):\n%s", diff)
@@ -257,7 +257,7 @@ func TestTournamentSetupThroughTheAPI(t *testing.T) {
 				`"rest_vp":12,"rest_mp":300,"abandon_vp":5,"remaining_gets_rest":true,"forbid_same_club":true,"late_entry_round":2}`}, &tm)
 		want := api.TournamentSetupOut{Movement: "mitchell", Rounds: 6, MitchellStep: 2, TargetScore: 2005, VPTable: twoDealTable(),
 			TieBreaks: []string{"vp", "mp_for", "lots"}, RestVP: 12, RestMP: 300, AbandonVP: 5, RemainingGetsRest: true, ForbidSameClub: true,
-			LateEntryRound: 2}
+			LateEntryRound: 2, Played: "live"}
 		if diff := cmp.Diff(want, tm.TournamentSetupOut); diff != "" {
 			t.Errorf("created (-want +got):\n%s", diff)
 		}

@@ -19,6 +19,8 @@ type MyTournamentSeat struct {
 	Bye bool `json:"bye" example:"false"`
 	// The table number; absent with a bye.
 	Table int `json:"table,omitempty" example:"4"`
+	// A tournament played online, once the round started: the online table to play at (GET /api/v1/tables/{tableID}/state).
+	OnlineTable int64 `json:"online_table,omitempty" example:"31"`
 	// Team events: the team match and which of the teams' pairs sit at the table.
 	Match int `json:"match,omitempty" example:"1"`
 	Pair  int `json:"pair,omitempty" example:"2"`
@@ -92,7 +94,7 @@ func (v playView) seatIn(e tourney.Entry, players []int64) (MyTournamentSeat, bo
 		if !v.sitsAt(t, e, players) {
 			continue
 		}
-		seat.Table, seat.Match, seat.Pair = t.Number, t.Match, t.Pair
+		seat.Table, seat.Match, seat.Pair, seat.OnlineTable = t.Number, t.Match, t.Pair, t.OnlineTable
 		switch e.ID {
 		case t.NS:
 			seat.Side, seat.Opponents = "ns", v.refs([]int64{t.EW})

@@ -134,11 +134,20 @@ type Table struct {
 	// The seat that abandoned the match, for result abandoned.
 	AbandonedBy *int        `json:"abandoned_by,omitempty" example:"2"`
 	Seats       []TableSeat `json:"seats"`
-	CreatedAt   time.Time   `json:"created_at" format:"date-time"`
-	UpdatedAt   time.Time   `json:"updated_at" format:"date-time"`
-	StartedAt   *time.Time  `json:"started_at,omitempty" format:"date-time"`
-	FinishedAt  *time.Time  `json:"finished_at,omitempty" format:"date-time"`
+	// A table a round of a tournament played online opened: which table of which round it plays (its deals are written into that sheet).
+	Tournament *TableTournament `json:"tournament,omitempty"`
+	CreatedAt  time.Time        `json:"created_at" format:"date-time"`
+	UpdatedAt  time.Time        `json:"updated_at" format:"date-time"`
+	StartedAt  *time.Time       `json:"started_at,omitempty" format:"date-time"`
+	FinishedAt *time.Time       `json:"finished_at,omitempty" format:"date-time"`
 } // @name Table
+
+// TableTournament names the tournament table an online table plays.
+type TableTournament struct {
+	ID    int64 `json:"id" example:"3"`
+	Round int   `json:"round" example:"2"`
+	Table int   `json:"table" example:"4"`
+} // @name TableTournament
 
 func tableOut(t domain.Table) Table {
 	out := Table{ID: t.ID, CreatorID: t.CreatorID, ClubID: t.ClubID, Rules: string(t.Rules), Options: tableOptions(t.Options),
@@ -150,6 +159,9 @@ func tableOut(t domain.Table) Table {
 		Result: string(t.Result), AbandonedBy: t.AbandonedBy, CreatedAt: t.CreatedAt, AbsentPolicy: string(t.AbsentPolicy),
 		Deadline: t.Deadline, DeadlinePassed: t.DeadlinePassed,
 		UpdatedAt: t.UpdatedAt, StartedAt: t.StartedAt, FinishedAt: t.FinishedAt}
+	if tt := t.Tournament; tt != nil {
+		out.Tournament = &TableTournament{ID: tt.ID, Round: tt.Round, Table: tt.Table}
+	}
 	out.Seats = mapSlice(t.Seats, func(s domain.Seat) TableSeat {
 		name := s.UserName
 		if s.Bot {

@@ -63,12 +63,25 @@ type TournamentDeal struct {
 	ConfirmedAt *time.Time `json:"confirmed_at,omitempty" format:"date-time"`
 	// How many times the referee corrected it (the audit trail has each before and after).
 	Corrections int `json:"corrections" example:"0"`
+	// Played at an online table and written by the server with the engine's score: confirmed by the engine (entered_by and confirmed_by 0), no one entered it.
+	Engine bool `json:"engine" example:"false"`
+	// The deal record it was played in (engine deals): GET /api/v1/tables/{table}/deals/{deal}/record.
+	Record *TournamentDealRecord `json:"record,omitempty"`
 } // @name TournamentDeal
+
+// TournamentDealRecord names the record of a deal played online.
+type TournamentDealRecord struct {
+	Table int64 `json:"table" example:"31"`
+	Deal  int   `json:"deal" example:"2"`
+} // @name TournamentDealRecord
 
 func dealOut(d tourney.Deal) TournamentDeal {
 	out := TournamentDeal{Number: d.Number, NS: partsOut(d.NS), EW: partsOut(d.EW), TimeOut: d.TimeOut, TieBreak: d.TieBreak,
 		Status: d.Status, EnteredBy: d.EnteredBy, EnteredSide: d.EnteredSide, EnteredAt: d.EnteredAt,
-		ConfirmedBy: d.ConfirmedBy, ConfirmedAt: d.ConfirmedAt, Corrections: d.Corrections}
+		ConfirmedBy: d.ConfirmedBy, ConfirmedAt: d.ConfirmedAt, Corrections: d.Corrections, Engine: d.Engine}
+	if d.Record != nil {
+		out.Record = &TournamentDealRecord{Table: d.Record.Table, Deal: d.Record.Deal}
+	}
 	return out
 }
 
@@ -116,10 +129,12 @@ type TournamentTable struct {
 	Round  int `json:"round" example:"2"`
 	Number int `json:"number" example:"4"`
 	// Team events: the team match this table belongs to, and which of the teams' pairs sit here.
-	Match int             `json:"match,omitempty" example:"1"`
-	Pair  int             `json:"pair,omitempty" example:"2"`
-	NS    *TournamentSide `json:"ns,omitempty"`
-	EW    *TournamentSide `json:"ew,omitempty"`
+	Match int `json:"match,omitempty" example:"1"`
+	Pair  int `json:"pair,omitempty" example:"2"`
+	// A tournament played online, once the round started: the online table that plays it (GET /api/v1/tables/{tableID}); its deals are written into this sheet by the server.
+	OnlineTable int64           `json:"online_table,omitempty" example:"31"`
+	NS          *TournamentSide `json:"ns,omitempty"`
+	EW          *TournamentSide `json:"ew,omitempty"`
 	// The sheet's version: the audit event that last touched it.
 	Version int64 `json:"version" example:"48"`
 	// Deals the table plays (0: a knockout table, played to the target).
@@ -237,7 +252,7 @@ func (v playView) seated(e tourney.Entry, pair int) []int64 {
 
 func (v playView) tableOut(round int, t tourney.TableView) TournamentTable {
 	res := t.Result
-	return TournamentTable{Round: round, Number: t.Number, Match: t.Match, Pair: t.Pair,
+	return TournamentTable{Round: round, Number: t.Number, Match: t.Match, Pair: t.Pair, OnlineTable: t.OnlineTable,
 		NS: v.side(t.NS, t.Pair, t.N, t.S), EW: v.side(t.EW, t.Pair, t.E, t.W),
 		Version: t.Sheet.Version, PlannedDeals: t.Sheet.PlannedDeals, Deals: mapSlice(t.Sheet.Deals, dealOut),
 		Rulings: mapSlice(t.Rulings, v.rulingOut),

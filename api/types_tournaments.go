@@ -72,6 +72,41 @@ type TournamentSetupOut struct {
 	LateEntryRound int `json:"late_entry_round" minimum:"0" maximum:"50" example:"1"`
 	// Pairs a team fields per match (teams only; 0 for the other kinds).
 	TeamPairs int `json:"team_pairs" minimum:"0" maximum:"8" example:"0"`
+	// Where the rounds are played: live (score sheets entered by hand) or online (each round's tables are online tables, created when the round starts; the engine writes every deal into the sheet).
+	Played string `json:"played" enums:"live,online" example:"live"`
+	// How the tables play when the tournament is played online; absent when none were set and it is played live.
+	Online *OnlineSettings `json:"online,omitempty"`
+}
+
+// OnlineSettings is how the tables of a tournament played online play:
+// every table a round creates takes them.
+type OnlineSettings struct {
+	// Per-turn limit in seconds (tempo di mossa); 0: none.
+	TurnSeconds int `json:"turn_seconds" minimum:"0" maximum:"3600" example:"60"`
+	// The round's time limit in seconds: when it runs out the RULES §10 time-out is called at every unfinished table; 0: none.
+	RoundSeconds int `json:"round_seconds" minimum:"0" maximum:"86400" example:"3600"`
+	// A player away (or disconnected) on their turn for grace_seconds: bot, a bot stands in until they come back; forfeit, their side forfeits the table (RULES §10 abandonment).
+	Absent string `json:"absent" enums:"bot,forfeit" example:"bot"`
+	// Seconds away before the absent policy applies (30 to 86400; absent or 0: 120).
+	GraceSeconds int `json:"grace_seconds" minimum:"0" maximum:"86400" example:"120"`
+	// Whether the tournament's referees and directors may watch its tables live.
+	StaffWatch bool `json:"staff_watch" example:"true"`
+} // @name OnlineSettings
+
+func (o *OnlineSettings) domain() *domain.OnlineSettings {
+	if o == nil {
+		return nil
+	}
+	return &domain.OnlineSettings{TurnSeconds: o.TurnSeconds, RoundSeconds: o.RoundSeconds, Absent: domain.AbsentPolicy(o.Absent),
+		GraceSeconds: o.GraceSeconds, StaffWatch: o.StaffWatch}
+}
+
+func onlineOut(o *domain.OnlineSettings) *OnlineSettings {
+	if o == nil {
+		return nil
+	}
+	return &OnlineSettings{TurnSeconds: o.TurnSeconds, RoundSeconds: o.RoundSeconds, Absent: string(o.Absent),
+		GraceSeconds: o.GraceSeconds, StaffWatch: o.StaffWatch}
 }
 
 // VPTable converts the MP difference of a table over a round into the
@@ -130,7 +165,7 @@ func setupOut(t domain.Tournament) TournamentSetupOut {
 	out := TournamentSetupOut{Movement: string(s.Movement), Rounds: s.Rounds, MitchellStep: s.MitchellStep, TargetScore: s.TargetScore,
 		VPTableBuiltin: s.VPTable == nil, RestVP: s.RestVP, RestMP: s.RestMP, AbandonVP: s.AbandonVP, RemainingGetsRest: s.RemainingGetsRest,
 		ForbidSameClub: s.ForbidSameClub, AvoidRepeatOpponents: s.AvoidRepeatOpponents, LateEntryRound: s.LateEntryRound,
-		TeamPairs: s.TeamPairs}
+		TeamPairs: s.TeamPairs, Played: string(s.Played), Online: onlineOut(s.Online)}
 	if table, ok := t.VPTableInForce(); ok {
 		out.VPTable = vpTableOut(table)
 	} else {
@@ -244,13 +279,20 @@ type TournamentSetupInput struct {
 	LateEntryRound       *int  `json:"late_entry_round,omitempty" minimum:"0" maximum:"50" example:"1"`
 	// Teams only; absent: 2.
 	TeamPairs *int `json:"team_pairs,omitempty" minimum:"0" maximum:"8" example:"0"`
+	// live (absent, on create) or online: each round is played at online tables, scored by the engine.
+	Played *string `json:"played,omitempty" enums:"live,online" example:"live"`
+	// The online settings, used when played online (absent fields take their defaults: no clocks, absent bot after 120 s, staff may watch); a tournament played online without them gets the defaults.
+	Online *OnlineSettings `json:"online,omitempty"`
 }
 
 func (in TournamentSetupInput) domain() domain.SetupInput {
 	out := domain.SetupInput{Rounds: in.Rounds, MitchellStep: in.MitchellStep, TargetScore: in.TargetScore, VPTable: in.VPTable.domain(),
 		RestVP: in.RestVP, RestMP: in.RestMP, AbandonVP: in.AbandonVP, RemainingGetsRest: in.RemainingGetsRest,
 		ForbidSameClub: in.ForbidSameClub, AvoidRepeatOpponents: in.AvoidRepeatOpponents, LateEntryRound: in.LateEntryRound,
-		TeamPairs: in.TeamPairs}
+		TeamPairs: in.TeamPairs, Online: in.Online.domain()}
+	if in.Played != nil {
+		out.Played = new(domain.Played(*in.Played))
+	}
 	if in.Movement != nil {
 		out.Movement = new(domain.Movement(*in.Movement))
 	}

@@ -77,14 +77,18 @@ func NewServices(st Storage, cfg Config) Services {
 	hasher := &passwordHasher{params: cfg.PasswordParams, random: cfg.Random}
 	hasher.prepare()
 	stamps := newTournamentStamps()
+	play := newTournamentPlayService(st, now, cfg.Random, stamps)
+	tables := newTableService(st, now, cfg.Random, cfg.Bot, cfg.MaxOpenTables)
+	play.tables, tables.tourney = tables, play
+	tables.notes.tournamentChanged = stamps.changed
 	return Services{
 		Auth: &authService{st: st, now: now, ttl: cfg.RefreshTTL, random: cfg.Random, hasher: hasher,
 			actors: newActorCache(cfg.Now, ActorTTL)},
 		Clubs:       &clubService{st: st, now: now},
 		Players:     &playerService{st: st, now: now},
 		Tournaments: &tournamentService{st: st, now: now, random: cfg.Random, stamps: stamps},
-		Play:        newTournamentPlayService(st, now, cfg.Random, stamps),
-		Tables:      newTableService(st, now, cfg.Random, cfg.Bot, cfg.MaxOpenTables),
+		Play:        play,
+		Tables:      tables,
 	}
 }
 

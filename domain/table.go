@@ -146,6 +146,9 @@ type Table struct {
 	Result      TableResult
 	AbandonedBy *int
 	Seats       []Seat
+	// Tournament is the tournament table it plays, for a table a round of
+	// a tournament played online created (nil: a table of no event).
+	Tournament *TableTournament
 	// Clock state: when the current turn started, and the match time each
 	// seat has used (milliseconds).
 	TurnStartedAt *time.Time
@@ -154,6 +157,14 @@ type Table struct {
 	UpdatedAt     time.Time
 	StartedAt     *time.Time
 	FinishedAt    *time.Time
+}
+
+// TableTournament names the table of a tournament's round an online table
+// plays: each deal that ends there is written into that table's sheet.
+type TableTournament struct {
+	ID    int64
+	Round int
+	Table int
 }
 
 // SeatOf returns the seat of a user at the table, or -1.

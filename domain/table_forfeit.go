@@ -33,6 +33,9 @@ func (s *tableService) forfeit(tx Tx, p *playing, seat int, result TableResult) 
 	st := engine.MatchStatus{Totals: engine.RunningTotals(scoresOf(deals)), Over: true,
 		Winner: 1 - p.game.Team(seat)}
 	s.finish(t, st, result)
+	if t.Tournament != nil && s.tourney != nil {
+		return s.tourney.recordForfeit(tx, t, seat, result)
+	}
 	return nil
 }
 

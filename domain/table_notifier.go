@@ -39,6 +39,9 @@ type tableNotifier struct {
 	clock  uint64 // counts marks (stale, forget, prune); a ticket is its value when a read begins
 	pruned uint64 // clock at the last prune
 	limit  int    // prune when there are more entries than this
+	// tournamentChanged is told the tournament of a table published (set
+	// once at wiring, before any publish).
+	tournamentChanged func(id int64)
 }
 
 type tableWatch struct {
@@ -93,6 +96,11 @@ func (n *tableNotifier) publish(t Table, tk uint64) {
 	}
 	if moved {
 		w.wake()
+		if t.Tournament != nil && n.tournamentChanged != nil {
+			// A tournament table's deals move its sheets: the
+			// tournament's stamp may be stale.
+			n.tournamentChanged(t.Tournament.ID)
+		}
 	}
 }
 

@@ -30,6 +30,9 @@ type playing struct {
 	game  *engine.Game
 	done  []TableDeal // the deals before this one, without their positions
 	last  *LastMove   // the last move played in this deal, once known
+	// forks are the tournament states the deals ended in this
+	// transaction wrote into their sheets: published once it commits.
+	forks []tournamentFork
 }
 
 // tableRules returns the engine rules a table plays.
@@ -248,12 +251,29 @@ func (s *tableService) endDeal(tx Tx, p *playing) (*playing, error) {
 	if err := s.savePosition(tx, p); err != nil {
 		return nil, err
 	}
+	closed := false // the tournament took the table out of play: no deal follows
+	if p.t.Tournament != nil && s.tourney != nil {
+		var f *forked
+		var err error
+		if closed, f, err = s.tourney.recordPlayedDeal(tx, p.t, p.deal); err != nil {
+			return nil, fmt.Errorf("table %d deal %d: writing it into tournament %d's sheet: %w", p.t.ID, p.deal.Number, p.t.Tournament.ID, err)
+		}
+		if f != nil {
+			p.forks = append(p.forks, tournamentFork{id: p.t.Tournament.ID, f: f})
+		}
+	}
 	deals, err := tx.Tables().Deals(p.t.ID)
 	if err != nil {
 		return nil, err
 	}
 	st := p.t.Match.Status(scoresOf(deals))
-	if p.t.DeadlinePassed { // a time-limited match plays no further deal
+	switch {
+	case p.t.DeadlinePassed: // a time-limited match plays no further deal
+		st = deadlineStatus(st.Totals)
+	case p.t.Tournament != nil && (p.deal.TimeOutAt != nil || closed):
+		// RULES §10: a tournament table's time-out ends its play (the
+		// sheet takes the deal as its last, tourney.DealPlayed); so does a
+		// sheet the tournament closed (a ruling, a forfeit, complete).
 		st = deadlineStatus(st.Totals)
 	}
 	if st.Over {
@@ -264,7 +284,7 @@ func (s *tableService) endDeal(tx Tx, p *playing) (*playing, error) {
 	if err != nil {
 		return nil, err
 	}
-	next.done = finished(deals, next.deal.Number)
+	next.done, next.forks = finished(deals, next.deal.Number), p.forks
 	return next, nil
 }
 
@@ -360,6 +380,10 @@ func (s *tableService) Move(ctx context.Context, actor Actor, id int64, in MoveI
 	if !replayed {
 		if in.IdempotencyKey == "" {
 			state = s.movedState(t, actor, p)
+		}
+		if len(p.forks) > 0 {
+			s.tourney.publishForks(p.forks)
+			p.forks = nil
 		}
 		s.games.put(t, p) // from here on another move may take p
 		s.notes.publish(t, tk)

@@ -31,6 +31,9 @@ type tableService struct {
 	// then at the latest, so that a server that was down does not forfeit
 	// the matches of players who could not play meanwhile.
 	watching atomic.Pointer[time.Time]
+	// tourney writes the deals of a tournament's online tables into its
+	// sheets (nil: tables of no tournament only, as in some tests).
+	tourney *tournamentPlayService
 }
 
 func newTableService(st Storage, now func() time.Time, random io.Reader, bot BotFunc, maxOpen int) *tableService {

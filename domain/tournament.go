@@ -137,6 +137,11 @@ func (t Tournament) Public() bool { return t.OpenedAt != nil }
 // (tourney.Setup.Problems); what only the services use goes beside it.
 type TournamentSetup struct {
 	tourney.Setup
+	// Played is where the rounds are played (issue 17): live (score
+	// sheets entered by hand; "" reads as live) or online (at online
+	// tables, under Online, which is then set).
+	Played Played
+	Online *OnlineSettings
 }
 
 // VPTableInForce is the table that converts the tournament's MP: its own,
@@ -200,6 +205,10 @@ type SetupInput struct {
 	AvoidRepeatOpponents *bool
 	LateEntryRound       *int
 	TeamPairs            *int
+	// Played moves the tournament between live and online play; Online
+	// replaces the online settings (absent fields take their defaults).
+	Played *Played
+	Online *OnlineSettings
 }
 
 // DefaultMovement is the movement of a new pairs or teams tournament when

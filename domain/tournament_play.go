@@ -97,6 +97,7 @@ type tournamentPlayService struct {
 	random io.Reader
 	states *tournamentStates
 	stamps *tournamentStamps // shared with the tournamentService
+	tables *tableService     // the online tables of tournaments played online
 }
 
 func newTournamentPlayService(st Storage, now func() time.Time, random io.Reader, stamps *tournamentStamps) *tournamentPlayService {
@@ -198,13 +199,38 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 			m.Status = TournamentStatus(after)
 			m.CancelReason = f.state.CancelReason()
 		}
-		rec := TournamentEventRecord{Seq: e.Seq, At: e.At, By: e.By, Kind: e.Kind, Data: e.Data, Reason: e.Reason}
-		if err := tx.TournamentEvents().Append(id, t.Version, []TournamentEventRecord{rec}, m); err != nil {
+		recs := []TournamentEventRecord{{Seq: e.Seq, At: e.At, By: e.By, Kind: e.Kind, Data: e.Data, Reason: e.Reason}}
+		var tables []Table // a round of an online tournament just started: its online tables
+		if start, ok := in.Command.(tourney.StartRound); ok && t.PlayedOnline() {
+			var opened tourney.Event
+			if tables, opened, err = s.onlineRoundStarted(tx, t, f, start.Round, actor.UserID); err != nil {
+				return err
+			}
+			recs = append(recs, TournamentEventRecord{Seq: opened.Seq, At: opened.At, By: opened.By, Kind: opened.Kind, Data: opened.Data})
+		}
+		if err := tx.TournamentEvents().Append(id, t.Version, recs, m); err != nil {
 			return err
 		}
-		t.Version, t.UpdatedAt = e.Seq, e.At // as Append stored them
+		last := recs[len(recs)-1]
+		t.Version, t.UpdatedAt = last.Seq, last.At // as Append stored them
 		if m.Status != "" {
 			t.Status, t.CancelReason = m.Status, m.CancelReason
+		}
+		if len(tables) > 0 {
+			// The tables deal once the round and its tables are in the log:
+			// a table of bots plays its match now, its deals appended to
+			// the log after them; the state catches up with them.
+			if err := s.startOnlineTables(tx, tables); err != nil {
+				return err
+			}
+			now, err := tx.Tournaments().Get(id)
+			if err != nil {
+				return err
+			}
+			if err := applyLog(tx, now, f.state); err != nil {
+				return err
+			}
+			t.Version, t.UpdatedAt = now.Version, now.UpdatedAt
 		}
 		if err := idem.remember(tx, s.now(), e); err != nil {
 			return err

@@ -128,7 +128,7 @@ func TestTournamentCreate(t *testing.T) {
 // modified Danish of 4 rounds, RULES §10's built-in VP table and tie-break
 // order, a bye worth 14 VP and 355 MP.
 var defaultSetup = domain.TournamentSetup{Setup: tourney.Setup{Movement: domain.MovementModifiedDanish, Rounds: 4, MitchellStep: 1,
-	TargetScore: 2005, RestVP: 14, RestMP: 355}}
+	TargetScore: 2005, RestVP: 14, RestMP: 355}, Played: domain.PlayedLive}
 
 func defaultOptions(t *testing.T, id engine.RuleSet) json.RawMessage {
 	t.Helper()

@@ -10,7 +10,7 @@ import (
 // movement before the organiser's choices.
 func defaultSetup(kind TournamentKind, m Movement) TournamentSetup {
 	s := TournamentSetup{Setup: tourney.Setup{Movement: m, Rounds: defaultRounds(m), MitchellStep: tourney.DefaultMitchellStep,
-		TargetScore: tourney.DefaultTargetScore, RestVP: tourney.DefaultRestVP, RestMP: tourney.DefaultRestMP}}
+		TargetScore: tourney.DefaultTargetScore, RestVP: tourney.DefaultRestVP, RestMP: tourney.DefaultRestMP}, Played: PlayedLive}
 	if kind == TeamsTournament {
 		s.TeamPairs = tourney.DefaultTeamPairs
 	}
@@ -66,6 +66,7 @@ func applySetup(s *TournamentSetup, in SetupInput, kind TournamentKind) {
 	case kind != TeamsTournament:
 		s.TeamPairs = 0
 	}
+	applyOnline(s, in)
 }
 
 // validateSetup records every invalid set-up field of t in v: the request's
@@ -76,6 +77,7 @@ func validateSetup(v *Validator, t *Tournament, in SetupInput) {
 	for _, p := range t.Setup.Problems(string(t.Kind), t.DealsPerRound) {
 		v.Add(p.Field, p.Code, p.Message)
 	}
+	checkOnline(v, &t.TournamentSetup)
 }
 
 // defaultMovement is the movement of a new tournament of kind when none is

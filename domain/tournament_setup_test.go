@@ -42,7 +42,7 @@ func TestTournamentSetupStoredAsGiven(t *testing.T) {
 		wantCode(t, err, "")
 		want := domain.TournamentSetup{Setup: tourney.Setup{Movement: domain.MovementMitchell, Rounds: 6, MitchellStep: 2, TargetScore: 1005,
 			VPTable: twoDealTable(), TieBreaks: []standings.Criterion{standings.ByVP, standings.ByMPFor, standings.ByLots}, RestVP: 12,
-			RestMP: 300, AbandonVP: 5, RemainingGetsRest: true, ForbidSameClub: true, LateEntryRound: 2, TeamPairs: 3}}
+			RestMP: 300, AbandonVP: 5, RemainingGetsRest: true, ForbidSameClub: true, LateEntryRound: 2, TeamPairs: 3}, Played: domain.PlayedLive}
 		if diff := cmp.Diff(want, got.TournamentSetup); diff != "" {
 			t.Errorf("created (-want +got):\n%s", diff)
 		}

@@ -137,7 +137,8 @@ func playersOf(entries []tourney.Entry) []int64 {
 // and its set-up, as stored.
 func tourneyConfig(t Tournament) tourney.Config {
 	return tourney.Config{Kind: string(t.Kind), PlayersPerTable: t.PlayersPerTable, DealsPerRound: t.DealsPerRound,
-		Rules: string(t.Rules), RoundUp10: roundsUpTo10(t), LotsSeed: t.LotsSeed, Setup: t.Setup}
+		Rules: string(t.Rules), RoundUp10: roundsUpTo10(t), LotsSeed: t.LotsSeed,
+		Online: t.PlayedOnline(), Setup: t.Setup}
 }
 
 // roundsUpTo10 reports whether the tournament's options round a side's

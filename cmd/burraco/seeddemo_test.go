@@ -56,7 +56,7 @@ func TestSeedDemoTournament(t *testing.T) {
 		want := domain.Tournament{Name: demoTournament.Name, ClubName: demoClub, Rules: "fibur", PlayersPerTable: 4,
 			Kind: domain.PairsTournament, DealsPerRound: 3, StartsAt: now.AddDate(0, 0, 7), Status: domain.TournamentRegistrationOpen, Version: 3,
 			TournamentSetup: domain.TournamentSetup{Setup: tourney.Setup{Movement: domain.MovementModifiedDanish, Rounds: 4, MitchellStep: 1,
-				TargetScore: 2005, RestVP: 14, RestMP: 355}}}
+				TargetScore: 2005, RestVP: 14, RestMP: 355}, Played: domain.PlayedLive}}
 		got.ID, got.ClubID, got.Description, got.Options, got.CreatedAt, got.UpdatedAt, got.LotsSeed, got.OpenedAt = 0, 0, "", nil, time.Time{}, time.Time{}, 0, nil
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("demo tournament (-want +got):\n%s", diff)

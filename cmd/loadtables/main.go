@@ -16,6 +16,7 @@
 //	go run ./cmd/loadtables -tables 100                     # SQLite, one process
 //	go run ./cmd/loadtables -tables 100 -db postgres -processes 2 \
 //	    -postgres 'postgres://burraco:burraco@localhost:5432/burraco_test?sslmode=disable'
+//	go run ./cmd/loadtables -tables 100 -deals 3 -tournament   # one round of an online tournament
 //
 // It builds the binary from this checkout (or takes -binary), starts the
 // servers on a fresh database each run and stops them at the end. The exit
@@ -45,6 +46,9 @@ type options struct {
 	stuck     time.Duration
 	timeout   time.Duration
 	binary    string
+	// tournament plays the tables as the round of a tournament played
+	// online (the round's start opens them; the engine writes the sheets).
+	tournament bool
 }
 
 func main() {
@@ -64,6 +68,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&o.stuck, "stuck", 30*time.Second, "a table with no new version for this long is stuck")
 	fs.DurationVar(&o.timeout, "timeout", 15*time.Minute, "bound of one run")
 	fs.StringVar(&o.binary, "binary", "", "burraco binary (default: built from this checkout)")
+	fs.BoolVar(&o.tournament, "tournament", false, "play the tables as one round of a tournament played online (-deals 2 to 4; 3 and 4 have built-in VP tables)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0

@@ -79,11 +79,21 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 		}
 		servers = append(servers, s)
 	}
-	tables, seats, err := seatPlayers(ctx, o, servers)
-	if err != nil {
+	var tour *tournamentRun
+	var tables []*table
+	var seats map[int64][]*client
+	if o.tournament {
+		if tour, err = seatTournament(ctx, o, servers); err != nil {
+			return nil, err
+		}
+		tables, seats = tour.tables, tour.seats
+	} else if tables, seats, err = seatPlayers(ctx, o, servers); err != nil {
 		return nil, err
 	}
-	res := &result{tables: len(tables)}
+	res := &result{tables: len(tables), tournament: tour != nil}
+	if tour != nil {
+		res.roundStart = tour.started
+	}
 	before := make([]procStats, len(servers))
 	for i, s := range servers {
 		before[i], _ = readProc(s.cmd.Process.Pid)
@@ -166,6 +176,11 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 			return nil, fmt.Errorf("table %d records: %w", tb.id, err)
 		}
 		res.missingMoves += missing
+	}
+	if tour != nil {
+		if res.badSheets, err = tour.checkSheets(ctx); err != nil {
+			return nil, fmt.Errorf("sheets: %w", err)
+		}
 	}
 	return res, nil
 }

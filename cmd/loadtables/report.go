@@ -17,11 +17,17 @@ type result struct {
 	moveLat, wakeLat                         []time.Duration
 	serverCPU, databaseCPU                   time.Duration
 	rss                                      []int64 // most seen while playing, per server
+	// -tournament: how long the round's start took (every table opened),
+	// and the tables whose sheet is not final or misses a deal.
+	tournament bool
+	roundStart time.Duration
+	badSheets  int
 }
 
 // clean reports whether the run found nothing that must not happen.
 func (r *result) clean() bool {
-	return r.stuck == 0 && r.finished == r.tables && r.lostWakeups == 0 && r.staleAnswers == 0 && r.missingMoves == 0
+	return r.stuck == 0 && r.finished == r.tables && r.lostWakeups == 0 && r.staleAnswers == 0 && r.missingMoves == 0 &&
+		r.badSheets == 0
 }
 
 func percentile(d []time.Duration, p float64) time.Duration {
@@ -46,6 +52,10 @@ func (r *result) print(w io.Writer, n int, o options) {
 		r.finished, r.stuck, r.lostWakeups, r.staleAnswers, r.missingMoves, r.errors)
 	if r.firstErr != "" {
 		fmt.Fprintf(w, "  first client error: %s\n", r.firstErr)
+	}
+	if r.tournament {
+		fmt.Fprintf(w, "  a tournament round: its start opened the %d tables in %s; sheets not final or short of a deal %d\n",
+			r.tables, ms(r.roundStart), r.badSheets)
 	}
 	secs := r.elapsed.Seconds()
 	fmt.Fprintf(w, "  moves %d in %.1f s: %.0f moves/s\n", r.moves, secs, float64(r.moves)/secs)

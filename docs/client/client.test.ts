@@ -916,6 +916,133 @@ test("run one live round of a tournament as its referee", async () => {
   isProblem(hidden.response, hidden.error, 401, "unauthenticated");
 });
 
+// One round of a tournament played online, from the player's side: Anna,
+// its director, creates it with played "online" and enters herself with a
+// partner the bot plays; the round's start opens the online tables. She
+// finds hers in /me/tournaments and plays it by long polls (draw, then the
+// first card she may discard) to the end; the engine writes each deal into her sheet (engine, confirmed,
+// linked to its record), and a score by hand is a 409 online_sheet.
+test("play one table of a tournament played online", async () => {
+  // Anna directs it and plays in it with her own profile (auth requests
+  // are rate-limited per address: no new login here); the bot plays her
+  // partner and the other pairs.
+  const auth = bearer(tokens.access_token);
+  const playerAuth = auth;
+  const profile = { data: player };
+  const startsAt = new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString().replace(/\.\d+Z$/, "Z");
+  const created = await client.POST("/api/v1/clubs/{clubID}/tournaments", {
+    params: { path: { clubID: club.id } },
+    headers: auth,
+    body: {
+      name: `Torneo online ${run}`,
+      rules: "fibur",
+      players_per_table: 4,
+      kind: "pairs",
+      deals_per_round: 3,
+      starts_at: startsAt,
+      movement: "modified_danish",
+      rounds: 1,
+      played: "online",
+      online: { turn_seconds: 0, round_seconds: 0, absent: "forfeit", grace_seconds: 300, staff_watch: true },
+    } satisfies Body<"createTournament">,
+  });
+  assert.equal(created.response.status, 201, JSON.stringify(created.error));
+  assert.equal(created.data?.played, "online");
+  assert.equal(created.data?.online?.absent, "forfeit");
+  const tournamentID = created.data?.id ?? 0;
+  const path = { tournamentID };
+  const lifecycle = async (action: Body<"tournamentLifecycle">["action"]) => {
+    const { error, response } = await client.POST("/api/v1/tournaments/{tournamentID}/lifecycle", {
+      params: { path },
+      headers: auth,
+      body: { action } satisfies Body<"tournamentLifecycle">,
+    });
+    assert.equal(response.status, 200, JSON.stringify(error));
+  };
+  await lifecycle("open_registration");
+  for (let i = 0; i < 4; i++) {
+    const players: number[] = [];
+    for (let k = 0; k < 2; k++) {
+      if (i === 0 && k === 0) {
+        players.push(profile.data.id);
+        continue;
+      }
+      const { data } = await client.POST("/api/v1/players", {
+        headers: auth,
+        body: { name: `Online ${i}${k} ${run}`, club_id: club.id } satisfies Body<"createPlayer">,
+      });
+      assert.ok(data);
+      players.push(data.id);
+    }
+    const entered = await client.POST("/api/v1/tournaments/{tournamentID}/entries", {
+      params: { path },
+      headers: auth,
+      body: { players } satisfies Body<"addTournamentEntry">,
+    });
+    assert.equal(entered.response.status, 201, JSON.stringify(entered.error));
+  }
+  await lifecycle("close_registration");
+  await lifecycle("start");
+  const drawn = await client.POST("/api/v1/tournaments/{tournamentID}/rounds", { params: { path }, headers: auth });
+  assert.equal(drawn.response.status, 201, JSON.stringify(drawn.error));
+  const started = await client.POST("/api/v1/tournaments/{tournamentID}/rounds/{round}/start", {
+    params: { path: { tournamentID, round: 1 } },
+    headers: auth,
+  });
+  assert.equal(started.data?.status, "playing");
+
+  const mine = await client.GET("/api/v1/me/tournaments", { headers: playerAuth });
+  const seat = mine.data?.items.find((m) => m.tournament.id === tournamentID)?.seats[0];
+  assert.ok(seat?.online_table, JSON.stringify(mine.data));
+  const tableID = seat.online_table;
+  const tpath = { tableID };
+  let since = -1;
+  for (let step = 0; ; step++) {
+    assert.ok(step < 3000, "the match did not end");
+    const polled = await client.GET("/api/v1/tables/{tableID}/state", {
+      params: { path: tpath, query: (since < 0 ? {} : { since, wait: 5 }) satisfies Query<"getTableState"> },
+      headers: playerAuth,
+    });
+    if (polled.response.status === 304) continue;
+    assert.equal(polled.response.status, 200, JSON.stringify(polled.error));
+    const state: TableState | undefined = polled.data;
+    assert.ok(state);
+    assert.equal(state.table.tournament?.id, tournamentID);
+    if (state.table.status === "finished") break;
+    since = state.version;
+    const view = state.view;
+    if (!view || view.turn !== state.seat) continue;
+    const tries: Body<"playMove">[] = view.phase === "take"
+      ? [{ move: "draw", version: state.version }]
+      : (view.hand ?? []).map((card) => ({ move: "discard", card, version: state.version }) satisfies Body<"playMove">);
+    for (const body of tries) {
+      const moved = await client.POST("/api/v1/tables/{tableID}/moves", { params: { path: tpath }, headers: playerAuth, body });
+      if (moved.response.status === 422) continue;
+      assert.equal(moved.response.status, 200, JSON.stringify(moved.error));
+      break;
+    }
+  }
+
+  const round = await client.GET("/api/v1/tournaments/{tournamentID}/rounds/{round}", { params: { path: { tournamentID, round: 1 } } });
+  const table = round.data?.tables.find((t) => t.online_table === tableID);
+  assert.ok(table, JSON.stringify(round.data));
+  assert.equal(table.deals.length, 3);
+  assert.ok(table.result.final);
+  for (const d of table.deals) {
+    assert.ok(d.engine && d.status === "confirmed" && d.record?.table === tableID && d.record.deal === d.number, JSON.stringify(d));
+  }
+  const sheet = await client.GET("/api/v1/tournaments/{tournamentID}/rounds/{round}/tables/{table}", {
+    params: { path: { tournamentID, round: 1, table: table.number } },
+  });
+  const byHand = await client.POST("/api/v1/tournaments/{tournamentID}/rounds/{round}/tables/{table}/scores", {
+    params: { path: { tournamentID, round: 1, table: table.number }, header: { "If-Match": sheet.response.headers.get("ETag") ?? "" } },
+    headers: auth,
+    body: { deals: [{ number: 4, ns: side(100, 0, 0, 0, 0), ew: side(50, 0, 0, 0, 0) }] } satisfies Body<"enterTournamentScores">,
+  });
+  assert.ok(byHand.error);
+  isProblem(byHand.response, byHand.error, 409, "online_sheet");
+});
+
 test("refresh, then log out", async () => {
   const { data, error, response } = await client.POST("/api/v1/auth/refresh", {
     body: { refresh_token: tokens.refresh_token } satisfies Body<"refreshTokens">,

@@ -51,7 +51,10 @@ type tableRow struct {
 	FinishedAt         *time.Time
 	// clock is ClockUsed decoded, set on the rows the table cache holds:
 	// the lobby converts twenty of them on every read.
-	clock []int64
+	clock           []int64
+	TournamentID    *int64 // with the round and table number, set at creation only
+	TournamentRound int
+	TournamentTable int
 }
 
 func (tableRow) TableName() string { return "tables" }
@@ -66,7 +69,7 @@ func tableRowOf(t domain.Table) tableRow {
 		policy = domain.AbsentForfeit
 	}
 	// Pointers are copied: the row may be kept in the table cache.
-	return tableRow{ID: t.ID, CreatorID: t.CreatorID, ClubID: clonePtr(t.ClubID), Rules: string(t.Rules), Options: string(t.Options),
+	row := tableRow{ID: t.ID, CreatorID: t.CreatorID, ClubID: clonePtr(t.ClubID), Rules: string(t.Rules), Options: string(t.Options),
 		Players: t.Players, MatchDeals: t.Match.Deals, MatchTarget: t.Match.Target, MatchRequireWinner: t.Match.RequireWinner,
 		Private: t.Private, InviteCode: t.InviteCode, AutoStart: t.AutoStart, TurnSeconds: t.TurnSeconds,
 		MatchSeconds: t.MatchSeconds, GraceSeconds: t.GraceSeconds, AbsentPolicy: string(policy),
@@ -74,6 +77,10 @@ func tableRowOf(t domain.Table) tableRow {
 		Version: t.Version, DealNumber: t.DealNumber, Winner: clonePtr(t.Winner), Draw: t.Draw, LostOnTime: clonePtr(t.LostOnTime),
 		Result: string(t.Result), AbandonedBy: clonePtr(t.AbandonedBy), TurnStartedAt: utcPtr(t.TurnStartedAt), ClockUsed: string(used), CreatedAt: utc(t.CreatedAt),
 		UpdatedAt: utc(t.UpdatedAt), StartedAt: utcPtr(t.StartedAt), FinishedAt: utcPtr(t.FinishedAt)}
+	if tt := t.Tournament; tt != nil {
+		row.TournamentID, row.TournamentRound, row.TournamentTable = &tt.ID, tt.Round, tt.Table
+	}
+	return row
 }
 
 // domain converts r; pointers are copied (r may be a cached row).
@@ -92,6 +99,9 @@ func (r tableRow) domain() domain.Table {
 		t.ClockUsed = slices.Clone(r.clock)
 	} else {
 		_ = json.Unmarshal([]byte(r.ClockUsed), &t.ClockUsed) // written by tableRowOf
+	}
+	if r.TournamentID != nil {
+		t.Tournament = &domain.TableTournament{ID: *r.TournamentID, Round: r.TournamentRound, Table: r.TournamentTable}
 	}
 	return t
 }
@@ -278,7 +288,8 @@ func tableRowColumns(t *tx, prefix string) string {
 	}
 	cols = append(cols, t.stampCol(prefix+"turn_started_at"), prefix+"clock_used", t.stampCol(prefix+"created_at"),
 		t.stampCol(prefix+"updated_at"), t.stampCol(prefix+"started_at"), t.stampCol(prefix+"finished_at"),
-		prefix+"absent_policy", t.stampCol(prefix+"deadline"), prefix+"deadline_passed")
+		prefix+"absent_policy", t.stampCol(prefix+"deadline"), prefix+"deadline_passed",
+		prefix+"tournament_id", prefix+"tournament_round", prefix+"tournament_table")
 	return strings.Join(cols, ", ")
 }
 
@@ -289,7 +300,8 @@ func (r *tableRow) scanTargets() []any {
 		&r.TurnSeconds, &r.MatchSeconds, &r.GraceSeconds, &r.Status, &r.FreeSeats, &r.Version,
 		&r.DealNumber, &r.Winner, &r.Draw, &r.LostOnTime, &r.Result, &r.AbandonedBy,
 		optStamp{&r.TurnStartedAt}, &r.ClockUsed, timestamp{&r.CreatedAt}, timestamp{&r.UpdatedAt},
-		optStamp{&r.StartedAt}, optStamp{&r.FinishedAt}, &r.AbsentPolicy, optStamp{&r.Deadline}, &r.DeadlinePassed}
+		optStamp{&r.StartedAt}, optStamp{&r.FinishedAt}, &r.AbsentPolicy, optStamp{&r.Deadline}, &r.DeadlinePassed,
+		&r.TournamentID, &r.TournamentRound, &r.TournamentTable}
 }
 
 // seats runs q, which reads a table's version and its seats (none: the

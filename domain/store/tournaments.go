@@ -52,6 +52,8 @@ type setupColumns struct {
 	AvoidRepeatOpponents bool
 	LateEntryRound       int
 	TeamPairs            int
+	Played               string  // live | online
+	Online               *string // the JSON domain.OnlineSettings; NULL when none were set
 }
 
 func (tournamentRow) TableName() string { return "tournaments" }
@@ -69,7 +71,8 @@ func setupColumnsOf(s domain.TournamentSetup) setupColumns {
 	c := setupColumns{Movement: string(s.Movement), Rounds: s.Rounds, MitchellStep: s.MitchellStep, TargetScore: s.TargetScore,
 		RestVP: s.RestVP, RestMP: s.RestMP, AbandonVP: s.AbandonVP, RemainingGetsRest: s.RemainingGetsRest,
 		ForbidSameClub: s.ForbidSameClub, AvoidRepeatOpponents: s.AvoidRepeatOpponents, LateEntryRound: s.LateEntryRound,
-		TeamPairs: s.TeamPairs}
+		TeamPairs: s.TeamPairs, Played: string(s.Played)}
+	c.Online = jsonText(s.Online, s.Online != nil)
 	c.VPTable = jsonText(s.VPTable, s.VPTable != nil)
 	c.TieBreaks = jsonText(s.TieBreaks, s.TieBreaks != nil)
 	return c
@@ -108,6 +111,14 @@ func (c setupColumns) setup() domain.TournamentSetup {
 		if json.Unmarshal([]byte(*c.VPTable), s.VPTable) != nil {
 			s.VPTable = &vp.Table{}
 		}
+	}
+	s.Played = domain.Played(c.Played)
+	if c.Online != nil || s.PlayedOnline() {
+		o := domain.DefaultOnlineSettings() // also for a column edited by hand that no longer reads
+		if c.Online != nil {
+			_ = json.Unmarshal([]byte(*c.Online), &o)
+		}
+		s.Online = &o
 	}
 	if c.TieBreaks != nil && json.Unmarshal([]byte(*c.TieBreaks), &s.TieBreaks) != nil {
 		s.TieBreaks = nil
@@ -182,6 +193,7 @@ func (r tournamentRepo) Update(t domain.Tournament) error {
 		"remaining_gets_rest": c.RemainingGetsRest, "forbid_same_club": c.ForbidSameClub,
 		"avoid_repeat_opponents": c.AvoidRepeatOpponents,
 		"late_entry_round":       c.LateEntryRound, "team_pairs": c.TeamPairs,
+		"played": c.Played, "online": c.Online,
 	}), "tournament")
 	if err != nil {
 		return err

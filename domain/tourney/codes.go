@@ -35,6 +35,7 @@ var codes = map[string]Kind{
 	CodeOverrideKnockout: KindConflict,
 	CodeRoundHasScores:   KindConflict,
 	CodeResultsPublished: KindConflict,
+	CodeOnlineSheet:      KindConflict,
 
 	CodeForbidden:   KindForbidden,
 	CodeRefereeOnly: KindForbidden,

@@ -11,6 +11,9 @@ type Actor struct {
 	Players  []int64
 	Referee  bool
 	Director bool
+	// Server is the server itself, writing an online table's play into
+	// the tournament (OpenOnlineTables, RecordPlayedDeal); UserID is 0.
+	Server bool
 }
 
 // staff reports whether the actor runs the tournament (referee or director).

@@ -222,6 +222,10 @@ func newPayload(kind string) (payload, bool) {
 		p = &Cancelled{}
 	case EventForbiddenSet:
 		p = &ForbiddenSet{}
+	case EventOnlineTablesOpened:
+		p = &OnlineTablesOpened{}
+	case EventDealPlayed:
+		p = &DealPlayed{}
 	default:
 		return nil, false
 	}

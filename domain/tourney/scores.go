@@ -93,6 +93,9 @@ func staleSheet(t *table, saw int64) error {
 }
 
 func (c EnterScore) decide(s *State, who Actor, _ pairing.Rand) (payload, string, error) {
+	if err := s.refuseOnline("entering a score"); err != nil {
+		return nil, "", err
+	}
 	_, t, err := s.sheet(c.Round, c.Table)
 	if err != nil {
 		return nil, "", err
@@ -141,6 +144,9 @@ func (p *ScoreEntered) apply(s *State, e Event) {
 }
 
 func (c ConfirmScore) decide(s *State, who Actor, _ pairing.Rand) (payload, string, error) {
+	if err := s.refuseOnline("confirming a score"); err != nil {
+		return nil, "", err
+	}
 	_, t, err := s.sheet(c.Round, c.Table)
 	if err != nil {
 		return nil, "", err

@@ -66,6 +66,9 @@ type Config struct {
 	// its parts' sum rounded up to a multiple of 10.
 	RoundUp10 bool
 	LotsSeed  uint64 // seed of the lots draw (set by the service at creation, crypto random)
+	// Online: the rounds are played at online tables and the engine writes
+	// the sheets (see OpenOnlineTables); scores by hand are refused.
+	Online bool
 	Setup
 }
 

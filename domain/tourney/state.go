@@ -83,6 +83,10 @@ type Deal struct {
 	ConfirmedBy int64      `json:"confirmed_by,omitempty"`
 	ConfirmedAt *time.Time `json:"confirmed_at,omitempty"`
 	Corrections int        `json:"corrections,omitempty"`
+	// Engine marks a deal the server wrote from an online table's play,
+	// confirmed by the engine; Record is the deal record it was played in.
+	Engine bool       `json:"engine,omitempty"`
+	Record *RecordRef `json:"record,omitempty"`
 }
 
 // RulingRecord is a ruling at a table, as recorded.
@@ -104,6 +108,7 @@ type table struct {
 	planned int // deals the table plays (0 in a knockout: to the target)
 	rulings []RulingRecord
 	decided string // the ruling kind that decided the table, if one did
+	online  int64  // the online table that plays it (Setup.Online), once the round started
 	left    int64  // abandonment: the entry that left
 	absent  int64  // bye ruling: the entry that did not turn up
 }

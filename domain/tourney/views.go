@@ -47,9 +47,12 @@ type Sheet struct {
 // and its result.
 type TableView struct {
 	TableLayout
-	Sheet   Sheet          `json:"sheet"`
-	Rulings []RulingRecord `json:"rulings,omitempty"`
-	Result  Result         `json:"result"`
+	// OnlineTable is the online table that plays it, in a tournament
+	// played online once its round started (0: none).
+	OnlineTable int64          `json:"online_table,omitempty"`
+	Sheet       Sheet          `json:"sheet"`
+	Rulings     []RulingRecord `json:"rulings,omitempty"`
+	Result      Result         `json:"result"`
 }
 
 // MatchResult is a team match: team A (NS) against team B (EW) over its
@@ -266,6 +269,7 @@ func (s *State) roundView(r *round) RoundView {
 func (s *State) tableView(r *round, t *table) TableView {
 	return TableView{
 		TableLayout: t.TableLayout,
+		OnlineTable: t.online,
 		Sheet:       Sheet{Version: t.version, PlannedDeals: t.planned, Deals: append([]Deal(nil), t.deals...)},
 		Rulings:     append([]RulingRecord(nil), t.rulings...),
 		Result:      s.result(r, t),
