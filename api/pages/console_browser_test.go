@@ -56,8 +56,12 @@ func consoleCreateTournament(t *testing.T, ctx context.Context, base, name strin
 		chromedp.SetValue(chromedp.ID("new-rounds"), fmt.Sprint(rounds)),
 		chromedp.SetValue(chromedp.ID("new-deals"), fmt.Sprint(deals)),
 		chromedp.Click(chromedp.ID("new-submit")),
-		waitPath("/app/console?t="),
 	)
+	// waitPath matches a whole path, with or without a query (a prefix
+	// would let /app/ match the sign-in page itself): the console's own
+	// location after creating is its path with ?t= and the new id.
+	waitJS(t, ctx, "the console at the new tournament (?t=ID)",
+		`location.pathname === '/app/console' && /^\?t=[1-9][0-9]*$/.test(location.search)`)
 	var id int64
 	if _, err := fmt.Sscanf(evalString(t, ctx, `location.search`), "?t=%d", &id); err != nil || id <= 0 {
 		t.Fatalf("after creating the tournament the console is at %q", evalString(t, ctx, `location.href`))
