@@ -3,9 +3,8 @@ package pages_test
 // The director console in the browser: its steps are helpers named for
 // what the director does (consoleCreateTournament, consoleAddEntries,
 // consoleDrawAndStart, consoleCorrectSheet, consolePublish), each driving
-// the console's own forms and buttons in a signed-in director's tab, so
-// that the end-to-end scenario (flow_test.go) can use them in place of the
-// API calls of director_test.go.
+// the console's own forms and buttons in a signed-in director's tab; the
+// end-to-end scenario (flow_test.go) runs its director's steps with them.
 
 import (
 	"context"

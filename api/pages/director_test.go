@@ -1,8 +1,10 @@
 package pages_test
 
-// The director's steps of the browser test, through the HTTP API. The
-// console (another part of issue 16) will do them in pages; these helpers
-// are named for the step so that they can be switched to it one by one.
+// A director's steps through the HTTP API, for the browser tests whose
+// subject is not the director (the hall display, the session): the
+// end-to-end scenario (flow_test.go) does the director's steps in the
+// console (console_browser_test.go), but for opening the club and
+// assigning the referee, which the console does not do.
 
 import (
 	"fmt"
@@ -49,9 +51,16 @@ func (c *club) directorCreatesTournament(name string, rounds, deals int) int64 {
 		"deals_per_round": deals, "starts_at": time.Now().Add(time.Hour).UTC().Format(time.RFC3339),
 		"movement": "modified_danish", "rounds": rounds,
 	}, &out, http.StatusCreated)
-	c.director.api.call("PUT", fmt.Sprintf("/tournaments/%d/referees/%d", out.ID, c.referee.ID), nil, nil, http.StatusOK)
+	c.directorAssignsReferee(out.ID)
 	c.lifecycle(out.ID, "open_registration")
 	return out.ID
+}
+
+// directorAssignsReferee makes the club's referee a referee of the
+// tournament (the console has no form for it).
+func (c *club) directorAssignsReferee(id int64) {
+	c.t.Helper()
+	c.director.api.call("PUT", fmt.Sprintf("/tournaments/%d/referees/%d", id, c.referee.ID), nil, nil, http.StatusOK)
 }
 
 func (c *club) lifecycle(id int64, action string) {
@@ -129,24 +138,6 @@ func (c *club) directorDrawsAndStartsRound(id int64) (int, []apiTable) {
 	c.director.api.call("POST", fmt.Sprintf("/tournaments/%d/rounds", id), nil, &r, http.StatusCreated)
 	c.director.api.call("POST", fmt.Sprintf("/tournaments/%d/rounds/%d/start", id, r.Number), nil, &r, http.StatusOK)
 	return r.Number, r.Tables
-}
-
-// directorCorrectsDeal replaces a confirmed deal, with a reason.
-func (c *club) directorCorrectsDeal(id int64, round, table int, deal map[string]any, reason string) {
-	c.t.Helper()
-	var tb apiTable
-	c.director.api.call("GET", fmt.Sprintf("/tournaments/%d/rounds/%d/tables/%d", id, round, table), nil, &tb, http.StatusOK)
-	c.director.api.call("POST", fmt.Sprintf("/tournaments/%d/rounds/%d/tables/%d/corrections", id, round, table),
-		map[string]any{"version": tb.Version, "deal": deal, "reason": reason}, nil, http.StatusOK)
-}
-
-// directorClosesRoundAndPublishes closes the round, finishes the
-// tournament and publishes its results.
-func (c *club) directorClosesRoundAndPublishes(id int64, round int) {
-	c.t.Helper()
-	c.director.api.call("POST", fmt.Sprintf("/tournaments/%d/rounds/%d/close", id, round), nil, nil, http.StatusOK)
-	c.lifecycle(id, "finish")
-	c.lifecycle(id, "publish_results")
 }
 
 // standings are the API's standings (the fields used here).

@@ -170,31 +170,66 @@ func dropFirstAnswer(t *testing.T, ctx context.Context, round, table int) (keys 
 }
 
 // TestBrowserTournamentRoomScoresARound is issue 16's "must show": a
-// director sets up an 8-pair tournament and starts round 1 (through the
-// API, see director_test.go); four score pads on phones, each its own
-// login and browser context, enter and confirm every table — at table 1
-// the opponent confirms on their phone, with a stale-sheet conflict on
-// deal 2; at table 2 an answer is lost and the pad sends again with the
-// same Idempotency-Key, entered once; the referee enters tables 3 and 4
-// and confirms table 2, reloading in the middle of an entry — while a hall
-// display follows the standings; then the director corrects a sheet with
-// a reason and publishes.
+// director, in the console on a desktop (its own browser context), creates
+// an 8-pair tournament, enters the pairs, draws and starts round 1; four
+// score pads on phones, each its own login and browser context, enter and
+// confirm every table — at table 1 the opponent confirms on their phone,
+// with a stale-sheet conflict on deal 2; at table 2 an answer is lost and
+// the pad sends again with the same Idempotency-Key, entered once; the
+// referee enters tables 3 and 4 and confirms table 2, reloading in the
+// middle of an entry — while a hall display follows the standings; then the director, in the console again,
+// corrects a sheet with a reason and publishes. Only the club and the
+// referee's assignment are made through the API (director_test.go): the
+// console has no form for them.
 func TestBrowserTournamentRoomScoresARound(t *testing.T) {
 	b := newBrowser(t)
 	srv := startServer(t)
 	c := directorOpensClub(t, srv.URL)
-	id := c.directorCreatesTournament("Torneo del Giovedì", 1, 3)
-	entryUser := map[int64]*user{}
+
+	// The players sign up and make their own profiles.
+	users := map[int64]*user{} // by profile id
+	var entries [][]consolePlayer
 	for i := range 8 {
 		u := register(t, srv.URL, fmt.Sprintf("giocatore%d@example.com", i+1), fmt.Sprintf("Giocatore %d", i+1))
 		mine := c.profile(u.Name, u)
-		partner := c.profile(fmt.Sprintf("Compagno %d", i+1), nil)
-		entryUser[c.directorEntersPair(id, mine, partner)] = u
+		users[mine] = u
+		entries = append(entries, []consolePlayer{{Search: u.Name, ID: mine}, {New: fmt.Sprintf("Compagno %d", i+1)}})
 	}
-	c.directorStarts(id)
-	round, tables := c.directorDrawsAndStartsRound(id)
-	if len(tables) != 4 {
-		t.Fatalf("8 pairs drew %d tables, want 4", len(tables))
+
+	// The director, at a desk, runs the tournament in the console: creates
+	// it, enters the pairs (each player's profile searched, the partner
+	// created on the spot), draws round 1 and starts it.
+	desk := consoleContext(t, b, 1280, 900)
+	signInPage(t, desk, srv.URL, c.director, "/app/console")
+	id := consoleCreateTournament(t, desk, srv.URL, "Torneo del Giovedì", 1, 3)
+	c.directorAssignsReferee(id)
+	consoleAddEntries(t, desk, entries)
+	round := consoleDrawAndStart(t, desk)
+	var listed struct {
+		Items []struct {
+			ID      int64 `json:"id"`
+			Players []struct {
+				ID int64 `json:"id"`
+			} `json:"players"`
+		} `json:"items"`
+	}
+	(&apiClient{t: t, base: srv.URL}).call("GET", fmt.Sprintf("/tournaments/%d/entries", id), nil, &listed, http.StatusOK)
+	entryUser := map[int64]*user{}
+	for _, e := range listed.Items {
+		if len(e.Players) > 0 && users[e.Players[0].ID] != nil {
+			entryUser[e.ID] = users[e.Players[0].ID]
+		}
+	}
+	if len(entryUser) != 8 {
+		t.Fatalf("the console entered %d of the 8 players' pairs", len(entryUser))
+	}
+	var drawn struct {
+		Tables []apiTable `json:"tables"`
+	}
+	(&apiClient{t: t, base: srv.URL}).call("GET", fmt.Sprintf("/tournaments/%d/rounds/%d", id, round), nil, &drawn, http.StatusOK)
+	tables := drawn.Tables
+	if round != 1 || len(tables) != 4 {
+		t.Fatalf("the console drew round %d with %d tables for 8 pairs, want round 1 with 4", round, len(tables))
 	}
 	at := func(table int, ns bool) *user {
 		tb := tables[table-1]
@@ -351,11 +386,19 @@ func TestBrowserTournamentRoomScoresARound(t *testing.T) {
 
 	// The director corrects table 1's deal 1 with a reason, closes the
 	// round and publishes; the hall shows the final standings.
-	c.directorCorrectsDeal(id, round, 1, map[string]any{"number": 1,
-		"ns": map[string]int{"cards": 340, "burraco": 300, "closing": 100, "hand": 0, "pot": 0, "total": 740},
-		"ew": map[string]int{"cards": 95, "burraco": 0, "closing": 0, "hand": 30, "pot": 0, "total": 65}},
-		"NS's second burraco was left off")
-	c.directorClosesRoundAndPublishes(id, round)
+	// It does so in the console, opened afresh as the scores are all in.
+	consoleOpen(t, desk, srv.URL, fmt.Sprintf("?t=%d", id))
+	waitJS(t, desk, "every table confirmed in the console", `[...document.querySelectorAll('#live-table tbody tr')].length === 4 && [...document.querySelectorAll('#live-table tbody tr')].every(r => r.dataset.state === 'confirmed')`)
+	reason := "NS's second burraco was left off"
+	consoleCorrectSheet(t, desk, round, 1, 1,
+		map[string]int{"cards": 340, "burraco": 300, "closing": 100},
+		map[string]int{"cards": 95, "hand": 30}, reason)
+	if n := c.auditCount(id, "score_corrected", round, 1); n != 1 {
+		t.Errorf("after the console's correction table 1 has %d corrections in the audit trail, want 1", n)
+	}
+	waitJS(t, desk, "the correction in the console's audit trail", fmt.Sprintf(
+		`[...document.querySelectorAll('#audit-list li[data-kind="score_corrected"]')].some(li => li.textContent.includes(%q))`, reason))
+	consolePublish(t, desk)
 	final := c.standings(id)
 	if final.Provisional {
 		t.Errorf("the published standings are provisional")
