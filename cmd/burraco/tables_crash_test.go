@@ -99,9 +99,13 @@ func TestTableCrashKeepsAcknowledgedMoves(t *testing.T) {
 		}
 		for _, m := range raw.Moves {
 			if m["seat"] == float64(0) && m["auto"] != true {
+				if m["by"] != "player" {
+					t.Fatalf("record %d: the client's move %v is not marked by: player", d.Number, m)
+				}
 				delete(m, "seat")
 				delete(m, "at")
 				delete(m, "auto")
+				delete(m, "by")
 				logged = append(logged, m)
 			}
 		}
