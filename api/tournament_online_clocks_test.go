@@ -300,3 +300,83 @@ func testOnlineRefereeStandIn(t *testing.T, db *store.DB) {
 		t.Fatalf("the sheet: %s", jsonOf(sheet))
 	}
 }
+
+// TestOnlineTournamentStaffWatchLetsItsRefereesWatchAsSpectatorsAndRule:
+// with staff_watch on, the tournament's staff who did not start the round
+// (its director, a second assigned referee) read its online tables as a
+// spectator does (no seat, no hidden card: checked against the server's
+// game), long-poll them and read their moves, and the referee replaces a
+// player and calls the time-out there; a player of another table and a
+// member of the club do not see the table. With staff_watch off the staff
+// do not see it (only the round's starter, its creator, does).
+func TestOnlineTournamentStaffWatchLetsItsRefereesWatchAsSpectatorsAndRule(t *testing.T) {
+	storetest.Each(t, testOnlineStaffWatch)
+}
+
+func testOnlineStaffWatch(t *testing.T, db *store.DB) {
+	te := newTourneyEnv(t, db)
+	ctx := context.Background()
+	ref2, ref2Tok := te.user("secondo@club.example", "Secondo")
+	te.addMember(ref2.ID, domain.RoleReferee)
+	a1, b1 := te.player("Anna", true), te.player("Bice", true)
+	id, _ := te.onlineTournament(3, domain.SetupInput{}, 2, [2]int64{a1, te.player("Aldo", false)},
+		[2]int64{b1, te.player("Bruno", false)})
+	if _, err := te.svc.Tournaments.AssignReferee(ctx, te.owner, id, ref2.ID); err != nil {
+		t.Fatal(err)
+	}
+	te.draw(id)
+	table := te.myOnlineTable(id, te.tokenOf[a1], 1)
+	var other int64 // a table Bice does not play at
+	bices := te.myOnlineTable(id, te.tokenOf[b1], 1)
+	for _, tb := range te.round(id, 1).Tables {
+		if tb.OnlineTable != bices {
+			other = tb.OnlineTable
+		}
+	}
+	for _, tok := range []string{te.director, ref2Tok.AccessToken} {
+		st, res := te.state(tok, table)
+		if st.Seat != -1 || st.Table.Status != "playing" || st.Table.InviteCode != "" {
+			t.Fatalf("the staff's read: seat %d, status %s, invite code %q", st.Seat, st.Table.Status, st.Table.InviteCode)
+		}
+		g, _ := serverGame(t, db, table)
+		checkNoLeak(t, res.Body, g, -1)
+		var polled api.TableState
+		te.must(http.StatusOK, req{Method: "GET", Path: fmt.Sprintf("/api/v1/tables/%d/state?since=%d&wait=5", table, st.Version-1),
+			Token: tok}, &polled)
+		if polled.Version != st.Version || polled.Seat != -1 {
+			t.Fatalf("the staff's long poll: version %d (read %d), seat %d", polled.Version, st.Version, polled.Seat)
+		}
+		te.must(http.StatusOK, req{Method: "GET", Path: fmt.Sprintf("/api/v1/tables/%d/moves", table), Token: tok}, nil)
+	}
+	for _, tok := range []string{te.tokenOf[b1], te.member} {
+		te.must(http.StatusNotFound, req{Method: "GET", Path: fmt.Sprintf("/api/v1/tables/%d/state", other), Token: tok}, nil)
+		te.must(http.StatusNotFound, req{Method: "GET", Path: fmt.Sprintf("/api/v1/tables/%d/state?since=0&wait=1", other), Token: tok}, nil)
+	}
+	te.must(http.StatusNotFound, req{Method: "GET", Path: fmt.Sprintf("/api/v1/tables/%d/state", table), Token: te.member}, nil)
+
+	// The second referee rules at the table.
+	st, _ := te.state(te.tokenOf[a1], table)
+	te.must(http.StatusOK, req{Method: "POST", Path: fmt.Sprintf("/api/v1/tables/%d/stand-ins", table), Token: ref2Tok.AccessToken,
+		Body: map[string]any{"seat": st.Seat, "reason": "seen disconnected"}}, nil)
+	te.auditHas(id, "stand_in", fmt.Sprintf("online table %d: a bot stands in for seat %d: seen disconnected", table, st.Seat))
+	var called api.TableState
+	te.must(http.StatusOK, req{Method: "POST", Path: fmt.Sprintf("/api/v1/tables/%d/timeout", table), Token: ref2Tok.AccessToken}, &called)
+	if called.View.LastRound == nil && called.Table.Status != "finished" {
+		t.Fatalf("after the time-out: %s", jsonOf(called.View))
+	}
+
+	// staff_watch off: the staff who did not start the round see nothing.
+	c1 := te.player("Carla", true)
+	off, _ := te.onlineTournament(3, domain.SetupInput{Online: &domain.OnlineSettings{StaffWatch: false}}, 3,
+		[2]int64{c1, te.player("Carlo", false)})
+	if _, err := te.svc.Tournaments.AssignReferee(ctx, te.owner, off, ref2.ID); err != nil {
+		t.Fatal(err)
+	}
+	te.draw(off)
+	closed := te.myOnlineTable(off, te.tokenOf[c1], 1)
+	for _, tok := range []string{te.director, ref2Tok.AccessToken} {
+		te.must(http.StatusNotFound, req{Method: "GET", Path: fmt.Sprintf("/api/v1/tables/%d/state", closed), Token: tok}, nil)
+		te.must(http.StatusNotFound, req{Method: "POST", Path: fmt.Sprintf("/api/v1/tables/%d/timeout", closed), Token: tok}, nil)
+	}
+	te.must(http.StatusOK, req{Method: "GET", Path: fmt.Sprintf("/api/v1/tables/%d/state", closed), Token: te.referee}, nil)
+}
