@@ -131,7 +131,7 @@ func (s *server) createTable(w http.ResponseWriter, r *http.Request) error {
 //
 //	@Summary		Get a table
 //	@ID			getTable
-//	@Description	A public table for anyone; a private one for its creator, its players and holders of its invite code (to anyone else it is not_found). The invite code is shown only to the creator and the players.
+//	@Description	A public table for anyone; a private one for its creator, its players and holders of its invite code, and a tournament's online table also for the tournament's referees and directors when its staff_watch is on (to anyone else it is not_found). The invite code is shown only to the creator and the players.
 //	@Tags			tables
 //	@Produce		json
 //	@Param			tableID	path		int		true	"Table id"
@@ -265,7 +265,7 @@ func (s *server) startTable(w http.ResponseWriter, r *http.Request) error {
 //
 //	@Summary		Get a table's state (poll)
 //	@ID			getTableState
-//	@Description	The caller's own hand and everything public (a spectator, or anyone not seated, sees no hand). ETag depends on the table, its version and the caller's seat only: send it in If-None-Match for a 304 when nothing changed. Long poll: since=VERSION&wait=SECONDS (at most 60) answers as soon as the version moves past since, or 304 when the wait ends (also when the server shuts down). One user (anonymous: one client address) may hold at most 20 long polls open at once (serve -max-long-polls): more are refused with 429 too_many_long_polls. A private table's state is for its creator, players and holders of its invite code.
+//	@Description	The caller's own hand and everything public (a spectator, or anyone not seated, sees no hand). ETag depends on the table, its version and the caller's seat only: send it in If-None-Match for a 304 when nothing changed. Long poll: since=VERSION&wait=SECONDS (at most 60) answers as soon as the version moves past since, or 304 when the wait ends (also when the server shuts down). One user (anonymous: one client address) may hold at most 20 long polls open at once (serve -max-long-polls): more are refused with 429 too_many_long_polls. A private table's state is for its creator, players and holders of its invite code (a tournament's online table's also for the tournament's referees and directors when its staff_watch is on, as a spectator).
 //	@Tags			tables
 //	@Produce		json
 //	@Param			tableID			path		int		true	"Table id"

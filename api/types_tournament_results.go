@@ -334,7 +334,7 @@ type TournamentAuditEvent struct {
 	At  time.Time `json:"at" format:"date-time"`
 	// The user who gave the command.
 	By   int64  `json:"by" example:"9"`
-	Kind string `json:"kind" enums:"registration_opened,registration_closed,started,entry_added,entry_updated,checked_in,withdrawn,round_drawn,pairings_overridden,round_started,score_entered,score_confirmed,score_corrected,ruling,penalty,round_closed,round_reopened,finished,results_published,cancelled,forbidden_set,online_tables_opened,deal_played" example:"score_corrected"`
+	Kind string `json:"kind" enums:"registration_opened,registration_closed,started,entry_added,entry_updated,checked_in,withdrawn,round_drawn,pairings_overridden,round_started,score_entered,score_confirmed,score_corrected,ruling,penalty,round_closed,round_reopened,finished,results_published,cancelled,forbidden_set,online_tables_opened,deal_played,stand_in" example:"score_corrected"`
 	// The event's data, by kind: e.g. score_corrected has round, table, deal (after), before (the deal as it was), redrawn_rounds and kept_rounds.
 	Data   map[string]any `json:"data"`
 	Reason string         `json:"reason,omitempty" example:"EW's burraco was counted twice"`

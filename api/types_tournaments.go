@@ -89,7 +89,7 @@ type OnlineSettings struct {
 	Absent string `json:"absent" enums:"bot,forfeit" example:"bot"`
 	// Seconds away before the absent policy applies (30 to 86400; absent or 0: 120).
 	GraceSeconds int `json:"grace_seconds" minimum:"0" maximum:"86400" example:"120"`
-	// Whether the tournament's referees and directors may watch its tables live.
+	// Whether the tournament's referees and directors (its club's admins) may watch its tables live: they read a table's state, long polls and moves as a spectator (no hand), and its referees call the time-out and stand-ins there. Off: only the round's starter, who created the tables, sees them.
 	StaffWatch bool `json:"staff_watch" example:"true"`
 } // @name OnlineSettings
 

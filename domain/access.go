@@ -337,11 +337,17 @@ type tableAccess struct {
 	seats   []int64 // user per seat, 0 when empty or a bot
 	status  TableStatus
 	away    []bool // per seat: a bot stands in, and its player has not said they are back
+	// tournament is the tournament whose round the table plays, 0 for none:
+	// its staff may watch it (access.staffWatches).
+	tournament int64
 }
 
 func accessOf(t Table) tableAccess {
 	a := tableAccess{creator: t.CreatorID, private: t.Private, invite: t.InviteCode, status: t.Status,
 		seats: make([]int64, t.Players)}
+	if t.Tournament != nil {
+		a.tournament = t.Tournament.ID
+	}
 	for _, s := range t.Seats {
 		if s.UserID != nil && s.Seat < len(a.seats) {
 			a.seats[s.Seat] = *s.UserID
@@ -379,9 +385,36 @@ func (a tableAccess) visible(actor Actor, invite string) bool {
 }
 
 // canSeeTable: may the actor see the table (with the invite code they
-// hold, if any)? See tableAccess.visible.
-func (a *access) canSeeTable(t Table, invite string) bool {
-	return accessOf(t).visible(a.actor, invite)
+// hold, if any)? See tableAccess.visible; a tournament's online table also
+// its staff while the tournament's staff_watch is on (staffWatches), who
+// sit at no seat: they see it as a spectator does.
+func (a *access) canSeeTable(t Table, invite string) (bool, error) {
+	if accessOf(t).visible(a.actor, invite) {
+		return true, nil
+	}
+	if t.Tournament == nil {
+		return false, nil
+	}
+	return a.staffWatches(t.Tournament.ID)
+}
+
+// staffWatches: may the actor watch the online tables of tournament id?
+// Those who may referee it (its club's admins, its assigned referees)
+// while its online settings let the staff watch (staff_watch).
+func (a *access) staffWatches(id int64) (bool, error) {
+	if a.actor.Anonymous() || id == 0 {
+		return false, nil
+	}
+	t, err := a.tx.Tournaments().Get(id)
+	switch {
+	case ErrorCode(err) == ENotFound:
+		return false, nil
+	case err != nil:
+		return false, err
+	case t.Online == nil || !t.Online.StaffWatch:
+		return false, nil
+	}
+	return a.canRefereeTournament(t)
 }
 
 // canSeeInviteCode: may the actor see the table's invite code? Its creator

@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"cmp"
 	"context"
 	"sync"
 	"time"
@@ -263,13 +264,15 @@ func (s *tableService) look(ctx context.Context, actor Actor, id int64, invite s
 				return 0, -1, nil, nil, err
 			}
 			if reads >= maxPrimeReads {
-				return s.answerRead(t, actor, invite, since)
+				return s.answerRead(ctx, t, actor, invite, since)
 			}
 			continue
 		}
 		if !access.visible(actor, invite) {
-			done()
-			return 0, -1, nil, nil, errTableNotFound
+			if ok, err := s.staffWatches(ctx, actor, access.tournament); err != nil || !ok {
+				done()
+				return 0, -1, nil, nil, cmp.Or(err, error(errTableNotFound))
+			}
 		}
 		seat := access.seatOf(actor)
 		if version > since {
@@ -312,13 +315,31 @@ func (s *tableService) prime(ctx context.Context, id int64) (Table, error) {
 
 // answerRead answers look from a table read: now, unless the table is
 // finished and the poll is for a newer version, which waits its whole time.
-func (s *tableService) answerRead(t Table, actor Actor, invite string, since int64) (int64, int, <-chan struct{}, func(), error) {
+func (s *tableService) answerRead(ctx context.Context, t Table, actor Actor, invite string, since int64) (int64, int, <-chan struct{}, func(), error) {
 	a := accessOf(t)
 	if !a.visible(actor, invite) {
-		return 0, -1, nil, nil, errTableNotFound
+		if ok, err := s.staffWatches(ctx, actor, a.tournament); err != nil || !ok {
+			return 0, -1, nil, nil, cmp.Or(err, error(errTableNotFound))
+		}
 	}
 	if t.Status == TableFinished && t.Version <= since {
 		return t.Version, a.seatOf(actor), nil, func() {}, nil
 	}
 	return t.Version, a.seatOf(actor), nil, nil, nil
+}
+
+// staffWatches reports whether the actor, who is not at the table, may
+// watch it as the staff of its tournament (access.staffWatches): a read
+// the notifier's cached access cannot answer, made for them only.
+func (s *tableService) staffWatches(ctx context.Context, actor Actor, tournament int64) (bool, error) {
+	if tournament == 0 || actor.Anonymous() {
+		return false, nil
+	}
+	var ok bool
+	err := s.st.View(ctx, func(tx Tx) error {
+		var err error
+		ok, err = accessFor(tx, actor).staffWatches(tournament)
+		return err
+	})
+	return ok, err
 }

@@ -66,7 +66,9 @@ func visibleTable(tx Tx, actor Actor, id int64, invite string, lock bool) (Table
 	if err != nil {
 		return Table{}, err
 	}
-	if !accessFor(tx, actor).canSeeTable(t, invite) {
+	if ok, err := accessFor(tx, actor).canSeeTable(t, invite); err != nil {
+		return Table{}, err
+	} else if !ok {
 		return Table{}, errTableNotFound
 	}
 	return t, nil

@@ -120,6 +120,15 @@ func (s *tableService) ReplaceByBot(ctx context.Context, actor Actor, id int64, 
 		if err != nil {
 			return err
 		}
+		if t.Tournament != nil && s.tourney != nil { // the tournament's audit trail has it
+			f, err := s.tourney.recordStandIn(tx, &t, seat, actor.UserID, reason)
+			if err != nil {
+				return err
+			}
+			if f != nil {
+				p.forks = append(p.forks, tournamentFork{id: t.Tournament.ID, f: f})
+			}
+		}
 		t.Version++ // the replacement is a version of its own, before the bot's moves
 		if p, err = s.advance(tx, p); err != nil {
 			return err
@@ -133,6 +142,10 @@ func (s *tableService) ReplaceByBot(ctx context.Context, actor Actor, id int64, 
 	})
 	if err != nil {
 		return TableState{}, err
+	}
+	if played != nil && len(played.forks) > 0 {
+		s.tourney.publishForks(played.forks)
+		played.forks = nil
 	}
 	s.games.put(t, played)
 	s.notes.publish(t, tk)

@@ -131,7 +131,7 @@ func (s *tournamentPlayService) startOnlineTables(tx Tx, tables []Table) error {
 // starts from it rather than from the state of the round's start.
 func (s *tournamentPlayService) recordPlayedDeal(tx Tx, tb *Table, d TableDeal) (closed bool, f *forked, err error) {
 	link := tb.Tournament
-	return s.serverCommand(tx, link.ID, tourney.RecordPlayedDeal{Round: link.Round, Table: link.Table, OnlineTable: tb.ID,
+	return s.serverCommand(tx, link.ID, 0, tourney.RecordPlayedDeal{Round: link.Round, Table: link.Table, OnlineTable: tb.ID,
 		Deal: dealInputOf(d)})
 }
 
@@ -157,15 +157,30 @@ func (s *tournamentPlayService) recordForfeit(tx Tx, tb *Table, seat int, result
 	link := tb.Tournament
 	cmd := tourney.RecordForfeit{Round: link.Round, Table: link.Table, OnlineTable: tb.ID, Seat: seat,
 		Reason: fmt.Sprintf("online table %d: seat %d's side forfeited (%s)", tb.ID, seat, result)}
-	_, _, err := s.serverCommand(tx, link.ID, cmd)
+	_, _, err := s.serverCommand(tx, link.ID, 0, cmd)
 	return err
+}
+
+// recordStandIn notes in the audit trail of the tournament that plays tb
+// that its referee, by, put a bot in the place of the player at seat, with
+// their reason, in the replacement's transaction. A table the tournament
+// already decided takes no note. The state after it is for the caller to
+// publish once committed.
+func (s *tournamentPlayService) recordStandIn(tx Tx, tb *Table, seat int, by int64, reason string) (*forked, error) {
+	link := tb.Tournament
+	cmd := tourney.RecordStandIn{Round: link.Round, Table: link.Table, OnlineTable: tb.ID, Seat: seat,
+		Reason: fmt.Sprintf("online table %d: a bot stands in for seat %d: %s", tb.ID, seat, reason)}
+	_, f, err := s.serverCommand(tx, link.ID, by, cmd)
+	return f, err
 }
 
 // serverCommand decides and appends a command of the server (an online
 // table's) to tournament id, locked in tx, and returns the state after it
-// (to publish only once tx has committed). closed reports a conflict (the
-// tournament no longer takes it): nothing is appended.
-func (s *tournamentPlayService) serverCommand(tx Tx, id int64, cmd tourney.Command) (closed bool, f *forked, err error) {
+// (to publish only once tx has committed). by is the user the event names
+// (a referee's act the server records), 0 for the server's own. closed
+// reports a conflict (the tournament no longer takes it): nothing is
+// appended.
+func (s *tournamentPlayService) serverCommand(tx Tx, id, by int64, cmd tourney.Command) (closed bool, f *forked, err error) {
 	t, err := tx.Tournaments().Lock(id)
 	if err != nil {
 		return false, nil, err
@@ -174,7 +189,7 @@ func (s *tournamentPlayService) serverCommand(tx Tx, id int64, cmd tourney.Comma
 	if f, err = s.states.cell(t.ID).fork(tx, t); err != nil {
 		return false, nil, err
 	}
-	e, err := f.state.Decide(cmd, tourney.Actor{Server: true}, s.now(), nil)
+	e, err := f.state.Decide(cmd, tourney.Actor{UserID: by, Server: true}, s.now(), nil)
 	if err != nil {
 		if err = fromTourney(err); ErrorKind(err) == KindConflict {
 			return true, nil, nil

@@ -226,6 +226,8 @@ func newPayload(kind string) (payload, bool) {
 		p = &OnlineTablesOpened{}
 	case EventDealPlayed:
 		p = &DealPlayed{}
+	case EventStandIn:
+		p = &StandIn{}
 	default:
 		return nil, false
 	}

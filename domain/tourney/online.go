@@ -16,10 +16,12 @@ import (
 // powers stay: rulings, corrections, penalties. Both commands are the
 // server's own (Actor.Server): ParseCommand does not read them.
 
-// EventOnlineTablesOpened and EventDealPlayed are the online events.
+// EventOnlineTablesOpened, EventDealPlayed and EventStandIn are the online
+// events.
 const (
 	EventOnlineTablesOpened = "online_tables_opened"
 	EventDealPlayed         = "deal_played"
+	EventStandIn            = "stand_in"
 )
 
 // OnlineTable links a table of a round to the online table that plays it.
@@ -67,9 +69,49 @@ type RecordForfeit struct {
 	Reason      string `json:"reason"`
 }
 
+// RecordStandIn notes in the audit trail that a referee put a bot in the
+// place of the player at Seat of the online table that plays a table of
+// the round, with the referee's reason (the server's, in the transaction
+// of the replacement; the event's By is the referee). The sheet does not
+// change: the deals the bot plays are scored as any other, their records
+// say which moves the bot chose.
+type RecordStandIn struct {
+	Round       int    `json:"round"`
+	Table       int    `json:"table"`
+	OnlineTable int64  `json:"online_table"`
+	Seat        int    `json:"seat"`
+	Reason      string `json:"reason"`
+}
+
 func (OpenOnlineTables) CommandName() string { return "open_online_tables" }
 func (RecordPlayedDeal) CommandName() string { return "record_played_deal" }
 func (RecordForfeit) CommandName() string    { return "record_forfeit" }
+func (RecordStandIn) CommandName() string    { return "record_stand_in" }
+
+func (c RecordStandIn) decide(s *State, who Actor, _ pairing.Rand) (payload, string, error) {
+	if err := needServer(who, "recording a stand-in"); err != nil {
+		return nil, "", err
+	}
+	return &StandIn{Round: c.Round, Table: c.Table, OnlineTable: c.OnlineTable, Seat: c.Seat}, c.Reason, nil
+}
+
+// check: the table is played at the online table named.
+func (p *StandIn) check(s *State) error {
+	_, t, err := s.sheet(p.Round, p.Table)
+	if err != nil {
+		return err
+	}
+	if t.online == 0 || t.online != p.OnlineTable {
+		return errf(KindInvalid, CodeBadEvent, "table %d is played at online table %d, not %d", t.Number, t.online, p.OnlineTable)
+	}
+	if p.Seat < 0 || p.Seat >= s.setup.PlayersPerTable {
+		return errf(KindInvalid, CodeBadEvent, "seat %d at a table of %d", p.Seat, s.setup.PlayersPerTable)
+	}
+	return nil
+}
+
+// apply: nothing of the state changes (the event is the audit trail's).
+func (p *StandIn) apply(*State, Event) {}
 
 func (c RecordForfeit) decide(s *State, who Actor, _ pairing.Rand) (payload, string, error) {
 	if err := needServer(who, "recording a forfeit"); err != nil {
@@ -98,10 +140,19 @@ type (
 	OnlineTablesOpened OpenOnlineTables
 	// DealPlayed: a deal of an online table, as the engine scored it.
 	DealPlayed RecordPlayedDeal
+	// StandIn: a referee put a bot in the place of the player at Seat of
+	// OnlineTable (the event's reason is the referee's).
+	StandIn struct {
+		Round       int   `json:"round"`
+		Table       int   `json:"table"`
+		OnlineTable int64 `json:"online_table"`
+		Seat        int   `json:"seat"`
+	}
 )
 
 func (*OnlineTablesOpened) kind() string { return EventOnlineTablesOpened }
 func (*DealPlayed) kind() string         { return EventDealPlayed }
+func (*StandIn) kind() string            { return EventStandIn }
 
 func needServer(who Actor, what string) error {
 	if !who.Server {
