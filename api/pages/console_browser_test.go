@@ -71,6 +71,21 @@ func consoleCreateTournament(t *testing.T, ctx context.Context, base, name strin
 	return id
 }
 
+// consoleAssignReferee assigns the club's member u (a referee, admin or
+// owner of the club) as a referee of the tournament open in ctx, with the
+// console's referees form, and waits for them to be listed.
+func consoleAssignReferee(t *testing.T, ctx context.Context, u *user) {
+	t.Helper()
+	waitJS(t, ctx, u.Name+" offered as a referee", fmt.Sprintf(`document.querySelector('#ref-user option[value="%d"]') !== null`, u.ID))
+	do(t, ctx, "assigning "+u.Name+" as referee",
+		chromedp.SetValue(chromedp.ID("ref-user"), fmt.Sprint(u.ID)),
+		chromedp.Click(chromedp.ID("ref-assign")))
+	waitJS(t, ctx, u.Name+" listed as a referee", fmt.Sprintf(`document.querySelector('#ref-list li[data-user="%d"]') !== null`, u.ID))
+	if msg := evalString(t, ctx, `document.getElementById('ref-error').textContent`); msg != "" {
+		t.Fatalf("assigning a referee: %s", msg)
+	}
+}
+
 // consoleAddEntries adds each entry through the console's entry form of
 // the tournament open in ctx: its players searched and picked, or created
 // on the spot. It waits for each entry to be listed.
@@ -233,7 +248,8 @@ func pageWidth(t *testing.T, ctx context.Context) int {
 }
 
 // TestBrowserConsoleRunsATournament: a director signs in and, through the
-// console's forms and buttons only, creates an 8-pair tournament, adds the
+// console's forms and buttons only, creates an 8-pair tournament, assigns
+// its referee (removing them once, with the keyboard), adds the
 // entries (one player created on the spot, a ninth entry withdrawn again),
 // checks one in and out, keeps two entries apart, draws round 1, swaps two
 // tables' EW and starts it, follows the tables as their scores come in,
@@ -258,6 +274,29 @@ func TestBrowserConsoleRunsATournament(t *testing.T) {
 	inspect(t, desk, "console-home-desktop")
 
 	id := consoleCreateTournament(t, desk, srv.URL, "Torneo della Console", 1, 3)
+
+	// The club's referee assigned, removed with the keyboard, and assigned
+	// again; the API lists what the console shows.
+	consoleAssignReferee(t, desk, c.referee)
+	unassign := fmt.Sprintf(`#ref-list button.unassign[data-user="%d"]`, c.referee.ID)
+	if label := evalString(t, desk, fmt.Sprintf(`document.querySelector(%q).getAttribute('aria-label')`, unassign)); label != "Remove Arbitro as referee" {
+		t.Errorf("the referee's remove button is labelled %q", label)
+	}
+	do(t, desk, "removing the referee with the keyboard",
+		chromedp.Focus(chromedp.CSS(unassign)),
+		chromedp.KeyEvent("\r"))
+	waitJS(t, desk, "the referee removed", fmt.Sprintf(`document.querySelector(%q) === null && document.querySelector('#ref-user option[value="%d"]') !== null`, unassign, c.referee.ID))
+	consoleAssignReferee(t, desk, c.referee)
+	var refs struct {
+		Items []struct {
+			UserID int64 `json:"user_id"`
+		} `json:"items"`
+	}
+	c.director.api.call("GET", fmt.Sprintf("/tournaments/%d/referees", id), nil, &refs, http.StatusOK)
+	if len(refs.Items) != 1 || refs.Items[0].UserID != c.referee.ID {
+		t.Fatalf("the API lists the tournament's referees as %+v, want the club's referee %d", refs.Items, c.referee.ID)
+	}
+
 	var entries [][]consolePlayer
 	entries = append(entries, []consolePlayer{{New: "Socio Zulu"}, {Search: "Alfa", ID: ids["Alfa"]}})
 	for i := 1; i+1 < len(names); i += 2 {

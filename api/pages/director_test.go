@@ -3,8 +3,8 @@ package pages_test
 // A director's steps through the HTTP API, for the browser tests whose
 // subject is not the director (the hall display, the session): the
 // end-to-end scenario (flow_test.go) does the director's steps in the
-// console (console_browser_test.go), but for opening the club and
-// assigning the referee, which the console does not do.
+// console (console_browser_test.go), but for opening the club, which the
+// console does not do.
 
 import (
 	"fmt"
@@ -51,16 +51,9 @@ func (c *club) directorCreatesTournament(name string, rounds, deals int) int64 {
 		"deals_per_round": deals, "starts_at": time.Now().Add(time.Hour).UTC().Format(time.RFC3339),
 		"movement": "modified_danish", "rounds": rounds,
 	}, &out, http.StatusCreated)
-	c.directorAssignsReferee(out.ID)
+	c.director.api.call("PUT", fmt.Sprintf("/tournaments/%d/referees/%d", out.ID, c.referee.ID), nil, nil, http.StatusOK)
 	c.lifecycle(out.ID, "open_registration")
 	return out.ID
-}
-
-// directorAssignsReferee makes the club's referee a referee of the
-// tournament (the console has no form for it).
-func (c *club) directorAssignsReferee(id int64) {
-	c.t.Helper()
-	c.director.api.call("PUT", fmt.Sprintf("/tournaments/%d/referees/%d", id, c.referee.ID), nil, nil, http.StatusOK)
 }
 
 func (c *club) lifecycle(id int64, action string) {

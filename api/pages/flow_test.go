@@ -178,9 +178,9 @@ func dropFirstAnswer(t *testing.T, ctx context.Context, round, table int) (keys 
 // the pad sends again with the same Idempotency-Key, entered once; the
 // referee enters tables 3 and 4 and confirms table 2, reloading in the
 // middle of an entry — while a hall display follows the standings; then the director, in the console again,
-// corrects a sheet with a reason and publishes. Only the club and the
-// referee's assignment are made through the API (director_test.go): the
-// console has no form for them.
+// corrects a sheet with a reason and publishes. The director assigns the
+// referee in the console too; only the club is made through the API
+// (director_test.go): the console has no form for it.
 func TestBrowserTournamentRoomScoresARound(t *testing.T) {
 	b := newBrowser(t)
 	srv := startServer(t)
@@ -197,12 +197,12 @@ func TestBrowserTournamentRoomScoresARound(t *testing.T) {
 	}
 
 	// The director, at a desk, runs the tournament in the console: creates
-	// it, enters the pairs (each player's profile searched, the partner
+	// it, assigns the club's referee, enters the pairs (each player's profile searched, the partner
 	// created on the spot), draws round 1 and starts it.
 	desk := consoleContext(t, b, 1280, 900)
 	signInPage(t, desk, srv.URL, c.director, "/app/console")
 	id := consoleCreateTournament(t, desk, srv.URL, "Torneo del Giovedì", 1, 3)
-	c.directorAssignsReferee(id)
+	consoleAssignReferee(t, desk, c.referee)
 	consoleAddEntries(t, desk, entries)
 	round := consoleDrawAndStart(t, desk)
 	var listed struct {

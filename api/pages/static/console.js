@@ -27,6 +27,8 @@ const state = {
   entries: [],
   rounds: null,
   forbidden: [],
+  referees: [], // the tournament's assigned referees
+  members: [], // the club's members who may referee it (referee, admin, owner)
   audit: [],
   picked: [], // players picked for a new entry: {id, name}
   stopPoll: null,
@@ -296,13 +298,16 @@ function refresh() {
       const base = `/tournaments/${state.id}`;
       // The audit trail only grows: read what is new since the last event.
       const after = state.audit.length ? state.audit[state.audit.length - 1].seq : 0;
-      const [tour, entries, rounds, forbidden, audit] = await Promise.all([
+      const [tour, entries, rounds, forbidden, audit, referees, members] = await Promise.all([
         get(base), get(base + '/entries'), get(base + '/rounds'), get(base + '/forbidden'), get(`${base}/audit?after=${after}&limit=500`),
+        get(base + '/referees'), get(`/clubs/${state.tour.club_id}/members?limit=100`),
       ]);
       state.tour = tour.data;
       state.entries = entries.data.items || [];
       state.rounds = rounds.data;
       state.forbidden = forbidden.data.pairs || [];
+      state.referees = referees.data.items || [];
+      state.members = (members.data.items || []).filter((m) => REFEREE_ROLES.includes(m.role));
       state.audit = state.audit.concat(audit.data.items || []);
       status('');
       render();
@@ -315,6 +320,9 @@ function refresh() {
   return refreshing;
 }
 
+// REFEREE_ROLES are the club roles that may referee its tournaments.
+const REFEREE_ROLES = ['referee', 'admin', 'owner'];
+
 const LIFECYCLE = {
   draft: ['open_registration', 'cancel'],
   registration_open: ['close_registration', 'cancel'],
@@ -326,6 +334,7 @@ const LIFECYCLE = {
 };
 
 function wireTournament() {
+  $('ref-form').addEventListener('submit', assignReferee);
   $('entry-form').addEventListener('submit', addEntry);
   $('player-search').addEventListener('click', searchPlayers);
   $('player-q').addEventListener('keydown', (e) => {
@@ -377,6 +386,7 @@ function render() {
   $('t-status').replaceChildren(el('strong', { text: t('console.status.' + tour.status) }),
     document.createTextNode(' · ' + t('console.entriesCount', { n: state.entries.filter((x) => !x.withdrawn).length })));
   renderLifecycle();
+  renderReferees();
   renderEntries();
   renderRounds();
   renderLive();
@@ -407,6 +417,37 @@ async function lifecycle(action) {
     }
   }
   await act('lc-error', () => send('POST', `/tournaments/${state.id}/lifecycle`, body), t('console.lcDone.' + action));
+}
+
+// --- referees ---
+
+// renderReferees lists the tournament's referees, each with a button that
+// removes them, and offers the club's other referees (and its admins and
+// owners, who may referee too) to assign.
+function renderReferees() {
+  const list = $('ref-list');
+  list.replaceChildren(...state.referees.map((r) => el('li', { class: 'row', 'data-user': r.user_id },
+    el('span', {}, el('strong', { text: r.name }), el('span', { class: 'muted', text: ' · ' + (r.role ? t('console.role.' + r.role) : t('console.leftClub')) })),
+    el('button', { type: 'button', class: 'unassign', 'data-user': r.user_id, text: t('console.remove'),
+      'aria-label': t('console.removeReferee', { name: r.name }),
+      onclick: () => act('ref-error', () => send('DELETE', `/tournaments/${state.id}/referees/${r.user_id}`), t('console.refereeRemoved', { name: r.name })) }))));
+  if (!state.referees.length) list.append(el('li', { class: 'muted', text: t('console.noReferees') }));
+  const assigned = new Set(state.referees.map((r) => r.user_id));
+  const free = state.members.filter((m) => !assigned.has(m.user_id));
+  const keep = $('ref-user').value;
+  $('ref-user').replaceChildren(...free.map((m) => el('option', { value: m.user_id, selected: String(m.user_id) === keep,
+    text: `${m.user_name} · ${t('console.role.' + m.role)}` })));
+  $('ref-form').hidden = !free.length;
+  $('ref-none').hidden = free.length > 0;
+}
+
+async function assignReferee(e) {
+  e.preventDefault();
+  const id = Number($('ref-user').value);
+  const m = state.members.find((x) => x.user_id === id);
+  if (!m) return;
+  const res = await act('ref-error', () => send('PUT', `/tournaments/${state.id}/referees/${id}`), t('console.refereeAssigned', { name: m.user_name }));
+  if (res) $('ref-user').focus();
 }
 
 // --- entries ---
