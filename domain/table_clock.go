@@ -5,16 +5,49 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/burraco/burraco/engine"
 )
 
+// tableReferee is what rules a playing table besides its players' moves:
+// the clocks and their time-outs (this file), the forfeits and the
+// referee's time-out call (table_forfeit.go), and the bots that stand in
+// for absent or replaced players (table_standin.go). tableService hands
+// it Tick, CallTimeOut and ReplaceByBot, and asks it to book a turn's
+// time (chargeClock), to forfeit a leaver's match (abandon) and to mark a
+// player back (reclaim).
+//
+// It is its own type so that the rules of time and absence are read in
+// one place with what they use, and no more: the state only they keep
+// (watching), the shared pieces (storage, notifier, clock, games cache),
+// and a pointer back to the service for the moves the referee makes
+// (apply, botMove, advance, commitTable...), which stay the service's
+// since the players' moves go through them too.
+type tableReferee struct {
+	st    Storage
+	now   func() time.Time
+	notes *tableNotifier
+	games *gameCache
+	// tables plays the moves the referee makes, and holds tourney (set
+	// after both are built).
+	tables *tableService
+	// watching is when this process first ticked: absence is counted from
+	// then at the latest, so that a server that was down does not forfeit
+	// the matches of players who could not play meanwhile.
+	watching atomic.Pointer[time.Time]
+}
+
+func newTableReferee(s *tableService) *tableReferee {
+	return &tableReferee{st: s.st, now: s.now, notes: s.notes, games: s.games, tables: s}
+}
+
 // chargeClock books the time of a turn that a move of seat has just ended
 // (the turn passed on, or the deal ended) to the seat's match clock, and
 // starts the next turn's clock. Moves within a turn book nothing: a turn
 // (mano) is the take, the melds and the discard together.
-func (s *tableService) chargeClock(p *playing, seat int, now time.Time) {
+func (r *tableReferee) chargeClock(p *playing, seat int, now time.Time) {
 	t := p.t
 	if !p.game.Over() && p.game.Turn() == seat {
 		return
@@ -25,11 +58,11 @@ func (s *tableService) chargeClock(p *playing, seat int, now time.Time) {
 	t.TurnStartedAt = &now
 }
 
-// Tick implements TableService.
-func (s *tableService) Tick(ctx context.Context, now time.Time) (int, error) {
-	s.watching.CompareAndSwap(nil, &now)
+// Tick ticks the clocks of every table (TableService.Tick).
+func (r *tableReferee) Tick(ctx context.Context, now time.Time) (int, error) {
+	r.watching.CompareAndSwap(nil, &now)
 	var tables []Table
-	err := s.st.View(ctx, func(tx Tx) error {
+	err := r.st.View(ctx, func(tx Tx) error {
 		var err error
 		tables, err = tx.Tables().Clocked()
 		return err
@@ -42,7 +75,7 @@ func (s *tableService) Tick(ctx context.Context, now time.Time) (int, error) {
 		if !mayBeDue(t, now) {
 			continue
 		}
-		ok, err := s.tickTable(ctx, t.ID, now)
+		ok, err := r.tickTable(ctx, t.ID, now)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("table %d: %w", t.ID, err))
 		}
@@ -79,11 +112,11 @@ func mayBeDue(t Table, now time.Time) bool {
 
 // tickTable plays the time-out due at one table, if any, and reports
 // whether it changed the table.
-func (s *tableService) tickTable(ctx context.Context, id int64, now time.Time) (bool, error) {
+func (r *tableReferee) tickTable(ctx context.Context, id int64, now time.Time) (bool, error) {
 	var t Table
 	changed := false
-	tk := s.notes.ticket()
-	err := s.st.InTx(ctx, func(tx Tx) error {
+	tk := r.notes.ticket()
+	err := r.st.InTx(ctx, func(tx Tx) error {
 		var err error
 		if t, err = tx.Tables().Lock(id); err != nil || t.Status != TablePlaying || t.TurnStartedAt == nil {
 			return err
@@ -101,15 +134,15 @@ func (s *tableService) tickTable(ctx context.Context, id int64, now time.Time) (
 		used := time.Duration(t.ClockUsed[seat])*time.Millisecond + elapsed
 		switch {
 		case deadlineDue(t, now):
-			err = s.callDeadline(tx, p)
+			err = r.callDeadline(tx, p)
 		case t.MatchSeconds > 0 && used >= time.Duration(t.MatchSeconds)*time.Second:
-			err = s.loseOnTime(tx, p, seat)
-		case graceOver(t, seat, now.Sub(later(*t.TurnStartedAt, *s.watching.Load()))) && t.AbsentPolicy == AbsentBot:
-			err = s.standInAbsent(tx, p, seat)
-		case graceOver(t, seat, now.Sub(later(*t.TurnStartedAt, *s.watching.Load()))):
-			err = s.abandon(tx, &t, seat)
+			err = r.loseOnTime(tx, p, seat)
+		case graceOver(t, seat, now.Sub(later(*t.TurnStartedAt, *r.watching.Load()))) && t.AbsentPolicy == AbsentBot:
+			err = r.standInAbsent(tx, p, seat)
+		case graceOver(t, seat, now.Sub(later(*t.TurnStartedAt, *r.watching.Load()))):
+			err = r.abandon(tx, &t, seat)
 		case t.TurnSeconds > 0 && elapsed >= time.Duration(t.TurnSeconds)*time.Second:
-			err = s.timeOut(tx, p, seat)
+			err = r.timeOut(tx, p, seat)
 		default:
 			return nil // played in time after all
 		}
@@ -117,10 +150,10 @@ func (s *tableService) tickTable(ctx context.Context, id int64, now time.Time) (
 			return err
 		}
 		changed = true
-		return s.commitTable(tx, &t, read)
+		return r.tables.commitTable(tx, &t, read)
 	})
 	if err == nil && changed {
-		s.notes.publish(t, tk)
+		r.notes.publish(t, tk)
 	}
 	return changed, err
 }
@@ -130,30 +163,30 @@ func (s *tableService) tickTable(ctx context.Context, id int64, now time.Time) (
 // not, then the highest-value legal discard), marked auto; when the rules
 // leave no such discard (a card must be laid first), the bot ends the turn.
 // Then the bots play on.
-func (s *tableService) timeOut(tx Tx, p *playing, seat int) error {
+func (r *tableReferee) timeOut(tx Tx, p *playing, seat int) error {
 	moves, err := engine.TimeoutMoves(p.game)
 	if err == nil {
 		for _, m := range moves {
-			if err := s.apply(tx, p, seat, m, ByClock); err != nil {
+			if err := r.tables.apply(tx, p, seat, m, ByClock); err != nil {
 				return fmt.Errorf("time-out of seat %d: %w", seat, err)
 			}
 		}
 	}
 	for !p.game.Over() && p.game.Turn() == seat {
-		if err := s.botMove(tx, p, seat, ByClock); err != nil {
+		if err := r.tables.botMove(tx, p, seat, ByClock); err != nil {
 			return fmt.Errorf("time-out of seat %d: %w", seat, err)
 		}
 	}
-	_, err = s.advance(tx, p)
+	_, err = r.tables.advance(tx, p)
 	return err
 }
 
 // loseOnTime ends the match of a seat whose match clock ran out: the deal
 // is ended by referee (scored, its record readable) and the seat's team
 // loses the match.
-func (s *tableService) loseOnTime(tx Tx, p *playing, seat int) error {
+func (r *tableReferee) loseOnTime(tx Tx, p *playing, seat int) error {
 	p.t.ClockUsed[seat] = int64(p.t.MatchSeconds) * 1000
-	if err := s.forfeit(tx, p, seat, ResultLostOnTime); err != nil {
+	if err := r.forfeit(tx, p, seat, ResultLostOnTime); err != nil {
 		return err
 	}
 	lost := seat

@@ -12,18 +12,18 @@ import (
 // readable with ended_by_referee), and the table is finished with result.
 // The seats stay as they were, the record of who played: a finished table
 // holds nobody.
-func (s *tableService) forfeit(tx Tx, p *playing, seat int, result TableResult) error {
+func (r *tableReferee) forfeit(tx Tx, p *playing, seat int, result TableResult) error {
 	t := p.t
 	if !p.game.Over() {
 		if err := p.game.EndByReferee(); err != nil {
 			return FromRuleError(err)
 		}
 	}
-	now := s.now()
+	now := r.now()
 	if p.deal.EndedAt == nil {
 		p.deal.Score, p.deal.EndedAt = p.game.Score(), &now
 	}
-	if err := s.savePosition(tx, p); err != nil {
+	if err := r.tables.savePosition(tx, p); err != nil {
 		return err
 	}
 	deals, err := tx.Tables().Deals(t.ID)
@@ -32,37 +32,37 @@ func (s *tableService) forfeit(tx Tx, p *playing, seat int, result TableResult) 
 	}
 	st := engine.MatchStatus{Totals: engine.RunningTotals(scoresOf(deals)), Over: true,
 		Winner: 1 - p.game.Team(seat)}
-	s.finish(t, st, result)
-	if t.Tournament != nil && s.tourney != nil {
-		return s.tourney.recordForfeit(tx, t, seat, result)
+	r.tables.finish(t, st, result)
+	if t.Tournament != nil && r.tables.tourney != nil {
+		return r.tables.tourney.recordForfeit(tx, t, seat, result)
 	}
 	return nil
 }
 
 // abandon forfeits the match for the seat of a player who left it (or did
 // not come back within the table's grace period).
-func (s *tableService) abandon(tx Tx, t *Table, seat int) error {
+func (r *tableReferee) abandon(tx Tx, t *Table, seat int) error {
 	p, err := load(tx, t)
 	if err != nil {
 		return err
 	}
-	if err := s.forfeit(tx, p, seat, ResultAbandoned); err != nil {
+	if err := r.forfeit(tx, p, seat, ResultAbandoned); err != nil {
 		return err
 	}
 	t.AbandonedBy = &seat
 	return nil
 }
 
-// CallTimeOut implements TableService.
-func (s *tableService) CallTimeOut(ctx context.Context, actor Actor, id int64) (TableState, error) {
+// CallTimeOut calls the time-out at a table as its referee (TableService.CallTimeOut).
+func (r *tableReferee) CallTimeOut(ctx context.Context, actor Actor, id int64) (TableState, error) {
 	if actor.Anonymous() {
 		return TableState{}, errLoginRequired
 	}
 	var state TableState
 	var t Table
 	var played *playing
-	tk := s.notes.ticket()
-	err := s.st.InTx(ctx, func(tx Tx) error {
+	tk := r.notes.ticket()
+	err := r.st.InTx(ctx, func(tx Tx) error {
 		var err error
 		if t, err = visibleTable(tx, actor, id, "", true); err != nil {
 			return err
@@ -86,14 +86,14 @@ func (s *tableService) CallTimeOut(ctx context.Context, actor Actor, id int64) (
 		p.deal.TimeOutAt = &called
 		// The position is stored with the time-out in it (and its count of
 		// moves): a deal read back never replays moves across the call.
-		if err := s.savePosition(tx, p); err != nil {
+		if err := r.tables.savePosition(tx, p); err != nil {
 			return err
 		}
 		t.Version++ // the call is a version of its own, before the bots' moves
-		if p, err = s.advance(tx, p); err != nil {
+		if p, err = r.tables.advance(tx, p); err != nil {
 			return err
 		}
-		if err := s.commitTable(tx, &t, read); err != nil {
+		if err := r.tables.commitTable(tx, &t, read); err != nil {
 			return err
 		}
 		state = playedState(t, t.SeatOf(actor.UserID), p)
@@ -103,10 +103,10 @@ func (s *tableService) CallTimeOut(ctx context.Context, actor Actor, id int64) (
 	if err != nil {
 		return TableState{}, err
 	}
-	s.games.put(t, played)
-	s.notes.publish(t, tk)
+	r.games.put(t, played)
+	r.notes.publish(t, tk)
 	state.Table = forViewer(state.Table, actor)
-	state.TurnLeft, state.MatchLeft = clocksLeft(state.Table, state.View, s.now())
+	state.TurnLeft, state.MatchLeft = clocksLeft(state.Table, state.View, r.now())
 	return state, nil
 }
 

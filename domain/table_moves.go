@@ -55,7 +55,7 @@ func (s *tableService) Moves(ctx context.Context, actor Actor, id int64, invite 
 		return err
 	})
 	if err == nil && back { // a player a bot stands in for is back (see State)
-		err = s.reclaim(ctx, actor, id)
+		err = s.referee.reclaim(ctx, actor, id)
 	}
 	return feed, err
 }

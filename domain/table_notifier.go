@@ -231,7 +231,7 @@ func (s *tableService) Watch(ctx context.Context, actor Actor, id int64, invite 
 			if done != nil {
 				done()
 			}
-			if err := s.reclaim(ctx, actor, id); err != nil {
+			if err := s.referee.reclaim(ctx, actor, id); err != nil {
 				return 0, -1, err
 			}
 			continue

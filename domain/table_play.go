@@ -170,7 +170,7 @@ func (s *tableService) apply(tx Tx, p *playing, seat int, m engine.Move, by Move
 		return err
 	}
 	now := s.now()
-	s.chargeClock(p, seat, now)
+	s.referee.chargeClock(p, seat, now)
 	// Each move is a version of its own, so that a client sees the bots'
 	// moves one by one (the move feed, the event stream) rather than the
 	// board jumping past them.
@@ -364,7 +364,7 @@ func (s *tableService) Move(ctx context.Context, actor Actor, id int64, in MoveI
 		if t.ID == id && standingIn(t, actor) {
 			// A move attempt of a player a bot stands in for (never on turn:
 			// the bot plays at once) says they are back.
-			if rerr := s.reclaim(ctx, actor, id); rerr != nil {
+			if rerr := s.referee.reclaim(ctx, actor, id); rerr != nil {
 				return TableState{}, errors.Join(err, rerr)
 			}
 		}

@@ -10,7 +10,6 @@ import (
 	"io"
 	"slices"
 	"strconv"
-	"sync/atomic"
 	"time"
 
 	"github.com/burraco/burraco/engine"
@@ -27,10 +26,10 @@ type tableService struct {
 	maxOpen int
 	notes   *tableNotifier
 	games   *gameCache
-	// watching is when this process first ticked: absence is counted from
-	// then at the latest, so that a server that was down does not forfeit
-	// the matches of players who could not play meanwhile.
-	watching atomic.Pointer[time.Time]
+	// referee keeps the clocks, calls time-outs and forfeits, and puts
+	// bots in for absent players (table_clock.go, table_forfeit.go,
+	// table_standin.go): Tick, CallTimeOut and ReplaceByBot are its.
+	referee *tableReferee
 	// tourney writes the deals of a tournament's online tables into its
 	// sheets (nil: tables of no tournament only, as in some tests).
 	tourney *tournamentPlayService
@@ -40,7 +39,24 @@ func newTableService(st Storage, now func() time.Time, random io.Reader, bot Bot
 	if bot == nil {
 		bot = EngineBot
 	}
-	return &tableService{st: st, now: now, random: random, bot: bot, maxOpen: maxOpen, notes: newTableNotifier(), games: newGameCache()}
+	s := &tableService{st: st, now: now, random: random, bot: bot, maxOpen: maxOpen, notes: newTableNotifier(), games: newGameCache()}
+	s.referee = newTableReferee(s)
+	return s
+}
+
+// Tick implements TableService: the referee's.
+func (s *tableService) Tick(ctx context.Context, now time.Time) (int, error) {
+	return s.referee.Tick(ctx, now)
+}
+
+// CallTimeOut implements TableService: the referee's.
+func (s *tableService) CallTimeOut(ctx context.Context, actor Actor, id int64) (TableState, error) {
+	return s.referee.CallTimeOut(ctx, actor, id)
+}
+
+// ReplaceByBot implements TableService: the referee's.
+func (s *tableService) ReplaceByBot(ctx context.Context, actor Actor, id int64, seat int, reason string) (TableState, error) {
+	return s.referee.ReplaceByBot(ctx, actor, id, seat, reason)
 }
 
 // errTableNotFound is also the answer about a private table the actor may
@@ -281,7 +297,7 @@ func (s *tableService) Get(ctx context.Context, actor Actor, id int64, invite st
 		return err
 	})
 	if err == nil && standingIn(t, actor) { // a player a bot stands in for is back (see State)
-		if err = s.reclaim(ctx, actor, id); err != nil { // the table answered is the one read, before the mark
+		if err = s.referee.reclaim(ctx, actor, id); err != nil { // the table answered is the one read, before the mark
 			return Table{}, err
 		}
 	}
@@ -410,7 +426,7 @@ func (s *tableService) Leave(ctx context.Context, actor Actor, id int64) (Table,
 		case t.Status == TableFinished:
 			return Errorf(EConflict, "the match is over")
 		case t.Status == TablePlaying:
-			return s.abandon(tx, t, seat)
+			return s.referee.abandon(tx, t, seat)
 		}
 		t.Seats[seat] = Seat{Seat: seat}
 		t.FreeSeats++

@@ -16,12 +16,12 @@ const MaxStandInReasonLength = 500
 // standInAbsent puts a bot in the place of the player on turn who made no
 // move for the grace period (absent policy bot): it plays this turn at
 // once and every turn of the seat after it, until the player comes back.
-func (s *tableService) standInAbsent(tx Tx, p *playing, seat int) error {
+func (r *tableReferee) standInAbsent(tx Tx, p *playing, seat int) error {
 	p.t.Seats[seat].StandIn, p.t.Seats[seat].StandInReason, p.t.Seats[seat].Returning = StandInAbsent, "", false
 	if err := tx.Tables().SetSeat(p.t.ID, p.t.Seats[seat]); err != nil {
 		return err
 	}
-	_, err := s.advance(tx, p)
+	_, err := r.tables.advance(tx, p)
 	return err
 }
 
@@ -47,11 +47,11 @@ func standingIn(t Table, actor Actor) bool {
 // them (any request of theirs on the table is a sign of life): they take
 // their seat back at its next turn. Nothing when no bot stands in for
 // them.
-func (s *tableService) reclaim(ctx context.Context, actor Actor, id int64) error {
+func (r *tableReferee) reclaim(ctx context.Context, actor Actor, id int64) error {
 	var t Table
 	changed := false
-	tk := s.notes.ticket()
-	err := s.st.InTx(ctx, func(tx Tx) error {
+	tk := r.notes.ticket()
+	err := r.st.InTx(ctx, func(tx Tx) error {
 		var err error
 		if t, err = tx.Tables().Lock(id); err != nil || !standingIn(t, actor) {
 			return err
@@ -63,16 +63,16 @@ func (s *tableService) reclaim(ctx context.Context, actor Actor, id int64) error
 			return err
 		}
 		changed = true
-		return s.commitTable(tx, &t, read)
+		return r.tables.commitTable(tx, &t, read)
 	})
 	if err == nil && changed {
-		s.notes.publish(t, tk)
+		r.notes.publish(t, tk)
 	}
 	return err
 }
 
-// ReplaceByBot implements TableService.
-func (s *tableService) ReplaceByBot(ctx context.Context, actor Actor, id int64, seat int, reason string) (TableState, error) {
+// ReplaceByBot puts a bot in for a player as the table's referee (TableService.ReplaceByBot).
+func (r *tableReferee) ReplaceByBot(ctx context.Context, actor Actor, id int64, seat int, reason string) (TableState, error) {
 	if actor.Anonymous() {
 		return TableState{}, errLoginRequired
 	}
@@ -87,8 +87,8 @@ func (s *tableService) ReplaceByBot(ctx context.Context, actor Actor, id int64, 
 	var state TableState
 	var t Table
 	var played *playing
-	tk := s.notes.ticket()
-	err := s.st.InTx(ctx, func(tx Tx) error {
+	tk := r.notes.ticket()
+	err := r.st.InTx(ctx, func(tx Tx) error {
 		var err error
 		if t, err = visibleTable(tx, actor, id, "", true); err != nil {
 			return err
@@ -116,12 +116,12 @@ func (s *tableService) ReplaceByBot(ctx context.Context, actor Actor, id int64, 
 		if err := tx.Tables().SetSeat(t.ID, *st); err != nil {
 			return err
 		}
-		p, err := s.running(tx, &t)
+		p, err := r.tables.running(tx, &t)
 		if err != nil {
 			return err
 		}
-		if t.Tournament != nil && s.tourney != nil { // the tournament's audit trail has it
-			f, err := s.tourney.recordStandIn(tx, &t, seat, actor.UserID, reason)
+		if t.Tournament != nil && r.tables.tourney != nil { // the tournament's audit trail has it
+			f, err := r.tables.tourney.recordStandIn(tx, &t, seat, actor.UserID, reason)
 			if err != nil {
 				return err
 			}
@@ -130,10 +130,10 @@ func (s *tableService) ReplaceByBot(ctx context.Context, actor Actor, id int64, 
 			}
 		}
 		t.Version++ // the replacement is a version of its own, before the bot's moves
-		if p, err = s.advance(tx, p); err != nil {
+		if p, err = r.tables.advance(tx, p); err != nil {
 			return err
 		}
-		if err := s.commitTable(tx, &t, read); err != nil {
+		if err := r.tables.commitTable(tx, &t, read); err != nil {
 			return err
 		}
 		state = playedState(t, t.SeatOf(actor.UserID), p)
@@ -144,13 +144,13 @@ func (s *tableService) ReplaceByBot(ctx context.Context, actor Actor, id int64, 
 		return TableState{}, err
 	}
 	if played != nil && len(played.forks) > 0 {
-		s.tourney.publishForks(played.forks)
+		r.tables.tourney.publishForks(played.forks)
 		played.forks = nil
 	}
-	s.games.put(t, played)
-	s.notes.publish(t, tk)
+	r.games.put(t, played)
+	r.notes.publish(t, tk)
 	state.Table = forViewer(state.Table, actor)
-	state.TurnLeft, state.MatchLeft = clocksLeft(state.Table, state.View, s.now())
+	state.TurnLeft, state.MatchLeft = clocksLeft(state.Table, state.View, r.now())
 	return state, nil
 }
 
@@ -164,7 +164,7 @@ func deadlineDue(t Table, now time.Time) bool {
 // passed, as a referee's CallTimeOut does (a time-out a referee already
 // called stands: a later call never gives more turns); the deal's last
 // round is then played and the match ends with it (endDeal).
-func (s *tableService) callDeadline(tx Tx, p *playing) error {
+func (r *tableReferee) callDeadline(tx Tx, p *playing) error {
 	p.t.DeadlinePassed = true
 	err := p.game.CallTimeOut()
 	var re *engine.RuleError
@@ -175,12 +175,12 @@ func (s *tableService) callDeadline(tx Tx, p *playing) error {
 	default:
 		called := p.deal.Moves
 		p.deal.TimeOutAt = &called
-		if err := s.savePosition(tx, p); err != nil {
+		if err := r.tables.savePosition(tx, p); err != nil {
 			return err
 		}
 	}
 	p.t.Version++ // the call is a version of its own, before the bots' moves
-	_, err = s.advance(tx, p)
+	_, err = r.tables.advance(tx, p)
 	return err
 }
 

@@ -18,7 +18,7 @@ func (s *tableService) State(ctx context.Context, actor Actor, id int64, invite 
 	}
 	// A player a bot stands in for is back: they take the seat back at
 	// its next turn, which the state read again says (returning).
-	if err := s.reclaim(ctx, actor, id); err != nil {
+	if err := s.referee.reclaim(ctx, actor, id); err != nil {
 		return TableState{}, err
 	}
 	return s.state(ctx, actor, id, invite)
