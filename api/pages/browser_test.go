@@ -117,6 +117,26 @@ func do(t *testing.T, ctx context.Context, what string, steps ...chromedp.Action
 	}
 }
 
+// click clicks the node sel finds, failing the test with what. A page
+// that re-renders a section when its poll answers (the console does, every
+// two seconds) can replace the node between chromedp's query and its
+// click, which then fails with "Could not find node with given id" without
+// having clicked: that failure is tried again, a few times; any other is
+// the test's.
+func click[S chromedp.Selectable](t *testing.T, ctx context.Context, what string, sel S) {
+	t.Helper()
+	var err error
+	for range 5 {
+		if err = chromedp.Do(ctx, chromedp.Click(sel)); err == nil || !strings.Contains(err.Error(), "Could not find node with given id") {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
 // get runs one action that returns a value, failing the test with what on
 // error.
 func get[T any](t *testing.T, ctx context.Context, what string, a chromedp.Action[T]) T {

@@ -66,7 +66,7 @@ func consoleCreateTournament(t *testing.T, ctx context.Context, base, name strin
 		t.Fatalf("after creating the tournament the console is at %q", evalString(t, ctx, `location.href`))
 	}
 	waitJS(t, ctx, "the new tournament's console", visible("lc-open_registration"))
-	do(t, ctx, "opening the registration", chromedp.Click(chromedp.ID("lc-open_registration")))
+	click(t, ctx, "opening the registration", chromedp.ID("lc-open_registration"))
 	waitJS(t, ctx, "the registration open", visible("lc-close_registration"))
 	return id
 }
@@ -78,8 +78,8 @@ func consoleAssignReferee(t *testing.T, ctx context.Context, u *user) {
 	t.Helper()
 	waitJS(t, ctx, u.Name+" offered as a referee", fmt.Sprintf(`document.querySelector('#ref-user option[value="%d"]') !== null`, u.ID))
 	do(t, ctx, "assigning "+u.Name+" as referee",
-		chromedp.SetValue(chromedp.ID("ref-user"), fmt.Sprint(u.ID)),
-		chromedp.Click(chromedp.ID("ref-assign")))
+		chromedp.SetValue(chromedp.ID("ref-user"), fmt.Sprint(u.ID)))
+	click(t, ctx, "assigning "+u.Name+" as referee", chromedp.ID("ref-assign"))
 	waitJS(t, ctx, u.Name+" listed as a referee", fmt.Sprintf(`document.querySelector('#ref-list li[data-user="%d"]') !== null`, u.ID))
 	if msg := evalString(t, ctx, `document.getElementById('ref-error').textContent`); msg != "" {
 		t.Fatalf("assigning a referee: %s", msg)
@@ -96,19 +96,19 @@ func consoleAddEntries(t *testing.T, ctx context.Context, entries [][]consolePla
 		for _, p := range players {
 			if p.New != "" {
 				do(t, ctx, "creating "+p.New+" on the spot",
-					chromedp.SendKeys(chromedp.ID("new-player-name"), p.New),
-					chromedp.Click(chromedp.ID("new-player-create")))
+					chromedp.SendKeys(chromedp.ID("new-player-name"), p.New))
+				click(t, ctx, "creating "+p.New+" on the spot", chromedp.ID("new-player-create"))
 				waitJS(t, ctx, p.New+" picked", fmt.Sprintf(`document.getElementById('entry-picked').textContent.includes(%q)`, p.New))
 				continue
 			}
 			pickButton := fmt.Sprintf(`button.pick[data-player="%d"]`, p.ID)
 			do(t, ctx, "searching "+p.Search,
-				chromedp.SetValue(chromedp.ID("player-q"), p.Search),
-				chromedp.Click(chromedp.ID("player-search")))
+				chromedp.SetValue(chromedp.ID("player-q"), p.Search))
+			click(t, ctx, "searching "+p.Search, chromedp.ID("player-search"))
 			waitJS(t, ctx, "the player "+p.Search+" found", fmt.Sprintf(`document.querySelector(%q) !== null`, pickButton))
-			do(t, ctx, "picking "+p.Search, chromedp.Click(chromedp.CSS(pickButton)))
+			click(t, ctx, "picking "+p.Search, chromedp.CSS(pickButton))
 		}
-		do(t, ctx, "adding the entry", chromedp.Click(chromedp.ID("entry-add")))
+		click(t, ctx, "adding the entry", chromedp.ID("entry-add"))
 		waitJS(t, ctx, "the entry listed", fmt.Sprintf(`document.querySelectorAll('#entries-table tbody tr').length === %d`, before+1))
 		if msg := evalString(t, ctx, `document.getElementById('entry-error').textContent`); msg != "" {
 			t.Fatalf("adding an entry: %s", msg)
@@ -131,22 +131,22 @@ func consoleDrawAndStart(t *testing.T, ctx context.Context) int {
 func consoleDraw(t *testing.T, ctx context.Context) {
 	t.Helper()
 	if ok := evalBool(t, ctx, visible("lc-close_registration")); ok {
-		do(t, ctx, "closing the registration", chromedp.Click(chromedp.ID("lc-close_registration")))
+		click(t, ctx, "closing the registration", chromedp.ID("lc-close_registration"))
 		waitJS(t, ctx, "the start button", visible("lc-start"))
 	}
 	if ok := evalBool(t, ctx, visible("lc-start")); ok {
-		do(t, ctx, "starting the tournament", chromedp.Click(chromedp.ID("lc-start")))
+		click(t, ctx, "starting the tournament", chromedp.ID("lc-start"))
 		waitJS(t, ctx, "the tournament running", visible("lc-finish"))
 	}
 	waitJS(t, ctx, "the draw button", visible("round-draw"))
-	do(t, ctx, "drawing the next round", chromedp.Click(chromedp.ID("round-draw")))
+	click(t, ctx, "drawing the next round", chromedp.ID("round-draw"))
 	waitJS(t, ctx, "the round drawn", visible("round-start"))
 }
 
 // consoleStartRound starts the round drawn and returns its number.
 func consoleStartRound(t *testing.T, ctx context.Context) int {
 	t.Helper()
-	do(t, ctx, "starting the round", chromedp.Click(chromedp.ID("round-start")))
+	click(t, ctx, "starting the round", chromedp.ID("round-start"))
 	waitJS(t, ctx, "the round being played", visible("round-close"))
 	var n int
 	if _, err := fmt.Sscanf(evalString(t, ctx, `document.getElementById('live-summary').textContent`), "Round %d:", &n); err != nil {
@@ -164,8 +164,8 @@ func consoleSwapEW(t *testing.T, ctx context.Context, a, b int, reason string) {
 		const v = x.value; x.value = y.value; y.value = v; return true; })()`, a, b)
 	do(t, ctx, "swapping EW of two tables",
 		chromedp.Evaluate[chromedp.Void](js),
-		chromedp.SendKeys(chromedp.ID("pair-reason"), reason),
-		chromedp.Click(chromedp.ID("pair-submit")))
+		chromedp.SendKeys(chromedp.ID("pair-reason"), reason))
+	click(t, ctx, "swapping EW of two tables", chromedp.ID("pair-submit"))
 	waitJS(t, ctx, "the pairings saved", `document.getElementById('console-msg').textContent === 'The pairings are changed.' || document.getElementById('pair-error').textContent !== ''`)
 	if msg := evalString(t, ctx, `document.getElementById('pair-error').textContent`); msg != "" {
 		t.Fatalf("the pairings were refused: %s", msg)
@@ -192,8 +192,9 @@ func consoleCorrectSheet(t *testing.T, ctx context.Context, round, table, deal i
 		}
 	}
 	steps = append(steps, chromedp.Evaluate[chromedp.Void](`document.getElementById('corr-ns-cards').dispatchEvent(new Event('input'))`),
-		chromedp.SendKeys(chromedp.ID("corr-reason"), reason), chromedp.Click(chromedp.ID("corr-submit")))
+		chromedp.SendKeys(chromedp.ID("corr-reason"), reason))
 	do(t, ctx, "correcting the deal", steps...)
+	click(t, ctx, "correcting the deal", chromedp.ID("corr-submit"))
 	want := fmt.Sprintf("Deal %d of table %d is corrected.", deal, table)
 	waitJS(t, ctx, "the correction done", fmt.Sprintf(`document.getElementById('console-msg').textContent === %q || document.getElementById('corr-error').textContent !== ''`, want))
 	if msg := evalString(t, ctx, `document.getElementById('corr-error').textContent`); msg != "" {
@@ -206,12 +207,12 @@ func consoleCorrectSheet(t *testing.T, ctx context.Context, round, table, deal i
 func consolePublish(t *testing.T, ctx context.Context) {
 	t.Helper()
 	if evalBool(t, ctx, visible("round-close")) {
-		do(t, ctx, "closing the round", chromedp.Click(chromedp.ID("round-close")))
+		click(t, ctx, "closing the round", chromedp.ID("round-close"))
 		waitJS(t, ctx, "the round closed", `document.getElementById('round-current').textContent.includes('closed')`)
 	}
-	do(t, ctx, "finishing the tournament", chromedp.Click(chromedp.ID("lc-finish")))
+	click(t, ctx, "finishing the tournament", chromedp.ID("lc-finish"))
 	waitJS(t, ctx, "the publish button", visible("lc-publish_results"))
-	do(t, ctx, "publishing the results", chromedp.Click(chromedp.ID("lc-publish_results")))
+	click(t, ctx, "publishing the results", chromedp.ID("lc-publish_results"))
 	waitJS(t, ctx, "the results published", `document.querySelector('#t-status strong').textContent === 'Results published'`)
 }
 
@@ -308,13 +309,13 @@ func TestBrowserConsoleRunsATournament(t *testing.T) {
 	consoleAddEntries(t, desk, entries)
 
 	// Check-in and its undo, and the ninth entry withdrawn with a reason.
-	do(t, desk, "checking the first entry in", chromedp.Click(chromedp.CSS(`#entries-table tbody tr:first-child button.checkin`)))
+	click(t, desk, "checking the first entry in", chromedp.CSS(`#entries-table tbody tr:first-child button.checkin`))
 	waitJS(t, desk, "the entry checked in", `document.querySelector('#entries-table tbody tr:first-child td:nth-child(3)').textContent === 'Checked in'`)
-	do(t, desk, "undoing the check-in", chromedp.Click(chromedp.CSS(`#entries-table tbody tr:first-child button.checkin`)))
+	click(t, desk, "undoing the check-in", chromedp.CSS(`#entries-table tbody tr:first-child button.checkin`))
 	waitJS(t, desk, "the check-in undone", `document.querySelector('#entries-table tbody tr:first-child td:nth-child(3)').textContent === 'Not checked in'`)
 	do(t, desk, "withdrawing the ninth entry",
-		chromedp.SendKeys(chromedp.ID("withdraw-reason"), "one pair too many"),
-		chromedp.Click(chromedp.CSS(`#entries-table tbody tr:last-child button.withdraw`)))
+		chromedp.SendKeys(chromedp.ID("withdraw-reason"), "one pair too many"))
+	click(t, desk, "withdrawing the ninth entry", chromedp.CSS(`#entries-table tbody tr:last-child button.withdraw`))
 	waitJS(t, desk, "the ninth entry withdrawn", `document.querySelector('#entries-table tbody tr:last-child').classList.contains('withdrawn')`)
 
 	var listed struct {
@@ -338,8 +339,8 @@ func TestBrowserConsoleRunsATournament(t *testing.T) {
 	do(t, desk, "keeping entries 1 and 2 apart",
 		chromedp.SetValue(chromedp.ID("forb-a"), entryID(1)),
 		chromedp.SetValue(chromedp.ID("forb-b"), entryID(2)),
-		chromedp.SendKeys(chromedp.ID("forb-reason"), "same family"),
-		chromedp.Click(chromedp.ID("forb-add")))
+		chromedp.SendKeys(chromedp.ID("forb-reason"), "same family"))
+	click(t, desk, "keeping entries 1 and 2 apart", chromedp.ID("forb-add"))
 	waitJS(t, desk, "the pair kept apart listed", `document.querySelectorAll('#forb-list li button').length === 1`)
 
 	consoleDraw(t, desk)
@@ -410,8 +411,8 @@ func TestBrowserConsoleRunsATournament(t *testing.T) {
 	do(t, desk, "giving a penalty",
 		chromedp.SetValue(chromedp.ID("pen-entry"), entryID(3)),
 		chromedp.SetValue(chromedp.ID("pen-vp"), "1"),
-		chromedp.SendKeys(chromedp.ID("pen-reason"), "slow play"),
-		chromedp.Click(chromedp.ID("pen-submit")))
+		chromedp.SendKeys(chromedp.ID("pen-reason"), "slow play"))
+	click(t, desk, "giving a penalty", chromedp.ID("pen-submit"))
 	waitJS(t, desk, "the penalty in the audit trail", `[...document.querySelectorAll('#audit-list li[data-kind="penalty"]')].some(li => li.textContent.includes('slow play'))`)
 
 	reason := "NS's second burraco was left off"

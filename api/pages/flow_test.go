@@ -272,10 +272,10 @@ func TestBrowserTournamentRoomScoresARound(t *testing.T) {
 		fmt.Sprintf(`document.getElementById('ns-total').textContent === 'Total %d'`, d11.ns.total()))
 	screenshot(t, padA, "pad-entry-phone")
 	checkAxe(t, padA, "pad with a deal typed")
-	do(t, padA, "entering deal 1", chromedp.Click(chromedp.ID("pad-submit")))
+	click(t, padA, "entering deal 1", chromedp.ID("pad-submit"))
 	waitJS(t, padA, "deal 1 waiting for EW", dealsWithStatus(1, "entered"))
 	waitJS(t, padB, "EW asked to confirm deal 1", visible("pad-confirm"))
-	do(t, padB, "EW confirms deal 1", chromedp.Click(chromedp.ID("pad-confirm-button")))
+	click(t, padB, "EW confirms deal 1", chromedp.ID("pad-confirm-button"))
 	waitJS(t, padB, "deal 1 confirmed", dealsWithStatus(1, "confirmed"))
 
 	// Table 1, deal 2: both sides type it; EW sends first, while NS's
@@ -286,9 +286,9 @@ func TestBrowserTournamentRoomScoresARound(t *testing.T) {
 	typeDeal(t, padA, d12)
 	release := blockSheetReads(t, padA, round, 1)
 	typeDeal(t, padB, d12)
-	do(t, padB, "EW enters deal 2", chromedp.Click(chromedp.ID("pad-submit")))
+	click(t, padB, "EW enters deal 2", chromedp.ID("pad-submit"))
 	waitJS(t, padB, "deal 2 waiting for NS", dealsWithStatus(1, "entered"))
-	do(t, padA, "NS sends deal 2 on the stale sheet", chromedp.Click(chromedp.ID("pad-submit")))
+	click(t, padA, "NS sends deal 2 on the stale sheet", chromedp.ID("pad-submit"))
 	waitJS(t, padA, "the stale sheet shown", visible("pad-conflict"))
 	release()
 	conflict := evalString(t, padA, `document.getElementById('pad-conflict').textContent`)
@@ -302,15 +302,15 @@ func TestBrowserTournamentRoomScoresARound(t *testing.T) {
 	screenshot(t, padA, "pad-conflict-phone")
 	checkAxe(t, padA, "pad showing a stale sheet")
 	waitJS(t, padA, "NS asked to confirm EW's deal 2", visible("pad-confirm"))
-	do(t, padA, "NS confirms deal 2", chromedp.Click(chromedp.ID("pad-confirm-button")))
+	click(t, padA, "NS confirms deal 2", chromedp.ID("pad-confirm-button"))
 	waitJS(t, padA, "deal 2 confirmed", dealsWithStatus(2, "confirmed"))
 	if v := evalString(t, padA, `document.getElementById('ew-cards').value`); v != "" {
 		t.Errorf("after the deal NS typed was confirmed, the form still holds %q", v)
 	}
 	typeDeal(t, padA, deal{ns: parts{cards: 210, burraco: 100, closed: true}, ew: parts{cards: 145, burraco: 100, hand: 25}})
-	do(t, padA, "entering deal 3", chromedp.Click(chromedp.ID("pad-submit")))
+	click(t, padA, "entering deal 3", chromedp.ID("pad-submit"))
 	waitJS(t, padB, "EW asked to confirm deal 3", visible("pad-confirm"))
-	do(t, padB, "EW confirms deal 3", chromedp.Click(chromedp.ID("pad-confirm-button")))
+	click(t, padB, "EW confirms deal 3", chromedp.ID("pad-confirm-button"))
 	waitJS(t, padA, "table 1 complete", visible("pad-done"))
 	if n := c.auditCount(id, "score_entered", round, 1); n != 3 {
 		t.Errorf("table 1 has %d score entries in the audit trail, want 3 (deals 1 and 3 by NS, deal 2 by EW)", n)
@@ -321,7 +321,7 @@ func TestBrowserTournamentRoomScoresARound(t *testing.T) {
 	keys, stop := dropFirstAnswer(t, padC, round, 2)
 	d21 := deal{ns: parts{cards: 150, burraco: 100, hand: 10}, ew: parts{cards: 210, burraco: 200, closed: true}}
 	typeDeal(t, padC, d21)
-	do(t, padC, "entering deal 1 on a flaky network", chromedp.Click(chromedp.ID("pad-submit")))
+	click(t, padC, "entering deal 1 on a flaky network", chromedp.ID("pad-submit"))
 	// The sheet's poll may show the deal before the retry's answer: the
 	// form emptied is the retry answered.
 	waitJS(t, padC, "the retry answered", `document.getElementById('ns-cards').value === ''`)
@@ -335,7 +335,7 @@ func TestBrowserTournamentRoomScoresARound(t *testing.T) {
 	}
 	do(t, padD, "the referee opens table 2", chromedp.Navigate(padURL(2)))
 	waitJS(t, padD, "the referee asked to confirm", visible("pad-confirm"))
-	do(t, padD, "the referee confirms table 2's deal 1", chromedp.Click(chromedp.ID("pad-confirm-button")))
+	click(t, padD, "the referee confirms table 2's deal 1", chromedp.ID("pad-confirm-button"))
 	waitJS(t, padD, "deal 1 confirmed", dealsWithStatus(1, "confirmed"))
 	waitJS(t, padC, "NS sees deal 1 confirmed", dealsWithStatus(1, "confirmed"))
 	for n, d := range []deal{
@@ -361,7 +361,7 @@ func TestBrowserTournamentRoomScoresARound(t *testing.T) {
 	if v := evalString(t, padD, `document.getElementById('ew-burraco').value + '/' + document.getElementById('ew-closing').checked`); v != "200/true" {
 		t.Errorf("after a reload the form holds %q, want what was typed (200/true)", v)
 	}
-	do(t, padD, "entering table 3's deal 1", chromedp.Click(chromedp.ID("pad-submit")))
+	click(t, padD, "entering table 3's deal 1", chromedp.ID("pad-submit"))
 	waitJS(t, padD, "deal 1 confirmed", dealsWithStatus(1, "confirmed"))
 	refereeEnters(t, padD, 2, deal{ns: parts{cards: 200, burraco: 100, closed: true}, ew: parts{cards: 100, hand: 40}},
 		deal{ns: parts{cards: 75, burraco: 100, hand: 10}, ew: parts{cards: 190, burraco: 100, closed: true}})
