@@ -55,6 +55,32 @@ func (r *tableReferee) abandon(tx Tx, t *Table, seat int) error {
 
 // CallTimeOut calls the time-out at a table as its referee (TableService.CallTimeOut).
 func (r *tableReferee) CallTimeOut(ctx context.Context, actor Actor, id int64) (TableState, error) {
+	return r.rule(ctx, actor, id, "call the time-out", func(tx Tx, t *Table) (*playing, error) {
+		if t.Status != TablePlaying {
+			return nil, Errorf(EConflict, "the match is not being played")
+		}
+		p, err := load(tx, t)
+		if err != nil {
+			return nil, err
+		}
+		if err := p.game.CallTimeOut(); err != nil {
+			return nil, FromRuleError(err)
+		}
+		called := p.deal.Moves
+		p.deal.TimeOutAt = &called
+		// The position is stored with the time-out in it (and its count of
+		// moves): a deal read back never replays moves across the call.
+		return p, r.tables.savePosition(tx, p)
+	})
+}
+
+// rule is a referee's act at table id (a time-out, a stand-in): act, in
+// the transaction, changes the table it is given and answers its running
+// game; the act is a version of its own, the bots then move up to the next
+// human turn (a deal they end is written into a tournament's sheet), and
+// the state answered is the referee's. Only the table's referee may act
+// (what says what was refused).
+func (r *tableReferee) rule(ctx context.Context, actor Actor, id int64, what string, act func(Tx, *Table) (*playing, error)) (TableState, error) {
 	if actor.Anonymous() {
 		return TableState{}, errLoginRequired
 	}
@@ -69,27 +95,14 @@ func (r *tableReferee) CallTimeOut(ctx context.Context, actor Actor, id int64) (
 		}
 		read := t.Version
 		if ok, err := accessFor(tx, actor).canRefereeTable(t); !ok {
-			return orDenied(err, Errorf(EForbidden, "only the table's referee may call the time-out: "+
-				"at a club table the club's referees and admins, at a friendly table its creator"))
+			return orDenied(err, Errorf(EForbidden, "only the table's referee may %s: "+
+				"at a club table the club's referees and admins, at a friendly table its creator", what))
 		}
-		if t.Status != TablePlaying {
-			return Errorf(EConflict, "the match is not being played")
-		}
-		p, err := load(tx, &t)
+		p, err := act(tx, &t)
 		if err != nil {
 			return err
 		}
-		if err := p.game.CallTimeOut(); err != nil {
-			return FromRuleError(err)
-		}
-		called := p.deal.Moves
-		p.deal.TimeOutAt = &called
-		// The position is stored with the time-out in it (and its count of
-		// moves): a deal read back never replays moves across the call.
-		if err := r.tables.savePosition(tx, p); err != nil {
-			return err
-		}
-		t.Version++ // the call is a version of its own, before the bots' moves
+		t.Version++
 		if p, err = r.tables.advance(tx, p); err != nil {
 			return err
 		}
@@ -102,6 +115,10 @@ func (r *tableReferee) CallTimeOut(ctx context.Context, actor Actor, id int64) (
 	})
 	if err != nil {
 		return TableState{}, err
+	}
+	if played != nil && len(played.forks) > 0 {
+		r.tables.tourney.publishForks(played.forks)
+		played.forks = nil
 	}
 	r.games.put(t, played)
 	r.notes.publish(t, tk)

@@ -84,74 +84,40 @@ func (r *tableReferee) ReplaceByBot(ctx context.Context, actor Actor, id int64, 
 	if err := v.Err(); err != nil {
 		return TableState{}, err
 	}
-	var state TableState
-	var t Table
-	var played *playing
-	tk := r.notes.ticket()
-	err := r.st.InTx(ctx, func(tx Tx) error {
-		var err error
-		if t, err = visibleTable(tx, actor, id, "", true); err != nil {
-			return err
-		}
-		read := t.Version
-		if ok, err := accessFor(tx, actor).canRefereeTable(t); !ok {
-			return orDenied(err, Errorf(EForbidden, "only the table's referee may replace a player: "+
-				"at a club table the club's referees and admins, at a friendly table its creator"))
-		}
+	return r.rule(ctx, actor, id, "replace a player", func(tx Tx, t *Table) (*playing, error) {
 		var v Validator
 		v.Check(seat >= 0 && seat < t.Players, "seat", "out_of_range", fmt.Sprintf("seat must be from 0 to %d", t.Players-1))
 		if err := v.Err(); err != nil {
-			return err
+			return nil, err
 		}
 		st := &t.Seats[seat]
 		switch {
 		case t.Status != TablePlaying:
-			return Errorf(EConflict, "the match is not being played")
+			return nil, Errorf(EConflict, "the match is not being played")
 		case st.Bot:
-			return Errorf(EConflict, "seat %d is a bot's", seat)
+			return nil, Errorf(EConflict, "seat %d is a bot's", seat)
 		case st.StandIn != "" && !st.Returning:
-			return Errorf(EConflict, "a bot already stands in for seat %d", seat)
+			return nil, Errorf(EConflict, "a bot already stands in for seat %d", seat)
 		}
 		st.StandIn, st.StandInReason, st.Returning = StandInReferee, reason, false
 		if err := tx.Tables().SetSeat(t.ID, *st); err != nil {
-			return err
+			return nil, err
 		}
-		p, err := r.tables.running(tx, &t)
+		p, err := r.tables.running(tx, t)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if t.Tournament != nil && r.tables.tourney != nil { // the tournament's audit trail has it
-			f, err := r.tables.tourney.recordStandIn(tx, &t, seat, actor.UserID, reason)
+			f, err := r.tables.tourney.recordStandIn(tx, t, seat, actor.UserID, reason)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if f != nil {
 				p.forks = append(p.forks, tournamentFork{id: t.Tournament.ID, f: f})
 			}
 		}
-		t.Version++ // the replacement is a version of its own, before the bot's moves
-		if p, err = r.tables.advance(tx, p); err != nil {
-			return err
-		}
-		if err := r.tables.commitTable(tx, &t, read); err != nil {
-			return err
-		}
-		state = playedState(t, t.SeatOf(actor.UserID), p)
-		played = p
-		return nil
+		return p, nil
 	})
-	if err != nil {
-		return TableState{}, err
-	}
-	if played != nil && len(played.forks) > 0 {
-		r.tables.tourney.publishForks(played.forks)
-		played.forks = nil
-	}
-	r.games.put(t, played)
-	r.notes.publish(t, tk)
-	state.Table = forViewer(state.Table, actor)
-	state.TurnLeft, state.MatchLeft = clocksLeft(state.Table, state.View, r.now())
-	return state, nil
 }
 
 // deadlineDue reports whether t's deadline has passed at now and its
