@@ -16,8 +16,12 @@ import (
 //	@Param		q		query		string	false	"Substring of the name, ignoring case and accents, or an exact federation id"
 //	@Param		club_id	query		int		false	"Only players of this club"
 //	@Param		limit	query		int		false	"Page size, 1..100; 0 or absent means 20"	default(20)	minimum(0)	maximum(100)
+//	@Description	Ordered by name. The ETag names the page: send it back in If-None-Match for a 304 while the page has not changed.
 //	@Param		offset	query		int		false	"Items to skip"		default(0)	minimum(0)
+//	@Param		If-None-Match	header	string	false	"The ETag of the page the caller has"
 //	@Success	200		{object}	PlayerList
+//	@Header		200		{string}	ETag	"Names the page's content"
+//	@Success	304		"The page has not changed (If-None-Match matched)"
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path id or query parameter is not a number where one is expected (named in errors)"
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (q at most 100 characters, limit 1..100, offset at least 0)"
 //	@x-auth-optional	true
@@ -33,7 +37,9 @@ func (s *server) listPlayers(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return respond(w, http.StatusOK, PlayerList{Items: mapSlice(p.Items, playerOut), Total: p.Total, Limit: p.Limit, Offset: p.Offset})
+	return s.respondStamped(w, r, p.Stamp, func() any {
+		return PlayerList{Items: mapSlice(p.Items, playerOut), Total: p.Total, Limit: p.Limit, Offset: p.Offset}
+	})
 }
 
 // createPlayer creates a player profile.

@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"strconv"
 	"context"
 	"strings"
 	"time"
@@ -8,8 +9,9 @@ import (
 
 // playerService implements PlayerService.
 type playerService struct {
-	st  Storage
-	now func() time.Time
+	st   Storage
+	now  func() time.Time
+	kept *keptReads // the pages of the list
 }
 
 // Create implements PlayerService. A user may create their own profile
@@ -148,11 +150,27 @@ func (s *playerService) List(ctx context.Context, f PlayerFilter) (Page[Player],
 	if err := v.Err(); err != nil {
 		return Page[Player]{}, err
 	}
-	page := Page[Player]{Limit: f.Limit, Offset: f.Offset}
-	err := s.st.ViewOne(ctx, func(tx Tx) error { // the store reads a page and its total in one statement
-		var err error
-		page.Items, page.Total, err = tx.Players().List(f)
-		return err
+	key := "players\x00" + f.Query + "\x00" + optID(f.ClubID) + "\x00" + strconv.Itoa(f.Limit) + "\x00" + strconv.Itoa(f.Offset)
+	page, stamp, err := kept(s.kept, key, playerListRecords, func() (Page[Player], error) {
+		page := Page[Player]{Limit: f.Limit, Offset: f.Offset}
+		err := s.st.ViewOne(ctx, func(tx Tx) error { // the store reads a page and its total in one statement
+			var err error
+			page.Items, page.Total, err = tx.Players().List(f)
+			return err
+		})
+		return page, err
 	})
+	page.Stamp = stamp
 	return page, err
+}
+
+// playerListRecords is what the player list reads.
+var playerListRecords = []string{"players"}
+
+// optID is an optional id as a key's part ("" when absent).
+func optID(id *int64) string {
+	if id == nil {
+		return ""
+	}
+	return strconv.FormatInt(*id, 10)
 }

@@ -30,7 +30,16 @@ type Config struct {
 	// created at once (default DefaultMaxOpenTables; negative: no limit),
 	// so that one account cannot fill the lobby (issue 19).
 	MaxOpenTables int
+	// KeptReadsMaxAge is how long a read kept in memory (the lobby, the
+	// player list) may be answered again while the store reports no write
+	// to what it read (default DefaultKeptReadsMaxAge): the bound on how
+	// late a write the store cannot hear of shows (another process on a
+	// SQLite file, a change by hand).
+	KeptReadsMaxAge time.Duration
 }
+
+// DefaultKeptReadsMaxAge is Config.KeptReadsMaxAge's default.
+const DefaultKeptReadsMaxAge = time.Second
 
 // DefaultMaxOpenTables is Config.MaxOpenTables's default.
 const DefaultMaxOpenTables = 10
@@ -48,6 +57,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxOpenTables == 0 {
 		c.MaxOpenTables = DefaultMaxOpenTables
+	}
+	if c.KeptReadsMaxAge <= 0 {
+		c.KeptReadsMaxAge = DefaultKeptReadsMaxAge
 	}
 	return c
 }
@@ -79,13 +91,15 @@ func NewServices(st Storage, cfg Config) Services {
 	stamps := newTournamentStamps()
 	play := newTournamentPlayService(st, now, cfg.Random, stamps)
 	tables := newTableService(st, now, cfg.Random, cfg.Bot, cfg.MaxOpenTables)
+	kept := newKeptReads(st, cfg.KeptReadsMaxAge)
+	tables.kept = kept
 	play.tables, tables.tourney = tables, play
 	tables.notes.tournamentChanged = stamps.changed
 	return Services{
 		Auth: &authService{st: st, now: now, ttl: cfg.RefreshTTL, random: cfg.Random, hasher: hasher,
 			actors: newActorCache(cfg.Now, ActorTTL)},
 		Clubs:       &clubService{st: st, now: now},
-		Players:     &playerService{st: st, now: now},
+		Players:     &playerService{st: st, now: now, kept: kept},
 		Tournaments: &tournamentService{st: st, now: now, random: cfg.Random, stamps: stamps},
 		Play:        play,
 		Tables:      tables,

@@ -307,3 +307,15 @@ type SettingRepo interface {
 	// did; concurrent callers agree on one value.
 	PutIfAbsent(name, value string, at time.Time) (bool, error)
 }
+
+// WriteMarks is what a Storage may tell of the writes it has committed, so
+// that a read can be kept in memory while nothing it read has changed
+// (keptReads). Records are named as the store names them (its tables:
+// "players", "tables", "table_seats", "users").
+type WriteMarks interface {
+	// Mark returns a number that moves whenever a write to one of the
+	// records commits, in this process or (once heard) in another; ok is
+	// false while such a write is under way, or while the store cannot
+	// hear other processes' writes: a read made then must not be kept.
+	Mark(records ...string) (mark uint64, ok bool)
+}

@@ -33,6 +33,8 @@ type tableService struct {
 	// tourney writes the deals of a tournament's online tables into its
 	// sheets (nil: tables of no tournament only, as in some tests).
 	tourney *tournamentPlayService
+	// kept keeps the lobby's pages while no table, seat or name changes.
+	kept *keptReads
 }
 
 func newTableService(st Storage, now func() time.Time, random io.Reader, bot BotFunc, maxOpen int) *tableService {
@@ -315,18 +317,29 @@ func (s *tableService) List(ctx context.Context, actor Actor, f TableFilter) (Pa
 	if err := v.Err(); err != nil {
 		return Page[Table]{}, err
 	}
-	page := Page[Table]{Limit: f.Limit, Offset: f.Offset}
-	err := s.st.View(ctx, func(tx Tx) error {
-		var err error
-		page.Items, page.Total, err = tx.Tables().List(f, actor.UserID)
-		return err
+	// A page differs by caller (their private tables, the invite codes
+	// shown to their own tables): the caller is part of the key.
+	key := fmt.Sprintf("tables\x00%d\x00%t\x00%s\x00%s\x00%s\x00%t\x00%d\x00%d", actor.UserID, f.OpenSeats, f.Rules,
+		optID(f.ClubID), f.Status, f.Mine, f.Limit, f.Offset)
+	page, _, err := kept(s.kept, key, lobbyRecords, func() (Page[Table], error) {
+		page := Page[Table]{Limit: f.Limit, Offset: f.Offset}
+		err := s.st.View(ctx, func(tx Tx) error {
+			var err error
+			page.Items, page.Total, err = tx.Tables().List(f, actor.UserID)
+			return err
+		})
+		for i, t := range page.Items {
+			page.Items[i] = forViewer(t, actor)
+		}
+		page.Stamp = tablesStamp(page)
+		return page, err
 	})
-	for i, t := range page.Items {
-		page.Items[i] = forViewer(t, actor)
-	}
-	page.Stamp = tablesStamp(page)
 	return page, err
 }
+
+// lobbyRecords is what a lobby page reads: the tables' rows, their seats
+// and the seated users' names.
+var lobbyRecords = []string{"tables", "table_seats", "users"}
 
 // tablesStamp is a lobby page's Stamp: a table's row and seats are the
 // same at one version for good (every change bumps it), so the page is

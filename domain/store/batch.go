@@ -184,7 +184,9 @@ func (db *DB) inBatch(ctx context.Context, fn func(tx domain.Tx) error) (err err
 		db.handOn(b)
 		return translateTx(err)
 	}
-	t := &tx{db: b.g.WithContext(db.queryContext(ctx)), dialect: db.dialect, tables: db.tables}
+	writes := db.marks.begin()
+	defer writes.end() // after the shared commit, or the rollback of this writer's savepoint
+	t := &tx{db: b.g.WithContext(db.writeContext(ctx, writes)), dialect: db.dialect, tables: db.tables}
 	err = fn(t)
 	if err == nil {
 		err = ctx.Err() // no commit for a request that has given up

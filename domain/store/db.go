@@ -88,6 +88,7 @@ type DB struct {
 	busyTimeout time.Duration
 	url         string // PostgreSQL: for the tables' listener's own connection
 	tables      *tableCache
+	marks       *writeMarks // what the write transactions wrote (write_marks.go)
 }
 
 var _ domain.Storage = (*DB)(nil)
@@ -139,7 +140,8 @@ func open(ctx context.Context, databaseURL string) (*DB, string, error) {
 		sqlDB.SetMaxOpenConns(25)
 		sqlDB.SetMaxIdleConns(25)
 		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
-		db := &DB{gorm: g, read: g, sql: sqlDB, readSQL: sqlDB, dialect: Postgres, url: databaseURL, tables: newTableCache()}
+		db := &DB{gorm: g, read: g, sql: sqlDB, readSQL: sqlDB, dialect: Postgres, url: databaseURL, tables: newTableCache(),
+			marks: newWriteMarks(false)}
 		return db, Postgres, db.ping(ctx)
 	}
 	return openSQLite(ctx, databaseURL)
@@ -191,7 +193,8 @@ func openSQLite(ctx context.Context, location string) (*DB, string, error) {
 			return nil, "", err
 		}
 	}
-	db := &DB{dialect: SQLite, batched: true, busyTimeout: busyTimeout(params), tables: newTableCache()}
+	db := &DB{dialect: SQLite, batched: true, busyTimeout: busyTimeout(params), tables: newTableCache(),
+		marks: newWriteMarks(true)}
 	driver := sqlite.DriverName
 	if !memory {
 		registerWriterDriver()
@@ -294,6 +297,7 @@ func busyTimeout(params url.Values) time.Duration {
 // Close closes the database.
 func (db *DB) Close() error {
 	var err error
+	db.marks.close()
 	if db.ckpt != nil {
 		err = db.ckpt.close()
 		db.ckpt = nil
@@ -331,12 +335,17 @@ func (db *DB) InTx(ctx context.Context, fn func(tx domain.Tx) error) error {
 		return db.inBatch(ctx, fn)
 	}
 	var t *tx
-	err := db.gorm.WithContext(db.queryContext(ctx)).Transaction(func(g *gorm.DB) error {
+	writes := db.marks.begin()
+	defer writes.end()
+	err := db.gorm.WithContext(db.writeContext(ctx, writes)).Transaction(func(g *gorm.DB) error {
 		t = &tx{db: g, dialect: db.dialect, tables: db.tables}
 		if err := fn(t); err != nil {
 			return err
 		}
-		return ctx.Err() // no commit for a request that has given up
+		if err := ctx.Err(); err != nil {
+			return err // no commit for a request that has given up
+		}
+		return t.announceWrites(writes)
 	})
 	if err == nil {
 		t.done()
@@ -424,6 +433,15 @@ func (db *DB) queryContext(ctx context.Context) context.Context {
 	return &sqliteContext{caller: ctx}
 }
 
+// writeContext is queryContext for a write transaction: the statements
+// run with it note what they write in w (write_marks.go).
+func (db *DB) writeContext(ctx context.Context, w *writeSet) context.Context {
+	if db.dialect != SQLite {
+		return context.WithValue(ctx, writeSetKey{}, w)
+	}
+	return &sqliteContext{caller: ctx, writes: w}
+}
+
 // sqliteContext is the context SQLite statements run with: never done
 // (context.WithoutCancel), with the caller's values, the caller itself
 // under callerKey and, in a ViewOne, the budget under oneQueryKey. One
@@ -432,6 +450,7 @@ func (db *DB) queryContext(ctx context.Context) context.Context {
 type sqliteContext struct {
 	caller context.Context
 	budget *atomic.Int32 // nil outside a ViewOne
+	writes *writeSet     // nil outside a write transaction
 }
 
 func (*sqliteContext) Deadline() (time.Time, bool) { return time.Time{}, false }
@@ -447,6 +466,11 @@ func (c *sqliteContext) Value(key any) any {
 			return nil // not a typed nil: checkQuery asks whether there is one
 		}
 		return c.budget
+	case writeSetKey{}:
+		if c.writes == nil {
+			return nil
+		}
+		return c.writes
 	}
 	return c.caller.Value(key)
 }
@@ -492,8 +516,19 @@ func registerChecks(g *gorm.DB) error {
 			}
 		}
 	}
+	// After each statement that may write, the write transaction notes the
+	// table it wrote (write_marks.go).
+	noted := func(g *gorm.DB) {
+		if g.Statement.SQL.Len() > 0 {
+			noteWrite(g.Statement.Context, g.Statement.SQL.String())
+		}
+	}
 	cb := g.Callback()
 	return errors.Join(
+		cb.Raw().After("gorm:raw").Register("burraco:noted", noted),
+		cb.Create().After("gorm:create").Register("burraco:noted", noted),
+		cb.Update().After("gorm:update").Register("burraco:noted", noted),
+		cb.Delete().After("gorm:delete").Register("burraco:noted", noted),
 		cb.Query().Before("gorm:query").Register("burraco:before", before(false)),
 		cb.Row().Before("gorm:row").Register("burraco:before", before(false)),
 		cb.Raw().Before("gorm:raw").Register("burraco:before", before(true)),

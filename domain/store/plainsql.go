@@ -79,6 +79,9 @@ func (t *tx) queryRow(write bool, query string, args []any, dest ...any) error {
 	if err := checkQuery(ctx, write); err != nil {
 		return err
 	}
+	if write {
+		noteWrite(ctx, query)
+	}
 	return pool.QueryRowContext(ctx, query, args...).Scan(dest...)
 }
 
@@ -89,6 +92,7 @@ func (t *tx) execOne(entity, query string, args ...any) error {
 	if err := checkQuery(ctx, true); err != nil {
 		return err
 	}
+	noteWrite(ctx, query)
 	res, err := pool.ExecContext(ctx, query, args...)
 	if err != nil {
 		return translate(err, entity)

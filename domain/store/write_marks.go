@@ -1,0 +1,233 @@
+package store
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/burraco/burraco/domain"
+)
+
+// Write marks let a read be kept in memory while nothing it read has
+// changed (domain.WriteMarks). Every write transaction notes the tables
+// its statements write, as it runs them (the GORM callbacks and the
+// plain-SQL helpers see every statement); while it is under way those
+// tables are "in flight", and when it has committed (or rolled back) each
+// table's generation goes up by one. A mark is the sum of the generations
+// of the tables a read reads: it changes with every write to one of them.
+// A read may be kept only when no write to its tables was in flight from
+// before it began to after it ended and the mark did not move meanwhile:
+// its snapshot then holds every write the mark counts and none it does
+// not, so two reads kept under one mark read the same rows.
+//
+// A DELETE, and any statement that is not a plain INSERT or UPDATE, counts
+// as a write to every table: foreign keys' ON DELETE actions write tables
+// the statement does not name.
+//
+// Other processes: on PostgreSQL each write transaction that wrote
+// something sends the tables' names with pg_notify (delivered when it
+// commits), and each process listens; until it listens, and whenever its
+// listening connection is lost, no mark is given (every read goes to the
+// database), and when it starts listening again every generation moves.
+// On SQLite one server process owns the file; a write by another process
+// (the CLI, by hand) is not heard, which is why domain.keptReads keeps a
+// read for at most a second.
+
+// allTables is the pseudo-table of the writes that may touch any table.
+const allTables = "*"
+
+// writesChannel is the SQL expression of the channel of the current
+// schema (see tablesChannel).
+const writesChannel = `CASE current_schema() WHEN 'public' THEN 'burraco_writes' ELSE 'burraco_writes_' || current_schema() END`
+
+// writesListenerName is the application_name of the listening connection.
+const writesListenerName = "burraco writes listener"
+
+var _ domain.WriteMarks = (*DB)(nil)
+
+// writeMarks is the generations and the writes in flight of one database.
+type writeMarks struct {
+	mu        sync.Mutex
+	gen       map[string]uint64
+	inFlight  map[string]int
+	listening bool // PostgreSQL: other processes' writes are heard (SQLite: always)
+	follow    sync.Once
+	stop      context.CancelFunc // ends the PostgreSQL listener
+}
+
+func newWriteMarks(listening bool) *writeMarks {
+	return &writeMarks{gen: map[string]uint64{}, inFlight: map[string]int{}, listening: listening}
+}
+
+// Mark implements domain.WriteMarks.
+func (db *DB) Mark(tables ...string) (uint64, bool) {
+	m := db.marks
+	if db.dialect == Postgres {
+		m.follow.Do(func() { db.followWrites() })
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.listening || m.inFlight[allTables] > 0 {
+		return 0, false
+	}
+	mark := m.gen[allTables]
+	for _, t := range tables {
+		if m.inFlight[t] > 0 {
+			return 0, false
+		}
+		mark += m.gen[t]
+	}
+	return mark, true
+}
+
+// wrote counts tables as written by another process, or by every process
+// (allTables) when this one may have missed some.
+func (m *writeMarks) wrote(tables ...string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, t := range tables {
+		m.gen[t]++
+	}
+}
+
+func (m *writeMarks) setListening(on bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.listening = on
+	m.gen[allTables]++ // what was written while nobody listened is unknown
+}
+
+// close ends the listener, if any.
+func (m *writeMarks) close() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.stop != nil {
+		m.stop()
+	}
+}
+
+// writeSet is what one write transaction wrote so far.
+type writeSet struct {
+	marks  *writeMarks
+	mu     sync.Mutex // a GORM statement and a plain one never overlap; cheap insurance
+	tables []string
+}
+
+func (m *writeMarks) begin() *writeSet { return &writeSet{marks: m} }
+
+// note counts the statement's table as in flight, once per transaction.
+func (w *writeSet) note(statement string) {
+	table, write := writtenTable(statement)
+	if !write {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, t := range w.tables {
+		if t == table {
+			return
+		}
+	}
+	w.tables = append(w.tables, table)
+	w.marks.mu.Lock()
+	w.marks.inFlight[table]++
+	w.marks.mu.Unlock()
+}
+
+// written is the tables written, joined for pg_notify ("" when none).
+func (w *writeSet) written() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return strings.Join(w.tables, ",")
+}
+
+// end moves the generation of every table written, once the transaction
+// has committed or rolled back.
+func (w *writeSet) end() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	m := w.marks
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, t := range w.tables {
+		m.gen[t]++
+		m.inFlight[t]--
+	}
+	w.tables = nil
+}
+
+// writeSetKey holds a write transaction's *writeSet in its context.
+type writeSetKey struct{}
+
+// noteWrite notes a statement run with ctx, when ctx is a write
+// transaction's.
+func noteWrite(ctx context.Context, statement string) {
+	if ctx == nil {
+		return
+	}
+	if w, ok := ctx.Value(writeSetKey{}).(*writeSet); ok {
+		w.note(statement)
+	}
+}
+
+// writtenTable is the table a statement writes: the one an INSERT or an
+// UPDATE names, allTables for any other statement that writes, and
+// write=false for a SELECT (pg_notify, a read) and the statements that end
+// or mark a transaction.
+func writtenTable(statement string) (table string, write bool) {
+	words := strings.FieldsFunc(statement, func(r rune) bool {
+		return unicode.IsSpace(r) || r == '(' || r == ','
+	})
+	if len(words) == 0 {
+		return "", false
+	}
+	switch strings.ToUpper(words[0]) {
+	case "SELECT", "SAVEPOINT", "RELEASE", "ROLLBACK", "BEGIN", "COMMIT":
+		return "", false
+	case "INSERT":
+		if len(words) > 2 && strings.EqualFold(words[1], "INTO") {
+			return tableName(words[2]), true
+		}
+	case "UPDATE":
+		if len(words) > 1 && !strings.EqualFold(words[1], "OR") {
+			return tableName(words[1]), true
+		}
+	}
+	return allTables, true
+}
+
+// tableName is an identifier without its quotes and schema.
+func tableName(word string) string {
+	word = strings.Trim(word, "`\"")
+	if i := strings.LastIndexByte(word, '.'); i >= 0 {
+		word = strings.Trim(word[i+1:], "`\"")
+	}
+	return strings.ToLower(word)
+}
+
+// announceWrites sends, inside the transaction, the tables it wrote to the
+// other processes (PostgreSQL), delivered when it commits.
+func (t *tx) announceWrites(w *writeSet) error {
+	if t.dialect != Postgres {
+		return nil
+	}
+	tables := w.written()
+	if tables == "" {
+		return nil
+	}
+	return translate(t.db.Exec("SELECT pg_notify("+writesChannel+", ?)", tables).Error, "write")
+}
+
+// followWrites starts listening for other processes' writes (PostgreSQL),
+// until Close.
+func (db *DB) followWrites() {
+	ctx, cancel := context.WithCancel(context.Background())
+	db.marks.mu.Lock()
+	db.marks.stop = cancel
+	db.marks.mu.Unlock()
+	go db.follow(ctx, feed{name: writesListenerName, channel: writesChannel,
+		listening: func() { db.marks.setListening(true) },
+		lost:      func() { db.marks.setListening(false) },
+		payload:   func(p string) { db.marks.wrote(strings.Split(p, ",")...) }})
+}
