@@ -21,10 +21,10 @@ import (
 type keptReads struct {
 	marks  WriteMarks // nil: the storage tells nothing, nothing is kept
 	maxAge time.Duration
-	epoch string     // this process's: no stamp of an earlier run is given again
-	mu    sync.Mutex
-	m     map[string]keptRead
-	puts  uint64
+	epoch  string // this process's: no stamp of an earlier run is given again
+	mu     sync.Mutex
+	m      map[string]keptRead
+	puts   uint64
 }
 
 type keptRead struct {

@@ -1,8 +1,8 @@
 package domain
 
 import (
-	"strconv"
 	"context"
+	"strconv"
 	"strings"
 	"time"
 )
