@@ -437,6 +437,11 @@ type TableRepo interface {
 	// transaction (PostgreSQL; SQLite write transactions are serialised).
 	// Errors: ENotFound.
 	Lock(id int64) (Table, error)
+	// Cached returns the table at version from the store's memory, without
+	// a query, when the store holds that version (its row and its seats
+	// with their users' names, all of which change only with the version:
+	// users are never renamed, and a seated user cannot be deleted).
+	Cached(id, version int64) (Table, bool)
 	// ByInvite returns the table with that invite code. Errors: ENotFound.
 	ByInvite(code string) (Table, error)
 	// Update stores every field of t except ID, CreatorID, the game

@@ -41,10 +41,21 @@ func (s *tableService) state(ctx context.Context, actor Actor, id int64, invite 
 func (s *tableService) stateRead(ctx context.Context, actor Actor, id int64, invite string, mayOne bool) (TableState, error) {
 	var state TableState
 	tk := s.notes.ticket()
+	var newest int64
 	read := func(tx Tx, one bool) error {
-		t, err := visibleTable(tx, actor, id, invite, false)
-		if err != nil {
-			return err
+		// On the one-query path the table at the newest version this
+		// process knows of may be in the store's memory: then no query at
+		// all, when the caller may see it without asking the database.
+		t, ok := Table{}, false
+		if one {
+			t, ok = tx.Tables().Cached(id, newest)
+			ok = ok && accessOf(t).visible(actor, invite)
+		}
+		var err error
+		if !ok {
+			if t, err = visibleTable(tx, actor, id, invite, false); err != nil {
+				return err
+			}
 		}
 		seat := t.SeatOf(actor.UserID)
 		if !one || t.DealNumber == 0 {

@@ -13,14 +13,15 @@ import (
 // under the row's lock, and every change of a table's row or seats bumps
 // it), so a row read or written at a version is the row of that version
 // for good: a read that finds the version it holds needs only the version
-// (and the seats, whose users' names change without the table's version).
+// (and its seats, also kept by version).
 // Rows enter the cache after the transaction that read or wrote them
 // commits, never before: a rolled-back version may be reused by another
 // transaction (another process, on PostgreSQL) with other contents.
 //
-// It keeps the seats of a version too (without their users' names), for
-// the lobby (table_lobby.go): a table's seats change only with its
-// version, and a seated user cannot be deleted.
+// It keeps the seats of a version too, with their users' names, for the
+// lobby (table_lobby.go) and the state reads (tableRepo.Cached): a table's
+// seats change only with its version, users are never renamed, and a
+// seated user cannot be deleted.
 type tableCache struct {
 	mu    sync.RWMutex
 	rows  map[int64]tableRow

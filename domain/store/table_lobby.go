@@ -103,10 +103,10 @@ func (r tableRepo) cachedRows(rows []tableRow) error {
 }
 
 // lobbySeats sets the seats of ts: each table's from the seat cache when
-// it holds the table's version (a table's seats change only with its
-// version), the others' read in one statement and cached once the
-// transaction has committed; then every seated user's name, read in one
-// statement.
+// it holds the table's version (a table's seats, and their users' names,
+// change only with its version), the others' read in one statement with
+// their users' names in another, and cached once the transaction has
+// committed.
 func (r tableRepo) lobbySeats(ts []domain.Table) error {
 	var args sqlArgs
 	var in []string
@@ -121,12 +121,10 @@ func (r tableRepo) lobbySeats(ts []domain.Table) error {
 		missing[ts[i].ID] = i
 		in = append(in, args.add(ts[i].ID))
 	}
-	if len(in) > 0 {
-		if err := r.readSeats(ts, missing, in, args); err != nil {
-			return err
-		}
+	if len(in) == 0 {
+		return nil
 	}
-	return r.seatNames(ts)
+	return r.readSeats(ts, missing, in, args)
 }
 
 // readSeats reads the seats of the tables missing names (id → index in
@@ -153,6 +151,9 @@ func (r tableRepo) readSeats(ts []domain.Table, missing map[int64]int, in []stri
 	if err := rs.Err(); err != nil {
 		return translate(err, "table seat")
 	}
+	if err := r.seatNames(ts, missing); err != nil {
+		return err
+	}
 	for _, i := range missing {
 		r.t.committedSeats = append(r.t.committedSeats, tableSeats{id: ts[i].ID, version: ts[i].Version, seats: ts[i].Seats})
 		ts[i].Seats = slices.Clone(ts[i].Seats) // the cached slice is never handed out
@@ -160,13 +161,14 @@ func (r tableRepo) readSeats(ts []domain.Table, missing map[int64]int, in []stri
 	return nil
 }
 
-// seatNames sets the seated users' names.
-func (r tableRepo) seatNames(ts []domain.Table) error {
+// seatNames sets the names of the users seated at the tables of ts at the
+// indexes of which (the values of a map by table id).
+func (r tableRepo) seatNames(ts []domain.Table, which map[int64]int) error {
 	var args sqlArgs
 	var in []string
 	seen := map[int64]bool{}
-	for _, t := range ts {
-		for _, s := range t.Seats {
+	for _, i := range which {
+		for _, s := range ts[i].Seats {
 			if s.UserID != nil && !seen[*s.UserID] {
 				seen[*s.UserID] = true
 				in = append(in, args.add(*s.UserID))
@@ -193,7 +195,7 @@ func (r tableRepo) seatNames(ts []domain.Table) error {
 	if err := rs.Err(); err != nil {
 		return translate(err, "user")
 	}
-	for i := range ts {
+	for _, i := range which {
 		for j, s := range ts[i].Seats {
 			if s.UserID != nil {
 				ts[i].Seats[j].UserName = names[*s.UserID]

@@ -238,6 +238,24 @@ func (r tableRepo) ByInvite(code string) (domain.Table, error) {
 
 func (r tableRepo) Lock(id int64) (domain.Table, error) { return r.byID(id, true) }
 
+// Cached implements domain.TableRepo.
+func (r tableRepo) Cached(id, version int64) (domain.Table, bool) {
+	if r.t.tables == nil {
+		return domain.Table{}, false
+	}
+	row, ok := r.t.tables.get(id, version)
+	if !ok {
+		return domain.Table{}, false
+	}
+	seats, ok := r.t.tables.seatsAt(id, version)
+	if !ok {
+		return domain.Table{}, false
+	}
+	t := row.domain()
+	t.Seats = seats
+	return t, true
+}
+
 // byID reads a table and its seats in plain SQL (every move and every
 // state read reads its table), locking the row on PostgreSQL when lock is
 // set (SQLite's write transaction holds the whole database). One statement
@@ -271,6 +289,13 @@ func (r tableRepo) byID(id int64, lock bool) (domain.Table, error) {
 	}
 	if lock {
 		t.remember(row)
+		if t.lockedSeats == nil {
+			t.lockedSeats = map[int64][]domain.Seat{}
+		}
+		t.lockedSeats[id] = slices.Clone(seats)
+	}
+	if !t.changedSeats[id] {
+		t.committedSeats = append(t.committedSeats, tableSeats{id: id, version: version, seats: slices.Clone(seats)})
 	}
 	tb := row.domain()
 	tb.Seats = seats
@@ -435,7 +460,23 @@ func (r tableRepo) Update(t domain.Table) error {
 	}
 	r.t.remember(row)
 	r.t.committed = append(r.t.committed, row)
+	if seats, ok := r.t.lockedSeats[t.ID]; ok {
+		// The seats read under the lock, unchanged since: the new version's.
+		r.t.committedSeats = append(r.t.committedSeats, tableSeats{id: t.ID, version: row.Version, seats: slices.Clone(seats)})
+	}
 	return r.announce(t.ID, t.Version)
+}
+
+// seatsChanged notes that this transaction changes a table's seats: what
+// it read of them before, or reads now at a version it has not bumped yet,
+// is not cached.
+func (t *tx) seatsChanged(tableID int64) {
+	delete(t.lockedSeats, tableID)
+	if t.changedSeats == nil {
+		t.changedSeats = map[int64]bool{}
+	}
+	t.changedSeats[tableID] = true
+	t.committedSeats = slices.DeleteFunc(t.committedSeats, func(s tableSeats) bool { return s.id == tableID })
 }
 
 // remember keeps row as the transaction's copy of its table's row.
@@ -492,6 +533,7 @@ func sameTime(a, b *time.Time) bool {
 }
 
 func (r tableRepo) SetSeat(tableID int64, s domain.Seat) error {
+	r.t.seatsChanged(tableID)
 	res := r.t.db.Model(&seatRow{}).Where("table_id = ? AND seat = ?", tableID, s.Seat).Updates(map[string]any{
 		"user_id": s.UserID, "bot": s.Bot, "joined_at": utcPtr(s.JoinedAt), "stand_in": string(s.StandIn),
 		"stand_in_reason": s.StandInReason, "player_back": s.Returning,

@@ -21,6 +21,13 @@ type tx struct {
 	// them, so that an update writes only the columns that changed (see
 	// tableRepo.Update).
 	locked map[int64]tableRow
+	// lockedSeats holds the seats of the tables this transaction locked, as
+	// read then, while it has not changed them: a version it writes keeps
+	// them (see tableRepo.Update).
+	lockedSeats map[int64][]domain.Seat
+	// changedSeats are the tables whose seats this transaction changed:
+	// none of their seats is cached from it.
+	changedSeats map[int64]bool
 	tables *tableCache // the database's, or nil
 	// committed are the table rows to cache once the transaction commits
 	// (at once after a read-only one).
