@@ -28,7 +28,7 @@ type tx struct {
 	// changedSeats are the tables whose seats this transaction changed:
 	// none of their seats is cached from it.
 	changedSeats map[int64]bool
-	tables *tableCache // the database's, or nil
+	tables       *tableCache // the database's, or nil
 	// committed are the table rows to cache once the transaction commits
 	// (at once after a read-only one).
 	committed []tableRow
