@@ -3,6 +3,7 @@ package store
 import (
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -238,6 +239,43 @@ func (r tableRepo) ByInvite(code string) (domain.Table, error) {
 
 func (r tableRepo) Lock(id int64) (domain.Table, error) { return r.byID(id, true) }
 
+// lockCached locks a table's row (PostgreSQL) reading only its version,
+// and returns the table from the cache when it holds that version (its row
+// and seats): a move's read is then one statement of one column. ok is
+// false when the cache does not hold it (the row is locked all the same).
+func (r tableRepo) lockCached(id int64) (domain.Table, bool, error) {
+	t := r.t
+	if t.tables == nil {
+		return domain.Table{}, false, nil
+	}
+	q := "SELECT version FROM tables WHERE id = $1"
+	if t.dialect == Postgres {
+		q += " FOR UPDATE"
+	}
+	var version int64
+	if err := t.queryRow(false, q, []any{id}, &version); errors.Is(err, sql.ErrNoRows) {
+		return domain.Table{}, false, notFound("table")
+	} else if err != nil {
+		return domain.Table{}, false, translate(err, "table")
+	}
+	row, ok := t.tables.get(id, version)
+	if !ok {
+		return domain.Table{}, false, nil
+	}
+	seats, ok := t.tables.seatsAt(id, version)
+	if !ok || t.changedSeats[id] {
+		return domain.Table{}, false, nil
+	}
+	t.remember(row)
+	if t.lockedSeats == nil {
+		t.lockedSeats = map[int64][]domain.Seat{}
+	}
+	t.lockedSeats[id] = slices.Clone(seats)
+	tb := row.domain()
+	tb.Seats = seats
+	return tb, true, nil
+}
+
 // Cached implements domain.TableRepo.
 func (r tableRepo) Cached(id, version int64) (domain.Table, bool) {
 	if r.t.tables == nil {
@@ -266,6 +304,11 @@ func (r tableRepo) Cached(id, version int64) (domain.Table, bool) {
 // than the move's writes.
 func (r tableRepo) byID(id int64, lock bool) (domain.Table, error) {
 	t := r.t
+	if lock {
+		if tb, ok, err := r.lockCached(id); err != nil || ok {
+			return tb, err
+		}
+	}
 	q := `SELECT t.version, s.seat, s.user_id, u.name, s.bot, ` + t.stampCol("s.joined_at") + `, s.stand_in,
 		s.stand_in_reason, s.player_back
 		FROM tables AS t LEFT JOIN table_seats AS s ON s.table_id = t.id LEFT JOIN users AS u ON u.id = s.user_id
