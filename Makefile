@@ -11,7 +11,7 @@ run:
 # properties at full size without the race detector, and the conformance
 # cases. Run as root, it
 # first installs what is missing from Debian (gcc and libc6-dev, nodejs and
-# npm, postgresql), starts PostgreSQL and creates the SUPERUSER role
+# npm, chromium, postgresql), starts PostgreSQL and creates the SUPERUSER role
 # burraco (password burraco) and the database burraco_test, unless
 # TEST_DATABASE_URL points elsewhere. staticcheck and @redocly/cli are
 # fetched through go run and npx.
