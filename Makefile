@@ -18,11 +18,12 @@ run:
 test:
 	bash .ci/test.sh
 
-# The edit-test loop, under a minute with a warm build cache: go test -short
-# without the race detector. It needs neither PostgreSQL nor Node.js: the
-# PostgreSQL halves, the tests that build and run the binary and the
-# generated-client test skip, and the simulations play small samples.
-# Unchanged packages answer from go test's cache.
+# The edit-test loop: go test -short without the race detector. It needs
+# neither PostgreSQL nor Node.js: the PostgreSQL halves, the tests that
+# build and run the binary and the generated-client test skip, and the
+# simulations play small samples. A first run takes minutes (the api
+# package most of them); after it, unchanged packages answer from go
+# test's cache in seconds.
 quick:
 	go test -short ./...
 
