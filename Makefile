@@ -11,18 +11,19 @@ run:
 # properties at full size without the race detector, and the conformance
 # cases. Run as root, it
 # first installs what is missing from Debian (gcc and libc6-dev, nodejs and
-# npm, postgresql), starts PostgreSQL and creates the SUPERUSER role
+# npm, chromium, postgresql), starts PostgreSQL and creates the SUPERUSER role
 # burraco (password burraco) and the database burraco_test, unless
 # TEST_DATABASE_URL points elsewhere. staticcheck and @redocly/cli are
 # fetched through go run and npx.
 test:
 	bash .ci/test.sh
 
-# The edit-test loop, under a minute with a warm build cache: go test -short
-# without the race detector. It needs neither PostgreSQL nor Node.js: the
-# PostgreSQL halves, the tests that build and run the binary and the
-# generated-client test skip, and the simulations play small samples.
-# Unchanged packages answer from go test's cache.
+# The edit-test loop: go test -short without the race detector. It needs
+# neither PostgreSQL nor Node.js: the PostgreSQL halves, the tests that
+# build and run the binary and the generated-client test skip, and the
+# simulations play small samples. A first run takes minutes (the api
+# package most of them); after it, unchanged packages answer from go
+# test's cache in seconds.
 quick:
 	go test -short ./...
 

@@ -32,7 +32,8 @@ func testPlayedOnlineStored(t *testing.T, db *store.DB) {
 	if live.Played != "live" || live.Online != nil {
 		t.Fatalf("default: played %q, online %+v; want live, none", live.Played, live.Online)
 	}
-	online := create(onlineCreate(new("online"), &api.OnlineSettings{TurnSeconds: 60, RoundSeconds: 3600, Absent: "forfeit"}))
+	online := create(onlineCreate(new("online"), &api.OnlineSettingsInput{TurnSeconds: new(60), RoundSeconds: new(3600),
+		Absent: new("forfeit"), StaffWatch: new(false)}))
 	want := api.OnlineSettings{TurnSeconds: 60, RoundSeconds: 3600, Absent: "forfeit", GraceSeconds: 120}
 	var got api.Tournament
 	te.must(http.StatusOK, req{Method: "GET", Path: tpath(online.ID), Token: te.director}, &got)
@@ -54,6 +55,46 @@ func testPlayedOnlineStored(t *testing.T, db *store.DB) {
 	}
 }
 
+// TestTournamentOnlineSettingsGivenInPartTakeTheDefaults: online settings
+// that name only some fields (the README's {"turn_seconds": 60}) take the
+// defaults for the others, staff_watch included: the tournament's referee
+// may then watch its tables and call a time-out there. It used to be off,
+// the zero value of an absent boolean, and the referee got 404 at the table.
+func TestTournamentOnlineSettingsGivenInPartTakeTheDefaults(t *testing.T) {
+	storetest.Each(t, testOnlineSettingsInPart)
+}
+
+func testOnlineSettingsInPart(t *testing.T, db *store.DB) {
+	te := newTourneyEnv(t, db)
+	for _, c := range []struct {
+		name string
+		body map[string]any
+		want api.OnlineSettings
+	}{
+		{"TurnSecondsOnly", map[string]any{"turn_seconds": 60},
+			api.OnlineSettings{TurnSeconds: 60, Absent: "bot", GraceSeconds: 120, StaffWatch: true}},
+		{"Empty", map[string]any{}, api.OnlineSettings{Absent: "bot", GraceSeconds: 120, StaffWatch: true}},
+		{"StaffWatchOff", map[string]any{"staff_watch": false, "absent": "forfeit"},
+			api.OnlineSettings{Absent: "forfeit", GraceSeconds: 120}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			body := map[string]any{"name": "Online", "rules": "fibur", "players_per_table": 4, "kind": "pairs",
+				"starts_at": "2026-04-01T18:00:00Z", "played": "online", "online": c.body}
+			var created, patched api.Tournament
+			te.must(http.StatusCreated, req{Method: "POST", Path: "/api/v1/clubs/" + itoa(te.club) + "/tournaments",
+				Token: te.director, Body: body}, &created)
+			if created.Online == nil || *created.Online != c.want {
+				t.Fatalf("created with %v: online %+v; want %+v", c.body, created.Online, c.want)
+			}
+			te.must(http.StatusOK, req{Method: "PATCH", Path: tpath(created.ID), Token: te.director,
+				Body: map[string]any{"online": c.body}}, &patched)
+			if patched.Online == nil || *patched.Online != c.want {
+				t.Fatalf("patched with %v: online %+v; want %+v", c.body, patched.Online, c.want)
+			}
+		})
+	}
+}
+
 // TestTournamentOnlineSettingsRefusedWithEveryField: bad online settings
 // are one 422 invalid_input naming each field, also for a tournament
 // played live (they are kept for when it is played online); an unknown
@@ -70,9 +111,9 @@ func testOnlineSettingsRefused(t *testing.T, db *store.DB) {
 		body   api.TournamentCreateRequest
 		fields []string
 	}{
-		{"BadSettings", onlineCreate(new("online"), &api.OnlineSettings{TurnSeconds: 5, RoundSeconds: 10, Absent: "pray", GraceSeconds: 1}),
+		{"BadSettings", onlineCreate(new("online"), &api.OnlineSettingsInput{TurnSeconds: new(5), RoundSeconds: new(10), Absent: new("pray"), GraceSeconds: new(1)}),
 			[]string{"online.absent", "online.grace_seconds", "online.round_seconds", "online.turn_seconds"}},
-		{"BadSettingsWhenLive", onlineCreate(nil, &api.OnlineSettings{TurnSeconds: 60, Absent: "later"}), []string{"online.absent"}},
+		{"BadSettingsWhenLive", onlineCreate(nil, &api.OnlineSettingsInput{TurnSeconds: new(60), Absent: new("later")}), []string{"online.absent"}},
 		{"UnknownPlayed", onlineCreate(new("postal"), nil), []string{"played"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -89,7 +130,7 @@ func testOnlineSettingsRefused(t *testing.T, db *store.DB) {
 	}
 }
 
-func onlineCreate(played *string, online *api.OnlineSettings) api.TournamentCreateRequest {
+func onlineCreate(played *string, online *api.OnlineSettingsInput) api.TournamentCreateRequest {
 	body := api.TournamentCreateRequest{Name: "Online", Rules: "fibur", PlayersPerTable: new(4), Kind: "pairs",
 		StartsAt: new(time.Date(2026, 4, 1, 18, 0, 0, 0, time.UTC))}
 	body.Played, body.Online = played, online

@@ -93,12 +93,44 @@ type OnlineSettings struct {
 	StaffWatch bool `json:"staff_watch" example:"true"`
 } // @name OnlineSettings
 
-func (o *OnlineSettings) domain() *domain.OnlineSettings {
+// OnlineSettingsInput is the online settings a set-up gives (OnlineSettings
+// with every field optional): an absent field takes its default, not its
+// zero value, so that {"turn_seconds": 60} leaves the staff watching.
+type OnlineSettingsInput struct {
+	// Per-turn limit in seconds (tempo di mossa); absent or 0: none.
+	TurnSeconds *int `json:"turn_seconds,omitempty" minimum:"0" maximum:"3600" example:"60"`
+	// The round's time limit in seconds: when it runs out the RULES §10 time-out is called at every unfinished table; absent or 0: none.
+	RoundSeconds *int `json:"round_seconds,omitempty" minimum:"0" maximum:"86400" example:"3600"`
+	// A player away (or disconnected) on their turn for grace_seconds: bot (absent: the default), a bot stands in until they come back; forfeit, their side forfeits the table (RULES §10 abandonment).
+	Absent *string `json:"absent,omitempty" enums:"bot,forfeit" example:"bot"`
+	// Seconds away before the absent policy applies (30 to 86400; absent or 0: 120).
+	GraceSeconds *int `json:"grace_seconds,omitempty" minimum:"0" maximum:"86400" example:"120"`
+	// Whether the tournament's referees and directors (its club's admins) may watch its tables live and its referees call the time-out and stand-ins there (absent: true). false: only the round's starter, who created the tables, sees them.
+	StaffWatch *bool `json:"staff_watch,omitempty" example:"true"`
+} // @name OnlineSettingsInput
+
+// domain starts from the defaults (domain.DefaultOnlineSettings) and sets
+// the fields given.
+func (o *OnlineSettingsInput) domain() *domain.OnlineSettings {
 	if o == nil {
 		return nil
 	}
-	return &domain.OnlineSettings{TurnSeconds: o.TurnSeconds, RoundSeconds: o.RoundSeconds, Absent: domain.AbsentPolicy(o.Absent),
-		GraceSeconds: o.GraceSeconds, StaffWatch: o.StaffWatch}
+	s := domain.DefaultOnlineSettings()
+	setIf(&s.TurnSeconds, o.TurnSeconds)
+	setIf(&s.RoundSeconds, o.RoundSeconds)
+	if o.Absent != nil {
+		s.Absent = domain.AbsentPolicy(*o.Absent)
+	}
+	setIf(&s.GraceSeconds, o.GraceSeconds)
+	setIf(&s.StaffWatch, o.StaffWatch)
+	return &s
+}
+
+// setIf sets *dst to *v when v is given.
+func setIf[T any](dst *T, v *T) {
+	if v != nil {
+		*dst = *v
+	}
 }
 
 func onlineOut(o *domain.OnlineSettings) *OnlineSettings {
@@ -282,7 +314,7 @@ type TournamentSetupInput struct {
 	// live (absent, on create) or online: each round is played at online tables, scored by the engine.
 	Played *string `json:"played,omitempty" enums:"live,online" example:"live"`
 	// The online settings, used when played online (absent fields take their defaults: no clocks, absent bot after 120 s, staff may watch); a tournament played online without them gets the defaults.
-	Online *OnlineSettings `json:"online,omitempty"`
+	Online *OnlineSettingsInput `json:"online,omitempty"`
 }
 
 func (in TournamentSetupInput) domain() domain.SetupInput {
