@@ -233,6 +233,7 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 		if err := tx.TournamentEvents().Append(id, t.Version, recs, m); err != nil {
 			return err
 		}
+		f.recs = append(f.recs, recs...)
 		last := recs[len(recs)-1]
 		t.Version, t.UpdatedAt = last.Seq, last.At // as Append stored them
 		if m.Status != "" {
@@ -255,6 +256,7 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 			if err := applyLog(tx, now, f.state); err != nil {
 				return err
 			}
+			f.known = false // its events are not all in f.recs
 			t.Version, t.UpdatedAt = now.Version, now.UpdatedAt
 		}
 		if err := idem.remember(tx, s.now(), e); err != nil {
@@ -262,7 +264,14 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 		}
 		out.Event, out.Staff = e, staff
 		next, after = f, t
-		return f.name(tx)
+		if err := f.name(tx); err != nil {
+			return err
+		}
+		// The next command of this transaction (SQLite: a batch of
+		// writers) starts from this state rather than fold these events
+		// again; any other finds it does not match the log it reads.
+		s.states.cell(id).keep(f)
+		return nil
 	})
 	// Whatever the outcome: a commit whose answer was lost still changed
 	// the tournament.

@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -52,10 +53,30 @@ type tournamentCell struct {
 	// not known): with a stamp kept in memory that has its version and
 	// last update, a read of a public tournament needs no query (readKept).
 	tournament Tournament
+	// tent is the state after this process's latest command, which may
+	// not have committed yet (see tentative).
+	tent *tentative
+}
+
+// tentative is a command's state, kept from the end of its transaction,
+// before its commit, with the events it folded since base (a state of the
+// cell: committed). On SQLite the commands that queue for the writer share
+// one transaction (store: batch.go), and each, forking the cell's state
+// (which only committed events reach), would otherwise fold again from the
+// log those of the commands before it. A fork starts from it only when the
+// log it reads after base holds exactly these events: a command rolled
+// back left none, another's under the same numbers differ, so that it is
+// always the fold of the log the fork reads. Its state is never changed:
+// forks clone it (under the cell's mutex, as they clone the cell's).
+type tentative struct {
+	setup string
+	base  int64
+	recs  []TournamentEventRecord
+	state *tourney.State
 }
 
 func (c *tournamentCell) reset() {
-	c.setup, c.state, c.snap, c.snapSeq, c.names, c.tournament = "", nil, nil, -1, playerNames{}, Tournament{}
+	c.setup, c.state, c.snap, c.snapSeq, c.names, c.tournament, c.tent = "", nil, nil, -1, playerNames{}, Tournament{}, nil
 }
 
 // catchUp brings the state up to the tournament's version, rebuilding it
@@ -71,6 +92,9 @@ func (c *tournamentCell) catchUp(tx Tx, t Tournament) error {
 			return err
 		}
 		c.setup, c.state, c.snap, c.snapSeq, c.tournament = setup, st, nil, -1, Tournament{}
+	}
+	if c.tent != nil && c.tent.state == c.state && c.state.Seq() < t.Version {
+		c.tent = nil // its state, published, is about to change in place
 	}
 	if err := applyLog(tx, t, c.state); err != nil {
 		c.reset()
@@ -197,6 +221,12 @@ func roundsUpTo10(t Tournament) bool {
 type forked struct {
 	setup string
 	state *tourney.State
+	// base and recs: state is the fold of the cell's state at base (0:
+	// none) and recs, for a tentative; recs nil with keep false when not
+	// known.
+	base  int64
+	recs  []TournamentEventRecord
+	known bool
 	snap  *tourney.Snapshot
 	names playerNames
 	// tournament is the tournament's row after the command (ID 0 when not
@@ -204,25 +234,90 @@ type forked struct {
 	tournament Tournament
 }
 
-// fork copies the cell's state (which holds committed events only) and
-// catches the copy up inside tx, with what tx sees.
+// fork copies the cell's state (which holds committed events only), or
+// the tentative state of a command before it in tx, and catches the copy
+// up inside tx, with what tx sees.
 func (c *tournamentCell) fork(tx Tx, t Tournament) (*forked, error) {
 	setup, err := setupKey(t)
 	if err != nil {
 		return nil, err
 	}
-	f := &forked{setup: setup}
 	c.mu.Lock()
-	if c.state != nil && c.setup == f.setup && c.state.Seq() <= t.Version {
-		f.state, f.names = c.state.Clone(), c.names
+	base := int64(0)
+	if c.state != nil && c.setup == setup && c.state.Seq() <= t.Version {
+		base = c.state.Seq()
 	}
 	c.mu.Unlock()
-	if f.state == nil {
-		if f.state, err = newState(t); err != nil {
+	var recs []TournamentEventRecord // the log after base, read outside the mutex
+	if base < t.Version {
+		if recs, err = tx.TournamentEvents().After(t.ID, base); err != nil {
 			return nil, err
 		}
 	}
-	return f, applyLog(tx, t, f.state)
+	f := &forked{setup: setup}
+	c.mu.Lock()
+	rest := c.start(f, t, base, recs)
+	c.mu.Unlock()
+	if f.state == nil { // the cell moved to another set-up meanwhile
+		if f.state, err = newState(t); err != nil {
+			return nil, err
+		}
+		f.known = true
+		if recs, err = tx.TournamentEvents().After(t.ID, 0); err != nil {
+			return nil, err
+		}
+		rest = recs
+	}
+	for _, r := range rest {
+		if err := f.state.Apply(eventOf(r)); err != nil {
+			return nil, fmt.Errorf("tournament %d: replaying its log: %w", t.ID, err)
+		}
+	}
+	f.recs = append(f.recs, rest...)
+	return f, nil
+}
+
+// start gives f a copy of the tentative state, when recs (the log after
+// base) holds its events, else of the cell's state, and returns the events
+// of recs the copy has still to fold; f.state is nil when neither will do
+// (c.mu held).
+func (c *tournamentCell) start(f *forked, t Tournament, base int64, recs []TournamentEventRecord) []TournamentEventRecord {
+	if tent := c.tent; tent != nil && tent.setup == f.setup && tent.base >= base && tent.state.Seq() <= t.Version {
+		if from := tent.base - base; from+int64(len(tent.recs)) <= int64(len(recs)) &&
+			sameEvents(recs[from:from+int64(len(tent.recs))], tent.recs) {
+			f.state, f.names, f.base, f.known = tent.state.Clone(), c.names, tent.base, true
+			f.recs = slices.Clone(tent.recs)
+			return recs[from+int64(len(tent.recs)):]
+		}
+	}
+	if c.state == nil || c.setup != f.setup || c.state.Seq() < base || c.state.Seq() > t.Version {
+		return nil
+	}
+	f.state, f.names, f.base, f.known = c.state.Clone(), c.names, c.state.Seq(), true
+	i := 0
+	for i < len(recs) && recs[i].Seq <= f.base {
+		i++
+	}
+	return recs[i:]
+}
+
+// sameEvents reports whether two runs of a log's events are the same.
+func sameEvents(a, b []TournamentEventRecord) bool {
+	return slices.EqualFunc(a, b, func(x, y TournamentEventRecord) bool {
+		return x.Seq == y.Seq && x.At.Equal(y.At) && x.By == y.By && x.Kind == y.Kind &&
+			x.Reason == y.Reason && bytes.Equal(x.Data, y.Data)
+	})
+}
+
+// keep makes f, the state of a command about to commit whose events are
+// f.recs' last ones, the cell's tentative state.
+func (c *tournamentCell) keep(f *forked) {
+	if !f.known {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.tent = &tentative{setup: f.setup, base: f.base, recs: f.recs, state: f.state}
 }
 
 // name reads, in tx, the names of the fork's players that it does not

@@ -1,7 +1,7 @@
 package store
 
 import (
-	"encoding/json"
+	"database/sql"
 	"errors"
 	"fmt"
 	"time"
@@ -25,14 +25,6 @@ type tournamentEventRow struct {
 }
 
 func (tournamentEventRow) TableName() string { return "tournament_events" }
-
-func (r tournamentEventRow) domain() domain.TournamentEventRecord {
-	e := domain.TournamentEventRecord{Seq: r.Seq, At: r.At.UTC(), Kind: r.Kind, Data: json.RawMessage(r.Data), Reason: r.Reason}
-	if r.ByUserID != nil {
-		e.By = *r.ByUserID
-	}
-	return e
-}
 
 // errSeqConflict is the EVersionConflict of an append that lost the race;
 // current is the tournament's version now, when known.
@@ -103,13 +95,31 @@ func eventRows(tournamentID, expectSeq int64, events []domain.TournamentEventRec
 	return rows, nil
 }
 
+// After implements domain.TournamentEventRepo in plain SQL: every command
+// and read of a state behind the log catches up with it.
 func (r tournamentEventRepo) After(tournamentID, afterSeq int64) ([]domain.TournamentEventRecord, error) {
-	var rows []tournamentEventRow
-	err := r.t.db.Where("tournament_id = ? AND seq > ?", tournamentID, afterSeq).Order("seq").Find(&rows).Error
+	at := "at"
+	if r.t.dialect == SQLite {
+		at = "CAST(at AS TEXT)" // parsed by timestamp (see stamps)
+	}
+	rows, err := r.t.query("SELECT seq, "+at+", by_user_id, kind, data, reason FROM tournament_events "+
+		"WHERE tournament_id = $1 AND seq > $2 ORDER BY seq", tournamentID, afterSeq)
 	if err != nil {
 		return nil, translate(err, "tournament event")
 	}
-	return mapRows(rows, tournamentEventRow.domain), nil
+	defer rows.Close()
+	out := []domain.TournamentEventRecord{} // none: empty, not nil
+	for rows.Next() {
+		var e domain.TournamentEventRecord
+		var by sql.NullInt64
+		var data []byte
+		if err := rows.Scan(&e.Seq, timestamp{&e.At}, &by, &e.Kind, &data, &e.Reason); err != nil {
+			return nil, translate(err, "tournament event")
+		}
+		e.At, e.By, e.Data = e.At.UTC(), by.Int64, data
+		out = append(out, e)
+	}
+	return out, translate(rows.Err(), "tournament event")
 }
 
 func (r tournamentEventRepo) Version(tournamentID int64) (int64, error) {
