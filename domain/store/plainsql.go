@@ -99,6 +99,19 @@ func (t *tx) execOne(entity, query string, args ...any) error {
 	return nil
 }
 
+// exec runs a statement that changes rows and returns how many it changed.
+func (t *tx) exec(query string, args ...any) (int64, error) {
+	pool, ctx := t.conn()
+	if err := checkQuery(ctx, true); err != nil {
+		return 0, err
+	}
+	res, err := pool.ExecContext(ctx, query, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
 // orNotFound is err translated, or notFound(entity) when err is nil.
 func orNotFound(err error, entity string) error {
 	if err != nil {

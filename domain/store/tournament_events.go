@@ -4,9 +4,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
-
-	"gorm.io/gorm"
 
 	"github.com/burraco/burraco/domain"
 )
@@ -40,26 +39,35 @@ func (r tournamentEventRepo) Append(tournamentID, expectSeq int64, events []doma
 	}
 	last := rows[len(rows)-1]
 	// The conditional UPDATE first: it takes the row's lock, so that a
-	// second writer waits here and then finds the version moved.
-	set := map[string]any{"version": last.Seq, "updated_at": last.At}
+	// second writer waits here and then finds the version moved. Plain
+	// SQL (see plainsql.go): every command of a tournament appends.
+	var args sqlArgs
+	set := "version = " + args.add(last.Seq) + ", updated_at = " + args.add(last.At)
 	if m.Status != "" {
-		set["status"], set["cancel_reason"] = string(m.Status), m.CancelReason
+		set += ", status = " + args.add(string(m.Status)) + ", cancel_reason = " + args.add(m.CancelReason)
 		if m.Status != domain.TournamentDraft && m.Status != domain.TournamentCancelled {
-			set["opened_at"] = gorm.Expr("COALESCE(opened_at, ?)", last.At)
+			set += ", opened_at = COALESCE(opened_at, " + args.add(last.At) + ")"
 		}
 	}
-	res := r.t.db.Model(&tournamentRow{}).Where("id = ? AND version = ?", tournamentID, expectSeq).Updates(set)
-	if res.Error != nil {
-		return translate(res.Error, "tournament")
+	n, err := r.t.exec("UPDATE tournaments SET "+set+" WHERE id = "+args.add(tournamentID)+" AND version = "+args.add(expectSeq), args...)
+	if err != nil {
+		return translate(err, "tournament")
 	}
-	if res.RowsAffected == 0 {
+	if n == 0 {
 		v, err := r.Version(tournamentID)
 		if err != nil {
 			return err
 		}
 		return errSeqConflict(nil, &v)
 	}
-	if err := r.t.db.Create(&rows).Error; err != nil {
+	args = args[:0]
+	values := make([]string, len(rows))
+	for i, e := range rows {
+		values[i] = "(" + args.add(e.TournamentID) + ", " + args.add(e.Seq) + ", " + args.add(e.At) + ", " + args.add(e.ByUserID) +
+			", " + args.add(e.Kind) + ", " + args.add(e.Data) + ", " + args.add(e.Reason) + ")"
+	}
+	if _, err := r.t.exec("INSERT INTO tournament_events (tournament_id, seq, at, by_user_id, kind, data, reason) VALUES "+
+		strings.Join(values, ", "), args...); err != nil {
 		if kind, _ := classify(err); kind == uniqueViolation {
 			return errSeqConflict(err, nil) // the transaction is spent: the version cannot be read
 		}
