@@ -278,8 +278,10 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 	s.stamps.changed(id)
 	if err == nil && next != nil {
 		// The readable state is computed once committed, so that the
-		// writer is not held for it; the state is this command's alone
-		// until published.
+		// writer is not held for it. Until published the state is only
+		// cloned by the forks of commands queued behind this one
+		// (tentative): Snapshot changes nothing of it but its standings
+		// cache, which has its own mutex.
 		staff := out.Staff
 		if out.TournamentRead, err = next.read(after); err != nil {
 			return out, err
