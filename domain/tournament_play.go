@@ -106,6 +106,9 @@ func newTournamentPlayService(st Storage, now func() time.Time, random io.Reader
 
 // Read implements TournamentPlayService.
 func (s *tournamentPlayService) Read(ctx context.Context, actor Actor, id int64) (TournamentRead, error) {
+	if out, ok := s.readKept(actor, id); ok {
+		return out, nil
+	}
 	var out TournamentRead
 	err := s.st.View(ctx, func(tx Tx) error {
 		a := accessFor(tx, actor)
@@ -132,6 +135,24 @@ func (s *tournamentPlayService) Read(ctx context.Context, actor Actor, id int64)
 	return out, err
 }
 
+// readKept is Read without a query, when it can be: for an anonymous
+// reader (who is staff of nothing) of a public tournament whose stamp is
+// kept in memory and proves the kept state current. A draft's stamp is
+// never kept, so who may see it is always asked of the database.
+func (s *tournamentPlayService) readKept(actor Actor, id int64) (TournamentRead, bool) {
+	if !actor.Anonymous() {
+		return TournamentRead{}, false
+	}
+	st, ok := s.stamps.get(id)
+	if !ok {
+		return TournamentRead{}, false
+	}
+	cell := s.states.cell(id)
+	cell.mu.Lock()
+	defer cell.mu.Unlock()
+	return cell.readKept(st)
+}
+
 // Act implements TournamentPlayService.
 func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, in TournamentCommand) (TournamentActed, error) {
 	if actor.Anonymous() {
@@ -152,6 +173,7 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 	}
 	var out TournamentActed
 	var next *forked // the state after the command, published once committed
+	var after Tournament
 	err = s.st.InTx(ctx, func(tx Tx) error {
 		next = nil
 		a := accessFor(tx, actor)
@@ -211,10 +233,14 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 		if err := tx.TournamentEvents().Append(id, t.Version, recs, m); err != nil {
 			return err
 		}
+		f.recs = append(f.recs, recs...)
 		last := recs[len(recs)-1]
 		t.Version, t.UpdatedAt = last.Seq, last.At // as Append stored them
 		if m.Status != "" {
 			t.Status, t.CancelReason = m.Status, m.CancelReason
+			if m.Status != TournamentDraft && m.Status != TournamentCancelled && t.OpenedAt == nil {
+				t.OpenedAt = &last.At // as Append stored it
+			}
 		}
 		if len(tables) > 0 {
 			// The tables deal once the round and its tables are in the log:
@@ -230,21 +256,37 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 			if err := applyLog(tx, now, f.state); err != nil {
 				return err
 			}
+			f.known = false // its events are not all in f.recs
 			t.Version, t.UpdatedAt = now.Version, now.UpdatedAt
 		}
 		if err := idem.remember(tx, s.now(), e); err != nil {
 			return err
 		}
-		out.Event = e
-		out.TournamentRead, err = f.read(tx, t)
-		out.Staff = staff
-		next = f
-		return err
+		out.Event, out.Staff = e, staff
+		next, after = f, t
+		if err := f.name(tx); err != nil {
+			return err
+		}
+		// The next command of this transaction (SQLite: a batch of
+		// writers) starts from this state rather than fold these events
+		// again; any other finds it does not match the log it reads.
+		s.states.cell(id).keep(f)
+		return nil
 	})
 	// Whatever the outcome: a commit whose answer was lost still changed
 	// the tournament.
 	s.stamps.changed(id)
 	if err == nil && next != nil {
+		// The readable state is computed once committed, so that the
+		// writer is not held for it. Until published the state is only
+		// cloned by the forks of commands queued behind this one
+		// (tentative): Snapshot changes nothing of it but its standings
+		// cache, which has its own mutex.
+		staff := out.Staff
+		if out.TournamentRead, err = next.read(after); err != nil {
+			return out, err
+		}
+		out.Staff = staff
 		s.states.cell(id).publish(next)
 	}
 	return out, err
@@ -371,7 +413,11 @@ func readAt(tx Tx, t Tournament, seq int64) (TournamentRead, error) {
 			return TournamentRead{}, fmt.Errorf("tournament %d: replaying its log: %w", t.ID, err)
 		}
 	}
-	return (&forked{state: st}).read(tx, t)
+	f := &forked{state: st}
+	if err := f.name(tx); err != nil {
+		return TournamentRead{}, err
+	}
+	return f.read(t)
 }
 
 // idempotent is the command as its Idempotency-Key knows it: the API's

@@ -2,7 +2,9 @@ package domain_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -311,5 +313,104 @@ func TestTournamentPlayStampMovesWithTheLogAndHidesDrafts(t *testing.T) {
 		}
 		_, err = svc.Stamp(ctx, domain.Actor{}, id+1000)
 		wantCode(t, err, domain.ENotFound)
+	})
+}
+
+// TestTournamentPlayForkIgnoresARolledBackCommandsState: a command whose
+// transaction rolled back after it had kept its state for the commands
+// queued behind it (tentative); another process then appends a different
+// event under the same number. The next command folds the log, not the
+// rolled-back state.
+func TestTournamentPlayForkIgnoresARolledBackCommandsState(t *testing.T) {
+	each(t, func(t *testing.T, f *fixture) {
+		pf := newPlayField(f, 1)
+		id := pf.t.ID
+		var armed atomic.Bool
+		svc := domain.NewServices(f.db, domain.Config{PasswordParams: domain.TestPasswordParams,
+			Now: func() time.Time { armed.Store(true); return f.clock.Now() }}).Play
+		other := domain.NewServices(f.db, domain.Config{Now: f.clock.Now, PasswordParams: domain.TestPasswordParams}).Play
+		entry := func(k int) tourney.Command {
+			return tourney.AddEntry{Players: []int64{playerID(f, pf.players[2*k]), playerID(f, pf.players[2*k+1])}}
+		}
+		armed.Store(false)
+		act(f, svc, pf.owner, id, tourney.OpenRegistration{})
+		armed.Store(false)
+		ctx := givingUpContext{Context: context.Background(), armed: &armed}
+		if _, err := svc.Act(ctx, pf.owner, id, domain.TournamentCommand{Command: entry(0)}); !errors.Is(err, context.Canceled) {
+			t.Fatalf("act: %v, want the request's cancellation", err)
+		}
+		act(f, other, pf.owner, id, entry(1))
+		armed.Store(false)
+		act(f, svc, pf.owner, id, entry(2))
+
+		read, err := svc.Read(t.Context(), domain.Actor{}, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int64
+		for _, e := range read.Snapshot.Entries {
+			got = append(got, e.Players...)
+		}
+		want := append(entry(1).(tourney.AddEntry).Players, entry(2).(tourney.AddEntry).Players...)
+		if !slices.Equal(got, want) {
+			t.Fatalf("entries' players %v, want %v (the rolled-back entry's are %v)", got, want, entry(0).(tourney.AddEntry).Players)
+		}
+	})
+}
+
+// TestTournamentPlayQueuedCommandsFoldAsTheLog: score entries at both
+// tables at once from one process (on SQLite they share transactions,
+// each starting from the state the one before it kept) leave the state a
+// fresh process folds from the log.
+func TestTournamentPlayQueuedCommandsFoldAsTheLog(t *testing.T) {
+	each(t, func(t *testing.T, f *fixture) {
+		pf := newPlayField(f, 1)
+		svc, id := f.svc.Play, pf.t.ID
+		act(f, svc, pf.owner, id, tourney.OpenRegistration{})
+		for k := range 4 {
+			a, b := pf.players[2*k], pf.players[2*k+1]
+			act(f, svc, pf.owner, id, tourney.AddEntry{Players: []int64{playerID(f, a), playerID(f, b)}})
+		}
+		act(f, svc, pf.owner, id, tourney.CloseRegistration{})
+		act(f, svc, pf.referee, id, tourney.Start{})
+		act(f, svc, pf.referee, id, tourney.DrawRound{Round: 1})
+		started := act(f, svc, pf.referee, id, tourney.StartRound{Round: 1})
+		errs := make(chan error, 2)
+		for i, tv := range started.Snapshot.Rounds[0].Tables {
+			go func() {
+				v := tv.Sheet.Version
+				for n := 1; n <= 3; n++ {
+					deal := tourney.DealInput{Number: n, NS: tourney.Parts{Cards: 100 * (n + i), Total: 100 * (n + i)},
+						EW: tourney.Parts{Cards: 50, Total: 50}}
+					out, err := svc.Act(t.Context(), pf.referee, id, domain.TournamentCommand{
+						Command: tourney.EnterScore{Round: 1, Table: tv.Number, Version: v, Deals: []tourney.DealInput{deal}}})
+					if err != nil {
+						errs <- err
+						return
+					}
+					v = out.Event.Seq
+				}
+				errs <- nil
+			}()
+		}
+		for range 2 {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+		kept, err := svc.Read(t.Context(), domain.Actor{}, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := domain.NewServices(f.db, domain.Config{Now: f.clock.Now, PasswordParams: domain.TestPasswordParams}).Play.
+			Read(t.Context(), domain.Actor{}, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := json.Marshal(kept.Snapshot)
+		b, _ := json.Marshal(fresh.Snapshot)
+		if kept.Snapshot.Seq != started.Event.Seq+6 || string(a) != string(b) {
+			t.Fatalf("kept state at %d:\n%s\nthe log's at %d:\n%s", kept.Snapshot.Seq, a, fresh.Snapshot.Seq, b)
+		}
 	})
 }

@@ -103,6 +103,19 @@ func (t *tx) execOne(entity, query string, args ...any) error {
 	return nil
 }
 
+// exec runs a statement that changes rows and returns how many it changed.
+func (t *tx) exec(query string, args ...any) (int64, error) {
+	pool, ctx := t.conn()
+	if err := checkQuery(ctx, true); err != nil {
+		return 0, err
+	}
+	res, err := pool.ExecContext(ctx, query, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
 // orNotFound is err translated, or notFound(entity) when err is nil.
 func orNotFound(err error, entity string) error {
 	if err != nil {
@@ -209,6 +222,23 @@ func (ts timestamp) Scan(v any) error {
 	default:
 		return fmt.Errorf("store: a timestamp column holds %T", v)
 	}
+	return nil
+}
+
+// nullTimestamp scans a nullable timestamp column into *t: nil for NULL,
+// else as timestamp does.
+type nullTimestamp struct{ t **time.Time }
+
+func (ts nullTimestamp) Scan(v any) error {
+	if v == nil {
+		*ts.t = nil
+		return nil
+	}
+	var t time.Time
+	if err := (timestamp{&t}).Scan(v); err != nil {
+		return err
+	}
+	*ts.t = &t
 	return nil
 }
 

@@ -1,12 +1,11 @@
 package store
 
 import (
-	"encoding/json"
+	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
-
-	"gorm.io/gorm"
 
 	"github.com/burraco/burraco/domain"
 )
@@ -26,14 +25,6 @@ type tournamentEventRow struct {
 
 func (tournamentEventRow) TableName() string { return "tournament_events" }
 
-func (r tournamentEventRow) domain() domain.TournamentEventRecord {
-	e := domain.TournamentEventRecord{Seq: r.Seq, At: r.At.UTC(), Kind: r.Kind, Data: json.RawMessage(r.Data), Reason: r.Reason}
-	if r.ByUserID != nil {
-		e.By = *r.ByUserID
-	}
-	return e
-}
-
 // errSeqConflict is the EVersionConflict of an append that lost the race;
 // current is the tournament's version now, when known.
 func errSeqConflict(err error, current *int64) error {
@@ -48,26 +39,35 @@ func (r tournamentEventRepo) Append(tournamentID, expectSeq int64, events []doma
 	}
 	last := rows[len(rows)-1]
 	// The conditional UPDATE first: it takes the row's lock, so that a
-	// second writer waits here and then finds the version moved.
-	set := map[string]any{"version": last.Seq, "updated_at": last.At}
+	// second writer waits here and then finds the version moved. Plain
+	// SQL (see plainsql.go): every command of a tournament appends.
+	var args sqlArgs
+	set := "version = " + args.add(last.Seq) + ", updated_at = " + args.add(last.At)
 	if m.Status != "" {
-		set["status"], set["cancel_reason"] = string(m.Status), m.CancelReason
+		set += ", status = " + args.add(string(m.Status)) + ", cancel_reason = " + args.add(m.CancelReason)
 		if m.Status != domain.TournamentDraft && m.Status != domain.TournamentCancelled {
-			set["opened_at"] = gorm.Expr("COALESCE(opened_at, ?)", last.At)
+			set += ", opened_at = COALESCE(opened_at, " + args.add(last.At) + ")"
 		}
 	}
-	res := r.t.db.Model(&tournamentRow{}).Where("id = ? AND version = ?", tournamentID, expectSeq).Updates(set)
-	if res.Error != nil {
-		return translate(res.Error, "tournament")
+	n, err := r.t.exec("UPDATE tournaments SET "+set+" WHERE id = "+args.add(tournamentID)+" AND version = "+args.add(expectSeq), args...)
+	if err != nil {
+		return translate(err, "tournament")
 	}
-	if res.RowsAffected == 0 {
+	if n == 0 {
 		v, err := r.Version(tournamentID)
 		if err != nil {
 			return err
 		}
 		return errSeqConflict(nil, &v)
 	}
-	if err := r.t.db.Create(&rows).Error; err != nil {
+	args = args[:0]
+	values := make([]string, len(rows))
+	for i, e := range rows {
+		values[i] = "(" + args.add(e.TournamentID) + ", " + args.add(e.Seq) + ", " + args.add(e.At) + ", " + args.add(e.ByUserID) +
+			", " + args.add(e.Kind) + ", " + args.add(e.Data) + ", " + args.add(e.Reason) + ")"
+	}
+	if _, err := r.t.exec("INSERT INTO tournament_events (tournament_id, seq, at, by_user_id, kind, data, reason) VALUES "+
+		strings.Join(values, ", "), args...); err != nil {
 		if kind, _ := classify(err); kind == uniqueViolation {
 			return errSeqConflict(err, nil) // the transaction is spent: the version cannot be read
 		}
@@ -103,13 +103,31 @@ func eventRows(tournamentID, expectSeq int64, events []domain.TournamentEventRec
 	return rows, nil
 }
 
+// After implements domain.TournamentEventRepo in plain SQL: every command
+// and read of a state behind the log catches up with it.
 func (r tournamentEventRepo) After(tournamentID, afterSeq int64) ([]domain.TournamentEventRecord, error) {
-	var rows []tournamentEventRow
-	err := r.t.db.Where("tournament_id = ? AND seq > ?", tournamentID, afterSeq).Order("seq").Find(&rows).Error
+	at := "at"
+	if r.t.dialect == SQLite {
+		at = "CAST(at AS TEXT)" // parsed by timestamp (see stamps)
+	}
+	rows, err := r.t.query("SELECT seq, "+at+", by_user_id, kind, data, reason FROM tournament_events "+
+		"WHERE tournament_id = $1 AND seq > $2 ORDER BY seq", tournamentID, afterSeq)
 	if err != nil {
 		return nil, translate(err, "tournament event")
 	}
-	return mapRows(rows, tournamentEventRow.domain), nil
+	defer rows.Close()
+	out := []domain.TournamentEventRecord{} // none: empty, not nil
+	for rows.Next() {
+		var e domain.TournamentEventRecord
+		var by sql.NullInt64
+		var data []byte
+		if err := rows.Scan(&e.Seq, timestamp{&e.At}, &by, &e.Kind, &data, &e.Reason); err != nil {
+			return nil, translate(err, "tournament event")
+		}
+		e.At, e.By, e.Data = e.At.UTC(), by.Int64, data
+		out = append(out, e)
+	}
+	return out, translate(rows.Err(), "tournament event")
 }
 
 func (r tournamentEventRepo) Version(tournamentID int64) (int64, error) {

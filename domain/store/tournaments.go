@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"gorm.io/gorm"
-	"gorm.io/gorm/clause"
 
 	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/domain/tourney"
@@ -166,19 +165,51 @@ func (r tournamentRepo) Create(t *domain.Tournament) error {
 }
 
 func (r tournamentRepo) Get(id int64) (domain.Tournament, error) {
-	return r.get(r.tournaments(), id)
+	return r.get(id, "")
 }
 
 func (r tournamentRepo) Lock(id int64) (domain.Tournament, error) {
-	q := r.tournaments()
+	lock := ""
 	if r.t.dialect == Postgres {
-		q = q.Clauses(clause.Locking{Strength: clause.LockingStrengthUpdate, Table: clause.Table{Name: "t"}})
+		lock = " FOR UPDATE OF t"
 	}
-	return r.get(q, id)
+	return r.get(id, lock)
 }
 
-func (r tournamentRepo) get(q *gorm.DB, id int64) (domain.Tournament, error) {
-	return takeOne(q.Where("t.id = ?", id), "tournament", tournamentView.domain)
+// tournamentColumns is the select list of a tournament joined with its
+// club (t, c), in the order scanTournament reads it; timestamps as stamps
+// reads them.
+var tournamentColumns = map[string]string{
+	SQLite:   tournamentCols("CAST(t.starts_at AS TEXT)", "CAST(t.opened_at AS TEXT)", "CAST(t.created_at AS TEXT)", "CAST(t.updated_at AS TEXT)"),
+	Postgres: tournamentCols("t.starts_at", "t.opened_at", "t.created_at", "t.updated_at"),
+}
+
+func tournamentCols(startsAt, openedAt, createdAt, updatedAt string) string {
+	return "t.id, t.club_id, c.name, t.name, t.description, t.rules, t.options, t.players_per_table, t.kind, " +
+		"t.deals_per_round, " + startsAt + ", t.status, t.search, t.movement, t.rounds, t.mitchell_step, t.target_score, " +
+		"t.vp_table, t.tie_breaks, t.rest_vp, t.rest_mp, t.abandon_vp, t.remaining_gets_rest, t.forbid_same_club, " +
+		"t.avoid_repeat_opponents, t.late_entry_round, t.team_pairs, t.played, t.online, t.lots_seed, t.cancel_reason, " +
+		openedAt + ", t.version, " + createdAt + ", " + updatedAt
+}
+
+// get reads tournament id in plain SQL (a command's first statement, and
+// every read of a tournament's state), lock appended to the statement.
+func (r tournamentRepo) get(id int64, lock string) (domain.Tournament, error) {
+	var v tournamentView
+	t, c := &v.Row, &v.Row.Setup
+	var opened *time.Time
+	err := r.t.queryRow(false, "SELECT "+tournamentColumns[r.t.dialect]+
+		" FROM tournaments AS t JOIN clubs AS c ON c.id = t.club_id WHERE t.id = $1"+lock, []any{id},
+		&t.ID, &t.ClubID, &v.ClubName, &t.Name, &t.Description, &t.Rules, &t.Options, &t.PlayersPerTable, &t.Kind,
+		&t.DealsPerRound, timestamp{&t.StartsAt}, &t.Status, &t.Search, &c.Movement, &c.Rounds, &c.MitchellStep, &c.TargetScore,
+		&c.VPTable, &c.TieBreaks, &c.RestVP, &c.RestMP, &c.AbandonVP, &c.RemainingGetsRest, &c.ForbidSameClub,
+		&c.AvoidRepeatOpponents, &c.LateEntryRound, &c.TeamPairs, &c.Played, &c.Online, &t.LotsSeed, &t.CancelReason,
+		nullTimestamp{&opened}, &t.Version, timestamp{&t.CreatedAt}, timestamp{&t.UpdatedAt})
+	if err != nil {
+		return domain.Tournament{}, translate(err, "tournament")
+	}
+	t.OpenedAt = opened
+	return v.domain(), nil
 }
 
 func (r tournamentRepo) Update(t domain.Tournament) error {

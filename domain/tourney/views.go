@@ -135,6 +135,16 @@ func (s *State) CancelReason() string { return s.cancelReason }
 // CurrentRound is the latest round drawn (0 before the first).
 func (s *State) CurrentRound() int { return len(s.rounds) }
 
+// Players is the players of the entries, entry by entry, withdrawn ones
+// included: whom a reader of the state needs named.
+func (s *State) Players() []int64 {
+	var ids []int64
+	for _, e := range s.entries {
+		ids = append(ids, e.Players...)
+	}
+	return ids
+}
+
 // Config is the configuration with its defaults filled in.
 func (s *State) Config() Config {
 	su := s.setup
