@@ -76,11 +76,13 @@ func (t *tx) query(query string, args ...any) (*sql.Rows, error) {
 // changes the database (INSERT ... RETURNING).
 func (t *tx) queryRow(write bool, query string, args []any, dest ...any) error {
 	pool, ctx := t.conn()
-	if err := checkQuery(ctx, write); err != nil {
-		return err
-	}
 	if write {
-		noteWrite(ctx, query)
+		var err error
+		if pool, ctx, err = t.writeConn(query); err != nil {
+			return err
+		}
+	} else if err := checkQuery(ctx, false); err != nil {
+		return err
 	}
 	return pool.QueryRowContext(ctx, query, args...).Scan(dest...)
 }
@@ -88,11 +90,10 @@ func (t *tx) queryRow(write bool, query string, args []any, dest ...any) error {
 // execOne runs a statement that changes one row: notFound(entity) when it
 // changed none.
 func (t *tx) execOne(entity, query string, args ...any) error {
-	pool, ctx := t.conn()
-	if err := checkQuery(ctx, true); err != nil {
+	pool, ctx, err := t.writeConn(query)
+	if err != nil {
 		return err
 	}
-	noteWrite(ctx, query)
 	res, err := pool.ExecContext(ctx, query, args...)
 	if err != nil {
 		return translate(err, entity)
@@ -105,8 +106,8 @@ func (t *tx) execOne(entity, query string, args ...any) error {
 
 // exec runs a statement that changes rows and returns how many it changed.
 func (t *tx) exec(query string, args ...any) (int64, error) {
-	pool, ctx := t.conn()
-	if err := checkQuery(ctx, true); err != nil {
+	pool, ctx, err := t.writeConn(query)
+	if err != nil {
 		return 0, err
 	}
 	res, err := pool.ExecContext(ctx, query, args...)
@@ -114,6 +115,18 @@ func (t *tx) exec(query string, args ...any) (int64, error) {
 		return 0, err
 	}
 	return res.RowsAffected()
+}
+
+// writeConn is conn for a statement that writes: the checks before it,
+// and the table it writes noted in the write transaction's marks
+// (write_marks.go). Every plain-SQL write goes through it.
+func (t *tx) writeConn(query string) (gorm.ConnPool, context.Context, error) {
+	pool, ctx := t.conn()
+	if err := checkQuery(ctx, true); err != nil {
+		return nil, nil, err
+	}
+	noteWrite(ctx, query)
+	return pool, ctx, nil
 }
 
 // orNotFound is err translated, or notFound(entity) when err is nil.
