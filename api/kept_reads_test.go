@@ -12,10 +12,10 @@ import (
 	"github.com/burraco/burraco/domain/store/storetest"
 )
 
-// TestPlayerListAnswers304UntilAPlayerChanges: the player list is kept in
-// memory and named by an ETag; a 304 while nothing changed, and the
-// change itself in the next answer after a player is created, renamed or
-// deleted.
+// TestPlayerListAnswers304UntilAPlayerChanges: the player list and a
+// profile are kept in memory, the list named by an ETag; a 304 while
+// nothing changed, and the change itself in the next answer after a
+// player is created, renamed or deleted.
 func TestPlayerListAnswers304UntilAPlayerChanges(t *testing.T) {
 	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
@@ -35,6 +35,7 @@ func TestPlayerListAnswers304UntilAPlayerChanges(t *testing.T) {
 		_, again := list()
 		conditional := req{Method: "GET", Path: "/api/v1/players", Token: a.AccessToken, Header: map[string]string{"If-None-Match": again}}
 		e.must(http.StatusNotModified, conditional, nil)
+		e.must(http.StatusOK, req{Method: "GET", Path: "/api/v1/players/" + itoa(p.ID), Token: a.AccessToken}, nil) // kept
 
 		name := "Anna Maria Rossi"
 		e.must(http.StatusOK, req{Method: "PATCH", Path: "/api/v1/players/" + itoa(p.ID), Token: a.AccessToken,
@@ -44,10 +45,16 @@ func TestPlayerListAnswers304UntilAPlayerChanges(t *testing.T) {
 		if len(renamed.Items) != 1 || renamed.Items[0].Name != name {
 			t.Errorf("after the rename: %+v", renamed.Items)
 		}
+		var profile api.Player
+		e.must(http.StatusOK, req{Method: "GET", Path: "/api/v1/players/" + itoa(p.ID), Token: a.AccessToken}, &profile)
+		if profile.Name != name {
+			t.Errorf("the profile after the rename: %q", profile.Name)
+		}
 		e.must(http.StatusNoContent, req{Method: "DELETE", Path: "/api/v1/players/" + itoa(p.ID), Token: a.AccessToken}, nil)
 		if l, _ := list(); l.Total != 0 {
 			t.Errorf("after the delete: %+v", l)
 		}
+		e.must(http.StatusNotFound, req{Method: "GET", Path: "/api/v1/players/" + itoa(p.ID), Token: a.AccessToken}, nil)
 	})
 }
 

@@ -132,11 +132,14 @@ func editablePlayer(a *access, id int64) (Player, error) {
 
 // Get implements PlayerService.
 func (s *playerService) Get(ctx context.Context, id int64) (Player, error) {
-	var p Player
-	err := s.st.ViewOne(ctx, func(tx Tx) error {
-		var err error
-		p, err = tx.Players().Get(id)
-		return err
+	p, _, err := kept(s.kept, "player\x00"+strconv.FormatInt(id, 10), playerListRecords, func() (Player, error) {
+		var p Player
+		err := s.st.ViewOne(ctx, func(tx Tx) error {
+			var err error
+			p, err = tx.Players().Get(id)
+			return err
+		})
+		return p, err
 	})
 	return p, err
 }
@@ -164,7 +167,7 @@ func (s *playerService) List(ctx context.Context, f PlayerFilter) (Page[Player],
 	return page, err
 }
 
-// playerListRecords is what the player list reads.
+// playerListRecords is what the player list and a player's profile read.
 var playerListRecords = []string{"players"}
 
 // optID is an optional id as a key's part ("" when absent).
