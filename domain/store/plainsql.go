@@ -238,23 +238,6 @@ func (ts timestamp) Scan(v any) error {
 	return nil
 }
 
-// nullTimestamp scans a nullable timestamp column into *t: nil for NULL,
-// else as timestamp does.
-type nullTimestamp struct{ t **time.Time }
-
-func (ts nullTimestamp) Scan(v any) error {
-	if v == nil {
-		*ts.t = nil
-		return nil
-	}
-	var t time.Time
-	if err := (timestamp{&t}).Scan(v); err != nil {
-		return err
-	}
-	*ts.t = &t
-	return nil
-}
-
 // parseSQLiteTime parses a timestamp as go-sqlite3 does for a DATETIME
 // column, in UTC: the layout it writes ("2006-01-02
 // 15:04:05.999999999-07:00") by hand, any other by its list of layouts; the

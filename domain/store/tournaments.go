@@ -204,7 +204,7 @@ func (r tournamentRepo) get(id int64, lock string) (domain.Tournament, error) {
 		&t.DealsPerRound, timestamp{&t.StartsAt}, &t.Status, &t.Search, &c.Movement, &c.Rounds, &c.MitchellStep, &c.TargetScore,
 		&c.VPTable, &c.TieBreaks, &c.RestVP, &c.RestMP, &c.AbandonVP, &c.RemainingGetsRest, &c.ForbidSameClub,
 		&c.AvoidRepeatOpponents, &c.LateEntryRound, &c.TeamPairs, &c.Played, &c.Online, &t.LotsSeed, &t.CancelReason,
-		nullTimestamp{&opened}, &t.Version, timestamp{&t.CreatedAt}, timestamp{&t.UpdatedAt})
+		optStamp{&opened}, &t.Version, timestamp{&t.CreatedAt}, timestamp{&t.UpdatedAt})
 	if err != nil {
 		return domain.Tournament{}, translate(err, "tournament")
 	}
