@@ -19,7 +19,7 @@ DEFAULT_PG_URL="postgres://burraco:burraco@localhost:5432/burraco_test?sslmode=d
 step() { printf '\n== %s\n' "$*"; }
 
 # ci_tmp holds the logs of the checks that run beside the race step and the
-# binary of the conformance runs.
+# binary that the tests and the conformance runs share.
 ci_tmp=$(mktemp -d /tmp/burraco-ci-XXXXXX)
 trap 'rm -rf "$ci_tmp"' EXIT
 
@@ -108,7 +108,7 @@ redocly_lint() {
 # tables' leak property and the state conversion property tenfold, so
 # under it they play a sample (8 deals and 3 per configuration); the full
 # size (40 deals, 12 per configuration) runs here. Then the conformance
-# cases through one build of the binary: the project's own always, the
+# cases through the binary built for the tests: the project's own always, the
 # shared ones only where the checkout has ../shared beside it (a
 # standalone clone does not), and the log says which.
 unraced_checks() {
@@ -118,8 +118,7 @@ unraced_checks() {
   step "api properties (full size, no race detector)"
   go test -count=1 -run '^(TestTableNothingHiddenLeaks|TestStateConversionMatchesJSON)$' ./api
 
-  local bin=$ci_tmp/burraco
-  go build -o "$bin" ./cmd/burraco
+  local bin=$BURRACO_TEST_BINARY
   step "rules conformance (testdata/conformance)"
   "$bin" conformance testdata/conformance | sed '/^ok /d'
   if [ -d ../shared/conformance/cases ]; then
@@ -179,6 +178,10 @@ echo "TEST_DATABASE_URL=…@${TEST_DATABASE_URL#*@} CI=${CI:-}"
 # engine runs under the detector. The api package takes about 3 minutes
 # alone on two idle cores; the 30-minute limit (go test's default is 10) is
 # for a machine busy with other work, where it has passed 10 minutes.
+# One build of the binary serves the conformance runs and every package
+# whose tests start it (internal/servertest; each build links it again).
+export BURRACO_TEST_BINARY=$ci_tmp/burraco
+go build -o "$BURRACO_TEST_BINARY" ./cmd/burraco
 beside static_checks
 beside unraced_checks
 step "go test -race (all but engine); the static checks and the unraced checks run beside it"
