@@ -10,9 +10,8 @@ run:
 # PostgreSQL, the engine (its simulation sized for CI) and the api's random
 # properties at full size without the race detector, and the conformance
 # cases. The static checks and the unraced tests run beside the race step
-# at a lower priority, so that both cores stay busy: about 4 minutes on an
-# idle 2-core machine with a warm build cache (it took 7 before; about 7.5
-# minutes of CPU). Run as root, it
+# at a lower priority, so that both cores stay busy (the README's Develop
+# section has the figures). Run as root, it
 # first installs what is missing from Debian (gcc and libc6-dev, nodejs and
 # npm, postgresql), starts PostgreSQL and creates the SUPERUSER role
 # burraco (password burraco) and the database burraco_test, unless

@@ -5,7 +5,8 @@
 # properties at full size without the race detector, and the rules
 # conformance cases (the shared ones when ../shared has them). The static
 # and the unraced checks run beside the race step, niced, so that the two
-# cores stay busy: about 4 minutes on a quiet machine instead of 7.
+# cores stay busy while the race step's tests wait (on PostgreSQL, the
+# browser, the Node client) rather than after it.
 # Exits non-zero when any part fails (the logs of the parts that ran beside
 # the race step follow its own). `.ci/test.sh lint` (make lint) runs only
 # the static checks, in order, stopping at the first failure.
@@ -175,8 +176,8 @@ echo "TEST_DATABASE_URL=…@${TEST_DATABASE_URL#*@} CI=${CI:-}"
 
 # The static checks and the unraced checks run beside the race step (their
 # logs follow it); the whole fails if any part does. Every package but the
-# engine runs under the detector. The api package takes about 3 minutes
-# alone on two idle cores; the 30-minute limit (go test's default is 10) is
+# engine runs under the detector. The api package, the longest, takes about
+# 4 minutes alone on two almost idle cores; the 30-minute limit (go test's default is 10) is
 # for a machine busy with other work, where it has passed 10 minutes.
 # One build of the binary serves the conformance runs and every package
 # whose tests start it (internal/servertest; each build links it again).
