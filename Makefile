@@ -9,7 +9,9 @@ run:
 # lint, go test -race on every package but the engine on SQLite and
 # PostgreSQL, the engine (its simulation sized for CI) and the api's random
 # properties at full size without the race detector, and the conformance
-# cases. Run as root, it
+# cases. The static checks and the unraced tests run beside the race step
+# at a lower priority, so that both cores stay busy (the README's Develop
+# section has the figures). Run as root, it
 # first installs what is missing from Debian (gcc and libc6-dev, nodejs and
 # npm, chromium, postgresql), starts PostgreSQL and creates the SUPERUSER role
 # burraco (password burraco) and the database burraco_test, unless

@@ -21,7 +21,8 @@ import (
 
 // TestClubsAndPlayers walks the main flows and checks bodies and headers.
 func TestClubsAndPlayers(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		anna, tok := e.user("Anna@Example.com", "Anna Rossi")
 		if anna.Email != "anna@example.com" || anna.SiteAdmin || tok.TokenType != "Bearer" || tok.ExpiresIn != 900 || tok.RefreshToken == "" {
@@ -166,7 +167,8 @@ func problemOf(t *testing.T, res response, code string) api.Problem {
 // TestBadInput sends bad bodies, parameters and ids to every endpoint: each
 // must get a 4xx problem, never a 5xx.
 func TestBadInput(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		admin := e.siteAdmin().AccessToken
 		var club api.Club

@@ -16,7 +16,8 @@ import (
 // valid JSON but not a valid PostgreSQL text value) to every field that
 // reaches a query: each must get a 4xx problem.
 func TestOddStringsAreNot500(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		_, tok := e.user("odd@example.com", "Odd")
 		var club api.Club
@@ -49,7 +50,8 @@ func TestOddStringsAreNot500(t *testing.T) {
 // TestPlayerListFiltersCombine checks that q (name OR federation id) and
 // club_id combine with AND: a name match in another club is not listed.
 func TestPlayerListFiltersCombine(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		admin := e.siteAdmin().AccessToken
 		var a, b api.Club

@@ -15,7 +15,8 @@ import (
 // admins see every one; a referee or member only their own, the others'
 // field being absent from the JSON.
 func TestMemberEmailsOnlyForAdminsAndSelf(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		_, ownerTok := e.user("owner@club.example", "Owner")
 		var club api.Club

@@ -14,7 +14,8 @@ import (
 // request, with the clock standing still: a promoted user may act as a site
 // admin, a demoted one may not, and a deleted user's token is refused.
 func TestRightsChangeAtOnce(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		e.siteAdmin()
 		s, err := e.svc.Auth.Login(t.Context(), "root@example.com", "root-password-1")

@@ -35,7 +35,8 @@ func storedMoves(t *testing.T, db *store.DB, id int64, deal int) []domain.TableM
 // answers the first result and is played once; the key is the user's, is
 // refused for another request, and is forgotten after 24 hours.
 func TestTableMoveIdempotency(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		tb, tokens := twoHumans(e)
 		st, _ := e.state(tokens[0], tb.ID)
@@ -94,7 +95,8 @@ func (e *env) tick(want int) {
 // then the highest-value discard allowed, marked auto), from the take or
 // after the player's own take; the bot then plays and the turn comes back.
 func TestTableTurnClock(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		tb, tok := clockTable(e, 30, 0)
 		st, _ := e.state(tok, tb.ID)
@@ -165,7 +167,8 @@ func TestTableTurnClock(t *testing.T) {
 // turn; when a player's match clock runs out the deal is ended by referee
 // (its record readable and replayable) and the match is lost.
 func TestTableMatchClock(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		tb, tok := clockTable(e, 0, 60)
 		st, _ := e.state(tok, tb.ID)

@@ -18,7 +18,8 @@ import (
 // record (with timeout_at) replays to the stored score. Only the club's
 // referees and admins may call it, once per deal, and only while playing.
 func TestTableRefereeTimeOut(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		_, owner := e.user("olga@example.com", "Olga")
 		_, sara := e.user("sara@example.com", "Sara")
@@ -88,7 +89,8 @@ func TestTableRefereeTimeOut(t *testing.T) {
 // deal is ended by the server (its record replays), the match is lost by
 // that team, the table is finished with result abandoned and who left.
 func TestTableAbandon(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		tb, tokens := twoHumans(e)
 		st, _ := e.state(tokens[0], tb.ID)
@@ -116,7 +118,8 @@ func TestTableAbandon(t *testing.T) {
 // table's grace period forfeits at the next tick; 0 turns it off; a
 // shorter turn clock plays the turn instead; the setting is validated.
 func TestTableGraceForfeit(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		_, tok := e.user("sara@example.com", "Sara")
 		newGrace := func(grace *int, turn int) api.Table {

@@ -19,7 +19,8 @@ import (
 // sent all at once; the limit is per user, and a finished table frees its
 // place.
 func TestOpenTablesPerUserLimited(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnvServices(t, db, domain.Config{MaxOpenTables: 3})
 		playing, tokens := twoHumans(e) // anna's first table, playing
 		anna, bruno := tokens[0], tokens[1]

@@ -16,7 +16,8 @@ import (
 // a club table with options and clocks, a private table (its invite code
 // shown to its creator), a started table with a user and a bot seated.
 func TestLobbyShowsEachTableAsItsGetDoes(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		_, a := e.user("anna@example.com", "Anna")
 		_, b := e.user("bruno@example.com", "Bruno")
@@ -55,7 +56,8 @@ func TestLobbyShowsEachTableAsItsGetDoes(t *testing.T) {
 // sent back, a 304 with no body; after a change of a table on the page
 // (a player joins), or for another caller who sees other tables, a 200.
 func TestLobbyAnswers304UntilAPageChanges(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		_, a := e.user("anna@example.com", "Anna")
 		_, b := e.user("bruno@example.com", "Bruno")
@@ -84,7 +86,8 @@ func TestLobbyAnswers304UntilAPageChanges(t *testing.T) {
 // anonymous caller are not, whoever read the page first; and the same
 // page read again after a change of one table shows the change.
 func TestLobbyKeepsEachCallersAnswer(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		_, a := e.user("anna@example.com", "Anna")
 		_, b := e.user("bruno@example.com", "Bruno")

@@ -89,7 +89,8 @@ func notation(t *testing.T, raw json.RawMessage) api.MoveNotation {
 // same moves, which are the moves stored; and the whole deal's feed,
 // applied in order to the deal as dealt, gives the position stored.
 func TestBotMovesAppearOneByOne(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		srv := httptest.NewServer(e.h)
 		defer srv.Close()
@@ -231,11 +232,12 @@ func sameJSON(t *testing.T, want, got any) string {
 // taken), and no card in the item at all but the notation's and the public
 // ones; of its own moves, the human is shown each card it drew.
 func TestMoveFeedNeverShowsAHiddenCard(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		rules   string
 		players int
 	}{{"fibur", 4}, {"fechado", 2}, {"aberto", 2}}
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		_, tok := e.user("sara@example.com", "Sara")
 		_, spec := e.user("vito@example.com", "Vito")
@@ -317,7 +319,8 @@ func checkFeedItem(t *testing.T, rules engine.RuleSet, seat int, item api.Played
 // TestMoveFeedRefusals: each way a read of the move feed is refused, with
 // its status and code.
 func TestMoveFeedRefusals(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		tb, tokens := twoHumans(e)
 		_, stranger := e.user("vito@example.com", "Vito")

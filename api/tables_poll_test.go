@@ -15,7 +15,8 @@ import (
 // TestTableStateETag: the ETag names the table, version and seat only
 // (never the token); If-None-Match gives 304 until something changes.
 func TestTableStateETag(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		tb, tokens := twoHumans(e)
 		_, spec := e.user("vito@example.com", "Vito")

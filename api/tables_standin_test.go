@@ -79,7 +79,8 @@ func onlyBy(bys []string, by string) bool {
 // poll marks them returning, and they take the seat back at their next
 // turn, their moves marked by player.
 func TestTableAbsentPlayerStoodInByBotUntilBackAtNextTurn(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		tb, tokens := standInTable(e, api.TableCreateRequest{Match: &api.MatchFormat{Deals: 2}, GraceSeconds: ptr(60),
 			AbsentPolicy: "bot"})
@@ -145,7 +146,8 @@ func TestTableAbsentPlayerStoodInByBotUntilBackAtNextTurn(t *testing.T) {
 // for who tries a move (never on turn: the bot plays at once) is refused,
 // and marked returning by the attempt.
 func TestTableAbsentPlayerMoveAttemptMarksThemBack(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		tb, tokens := standInTable(e, api.TableCreateRequest{Match: &api.MatchFormat{Deals: 2}, GraceSeconds: ptr(60),
 			AbsentPolicy: "bot"})
@@ -169,7 +171,8 @@ func TestTableAbsentPlayerMoveAttemptMarksThemBack(t *testing.T) {
 // TestTableForfeitPolicyStillForfeits: absent policy forfeit (the
 // default) keeps forfeiting; an unknown policy is refused.
 func TestTableForfeitPolicyStillForfeits(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		tb, tokens := standInTable(e, api.TableCreateRequest{GraceSeconds: ptr(60)})
 		if tb.AbsentPolicy != "forfeit" {
@@ -196,7 +199,8 @@ func TestTableForfeitPolicyStillForfeits(t *testing.T) {
 // next turn after a request of theirs. Only the referee, with a reason,
 // for a human seat of a running match, once.
 func TestTableRefereeReplacesPlayerByBot(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		tb, tokens := standInTable(e, api.TableCreateRequest{Match: &api.MatchFormat{Deals: 2}, GraceSeconds: ptr(0)})
 		c := chooser{rand.New(rand.NewPCG(3, 9))}
@@ -260,7 +264,8 @@ func TestTableRefereeReplacesPlayerByBot(t *testing.T) {
 // with that deal although its format asks for more; the record keeps the
 // time-out. A deadline not in the future is refused.
 func TestTableDeadlineCallsTimeOutAndEndsMatchWithThatDeal(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		_, tok := e.user("sara@example.com", "Sara")
 		deadline := e.clock.Now().Add(30 * time.Minute)
@@ -314,7 +319,8 @@ func TestTableDeadlineCallsTimeOutAndEndsMatchWithThatDeal(t *testing.T) {
 // after the referee's own time-out gives no more turns (the call stands)
 // and still ends the match with that deal.
 func TestTableDeadlineAfterRefereeTimeOutKeepsTheCall(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		_, tok := e.user("sara@example.com", "Sara")
 		deadline := e.clock.Now().Add(time.Hour)
@@ -364,7 +370,8 @@ func TestTableAbsentPlayerLongPollMarksThemBack(t *testing.T) {
 // TestTableAbsentPlayerReadingTheTableMarksThemBack: reading the table or
 // its moves is a request of the player's too.
 func TestTableAbsentPlayerReadingTheTableMarksThemBack(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		tb, tokens := standInTable(e, api.TableCreateRequest{Match: &api.MatchFormat{Deals: 2}, GraceSeconds: ptr(60),
 			AbsentPolicy: "bot"})

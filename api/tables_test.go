@@ -422,7 +422,8 @@ func twoHumans(e *env) (api.Table, [2]string) {
 // TestTableMoveRefusals: each way a move is refused, with its status and
 // code, and that a refused move changes nothing.
 func TestTableMoveRefusals(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		tb, tokens := twoHumans(e)
 		_, other := e.user("carla@example.com", "Carla")
@@ -485,7 +486,8 @@ func invalidMeld(g *engine.Game, seat int) (engine.Move, string) {
 // filters and paging, private tables behind their invite code, club tables
 // for members, seats (join, leave, bots) and starting.
 func TestTableLobbyAndSeats(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		_, a := e.user("anna@example.com", "Anna")
 		_, b := e.user("bruno@example.com", "Bruno")

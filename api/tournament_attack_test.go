@@ -20,7 +20,8 @@ import (
 // entered; the same entry without them is accepted, and the staff may set
 // them as they may change them later.
 func TestSelfEntryCannotSetFeeOrSeed(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		te := newTourneyEnv(t, db)
 		id := te.tournament(domain.PairsTournament, 3, domain.SetupInput{Movement: new(domain.MovementDanish), Rounds: new(3)})
 		te.lifecycle(id, te.director, "open_registration")
@@ -80,7 +81,8 @@ func TestSelfEntryCannotSetFeeOrSeed(t *testing.T) {
 // At a table he does not sit at, and for a referee who does not play, a
 // referee's entries are confirmed at once and he confirms either side's.
 func TestSeatedRefereeCannotConfirmOwnSide(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		te := newTourneyEnv(t, db)
 		id := te.tournament(domain.PairsTournament, 3, domain.SetupInput{Movement: new(domain.MovementDanish), Rounds: new(3)})
 		refProf, partner := te.player("Renato Arbitro", true), te.player("Paola Compagna", true)
@@ -178,7 +180,8 @@ func TestSeatedRefereeCannotConfirmOwnSide(t *testing.T) {
 // later version and by a server that starts afresh (no name held in
 // memory).
 func TestDeletedPlayerKeepsNameInResults(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		te := newTourneyEnv(t, db)
 		id := te.tournament(domain.PairsTournament, 3, domain.SetupInput{Movement: new(domain.MovementDanish), Rounds: new(1)})
 		te.lifecycle(id, te.director, "open_registration")
@@ -223,7 +226,8 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 // ETag, also after the sheet moved on meanwhile (issue 19: it answered the
 // sheet as it was now), and appends nothing.
 func TestIdempotentRetryAnswersTheFirstAnswer(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		te := newTourneyEnv(t, db)
 		id := te.tournament(domain.PairsTournament, 3, domain.SetupInput{Movement: new(domain.MovementDanish), Rounds: new(1)})
 		te.lifecycle(id, te.director, "open_registration")

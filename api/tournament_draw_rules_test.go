@@ -17,7 +17,8 @@ import (
 // at creation and by a patch, and read back from the database, on SQLite and
 // PostgreSQL.
 func TestAvoidRepeatOpponentsIsOffByDefaultAndStored(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		te := newTourneyEnv(t, db)
 		create := func(avoid *bool) api.Tournament {
 			var out api.Tournament

@@ -17,7 +17,8 @@ import (
 // referee, a draft included; someone in none sees an empty list, and
 // nobody logged out sees anything.
 func TestMyTournamentsListsEnteredAndRefereedWithTheCurrentTable(t *testing.T) {
-	storetest.Each(t, testMyTournaments)
+	t.Parallel()
+	storetest.EachParallel(t, testMyTournaments)
 }
 
 func testMyTournaments(t *testing.T, db *store.DB) {
@@ -77,7 +78,8 @@ func testMyTournaments(t *testing.T, db *store.DB) {
 // members get 404 and do not; taken off, they no longer see it. On SQLite
 // and PostgreSQL (the list's query).
 func TestAssignedRefereeSeesTheDraftTheyReferee(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		te := newTourneyEnv(t, db)
 		draft := te.tournament(domain.PairsTournament, 3, domain.SetupInput{})
 		listed := func(token string) bool {

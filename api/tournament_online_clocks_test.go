@@ -55,7 +55,8 @@ func (te *tourneyEnv) tickAny() {
 // the seat; the sheet completes. Fails before the wiring (the table's
 // policy was forfeit: the side forfeited).
 func TestOnlineTournamentAbsentPlayerStoodInByBotThenTakesTheSeatBack(t *testing.T) {
-	storetest.Each(t, testOnlineAbsentStandIn)
+	t.Parallel()
+	storetest.EachParallel(t, testOnlineAbsentStandIn)
 }
 
 func testOnlineAbsentStandIn(t *testing.T, db *store.DB) {
@@ -154,7 +155,8 @@ func testOnlineAbsentStandIn(t *testing.T, db *store.DB) {
 // scores through RULES §10's table. Fails before the wiring (no deadline:
 // the tick changes nothing).
 func TestOnlineRoundTimeLimitTimesOutEveryUnfinishedTableAndTheSheetsComplete(t *testing.T) {
-	storetest.Each(t, testOnlineRoundTimeLimit)
+	t.Parallel()
+	storetest.EachParallel(t, testOnlineRoundTimeLimit)
 }
 
 func testOnlineRoundTimeLimit(t *testing.T, db *store.DB) {
@@ -266,7 +268,8 @@ func testOnlineRoundTimeLimit(t *testing.T, db *store.DB) {
 // the table may not; the sheet is not touched. Fails before (the
 // replacement stayed at the table).
 func TestOnlineTournamentRefereeStandInIsInTheAuditTrail(t *testing.T) {
-	storetest.Each(t, testOnlineRefereeStandIn)
+	t.Parallel()
+	storetest.EachParallel(t, testOnlineRefereeStandIn)
 }
 
 func testOnlineRefereeStandIn(t *testing.T, db *store.DB) {
@@ -310,7 +313,8 @@ func testOnlineRefereeStandIn(t *testing.T, db *store.DB) {
 // member of the club do not see the table. With staff_watch off the staff
 // do not see it (only the round's starter, its creator, does).
 func TestOnlineTournamentStaffWatchLetsItsRefereesWatchAsSpectatorsAndRule(t *testing.T) {
-	storetest.Each(t, testOnlineStaffWatch)
+	t.Parallel()
+	storetest.EachParallel(t, testOnlineStaffWatch)
 }
 
 func testOnlineStaffWatch(t *testing.T, db *store.DB) {

@@ -31,7 +31,8 @@ import (
 // says) and corrects an engine-confirmed deal with a reason; both are in
 // the audit trail.
 func TestOnlineDanishPlayedByPollingClientsAndBotsToPublishedResults(t *testing.T) {
-	storetest.Each(t, testOnlineDanish)
+	t.Parallel()
+	storetest.EachParallel(t, testOnlineDanish)
 }
 
 func testOnlineDanish(t *testing.T, db *store.DB) {

@@ -17,7 +17,8 @@ import (
 // an online tournament back to live keeps its settings for later; a live
 // tournament given no settings is played online with the defaults.
 func TestTournamentPlayedOnlineIsStoredWithItsSettings(t *testing.T) {
-	storetest.Each(t, testPlayedOnlineStored)
+	t.Parallel()
+	storetest.EachParallel(t, testPlayedOnlineStored)
 }
 
 func testPlayedOnlineStored(t *testing.T, db *store.DB) {
@@ -100,7 +101,8 @@ func testOnlineSettingsInPart(t *testing.T, db *store.DB) {
 // played live (they are kept for when it is played online); an unknown
 // played is refused too.
 func TestTournamentOnlineSettingsRefusedWithEveryField(t *testing.T) {
-	storetest.Each(t, testOnlineSettingsRefused)
+	t.Parallel()
+	storetest.EachParallel(t, testOnlineSettingsRefused)
 }
 
 func testOnlineSettingsRefused(t *testing.T, db *store.DB) {

@@ -44,7 +44,8 @@ func (te *tourneyEnv) onlineTournament(deals int, setup domain.SetupInput, botPa
 // round closes with no score entered by hand, and a score by hand is
 // refused with online_sheet.
 func TestOnlineRoundOpensOneTablePerPairingAndTheEngineFillsTheSheets(t *testing.T) {
-	storetest.Each(t, testOnlineRoundBots)
+	t.Parallel()
+	storetest.EachParallel(t, testOnlineRoundBots)
 }
 
 func testOnlineRoundBots(t *testing.T, db *store.DB) {
@@ -107,7 +108,8 @@ func (te *tourneyEnv) dealRecord(table int64, deal int) [2]int {
 // final is drawn between the winners. Starting a started round again is
 // refused and opens no second set of tables.
 func TestOnlineKnockoutTablesPlayToTheTargetAndAStartIsNotRepeated(t *testing.T) {
-	storetest.Each(t, testOnlineKnockout)
+	t.Parallel()
+	storetest.EachParallel(t, testOnlineKnockout)
 }
 
 func testOnlineKnockout(t *testing.T, db *store.DB) {
@@ -164,7 +166,8 @@ func sameSet(a, b []int64) bool {
 // abandonment by their entry in the same transaction (with the reason, in
 // the audit trail), and the round closes.
 func TestOnlineTableLeftIsRuledAnAbandonmentOnTheSheet(t *testing.T) {
-	storetest.Each(t, testOnlineLeft)
+	t.Parallel()
+	storetest.EachParallel(t, testOnlineLeft)
 }
 
 func testOnlineLeft(t *testing.T, db *store.DB) {
@@ -194,7 +197,8 @@ func testOnlineLeft(t *testing.T, db *store.DB) {
 // published, with no online tables and no events; the retry opens each
 // table once.
 func TestOnlineRoundStartIsAllOrNothing(t *testing.T) {
-	storetest.Each(t, testOnlineStartAtomic)
+	t.Parallel()
+	storetest.EachParallel(t, testOnlineStartAtomic)
 }
 
 func testOnlineStartAtomic(t *testing.T, db *store.DB) {

@@ -36,7 +36,8 @@ func pollStandings(e *env, id int64, etag string) response {
 // made behind the server's back (by SQL, which no feed reports) is not
 // seen; one made through the server is, at once.
 func TestStandings304ComesFromMemory(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		te := newTourneyEnv(t, db)
 		id, r, etag := runningTournament(te)
 		if db.Dialect() == store.Postgres {
@@ -160,7 +161,8 @@ func tournamentListeners(t *testing.T, db *store.DB) []int {
 // answers are kept per version and served again while it holds; scores
 // entered make the next reads show them at once.
 func TestKeptRoundsAndStandingsFollowScores(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		te := newTourneyEnv(t, db)
 		id, r, _ := runningTournament(te)
 		before := te.round(id, 1)

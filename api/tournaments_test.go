@@ -17,7 +17,8 @@ import (
 // and a frontend's (list and show), and checks bodies, headers and the
 // refusals on the way.
 func TestTournaments(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		_, tok := e.user("segretaria@example.com", "Sara")
 		secretary := tok.AccessToken
@@ -245,7 +246,8 @@ const twoDealJSON = `{"name":"2-deal","bands":[{"from":0,"to":30,"winner":10,"lo
 // table and tie-breaks, reads them back, and goes back to the built-in
 // table with builtin_vp_table.
 func TestTournamentSetupThroughTheAPI(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		admin := e.siteAdmin().AccessToken
 		var club api.Club
@@ -282,7 +284,8 @@ func TestTournamentSetupThroughTheAPI(t *testing.T) {
 // TestTournamentRefereesThroughTheAPI assigns the club's referee, lists and
 // takes them off, and refuses a plain member with not_a_referee.
 func TestTournamentRefereesThroughTheAPI(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		owner, tok := e.user("owner@example.com", "Olga")
 		var club api.Club

@@ -57,6 +57,7 @@ func visitPositions(t *testing.T, deals int, visit func(g *Game)) {
 // of hands of at most 12 cards (pools of at most 13 for the fechado pickup),
 // every wild placement and every combination of melds: they must agree.
 func TestSearchComplete(t *testing.T) {
+	t.Parallel()
 	deals := 12
 	if testing.Short() {
 		deals = 2

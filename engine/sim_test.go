@@ -263,11 +263,12 @@ func botName(uniform bool) string {
 // configuration. BURRACO_SIM_DEALS=N sets it for every configuration (the
 // deep run: N=1000 plays 2,000 complete deals per rule set and player
 // count). Otherwise it is sized for CI, where the engine runs without the
-// race detector: 100 with each bot (200 complete deals) for each rule set
-// and player count, 50 for the option mixes; fewer under -short, and 50
-// under the race detector, which slows play down about tenfold. Every size
-// but -short's meets each rule the tallies look for (checkSimStats).
-func simDeals(t *testing.T, options bool) int {
+// race detector beside the other packages' race step: 50 with each bot
+// (100 complete deals) for each rule set and player count and each option
+// mix, which meets each rule the tallies look for (checkSimStats); 15
+// under -short, which need not. (CI played 100 per bot for the plain
+// configurations until make test had to fit in 4 minutes on two cores.)
+func simDeals(t *testing.T) int {
 	if s := os.Getenv("BURRACO_SIM_DEALS"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 {
@@ -275,13 +276,10 @@ func simDeals(t *testing.T, options bool) int {
 		}
 		return n
 	}
-	switch {
-	case testing.Short():
+	if testing.Short() {
 		return 15
-	case raceEnabled, options:
-		return 50
 	}
-	return 100
+	return 50
 }
 
 // TestRandomPlay plays complete deals of every configuration (rule set,
@@ -300,7 +298,7 @@ func TestRandomPlay(t *testing.T) {
 		if c.opts != nil {
 			name += "/options"
 		}
-		deals := simDeals(t, c.opts != nil)
+		deals := simDeals(t)
 		for _, uniform := range []bool{false, true} {
 			name := name + "/" + botName(uniform)
 			t.Run(name, func(t *testing.T) {

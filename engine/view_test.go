@@ -13,6 +13,7 @@ import (
 // cards named anywhere in the JSON, counted, must be among the public cards
 // (melds, rows, the visible pile) and the seat's own hand.
 func TestViewHidesSecrets(t *testing.T) {
+	t.Parallel() // it and the simulation are most of the engine's time
 	deals := 10
 	switch {
 	case testing.Short():
@@ -176,6 +177,7 @@ func TestViewFechadoPileHidden(t *testing.T) {
 // same JSON. Once the deal is over the hands are shown for the score, so
 // only the stock, the pots and the pile are permuted.
 func TestViewDependsOnlyOnSeen(t *testing.T) {
+	t.Parallel()
 	deals := 6
 	if testing.Short() || raceEnabled {
 		deals = 1

@@ -303,6 +303,7 @@ func waitText(t *testing.T, ctx context.Context, sel, want string) string {
 // the API's accounts, keeps the session for the other pages, and a wrong
 // password says so in the page's language, with the form left as typed.
 func TestSignInPageSignsInAndGoesOn(t *testing.T) {
+	t.Parallel() // a browser and a server of its own
 	b := newBrowser(t)
 	srv := startServer(t)
 	u := register(t, srv.URL, "anna@example.com", "Anna")

@@ -259,6 +259,7 @@ func pageWidth(t *testing.T, ctx context.Context) int {
 // person who directs nothing is refused plainly; the printable pages of
 // the tournament fit a 360 px phone.
 func TestBrowserConsoleRunsATournament(t *testing.T) {
+	t.Parallel() // a browser and a server of its own
 	b := newBrowser(t)
 	srv := startServer(t)
 	c := directorOpensClub(t, srv.URL)
@@ -488,6 +489,7 @@ func TestBrowserConsoleRunsATournament(t *testing.T) {
 // (counted from the round's start, then from the table's last entry or
 // confirmation).
 func TestBrowserConsoleTellsWhereEachTableIs(t *testing.T) {
+	t.Parallel() // a browser and a server of its own
 	b := newBrowser(t)
 	srv := httptest.NewServer(router())
 	t.Cleanup(srv.Close)

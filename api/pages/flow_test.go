@@ -182,6 +182,7 @@ func dropFirstAnswer(t *testing.T, ctx context.Context, round, table int) (keys 
 // referee in the console too; only the club is made through the API
 // (director_test.go): the console has no form for it.
 func TestBrowserTournamentRoomScoresARound(t *testing.T) {
+	t.Parallel() // a browser and a server of its own
 	b := newBrowser(t)
 	srv := startServer(t)
 	c := directorOpensClub(t, srv.URL)

@@ -41,6 +41,7 @@ func openHall(t *testing.T, b *browser, base string, id int64) (hallTiming, func
 // its first page is measured against an 8-entry hall in the same run (the
 // budget is under 1 s; reported, not asserted: speed is not a unit test).
 func TestBrowserHallDisplayPages100Entries(t *testing.T) {
+	t.Parallel() // a browser and a server of its own
 	b := newBrowser(t)
 	srv := startServer(t)
 	c := directorOpensClub(t, srv.URL)

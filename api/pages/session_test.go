@@ -14,6 +14,7 @@ import (
 // typed. A player of another table who opens this table's pad is told
 // plainly that only its players and the referees can use it.
 func TestBrowserPadKeepsTypedWorkWhenTheSessionEnds(t *testing.T) {
+	t.Parallel() // a browser and a server of its own
 	b := newBrowser(t)
 	srv := startServer(t)
 	c := directorOpensClub(t, srv.URL)

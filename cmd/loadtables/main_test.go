@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/burraco/burraco/domain/store/storetest"
+	"github.com/burraco/burraco/internal/servertest"
 )
 
 // TestTablesNeverStallUnderLoad plays a small evening through the load
@@ -23,7 +24,9 @@ func TestTablesNeverStallUnderLoad(t *testing.T) {
 	}{
 		{"sqlite", func(*testing.T) []string { return nil }},
 		{"postgres-two-processes", func(t *testing.T) []string {
-			return []string{"-db", "postgres", "-processes", "2", "-postgres", storetest.PostgresURL(t)}
+			// The sqlite run builds the binary itself; this one takes
+			// servertest's (the one .ci/test.sh built for every package).
+			return []string{"-db", "postgres", "-processes", "2", "-postgres", storetest.PostgresURL(t), "-binary", servertest.Binary(t)}
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

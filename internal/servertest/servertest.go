@@ -281,13 +281,26 @@ func Run(m *testing.M) int {
 	return m.Run()
 }
 
+// BinaryEnv names a binary already built from this checkout that Binary
+// returns instead of building one: .ci/test.sh builds cmd/burraco once for
+// all the packages that start it (each build links it again, about 4 s of
+// CPU with cgo's external linker).
+const BinaryEnv = "BURRACO_TEST_BINARY"
+
 // Binary returns the path of cmd/burraco built from the module the test
-// runs in: one build per test process under Run, one per test otherwise.
-// Under -short it skips the test instead.
+// runs in: the one BinaryEnv names if it is set, else one build per test
+// process under Run, one per test otherwise. Under -short it skips the
+// test instead.
 func Binary(t testing.TB) string {
 	t.Helper()
 	if testing.Short() { // make quick: building the binary takes a minute cold
 		t.Skip("servertest: the binary is not built under -short")
+	}
+	if bin := os.Getenv(BinaryEnv); bin != "" {
+		if _, err := os.Stat(bin); err != nil {
+			t.Fatalf("servertest: %s: %v", BinaryEnv, err)
+		}
+		return bin
 	}
 	if buildDir == "" {
 		bin := filepath.Join(t.TempDir(), "burraco")

@@ -12,6 +12,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -29,10 +30,60 @@ import (
 const DefaultPostgresURL = "postgres://burraco:burraco@localhost:5432/burraco_test?sslmode=disable"
 
 // SQLite returns a fresh, migrated SQLite database in a temporary file,
-// closed when the test ends.
+// closed when the test ends. The file is a copy of one migrated once per
+// test process (sqliteTemplate): migrating a new file costs about 0.1 s of
+// CPU, 0.2 s under the race detector, and the test suites open hundreds.
 func SQLite(t testing.TB) *store.DB {
 	t.Helper()
-	return open(t, filepath.Join(t.TempDir(), "burraco.db"))
+	path := filepath.Join(t.TempDir(), "burraco.db")
+	if err := os.WriteFile(path, sqliteTemplate(t), 0o600); err != nil {
+		t.Fatalf("storetest: copy the migrated template: %v", err)
+	}
+	return open(t, path)
+}
+
+var sqliteMigrated struct {
+	once  sync.Once
+	bytes []byte
+	err   error
+}
+
+// sqliteTemplate returns the bytes of a freshly migrated SQLite file, made
+// on first use in a directory removed at once: the file is checkpointed
+// and closed, so that it holds everything (no -wal beside it). open
+// migrates each copy again, which finds nothing to do, so a test's
+// database is still exactly what migrations.Up makes.
+func sqliteTemplate(t testing.TB) []byte {
+	t.Helper()
+	sqliteMigrated.once.Do(func() {
+		dir, err := os.MkdirTemp("", "storetest-template-")
+		if err != nil {
+			sqliteMigrated.err = err
+			return
+		}
+		defer os.RemoveAll(dir)
+		sqliteMigrated.bytes, sqliteMigrated.err = migratedSQLite(filepath.Join(dir, "burraco.db"))
+	})
+	if sqliteMigrated.err != nil {
+		t.Fatalf("storetest: migrate the SQLite template: %v", sqliteMigrated.err)
+	}
+	return sqliteMigrated.bytes
+}
+
+func migratedSQLite(path string) ([]byte, error) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	_, err = migrations.Up(ctx, db.SQL(), db.Dialect())
+	if err == nil {
+		_, err = db.SQL().ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
+	}
+	if err = errors.Join(err, db.Close()); err != nil {
+		return nil, err
+	}
+	return os.ReadFile(path)
 }
 
 // SQLiteURL returns the location of a fresh, unmigrated SQLite file.
@@ -74,6 +125,25 @@ func PostgresURL(t testing.TB) string {
 	}
 	q := u.Query()
 	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return asyncCommit(u.String())
+}
+
+// asyncCommit adds synchronous_commit=off to a PostgreSQL URL (a run-time
+// parameter of each of its connections) unless it sets the parameter: a
+// test's commits need not wait for the WAL's flush to disk, which halves
+// the time of migrating a schema. Other connections see them at once all
+// the same; only a crash of the PostgreSQL server itself could lose them,
+// and no test stages one.
+func asyncCommit(databaseURL string) string {
+	u, err := url.Parse(databaseURL)
+	if err != nil {
+		return databaseURL // PostgresURL and adminDB report it
+	}
+	q := u.Query()
+	if !q.Has("synchronous_commit") {
+		q.Set("synchronous_commit", "off")
+	}
 	u.RawQuery = q.Encode()
 	return u.String()
 }
@@ -142,7 +212,7 @@ var admin struct {
 func adminDB(t testing.TB) *sql.DB {
 	t.Helper()
 	admin.once.Do(func() {
-		admin.db, admin.err = sql.Open("pgx", baseURL())
+		admin.db, admin.err = sql.Open("pgx", asyncCommit(baseURL()))
 		if admin.err != nil {
 			return
 		}
