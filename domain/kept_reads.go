@@ -8,13 +8,13 @@ import (
 )
 
 // keptReads keeps the answers of reads that many callers repeat (the
-// lobby, the player list) while nothing they read has changed, as the
-// storage's write marks tell (WriteMarks): the next caller is answered
-// from memory, without a query, and the API answers it with the body it
-// encoded for the first (the page's Stamp). A read is kept only when no
-// write to its records was under way while it ran, and for at most
-// keptReadMaxAge: a write the store cannot see (another process on a
-// SQLite file, a change made by hand) shows within that time.
+// lobby, the player list, a profile) while nothing they read has changed,
+// as the storage's write marks tell (WriteMarks): the next caller is
+// answered from memory, without a query, and the API answers a list with
+// the body it encoded for the first (the page's Stamp). A read is kept
+// only when no write to its records was under way while it ran, and for at
+// most Config.KeptReadsMaxAge: a write the store cannot see (another
+// process on a SQLite file, a change made by hand) shows within that time.
 //
 // A kept answer is shared by every caller: whatever read returns must
 // not be changed by its callers.
