@@ -256,15 +256,7 @@ func TestTournamentPlayConcurrentEntriesAtTwoTablesBothLand(t *testing.T) {
 	each(t, func(t *testing.T, f *fixture) {
 		pf := newPlayField(f, 1)
 		svc, id := f.svc.Play, pf.t.ID
-		act(f, svc, pf.owner, id, tourney.OpenRegistration{})
-		for k := range 4 {
-			a, b := pf.players[2*k], pf.players[2*k+1]
-			act(f, svc, pf.owner, id, tourney.AddEntry{Players: []int64{playerID(f, a), playerID(f, b)}})
-		}
-		act(f, svc, pf.owner, id, tourney.CloseRegistration{})
-		act(f, svc, pf.referee, id, tourney.Start{})
-		act(f, svc, pf.referee, id, tourney.DrawRound{Round: 1})
-		started := act(f, svc, pf.referee, id, tourney.StartRound{Round: 1})
+		started := startFourPairRound(f, pf)
 		// Two processes, so that the commands race in the database too.
 		other := domain.NewServices(f.db, domain.Config{Now: f.clock.Now, PasswordParams: domain.TestPasswordParams}).Play
 		deal := tourney.DealInput{Number: 1, NS: tourney.Parts{Cards: 300, Burraco: 200, Closing: 100, Total: 600},
@@ -366,15 +358,7 @@ func TestTournamentPlayQueuedCommandsFoldAsTheLog(t *testing.T) {
 	each(t, func(t *testing.T, f *fixture) {
 		pf := newPlayField(f, 1)
 		svc, id := f.svc.Play, pf.t.ID
-		act(f, svc, pf.owner, id, tourney.OpenRegistration{})
-		for k := range 4 {
-			a, b := pf.players[2*k], pf.players[2*k+1]
-			act(f, svc, pf.owner, id, tourney.AddEntry{Players: []int64{playerID(f, a), playerID(f, b)}})
-		}
-		act(f, svc, pf.owner, id, tourney.CloseRegistration{})
-		act(f, svc, pf.referee, id, tourney.Start{})
-		act(f, svc, pf.referee, id, tourney.DrawRound{Round: 1})
-		started := act(f, svc, pf.referee, id, tourney.StartRound{Round: 1})
+		started := startFourPairRound(f, pf)
 		errs := make(chan error, 2)
 		for i, tv := range started.Snapshot.Rounds[0].Tables {
 			go func() {
@@ -413,4 +397,20 @@ func TestTournamentPlayQueuedCommandsFoldAsTheLog(t *testing.T) {
 			t.Fatalf("kept state at %d:\n%s\nthe log's at %d:\n%s", kept.Snapshot.Seq, a, fresh.Snapshot.Seq, b)
 		}
 	})
+}
+
+// startFourPairRound enters four pairs of pf's players, starts the
+// tournament and its first round (two tables), and returns the round
+// start's answer.
+func startFourPairRound(f *fixture, pf playField) domain.TournamentActed {
+	svc, id := f.svc.Play, pf.t.ID
+	act(f, svc, pf.owner, id, tourney.OpenRegistration{})
+	for k := range 4 {
+		a, b := pf.players[2*k], pf.players[2*k+1]
+		act(f, svc, pf.owner, id, tourney.AddEntry{Players: []int64{playerID(f, a), playerID(f, b)}})
+	}
+	act(f, svc, pf.owner, id, tourney.CloseRegistration{})
+	act(f, svc, pf.referee, id, tourney.Start{})
+	act(f, svc, pf.referee, id, tourney.DrawRound{Round: 1})
+	return act(f, svc, pf.referee, id, tourney.StartRound{Round: 1})
 }

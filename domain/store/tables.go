@@ -258,19 +258,15 @@ func (r tableRepo) lockCached(id int64) (domain.Table, bool, error) {
 	} else if err != nil {
 		return domain.Table{}, false, translate(err, "table")
 	}
-	row, ok := t.tables.get(id, version)
+	if t.changedSeats[id] {
+		return domain.Table{}, false, nil
+	}
+	row, seats, ok := r.cached(id, version)
 	if !ok {
 		return domain.Table{}, false, nil
 	}
-	seats, ok := t.tables.seatsAt(id, version)
-	if !ok || t.changedSeats[id] {
-		return domain.Table{}, false, nil
-	}
 	t.remember(row)
-	if t.lockedSeats == nil {
-		t.lockedSeats = map[int64][]domain.Seat{}
-	}
-	t.lockedSeats[id] = slices.Clone(seats)
+	t.lockSeats(id, seats)
 	tb := row.domain()
 	tb.Seats = seats
 	return tb, true, nil
@@ -278,20 +274,27 @@ func (r tableRepo) lockCached(id int64) (domain.Table, bool, error) {
 
 // Cached implements domain.TableRepo.
 func (r tableRepo) Cached(id, version int64) (domain.Table, bool) {
-	if r.t.tables == nil {
-		return domain.Table{}, false
-	}
-	row, ok := r.t.tables.get(id, version)
-	if !ok {
-		return domain.Table{}, false
-	}
-	seats, ok := r.t.tables.seatsAt(id, version)
+	row, seats, ok := r.cached(id, version)
 	if !ok {
 		return domain.Table{}, false
 	}
 	t := row.domain()
 	t.Seats = seats
 	return t, true
+}
+
+// cached is the row and a copy of the seats of table id at version, when
+// the table cache holds both.
+func (r tableRepo) cached(id, version int64) (tableRow, []domain.Seat, bool) {
+	if r.t.tables == nil {
+		return tableRow{}, nil, false
+	}
+	row, ok := r.t.tables.get(id, version)
+	if !ok {
+		return tableRow{}, nil, false
+	}
+	seats, ok := r.t.tables.seatsAt(id, version)
+	return row, seats, ok
 }
 
 // byID reads a table and its seats in plain SQL (every move and every
@@ -332,10 +335,7 @@ func (r tableRepo) byID(id int64, lock bool) (domain.Table, error) {
 	}
 	if lock {
 		t.remember(row)
-		if t.lockedSeats == nil {
-			t.lockedSeats = map[int64][]domain.Seat{}
-		}
-		t.lockedSeats[id] = slices.Clone(seats)
+		t.lockSeats(id, seats)
 	}
 	if !t.changedSeats[id] {
 		t.committedSeats = append(t.committedSeats, tableSeats{id: id, version: version, seats: slices.Clone(seats)})
@@ -508,6 +508,15 @@ func (r tableRepo) Update(t domain.Table) error {
 		r.t.committedSeats = append(r.t.committedSeats, tableSeats{id: t.ID, version: row.Version, seats: slices.Clone(seats)})
 	}
 	return r.announce(t.ID, t.Version)
+}
+
+// lockSeats keeps the seats of a table this transaction locked, as read
+// under the lock.
+func (t *tx) lockSeats(id int64, seats []domain.Seat) {
+	if t.lockedSeats == nil {
+		t.lockedSeats = map[int64][]domain.Seat{}
+	}
+	t.lockedSeats[id] = slices.Clone(seats)
 }
 
 // seatsChanged notes that this transaction changes a table's seats: what
