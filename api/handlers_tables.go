@@ -81,9 +81,7 @@ func (s *server) listTables(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return s.respondStamped(w, r, p.Stamp, func() any {
-		return TableList{Items: mapSlice(p.Items, tableOut), Total: p.Total, Limit: p.Limit, Offset: p.Offset}
-	})
+	return respondStampedPage(s, w, r, p, domain.Table.ShownStamp, func(t domain.Table) any { return tableOut(t) })
 }
 
 // bool reads an optional boolean parameter; false when absent.

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+
+	"github.com/burraco/burraco/domain"
 )
 
 // stampedBodies keeps answers encoded, by the stamp the domain gave what
@@ -38,11 +40,71 @@ func (c *stampedBodies) put(stamp string, body []byte) {
 	c.m[stamp] = body
 }
 
+// respondStampedPage is respondStamped for a page of items that each have a
+// stamp of their own (itemStamp: two items with one stamp are encoded
+// alike): a page not kept encoded is put together from its items' kept
+// encodings, encoding only the items not kept. A lobby page changes with
+// every move at one of its tables; the page after a move then costs the
+// encoding of that one table, not of twenty. The answer is the bytes
+// encodeJSON makes of the page (out's items, then total, limit and offset,
+// as the list types declare them).
+func respondStampedPage[T any](s *server, w http.ResponseWriter, r *http.Request, p domain.Page[T], itemStamp func(T) string, out func(T) any) error {
+	return s.respondStampedBody(w, r, p.Stamp, func() ([]byte, error) {
+		var buf bytes.Buffer
+		buf.WriteString(`{"items":[`)
+		for i, item := range p.Items {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			key := itemStamp(item)
+			body, ok := s.stampedItems.get(key)
+			if !ok {
+				var one bytes.Buffer
+				if err := encodeJSON(&one, out(item)); err != nil {
+					return nil, err
+				}
+				body = bytes.TrimSuffix(one.Bytes(), []byte("\n"))
+				s.stampedItems.put(key, body)
+			}
+			buf.Write(body)
+		}
+		buf.WriteString(`],"total":`)
+		buf.WriteString(strconv.Itoa(p.Total))
+		buf.WriteString(`,"limit":`)
+		buf.WriteString(strconv.Itoa(p.Limit))
+		buf.WriteString(`,"offset":`)
+		buf.WriteString(strconv.Itoa(p.Offset))
+		buf.WriteString("}\n")
+		return buf.Bytes(), nil
+	}, func() any { return pageOut(p, out) })
+}
+
+// pageOut is the page as encodeJSON encodes it whole.
+func pageOut[T any](p domain.Page[T], out func(T) any) any {
+	return struct {
+		Items  []any `json:"items"`
+		Total  int   `json:"total"`
+		Limit  int   `json:"limit"`
+		Offset int   `json:"offset"`
+	}{mapSlice(p.Items, out), p.Total, p.Limit, p.Offset}
+}
+
 // respondStamped sends the answer build makes, whose content stamp names,
 // as 200 with the stamp as ETag, or 304 when If-None-Match names it; the
 // encoded answer is kept for the next reader of that stamp. Without a
 // stamp it is respondTagged.
 func (s *server) respondStamped(w http.ResponseWriter, r *http.Request, stamp string, build func() any) error {
+	return s.respondStampedBody(w, r, stamp, func() ([]byte, error) {
+		var buf bytes.Buffer
+		err := encodeJSON(&buf, build())
+		return buf.Bytes(), err
+	}, build)
+}
+
+// respondStampedBody is respondStamped with the stamped answer's bytes
+// made by encode, and build's answer sent as respondTagged does when there
+// is no stamp.
+func (s *server) respondStampedBody(w http.ResponseWriter, r *http.Request, stamp string, encode func() ([]byte, error), build func() any) error {
 	if stamp == "" {
 		return respondTagged(w, r, build())
 	}
@@ -52,11 +114,10 @@ func (s *server) respondStamped(w http.ResponseWriter, r *http.Request, stamp st
 	}
 	body, ok := s.stamped.get(stamp)
 	if !ok {
-		var buf bytes.Buffer
-		if err := encodeJSON(&buf, build()); err != nil {
+		var err error
+		if body, err = encode(); err != nil {
 			return err
 		}
-		body = buf.Bytes()
 		s.stamped.put(stamp, body)
 	}
 	h := w.Header()

@@ -129,11 +129,12 @@ type server struct {
 	proxies clientaddr.TrustedProxies
 	states  *stateCache // tables' marshalled states per version and seat (polls)
 	// playBodies are tournaments' encoded standings and rounds per version (hall screens)
-	playBodies *playBodies
-	stamped    *stampedBodies         // stamped lists' encoded answers (the lobby)
-	polls      *ratelimit.Holds       // long polls held open per caller
-	streams    *ratelimit.Holds       // event streams held open per caller
-	specJSON   func() ([]byte, error) // cfg.OpenAPI as JSON, converted once
+	playBodies   *playBodies
+	stamped      *stampedBodies         // stamped lists' encoded answers (the lobby)
+	stampedItems *stampedBodies         // stamped lists' items encoded (the lobby's tables, by domain.Table.ShownStamp)
+	polls        *ratelimit.Holds       // long polls held open per caller
+	streams      *ratelimit.Holds       // event streams held open per caller
+	specJSON     func() ([]byte, error) // cfg.OpenAPI as JSON, converted once
 }
 
 // NewServer returns the HTTP handler of the whole API: /api/v1, the health
@@ -144,20 +145,21 @@ func NewServer(cfg Config, svc domain.Services, db Pinger, log *slog.Logger) htt
 		panic("api: Config.JWTSecret must be at least 32 bytes")
 	}
 	s := &server{
-		cfg:        cfg,
-		states:     newStateCache(),
-		playBodies: newPlayBodies(),
-		stamped:    newStampedBodies(),
-		polls:      ratelimit.NewHolds(cfg.MaxLongPolls),
-		streams:    ratelimit.NewHolds(cfg.MaxEventStreams),
-		svc:        svc,
-		db:         db,
-		log:        log,
-		reqLog:     logs.RequestLoggerOf(log.Handler()),
-		tokens:     tokenIssuer{secret: cfg.JWTSecret, ttl: cfg.AccessTokenTTL, now: cfg.Now, verified: newTokenCache()},
-		limiter:    ratelimit.New(cfg.AuthPerMinute, cfg.AuthBurst, cfg.RateLimitKeys, cfg.Now),
-		proxies:    clientaddr.TrustedProxies(cfg.TrustedProxies),
-		specJSON:   specJSONOnce(cfg.OpenAPI),
+		cfg:          cfg,
+		states:       newStateCache(),
+		playBodies:   newPlayBodies(),
+		stamped:      newStampedBodies(),
+		stampedItems: newStampedBodies(),
+		polls:        ratelimit.NewHolds(cfg.MaxLongPolls),
+		streams:      ratelimit.NewHolds(cfg.MaxEventStreams),
+		svc:          svc,
+		db:           db,
+		log:          log,
+		reqLog:       logs.RequestLoggerOf(log.Handler()),
+		tokens:       tokenIssuer{secret: cfg.JWTSecret, ttl: cfg.AccessTokenTTL, now: cfg.Now, verified: newTokenCache()},
+		limiter:      ratelimit.New(cfg.AuthPerMinute, cfg.AuthBurst, cfg.RateLimitKeys, cfg.Now),
+		proxies:      clientaddr.TrustedProxies(cfg.TrustedProxies),
+		specJSON:     specJSONOnce(cfg.OpenAPI),
 	}
 	return front{Router: s.routes(), s: s}
 }

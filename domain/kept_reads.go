@@ -82,3 +82,30 @@ func kept[T any](k *keptReads, key string, records []string, read func() (T, err
 	k.m[key] = keptRead{mark: mark, at: now, value: value, stamp: stamp}
 	return value, stamp, nil
 }
+
+// keptFresh is kept for a read whose value may also change without its
+// mark moving, in ways fresh knows how to follow from memory (a lobby
+// page's tables move to newer versions: the page stays the same tables).
+// fresh brings the value up to date and says whether it changed it; the
+// value it made replaces the kept one, so that the next caller starts from
+// it.
+func keptFresh[T any](k *keptReads, key string, records []string, read func() (T, error),
+	fresh func(T) (T, bool, error)) (T, error) {
+	value, stamp, err := kept(k, key, records, read)
+	if err != nil {
+		return value, err
+	}
+	newer, changed, err := fresh(value)
+	if err != nil || !changed {
+		return newer, err
+	}
+	if stamp != "" {
+		k.mu.Lock()
+		if e, ok := k.m[key]; ok && e.stamp == stamp {
+			e.value = newer
+			k.m[key] = e
+		}
+		k.mu.Unlock()
+	}
+	return newer, nil
+}

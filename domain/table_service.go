@@ -321,7 +321,7 @@ func (s *tableService) List(ctx context.Context, actor Actor, f TableFilter) (Pa
 	// shown to their own tables): the caller is part of the key.
 	key := fmt.Sprintf("tables\x00%d\x00%t\x00%s\x00%s\x00%s\x00%t\x00%d\x00%d", actor.UserID, f.OpenSeats, f.Rules,
 		optID(f.ClubID), f.Status, f.Mine, f.Limit, f.Offset)
-	page, _, err := kept(s.kept, key, lobbyRecords, func() (Page[Table], error) {
+	read := func() (Page[Table], error) {
 		page := Page[Table]{Limit: f.Limit, Offset: f.Offset}
 		err := s.st.View(ctx, func(tx Tx) error {
 			var err error
@@ -333,19 +333,60 @@ func (s *tableService) List(ctx context.Context, actor Actor, f TableFilter) (Pa
 		}
 		page.Stamp = tablesStamp(page)
 		return page, err
+	}
+	return keptFresh(s.kept, key, lobbyRecords, read, func(p Page[Table]) (Page[Table], bool, error) {
+		return s.newestTables(ctx, actor, p, read)
 	})
-	return page, err
 }
 
-// lobbyRecords is what a lobby page reads: the tables' rows, their seats
-// and the seated users' names.
-var lobbyRecords = []string{"tables", "table_seats", "users"}
+// lobbyRecords is what decides which tables a lobby page lists, and in
+// what order (tableRepo.List): the tables' columns its filters read (an
+// INSERT adds a table, and any DELETE counts as a write to every column),
+// their seats, and the seated users' names. A move writes none of them: a
+// page kept is then shown with each table at its newest version
+// (newestTables), and read again only when a table joins or leaves it.
+var lobbyRecords = []string{"tables.private", "tables.creator_id", "tables.status", "tables.free_seats",
+	"tables.rules", "tables.club_id", "table_seats", "users.name"}
 
-// tablesStamp is a lobby page's Stamp: a table's row and seats are the
-// same at one version for good (every change bumps it), so the page is
-// told apart by its paging, its tables' ids and versions, and what does
-// not follow the version: whether the caller is shown the invite code,
-// and the seated users' names.
+// newestTables is a lobby page with each table at the newest version this
+// process knows of (its own commits, and other processes' as its table
+// feed hears them), from the store's memory, and whether that changed it: a
+// move changes its table's version, not the page. When a newer version is
+// not in memory the page is read again (read). A table whose change this
+// process did not hear (another process on a SQLite file) shows at the
+// version read, for at most Config.KeptReadsMaxAge, as any kept read.
+func (s *tableService) newestTables(ctx context.Context, actor Actor, page Page[Table], read func() (Page[Table], error)) (Page[Table], bool, error) {
+	newer := map[int]int64{} // item → its newest version
+	for i, t := range page.Items {
+		if newest, ok := s.notes.newest(t.ID); ok && newest > t.Version {
+			newer[i] = newest
+		}
+	}
+	if len(newer) == 0 {
+		return page, false, nil
+	}
+	items := slices.Clone(page.Items) // a kept page is shared
+	err := s.st.ViewOne(ctx, func(tx Tx) error {
+		for i, version := range newer {
+			t, ok := tx.Tables().Cached(items[i].ID, version)
+			if !ok {
+				return errNotInMemory
+			}
+			items[i] = forViewer(t, actor)
+		}
+		return nil
+	})
+	if err != nil {
+		p, err := read()
+		return p, err == nil, err
+	}
+	page.Items = items
+	page.Stamp = tablesStamp(page)
+	return page, true, nil
+}
+
+// tablesStamp is a lobby page's Stamp: its paging and its tables'
+// ShownStamp.
 func tablesStamp(p Page[Table]) string {
 	h := fnv.New64a()
 	var b []byte
@@ -356,26 +397,38 @@ func tablesStamp(p Page[Table]) string {
 	b = strconv.AppendInt(b, int64(p.Offset), 10)
 	for _, t := range p.Items {
 		b = append(b, '|')
-		b = strconv.AppendInt(b, t.ID, 10)
-		b = append(b, '.')
-		b = strconv.AppendInt(b, t.Version, 10)
-		for _, str := range append([]string{t.InviteCode}, seatNames(t)...) {
-			b = append(b, '.')
-			b = strconv.AppendInt(b, int64(len(str)), 10) // no name can end another's
-			b = append(b, ':')
-			b = append(b, str...)
-		}
+		b = t.appendShownStamp(b)
 	}
 	_, _ = h.Write(b)
 	return "t" + strconv.FormatUint(h.Sum64(), 36)
 }
 
-func seatNames(t Table) []string {
-	names := make([]string, len(t.Seats))
-	for i, s := range t.Seats {
-		names[i] = s.UserName
+// ShownStamp names the table as a lobby shows it to its caller: a
+// table's row and seats are the same at one version for good (every
+// change bumps it), so it is told apart by its id and version and what
+// does not follow the version: whether the caller is shown the invite
+// code, and the seated users' names. Two tables with one ShownStamp are
+// shown the same.
+func (t Table) ShownStamp() string { return string(t.appendShownStamp(nil)) }
+
+func (t Table) appendShownStamp(b []byte) []byte {
+	b = strconv.AppendInt(b, t.ID, 10)
+	b = append(b, '.')
+	b = strconv.AppendInt(b, t.Version, 10)
+	b = appendStampPart(b, t.InviteCode)
+	for _, s := range t.Seats {
+		b = appendStampPart(b, s.UserName)
 	}
-	return names
+	return b
+}
+
+// appendStampPart appends str with its length first: no name can end
+// another's.
+func appendStampPart(b []byte, str string) []byte {
+	b = append(b, '.')
+	b = strconv.AppendInt(b, int64(len(str)), 10)
+	b = append(b, ':')
+	return append(b, str...)
 }
 
 func validRuleSet(id RuleSet) bool {

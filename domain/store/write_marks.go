@@ -2,6 +2,9 @@ package store
 
 import (
 	"context"
+	"math/rand/v2"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -25,6 +28,13 @@ import (
 // as a write to every table: foreign keys' ON DELETE actions write tables
 // the statement does not name.
 //
+// Columns: a read that depends on some columns of a table only (the
+// lobby's page depends on which tables match its filter, not on their
+// play) may name them as "table.column": such a mark moves with every
+// UPDATE that sets that column and every other write to the table (an
+// INSERT adds rows), but not with an UPDATE of other columns. An UPDATE
+// whose SET list cannot be read counts as setting every column.
+//
 // Other processes: on PostgreSQL each write transaction that wrote
 // something sends the tables' names with pg_notify (delivered when it
 // commits), and each process listens; until it listens, and whenever its
@@ -36,6 +46,10 @@ import (
 
 // allTables is the pseudo-table of the writes that may touch any table.
 const allTables = "*"
+
+// allColumns is the pseudo-column of a table's writes that may touch any of
+// its columns ("table.*").
+const allColumns = ".*"
 
 // writesChannel is the SQL expression of the channel of the current
 // schema (see tablesChannel).
@@ -54,10 +68,16 @@ type writeMarks struct {
 	listening bool // PostgreSQL: other processes' writes are heard (SQLite: always)
 	follow    sync.Once
 	stop      context.CancelFunc // ends the PostgreSQL listener
+	// origin ends this DB's notifications ("@<origin>"), so that it does
+	// not count its own writes, which it counted as they ended, a second
+	// time when it hears them: a read kept between the two would be read
+	// again for nothing.
+	origin string
 }
 
 func newWriteMarks(listening bool) *writeMarks {
-	return &writeMarks{gen: map[string]uint64{}, inFlight: map[string]int{}, listening: listening}
+	return &writeMarks{gen: map[string]uint64{}, inFlight: map[string]int{}, listening: listening,
+		origin: "@" + strconv.FormatUint(rand.Uint64(), 36)}
 }
 
 // Mark implements domain.WriteMarks.
@@ -77,6 +97,15 @@ func (db *DB) Mark(tables ...string) (uint64, bool) {
 			return 0, false
 		}
 		mark += m.gen[t]
+		if table, _, column := strings.Cut(t, "."); column {
+			// table.column: also every write to the table that is not an
+			// UPDATE of named columns.
+			all := table + allColumns
+			if m.inFlight[all] > 0 {
+				return 0, false
+			}
+			mark += m.gen[all]
+		}
 	}
 	return mark, true
 }
@@ -89,6 +118,16 @@ func (m *writeMarks) wrote(tables ...string) {
 	for _, t := range tables {
 		m.gen[t]++
 	}
+}
+
+// heard counts the records of a notification (records joined by commas,
+// the sender's origin last), unless this DB sent it.
+func (m *writeMarks) heard(payload string) {
+	records := strings.Split(payload, ",")
+	if slices.Contains(records, m.origin) {
+		return
+	}
+	m.wrote(slices.DeleteFunc(records, func(r string) bool { return strings.HasPrefix(r, "@") })...)
 }
 
 func (m *writeMarks) setListening(on bool) {
@@ -116,23 +155,101 @@ type writeSet struct {
 
 func (m *writeMarks) begin() *writeSet { return &writeSet{marks: m} }
 
-// note counts the statement's table as in flight, once per transaction.
+// note counts what the statement writes as in flight, each record once
+// per transaction.
 func (w *writeSet) note(statement string) {
-	table, write := writtenTable(statement)
-	if !write {
+	records := writtenRecords(statement)
+	if len(records) == 0 {
 		return
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	for _, t := range w.tables {
-		if t == table {
-			return
+	for _, r := range records {
+		if slices.Contains(w.tables, r) {
+			continue
+		}
+		w.tables = append(w.tables, r)
+		w.marks.mu.Lock()
+		w.marks.inFlight[r]++
+		w.marks.mu.Unlock()
+	}
+}
+
+// writtenRecords is what a statement writes, as marks count it: its table
+// (writtenTable), and for an UPDATE each column it sets ("table.column"),
+// for any other write to a table "table.*". Nothing for a statement that
+// does not write.
+func writtenRecords(statement string) []string {
+	table, write := writtenTable(statement)
+	switch {
+	case !write:
+		return nil
+	case table == allTables:
+		return []string{allTables}
+	}
+	columns, ok := setColumns(statement)
+	if !ok {
+		return []string{table, table + allColumns}
+	}
+	records := make([]string, 0, 1+len(columns))
+	records = append(records, table)
+	for _, c := range columns {
+		records = append(records, table+"."+c)
+	}
+	return records
+}
+
+// setColumns reads the columns an UPDATE's SET list assigns
+// ("UPDATE t SET a = $1, "b"=?, c = COALESCE(c, 1) WHERE ..."); ok is false
+// for an INSERT, or when the list is not one of plain column = expression.
+func setColumns(statement string) (columns []string, ok bool) {
+	upper := strings.ToUpper(statement)
+	start := strings.Index(upper, " SET ")
+	if !strings.HasPrefix(strings.TrimSpace(upper), "UPDATE") || start < 0 {
+		return nil, false
+	}
+	rest := statement[start+len(" SET "):]
+	depth, quote, from := 0, byte(0), 0
+	var items []string
+	for i := 0; i <= len(rest); i++ {
+		if i == len(rest) {
+			items = append(items, rest[from:])
+			break
+		}
+		c := rest[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+			continue
+		case c == '\'' || c == '"' || c == '`':
+			quote = c
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case c == ',' && depth == 0:
+			items = append(items, rest[from:i])
+			from = i + 1
+		}
+		if depth == 0 && (c == ' ' || c == '\n' || c == '\t') {
+			word := strings.ToUpper(strings.TrimLeft(rest[i:], " \n\t"))
+			if strings.HasPrefix(word, "WHERE ") || strings.HasPrefix(word, "RETURNING ") || strings.HasPrefix(word, "FROM ") {
+				items = append(items, rest[from:i])
+				break
+			}
 		}
 	}
-	w.tables = append(w.tables, table)
-	w.marks.mu.Lock()
-	w.marks.inFlight[table]++
-	w.marks.mu.Unlock()
+	for _, item := range items {
+		name, _, found := strings.Cut(item, "=")
+		name = strings.Trim(strings.TrimSpace(name), "`\"")
+		if !found || name == "" || strings.ContainsAny(name, " .()'\"`") {
+			return nil, false
+		}
+		columns = append(columns, strings.ToLower(name))
+	}
+	return columns, len(columns) > 0
 }
 
 // written is the tables written, joined for pg_notify ("" when none).
@@ -216,7 +333,7 @@ func (t *tx) announceWrites(w *writeSet) error {
 	if tables == "" {
 		return nil
 	}
-	return translate(t.db.Exec("SELECT pg_notify("+writesChannel+", ?)", tables).Error, "write")
+	return translate(t.db.Exec("SELECT pg_notify("+writesChannel+", ?)", tables+","+w.marks.origin).Error, "write")
 }
 
 // followWrites starts listening for other processes' writes (PostgreSQL),
@@ -229,5 +346,5 @@ func (db *DB) followWrites() {
 	go db.follow(ctx, feed{name: writesListenerName, channel: writesChannel,
 		listening: func() { db.marks.setListening(true) },
 		lost:      func() { db.marks.setListening(false) },
-		payload:   func(p string) { db.marks.wrote(strings.Split(p, ",")...) }})
+		payload:   db.marks.heard})
 }

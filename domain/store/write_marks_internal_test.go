@@ -1,6 +1,9 @@
 package store
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestWrittenTableIsTheOneAnInsertOrUpdateNames(t *testing.T) {
 	tests := []struct {
@@ -25,6 +28,31 @@ func TestWrittenTableIsTheOneAnInsertOrUpdateNames(t *testing.T) {
 		table, write := writtenTable(tt.statement)
 		if table != tt.table || write != tt.write {
 			t.Errorf("%q: %q, %v; want %q, %v", tt.statement, table, write, tt.table, tt.write)
+		}
+	}
+}
+
+func TestWrittenRecordsNameTheColumnsAnUpdateSets(t *testing.T) {
+	tests := []struct {
+		statement string
+		records   []string
+	}{
+		{"UPDATE tables SET version = $1, updated_at = $2 WHERE id = $3",
+			[]string{"tables", "tables.version", "tables.updated_at"}},
+		{"UPDATE `tables` SET `version`=?,`Status`=? WHERE `id` = ? AND version = ?",
+			[]string{"tables", "tables.version", "tables.status"}},
+		{`UPDATE "public"."tables" SET "state"=COALESCE(state, '{"a":1, "b":2}'), clock = clock + (1, 2) RETURNING id`,
+			[]string{"tables", "tables.state", "tables.clock"}},
+		{"UPDATE players SET name = 'a, b = c'\nWHERE id = 1", []string{"players", "players.name"}},
+		{"UPDATE tables SET (a, b) = (1, 2)", []string{"tables", "tables.*"}},
+		{"UPDATE tables SET t.a = 1", []string{"tables", "tables.*"}},
+		{"INSERT INTO tables (id) VALUES (1)", []string{"tables", "tables.*"}},
+		{"DELETE FROM tables WHERE id = 1", []string{"*"}},
+		{"SELECT 1", nil},
+	}
+	for _, tt := range tests {
+		if got := writtenRecords(tt.statement); !slices.Equal(got, tt.records) {
+			t.Errorf("%q: %q, want %q", tt.statement, got, tt.records)
 		}
 	}
 }

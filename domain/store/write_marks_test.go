@@ -109,6 +109,35 @@ func TestMarkMovesWithTheWritesOfItsTablesOnly(t *testing.T) {
 	})
 }
 
+// TestColumnMarkMovesWithWritesOfItsColumn: a mark of table.column moves
+// with an UPDATE that sets the column and with an INSERT into the table,
+// not with an UPDATE of other columns; the table's mark moves with all.
+func TestColumnMarkMovesWithWritesOfItsColumn(t *testing.T) {
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		name, admin, users := markOf(t, db, "users.name"), markOf(t, db, "users.site_admin"), markOf(t, db, "users")
+		u := domain.User{Name: "Anna", Email: "anna@example.com", CreatedAt: time.Now(), UpdatedAt: time.Now()}
+		if err := db.InTx(ctx, func(tx domain.Tx) error { return tx.Users().Create(&u, "hash") }); err != nil {
+			t.Fatal(err)
+		}
+		for record, before := range map[string]uint64{"users.name": name, "users.site_admin": admin, "users": users} {
+			if markOf(t, db, record) == before {
+				t.Errorf("a user created: the mark of %s did not move", record)
+			}
+		}
+		name, admin, users = markOf(t, db, "users.name"), markOf(t, db, "users.site_admin"), markOf(t, db, "users")
+		if err := db.InTx(ctx, func(tx domain.Tx) error { return tx.Users().SetSiteAdmin(u.ID, true, time.Now()) }); err != nil {
+			t.Fatal(err)
+		}
+		if markOf(t, db, "users.name") != name {
+			t.Error("site_admin set: the mark of users.name moved")
+		}
+		if markOf(t, db, "users.site_admin") == admin || markOf(t, db, "users") == users {
+			t.Error("site_admin set: the mark of users.site_admin or of users did not move")
+		}
+	})
+}
+
 // TestMarkHearsAnotherProcessesWrites: two processes on one PostgreSQL
 // database; B's mark of players moves when A creates a player.
 func TestMarkHearsAnotherProcessesWrites(t *testing.T) {
