@@ -431,7 +431,19 @@ func (s *server) playMove(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	w.Header().Set("ETag", tableETag(id, st.Table.Version, st.Seat))
-	return respond(w, http.StatusOK, tableStateOut(st))
+	if st.Seat < 0 || st.TurnLeft != nil || st.MatchLeft != nil {
+		return respond(w, http.StatusOK, tableStateOut(st))
+	}
+	// The mover's state at the new version, which their next poll reads:
+	// encoded once, for both.
+	body, err := json.Marshal(tableStateOut(st))
+	if err != nil {
+		return err
+	}
+	body = append(body, '\n') // as respond writes it
+	s.states.offer(id, st.Table.Version, st.Seat, body)
+	writeBody(w, body)
+	return nil
 }
 
 // callTimeOut is the referee's time-out of the running deal.

@@ -38,13 +38,16 @@ func (s *server) getTournamentTable(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	out := newPlayView(read).tableOut(a.round, t)
-	etag := sheetTableETag(a, out)
+	body, etag, err := encodeSheet(a, newPlayView(read).tableOut(a.round, t))
+	if err != nil {
+		return err
+	}
 	if etagMatches(r.Header.Get("If-None-Match"), etag) {
 		return notModified(w, etag)
 	}
 	w.Header().Set("ETag", etag)
-	return respond(w, http.StatusOK, out)
+	writeBody(w, body)
+	return nil
 }
 
 // tableOf is the table at a of a snapshot, or round_not_found or
@@ -71,9 +74,13 @@ func (s *server) sheetCommand(w http.ResponseWriter, r *http.Request, a tableAdd
 	if err != nil {
 		return err
 	}
-	view := newPlayView(out.TournamentRead).tableOut(a.round, t)
-	w.Header().Set("ETag", sheetTableETag(a, view))
-	return respond(w, http.StatusOK, view)
+	body, etag, err := encodeSheet(a, newPlayView(out.TournamentRead).tableOut(a.round, t))
+	if err != nil {
+		return err
+	}
+	w.Header().Set("ETag", etag)
+	writeBody(w, body)
+	return nil
 }
 
 // versionOf is the sheet version a score command was sent with: the

@@ -108,6 +108,29 @@ func (s *server) answerState(w http.ResponseWriter, r *http.Request, id int64, i
 	return nil
 }
 
+// offer keeps body as the state of table id at version for the viewer
+// key, unless the cache holds a newer version of the table or already has
+// that viewer's: the answer to a move is the mover's state at the new
+// version, which the mover's next poll reads.
+func (c *stateCache) offer(id, version int64, key int, body []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ts := c.tables[id]
+	if ts == nil || ts.version < version {
+		if ts == nil && len(c.tables) >= maxStateTables {
+			return
+		}
+		ts = &tableStates{version: version, bodies: map[int]*stateCall{}}
+		c.tables[id] = ts
+	}
+	if ts.version != version || ts.bodies[key] != nil {
+		return
+	}
+	done := make(chan struct{})
+	close(done)
+	ts.bodies[key] = &stateCall{done: done, body: body, ok: true}
+}
+
 // stateBody reads the state for the cache: ok only when it is the state of
 // exactly version and seat, without clocks.
 func (s *server) stateBody(r *http.Request, id int64, invite string, version int64, seat int) ([]byte, bool) {

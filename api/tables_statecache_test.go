@@ -93,3 +93,44 @@ func TestTableStateCacheKeepsViewersApart(t *testing.T) {
 		}
 	}
 }
+
+// TestMoveAnswerIsTheMoversNextPoll: the answer to a move is kept as the
+// mover's state at the new version: the mover's next poll answers the same
+// bytes and ETag, which are those a server with nothing in memory reads.
+func TestMoveAnswerIsTheMoversNextPoll(t *testing.T) {
+	t.Parallel()
+	db := storetest.SQLite(t)
+	e := newEnv(t, db)
+	tb, tokens := twoHumans(e)
+	st, _ := e.state(tokens[0], tb.ID)
+	for range 6 {
+		token := tokens[st.View.Turn]
+		st, _ = e.state(token, tb.ID) // the mover's hand
+		var moved response
+		if st.View.Phase == "take" {
+			moved = e.do(req{Method: "POST", Path: tablePath(tb.ID, "moves"), Token: token,
+				Body: fmt.Sprintf(`{"move":"draw","version":%d}`, st.Version)})
+		} else {
+			for _, card := range st.View.Hand {
+				moved = e.do(req{Method: "POST", Path: tablePath(tb.ID, "moves"), Token: token,
+					Body: fmt.Sprintf(`{"move":"discard","card":%q,"version":%d}`, card, st.Version)})
+				if moved.Status != 422 {
+					break
+				}
+			}
+		}
+		if moved.Status != 200 {
+			t.Fatalf("move: status %d: %s", moved.Status, moved.Body)
+		}
+		polled := e.do(req{Method: "GET", Path: tablePath(tb.ID, "state"), Token: token})
+		cold := newEnv(t, db).do(req{Method: "GET", Path: tablePath(tb.ID, "state"), Token: token})
+		for name, r := range map[string]response{"the mover's poll": polled, "a cold server's read": cold} {
+			if r.Status != 200 || string(r.Body) != string(moved.Body) || r.Header.Get("ETag") != moved.Header.Get("ETag") ||
+				r.Header.Get("Content-Type") != moved.Header.Get("Content-Type") {
+				t.Fatalf("%s: %d %s %s\n%s\nthe move's answer: %s %s\n%s", name, r.Status, r.Header.Get("ETag"),
+					r.Header.Get("Content-Type"), r.Body, moved.Header.Get("ETag"), moved.Header.Get("Content-Type"), moved.Body)
+			}
+		}
+		st, _ = e.state(tokens[0], tb.ID)
+	}
+}

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -106,9 +107,25 @@ func sheetETag(a tableAddress, sheet int64, digest ...uint64) string {
 // one sheet gets 304 while other tables are scored.
 func sheetTableETag(a tableAddress, out TournamentTable) string {
 	body, _ := json.Marshal(out) // plain structs: cannot fail
+	return sheetBodyETag(a, out.Version, body)
+}
+
+// sheetBodyETag is sheetTableETag of the table encoded as body (with or
+// without encodeJSON's newline).
+func sheetBodyETag(a tableAddress, version int64, body []byte) string {
 	h := fnv.New64a()
-	_, _ = h.Write(body)
-	return sheetETag(a, out.Version, h.Sum64())
+	_, _ = h.Write(bytes.TrimSuffix(body, []byte("\n")))
+	return sheetETag(a, version, h.Sum64())
+}
+
+// encodeSheet is a table of a round as answered, encoded once for both
+// its body and its ETag.
+func encodeSheet(a tableAddress, out TournamentTable) (body []byte, etag string, err error) {
+	var buf bytes.Buffer
+	if err := encodeJSON(&buf, out); err != nil {
+		return nil, "", err
+	}
+	return buf.Bytes(), sheetBodyETag(a, out.Version, buf.Bytes()), nil
 }
 
 // sheetVersion reads the sheet's version from an If-Match header holding

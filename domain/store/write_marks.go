@@ -187,7 +187,10 @@ func writtenRecords(statement string) []string {
 	case table == allTables:
 		return []string{allTables}
 	}
-	columns, ok := setColumns(statement)
+	columns, ok := []string(nil), false
+	if words := firstWords(statement, 1); strings.EqualFold(words[0], "UPDATE") {
+		columns, ok = setColumns(statement)
+	}
 	if !ok {
 		return []string{table, table + allColumns}
 	}
@@ -203,9 +206,14 @@ func writtenRecords(statement string) []string {
 // ("UPDATE t SET a = $1, "b"=?, c = COALESCE(c, 1) WHERE ..."); ok is false
 // for an INSERT, or when the list is not one of plain column = expression.
 func setColumns(statement string) (columns []string, ok bool) {
-	upper := strings.ToUpper(statement)
-	start := strings.Index(upper, " SET ")
-	if !strings.HasPrefix(strings.TrimSpace(upper), "UPDATE") || start < 0 {
+	start := -1
+	for i := 0; i+5 <= len(statement); i++ {
+		if strings.EqualFold(statement[i:i+5], " SET ") {
+			start = i
+			break
+		}
+	}
+	if start < 0 {
 		return nil, false
 	}
 	rest := statement[start+len(" SET "):]
@@ -234,8 +242,8 @@ func setColumns(statement string) (columns []string, ok bool) {
 			from = i + 1
 		}
 		if depth == 0 && (c == ' ' || c == '\n' || c == '\t') {
-			word := strings.ToUpper(strings.TrimLeft(rest[i:], " \n\t"))
-			if strings.HasPrefix(word, "WHERE ") || strings.HasPrefix(word, "RETURNING ") || strings.HasPrefix(word, "FROM ") {
+			word := strings.TrimLeft(rest[i:], " \n\t")
+			if hasPrefixFold(word, "WHERE ") || hasPrefixFold(word, "RETURNING ") || hasPrefixFold(word, "FROM ") {
 				items = append(items, rest[from:i])
 				break
 			}
@@ -293,9 +301,7 @@ func noteWrite(ctx context.Context, statement string) {
 // write=false for a SELECT (pg_notify, a read) and the statements that end
 // or mark a transaction.
 func writtenTable(statement string) (table string, write bool) {
-	words := strings.FieldsFunc(statement, func(r rune) bool {
-		return unicode.IsSpace(r) || r == '(' || r == ','
-	})
+	words := firstWords(statement, 3)
 	if len(words) == 0 {
 		return "", false
 	}
@@ -312,6 +318,32 @@ func writtenTable(statement string) (table string, write bool) {
 		}
 	}
 	return allTables, true
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// firstWords is the statement's first n words, separated by spaces,
+// parentheses or commas: only as much of the statement is read (an INSERT
+// of a move carries its JSON).
+func firstWords(statement string, n int) []string {
+	words := make([]string, 0, n)
+	sep := func(r rune) bool { return unicode.IsSpace(r) || r == '(' || r == ',' }
+	for len(words) < n {
+		start := strings.IndexFunc(statement, func(r rune) bool { return !sep(r) })
+		if start < 0 {
+			break
+		}
+		statement = statement[start:]
+		end := strings.IndexFunc(statement, sep)
+		if end < 0 {
+			end = len(statement)
+		}
+		words = append(words, statement[:end])
+		statement = statement[end:]
+	}
+	return words
 }
 
 // tableName is an identifier without its quotes and schema.
