@@ -436,7 +436,7 @@ func (s *server) playMove(w http.ResponseWriter, r *http.Request) error {
 	}
 	// The mover's state at the new version, which their next poll reads:
 	// encoded once, for both.
-	body, err := json.Marshal(tableStateOut(st))
+	body, err := s.encodeState(st)
 	if err != nil {
 		return err
 	}

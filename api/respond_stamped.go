@@ -16,13 +16,21 @@ import (
 // respondStamped. At most maxStampedBodies answers are kept; the stamp
 // names the whole content, so a kept answer is never wrong, only dropped.
 type stampedBodies struct {
-	mu sync.Mutex
-	m  map[string][]byte
+	mu  sync.Mutex
+	m   map[string][]byte
+	max int
 }
 
-const maxStampedBodies = 1024
+// maxStampedBodies bounds the answers kept; maxStampedItems the items
+// (a table's encoding is about a kilobyte, and every move makes one).
+const (
+	maxStampedBodies = 1024
+	maxStampedItems  = 8192
+)
 
-func newStampedBodies() *stampedBodies { return &stampedBodies{m: map[string][]byte{}} }
+func newStampedBodies(max int) *stampedBodies {
+	return &stampedBodies{m: map[string][]byte{}, max: max}
+}
 
 func (c *stampedBodies) get(stamp string) ([]byte, bool) {
 	c.mu.Lock()
@@ -34,7 +42,7 @@ func (c *stampedBodies) get(stamp string) ([]byte, bool) {
 func (c *stampedBodies) put(stamp string, body []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(c.m) >= maxStampedBodies {
+	if len(c.m) >= c.max {
 		clear(c.m) // lists change as they are read: the old ones are dead
 	}
 	c.m[stamp] = body

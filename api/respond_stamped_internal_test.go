@@ -15,7 +15,7 @@ import (
 // encoded whole, before and after one of its tables changes (the other
 // tables' encodings then come from memory), and for an empty page.
 func TestStampedPageIsTheWholePagesEncoding(t *testing.T) {
-	s := &server{stamped: newStampedBodies(), stampedItems: newStampedBodies()}
+	s := &server{stamped: newStampedBodies(maxStampedBodies), stampedItems: newStampedBodies(maxStampedItems)}
 	at := time.Date(2026, 11, 26, 20, 0, 0, 0, time.UTC)
 	club, winner := int64(3), 1
 	uid1, uid2, uid5 := int64(1), int64(2), int64(5)

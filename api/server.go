@@ -131,7 +131,7 @@ type server struct {
 	// playBodies are tournaments' encoded standings and rounds per version (hall screens)
 	playBodies   *playBodies
 	stamped      *stampedBodies         // stamped lists' encoded answers (the lobby)
-	stampedItems *stampedBodies         // stamped lists' items encoded (the lobby's tables, by domain.Table.ShownStamp)
+	stampedItems *stampedBodies         // tables encoded as tableOut, by domain.Table.ShownStamp (the lobby's items, the states' table)
 	polls        *ratelimit.Holds       // long polls held open per caller
 	streams      *ratelimit.Holds       // event streams held open per caller
 	specJSON     func() ([]byte, error) // cfg.OpenAPI as JSON, converted once
@@ -148,8 +148,8 @@ func NewServer(cfg Config, svc domain.Services, db Pinger, log *slog.Logger) htt
 		cfg:          cfg,
 		states:       newStateCache(),
 		playBodies:   newPlayBodies(),
-		stamped:      newStampedBodies(),
-		stampedItems: newStampedBodies(),
+		stamped:      newStampedBodies(maxStampedBodies),
+		stampedItems: newStampedBodies(maxStampedItems),
 		polls:        ratelimit.NewHolds(cfg.MaxLongPolls),
 		streams:      ratelimit.NewHolds(cfg.MaxEventStreams),
 		svc:          svc,

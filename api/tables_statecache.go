@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -140,11 +141,56 @@ func (s *server) stateBody(r *http.Request, id int64, invite string, version int
 	if err != nil || st.Table.Version != version || st.Seat != seat || st.TurnLeft != nil || st.MatchLeft != nil {
 		return nil, false
 	}
-	b, err := json.Marshal(tableStateOut(st))
+	b, err := s.encodeState(st)
 	if err != nil {
 		return nil, false
 	}
 	return append(b, '\n'), true // as respond writes it
+}
+
+// encodeState is json.Marshal of st's answer, its table taken from the
+// tables' kept encodings (stampedItems, by domain.Table.ShownStamp), which
+// the lobby shares: the states of the seats of one version (and the lobby)
+// encode their table once. The table is the answer's first field.
+func (s *server) encodeState(st domain.TableState) ([]byte, error) {
+	out := tableStateOut(st)
+	out.Table = Table{}
+	rest, err := json.Marshal(out)
+	if err != nil {
+		return nil, err
+	}
+	prefix := zeroTablePrefix()
+	table, err := s.tableBody(st.Table)
+	if err != nil || !bytes.HasPrefix(rest, prefix) {
+		return json.Marshal(tableStateOut(st))
+	}
+	body := make([]byte, 0, len(`{"table":`)+len(table)+len(rest)-len(prefix)+1)
+	body = append(body, `{"table":`...)
+	body = append(body, table...)
+	body = append(body, ',')
+	return append(body, rest[len(prefix):]...), nil
+}
+
+// zeroTablePrefix is how a state with a zero table begins: its table and
+// the comma after it.
+var zeroTablePrefix = sync.OnceValue(func() []byte {
+	b, _ := json.Marshal(Table{}) // plain fields: cannot fail
+	return append(append([]byte(`{"table":`), b...), ',')
+})
+
+// tableBody is t's answer encoded, kept by its ShownStamp.
+func (s *server) tableBody(t domain.Table) ([]byte, error) {
+	key := t.ShownStamp()
+	if body, ok := s.stampedItems.get(key); ok {
+		return body, nil
+	}
+	var buf bytes.Buffer
+	if err := encodeJSON(&buf, tableOut(t)); err != nil {
+		return nil, err
+	}
+	body := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	s.stampedItems.put(key, body)
+	return body, nil
 }
 
 // drop forgets a failed read, so that the next caller tries again.
