@@ -372,9 +372,10 @@ func (f *tableBench) insertBaseline(b *testing.B) func(n int) time.Duration {
 // benchmark reads (headers, bodies); loader (loadgen_test.go) sends the
 // repeated ones.
 type tableConn struct {
-	c net.Conn
-	r *bufio.Reader
-	w *bufio.Writer
+	c   net.Conn
+	r   *bufio.Reader
+	w   *bufio.Writer
+	buf []byte // a request being put together
 }
 
 func (f *tableBench) dial(b *testing.B, srv *httptest.Server) *tableConn {
