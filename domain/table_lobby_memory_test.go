@@ -52,16 +52,7 @@ func TestLobbyAfterAMoveIsShownFromMemory(t *testing.T) {
 		st := &lobbyReadsDB{DB: db}
 		config := domain.Config{Now: f.clock.Now, PasswordParams: domain.TestPasswordParams, KeptReadsMaxAge: time.Hour}
 		svc := domain.NewServices(st, config)
-		tb, err := svc.Tables.Create(ctx, anna, domain.TableInput{Rules: "fibur", Players: 2})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := svc.Tables.Join(ctx, bruno, tb.ID, nil, ""); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := svc.Tables.Start(ctx, anna, tb.ID); err != nil {
-			t.Fatal(err)
-		}
+		tb := startedTwoSeats(t, svc, anna, bruno)
 		lobby := func(svc domain.Services) domain.Page[domain.Table] {
 			t.Helper()
 			p, err := svc.Tables.List(ctx, anna, domain.TableFilter{})

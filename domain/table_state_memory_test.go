@@ -57,16 +57,7 @@ func TestTableStateAfterAMoveIsReadFromMemory(t *testing.T) {
 		anna, bruno := f.user("anna@example.org"), f.user("bruno@example.org")
 		st := &tableReadsStorage{Storage: db}
 		svc := domain.NewServices(st, domain.Config{Now: f.clock.Now, PasswordParams: domain.TestPasswordParams})
-		tb, err := svc.Tables.Create(ctx, anna, domain.TableInput{Rules: "fibur", Players: 2})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := svc.Tables.Join(ctx, bruno, tb.ID, nil, ""); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := svc.Tables.Start(ctx, anna, tb.ID); err != nil {
-			t.Fatal(err)
-		}
+		tb := startedTwoSeats(t, svc, anna, bruno)
 		seats := [2]domain.Actor{anna, bruno}
 		state, err := svc.Tables.State(ctx, anna, tb.ID, "")
 		if err != nil {
@@ -101,6 +92,24 @@ func TestTableStateAfterAMoveIsReadFromMemory(t *testing.T) {
 			state, _ = svc.Tables.State(ctx, seats[state.View.Turn], tb.ID, "")
 		}
 	})
+}
+
+// startedTwoSeats is a fibur table for two that anna created and bruno
+// joined, started.
+func startedTwoSeats(t *testing.T, svc domain.Services, anna, bruno domain.Actor) domain.Table {
+	t.Helper()
+	ctx := t.Context()
+	tb, err := svc.Tables.Create(ctx, anna, domain.TableInput{Rules: "fibur", Players: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Tables.Join(ctx, bruno, tb.ID, nil, ""); err != nil {
+		t.Fatal(err)
+	}
+	if tb, err = svc.Tables.Start(ctx, anna, tb.ID); err != nil {
+		t.Fatal(err)
+	}
+	return tb
 }
 
 func mustJSON(t *testing.T, v any) string {
