@@ -95,11 +95,7 @@ func (s *server) respondEntry(w http.ResponseWriter, r *http.Request, read domai
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/entries/{entryID} [get]
 func (s *server) getTournamentEntry(w http.ResponseWriter, r *http.Request) error {
-	a, err := pathEntry(r)
-	if err != nil {
-		return err
-	}
-	read, err := s.readPlay(r, a.id)
+	a, read, err := s.entryOf(r)
 	if err != nil {
 		return err
 	}
@@ -205,11 +201,7 @@ func (s *server) withdrawTournamentEntry(w http.ResponseWriter, r *http.Request)
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/entries/{entryID}/history [get]
 func (s *server) tournamentEntryHistory(w http.ResponseWriter, r *http.Request) error {
-	a, err := pathEntry(r)
-	if err != nil {
-		return err
-	}
-	read, err := s.readPlay(r, a.id)
+	a, read, err := s.entryOf(r)
 	if err != nil {
 		return err
 	}
@@ -228,6 +220,17 @@ func pathEntry(r *http.Request) (a entryAddress, err error) {
 	}
 	a.entry, err = pathID(r, "entryID")
 	return a, err
+}
+
+// entryOf reads the entry address of the path and its tournament's state
+// as the caller.
+func (s *server) entryOf(r *http.Request) (entryAddress, domain.TournamentRead, error) {
+	a, err := pathEntry(r)
+	if err != nil {
+		return a, domain.TournamentRead{}, err
+	}
+	read, err := s.readPlay(r, a.id)
+	return a, read, err
 }
 
 // entryAddress is an entry's place in the URL path.

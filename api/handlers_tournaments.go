@@ -185,11 +185,7 @@ func (s *server) listTournamentReferees(w http.ResponseWriter, r *http.Request) 
 //	@Failure	422	{object}	Problem	"not_a_referee: the user is not a member of the tournament's club with the referee role or higher"
 //	@Router			/api/v1/tournaments/{tournamentID}/referees/{userID} [put]
 func (s *server) assignTournamentReferee(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathTournament(r)
-	if err != nil {
-		return err
-	}
-	userID, err := pathID(r, "userID")
+	id, userID, err := pathTournamentUser(r)
 	if err != nil {
 		return err
 	}
@@ -212,11 +208,7 @@ func (s *server) assignTournamentReferee(w http.ResponseWriter, r *http.Request)
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@Router			/api/v1/tournaments/{tournamentID}/referees/{userID} [delete]
 func (s *server) unassignTournamentReferee(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathTournament(r)
-	if err != nil {
-		return err
-	}
-	userID, err := pathID(r, "userID")
+	id, userID, err := pathTournamentUser(r)
 	if err != nil {
 		return err
 	}
@@ -224,4 +216,13 @@ func (s *server) unassignTournamentReferee(w http.ResponseWriter, r *http.Reques
 		return err
 	}
 	return noContent(w)
+}
+
+// pathTournamentUser reads the tournament and user ids of the path.
+func pathTournamentUser(r *http.Request) (id, userID int64, err error) {
+	if id, err = pathTournament(r); err != nil {
+		return 0, 0, err
+	}
+	userID, err = pathID(r, "userID")
+	return id, userID, err
 }

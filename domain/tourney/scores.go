@@ -92,11 +92,13 @@ func staleSheet(t *table, saw int64) error {
 	return conflict(CodeStaleSheet, "table %d's sheet is at version %d, not %d: read it again", t.Number, t.version, saw)
 }
 
-func (c EnterScore) decide(s *State, who Actor, _ pairing.Rand) (payload, string, error) {
-	if err := s.refuseOnline("entering a score"); err != nil {
+// scoreSheet is the sheet of a live table that who writes a score on
+// (doing what), and who's side of it, at the version who saw.
+func (s *State) scoreSheet(round, number int, version int64, who Actor, doing string) (*table, string, error) {
+	if err := s.refuseOnline(doing); err != nil {
 		return nil, "", err
 	}
-	_, t, err := s.sheet(c.Round, c.Table)
+	_, t, err := s.sheet(round, number)
 	if err != nil {
 		return nil, "", err
 	}
@@ -104,8 +106,16 @@ func (c EnterScore) decide(s *State, who Actor, _ pairing.Rand) (payload, string
 	if err != nil {
 		return nil, "", err
 	}
-	if c.Version != t.version {
-		return nil, "", staleSheet(t, c.Version)
+	if version != t.version {
+		return nil, "", staleSheet(t, version)
+	}
+	return t, side, nil
+}
+
+func (c EnterScore) decide(s *State, who Actor, _ pairing.Rand) (payload, string, error) {
+	_, side, err := s.scoreSheet(c.Round, c.Table, c.Version, who, "entering a score")
+	if err != nil {
+		return nil, "", err
 	}
 	return &ScoreEntered{Round: c.Round, Table: c.Table, Deals: append([]DealInput(nil), c.Deals...),
 		Side: side, Confirmed: side == ""}, "", nil
@@ -144,19 +154,9 @@ func (p *ScoreEntered) apply(s *State, e Event) {
 }
 
 func (c ConfirmScore) decide(s *State, who Actor, _ pairing.Rand) (payload, string, error) {
-	if err := s.refuseOnline("confirming a score"); err != nil {
-		return nil, "", err
-	}
-	_, t, err := s.sheet(c.Round, c.Table)
+	t, side, err := s.scoreSheet(c.Round, c.Table, c.Version, who, "confirming a score")
 	if err != nil {
 		return nil, "", err
-	}
-	side, err := s.actorSide(t, who)
-	if err != nil {
-		return nil, "", err
-	}
-	if c.Version != t.version {
-		return nil, "", staleSheet(t, c.Version)
 	}
 	nums := slices.Clone(c.Deals)
 	if len(nums) == 0 {
