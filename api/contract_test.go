@@ -108,6 +108,7 @@ func TestSecurityMatchesOpenAPI(t *testing.T) {
 // names is a code the server answers with 403, and every route that lists
 // a 403 names at least one.
 func TestForbiddenCodesListedAre403Codes(t *testing.T) {
+	t.Parallel()
 	forbidden := map[string]bool{}
 	all := map[string]int{}
 	for _, c := range api.ProblemCodes() {

@@ -72,6 +72,7 @@ func TestRootRedirectsToDocs(t *testing.T) {
 // TestOpenAPIJSONIsTheYAML serves the committed openapi.yaml and requires
 // /openapi.json to be the same document.
 func TestOpenAPIJSONIsTheYAML(t *testing.T) {
+	t.Parallel()
 	yml := readFile(t, "../openapi.yaml")
 	e := newEnv(t, storetest.SQLite(t), func(c *api.Config) { c.OpenAPI = yml })
 	res := e.must(200, req{Method: "GET", Path: "/openapi.json"}, nil)
