@@ -199,20 +199,22 @@ export TEST_DATABASE_URL="${TEST_DATABASE_URL:-$DEFAULT_PG_URL}"
 # rather than skip, when their server or tool is missing; locally they skip.
 echo "TEST_DATABASE_URL=…@${TEST_DATABASE_URL#*@} CI=${CI:-}"
 
-# go test -race ./api is the long pole (about 3 minutes alone on two
-# idle cores, less than one core of CPU: its tests wait on PostgreSQL and
-# on each other): it runs at the normal priority, and everything else runs
-# beside it, niced, filling the cores while it waits: the other packages
-# under the detector, the static checks and the unraced checks (their logs
-# follow its own); the whole fails if any part does. In one go test
-# command with the others, api finished last, after 4¼ minutes of a
-# 5-minute make test. Under the detector the tests run at go test's
-# default parallelism (the cores): with -parallel 4 the api package alone
-# finished sooner on an idle machine, but the whole of make test took
-# 6½-7 minutes and 9½ of CPU, against 5 minutes and 7¼ without it (the
-# race detector's cost grows with the goroutines running at once). The
-# 30-minute limit (go test's default is 10) is for a machine busy with
-# other work, where it has passed 10 minutes.
+# go test -race ./api is the long pole (alone on two cores: 85 s, 103 s
+# of CPU, where it took 175 s and 267 s before its tests played samples
+# under the detector; its tests wait on PostgreSQL and on each other): it
+# runs at the normal priority, and everything else runs beside it, niced,
+# filling the cores while it waits: the other packages under the
+# detector, the static checks and the unraced checks (their logs follow
+# its own); the whole fails if any part does. In one go test command with
+# the others, api finished last, after 4¼ minutes of a 5-minute make
+# test. make test then took 4 minutes and 5½ of CPU (and 51 s of the
+# PostgreSQL server's), against 6 and 9¾ before. Under the detector the
+# tests run at go test's default parallelism (the cores): with -parallel 4
+# the api package alone finished sooner on an idle machine, but the whole
+# of make test took 6½-7 minutes and 9½ of CPU, against 5 minutes and 7¼
+# without it (the race detector's cost grows with the goroutines running
+# at once). The 30-minute limit (go test's default is 10) is for a
+# machine busy with other work, where it has passed 10 minutes.
 # One build of the binary serves the conformance runs and every package
 # whose tests start it (internal/servertest; each build links it again).
 export BURRACO_TEST_BINARY=$ci_tmp/burraco
