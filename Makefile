@@ -6,17 +6,18 @@ run:
 	go run ./cmd/burraco serve
 
 # Everything CI checks (.ci/test.sh): go vet, gofmt, staticcheck, redocly
-# lint, go test -race on every package but the engine on SQLite and
-# PostgreSQL, the engine (its simulation sized for CI) and the api's random
-# properties at full size without the race detector, and the conformance
-# cases. The static checks and the unraced tests run beside the race step
-# at a lower priority, so that both cores stay busy (the README's Develop
-# section has the figures). Run as root, it
-# first installs what is missing from Debian (gcc and libc6-dev, nodejs and
-# npm, chromium, postgresql), starts PostgreSQL and creates the SUPERUSER role
-# burraco (password burraco) and the database burraco_test, unless
-# TEST_DATABASE_URL points elsewhere. staticcheck and @redocly/cli are
-# fetched through go run and npx.
+# lint, go test -race on SQLite and PostgreSQL of every package but those
+# that start no goroutine (the engine, domain/pairing, cmd/openapigen),
+# which run without the race detector at CI's size, the api tests that
+# play a sample under the detector at full size without it, and the
+# conformance cases. go test -race ./api, the long pole, runs in the
+# foreground and everything else beside it at a lower priority, so that
+# both cores stay busy (the README's Develop section has the figures).
+# Run as root, it first installs what is missing from Debian (gcc and
+# libc6-dev, nodejs and npm, chromium, postgresql), starts PostgreSQL and
+# creates the SUPERUSER role burraco (password burraco) and the database
+# burraco_test, unless TEST_DATABASE_URL points elsewhere. staticcheck and
+# @redocly/cli are fetched through go run and npx.
 test:
 	bash .ci/test.sh
 

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # The project's test command (make test): PostgreSQL for the storage and API
 # tests, go vet, gofmt, staticcheck, a lint of openapi.yaml, go test -race
-# on the whole module but the engine, the engine and the api's random
-# properties at full size without the race detector, and the rules
-# conformance cases (the shared ones when ../shared has them). The static
-# and the unraced checks run beside the race step, niced, so that the two
-# cores stay busy while the race step's tests wait (on PostgreSQL, the
-# browser, the Node client) rather than after it.
+# on the whole module but the packages that start no goroutine (the engine,
+# the pairing searches, the OpenAPI generator), those without the race
+# detector, the api tests that play a sample under the detector at full
+# size without it, and the rules conformance cases (the shared ones when
+# ../shared has them). go test -race ./api, the long pole, runs in the
+# foreground; everything else runs beside it, niced, so that the two cores
+# stay busy while its tests wait (on PostgreSQL, on each other) rather
+# than after it.
 # Exits non-zero when any part fails (the logs of the parts that ran beside
-# the race step follow its own). `.ci/test.sh lint` (make lint) runs only
+# the api's race step follow its own). `.ci/test.sh lint` (make lint) runs only
 # the static checks, in order, stopping at the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -100,24 +102,38 @@ redocly_lint() {
     sed '/╔═/,/╚═/d' | cat -s
 }
 
-# unraced_checks: what runs without the race detector. The engine starts no
-# goroutine (TestEngineIsSequential keeps it so), so the detector has
-# nothing to find there: it runs once without it, its tests at their CI
-# size (the random-play simulation: 50 deals per bot for each rule set,
-# player count and option mix; BURRACO_SIM_DEALS=1000 plays 2,000 per rule
-# set and player count, the deep run). The detector slows the
-# tables' leak property and the state conversion property tenfold, so
-# under it they play a sample (8 deals and 3 per configuration); the full
-# size (40 deals, 12 per configuration) runs here. Then the conformance
-# cases through the binary built for the tests: the project's own always, the
-# shared ones only where the checkout has ../shared beside it (a
-# standalone clone does not), and the log says which.
-unraced_checks() {
-  step "go test ./engine (CI size, no race detector)"
-  go test -count=1 ./engine
+# unraced_packages run without the race detector (unraced_checks): their
+# code starts no goroutine (TestUnracedPackagesAreSequential, in engine/,
+# keeps them so), so the detector has nothing to find in them, and it
+# slows them three- to tenfold: the engine (its simulation and properties),
+# the pairing searches and the OpenAPI generator's checks.
+unraced_packages='./engine ./domain/pairing ./cmd/openapigen'
 
-  step "api properties (full size, no race detector)"
-  go test -count=1 -run '^(TestTableNothingHiddenLeaks|TestStateConversionMatchesJSON)$' ./api
+# api_unraced names the api tests that play a sample under the race
+# detector (api/racesample_test.go: the properties and the tests that play
+# whole deals through the API and check every answer, which it slows about
+# tenfold); unraced_checks runs them at full size.
+# TestRaceSamplesRunWholeInCI fails when a test reads raceEnabled and is
+# not named here, or is named here and does not.
+api_unraced='^(TestMoveFeedNeverShowsAHiddenCard|TestStateConversionMatchesJSON|TestTableLeakFreeOtherRuleSets|TestTableMatchEveryRuleSet|TestTableNothingHiddenLeaks|TestTableTieBreakDeals)$'
+
+# unraced_checks: what runs without the race detector, once, at CI's
+# size: unraced_packages (the engine's random-play simulation plays 50
+# deals per bot for each rule set, player count and option mix, and its
+# view and search properties 3 to 5 deals per configuration;
+# BURRACO_SIM_DEALS=1000 and BURRACO_DEEP=10 are the deep runs) and the
+# api tests of api_unraced at full size (the leak property 22 tables,
+# BURRACO_LEAK_DEALS=200 the deep run). Then the conformance cases through
+# the binary built for the tests: the project's own always, the shared
+# ones only where the checkout has ../shared beside it (a standalone clone
+# does not), and the log says which.
+unraced_checks() {
+  step "go test $unraced_packages (CI size, no race detector)"
+  # shellcheck disable=SC2086 # a list of packages
+  go test -count=1 $unraced_packages
+
+  step "api tests that play a sample under the race detector (full size, no race detector)"
+  go test -count=1 -run "$api_unraced" ./api
 
   local bin=$BURRACO_TEST_BINARY
   step "rules conformance (testdata/conformance)"
@@ -128,6 +144,15 @@ unraced_checks() {
   else
     step "rules conformance: no ../shared/conformance/cases beside the repository, shared cases skipped"
   fi
+}
+
+# race_others: go test -race of the packages but api and the unraced ones.
+race_others() {
+  step "go test -race (all but api and $unraced_packages)"
+  local skip
+  skip=$(printf -- '-e github.com/burraco/burraco/%s\n' api ${unraced_packages//.\//})
+  # shellcheck disable=SC2046,SC2086 # lists of packages and of patterns
+  go test -race -count=1 -timeout 30m $(go list ./... | grep -v -x $skip)
 }
 
 # beside runs a function in the background, in a subshell (errexit,
@@ -174,24 +199,32 @@ export TEST_DATABASE_URL="${TEST_DATABASE_URL:-$DEFAULT_PG_URL}"
 # rather than skip, when their server or tool is missing; locally they skip.
 echo "TEST_DATABASE_URL=…@${TEST_DATABASE_URL#*@} CI=${CI:-}"
 
-# The static checks and the unraced checks run beside the race step (their
-# logs follow it); the whole fails if any part does. Every package but the
-# engine runs under the detector, at go test's default parallelism (the
-# cores): with -parallel 4 the api package alone finished sooner on an
-# idle machine, but the whole of make test took 6½-7 minutes and 9½ of
-# CPU, against 5 minutes and 7¼ without it (the race detector's cost grows
-# with the goroutines running at once). The 30-minute limit
-# (go test's default is 10) is for a machine busy with other work, where it
-# has passed 10 minutes.
+# go test -race ./api is the long pole (alone on two cores: 85 s, 103 s
+# of CPU, where it took 175 s and 267 s before its tests played samples
+# under the detector; its tests wait on PostgreSQL and on each other): it
+# runs at the normal priority, and everything else runs beside it, niced,
+# filling the cores while it waits: the other packages under the
+# detector, the static checks and the unraced checks (their logs follow
+# its own); the whole fails if any part does. In one go test command with
+# the others, api finished last, after 4¼ minutes of a 5-minute make
+# test. make test then took 4 minutes and 5½ of CPU (and 51 s of the
+# PostgreSQL server's), against 6 and 9¾ before. Under the detector the
+# tests run at go test's default parallelism (the cores): with -parallel 4
+# the api package alone finished sooner on an idle machine, but the whole
+# of make test took 6½-7 minutes and 9½ of CPU, against 5 minutes and 7¼
+# without it (the race detector's cost grows with the goroutines running
+# at once). The 30-minute limit (go test's default is 10) is for a
+# machine busy with other work, where it has passed 10 minutes.
 # One build of the binary serves the conformance runs and every package
 # whose tests start it (internal/servertest; each build links it again).
 export BURRACO_TEST_BINARY=$ci_tmp/burraco
 go build -o "$BURRACO_TEST_BINARY" ./cmd/burraco
+beside race_others
 beside static_checks
 beside unraced_checks
-step "go test -race (all but engine); the static checks and the unraced checks run beside it"
+step "go test -race ./api; the other packages, the static checks and the unraced checks run beside it"
 race=0
-go test -race -count=1 -timeout 30m $(go list ./... | grep -v '/engine$') || race=$?
+go test -race -count=1 -timeout 30m ./api || race=$?
 finish || race=1
 if [ "$race" != 0 ]; then
   step "FAILED"

@@ -286,6 +286,7 @@ func TestBadInput(t *testing.T) {
 // TestInvalidFieldsAreAllListed checks that a request with several invalid
 // fields gets all of them back.
 func TestInvalidFieldsAreAllListed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, storetest.SQLite(t))
 	p := problemOf(t, e.do(req{Method: "POST", Path: "/api/v1/auth/register", Body: api.RegisterRequest{Email: "nope", Password: "short"}}), "invalid_input")
 	fields := map[string]bool{}

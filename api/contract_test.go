@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -13,14 +14,25 @@ import (
 	"github.com/burraco/burraco/domain/store/storetest"
 )
 
-// loadOpenAPI reads the committed openapi.yaml.
+// loadOpenAPI returns the committed openapi.yaml, loaded once per test
+// process and shared: the contract tests only read it, and each load cost
+// them about half a second of CPU under the race detector (which would
+// also report a test that wrote to it while others read).
 func loadOpenAPI(t *testing.T) *openapi3.T {
 	t.Helper()
-	doc, err := openapi3.NewLoader().LoadFromFile("../openapi.yaml")
-	if err != nil {
-		t.Fatal(err)
+	openAPIDoc.once.Do(func() {
+		openAPIDoc.doc, openAPIDoc.err = openapi3.NewLoader().LoadFromFile("../openapi.yaml")
+	})
+	if openAPIDoc.err != nil {
+		t.Fatal(openAPIDoc.err)
 	}
-	return doc
+	return openAPIDoc.doc
+}
+
+var openAPIDoc struct {
+	once sync.Once
+	doc  *openapi3.T
+	err  error
 }
 
 // TestRoutesMatchOpenAPI checks that every route of the router is
@@ -96,6 +108,7 @@ func TestSecurityMatchesOpenAPI(t *testing.T) {
 // names is a code the server answers with 403, and every route that lists
 // a 403 names at least one.
 func TestForbiddenCodesListedAre403Codes(t *testing.T) {
+	t.Parallel()
 	forbidden := map[string]bool{}
 	all := map[string]int{}
 	for _, c := range api.ProblemCodes() {

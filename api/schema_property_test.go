@@ -60,6 +60,7 @@ func fieldNamed(p api.Problem, field, code string) bool {
 // (additionalProperties: false): each is a 400 malformed_json naming the
 // field, before anything else is looked at.
 func TestShapeRefusalsNameTheField(t *testing.T) {
+	t.Parallel()
 	x := runExamples(t)
 	keys := make([]string, 0, len(x.paths))
 	for k := range x.paths {
@@ -218,6 +219,7 @@ func probes(s *openapi3.Schema, rnd *rand.Rand, rounds int, unique func(string) 
 // or 422 naming the field. BURRACO_PROPERTY_ROUNDS (default 2) sets how
 // many random valid values each field gets.
 func TestSchemaConstraintsAreEnforced(t *testing.T) {
+	t.Parallel()
 	rounds := 2
 	if n, err := strconv.Atoi(os.Getenv("BURRACO_PROPERTY_ROUNDS")); err == nil && n >= 0 {
 		rounds = n

@@ -87,6 +87,7 @@ func meetings(r api.TournamentRound) map[[2]int64]bool {
 // standings are checked against sums the test computes with its own VP
 // table, before and after the correction and at the end.
 func TestWholeTournamentModifiedDanish16Pairs(t *testing.T) {
+	t.Parallel()
 	te := newTourneyEnv(t, storetest.SQLite(t))
 	id := te.tournament(domain.PairsTournament, 3, domain.SetupInput{Movement: new(domain.MovementModifiedDanish), Rounds: new(4)})
 	te.lifecycle(id, te.director, "open_registration")

@@ -38,6 +38,7 @@ func (te *tourneyEnv) refereeRound(id int64, rnd *rand.Rand, deals int) (api.Tou
 // pairs move one table each round, nobody meets twice, and the standings
 // are the test's own sums.
 func TestWholeTournamentMitchell12Pairs(t *testing.T) {
+	t.Parallel()
 	te := newTourneyEnv(t, storetest.SQLite(t))
 	id := te.tournament(domain.PairsTournament, 3, domain.SetupInput{Movement: new(domain.MovementMitchell), Rounds: new(5)})
 	te.lifecycle(id, te.director, "open_registration")
@@ -85,6 +86,7 @@ func TestWholeTournamentMitchell12Pairs(t *testing.T) {
 // TestWholeTournamentRoundRobin6Pairs: every pair meets every other exactly
 // once in 5 rounds.
 func TestWholeTournamentRoundRobin6Pairs(t *testing.T) {
+	t.Parallel()
 	te := newTourneyEnv(t, storetest.SQLite(t))
 	id := te.tournament(domain.PairsTournament, 3, domain.SetupInput{Movement: new(domain.MovementRoundRobin), Rounds: new(5)})
 	te.lifecycle(id, te.director, "open_registration")
@@ -118,6 +120,7 @@ func TestWholeTournamentRoundRobin6Pairs(t *testing.T) {
 // TestWholeTournamentIndividual8Players: partners change every round and
 // never repeat; each player scores their partnership's VP.
 func TestWholeTournamentIndividual8Players(t *testing.T) {
+	t.Parallel()
 	te := newTourneyEnv(t, storetest.SQLite(t))
 	id := te.tournament(domain.IndividualTournament, 3, domain.SetupInput{Movement: new(domain.MovementRandom), Rounds: new(3)})
 	te.lifecycle(id, te.director, "open_registration")
@@ -169,6 +172,7 @@ func TestWholeTournamentIndividual8Players(t *testing.T) {
 // target plays a tie-break deal that decides it; the winners meet in the
 // final, whose winner tops the standings.
 func TestWholeTournamentKnockoutDecidedByATieBreakDeal(t *testing.T) {
+	t.Parallel()
 	te := newTourneyEnv(t, storetest.SQLite(t))
 	id := te.tournament(domain.PairsTournament, 3, domain.SetupInput{Movement: new(domain.MovementKnockout), TargetScore: new(1005)})
 	te.lifecycle(id, te.director, "open_registration")
@@ -228,6 +232,7 @@ func TestWholeTournamentKnockoutDecidedByATieBreakDeal(t *testing.T) {
 // TestWholeTournamentOddFieldWithByes: 7 pairs, one bye a round, never
 // twice to the same pair; a bye scores the rest score (14 VP, 355 MP).
 func TestWholeTournamentOddFieldWithByes(t *testing.T) {
+	t.Parallel()
 	te := newTourneyEnv(t, storetest.SQLite(t))
 	id := te.tournament(domain.PairsTournament, 3, domain.SetupInput{Movement: new(domain.MovementDanish), Rounds: new(3)})
 	te.lifecycle(id, te.director, "open_registration")
@@ -271,6 +276,7 @@ func TestWholeTournamentOddFieldWithByes(t *testing.T) {
 // and the odd field left gets a bye; a player may not withdraw once the
 // tournament runs.
 func TestWholeTournamentWithdrawal(t *testing.T) {
+	t.Parallel()
 	te := newTourneyEnv(t, storetest.SQLite(t))
 	id := te.tournament(domain.PairsTournament, 3, domain.SetupInput{Movement: new(domain.MovementModifiedDanish), Rounds: new(3)})
 	te.lifecycle(id, te.director, "open_registration")

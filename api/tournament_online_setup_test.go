@@ -62,6 +62,7 @@ func testPlayedOnlineStored(t *testing.T, db *store.DB) {
 // may then watch its tables and call a time-out there. It used to be off,
 // the zero value of an absent boolean, and the referee got 404 at the table.
 func TestTournamentOnlineSettingsGivenInPartTakeTheDefaults(t *testing.T) {
+	t.Parallel()
 	storetest.Each(t, testOnlineSettingsInPart)
 }
 

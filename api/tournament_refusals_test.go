@@ -56,6 +56,7 @@ func (f *playingFixture) countEvents(kind string) int {
 
 // TestTournamentPlayRefusals: what the API refuses, by outcome.
 func TestTournamentPlayRefusals(t *testing.T) {
+	t.Parallel()
 	deal1 := api.TournamentDealInput{Number: 1, NS: parts(300, 200, 100, 0, 0), EW: parts(150, 0, 0, 40, 100)}
 	for _, tc := range []struct {
 		name string

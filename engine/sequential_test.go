@@ -4,7 +4,10 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -38,6 +41,50 @@ func TestEngineIsSequential(t *testing.T) {
 	}
 	if checked < 10 {
 		t.Fatalf("checked only %d files", checked)
+	}
+}
+
+// TestUnracedPackagesAreSequential keeps the same premise for every
+// package that .ci/test.sh runs without the race detector (its
+// unraced_packages; the engine among them): none of their non-test files
+// has a go statement or imports sync, sync/atomic or runtime. (What they
+// call of the module's other packages is tested under the detector there.)
+// Whoever needs one moves the package back under -race in .ci/test.sh.
+func TestUnracedPackagesAreSequential(t *testing.T) {
+	script, err := os.ReadFile("../.ci/test.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^unraced_packages='([^']*)'$`).FindSubmatch(script)
+	if m == nil {
+		t.Fatal(".ci/test.sh sets no unraced_packages='./a ./b'")
+	}
+	pkgs := strings.Fields(string(m[1]))
+	if !slices.Contains(pkgs, "./engine") {
+		t.Errorf("unraced_packages %q does not name ./engine", pkgs)
+	}
+	for _, pkg := range pkgs {
+		files, err := filepath.Glob(filepath.Join("..", pkg, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked := 0
+		for _, name := range files {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checked++
+			for _, msg := range concurrency(f) {
+				t.Errorf("%s: %s: .ci/test.sh runs %s without the race detector", name, msg, pkg)
+			}
+		}
+		if checked == 0 {
+			t.Errorf("unraced_packages names %s, which has no Go files", pkg)
+		}
 	}
 }
 

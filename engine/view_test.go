@@ -14,13 +14,9 @@ import (
 // (melds, rows, the visible pile) and the seat's own hand.
 func TestViewHidesSecrets(t *testing.T) {
 	t.Parallel() // it and the simulation are most of the engine's time
-	deals := 10
-	switch {
-	case testing.Short():
-		deals = 2
-	case raceEnabled:
-		deals = 3
-	}
+	// CI plays 3 deals of each configuration (about 5,000 positions, 5 s
+	// of CPU); it played 10 until make test had to fit in 4 minutes.
+	deals := propertyDeals(t, 3, 2)
 	positions := 0
 	for _, c := range simConfigs() {
 		r := c.rules(t)
@@ -178,8 +174,10 @@ func TestViewFechadoPileHidden(t *testing.T) {
 // only the stock, the pots and the pile are permuted.
 func TestViewDependsOnlyOnSeen(t *testing.T) {
 	t.Parallel()
-	deals := 6
-	if testing.Short() || raceEnabled {
+	// CI plays 3 deals of each configuration (6 until make test had to
+	// fit in 4 minutes); the race detector 1.
+	deals := propertyDeals(t, 3, 1)
+	if raceEnabled {
 		deals = 1
 	}
 	positions, changed := 0, 0
