@@ -207,7 +207,7 @@ echo "TEST_DATABASE_URL=…@${TEST_DATABASE_URL#*@} CI=${CI:-}"
 # detector, the static checks and the unraced checks (their logs follow
 # its own); the whole fails if any part does. In one go test command with
 # the others, api finished last, after 4¼ minutes of a 5-minute make
-# test. make test then took 4 minutes and 5½ of CPU (and 51 s of the
+# test. make test then took 4 to 5 minutes (4:02, 4:49, 5:03) and 5-6½ of CPU (and 51 s of the
 # PostgreSQL server's), against 6 and 9¾ before. Under the detector the
 # tests run at go test's default parallelism (the cores): with -parallel 4
 # the api package alone finished sooner on an idle machine, but the whole
