@@ -101,7 +101,11 @@ func (b *browser) newContext(width, height int64) context.Context {
 	b.t.Helper()
 	ctx, cancel := chromedp.NewContext(b.alloc, chromedp.WithNewBrowserContext())
 	b.t.Cleanup(cancel)
-	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
+	// A context lives as long as its test's flow: under make test, beside
+	// the race step, the tournament's flow has taken 160 s, and a 90 s
+	// limit ended the hall display's context before its last check. Each
+	// wait has its own limit (waitJS: 15 s).
+	ctx, cancelT := context.WithTimeout(ctx, 5*time.Minute)
 	b.t.Cleanup(cancelT)
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, height)); err != nil {
 		b.t.Fatalf("opening a browser context: %v", err)
