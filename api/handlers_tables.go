@@ -81,7 +81,7 @@ func (s *server) listTables(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return respondStampedPage(s, w, r, p, domain.Table.ShownStamp, func(t domain.Table) any { return tableOut(t) })
+	return respondStampedPage(s, w, r, p, s.tableBody, func(t domain.Table) any { return tableOut(t) })
 }
 
 // bool reads an optional boolean parameter; false when absent.

@@ -48,15 +48,16 @@ func (c *stampedBodies) put(stamp string, body []byte) {
 	c.m[stamp] = body
 }
 
-// respondStampedPage is respondStamped for a page of items that each have a
-// stamp of their own (itemStamp: two items with one stamp are encoded
-// alike): a page not kept encoded is put together from its items' kept
-// encodings, encoding only the items not kept. A lobby page changes with
-// every move at one of its tables; the page after a move then costs the
-// encoding of that one table, not of twenty. The answer is the bytes
-// encodeJSON makes of the page (out's items, then total, limit and offset,
-// as the list types declare them).
-func respondStampedPage[T any](s *server, w http.ResponseWriter, r *http.Request, p domain.Page[T], itemStamp func(T) string, out func(T) any) error {
+// respondStampedPage is respondStamped for a page whose items are each
+// encoded by itemBody, which keeps them (tableBody): a page not kept
+// encoded is put together from its items' kept encodings, encoding only
+// the items not kept. A lobby page changes with every move at one of its
+// tables; the page after a move then costs the encoding of that one table,
+// not of twenty. The answer is the bytes encodeJSON makes of the page
+// (out's items, then total, limit and offset, as the list types declare
+// them).
+func respondStampedPage[T any](s *server, w http.ResponseWriter, r *http.Request, p domain.Page[T],
+	itemBody func(T) ([]byte, error), out func(T) any) error {
 	return s.respondStampedBody(w, r, p.Stamp, func() ([]byte, error) {
 		var buf bytes.Buffer
 		buf.WriteString(`{"items":[`)
@@ -64,15 +65,9 @@ func respondStampedPage[T any](s *server, w http.ResponseWriter, r *http.Request
 			if i > 0 {
 				buf.WriteByte(',')
 			}
-			key := itemStamp(item)
-			body, ok := s.stampedItems.get(key)
-			if !ok {
-				var one bytes.Buffer
-				if err := encodeJSON(&one, out(item)); err != nil {
-					return nil, err
-				}
-				body = bytes.TrimSuffix(one.Bytes(), []byte("\n"))
-				s.stampedItems.put(key, body)
+			body, err := itemBody(item)
+			if err != nil {
+				return nil, err
 			}
 			buf.Write(body)
 		}

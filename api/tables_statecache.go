@@ -153,9 +153,7 @@ func (s *server) stateBody(r *http.Request, id int64, invite string, version int
 // the lobby shares: the states of the seats of one version (and the lobby)
 // encode their table once. The table is the answer's first field.
 func (s *server) encodeState(st domain.TableState) ([]byte, error) {
-	out := tableStateOut(st)
-	out.Table = Table{}
-	rest, err := json.Marshal(out)
+	rest, err := json.Marshal(tableStateRestOut(st))
 	if err != nil {
 		return nil, err
 	}

@@ -353,7 +353,15 @@ type TableState struct {
 } // @name TableState
 
 func tableStateOut(s domain.TableState) TableState {
-	out := TableState{Table: tableOut(s.Table), Version: s.Table.Version, Seat: s.Seat, MatchTotals: s.Totals,
+	out := tableStateRestOut(s)
+	out.Table = tableOut(s.Table)
+	return out
+}
+
+// tableStateRestOut is tableStateOut without its table (encodeState
+// takes the table's encoding from those kept).
+func tableStateRestOut(s domain.TableState) TableState {
+	out := TableState{Version: s.Table.Version, Seat: s.Seat, MatchTotals: s.Totals,
 		Deals: mapSlice(s.Deals, tableDealOut), TurnSecondsLeft: s.TurnLeft, MatchSecondsLeft: s.MatchLeft}
 	if out.MatchTotals == nil {
 		out.MatchTotals = []int{}

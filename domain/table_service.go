@@ -356,9 +356,12 @@ var lobbyRecords = []string{"tables.private", "tables.creator_id", "tables.statu
 // process did not hear (another process on a SQLite file) shows at the
 // version read, for at most Config.KeptReadsMaxAge, as any kept read.
 func (s *tableService) newestTables(ctx context.Context, actor Actor, page Page[Table], read func() (Page[Table], error)) (Page[Table], bool, error) {
-	newer := map[int]int64{} // item → its newest version
+	var newer map[int]int64 // item → its newest version; nil while none is newer
 	for i, t := range page.Items {
 		if newest, ok := s.notes.newest(t.ID); ok && newest > t.Version {
+			if newer == nil {
+				newer = map[int]int64{}
+			}
 			newer[i] = newest
 		}
 	}

@@ -21,24 +21,7 @@ import (
 // runtime, in a non-test file fails this test; whoever needs one puts the
 // engine back under -race in .ci/test.sh and changes this test.
 func TestEngineIsSequential(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked := 0
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.SkipObjectResolution)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checked++
-		for _, msg := range concurrency(f) {
-			t.Errorf("%s: %s", name, msg)
-		}
-	}
+	checked := checkSequential(t, ".", func(name, msg string) string { return name + ": " + msg })
 	if checked < 10 {
 		t.Fatalf("checked only %d files", checked)
 	}
@@ -64,24 +47,9 @@ func TestUnracedPackagesAreSequential(t *testing.T) {
 		t.Errorf("unraced_packages %q does not name ./engine", pkgs)
 	}
 	for _, pkg := range pkgs {
-		files, err := filepath.Glob(filepath.Join("..", pkg, "*.go"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		checked := 0
-		for _, name := range files {
-			if strings.HasSuffix(name, "_test.go") {
-				continue
-			}
-			f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.SkipObjectResolution)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checked++
-			for _, msg := range concurrency(f) {
-				t.Errorf("%s: %s: .ci/test.sh runs %s without the race detector", name, msg, pkg)
-			}
-		}
+		checked := checkSequential(t, filepath.Join("..", pkg), func(name, msg string) string {
+			return name + ": " + msg + ": .ci/test.sh runs " + pkg + " without the race detector"
+		})
 		if checked == 0 {
 			t.Errorf("unraced_packages names %s, which has no Go files", pkg)
 		}
@@ -130,4 +98,30 @@ func TestConcurrencyIsFound(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkSequential reports, through t and in report's words, each go
+// statement and concurrency import (concurrency) of dir's non-test Go
+// files, and returns how many files it checked.
+func checkSequential(t *testing.T, dir string, report func(name, msg string) string) int {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked++
+		for _, msg := range concurrency(f) {
+			t.Error(report(name, msg))
+		}
+	}
+	return checked
 }

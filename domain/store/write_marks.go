@@ -180,7 +180,8 @@ func (w *writeSet) note(statement string) {
 // for any other write to a table "table.*". Nothing for a statement that
 // does not write.
 func writtenRecords(statement string) []string {
-	table, write := writtenTable(statement)
+	words := firstWords(statement, 3)
+	table, write := tableOfWords(words)
 	switch {
 	case !write:
 		return nil
@@ -188,7 +189,7 @@ func writtenRecords(statement string) []string {
 		return []string{allTables}
 	}
 	columns, ok := []string(nil), false
-	if words := firstWords(statement, 1); strings.EqualFold(words[0], "UPDATE") {
+	if strings.EqualFold(words[0], "UPDATE") {
 		columns, ok = setColumns(statement)
 	}
 	if !ok {
@@ -301,7 +302,11 @@ func noteWrite(ctx context.Context, statement string) {
 // write=false for a SELECT (pg_notify, a read) and the statements that end
 // or mark a transaction.
 func writtenTable(statement string) (table string, write bool) {
-	words := firstWords(statement, 3)
+	return tableOfWords(firstWords(statement, 3))
+}
+
+// tableOfWords is writtenTable of a statement's first three words.
+func tableOfWords(words []string) (table string, write bool) {
 	if len(words) == 0 {
 		return "", false
 	}
