@@ -2,12 +2,13 @@ package api
 
 import (
 	"context"
-	"github.com/burraco/burraco/api/pages"
 	"log"
 	"log/slog"
 	"net/http"
 	"net/netip"
 	"time"
+
+	"github.com/burraco/burraco/api/pages"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
