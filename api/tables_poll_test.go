@@ -97,12 +97,12 @@ func TestTableLongPoll(t *testing.T) {
 				if r.res.Status != 200 {
 					t.Fatalf("woken poll: status %d: %s", r.res.Status, r.res.Body)
 				}
-				if late := time.Since(moved); late > time.Second {
+				if late := time.Since(moved); late > wokenWithin {
 					t.Errorf("the poll answered %v after the move", late)
 				} else {
 					t.Logf("woken %v after the move's answer began", late)
 				}
-			case <-time.After(5 * time.Second):
+			case <-time.After(3 * wokenWithin):
 				t.Fatal("the long poll did not wake on a move")
 			}
 		}

@@ -379,8 +379,11 @@ func TestBrowserTournamentRoomScoresARound(t *testing.T) {
 	st := c.standings(id)
 	followed := hallFollows(t, hall, st, last)
 	t.Logf("the hall display showed the round's final standings %v after the last deal's answer (it polls each second)", followed.Round(10*time.Millisecond))
-	if followed > 2*time.Second {
-		t.Errorf("the hall display took %v to show new standings, more than 2 s", followed)
+	// It polls each second: about a second on an idle machine (logged);
+	// the bound leaves room for a CI machine running the race step beside
+	// the browser.
+	if followed > 5*time.Second {
+		t.Errorf("the hall display took %v to show new standings, more than 5 s", followed)
 	}
 	waitJS(t, hall, "no table still playing", `document.getElementById('hall-playing').textContent === 'Every table has finished.'`)
 	screenshot(t, hall, "hall-desktop")
