@@ -104,7 +104,7 @@ func (b *browser) newContext(width, height int64) context.Context {
 	// A context lives as long as its test's flow: under make test, beside
 	// the race step, the tournament's flow has taken 160 s, and a 90 s
 	// limit ended the hall display's context before its last check. Each
-	// wait has its own limit (waitJS: 15 s).
+	// wait has its own limit (pageWait).
 	ctx, cancelT := context.WithTimeout(ctx, 5*time.Minute)
 	b.t.Cleanup(cancelT)
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, height)); err != nil {
@@ -263,10 +263,16 @@ func signInPage(t *testing.T, ctx context.Context, base string, u *user, next st
 	)
 }
 
+// pageWait is how long a test waits for a page to show what it expects
+// (waitJS, waitPath, waitText): a second or less on an idle machine, but
+// make test runs the race step beside the browser on two cores, and a
+// page's requests then wait their turn.
+const pageWait = 30 * time.Second
+
 // waitPath waits until the tab's location is path p, with or without a query.
 func waitPath(p string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		deadline := time.Now().Add(15 * time.Second)
+		deadline := time.Now().Add(pageWait)
 		for {
 			loc, err := chromedp.Evaluate[string](`location.pathname + location.search`)(ctx, t)
 			if err == nil && (loc == p || strings.HasPrefix(loc, p+"?")) {
@@ -280,13 +286,13 @@ func waitPath(p string) chromedp.Action[chromedp.Void] {
 	})
 }
 
-// waitText waits up to 10 s for the text of the element sel to be want
+// waitText waits up to pageWait for the text of the element sel to be want
 // (the pages fill themselves from the API after loading) and returns the
 // text it last had.
 func waitText(t *testing.T, ctx context.Context, sel, want string) string {
 	t.Helper()
 	js := fmt.Sprintf(`(() => { const e = document.querySelector(%q); return e ? e.textContent.trim() : null; })()`, sel)
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(pageWait)
 	for {
 		got, err := chromedp.Run(ctx, chromedp.Evaluate[*string](js))
 		if err != nil {

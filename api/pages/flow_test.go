@@ -60,12 +60,12 @@ func typeDeal(t *testing.T, ctx context.Context, d deal) {
 	do(t, ctx, "typing a deal", steps...)
 }
 
-// waitJS waits up to 15 s for the expression to be true in the page; a
+// waitJS waits up to pageWait for the expression to be true in the page; a
 // page that navigates meanwhile (the pad going to "my table") is asked
 // again once it has.
 func waitJS(t *testing.T, ctx context.Context, what, expr string) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(pageWait)
 	for {
 		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
 		if err == nil && ok {
