@@ -1,8 +1,5 @@
 // Package storetest gives tests a fresh, migrated database: a temp-file
-// SQLite (a copy of one migrated once per process), or a PostgreSQL
-// database of its own (a copy of a migrated template database, made once
-// per content of the migrations: postgres_template.go); PostgresURL and
-// SQLiteURL give empty ones, for the tests that migrate themselves.
+// SQLite, or an isolated schema of a PostgreSQL server.
 //
 // PostgreSQL is found through TEST_DATABASE_URL (default
 // postgres://burraco:burraco@localhost:5432/burraco_test?sslmode=disable).
@@ -95,12 +92,11 @@ func SQLiteURL(t testing.TB) string {
 	return filepath.Join(t.TempDir(), "burraco.db")
 }
 
-// Postgres returns a fresh, migrated PostgreSQL database: a database of its
-// own on the test server, a copy of a migrated template (postgres_template.go),
-// dropped when the test ends.
+// Postgres returns a fresh, migrated PostgreSQL database: a schema of its
+// own on the test server, dropped when the test ends.
 func Postgres(t testing.TB) *store.DB {
 	t.Helper()
-	return open(t, PostgresMigratedURL(t))
+	return open(t, PostgresURL(t))
 }
 
 // PostgresURL creates an empty schema of its own on the test server
