@@ -93,10 +93,17 @@ func SQLiteURL(t testing.TB) string {
 }
 
 // Postgres returns a fresh, migrated PostgreSQL database: a schema of its
-// own on the test server, dropped when the test ends.
+// own on the test server, which a later test of the process may reuse,
+// emptied, once this one ends (postgres_pool.go).
 func Postgres(t testing.TB) *store.DB {
 	t.Helper()
-	return open(t, PostgresURL(t))
+	if testing.Short() { // make quick: the edit-test loop runs without a server
+		t.Skip("storetest: PostgreSQL is not used under -short")
+	}
+	schema := takeSchema(t)
+	db := open(t, schemaURL(t, schema))
+	pristine(t, db.SQL())
+	return db
 }
 
 // PostgresURL creates an empty schema of its own on the test server
@@ -119,6 +126,12 @@ func PostgresURL(t testing.TB) string {
 			t.Errorf("storetest: drop schema: %v", err)
 		}
 	})
+	return schemaURL(t, schema)
+}
+
+// schemaURL is TEST_DATABASE_URL with search_path set to schema.
+func schemaURL(t testing.TB, schema string) string {
+	t.Helper()
 	u, err := url.Parse(baseURL())
 	if err != nil {
 		t.Fatalf("storetest: bad TEST_DATABASE_URL: %v", err)
