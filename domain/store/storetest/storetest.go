@@ -1,5 +1,8 @@
 // Package storetest gives tests a fresh, migrated database: a temp-file
-// SQLite, or an isolated schema of a PostgreSQL server.
+// SQLite (a copy of one migrated once per process), or an isolated schema
+// of a PostgreSQL server (reused, emptied, by the process's later tests:
+// postgres_pool.go). SQLiteURL and PostgresURL give empty ones, for the
+// tests that migrate themselves.
 //
 // PostgreSQL is found through TEST_DATABASE_URL (default
 // postgres://burraco:burraco@localhost:5432/burraco_test?sslmode=disable).
