@@ -208,7 +208,12 @@ echo "TEST_DATABASE_URL=…@${TEST_DATABASE_URL#*@} CI=${CI:-}"
 # its own); the whole fails if any part does. In one go test command with
 # the others, api finished last, after 4¼ minutes of a 5-minute make
 # test. make test then took 4 to 5 minutes (4:02, 4:49, 5:03) and 5-6½ of CPU (and 51 s of the
-# PostgreSQL server's), against 6 and 9¾ before. Under the detector the
+# PostgreSQL server's), against 6 and 9¾ before. On a later day it took
+# 6:08 (8:13 of CPU, 60 s of the server's; load 1.4 at the start), and
+# 5:42 (7:45, 56 s; load 1.4) once storetest reused its PostgreSQL schemas
+# within a process instead of migrating one per test (go test -race ./api
+# alone, two pairs of runs: 82-102 s, 104-120 s of CPU and 18-23.5 s of
+# the server's, against 86-130 s, 107-128 s and 22-30 s). Under the detector the
 # tests run at go test's default parallelism (the cores): with -parallel 4
 # the api package alone finished sooner on an idle machine, but the whole
 # of make test took 6½-7 minutes and 9½ of CPU, against 5 minutes and 7¼

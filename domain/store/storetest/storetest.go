@@ -1,5 +1,8 @@
 // Package storetest gives tests a fresh, migrated database: a temp-file
-// SQLite, or an isolated schema of a PostgreSQL server.
+// SQLite (a copy of one migrated once per process), or an isolated schema
+// of a PostgreSQL server (reused, emptied, by the process's later tests:
+// postgres_pool.go). SQLiteURL and PostgresURL give empty ones, for the
+// tests that migrate themselves.
 //
 // PostgreSQL is found through TEST_DATABASE_URL (default
 // postgres://burraco:burraco@localhost:5432/burraco_test?sslmode=disable).
@@ -93,10 +96,17 @@ func SQLiteURL(t testing.TB) string {
 }
 
 // Postgres returns a fresh, migrated PostgreSQL database: a schema of its
-// own on the test server, dropped when the test ends.
+// own on the test server, which a later test of the process may reuse,
+// emptied, once this one ends (postgres_pool.go).
 func Postgres(t testing.TB) *store.DB {
 	t.Helper()
-	return open(t, PostgresURL(t))
+	if testing.Short() { // make quick: the edit-test loop runs without a server
+		t.Skip("storetest: PostgreSQL is not used under -short")
+	}
+	schema := takeSchema(t)
+	db := open(t, schemaURL(t, schema))
+	pristine(t, db.SQL())
+	return db
 }
 
 // PostgresURL creates an empty schema of its own on the test server
@@ -119,6 +129,12 @@ func PostgresURL(t testing.TB) string {
 			t.Errorf("storetest: drop schema: %v", err)
 		}
 	})
+	return schemaURL(t, schema)
+}
+
+// schemaURL is TEST_DATABASE_URL with search_path set to schema.
+func schemaURL(t testing.TB, schema string) string {
+	t.Helper()
 	u, err := url.Parse(baseURL())
 	if err != nil {
 		t.Fatalf("storetest: bad TEST_DATABASE_URL: %v", err)
