@@ -216,8 +216,10 @@ echo "TEST_DATABASE_URL=…@${TEST_DATABASE_URL#*@} CI=${CI:-}"
 # within a process instead of migrating one per test (go test -race ./api
 # alone, two pairs of runs: 82-102 s, 104-120 s of CPU and 18-23.5 s of
 # the server's, against 86-130 s, 107-128 s and 22-30 s). Started on an
-# idle machine after that: 4:38, 5:02 and 5:05 (6:15-7:13 of CPU; the api
-# race step ended at 213-233 s, the other race packages last). Under the detector the
+# idle machine after that: 4:38, 5:02, 5:05 and 5:06 (6:15-7:13 of CPU by
+# time, which misses the PostgreSQL server and the binaries the tests
+# start: vmstat showed both cores busy from the 15th second to the end;
+# the api race step ended at 213-233 s, the other race packages last). Under the detector the
 # tests run at go test's default parallelism (the cores): with -parallel 4
 # the api package alone finished sooner on an idle machine, but the whole
 # of make test took 6½-7 minutes and 9½ of CPU, against 5 minutes and 7¼
