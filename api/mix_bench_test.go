@@ -122,7 +122,7 @@ type mixBench struct {
 	// Requests made once, as a load tool sends its requests: the
 	// generator's own work competes with the server for the machine's
 	// cores, and it does none of it for the bare handler.
-	reads         map[mixKind][]byte // the kinds request answers
+	reads         map[mixKind][]byte // the request of each kind that needs no state (request)
 	standingsPoll []byte             // a conditional standings poll but its If-None-Match and the end of its headers
 }
 
