@@ -12,7 +12,7 @@ run:
 # play a sample under the detector at full size without it, and the
 # conformance cases. go test -race ./api, the long pole, runs in the
 # foreground and everything else beside it at a lower priority, so that
-# both cores stay busy: 4½ to 6 minutes on the project's two cores
+# both cores stay busy: 3¾ to 6 minutes on the project's two cores
 # (the README's Develop section has the figures).
 # Run as root, it first installs what is missing from Debian (gcc and
 # libc6-dev, nodejs and npm, chromium, postgresql), starts PostgreSQL and
