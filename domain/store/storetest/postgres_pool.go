@@ -40,10 +40,11 @@ var pool struct {
 	fingerprint string    // of the first schema Postgres migrated
 }
 
-// takeSchema returns a schema for Postgres: a free one of the pool, or a
-// new, empty one (open migrates it). When the test ends, release empties
-// it and keeps it in the pool or drops it.
-func takeSchema(t testing.TB) string {
+// takeSchema returns a schema for Postgres: a free one of the pool
+// (reused: release checked it), or a new, empty one (open migrates it).
+// When the test ends, release empties it and keeps it in the pool or
+// drops it.
+func takeSchema(t testing.TB) (schema string, reused bool) {
 	t.Helper()
 	admin := adminDB(t)
 	ctx := context.Background()
@@ -60,9 +61,8 @@ func takeSchema(t testing.TB) string {
 		}
 		pool.owner = owner
 	}
-	var schema string
 	if n := len(pool.free); n > 0 {
-		schema, pool.free = pool.free[n-1], pool.free[:n-1]
+		schema, pool.free, reused = pool.free[n-1], pool.free[:n-1], true
 	} else {
 		schema = poolPrefix + randomHex(t, 8)
 		if _, err := pool.owner.ExecContext(ctx, "SELECT pg_advisory_lock($1, hashtext($2))", poolLockClass, schema); err != nil {
@@ -73,12 +73,13 @@ func takeSchema(t testing.TB) string {
 		}
 	}
 	t.Cleanup(func() { release(t, admin, schema) })
-	return schema
+	return schema, reused
 }
 
-// pristine checks, once Postgres has opened (and migrated) a schema, that
-// it is what migrations.Up makes: the first one of the process is, and sets
-// the fingerprint that the others must have.
+// pristine checks, once Postgres has opened and migrated a new schema,
+// that it is what migrations.Up makes: the first one of the process is,
+// and sets the fingerprint that the others must have (a reused schema was
+// checked against it when release kept it).
 func pristine(t testing.TB, db *sql.DB) {
 	t.Helper()
 	var schema string

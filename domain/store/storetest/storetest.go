@@ -103,9 +103,11 @@ func Postgres(t testing.TB) *store.DB {
 	if testing.Short() { // make quick: the edit-test loop runs without a server
 		t.Skip("storetest: PostgreSQL is not used under -short")
 	}
-	schema := takeSchema(t)
+	schema, reused := takeSchema(t)
 	db := open(t, schemaURL(t, schema))
-	pristine(t, db.SQL())
+	if !reused {
+		pristine(t, db.SQL())
+	}
 	return db
 }
 
