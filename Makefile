@@ -15,7 +15,7 @@ run:
 # both cores stay busy: 3¾ to 6 minutes on the project's two cores
 # (the README's Develop section has the figures).
 # Run as root, it first installs what is missing from Debian (gcc and
-# libc6-dev, nodejs and npm, chromium, postgresql), starts PostgreSQL and
+# libc6-dev, nodejs and npm, chromium-headless-shell, postgresql), starts PostgreSQL and
 # creates the SUPERUSER role burraco (password burraco) and the database
 # burraco_test, unless TEST_DATABASE_URL points elsewhere. staticcheck and
 # @redocly/cli are fetched through go run and npx.

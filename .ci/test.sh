@@ -57,12 +57,13 @@ SQL
 # tools_setup installs, as root and only when missing, what the build and
 # the tests need besides Go: a C compiler (cgo: the SQLite driver), Node.js
 # with npm (the OpenAPI lint, the generated-client test, axe-core) and
-# Chromium (the pages' browser test, api/pages, drives it headless).
+# Chromium's headless shell (the pages' browser test, api/pages, drives it;
+# a full chromium also does, at twice the CPU).
 tools_setup() {
   local missing=()
   command -v gcc >/dev/null 2>&1 || missing+=(gcc libc6-dev)
   command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
-  command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+  command -v chromium-headless-shell >/dev/null 2>&1 || missing+=(chromium-headless-shell)
   if [ ${#missing[@]} -gt 0 ] && [ "$(id -u)" = 0 ]; then
     step "installing ${missing[*]}"
     apt-get update -qq

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"sync/atomic"
 	"time"
 )
 
@@ -16,6 +17,26 @@ type client struct {
 	http  *http.Client
 	base  string
 	token string
+	// now is what the client is doing, for the report of a stuck table.
+	now atomic.Pointer[activity]
+}
+
+// activity is a client's request in flight or, once answered, its answer.
+type activity struct {
+	request string
+	sent    time.Time
+	code    int // 0 while in flight
+	answer  string
+}
+
+func (a *activity) String() string {
+	if a == nil {
+		return "no request yet"
+	}
+	if a.code == 0 {
+		return fmt.Sprintf("%s in flight for %s", a.request, time.Since(a.sent).Round(time.Millisecond))
+	}
+	return fmt.Sprintf("%s answered %d %s %s ago", a.request, a.code, a.answer, time.Since(a.sent).Round(time.Millisecond))
 }
 
 // newHTTPClient returns a client whose connections leave from localIP (the
@@ -57,12 +78,16 @@ func (c *client) do(ctx context.Context, method, path string, body any, header m
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}
+	a := &activity{request: method + " " + path, sent: time.Now()}
+	c.now.Store(a)
 	resp, err := c.http.Do(req)
 	if err != nil {
+		c.now.Store(&activity{request: a.request, sent: a.sent, code: -1, answer: err.Error()})
 		return 0, nil, err
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
+	c.now.Store(&activity{request: a.request, sent: a.sent, code: resp.StatusCode, answer: summary(b)})
 	if err != nil {
 		return resp.StatusCode, nil, err
 	}
@@ -72,6 +97,23 @@ func (c *client) do(ctx context.Context, method, path string, body any, header m
 		}
 	}
 	return resp.StatusCode, b, nil
+}
+
+// summary is what a stuck table's report shows of an answer: a table
+// state's version, status, turn and phase, or the body's first bytes.
+func summary(b []byte) string {
+	var st tableState
+	if json.Unmarshal(b, &st) == nil && st.Table.ID != 0 {
+		s := fmt.Sprintf("(version %d, %s, deal %d, seat %d", st.Table.Version, st.Table.Status, st.Table.DealNumber, st.Seat)
+		if st.View != nil {
+			s += fmt.Sprintf(", turn %d, phase %s, %d cards in hand", st.View.Turn, st.View.Phase, len(st.View.Hand))
+		}
+		return s + ")"
+	}
+	if len(b) > 120 {
+		b = b[:120]
+	}
+	return string(bytes.TrimSpace(b))
 }
 
 // must is do that fails unless the status is want.

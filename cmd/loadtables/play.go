@@ -27,6 +27,9 @@ type table struct {
 	playing  atomic.Int32 // seats whose client has not seen the end yet
 	stuck    atomic.Bool
 	cancel   context.CancelFunc
+	// seats is, for a stuck table, what each seat's client was doing when
+	// the watchdog found it stuck.
+	seats []string
 }
 
 type ackedMove struct {
@@ -137,7 +140,10 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 			for _, tb := range tables {
 				// Stuck: no new version for a while, and some seat has not
 				// seen the end (a seat that missed the last move waits on).
-				if tb.playing.Load() > 0 && time.Since(time.Unix(0, tb.changed.Load())) > o.stuck {
+				if tb.playing.Load() > 0 && time.Since(time.Unix(0, tb.changed.Load())) > o.stuck && !tb.stuck.Load() {
+					for i, cl := range seats[tb.id] {
+						tb.seats = append(tb.seats, fmt.Sprintf("seat %d: %s", i, cl.now.Load()))
+					}
 					tb.stuck.Store(true)
 					tb.cancel()
 				}
@@ -163,6 +169,7 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 		switch {
 		case tb.stuck.Load():
 			res.stuck++
+			res.stuckTables = append(res.stuckTables, stuckTable{id: tb.id, maxSeen: tb.maxSeen.Load(), maxAcked: tb.maxAcked.Load(), seats: tb.seats})
 		case tb.finished.Load():
 			res.finished++ // every seat saw the end
 		}
@@ -266,7 +273,10 @@ func playSeat(ctx context.Context, cl *client, tb *table, c *counters) {
 			time.Sleep(100 * time.Millisecond)
 			continue
 		case code == http.StatusNotModified:
-			if ackedBefore > since {
+			// Lost: a move acknowledged before the poll was sent, or one
+			// acknowledged while it waited that did not wake it (a second
+			// is room for a 304 already on its way when the move landed).
+			if ackedBefore > since || tb.ackedBetween(since, got.Add(-time.Second)) {
 				c.lostWakeups.Add(1)
 			}
 			continue
@@ -367,6 +377,19 @@ func (tb *table) seen(v int64, at time.Time) {
 	if raise(&tb.maxSeen, v) {
 		tb.changed.Store(at.UnixNano())
 	}
+}
+
+// ackedBetween reports whether a move that made a version newer than since
+// was acknowledged before the time before.
+func (tb *table) ackedBetween(since int64, before time.Time) bool {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	for v, at := range tb.ackedAt {
+		if v > since && at.Before(before) {
+			return true
+		}
+	}
+	return false
 }
 
 // raise sets a to v if v is larger, and reports whether it did.

@@ -22,6 +22,14 @@ type result struct {
 	tournament bool
 	roundStart time.Duration
 	badSheets  int
+	// stuckTables says what each seat of a stuck table was doing.
+	stuckTables []stuckTable
+}
+
+type stuckTable struct {
+	id                int64
+	maxSeen, maxAcked int64
+	seats             []string
 }
 
 // clean reports whether the run found nothing that must not happen.
@@ -52,6 +60,12 @@ func (r *result) print(w io.Writer, n int, o options) {
 		r.finished, r.stuck, r.lostWakeups, r.staleAnswers, r.missingMoves, r.errors)
 	if r.firstErr != "" {
 		fmt.Fprintf(w, "  first client error: %s\n", r.firstErr)
+	}
+	for _, st := range r.stuckTables {
+		fmt.Fprintf(w, "  stuck table %d (newest version seen %d, acknowledged %d); its seats when found:\n", st.id, st.maxSeen, st.maxAcked)
+		for _, s := range st.seats {
+			fmt.Fprintf(w, "    %s\n", s)
+		}
 	}
 	if r.tournament {
 		fmt.Fprintf(w, "  a tournament round: its start opened the %d tables in %s; sheets not final or short of a deal %d\n",
