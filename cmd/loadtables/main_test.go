@@ -2,12 +2,17 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/burraco/burraco/domain/store/storetest"
 	"github.com/burraco/burraco/internal/servertest"
 )
+
+// TestMain builds the binary once for the process (servertest.Run) unless
+// BURRACO_TEST_BINARY names one.
+func TestMain(m *testing.M) { os.Exit(servertest.Run(m)) }
 
 // TestTablesNeverStallUnderLoad plays a small evening through the load
 // generator, on SQLite and on PostgreSQL with two serve processes: every
@@ -22,10 +27,11 @@ func TestTablesNeverStallUnderLoad(t *testing.T) {
 		name string
 		args func(t *testing.T) []string
 	}{
-		{"sqlite", func(*testing.T) []string { return nil }},
+		// Both take servertest's binary (the one .ci/test.sh built for
+		// every package; a go build of its own otherwise): building it
+		// again here cost make test a link, about 4 core-seconds.
+		{"sqlite", func(t *testing.T) []string { return []string{"-binary", servertest.Binary(t)} }},
 		{"postgres-two-processes", func(t *testing.T) []string {
-			// The sqlite run builds the binary itself; this one takes
-			// servertest's (the one .ci/test.sh built for every package).
 			return []string{"-db", "postgres", "-processes", "2", "-postgres", storetest.PostgresURL(t), "-binary", servertest.Binary(t)}
 		}},
 	} {
