@@ -128,8 +128,8 @@ api_unraced='^(TestMoveFeedNeverShowsAHiddenCard|TestStateConversionMatchesJSON|
 # the binary built for the tests: the project's own always, the shared
 # ones only where the checkout has ../shared beside it (a standalone clone
 # does not), and the log says which. (Run as two parts beside each other,
-# make test took no less: 5:02, against 4:38 and 5:05 as one part. Each
-# part and the race step print when they end, for the next such look.)
+# make test took no less. Each part and the race step print when they
+# end.)
 unraced_checks() {
   step "go test $unraced_packages (CI size, no race detector)"
   # shellcheck disable=SC2086 # a list of packages
@@ -202,31 +202,25 @@ export TEST_DATABASE_URL="${TEST_DATABASE_URL:-$DEFAULT_PG_URL}"
 # rather than skip, when their server or tool is missing; locally they skip.
 echo "TEST_DATABASE_URL=…@${TEST_DATABASE_URL#*@} CI=${CI:-}"
 
-# go test -race ./api is the long pole (alone on two cores: 85 s, 103 s
-# of CPU, where it took 175 s and 267 s before its tests played samples
-# under the detector; its tests wait on PostgreSQL and on each other): it
-# runs at the normal priority, and everything else runs beside it, niced,
-# filling the cores while it waits: the other packages under the
-# detector, the static checks and the unraced checks (their logs follow
-# its own); the whole fails if any part does. In one go test command with
-# the others, api finished last, after 4¼ minutes of a 5-minute make
-# test. make test then took 4 to 5 minutes (4:02, 4:49, 5:03) and 5-6½ of CPU (and 51 s of the
-# PostgreSQL server's), against 6 and 9¾ before. On a later day it took
-# 6:08 (8:13 of CPU, 60 s of the server's; load 1.4 at the start), and
-# 5:42 (7:45, 56 s; load 1.4) once storetest reused its PostgreSQL schemas
-# within a process instead of migrating one per test (go test -race ./api
-# alone, two pairs of runs: 82-102 s, 104-120 s of CPU and 18-23.5 s of
-# the server's, against 86-130 s, 107-128 s and 22-30 s). Started on an
-# idle machine after that: 4:38, 5:02, 5:05 and 5:06 (6:15-7:13 of CPU by
-# time, which misses the PostgreSQL server and the binaries the tests
-# start: vmstat showed both cores busy from the 15th second to the end;
-# the api race step ended at 213-233 s, the other race packages last). Under the detector the
-# tests run at go test's default parallelism (the cores): with -parallel 4
-# the api package alone finished sooner on an idle machine, but the whole
-# of make test took 6½-7 minutes and 9½ of CPU, against 5 minutes and 7¼
-# without it (the race detector's cost grows with the goroutines running
-# at once). The 30-minute limit (go test's default is 10) is for a
-# machine busy with other work, where it has passed 10 minutes.
+# go test -race ./api is the long pole: it runs at the normal priority,
+# and everything else runs beside it, niced, filling the cores while it
+# waits (on PostgreSQL, on its tests' servers): the other packages under
+# the detector, the static checks and the unraced checks (their logs
+# follow its own); the whole fails if any part does. make test is bound
+# by CPU: both cores are busy from the 15th second to the end, so only
+# less work makes it shorter, not another order. On 2026-11-27, once the
+# browser tests drove chromium-headless-shell instead of chromium: 3:47,
+# 3:48 and 3:49 over three runs (438-445 core-seconds of the machine,
+# from /proc/stat, with PostgreSQL's server and the binaries and browser
+# the tests start), against 3:43-6:08 and about 600 core-seconds the day
+# before. Alone on the machine, in core-seconds: go test -race ./api 95,
+# api/pages 71, the api samples at full size 43, cmd/loadtables 33, the
+# engine 22, domain 16, cmd/burraco and docs/client 12 each. Under the
+# detector the tests run at go test's default parallelism (the cores):
+# with -parallel 4 the api package alone finished sooner, but make test
+# took longer (the detector's cost grows with the goroutines running at
+# once). The 30-minute limit (go test's default is 10) is for a machine
+# busy with other work.
 # One build of the binary serves the conformance runs and every package
 # whose tests start it (internal/servertest; each build links it again).
 export BURRACO_TEST_BINARY=$ci_tmp/burraco
