@@ -7,8 +7,12 @@
 // It counts what must be zero: stuck tables (no new version for -stuck
 // while unfinished), lost wake-ups (a long poll since version v that
 // answers 304 although a version past v had been acknowledged to another
-// seat before the poll was sent), answers older than an acknowledged
-// version, and acknowledged moves missing from the deals' records. And it
+// seat before the poll was sent, or more than a second before the 304
+// came), stale answers (older than a version acknowledged before the poll
+// was sent; with several processes, more than a second before: a process
+// learns of another's moves through PostgreSQL's notifications and answers
+// from memory until one arrives), and acknowledged moves missing from the
+// deals' records. And it
 // measures moves/s, move latency, wake-up latency (from the mover's
 // acknowledgement to the poll's answer), each server's peak RSS and CPU
 // per move (and PostgreSQL's, when it runs on this machine).

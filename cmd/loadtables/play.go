@@ -103,6 +103,15 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 	}
 	pgBefore := postgresCPU()
 	var c counters
+	// propagation is how long a move acknowledged by one server process
+	// may take to reach the others: they learn of it through PostgreSQL's
+	// notifications (domain.tableService.Follow) and answer from memory
+	// until then, so a poll of another process in those milliseconds may
+	// answer the version before it. One process has no such window.
+	var propagation time.Duration
+	if len(servers) > 1 {
+		propagation = time.Second
+	}
 	start := time.Now()
 	var wg sync.WaitGroup
 	for _, tb := range tables {
@@ -114,7 +123,7 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				playSeat(tctx, cl, tb, &c)
+				playSeat(tctx, cl, tb, &c, propagation)
 			}()
 		}
 	}
@@ -251,8 +260,10 @@ func seatPlayers(ctx context.Context, o options, servers []*server) ([]*table, m
 const pollWait = 20
 
 // playSeat is one seat's client: it long-polls the state and moves on its
-// turn until the match ends or ctx ends.
-func playSeat(ctx context.Context, cl *client, tb *table, c *counters) {
+// turn until the match ends or ctx ends. An answer is stale when it is
+// older than a move acknowledged before the poll was sent (less
+// propagation, with several server processes).
+func playSeat(ctx context.Context, cl *client, tb *table, c *counters, propagation time.Duration) {
 	path := fmt.Sprintf("/api/v1/tables/%d/state", tb.id)
 	var st tableState
 	since := int64(-1)
@@ -262,6 +273,7 @@ func playSeat(ctx context.Context, cl *client, tb *table, c *counters) {
 		if since >= 0 {
 			q = fmt.Sprintf("%s?since=%d&wait=%d", path, since, pollWait)
 		}
+		sent := time.Now()
 		code, body, err := cl.do(ctx, "GET", q, nil, nil, nil)
 		got := time.Now()
 		if ctx.Err() != nil {
@@ -291,7 +303,7 @@ func playSeat(ctx context.Context, cl *client, tb *table, c *counters) {
 			continue
 		}
 		v := st.Table.Version
-		if v < ackedBefore {
+		if v < ackedBefore && (propagation == 0 || tb.ackedBetween(v, sent.Add(-propagation))) {
 			c.staleAnswers.Add(1)
 		}
 		if since >= 0 && v > since {
