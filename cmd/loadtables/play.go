@@ -42,6 +42,7 @@ type ackedMove struct {
 // counters of one run, shared by every client.
 type counters struct {
 	moves, lostWakeups, staleAnswers, errors atomic.Int64
+	behind                                   atomic.Int64 // answers within the propagation between processes
 	mu                                       sync.Mutex
 	moveLat, wakeLat                         []time.Duration
 	firstErr                                 string
@@ -183,7 +184,7 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 			res.finished++ // every seat saw the end
 		}
 	}
-	res.moves = c.moves.Load()
+	res.moves, res.behind = c.moves.Load(), c.behind.Load()
 	res.lostWakeups, res.staleAnswers, res.errors, res.firstErr = c.lostWakeups.Load(), c.staleAnswers.Load(), c.errors.Load(), c.firstErr
 	res.moveLat, res.wakeLat = c.moveLat, c.wakeLat
 	for _, tb := range tables {
@@ -303,8 +304,12 @@ func playSeat(ctx context.Context, cl *client, tb *table, c *counters, propagati
 			continue
 		}
 		v := st.Table.Version
-		if v < ackedBefore && (propagation == 0 || tb.ackedBetween(v, sent.Add(-propagation))) {
-			c.staleAnswers.Add(1)
+		if v < ackedBefore {
+			if propagation == 0 || tb.ackedBetween(v, sent.Add(-propagation)) {
+				c.staleAnswers.Add(1)
+			} else {
+				c.behind.Add(1)
+			}
 		}
 		if since >= 0 && v > since {
 			tb.mu.Lock()

@@ -11,6 +11,7 @@ import (
 type result struct {
 	tables, finished, stuck                  int
 	moves, lostWakeups, staleAnswers, errors int64
+	behind                                   int64 // answers behind another process's move, within the propagation allowed
 	missingMoves                             int
 	firstErr                                 string
 	elapsed                                  time.Duration
@@ -60,6 +61,9 @@ func (r *result) print(w io.Writer, n int, o options) {
 		r.finished, r.stuck, r.lostWakeups, r.staleAnswers, r.missingMoves, r.errors)
 	if r.firstErr != "" {
 		fmt.Fprintf(w, "  first client error: %s\n", r.firstErr)
+	}
+	if o.processes > 1 {
+		fmt.Fprintf(w, "  answers behind a move another process acknowledged less than a second before the poll: %d\n", r.behind)
 	}
 	for _, st := range r.stuckTables {
 		fmt.Fprintf(w, "  stuck table %d (newest version seen %d, acknowledged %d); its seats when found:\n", st.id, st.maxSeen, st.maxAcked)
