@@ -25,13 +25,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-func TestMain(m *testing.M) {
-	code := servertest.Run(m)
-	if dir, ok := tempScreenshots(); ok {
-		_ = os.RemoveAll(dir)
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(servertest.Run(m)) }
 
 // adminPassword is the site admin's password of the test servers.
 const adminPassword = "pages-admin-password"
