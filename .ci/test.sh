@@ -209,8 +209,8 @@ echo "TEST_DATABASE_URL=…@${TEST_DATABASE_URL#*@} CI=${CI:-}"
 # follow its own); the whole fails if any part does. make test is bound
 # by CPU: both cores are busy from the 15th second to the end, so only
 # less work makes it shorter, not another order. On 2026-11-27, once the
-# browser tests drove chromium-headless-shell instead of chromium: 3:47,
-# 3:48 and 3:49 over three runs (438-445 core-seconds of the machine,
+# browser tests drove chromium-headless-shell instead of chromium: 3:28
+# to 3:49 over five runs (406-445 core-seconds of the machine,
 # from /proc/stat, with PostgreSQL's server and the binaries and browser
 # the tests start), against 3:43-6:08 and about 600 core-seconds the day
 # before. Alone on the machine, in core-seconds: go test -race ./api 95,
