@@ -289,7 +289,7 @@ func playSeat(ctx context.Context, cl *client, tb *table, c *counters, propagati
 			// Lost: a move acknowledged before the poll was sent, or one
 			// acknowledged while it waited that did not wake it (a second
 			// is room for a 304 already on its way when the move landed).
-			if ackedBefore > since || tb.ackedBetween(since, got.Add(-time.Second)) {
+			if ackedBefore > since || tb.newerAckedBefore(since, got.Add(-time.Second)) {
 				c.lostWakeups.Add(1)
 			}
 			continue
@@ -305,7 +305,7 @@ func playSeat(ctx context.Context, cl *client, tb *table, c *counters, propagati
 		}
 		v := st.Table.Version
 		if v < ackedBefore {
-			if propagation == 0 || tb.ackedBetween(v, sent.Add(-propagation)) {
+			if propagation == 0 || tb.newerAckedBefore(v, sent.Add(-propagation)) {
 				c.staleAnswers.Add(1)
 			} else {
 				c.behind.Add(1)
@@ -396,9 +396,9 @@ func (tb *table) seen(v int64, at time.Time) {
 	}
 }
 
-// ackedBetween reports whether a move that made a version newer than since
+// newerAckedBefore reports whether a move that made a version newer than since
 // was acknowledged before the time before.
-func (tb *table) ackedBetween(since int64, before time.Time) bool {
+func (tb *table) newerAckedBefore(since int64, before time.Time) bool {
 	tb.mu.Lock()
 	defer tb.mu.Unlock()
 	for v, at := range tb.ackedAt {
