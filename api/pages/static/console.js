@@ -718,6 +718,9 @@ function renderRounds() {
   $('round-draw').hidden = !running || (r && r.status !== 'closed') || (planned > 0 && r && r.number >= planned);
   $('round-start').hidden = !running || !r || r.status !== 'pairings_published';
   $('round-close').hidden = !running || !r || r.status !== 'playing';
+  // Closing is the next step once every table is done: then it is the primary button.
+  const done = r && r.tables.every((tb) => ['confirmed', 'decided', 'bye'].includes(tableState(r, tb, Date.now(), 1e9, 0).key));
+  $('round-close').className = done ? 'primary' : '';
   renderPairingForm(r);
   const active = state.entries.filter((x) => !x.withdrawn);
   for (const id of ['forb-a', 'forb-b']) {
