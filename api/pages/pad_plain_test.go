@@ -93,7 +93,7 @@ func TestPadSaysYourSideAndWhatDiffersInAConflict(t *testing.T) {
 	click(t, ns, "tapping them again", chromedp.CSS(`label:has(#ew-pot) span`))
 	checkAxe(t, ns, "the pad on a phone")
 	do(t, ns, "back to the top", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
-	screenshot(t, ns, "pad-phone")
+	screenshot(t, ns, "pad-side-phone")
 
 	// EW enters deal 1 first, with NS's burraco as 300; NS, offline
 	// meanwhile, sends 200.

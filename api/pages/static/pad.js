@@ -197,7 +197,7 @@ function render(sheet) {
   const you = $('pad-you');
   you.textContent = ctx.side ? t('pad.youAre', { side: t('pad.side.' + ctx.side), table: sheet.number }) : t('pad.youReferee', { table: sheet.number });
   you.className = 'you' + (ctx.side ? ' you-' + ctx.side : '');
-  $('pad-sides').textContent = `NS: ${sideNames(sheet.ns)} · EW: ${sideNames(sheet.ew)}`;
+  $('pad-sides').textContent = `NS: ${sideNames(sheet.ns)}\nEW: ${sideNames(sheet.ew)}`;
   renderDeals(sheet);
   renderActions(sheet);
   updateTotals();
