@@ -277,7 +277,7 @@ func TestConsoleSaysWhatItCannotDoWhereTheChoiceIsMade(t *testing.T) {
 	if d := deals(); !slices.Equal(d, []string{"3", "4"}) {
 		t.Errorf("with the built-in VP table the form offers %v deals per round, want [3 4]", d)
 	}
-	if n := note(); !strings.Contains(n, "2 need a table of your own") {
+	if n := note(); n != "The built-in VP table covers rounds of 3 or 4 deals; rounds of 2 need a VP table of your own (below)." {
 		t.Errorf("beside the deals per round the form says %q", n)
 	}
 	click(t, desk, "choosing a VP table of our own", chromedp.ID("new-vp-custom"))

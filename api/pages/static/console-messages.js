@@ -231,7 +231,7 @@ const en = {
   'console.closeNeeds': 'A round closes once every table has all its deals confirmed, or a ruling has decided it.',
   'console.seeTables': 'Show the tables',
   // the choice of deals per round, said where it is made
-  'console.dealsNeedVP': 'The built-in VP table covers {covered} deals per round; {left} need a table of your own (below).',
+  'console.dealsNeedVP': 'The built-in VP table covers rounds of {covered} deals; rounds of {left} need a VP table of your own (below).',
   'console.teamsNeedVP': 'Team events have no built-in VP table: choose a table of your own below.',
   'console.noEntries': 'No entries yet — search a player below to add the first one.',
   'console.entriesScroll': 'Entries, scrolling sideways',
@@ -474,7 +474,7 @@ const it = {
   'console.notConfirmed': '{k} tavoli su {of} non sono confermati (tavoli {tables}).',
   'console.closeNeeds': 'Un turno si chiude quando ogni tavolo ha tutte le smazzate confermate, o una decisione dell’arbitro.',
   'console.seeTables': 'Mostra i tavoli',
-  'console.dealsNeedVP': 'La tabella VP predefinita copre {covered} smazzate per turno; {left} richiedono una tabella vostra (sotto).',
+  'console.dealsNeedVP': 'La tabella VP predefinita copre i turni di {covered} smazzate; i turni di {left} richiedono una tabella VP vostra (sotto).',
   'console.teamsNeedVP': 'I tornei a squadre non hanno una tabella VP predefinita: scegliete una tabella vostra qui sotto.',
   'console.noEntries': 'Ancora nessun iscritto — cerca un giocatore qui sotto per aggiungere il primo.',
   'console.entriesScroll': 'Iscritti, scorre di lato',

@@ -248,6 +248,11 @@ function optionValue(v) {
   return has(key) ? t(key) : String(v);
 }
 
+// orList is "3 or 4", "2, 3 or 4" in the page's language.
+function orList(ns) {
+  return new Intl.ListFormat(lang(), { type: 'disjunction' }).format(ns.map(String));
+}
+
 // renderDeals offers the deals per round the chosen VP table can score:
 // with the built-in table, only the counts it covers (the rule set's
 // match.builtin_vp_deals), saying beside the choice why the others are
@@ -265,7 +270,7 @@ function renderDeals() {
   const left = all.filter((n) => !offered.includes(n));
   const note = $('new-deals-note');
   note.textContent = builtin && teams ? t('console.teamsNeedVP')
-    : left.length ? t('console.dealsNeedVP', { left: left.join(', '), covered: offered.join(', ') }) : '';
+    : left.length ? t('console.dealsNeedVP', { left: orList(left), covered: orList(offered) }) : '';
   note.hidden = !note.textContent;
 }
 

@@ -197,6 +197,10 @@ function render(sheet) {
   const you = $('pad-you');
   you.textContent = ctx.side ? t('pad.youAre', { side: t('pad.side.' + ctx.side), table: sheet.number }) : t('pad.youReferee', { table: sheet.number });
   you.className = 'you' + (ctx.side ? ' you-' + ctx.side : '');
+  // The own side's column says so too, where the parts are typed.
+  for (const side of ['ns', 'ew']) {
+    $('pad-' + side).querySelector('legend').textContent = side === ctx.side ? t('pad.legendYou', { side: side.toUpperCase() }) : side.toUpperCase();
+  }
   $('pad-sides').textContent = `NS: ${sideNames(sheet.ns)}\nEW: ${sideNames(sheet.ew)}`;
   renderDeals(sheet);
   renderActions(sheet);
