@@ -59,6 +59,10 @@ const (
 	// ETooManyOpenTables (KindConflict): the user has created as many
 	// tables not finished as one may (Config.MaxOpenTables).
 	ETooManyOpenTables Code = "too_many_open_tables"
+
+	// ETournamentOfAnotherClub (KindInvalid): a season's exclusion names a
+	// tournament of another club than the season's.
+	ETournamentOfAnotherClub Code = "tournament_of_another_club"
 )
 
 // codeKinds is the kind of each of the domain's own codes.
@@ -77,6 +81,8 @@ var codeKinds = map[Code]Kind{
 	EIdempotencyKeyReused: KindInvalid,
 	ENotAReferee:          KindInvalid,
 	ETooManyOpenTables:    KindConflict,
+
+	ETournamentOfAnotherClub: KindInvalid,
 }
 
 // tourneyKinds is the domain's kind of each of the tourney package's kinds.

@@ -80,6 +80,8 @@ type Services struct {
 	// rounds, score sheets, standings.
 	Play   TournamentPlayService
 	Tables TableService
+	// Seasons are clubs' seasons and their rankings.
+	Seasons SeasonService
 }
 
 // NewServices returns the services over st.
@@ -103,6 +105,7 @@ func NewServices(st Storage, cfg Config) Services {
 		Tournaments: &tournamentService{st: st, now: now, random: cfg.Random, stamps: stamps},
 		Play:        play,
 		Tables:      tables,
+		Seasons:     &seasonService{st: st, now: now, play: play},
 	}
 }
 
