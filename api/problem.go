@@ -109,6 +109,7 @@ var problemTable = []problemRow{
 	{code: string(domain.ETokenReused), problemKind: problemKind{title: "Refresh token reused"}},
 	{code: string(domain.EIdempotencyKeyReused), problemKind: problemKind{title: "Idempotency key reused"}},
 	{code: string(domain.ETooManyOpenTables), problemKind: problemKind{title: "Too many open tables"}},
+	{code: string(domain.ETournamentOfAnotherClub), problemKind: problemKind{title: "Tournament of another club"}},
 	{code: string(engine.ErrNotYourTurn), problemKind: problemKind{title: "Not your turn"}},
 
 	{code: codeMalformedJSON, problemKind: problemKind{http.StatusBadRequest, "Malformed JSON"}},

@@ -215,6 +215,7 @@ func (s *server) routes() chi.Router {
 			r.With(s.requireAuth).Get("/me", s.serve(s.me))
 			r.With(s.requireAuth).Get("/me/clubs", s.serve(s.myClubs))
 			r.With(s.requireAuth).Get("/me/tournaments", s.serve(s.myTournaments))
+			r.With(s.requireAuth).Get("/me/rankings", s.serve(s.myRankings))
 			rt := routes{r: r, s: s}
 			rt.under("/clubs", s.clubRoutes)
 			rt.under("/players", s.playerRoutes)
@@ -233,6 +234,7 @@ func (s *server) clubRoutes(r routes) {
 		r.get("/", s.getClub)
 		auth.patch("/", s.updateClub)
 		auth.post("/tournaments", s.createTournament)
+		r.under("/seasons", s.seasonRoutes)
 		auth.under("/members", func(r routes) {
 			r.get("/", s.listMembers)
 			r.post("/", s.addMember)

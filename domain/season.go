@@ -178,9 +178,6 @@ type SeasonService interface {
 	// Ranking computes the season's ranking from the counted tournaments'
 	// current standings. Errors: ENotFound.
 	Ranking(ctx context.Context, clubID, id int64) (SeasonRanking, error)
-	// Current is the ranking of the club's season whose dates hold today
-	// (the latest starting, if several do); ok is false when none does.
-	Current(ctx context.Context, clubID int64) (r SeasonRanking, ok bool, err error)
 	// Mine lists the rankings of the seasons the actor's player profiles
 	// are in (an evening counted), by club and season. Errors:
 	// EUnauthenticated.

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/burraco/burraco/domain/tourney"
 )
 
 // seasonService implements SeasonService.
@@ -162,7 +164,7 @@ func (s *seasonService) Exclude(ctx context.Context, actor Actor, clubID, id, to
 		}
 		reason = strings.TrimSpace(reason)
 		var v Validator
-		checkText(&v, "reason", reason, true, MaxDescriptionLength)
+		checkText(&v, "reason", reason, true, tourney.MaxReasonLength)
 		if err := v.Err(); err != nil {
 			return err
 		}
@@ -212,30 +214,6 @@ func (s *seasonService) Ranking(ctx context.Context, clubID, id int64) (SeasonRa
 		return err
 	})
 	return out, err
-}
-
-// Current implements SeasonService.
-func (s *seasonService) Current(ctx context.Context, clubID int64) (SeasonRanking, bool, error) {
-	var out SeasonRanking
-	found := false
-	err := s.st.View(ctx, func(tx Tx) error {
-		if _, err := tx.Clubs().Get(clubID); err != nil {
-			return err
-		}
-		seasons, err := tx.Seasons().OfClub(clubID)
-		if err != nil {
-			return err
-		}
-		for _, se := range seasons { // latest start first
-			if se.Current(s.now()) {
-				found = true
-				out, err = s.ranking(tx, se)
-				return err
-			}
-		}
-		return nil
-	})
-	return out, found, err
 }
 
 // ranking computes a season's ranking within tx.

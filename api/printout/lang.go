@@ -45,7 +45,13 @@ func LangFor(query, acceptLanguage string) (l Lang, ok bool) {
 // words are the fixed texts of the pages, by language.
 var words = map[Lang]map[string]string{
 	English: {
-		"standings": "Standings", "provisional": "Provisional", "final": "Final",
+		"season_ranking": "Season ranking", "player": "Player", "evenings": "Evenings", "wins": "Won", "best": "Best",
+		"evenings_counted":      "evenings counted",
+		"scheme_placing_points": "placing points", "scheme_total_vp": "total VP", "scheme_average_vp": "average VP",
+		"points_placing_points": "Points", "points_total_vp": "VP", "points_average_vp": "VP per evening",
+		"no_evenings":      "No evening counts yet.",
+		"no_evenings_todo": "The ranking fills in as the club's tournaments within the season's dates finish; open this page again then.",
+		"standings":        "Standings", "provisional": "Provisional", "final": "Final",
 		"after_rounds": "after %d rounds", "after_round": "after 1 round",
 		"rank": "Rank", "no": "No.", "entry": "Entry", "players": "Players",
 		"vp": "VP", "mp_for": "MP for", "mp_against": "MP against", "mp_diff": "MP diff.",
@@ -84,7 +90,13 @@ var words = map[Lang]map[string]string{
 		"notice_error_todo":                "Reload the page; if it happens again, tell the club and quote the code below.",
 	},
 	Italian: {
-		"standings": "Classifica", "provisional": "Provvisoria", "final": "Finale",
+		"season_ranking": "Classifica della stagione", "player": "Giocatore", "evenings": "Serate", "wins": "Vinte", "best": "Migliore",
+		"evenings_counted":      "serate contate",
+		"scheme_placing_points": "punti per piazzamento", "scheme_total_vp": "VP totali", "scheme_average_vp": "media VP",
+		"points_placing_points": "Punti", "points_total_vp": "VP", "points_average_vp": "VP per serata",
+		"no_evenings":      "Non conta ancora nessuna serata.",
+		"no_evenings_todo": "La classifica si riempie man mano che finiscono i tornei del circolo nelle date della stagione: riapri questa pagina più tardi.",
+		"standings":        "Classifica", "provisional": "Provvisoria", "final": "Finale",
 		"after_rounds": "dopo %d turni", "after_round": "dopo 1 turno",
 		"rank": "Pos.", "no": "N.", "entry": "Iscritto", "players": "Giocatori",
 		"vp": "VP", "mp_for": "MP fatti", "mp_against": "MP subiti", "mp_diff": "Diff. MP",
