@@ -52,6 +52,8 @@ type fixture struct {
 	toJoin      map[string]int64  // open public tables, one per caller
 	toTimeOut   map[string]int64  // playing tables of club A (its owner against a bot), one per caller
 	toStandIn   map[string]int64  // playing tables of club A (its owner against a bot, one deal), one per caller
+	season      int64             // a season of A (season_authz_test.go)
+	seasonOf    map[string]int64  // seasons of A, one per caller, with the published tournament excluded
 }
 
 // loginEmail is the account every caller logs in to in the matrix.
@@ -122,6 +124,7 @@ func newFixture(e *env) *fixture {
 		f.toTimeOut[c] = newPlayingTable(e, ownerActor, &f.clubA)
 		f.toStandIn[c] = newPlayingTable(e, ownerActor, &f.clubA, domain.MatchFormat{Deals: 1})
 	}
+	f.newSeasons(e, ownerActor)
 	add(0, loginEmail, "", ownerActor)
 	for _, c := range callers {
 		f.toLogout[c] = e.login(loginEmail, "password-123").RefreshToken

@@ -206,6 +206,14 @@ func runExamples(t *testing.T) *exampleRun {
 	te.must(200, req{Method: "POST", Path: tpath(tm.ID, "rounds", 1, "close"), Token: anna}, nil)
 	x.send("POST", "/api/v1/tournaments/{tournamentID}/rounds/{round}/reopen", tpath(tm.ID, "rounds", 1, "reopen"), anna, nil, nil, nil)
 
+	// A season of Anna's club, changed; the tournament taken out of it.
+	var season api.Season
+	x.send("POST", "/api/v1/clubs/{clubID}/seasons", clubPath+"/seasons", anna, nil, nil, &season)
+	seasonPath := fmt.Sprintf("%s/seasons/%d", clubPath, season.ID)
+	x.send("PATCH", "/api/v1/clubs/{clubID}/seasons/{seasonID}", seasonPath, anna, nil, nil, nil)
+	x.send("PUT", "/api/v1/clubs/{clubID}/seasons/{seasonID}/exclusions/{tournamentID}", fmt.Sprintf("%s/exclusions/%d", seasonPath, tm.ID),
+		anna, nil, nil, nil)
+
 	// The table fills with a second bot and starts; whoever's turn it is
 	// draws.
 	te.must(200, req{Method: "POST", Path: tablePath(table.ID, "bots"), Token: anna, Body: api.SeatRequest{Seat: ptr(3)}}, nil)
