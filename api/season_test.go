@@ -49,8 +49,9 @@ func (se *seasonEnv) patch(body string) {
 
 // newSeasonEnv makes the club's players and a season of March 2026 (the
 // test clock's month; the evenings start a week after it).
-func newSeasonEnv(t *testing.T, db *store.DB) *seasonEnv {
-	te := newTourneyEnv(t, db)
+func newSeasonEnv(t testing.TB, db *store.DB) *seasonEnv {
+	t.Helper()
+	te := tourneyEnvOn(t, newEnv(t, db))
 	se := &seasonEnv{tourneyEnv: te}
 	for i := range 10 {
 		se.players = append(se.players, te.player(fmt.Sprintf("Socio %c", 'A'+i), i == 0 || i == 8))
