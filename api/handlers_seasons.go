@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"fmt"
+	"hash/fnv"
 	"net/http"
 	"strconv"
 	"strings"
@@ -271,11 +272,44 @@ func (s *server) seasonRanking(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rk, err := s.svc.Seasons.Ranking(r.Context(), clubID, id)
+	body, err := s.rankingBody(r, clubID, id)
 	if err != nil {
 		return err
 	}
-	return respondTagged(w, r, seasonRankingOut(s.cfg.Now(), rk))
+	h := fnv.New64a()
+	_, _ = h.Write(body)
+	etag := `"r` + strconv.FormatUint(h.Sum64(), 36) + `"`
+	if etagMatches(r.Header.Get("If-None-Match"), etag) {
+		return notModified(w, etag)
+	}
+	w.Header().Set("ETag", etag)
+	writeBody(w, body)
+	return nil
+}
+
+// rankingBody is a season's ranking encoded. The encoding is kept by the
+// ranking's basis (what it is computed from: the season, its exclusions,
+// its tournaments' versions), so a poll while nothing changed costs the
+// basis's few light statements, not the ranking; the ETag is a hash of the
+// bytes all the same.
+func (s *server) rankingBody(r *http.Request, clubID, id int64) ([]byte, error) {
+	basis, err := s.svc.Seasons.Basis(r.Context(), clubID, id)
+	if err != nil {
+		return nil, err
+	}
+	if body, ok := s.stamped.get(fmt.Sprintf("season/%d/%s", id, basis)); ok {
+		return body, nil
+	}
+	rk, err := s.svc.Seasons.Ranking(r.Context(), clubID, id)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := encodeJSON(&buf, seasonRankingOut(s.cfg.Now(), rk)); err != nil {
+		return nil, err
+	}
+	s.stamped.put(fmt.Sprintf("season/%d/%s", id, rk.Basis), buf.Bytes())
+	return buf.Bytes(), nil
 }
 
 // exportSeasonRanking exports a season's ranking as CSV.

@@ -139,6 +139,10 @@ type SeasonRepo interface {
 	Exclude(x SeasonExclusion) error
 	// Include deletes an exclusion and reports whether there was one.
 	Include(seasonID, tournamentID int64) (bool, error)
+	// Stamps lists what Results would, each tournament as a
+	// SeasonTournament (id, name, start, kind, status, version): one light
+	// statement, for a poll to know whether anything changed.
+	Stamps(clubID int64, startsOn, endsOn string) ([]SeasonTournament, error)
 	// Results lists, by start time, the club's tournaments that are
 	// finished or have their results published and start within the
 	// dates (UTC days, both included).
@@ -178,6 +182,11 @@ type SeasonService interface {
 	// Ranking computes the season's ranking from the counted tournaments'
 	// current standings. Errors: ENotFound.
 	Ranking(ctx context.Context, clubID, id int64) (SeasonRanking, error)
+	// Basis names what a ranking is computed from, as Ranking's Basis
+	// does, without computing it: a poll whose basis has not moved has
+	// the same ranking (in this process: the players' names are those its
+	// tournaments' states read). Errors: ENotFound.
+	Basis(ctx context.Context, clubID, id int64) (string, error)
 	// Mine lists the rankings of the seasons the actor's player profiles
 	// are in (an evening counted), by club and season. Errors:
 	// EUnauthenticated.

@@ -22,6 +22,10 @@ import (
 // by name, then by player id. The unranked players follow in the same
 // order, without a place.
 type SeasonRanking struct {
+	// Basis names what the ranking was computed from: the season's
+	// settings, today (a season's current flag), its exclusions and the
+	// counted tournaments' versions (seasonBasis).
+	Basis         string
 	Season        SeasonDetail
 	Provisional   bool
 	PlayersRanked int

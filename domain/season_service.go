@@ -2,7 +2,10 @@ package domain
 
 import (
 	"context"
+	"fmt"
+	"hash/fnv"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -216,13 +219,56 @@ func (s *seasonService) Ranking(ctx context.Context, clubID, id int64) (SeasonRa
 	return out, err
 }
 
+// Basis implements SeasonService.
+func (s *seasonService) Basis(ctx context.Context, clubID, id int64) (string, error) {
+	var out string
+	err := s.st.View(ctx, func(tx Tx) error {
+		se, err := seasonOf(tx, clubID, id)
+		if err != nil {
+			return err
+		}
+		ts, err := tx.Seasons().Stamps(se.ClubID, se.StartsOn, se.EndsOn)
+		if err != nil {
+			return err
+		}
+		xs, err := tx.Seasons().Exclusions(se.ID)
+		if err != nil {
+			return err
+		}
+		out = seasonBasis(se, s.now(), ts, xs)
+		return nil
+	})
+	return out, err
+}
+
+// seasonBasis is a hash of everything a ranking is computed from but the
+// tournaments' states: the season, today, the tournaments that may count
+// (id, name, start, kind, status, version: every change of a tournament's
+// results moves its version) and the exclusions.
+func seasonBasis(se Season, now time.Time, ts []SeasonTournament, xs []SeasonExclusion) string {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d|%s|%s|%s|%s|%s|%d|%d|%d|%s|%s\n", se.ID, se.Name, se.ClubName, se.StartsOn, se.EndsOn, se.Scheme,
+		se.PointsStep, se.ReferenceSize, se.MinEvenings, now.UTC().Format(SeasonDateLayout), se.UpdatedAt)
+	for _, t := range ts {
+		fmt.Fprintf(h, "t%d|%s|%d|%s|%s|%d\n", t.ID, t.Name, t.StartsAt.UnixMicro(), t.Kind, t.Status, t.Version)
+	}
+	for _, x := range xs {
+		fmt.Fprintf(h, "x%d|%s|%d|%d\n", x.TournamentID, x.Reason, x.By, x.At.UnixMicro())
+	}
+	return strconv.FormatUint(h.Sum64(), 36)
+}
+
 // ranking computes a season's ranking within tx.
 func (s *seasonService) ranking(tx Tx, se Season) (SeasonRanking, error) {
 	d, evenings, names, err := s.load(tx, se)
 	if err != nil {
 		return SeasonRanking{}, err
 	}
-	out := SeasonRanking{Season: d, Rows: rankSeason(se, evenings, names)}
+	basis, err := s.basisOf(tx, se)
+	if err != nil {
+		return SeasonRanking{}, err
+	}
+	out := SeasonRanking{Season: d, Rows: rankSeason(se, evenings, names), Basis: basis}
 	for _, t := range d.Tournaments {
 		if t.Excluded == nil && !t.Published {
 			out.Provisional = true
@@ -234,6 +280,20 @@ func (s *seasonService) ranking(tx Tx, se Season) (SeasonRanking, error) {
 		}
 	}
 	return out, nil
+}
+
+// basisOf is the ranking's basis from what load read: the same
+// statements Basis runs, so the two agree.
+func (s *seasonService) basisOf(tx Tx, se Season) (string, error) {
+	ts, err := tx.Seasons().Stamps(se.ClubID, se.StartsOn, se.EndsOn)
+	if err != nil {
+		return "", err
+	}
+	xs, err := tx.Seasons().Exclusions(se.ID)
+	if err != nil {
+		return "", err
+	}
+	return seasonBasis(se, s.now(), ts, xs), nil
 }
 
 // load is a season with its tournaments, the standings of those it

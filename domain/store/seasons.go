@@ -161,3 +161,33 @@ func (r seasonRepo) Results(clubID int64, startsOn, endsOn string) ([]domain.Tou
 	}
 	return out, nil
 }
+
+// seasonStampRow is what Stamps reads of a tournament.
+type seasonStampRow struct {
+	ID       int64
+	Name     string
+	StartsAt time.Time
+	Kind     string
+	Status   string
+	Version  int64
+}
+
+// Stamps is Results' light twin: the columns a ranking's basis names.
+func (r seasonRepo) Stamps(clubID int64, startsOn, endsOn string) ([]domain.SeasonTournament, error) {
+	var rows []seasonStampRow
+	err := r.t.db.Table("tournaments").Select("id, name, starts_at, kind, status, version").
+		Where("club_id = ? AND status IN ?", clubID,
+			[]string{string(domain.TournamentFinished), string(domain.TournamentResultsPublished)}).
+		Order("starts_at, id").Find(&rows).Error
+	if err != nil {
+		return nil, translate(err, "tournament")
+	}
+	out := []domain.SeasonTournament{}
+	for _, x := range rows {
+		if day := x.StartsAt.UTC().Format(domain.SeasonDateLayout); startsOn <= day && day <= endsOn {
+			out = append(out, domain.SeasonTournament{ID: x.ID, Name: x.Name, StartsAt: x.StartsAt.UTC(),
+				Kind: domain.TournamentKind(x.Kind), Status: domain.TournamentStatus(x.Status), Version: x.Version})
+		}
+	}
+	return out, nil
+}
