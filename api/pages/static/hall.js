@@ -7,6 +7,7 @@
 import { start } from './layout.js';
 import { get, poll, session } from './api.js';
 import { t, fmtNumber } from './i18n.js';
+import { showSeason } from './hall-season.js';
 
 const $ = (id) => document.getElementById(id);
 // Seconds a page of the standings stays up (?seconds=, 3 to 60).
@@ -50,6 +51,7 @@ async function main() {
     },
   });
   setInterval(nextPage, PAGE_SECONDS * 1000);
+  showSeason(state.id); // the club's season between rounds (hall-season.js)
   setInterval(clock, 1000);
   clock();
   window.addEventListener('resize', () => renderStandings());
@@ -145,6 +147,7 @@ function renderRound() {
     return;
   }
   const r = list.items[list.items.length - 1];
+  document.body.dataset.round = r.status; // hall-season.js shows the season when no round is playing
   section.hidden = false;
   $('hall-round-h').textContent = t('hall.round.' + r.status, { n: r.number });
   const open = r.tables.filter((tb) => !(tb.result && tb.result.final)).map((tb) => tb.number);
