@@ -17,6 +17,7 @@ type seasonService struct {
 	st   Storage
 	now  func() time.Time
 	play *tournamentPlayService // the tournaments' states, kept per version
+	kept *keptReads             // the rankings' bases
 }
 
 // Create implements SeasonService.
@@ -219,24 +220,24 @@ func (s *seasonService) Ranking(ctx context.Context, clubID, id int64) (SeasonRa
 	return out, err
 }
 
+// seasonRecords are the store's records a ranking's basis reads: kept in
+// memory (keptReads) while none of them is written, a hall's poll of an
+// unchanged ranking costs no query.
+var seasonRecords = []string{"seasons", "season_exclusions", "tournaments", "clubs"}
+
 // Basis implements SeasonService.
 func (s *seasonService) Basis(ctx context.Context, clubID, id int64) (string, error) {
-	var out string
-	err := s.st.View(ctx, func(tx Tx) error {
-		se, err := seasonOf(tx, clubID, id)
-		if err != nil {
+	out, _, err := kept(s.kept, fmt.Sprintf("season-basis/%d/%d", clubID, id), seasonRecords, func() (string, error) {
+		var out string
+		err := s.st.View(ctx, func(tx Tx) error {
+			se, err := seasonOf(tx, clubID, id)
+			if err != nil {
+				return err
+			}
+			out, err = s.basisOf(tx, se)
 			return err
-		}
-		ts, err := tx.Seasons().Stamps(se.ClubID, se.StartsOn, se.EndsOn)
-		if err != nil {
-			return err
-		}
-		xs, err := tx.Seasons().Exclusions(se.ID)
-		if err != nil {
-			return err
-		}
-		out = seasonBasis(se, s.now(), ts, xs)
-		return nil
+		})
+		return out, err
 	})
 	return out, err
 }

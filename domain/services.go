@@ -105,7 +105,7 @@ func NewServices(st Storage, cfg Config) Services {
 		Tournaments: &tournamentService{st: st, now: now, random: cfg.Random, stamps: stamps},
 		Play:        play,
 		Tables:      tables,
-		Seasons:     &seasonService{st: st, now: now, play: play},
+		Seasons:     &seasonService{st: st, now: now, play: play, kept: kept},
 	}
 }
 
