@@ -379,7 +379,8 @@ func (s *server) printSeasonRanking(w http.ResponseWriter, r *http.Request) erro
 	}
 	rk, err := s.svc.Seasons.Ranking(r.Context(), clubID, id)
 	if err != nil {
-		s.failPage(w, r, lang, printout.Head{}, s.problemOfErr(r, err))
+		p := s.problemOfErr(r, err)
+		s.failPageWith(w, r, lang, printout.NewSeasonNotice(lang, p.Code), printout.Head{}, p)
 		return nil
 	}
 	var buf bytes.Buffer

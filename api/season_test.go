@@ -422,6 +422,13 @@ func TestSeasonRefusals(t *testing.T) {
 			t.Errorf("errors %+v", p.Errors)
 		}
 	})
+	t.Run("MissingSeasonsPageSaysSoToABrowser", func(t *testing.T) {
+		res := se.must(http.StatusNotFound, req{Method: "GET", Path: fmt.Sprintf("%s/%d/print/ranking?lang=en", clubSeasons, se.season.ID+100),
+			Header: map[string]string{"Accept": "text/html"}}, nil)
+		if body := string(res.Body); res.Header.Get("X-Problem-Code") != "not_found" || !strings.Contains(body, "Season not found") {
+			t.Errorf("the page: %s %s", res.Header.Get("X-Problem-Code"), body)
+		}
+	})
 	t.Run("DirectorDeletesAndTheSeasonIsGone", func(t *testing.T) {
 		se.must(http.StatusNoContent, req{Method: "DELETE", Path: se.path(), Token: se.director}, nil)
 		se.must(http.StatusNotFound, req{Method: "GET", Path: se.path()}, nil)

@@ -85,3 +85,13 @@ func WriteSeasonRankingCSV(w io.Writer, s SeasonRanking) error {
 	c.Flush()
 	return c.Error()
 }
+
+// NewSeasonNotice is NewNotice for a season's page: a season that is not
+// there is named as such.
+func NewSeasonNotice(l Lang, code string) Notice {
+	if code != "not_found" {
+		return NewNotice(l, code)
+	}
+	key := "notice_season_not_found"
+	return Notice{Title: l.word(key + "_title"), Message: l.word(key), Todo: l.word(key + "_todo"), Code: code}
+}
