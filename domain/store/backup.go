@@ -29,7 +29,9 @@ import (
 // waiting, and so refuses while any holder lives. The kernel drops the
 // lock of a process that dies, even by SIGKILL; the file itself stays (a
 // lock file removed while another process opens it would let two
-// processes each lock a different file).
+// processes each lock a different file). It is a file of its own, not the
+// database: SQLite locks byte ranges of the database with fcntl, which on
+// NFS is what flock becomes.
 
 // Errors of backups and restores, for the command to word and test.
 var (
