@@ -174,8 +174,10 @@ func TestEveryPageHasOneMainLandmarkAndOneTopHeading(t *testing.T) {
 	for name, render := range map[string]func(*bytes.Buffer) error{
 		"standings": func(b *bytes.Buffer) error { return RenderStandings(b, English, sampleStandings()) },
 		"tables":    func(b *bytes.Buffer) error { return RenderTableCards(b, Italian, cards) },
-		"results":   func(b *bytes.Buffer) error { return RenderResults(b, English, Results{Head: Head{Tournament: "Coppa"}}) },
-		"notice":    func(b *bytes.Buffer) error { return RenderNotice(b, Italian, NewNotice(Italian, "not_found")) },
+		"results": func(b *bytes.Buffer) error {
+			return RenderResults(b, English, Results{Head: Head{Tournament: "Coppa"}})
+		},
+		"notice": func(b *bytes.Buffer) error { return RenderNotice(b, Italian, NewNotice(Italian, "not_found")) },
 	} {
 		var b bytes.Buffer
 		if err := render(&b); err != nil {
