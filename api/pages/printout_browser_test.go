@@ -224,9 +224,9 @@ func pdfPages(t *testing.T, ctx context.Context) int {
 
 // TestBrowserTableCardsFitA4WithEveryColumn: a round's table cards print
 // two to an A4 page, every column of the score sheet on the paper and
-// wide enough to write in; on a 360 px phone the sheet scrolls sideways
-// with a cue, none of its columns hidden. Both languages (the Italian
-// words are the longer).
+// wide enough to write in; on a 360 px phone (and a screen just too
+// narrow for the sheet) the sheet scrolls sideways with a cue, none of its
+// columns hidden. Both languages (the Italian words are the longer).
 func TestBrowserTableCardsFitA4WithEveryColumn(t *testing.T) {
 	t.Parallel() // a browser of its own
 	b := newBrowser(t)
@@ -254,6 +254,12 @@ func TestBrowserTableCardsFitA4WithEveryColumn(t *testing.T) {
 		checkLayout(t, phone, "table cards ("+lang+") on a phone", false)
 		if lang == "it" {
 			screenshot(t, phone, "print-tables-phone")
+		}
+		// A tablet just too narrow for the sheet, and a desktop's screen.
+		for _, w := range []int64{740, 1280} {
+			ctx := b.newContext(w, 800)
+			do(t, ctx, "opening "+url, chromedp.Navigate(url))
+			checkLayout(t, ctx, fmt.Sprintf("table cards (%s) on a %d px screen", lang, w), false)
 		}
 	}
 }
