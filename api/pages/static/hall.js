@@ -116,7 +116,9 @@ function paginate(table, rows, pageLine) {
   tbody.replaceChildren(...rows);
   const top = tbody.getBoundingClientRect().top + window.scrollY;
   const line = parseFloat(getComputedStyle(pageLine).fontSize) || 24;
-  const room = window.innerHeight - top - 2.5 * line;
+  // A table that starts low on the screen (the seating under the
+  // standings, on a narrow screen) is scrolled to: half a screen a page.
+  const room = Math.max(window.innerHeight / 2, window.innerHeight - top - 2.5 * line);
   const starts = [0];
   let used = 0;
   rows.forEach((tr, i) => {
@@ -216,12 +218,12 @@ function nextPage() {
 function renderRound() {
   const list = state.rounds;
   const section = $('hall-round');
-  if (!list || !list.items.length) {
-    section.hidden = true;
-    return;
-  }
+  const wasHidden = section.hidden;
+  section.hidden = !list || !list.items.length;
+  // The standings are as wide as the seating leaves them: measured again.
+  if (section.hidden !== wasHidden) renderStandings();
+  if (section.hidden) return;
   const r = list.items[list.items.length - 1];
-  section.hidden = false;
   $('hall-round-h').textContent = t('hall.round.' + r.status, { n: r.number });
   const open = r.tables.filter((tb) => !(tb.result && tb.result.final)).map((tb) => tb.number);
   $('hall-playing').textContent =
