@@ -304,7 +304,7 @@ func TestBrowserPrintoutsHaveAMainLandmarkAndAHeading(t *testing.T) {
 			ctx := b.newContext(360, 740)
 			viewAs(t, ctx, base+"/"+name+"?lang=it", a4)
 			what := fmt.Sprintf("print/%s (a4=%v)", name, a4)
-			for _, v := range axeViolations(t, ctx, what) {
+			for _, v := range axeEveryViolation(t, ctx, what) {
 				t.Errorf("%s: axe %s (%s): %s at %v", what, v.ID, v.Impact, v.Help, v.Nodes)
 			}
 			if n := countJS(t, ctx, "main h1"); n != 1 {
@@ -314,10 +314,10 @@ func TestBrowserPrintoutsHaveAMainLandmarkAndAHeading(t *testing.T) {
 	}
 }
 
-// axeViolations runs axe-core in the page of ctx and returns every
+// axeEveryViolation runs axe-core in the page of ctx and returns every
 // violation, whatever its impact (checkAxe fails only on the serious and
 // critical ones).
-func axeViolations(t *testing.T, ctx context.Context, page string) []axeViolation {
+func axeEveryViolation(t *testing.T, ctx context.Context, page string) []axeViolation {
 	t.Helper()
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](axeScript(t))); err != nil {
 		t.Fatalf("%s: injecting axe-core: %v", page, err)
