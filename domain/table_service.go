@@ -70,10 +70,14 @@ func (s *tableService) ReplaceByBot(ctx context.Context, actor Actor, id int64, 
 var errTableNotFound = Errorf(ENotFound, "table not found")
 
 // forViewer hides the invite code from everyone but the creator and the
-// players.
+// players, and shows a tournament's table without a creator: it is the
+// tournament's, not the round's starter's.
 func forViewer(t Table, actor Actor) Table {
 	if !accessFor(nil, actor).canSeeInviteCode(t) {
 		t.InviteCode = ""
+	}
+	if t.Tournament != nil {
+		t.CreatorID = 0
 	}
 	return t
 }
