@@ -527,6 +527,6 @@ type TableRepo interface {
 	// or a grace period.
 	Clocked() ([]Table, error)
 	// StaleOpen returns the ids of at most limit open tables of no
-	// tournament created before before, oldest first.
+	// tournament created at before or earlier, oldest first.
 	StaleOpen(before time.Time, limit int) ([]int64, error)
 }

@@ -602,15 +602,15 @@ func (s *tableService) CloseStale(ctx context.Context, now time.Time) (int, erro
 	}
 }
 
-// closeStale cancels table id if it is still open and was created before
-// before, and reports whether it did.
+// closeStale cancels table id if it is still open and was created at
+// before or earlier, and reports whether it did.
 func (s *tableService) closeStale(ctx context.Context, id int64, before time.Time) (bool, error) {
 	var t Table
 	changed := false
 	tk := s.notes.ticket()
 	err := s.st.InTx(ctx, func(tx Tx) error {
 		var err error
-		if t, err = tx.Tables().Lock(id); err != nil || t.Status != TableOpen || t.Tournament != nil || !t.CreatedAt.Before(before) {
+		if t, err = tx.Tables().Lock(id); err != nil || t.Status != TableOpen || t.Tournament != nil || t.CreatedAt.After(before) {
 			return err
 		}
 		read := t.Version

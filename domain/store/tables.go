@@ -226,7 +226,7 @@ func (r tableRepo) CountOpenOfCreator(userID int64) (int, error) {
 
 func (r tableRepo) StaleOpen(before time.Time, limit int) ([]int64, error) {
 	var ids []int64
-	err := r.t.db.Model(&tableRow{}).Where("status = ? AND tournament_id IS NULL AND created_at < ?",
+	err := r.t.db.Model(&tableRow{}).Where("status = ? AND tournament_id IS NULL AND created_at <= ?",
 		string(domain.TableOpen), utc(before)).Order("created_at, id").Limit(limit).Pluck("id", &ids).Error
 	return ids, translate(err, "table")
 }
