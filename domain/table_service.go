@@ -587,16 +587,18 @@ func (s *tableService) CloseStale(ctx context.Context, now time.Time) (int, erro
 		if err != nil {
 			return closed, err
 		}
+		batch := 0
 		for _, id := range ids {
 			ok, err := s.closeStale(ctx, id, before)
 			if err != nil {
 				return closed, fmt.Errorf("table %d: %w", id, err)
 			}
 			if ok {
-				closed++
+				batch++
 			}
 		}
-		if len(ids) < PurgeBatch {
+		closed += batch
+		if len(ids) < PurgeBatch || batch == 0 { // none closed: the next read would list them again
 			return closed, nil
 		}
 	}
