@@ -32,7 +32,8 @@ import "crypto/subtle"
 //     sees; a private one only its creator, its seated players, site
 //     admins and whoever holds its invite code (to anyone else it does not
 //     exist). Its creator adds bots, starts it, and cancels it while it is
-//     open. Its finished deals' records its creator and players read. A
+//     open (the last player to leave it, or Config.OpenTableTTL, does too).
+//     Its finished deals' records its creator and players read. A
 //     referee's acts (a time-out, a stand-in) at a club table the club's
 //     referees, admins and owners do; at a friendly table its creator;
 //     site admins at any. Site admins may do all of it.
@@ -43,7 +44,8 @@ import "crypto/subtle"
 //     tournament) see it as spectators, with no hand and no invite code,
 //     only while the tournament's staff_watch is on; they act as its
 //     referees (time-out, stand-in) and read its deals' records then.
-//     Nobody else, however high in the club, sees it (a site admin does).
+//     Nobody else, however high in the club, sees it (a site admin does,
+//     and whoever holds its invite code, which only its players are shown).
 //   - Nobody referees a match they play (issue 27): anyone seated at a
 //     table, staff or site admin or creator, is refused every referee's
 //     act there (own_table), and at a tournament's online table also the
