@@ -334,6 +334,9 @@ var matrix = []route{
 	{"POST /tables/{id}/start (creator only; not full)", func(f *fixture, c string) req {
 		return req{Method: "POST", Path: tablePath(f.toJoin[c], "start")}
 	}, all(403, map[string]int{anonymous: 401, siteAdmin: 409})},
+	{"POST /tables/{id}/cancel (creator only)", func(f *fixture, c string) req {
+		return req{Method: "POST", Path: tablePath(f.toJoin[c], "cancel")}
+	}, all(403, map[string]int{anonymous: 401, siteAdmin: 200})},
 	{"GET /tables/{id}/state", func(f *fixture, c string) req { return req{Method: "GET", Path: tablePath(f.playing, "state")} },
 		all(200, nil)},
 	{"POST /tables/{id}/moves (not seated)", func(f *fixture, c string) req {

@@ -57,7 +57,7 @@ func (s *server) tournamentLifecycle(w http.ResponseWriter, r *http.Request) err
 //	@Param			body			body		TournamentPenaltyRequest	true	"The penalty"
 //	@Success		200				{object}	TournamentPenaltyList
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
-//	@Failure	403	{object}	Problem	"referee_only: not a referee or director of the tournament"
+//	@Failure	403	{object}	Problem	"referee_only: not a referee or director of the tournament; own_side: a referee who plays the entry or sits with it at a table of the round (of any round, for a penalty of the event)"
 //	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), entry_not_found"
 //	@Failure	409	{object}	Problem	"bad_transition: the tournament is not running or finished"
 //	@Failure	422	{object}	Problem	"invalid_command (every bad field listed in errors: round, vp, mp), reason_required, idempotency_key_reused"

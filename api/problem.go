@@ -109,6 +109,8 @@ var problemTable = []problemRow{
 	{code: string(domain.ETokenReused), problemKind: problemKind{title: "Refresh token reused"}},
 	{code: string(domain.EIdempotencyKeyReused), problemKind: problemKind{title: "Idempotency key reused"}},
 	{code: string(domain.ETooManyOpenTables), problemKind: problemKind{title: "Too many open tables"}},
+	{code: string(domain.EOwnTable), problemKind: problemKind{title: "You play at this table"}},
+	{code: string(domain.ETableCancelled), problemKind: problemKind{title: "Table cancelled"}},
 	{code: string(engine.ErrNotYourTurn), problemKind: problemKind{title: "Not your turn"}},
 
 	{code: codeMalformedJSON, problemKind: problemKind{http.StatusBadRequest, "Malformed JSON"}},

@@ -59,6 +59,16 @@ const (
 	// ETooManyOpenTables (KindConflict): the user has created as many
 	// tables not finished as one may (Config.MaxOpenTables).
 	ETooManyOpenTables Code = "too_many_open_tables"
+
+	// EOwnTable (KindForbidden): a referee (or a director, a site admin, a
+	// friendly table's creator) who sits at a table acts as its referee: a
+	// stand-in, a time-out. Nobody referees a match they play (issue 27).
+	EOwnTable Code = "own_table"
+
+	// ETableCancelled (KindConflict): the table was closed before its match
+	// started (by its creator, left by everyone, or not started in time):
+	// nobody sits at it, and nothing is played there.
+	ETableCancelled Code = "table_cancelled"
 )
 
 // codeKinds is the kind of each of the domain's own codes.
@@ -77,6 +87,8 @@ var codeKinds = map[Code]Kind{
 	EIdempotencyKeyReused: KindInvalid,
 	ENotAReferee:          KindInvalid,
 	ETooManyOpenTables:    KindConflict,
+	EOwnTable:             KindForbidden,
+	ETableCancelled:       KindConflict,
 }
 
 // tourneyKinds is the domain's kind of each of the tourney package's kinds.

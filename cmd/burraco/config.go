@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/burraco/burraco/api"
 	"github.com/burraco/burraco/domain"
@@ -23,6 +24,23 @@ type config struct {
 	logLevel       string         // LOG_LEVEL
 	trustedProxies []netip.Prefix // BURRACO_TRUSTED_PROXIES
 	limits         userLimits
+	openTableTTL   time.Duration // BURRACO_OPEN_TABLE_TTL
+}
+
+// openTableTTLFlag registers -open-table-ttl, with its default from the
+// environment; an environment variable that is not a duration is an error.
+func (c *config) openTableTTLFlag(fs *flag.FlagSet) error {
+	def := domain.DefaultOpenTableTTL
+	if v := os.Getenv("BURRACO_OPEN_TABLE_TTL"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return fmt.Errorf("BURRACO_OPEN_TABLE_TTL=%q is not a duration such as 24h or 90m", v)
+		}
+		def = d
+	}
+	fs.DurationVar(&c.openTableTTL, "open-table-ttl", def,
+		"how long a table may stay open (not started) before the server cancels it; negative: never (env BURRACO_OPEN_TABLE_TTL)")
+	return nil
 }
 
 // userLimits are serve's limits per user on what one account may hold at

@@ -37,6 +37,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "burraco serve:", err)
 		return 2
 	}
+	if err := c.openTableTTLFlag(fs); err != nil {
+		fmt.Fprintln(stderr, "burraco serve:", err)
+		return 2
+	}
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
@@ -73,12 +77,14 @@ func serve(ctx context.Context, c config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	svc := domain.NewServices(db, domain.Config{MaxOpenTables: c.limits.openTables})
+	svc := domain.NewServices(db, domain.Config{MaxOpenTables: c.limits.openTables, OpenTableTTL: c.openTableTTL})
 	if err := bootstrapAdmin(ctx, svc.Auth, log); err != nil {
 		return err
 	}
 	stopPurging := startPurging(ctx, db, log)
 	defer stopPurging() // before db.Close, deferred above
+	stopClosing := startClosingStaleTables(ctx, svc.Tables, c.openTableTTL, log)
+	defer stopClosing()
 	if len(c.trustedProxies) > 0 {
 		log.Info("client addresses are read from X-Forwarded-For and Forwarded on connections from trusted proxies",
 			"trusted_proxies", c.trustedProxies)
