@@ -90,7 +90,7 @@ func (s *server) respondSession(w http.ResponseWriter, r *http.Request, sess dom
 	if err != nil {
 		return err
 	}
-	access, ttl, err := s.tokens.Mint(sess.User.ID)
+	access, ttl, err := s.tokens.Mint(sess.User)
 	if err != nil {
 		return err
 	}

@@ -222,14 +222,15 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 }
 
 // actorOf checks an access token and looks up its user, so that a demoted
-// or deleted user loses their rights within domain.ActorTTL (at once on the
-// process that made the change) rather than when the token expires.
+// or deleted user, or one whose password was reset, loses their rights
+// within domain.ActorTTL (at once on the process that made the change)
+// rather than when the token expires.
 func (s *server) actorOf(ctx context.Context, token string) (domain.Actor, error) {
-	id, err := s.tokens.Parse(token)
+	id, session, err := s.tokens.Parse(token)
 	if err != nil {
 		return domain.Actor{}, err
 	}
-	a, err := s.svc.Auth.Actor(ctx, id)
+	a, err := s.svc.Auth.Authenticate(ctx, id, session)
 	if err != nil && domain.ErrorCode(err) == domain.ENotFound {
 		return domain.Actor{}, errBadToken
 	}
