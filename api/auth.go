@@ -99,7 +99,7 @@ type tokenCache struct {
 
 type verifiedToken struct {
 	userID    int64
-	session   int64 // the sv claim
+	session   int64     // the sv claim
 	validFrom time.Time // iat, or nbf when later
 	expires   time.Time // exp
 }
