@@ -247,10 +247,12 @@ func (l *lockedLog) String() string {
 	return strings.Join(l.lines, "\n")
 }
 
-// TestServeRefusesBadLimits: a per-user limit from the environment that is
-// not an integer stops serve with exit 2, naming the variable.
+// TestServeRefusesBadLimits: a per-user or auth limit from the environment
+// that is not an integer stops serve with exit 2, naming the variable.
 func TestServeRefusesBadLimits(t *testing.T) {
-	for _, env := range []string{"BURRACO_MAX_OPEN_TABLES", "BURRACO_MAX_LONG_POLLS", "BURRACO_MAX_EVENT_STREAMS"} {
+	for _, env := range []string{"BURRACO_MAX_OPEN_TABLES", "BURRACO_MAX_LONG_POLLS", "BURRACO_MAX_EVENT_STREAMS",
+		"BURRACO_AUTH_PER_MINUTE", "BURRACO_AUTH_BURST", "BURRACO_REFRESH_PER_MINUTE",
+		"BURRACO_LOGIN_FAILURES_PER_ACCOUNT", "BURRACO_LOGIN_FAILURES_PER_ADDRESS"} {
 		t.Run(env, func(t *testing.T) {
 			t.Setenv(env, "many")
 			var out, errOut bytes.Buffer
