@@ -153,8 +153,8 @@ type server struct {
 	// refreshes are refreshes and logouts per client address; nil: no limit
 	refreshes *ratelimit.Limiter
 	failures  loginFailures // failed logins per account and per address
-	proxies clientaddr.TrustedProxies
-	states  *stateCache // tables' marshalled states per version and seat (polls)
+	proxies   clientaddr.TrustedProxies
+	states    *stateCache // tables' marshalled states per version and seat (polls)
 	// playBodies are tournaments' encoded standings and rounds per version (hall screens)
 	playBodies   *playBodies
 	stamped      *stampedBodies         // stamped lists' encoded answers (the lobby)
