@@ -124,7 +124,7 @@ func (s *server) setTournamentForbidden(w http.ResponseWriter, r *http.Request) 
 //	@Security		BearerAuth
 //	@Success		200				{object}	TournamentForbidden
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer"
-//	@Failure	401	{object}	Problem	"unauthenticated: no access token"
+//	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
 //	@Failure	403	{object}	Problem	"forbidden: not a referee or director of the tournament"
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@Router			/api/v1/tournaments/{tournamentID}/forbidden [get]

@@ -116,7 +116,7 @@ func (v playView) penaltyOut(p standings.Penalty) TournamentPenalty {
 // started with (its schedule is fixed at the start).
 type TournamentForbiddenRequest struct {
 	// Pairs of entry ids: a set, [a,b] is [b,a] and a repeat is dropped.
-	Pairs  [][]int64 `json:"pairs" maxItems:"500"`
+	Pairs  [][]int64 `json:"pairs"`
 	Reason string    `json:"reason,omitempty" example:"same family"`
 } // @name TournamentForbiddenRequest
 
