@@ -92,8 +92,8 @@ type AuthService interface {
 	// ResetPassword sets the password of the user with that email and ends
 	// their sessions: their refresh tokens are revoked and their session
 	// version bumped, which refuses the access tokens minted before (see
-	// Authenticate), and a login that checked the old password and has not
-	// yet committed fails. It is the operator's tool (`burraco admin
+	// Authenticate); a login that checked the old password gets no
+	// session that outlives the reset. It is the operator's tool (`burraco admin
 	// reset-password`), not an API action: whoever runs it holds the
 	// database. Errors: EInvalid (email, password), ENotFound (no user
 	// with that email, said in plain words).

@@ -87,8 +87,9 @@ func (s *authService) Login(ctx context.Context, email, password string) (Sessio
 	var sess Session
 	err = s.st.InTx(ctx, func(tx Tx) error {
 		// The password was checked outside the transaction: if it was
-		// reset since, the session would outlive the reset.
-		if now, err := tx.Users().Get(u.ID); ErrorCode(err) == ENotFound || (err == nil && now.SessionVersion != u.SessionVersion) {
+		// reset since, the session would outlive the reset. The lock
+		// makes a reset that comes now wait for the session, and revoke it.
+		if v, err := tx.Users().LockSessionVersion(u.ID); ErrorCode(err) == ENotFound || (err == nil && v != u.SessionVersion) {
 			return errBadCredentials
 		} else if err != nil {
 			return err

@@ -86,6 +86,21 @@ func (r userRepo) SetSiteAdmin(id int64, admin bool, at time.Time) error {
 	return nil
 }
 
+func (r userRepo) LockSessionVersion(id int64) (int64, error) {
+	q := r.t.db.Model(&userRow{}).Where("id = ?", id)
+	if r.t.dialect == Postgres {
+		q = q.Clauses(clause.Locking{Strength: clause.LockingStrengthShare})
+	}
+	var v []int64
+	if err := q.Pluck("session_version", &v).Error; err != nil {
+		return 0, translate(err, "user")
+	}
+	if len(v) == 0 {
+		return 0, notFound("user")
+	}
+	return v[0], nil
+}
+
 func (r userRepo) SetPassword(id int64, passwordHash string, at time.Time) error {
 	res := r.t.db.Model(&userRow{ID: id}).Updates(map[string]any{"password_hash": passwordHash, "updated_at": utc(at),
 		"session_version": gorm.Expr("session_version + 1")})
