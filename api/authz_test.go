@@ -398,7 +398,7 @@ var matrixExempt = map[string]bool{
 	"GET /readyz":       true,
 	"GET /openapi.yaml": true,
 	"GET /openapi.json": true,
-	"GET /":             true, // a redirect to /docs
+	"GET /":             true, // a redirect to /app/
 	"GET /docs":         true, // and /docs/ and each Swagger UI file under it
 	// The pages for people (api/pages): public code; what they show comes
 	// from /api/v1 under its own authorisation.

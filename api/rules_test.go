@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -88,4 +89,33 @@ func optionKeys(os []api.RuleOption) []string {
 		keys = append(keys, o.Key)
 	}
 	return keys
+}
+
+// TestRulesSayWhichDealsPerRoundHaveABuiltinVPTable: every rule set names
+// the deals per round the built-in VP table covers, and they are exactly
+// the ones a pairs tournament may be created with and no vp_table of its
+// own; another is refused naming vp_table (what the console says before
+// submitting, not after).
+func TestRulesSayWhichDealsPerRoundHaveABuiltinVPTable(t *testing.T) {
+	te := newTourneyEnv(t, storetest.SQLite(t))
+	var list api.RuleSetList
+	te.must(200, req{Method: "GET", Path: "/api/v1/rules"}, &list)
+	for _, rs := range list.Items {
+		if !slices.Equal(rs.Match.BuiltinVPDeals, []int{3, 4}) {
+			t.Errorf("%s: builtin_vp_deals %v, want [3 4] (RULES §10)", rs.ID, rs.Match.BuiltinVPDeals)
+		}
+	}
+	for deals := 2; deals <= 4; deals++ {
+		body := api.TournamentCreateRequest{Name: fmt.Sprintf("Torneo da %d", deals), Rules: "fibur", PlayersPerTable: new(4),
+			Kind: "pairs", DealsPerRound: new(deals), StartsAt: new(te.clock.Now().AddDate(0, 0, 7))}
+		r := req{Method: "POST", Path: fmt.Sprintf("/api/v1/clubs/%d/tournaments", te.club), Token: te.director, Body: body}
+		if slices.Contains(list.Items[0].Match.BuiltinVPDeals, deals) {
+			te.must(201, r, nil)
+			continue
+		}
+		p := te.problem(422, r)
+		if len(p.Errors) == 0 || p.Errors[0].Field != "vp_table" {
+			t.Errorf("%d deals with the built-in VP table: refused with %+v, want vp_table named", deals, p.Errors)
+		}
+	}
 }

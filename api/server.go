@@ -210,6 +210,10 @@ func (s *server) routes() chi.Router {
 	r.Get("/openapi.json", s.serve(s.openapiJSON))
 	docsRoutes(r)
 	pages.Mount(r) // the pages for people (/app/, /favicon.ico): clients of /api/v1 like any other
+	// A person who opens the server's address wants the pages (a developer
+	// knows /docs); a temporary redirect, so that / may serve something
+	// else one day.
+	r.Get("/", http.RedirectHandler(pages.Prefix, http.StatusFound).ServeHTTP)
 
 	r.Route("/api/v1", func(r chi.Router) {
 		r.Use(cors.Handler(cors.Options{

@@ -1,6 +1,10 @@
 package api
 
-import "github.com/burraco/burraco/engine"
+import (
+	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/vp"
+	"github.com/burraco/burraco/engine"
+)
 
 // Text is a short text in Italian and English.
 type Text struct {
@@ -35,6 +39,10 @@ type MatchDefaults struct {
 	Target        int   `json:"target" example:"2005"`
 	FixedDeals    bool  `json:"fixed_deals" example:"true"`
 	DealsPerRound []int `json:"deals_per_round,omitempty" example:"2,3,4"`
+	// The deals per round that RULES §10's built-in VP table covers, for a tournament of pairs or
+	// individuals: another count (2) needs the event's own vp_table, and team events always do. A
+	// "new tournament" form offers these when the built-in table is chosen.
+	BuiltinVPDeals []int `json:"builtin_vp_deals" example:"3,4"`
 } // @name MatchDefaults
 
 // RuleOption is one option as it applies to one rule set.
@@ -65,11 +73,25 @@ func textOut(t engine.Text) Text { return Text{IT: t.IT, EN: t.EN} }
 func ruleSetOut(r engine.RuleSetInfo) RuleSet {
 	return RuleSet{ID: string(r.ID), Name: textOut(r.Name), Description: textOut(r.Description), Players: r.Players,
 		Deck: r.Deck, Jokers: r.Jokers, Melds: r.Melds, ToClose: textOut(r.ToClose),
-		Match:   MatchDefaults{Target: r.Match.Target, FixedDeals: r.Match.FixedDeals, DealsPerRound: r.Match.DealsPerRound},
+		Match: MatchDefaults{Target: r.Match.Target, FixedDeals: r.Match.FixedDeals, DealsPerRound: r.Match.DealsPerRound,
+			BuiltinVPDeals: builtinVPDeals()},
 		Options: mapSlice(r.Options, ruleOptionOut)}
 }
 
 func ruleOptionOut(o engine.OptionInfo) RuleOption {
 	return RuleOption{Key: o.Key, Type: o.Type, Values: o.Values, Minimum: o.Minimum, Maximum: o.Maximum,
 		Default: o.Default, Description: textOut(o.Description)}
+}
+
+// builtinVPDeals are the deals per round a tournament may have with the
+// built-in VP table: said where the choice is made, so that a form need not
+// learn it from a refusal.
+func builtinVPDeals() []int {
+	out := []int{}
+	for n := domain.MinDealsPerRound; n <= domain.MaxDealsPerRound; n++ {
+		if _, ok := vp.Builtin(n); ok {
+			out = append(out, n)
+		}
+	}
+	return out
 }

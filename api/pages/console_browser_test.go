@@ -92,7 +92,7 @@ func consoleAssignReferee(t *testing.T, ctx context.Context, u *user) {
 func consoleAddEntries(t *testing.T, ctx context.Context, entries [][]consolePlayer) {
 	t.Helper()
 	for _, players := range entries {
-		before := countJS(t, ctx, `#entries-table tbody tr`)
+		before := countJS(t, ctx, `#entries-table tbody tr[data-entry]`)
 		for _, p := range players {
 			if p.New != "" {
 				do(t, ctx, "creating "+p.New+" on the spot",
@@ -109,7 +109,7 @@ func consoleAddEntries(t *testing.T, ctx context.Context, entries [][]consolePla
 			click(t, ctx, "picking "+p.Search, chromedp.CSS(pickButton))
 		}
 		click(t, ctx, "adding the entry", chromedp.ID("entry-add"))
-		waitJS(t, ctx, "the entry listed", fmt.Sprintf(`document.querySelectorAll('#entries-table tbody tr').length === %d`, before+1))
+		waitJS(t, ctx, "the entry listed", fmt.Sprintf(`document.querySelectorAll('#entries-table tbody tr[data-entry]').length === %d`, before+1))
 		if msg := evalString(t, ctx, `document.getElementById('entry-error').textContent`); msg != "" {
 			t.Fatalf("adding an entry: %s", msg)
 		}
@@ -211,9 +211,33 @@ func consolePublish(t *testing.T, ctx context.Context) {
 		waitJS(t, ctx, "the round closed", `document.getElementById('round-current').textContent.includes('closed')`)
 	}
 	click(t, ctx, "finishing the tournament", chromedp.ID("lc-finish"))
+	consoleConfirm(t, ctx, "Finish the tournament?")
 	waitJS(t, ctx, "the publish button", visible("lc-publish_results"))
 	click(t, ctx, "publishing the results", chromedp.ID("lc-publish_results"))
 	waitJS(t, ctx, "the results published", `document.querySelector('#t-status strong').textContent === 'Results published'`)
+}
+
+// consoleConfirm waits for the console's confirmation dialog titled
+// title, checks that its default is not to act (Go back has the focus),
+// presses the button named for the action and returns what the dialog said.
+func consoleConfirm(t *testing.T, ctx context.Context, title string) string {
+	t.Helper()
+	said := consoleAsked(t, ctx, title)
+	click(t, ctx, "confirming "+title, chromedp.ID("confirm-ok"))
+	waitJS(t, ctx, "the dialog closed", `!document.getElementById('confirm-dialog').open`)
+	return said
+}
+
+// consoleAsked waits for the confirmation dialog titled title, checks
+// that Go back has the focus and returns the dialog's text.
+func consoleAsked(t *testing.T, ctx context.Context, title string) string {
+	t.Helper()
+	waitJS(t, ctx, "the dialog asking "+title, fmt.Sprintf(
+		`document.getElementById('confirm-dialog').open && document.getElementById('confirm-h').textContent === %q`, title))
+	if f := evalString(t, ctx, `document.activeElement ? document.activeElement.id : ''`); f != "confirm-cancel" {
+		t.Errorf("the dialog %q opens with the focus on %q, want Go back (confirm-cancel)", title, f)
+	}
+	return evalString(t, ctx, `document.getElementById('confirm-text').textContent`)
 }
 
 // consoleContext is newContext for a director's tab that lives through a
@@ -287,6 +311,8 @@ func TestBrowserConsoleRunsATournament(t *testing.T) {
 	do(t, desk, "removing the referee with the keyboard",
 		chromedp.Focus(chromedp.CSS(unassign)),
 		chromedp.KeyEvent("\r"))
+	consoleAsked(t, desk, "Remove Arbitro as referee?")
+	do(t, desk, "confirming with the keyboard", chromedp.KeyEvent("\t"), chromedp.KeyEvent("\r"))
 	waitJS(t, desk, "the referee removed", fmt.Sprintf(`document.querySelector(%q) === null && document.querySelector('#ref-user option[value="%d"]') !== null`, unassign, c.referee.ID))
 	consoleAssignReferee(t, desk, c.referee)
 	var refs struct {
@@ -317,6 +343,7 @@ func TestBrowserConsoleRunsATournament(t *testing.T) {
 	do(t, desk, "withdrawing the ninth entry",
 		chromedp.SendKeys(chromedp.ID("withdraw-reason"), "one pair too many"))
 	click(t, desk, "withdrawing the ninth entry", chromedp.CSS(`#entries-table tbody tr:last-child button.withdraw`))
+	consoleConfirm(t, desk, "Withdraw "+evalString(t, desk, `document.querySelector('#entries-table tbody tr:last-child strong').textContent`)+"?")
 	waitJS(t, desk, "the ninth entry withdrawn", `document.querySelector('#entries-table tbody tr:last-child').classList.contains('withdrawn')`)
 
 	var listed struct {
@@ -337,6 +364,7 @@ func TestBrowserConsoleRunsATournament(t *testing.T) {
 	entryID := func(n int) string {
 		return evalString(t, desk, fmt.Sprintf(`document.querySelector('#entries-table tbody tr:nth-child(%d)').dataset.entry`, n))
 	}
+	click(t, desk, "unfolding the entries kept apart", chromedp.CSS(`#forb-details > summary`))
 	do(t, desk, "keeping entries 1 and 2 apart",
 		chromedp.SetValue(chromedp.ID("forb-a"), entryID(1)),
 		chromedp.SetValue(chromedp.ID("forb-b"), entryID(2)),

@@ -9,7 +9,7 @@
 import './console-messages.js';
 import { start } from './layout.js';
 import { get, send, poll, session, ApiError } from './api.js';
-import { t, lang, fmtNumber } from './i18n.js';
+import { t, has, lang, fmtNumber } from './i18n.js';
 import { PARTS, partsTotal } from './score.js';
 import { tableState } from './console-state.js';
 
@@ -72,8 +72,8 @@ function refuse(text, link) {
 // act runs a command; its error goes to the form's error line, its
 // success to the page's status line, and the tournament is read again.
 async function act(errorID, fn, done) {
+  clearNotices();
   const err = $(errorID);
-  if (err) err.textContent = '';
   try {
     const out = await fn();
     if (done) said(done);
@@ -84,6 +84,32 @@ async function act(errorID, fn, done) {
     else status(problemText(e));
     return null;
   }
+}
+
+// clearNotices empties what earlier actions said (the page's line and
+// every form's error) as a new one starts: "The round is closed." beside
+// the next action's refusal reads as if both were now.
+function clearNotices() {
+  said('');
+  for (const e of document.querySelectorAll('#console-tournament .error, #new-error')) e.textContent = '';
+}
+
+// confirmAction asks before what cannot be undone, in a modal dialog whose
+// default is not to do it: Go back has the focus, Escape is Go back too,
+// and the other button is named for the action. It resolves true only
+// when that button was pressed.
+function confirmAction({ title, lines, action }) {
+  const dlg = $('confirm-dialog');
+  $('confirm-h').textContent = title;
+  $('confirm-text').replaceChildren(...lines.filter(Boolean).map((l) => el('p', { text: l })));
+  $('confirm-ok').textContent = action;
+  $('confirm-cancel').textContent = t('console.keep');
+  dlg.returnValue = '';
+  return new Promise((resolve) => {
+    dlg.addEventListener('close', () => resolve(dlg.returnValue === 'ok'), { once: true });
+    dlg.showModal();
+    $('confirm-cancel').focus();
+  });
 }
 
 // problemText is an error's sentence, with the fields the server named.
@@ -177,8 +203,12 @@ function fillCreateForm() {
     el('input', { type: 'checkbox', id: 'tb-' + c, value: c, checked: DEFAULT_TIE_BREAKS.includes(c) }),
     el('span', { 'data-i18n': 'console.tb.' + c, text: t('console.tb.' + c) }))));
   rules.addEventListener('change', renderRuleSet);
+  $('new-kind').addEventListener('change', renderDeals);
   for (const r of document.querySelectorAll('input[name=vp]')) {
-    r.addEventListener('change', () => ($('new-vp-bands-label').hidden = !$('new-vp-custom').checked));
+    r.addEventListener('change', () => {
+      $('new-vp-bands-label').hidden = !$('new-vp-custom').checked;
+      renderDeals();
+    });
   }
   $('new-form').addEventListener('submit', createTournament);
 }
@@ -193,9 +223,7 @@ function renderRuleSet() {
   $('new-rules-about').textContent = rs.description[lang()] || rs.description.en;
   const keepPPT = $('new-ppt').value;
   $('new-ppt').replaceChildren(...rs.players.map((n) => el('option', { value: n, text: String(n), selected: String(n) === keepPPT })));
-  const keepDeals = $('new-deals').value || '3';
-  const deals = rs.match.deals_per_round && rs.match.deals_per_round.length ? rs.match.deals_per_round : [2, 3, 4];
-  $('new-deals').replaceChildren(...deals.map((n) => el('option', { value: n, text: String(n), selected: String(n) === keepDeals })));
+  renderDeals();
   for (const o of rs.options) {
     const id = 'opt-' + o.key;
     const about = o.description[lang()] || o.description.en;
@@ -204,13 +232,46 @@ function renderRuleSet() {
     } else if (o.values && o.values.length) {
       box.append(el('label', {}, el('span', { text: about }),
         el('select', { id, 'data-key': o.key, 'data-type': o.type },
-          ...o.values.map((v) => el('option', { value: v, text: String(v), selected: v === o.default })))));
+          ...o.values.map((v) => el('option', { value: v, text: optionValue(v), selected: v === o.default })))));
     } else {
       box.append(el('label', {}, el('span', { text: about }),
         el('input', { id, 'data-key': o.key, 'data-type': o.type, type: o.type === 'integer' ? 'number' : 'text',
           inputmode: o.type === 'integer' ? 'numeric' : undefined, min: o.minimum, max: o.maximum, value: o.default ?? '' })));
     }
   }
+}
+
+// optionValue is an option's value as people read it: "exactly8" is "Exactly
+// 8 cards"; a value with no words of its own (20, "100/200") is itself.
+function optionValue(v) {
+  const key = 'console.ov.' + v;
+  return has(key) ? t(key) : String(v);
+}
+
+// orList is "3 or 4", "2, 3 or 4" in the page's language.
+function orList(ns) {
+  return new Intl.ListFormat(lang(), { type: 'disjunction' }).format(ns.map(String));
+}
+
+// renderDeals offers the deals per round the chosen VP table can score:
+// with the built-in table, only the counts it covers (the rule set's
+// match.builtin_vp_deals), saying beside the choice why the others are
+// missing; a team event has no built-in table at all, which is said too.
+function renderDeals() {
+  const rs = state.rules.find((r) => r.id === $('new-rules').value);
+  if (!rs) return;
+  const all = rs.match.deals_per_round && rs.match.deals_per_round.length ? rs.match.deals_per_round : [2, 3, 4];
+  const builtin = $('new-vp-builtin').checked;
+  const teams = $('new-kind').value === 'teams';
+  const covered = rs.match.builtin_vp_deals || all;
+  const offered = builtin && !teams ? all.filter((n) => covered.includes(n)) : all;
+  const keep = $('new-deals').value || '3';
+  $('new-deals').replaceChildren(...offered.map((n) => el('option', { value: n, text: String(n), selected: String(n) === keep })));
+  const left = all.filter((n) => !offered.includes(n));
+  const note = $('new-deals-note');
+  note.textContent = builtin && teams ? t('console.teamsNeedVP')
+    : left.length ? t('console.dealsNeedVP', { left: orList(left), covered: orList(offered) }) : '';
+  note.hidden = !note.textContent;
 }
 
 // parseBands reads the custom VP table's lines: from, to, winner, loser.
@@ -270,6 +331,11 @@ async function openTournament() {
   if (!directsClub(state.tour.club_id)) {
     refuse(t('console.notDirectorOf', { name: state.me.name, club: state.tour.club_name }), { href: '/app/console', text: t('console.back') });
     return;
+  }
+  try {
+    state.rules = (await get('/rules')).data.items || []; // the rule set's name, not its code
+  } catch {
+    state.rules = [];
   }
   $('console-tournament').hidden = false;
   wireTournament();
@@ -346,7 +412,7 @@ function wireTournament() {
   $('new-player-create').addEventListener('click', createPlayer);
   $('round-draw').addEventListener('click', () => act('round-error', () => send('POST', `/tournaments/${state.id}/rounds`), t('console.drawn')));
   $('round-start').addEventListener('click', () => act('round-error', () => send('POST', `/tournaments/${state.id}/rounds/${currentRound().number}/start`), t('console.started')));
-  $('round-close').addEventListener('click', () => act('round-error', () => send('POST', `/tournaments/${state.id}/rounds/${currentRound().number}/close`), t('console.closed')));
+  $('round-close').addEventListener('click', closeRound);
   $('pair-form').addEventListener('submit', overridePairings);
   $('forb-form').addEventListener('submit', (e) => {
     e.preventDefault();
@@ -362,6 +428,57 @@ function wireTournament() {
   $('corr-form').addEventListener('submit', correctDeal);
   $('rul-form').addEventListener('submit', giveRuling);
   $('pen-form').addEventListener('submit', givePenalty);
+}
+
+// closeRound closes the round being played. The server refuses while a
+// table lacks its result: rather than a refusal after the click, the
+// console says how many tables are not done and which, and offers to show
+// them.
+async function closeRound() {
+  const r = currentRound();
+  const open = r.tables.filter((tb) => !['confirmed', 'decided', 'bye'].includes(tableState(r, tb, Date.now(), 1e9, 0).key));
+  if (open.length) {
+    clearNotices();
+    const see = await confirmAction({
+      title: t('console.askClose', { n: r.number }),
+      lines: [t('console.notConfirmed', { k: open.length, of: r.tables.length, tables: open.map((tb) => tb.number).join(', ') }), t('console.closeNeeds')],
+      action: t('console.seeTables'),
+    });
+    if (see) {
+      $('sec-live').scrollIntoView();
+      $('sec-live').querySelector('.scroll-x').focus();
+    }
+    return;
+  }
+  await act('round-error', () => send('POST', `/tournaments/${state.id}/rounds/${r.number}/close`), t('console.closed'));
+}
+
+// arrange puts first what the director needs now: while the tournament
+// runs, the round's controls and its live tables (the finish first once
+// every round is closed), with the entries folded away while a round is
+// played; before and after, the set-up's order.
+const ORDER = ['sec-state', 'sec-referees', 'sec-entries', 'sec-rounds', 'sec-live', 'sec-correct', 'sec-rulings', 'sec-print', 'sec-audit'];
+const RUNNING_ORDER = ['sec-rounds', 'sec-live', 'sec-state', 'sec-entries', 'sec-referees', 'sec-correct', 'sec-rulings', 'sec-print', 'sec-audit'];
+
+function arrange() {
+  const r = currentRound();
+  const running = state.tour.status === 'running';
+  let order = running ? RUNNING_ORDER.slice() : ORDER;
+  if (running && roundsLeft().left === 0 && (!r || r.status === 'closed')) order = ['sec-state', ...order.filter((x) => x !== 'sec-state')];
+  const box = $('console-tournament');
+  const nav = box.querySelector('nav.sections');
+  if (box.dataset.order !== order.join()) {
+    box.dataset.order = order.join();
+    for (const id of order) box.append($(id));
+    for (const id of order) nav.append(nav.querySelector(`a[href="#${id}"]`));
+  }
+  // Fold the entries when a round starts and unfold them when it ends;
+  // in between, the director's own opening or closing stays.
+  const playing = running && !!r && r.status === 'playing';
+  if (state.folded !== playing) {
+    state.folded = playing;
+    $('entries-details').open = !playing;
+  }
 }
 
 function currentRound() {
@@ -381,10 +498,13 @@ function render() {
   const tour = state.tour;
   document.title = `${tour.name} — ${t('console.title')}`;
   $('console-title').textContent = tour.name;
-  $('t-summary').textContent = `${tour.club_name} · ${fmtDate(tour.starts_at)} · ${tour.rules} · ${t('console.mv.' + tour.movement)} · ` +
+  const rs = state.rules.find((r) => r.id === tour.rules);
+  const rulesName = rs ? rs.name[lang()] || rs.name.en : tour.rules;
+  $('t-summary').textContent = `${tour.club_name} · ${fmtDate(tour.starts_at)} · ${rulesName} · ${t('console.mv.' + tour.movement)} · ` +
     t('console.summary', { rounds: tour.rounds, deals: tour.deals_per_round });
   $('t-status').replaceChildren(el('strong', { text: t('console.status.' + tour.status) }),
     document.createTextNode(' · ' + t('console.entriesCount', { n: state.entries.filter((x) => !x.withdrawn).length })));
+  arrange();
   renderLifecycle();
   renderReferees();
   renderEntries();
@@ -396,11 +516,24 @@ function render() {
   renderAudit();
 }
 
+// roundsLeft are the planned rounds not yet closed: what finishing now
+// leaves unplayed.
+function roundsLeft() {
+  const planned = (state.rounds && state.rounds.planned_rounds) || state.tour.rounds || 0;
+  const closed = state.rounds && state.rounds.items ? state.rounds.items.filter((r) => r.status === 'closed').length : 0;
+  return { planned, closed, left: Math.max(0, planned - closed) };
+}
+
 function renderLifecycle() {
   const box = $('lc-buttons');
   const actions = LIFECYCLE[state.tour.status] || [];
+  // Finish is the next step once every round is closed; before that it
+  // stays reachable but quiet, so that it is not the button the eye finds.
+  const r = currentRound();
+  const finishDue = roundsLeft().left === 0 && (!r || r.status === 'closed');
+  const cls = (a) => (a === 'cancel' ? '' : a === 'finish' && !finishDue ? 'quiet' : 'primary');
   box.replaceChildren(...actions.map((a) => el('button', {
-    type: 'button', id: 'lc-' + a, class: a === 'cancel' ? '' : 'primary', text: t('console.lc.' + a),
+    type: 'button', id: 'lc-' + a, class: cls(a), text: t('console.lc.' + a),
     onclick: () => lifecycle(a),
   })));
   $('lc-reason-label').hidden = !actions.includes('cancel');
@@ -414,6 +547,22 @@ async function lifecycle(action) {
       $('lc-error').textContent = t('error.reason_required');
       $('lc-reason').focus();
       return;
+    }
+    const ok = await confirmAction({ title: t('console.askCancel'), lines: [t('console.askCancelLost'), t('console.reasonIs', { reason: body.reason })],
+      action: t('console.lc.cancel') });
+    if (!ok) return;
+  }
+  if (action === 'finish') {
+    const r = currentRound();
+    // A round being played is the server's to refuse (close it first):
+    // nothing would be lost, so nothing is asked.
+    if (!r || r.status === 'closed') {
+      const { planned, closed, left } = roundsLeft();
+      const lost = left === 0 ? t('console.allPlayed', { n: planned })
+        : left === 1 ? t('console.roundNotPlayed', { n: planned })
+          : t('console.roundsNotPlayed', { from: closed + 1, to: planned });
+      const ok = await confirmAction({ title: t('console.askFinish'), lines: [lost, t('console.askFinishFinal')], action: t('console.lc.finish') });
+      if (!ok) return;
     }
   }
   await act('lc-error', () => send('POST', `/tournaments/${state.id}/lifecycle`, body), t('console.lcDone.' + action));
@@ -430,7 +579,11 @@ function renderReferees() {
     el('span', {}, el('strong', { text: r.name }), el('span', { class: 'muted', text: ' · ' + (r.role ? t('console.role.' + r.role) : t('console.leftClub')) })),
     el('button', { type: 'button', class: 'unassign', 'data-user': r.user_id, text: t('console.remove'),
       'aria-label': t('console.removeReferee', { name: r.name }),
-      onclick: () => act('ref-error', () => send('DELETE', `/tournaments/${state.id}/referees/${r.user_id}`), t('console.refereeRemoved', { name: r.name })) }))));
+      onclick: async () => {
+        const ok = await confirmAction({ title: t('console.askRemoveReferee', { name: r.name }), lines: [t('console.askRemoveRefereeWhat')],
+          action: t('console.removeRefereeAction') });
+        if (ok) await act('ref-error', () => send('DELETE', `/tournaments/${state.id}/referees/${r.user_id}`), t('console.refereeRemoved', { name: r.name }));
+      } }))));
   if (!state.referees.length) list.append(el('li', { class: 'muted', text: t('console.noReferees') }));
   const assigned = new Set(state.referees.map((r) => r.user_id));
   const free = state.members.filter((m) => !assigned.has(m.user_id));
@@ -467,7 +620,11 @@ function renderEntries() {
       actions.append(el('button', {
         type: 'button', class: 'withdraw', 'data-entry': x.id, text: t('console.withdraw'),
         'aria-label': t('console.withdraw') + ' ' + x.display_name,
-        onclick: () => {
+        onclick: async () => {
+          const running = state.tour.status === 'running';
+          const ok = await confirmAction({ title: t('console.askWithdraw', { name: x.display_name }),
+            lines: [running ? t('console.askWithdrawRunning') : t('console.askWithdrawBefore')], action: t('console.withdrawAction') });
+          if (!ok) return;
           const reason = $('withdraw-reason').value.trim();
           act('entries-error', () => send('POST', `/tournaments/${state.id}/entries/${x.id}/withdraw`, reason ? { reason } : {}), t('console.withdrawnDone'))
             .then((res) => res && ($('withdraw-reason').value = ''));
@@ -481,6 +638,8 @@ function renderEntries() {
       el('td', { text: stateText }),
       el('td', {}, actions));
   }));
+  if (!state.entries.length) body.append(el('tr', { class: 'empty' }, el('td', { colspan: 4, class: 'muted', text: t('console.noEntries') })));
+  $('entries-count').textContent = `(${state.entries.filter((x) => !x.withdrawn).length})`;
   const open = ['draft', 'registration_open', 'registration_closed', 'running'].includes(state.tour.status);
   $('entry-form').hidden = !open;
 }
@@ -564,6 +723,9 @@ function renderRounds() {
   $('round-draw').hidden = !running || (r && r.status !== 'closed') || (planned > 0 && r && r.number >= planned);
   $('round-start').hidden = !running || !r || r.status !== 'pairings_published';
   $('round-close').hidden = !running || !r || r.status !== 'playing';
+  // Closing is the next step once every table is done: then it is the primary button.
+  const done = r && r.tables.every((tb) => ['confirmed', 'decided', 'bye'].includes(tableState(r, tb, Date.now(), 1e9, 0).key));
+  $('round-close').className = done ? 'primary' : '';
   renderPairingForm(r);
   const active = state.entries.filter((x) => !x.withdrawn);
   for (const id of ['forb-a', 'forb-b']) {
@@ -575,6 +737,7 @@ function renderRounds() {
     el('button', { type: 'button', text: t('console.remove'), 'aria-label': t('console.remove') + ` ${entryName(p[0])} ↔ ${entryName(p[1])}`,
       onclick: () => setForbidden(state.forbidden.filter((_, j) => j !== i).map((q) => [q[0].id, q[1].id]), '') }))));
   if (!state.forbidden.length) $('forb-list').append(el('li', { class: 'muted', text: t('console.noForbidden') }));
+  $('forb-count').textContent = `(${state.forbidden.length})`;
 }
 
 function setForbidden(pairs, reason) {

@@ -11,6 +11,7 @@ import { start } from './layout.js';
 import { get, send, poll, session, newKey, ApiError } from './api.js';
 import { t, apply, fmtNumber } from './i18n.js';
 import { partsTotal, dealDiff, PARTS } from './score.js';
+import { tableState } from './console-state.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -64,6 +65,7 @@ function padURL(tid, round, table) {
 
 async function listTables(mine) {
   const links = [];
+  const refRounds = [];
   for (const m of mine) {
     for (const s of m.seats) {
       if (s.bye || s.round_status === 'closed') continue;
@@ -77,11 +79,19 @@ async function listTables(mine) {
     if (m.roles.includes('referee') && m.current_round > 0) {
       try {
         const r = (await get(`/tournaments/${m.tournament.id}/rounds/${m.current_round}`)).data;
+        refRounds.push(r.number);
         for (const tb of r.tables) {
+          // What a referee walks to: who sits there, and how far they are.
+          const s = tableState(r, tb, Date.now(), 1e9, 0);
           links.push({
             href: padURL(m.tournament.id, r.number, tb.number),
-            title: t('pad.seat', { table: tb.number, round: r.number }),
-            text: `${m.tournament.name} · ${t('pad.asReferee')}`,
+            title: t('pad.tableN', { n: tb.number }),
+            text: tb.ns && tb.ew ? `NS: ${sideNames(tb.ns)}\nEW: ${sideNames(tb.ew)}` : sideNames(tb.ns || tb.ew),
+            state: t('pad.ts.' + s.key, { k: s.k, n: s.n }),
+            stateKey: s.key,
+            table: tb.number,
+            referee: true,
+            tournament: m.tournament.name,
           });
         }
       } catch (err) {
@@ -89,7 +99,7 @@ async function listTables(mine) {
       }
     }
   }
-  const playing = links.filter((l) => !l.text.endsWith(t('pad.asReferee')));
+  const playing = links.filter((l) => !l.referee);
   if (playing.length === 1 && links.length === 1) {
     location.replace(playing[0].href);
     return;
@@ -98,6 +108,9 @@ async function listTables(mine) {
     status(t('pad.noTable'));
     return;
   }
+  // A referee's list is the round's tables; a player's, their own.
+  const tournaments = new Set(links.filter((l) => l.referee).map((l) => l.tournament));
+  $('pad-tables-h').textContent = refRounds.length ? t('pad.roundTables', { n: refRounds.join(', ') }) : t('pad.myTables');
   const ul = $('pad-table-list');
   ul.replaceChildren(
     ...links.map((l) => {
@@ -105,12 +118,20 @@ async function listTables(mine) {
       const a = document.createElement('a');
       a.className = 'table-link';
       a.href = l.href;
+      if (l.table) a.dataset.table = l.table;
       const strong = document.createElement('strong');
       strong.textContent = l.title;
       const span = document.createElement('span');
-      span.className = 'muted';
-      span.textContent = ' ' + l.text;
-      a.append(strong, document.createElement('br'), span);
+      span.className = 'names';
+      span.textContent = (l.referee && tournaments.size > 1 ? l.tournament + ' · ' : '') + l.text;
+      a.append(strong);
+      if (l.state) {
+        const st = document.createElement('span');
+        st.className = 'table-state state-' + l.stateKey;
+        st.textContent = l.state;
+        a.append(' ', st);
+      }
+      a.append(document.createElement('br'), span);
       li.append(a);
       return li;
     }),
@@ -171,8 +192,16 @@ function render(sheet) {
   const d = loadDraft();
   if (d && d.number && isConfirmed(sheet, d.number)) clearDraft();
   $('pad-sheet-h').textContent = t('pad.seat', { table: sheet.number, round: sheet.round });
-  const who = ctx.side ? t('pad.youAre', { side: ctx.side.toUpperCase() }) : t('pad.asReferee');
-  $('pad-sides').textContent = `NS: ${sideNames(sheet.ns)} · EW: ${sideNames(sheet.ew)} · ${who}`;
+  // Which side this person is, first and large: the rest of the page
+  // (the columns, "entered by EW") reads from it.
+  const you = $('pad-you');
+  you.textContent = ctx.side ? t('pad.youAre', { side: t('pad.side.' + ctx.side), table: sheet.number }) : t('pad.youReferee', { table: sheet.number });
+  you.className = 'you' + (ctx.side ? ' you-' + ctx.side : '');
+  // The own side's column says so too, where the parts are typed.
+  for (const side of ['ns', 'ew']) {
+    $('pad-' + side).querySelector('legend').textContent = side === ctx.side ? t('pad.legendYou', { side: side.toUpperCase() }) : side.toUpperCase();
+  }
+  $('pad-sides').textContent = `NS: ${sideNames(sheet.ns)}\nEW: ${sideNames(sheet.ew)}`;
   renderDeals(sheet);
   renderActions(sheet);
   updateTotals();
@@ -448,20 +477,82 @@ async function staleSheet(err) {
     return;
   }
   const d = loadDraft() || {};
+  // The deal this person was sending: the one to compare with theirs.
+  const number = d.number || (before ? nextNumber(before) : 0);
   delete d.sent;
   localStorage.setItem(draftKey(), JSON.stringify(d));
   render(now);
-  const box = $('pad-conflict');
-  const lines = [err.message, ...dealDiff(before, now).map((c) => t('pad.changed', { ...c, status: c.status === 'confirmed' ? t('pad.confirmed') : t('pad.unconfirmed') }))];
   const typed = readForm();
   const up10 = !!(ctx.tournament.options && ctx.tournament.options.round_up_10);
-  lines.push(t('pad.yours', { ns: partsTotal(typed.ns, up10), ew: partsTotal(typed.ew, up10) }), t('pad.kept'));
-  box.replaceChildren(
-    ...lines.map((l) => {
-      const p = document.createElement('p');
-      p.textContent = l;
-      return p;
-    }),
-  );
+  for (const side of ['ns', 'ew']) typed[side].total = partsTotal(typed[side], up10);
+  const theirs = now.deals.find((x) => x.number === number);
+  const p = (text, cls) => {
+    const e = document.createElement('p');
+    e.textContent = text;
+    if (cls) e.className = cls;
+    return e;
+  };
+  const kids = [];
+  if (theirs) {
+    const side = theirs.entered_side;
+    const who = side ? `${side.toUpperCase()} (${sideNames(now[side])})` : t('pad.theReferee');
+    const state = theirs.status === 'confirmed' ? t('pad.confirmed') : t('pad.unconfirmed');
+    kids.push(p(t('pad.conflictDeal', { n: number, who, status: state }), 'conflict-head'));
+    const table = compareDeal(theirs, typed, side ? side.toUpperCase() : t('pad.theReferee'));
+    kids.push(table);
+    if (!table.querySelector('tr.differs')) kids.push(p(t('pad.same')));
+  } else {
+    kids.push(p(err.message, 'conflict-head'));
+  }
+  // Other deals that moved meanwhile (a deal confirmed, say), in a line each.
+  for (const c of dealDiff(before, now).filter((c) => c.n !== number)) {
+    kids.push(p(t('pad.changed', { ...c, status: c.status === 'confirmed' ? t('pad.confirmed') : t('pad.unconfirmed') })));
+  }
+  kids.push(p(t('pad.kept')));
+  const box = $('pad-conflict');
+  box.replaceChildren(...kids);
   box.hidden = false;
+}
+
+// compareDeal sets the deal entered first beside the one typed, a small
+// table per side, each part in a row; the parts that differ are marked (in
+// words for a screen reader, in colour and weight for the eye).
+function compareDeal(theirs, typed, by) {
+  const wrap = document.createElement('div');
+  wrap.className = 'compare';
+  const cell = (tag, text, cls) => {
+    const c = document.createElement(tag);
+    c.textContent = text;
+    if (cls) c.className = cls;
+    return c;
+  };
+  for (const side of ['ns', 'ew']) {
+    const table = document.createElement('table');
+    table.className = 'compare-side';
+    table.dataset.side = side;
+    const cap = cell('caption', side.toUpperCase());
+    const head = document.createElement('tr');
+    head.append(cell('th', t('pad.part')), cell('th', t('pad.theirs', { side: by }), 'num'), cell('th', t('pad.yoursCol'), 'num'));
+    head.querySelectorAll('th').forEach((th) => th.setAttribute('scope', 'col'));
+    const thead = document.createElement('thead');
+    thead.append(head);
+    const body = document.createElement('tbody');
+    for (const part of [...PARTS, 'total']) {
+      const a = theirs[side][part] || 0;
+      const b = typed[side][part] || 0;
+      const tr = document.createElement('tr');
+      tr.dataset.part = part;
+      const name = cell('th', part === 'total' ? t('pad.totalLabel') : t('part.' + part));
+      name.setAttribute('scope', 'row');
+      tr.append(name, cell('td', fmtNumber(a), 'num'), cell('td', fmtNumber(b), 'num'));
+      if (a !== b) {
+        tr.className = 'differs';
+        name.append(cell('span', ' ' + t('pad.differs'), 'differs-mark'));
+      }
+      body.append(tr);
+    }
+    table.append(cap, thead, body);
+    wrap.append(table);
+  }
+  return wrap;
 }
