@@ -123,6 +123,7 @@ var problemTable = []problemRow{
 	{code: codeServiceUnavailable, problemKind: problemKind{http.StatusServiceUnavailable, "Service unavailable"}},
 	{code: codeTooManyLongPolls, problemKind: problemKind{http.StatusTooManyRequests, "Too many long polls"}},
 	{code: codeTooManyEventStreams, problemKind: problemKind{http.StatusTooManyRequests, "Too many event streams"}},
+	{code: codeTooManyFailedLogins, problemKind: problemKind{http.StatusTooManyRequests, "Too many failed logins"}},
 }
 
 // The indexes of problemTable: by kind, the titles of domain codes, and
