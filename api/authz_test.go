@@ -337,6 +337,9 @@ var matrix = []route{
 	{"POST /tables/{id}/start (creator only; not full)", func(f *fixture, c string) req {
 		return req{Method: "POST", Path: tablePath(f.toJoin[c], "start")}
 	}, all(403, map[string]int{anonymous: 401, siteAdmin: 409})},
+	{"POST /tables/{id}/cancel (creator only)", func(f *fixture, c string) req {
+		return req{Method: "POST", Path: tablePath(f.toJoin[c], "cancel")}
+	}, all(403, map[string]int{anonymous: 401, siteAdmin: 200})},
 	{"GET /tables/{id}/state", func(f *fixture, c string) req { return req{Method: "GET", Path: tablePath(f.playing, "state")} },
 		all(200, nil)},
 	{"POST /tables/{id}/moves (not seated)", func(f *fixture, c string) req {
@@ -401,7 +404,7 @@ var matrixExempt = map[string]bool{
 	"GET /readyz":       true,
 	"GET /openapi.yaml": true,
 	"GET /openapi.json": true,
-	"GET /":             true, // a redirect to /docs
+	"GET /":             true, // a redirect to /app/
 	"GET /docs":         true, // and /docs/ and each Swagger UI file under it
 	// The pages for people (api/pages): public code; what they show comes
 	// from /api/v1 under its own authorisation.

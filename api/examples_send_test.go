@@ -224,8 +224,9 @@ func runExamples(t *testing.T) *exampleRun {
 		t.Fatalf("the bots did not play to a human's turn: turn %d", st.View.Turn)
 	}
 	x.send("POST", "/api/v1/tables/{tableID}/moves", tablePath(table.ID, "moves"), mover, map[string]any{"version": st.Version}, nil, nil)
-	// The club's owner, its referee, has a bot stand in for Marco.
-	x.send("POST", "/api/v1/tables/{tableID}/stand-ins", tablePath(table.ID, "stand-ins"), anna, nil, nil, nil)
+	// A site admin has a bot stand in for Marco: Anna, the club's owner,
+	// plays at the table, and nobody referees their own match (own_table).
+	x.send("POST", "/api/v1/tables/{tableID}/stand-ins", tablePath(table.ID, "stand-ins"), te.siteAdmin().AccessToken, nil, nil, nil)
 
 	return x
 }

@@ -63,6 +63,16 @@ const (
 	// ETournamentOfAnotherClub (KindInvalid): a season's exclusion names a
 	// tournament of another club than the season's.
 	ETournamentOfAnotherClub Code = "tournament_of_another_club"
+
+	// EOwnTable (KindForbidden): a referee (or a director, a site admin, a
+	// friendly table's creator) who sits at a table acts as its referee: a
+	// stand-in, a time-out. Nobody referees a match they play (issue 27).
+	EOwnTable Code = "own_table"
+
+	// ETableCancelled (KindConflict): the table was closed before its match
+	// started (by its creator, left by everyone, or not started in time):
+	// nobody sits at it, and nothing is played there.
+	ETableCancelled Code = "table_cancelled"
 )
 
 // codeKinds is the kind of each of the domain's own codes.
@@ -83,6 +93,8 @@ var codeKinds = map[Code]Kind{
 	ETooManyOpenTables:    KindConflict,
 
 	ETournamentOfAnotherClub: KindInvalid,
+	EOwnTable:                KindForbidden,
+	ETableCancelled:          KindConflict,
 }
 
 // tourneyKinds is the domain's kind of each of the tourney package's kinds.

@@ -55,7 +55,11 @@ function seasonSection() {
 
 function renderSeason(section, season, ranking) {
   const rows = ranking ? ranking.rows.filter((r) => r.ranked).slice(0, TOP) : [];
+  const wasHidden = section.hidden;
   section.hidden = !rows.length || document.body.dataset.round === 'playing';
+  // The standings are as wide as the columns leave them: hall.js measures
+  // them again on a resize.
+  if (section.hidden !== wasHidden) window.dispatchEvent(new Event('resize'));
   if (section.hidden) return;
   section.querySelector('h2').textContent = `${word('title')} — ${season.name}`;
   const heads = section.querySelectorAll('th');
