@@ -189,7 +189,7 @@ func (s *server) confirmTournamentScores(w http.ResponseWriter, r *http.Request)
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
 //	@Failure	403	{object}	Problem	"referee_only: not a referee or director of the tournament; own_side: a referee who plays at the table"
 //	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), round_not_found, table_not_found, deal_not_found"
-//	@Failure	409	{object}	Problem	"stale_sheet (current_version, errors and the ETag header give the current version), results_published, knockout_result_locked, bad_transition"
+//	@Failure	409	{object}	Problem	"stale_sheet (current_version, errors and the ETag header give the current version), knockout_result_locked, bad_transition"
 //	@Failure	422	{object}	Problem	"bad_score (every bad field listed in errors), reason_required, invalid_input (version missing), idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/tables/{table}/corrections [post]
 func (s *server) correctTournamentScore(w http.ResponseWriter, r *http.Request) error {

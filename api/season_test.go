@@ -123,19 +123,32 @@ func TestSeasonRankingFollowsTheEvenings(t *testing.T) {
 		mustDecode(t, res.Body, &got)
 		se.checkRanking(got, pairsID, indivID, teamsID)
 
-		// Published, the evening cannot be corrected: the ranking stays (304).
+		// Published: no longer provisional, and unchanged (304).
 		se.lifecycle(teamsID, se.director, "publish_results")
 		got, etag = se.ranking()
 		if got.Provisional {
 			t.Errorf("every evening published, the ranking is still provisional")
 		}
-		tb, tag := se.table(teamsID, 1, 1)
-		problemOf(t, se.must(http.StatusConflict, req{Method: "POST", Path: tpath(teamsID, "rounds", 1, "tables", 1, "corrections"),
-			Token: se.referee, Header: map[string]string{"If-Match": tag}, Body: api.TournamentCorrectionRequest{
-				Deal: api.TournamentDealCorrection{Number: 1, NS: tb.Deals[0].EW, EW: tb.Deals[0].NS}, Reason: "too late"}}, nil), "results_published")
 		if res := se.do(req{Method: "GET", Path: se.path("ranking"), Header: map[string]string{"If-None-Match": etag}}); res.Status != http.StatusNotModified {
 			t.Errorf("nothing changed: status %d, want 304", res.Status)
 		}
+
+		// A mistake found after publishing is corrected all the same (by a
+		// referee, with a reason, in the audit trail): the ranking follows.
+		before = se.standings(teamsID)
+		se.correctFirstDeal(teamsID)
+		if after := se.standings(teamsID); after.Rows[0].VP == before.Rows[0].VP {
+			t.Fatalf("the correction after publishing did not change the team evening's VP: %s", jsonOf(after.Rows))
+		}
+		res = se.do(req{Method: "GET", Path: se.path("ranking"), Header: map[string]string{"If-None-Match": etag}})
+		if res.Status != http.StatusOK || res.Header.Get("ETag") == etag {
+			t.Fatalf("after a correction of a published evening: status %d, ETag %s (was %s)", res.Status, res.Header.Get("ETag"), etag)
+		}
+		mustDecode(t, res.Body, &got)
+		if got.Provisional {
+			t.Errorf("a correction after publishing made the ranking provisional")
+		}
+		se.checkRanking(got, pairsID, indivID, teamsID)
 
 		// Every scheme, against the test's own computation.
 		for _, body := range []string{

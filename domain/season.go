@@ -16,9 +16,10 @@ import (
 // finished never count. A finished tournament counts at once, marked not
 // yet published, because its standings are final (every round closed) and
 // the club's secretary wants the ranking the night the evening ends; a
-// correction or a penalty before publishing moves the ranking. Published
-// results cannot be corrected (409 results_published), so a published
-// evening is fixed for good.
+// correction or a penalty moves the ranking, before publishing or after
+// (a referee corrects published results with a reason, in the audit
+// trail; the ranking is no longer provisional once every evening is
+// published, but it still follows such a correction).
 //
 // The ranking is computed from the tournaments' current standings at read
 // time, never stored: a correction, an exclusion or a change of the season

@@ -34,7 +34,6 @@ var codes = map[string]Kind{
 	CodeSeqGap:           KindConflict,
 	CodeOverrideKnockout: KindConflict,
 	CodeRoundHasScores:   KindConflict,
-	CodeResultsPublished: KindConflict,
 	CodeOnlineSheet:      KindConflict,
 
 	CodeForbidden:   KindForbidden,

@@ -138,7 +138,6 @@
 //	seq_gap                conflict   Apply: an event that does not follow the last
 //	override_knockout      conflict   overriding a knockout round
 //	round_has_scores       conflict   replacing pairings of a round being played; a no-show at a table that played
-//	results_published      conflict   correcting after the results are published
 //	online_sheet           conflict   a score entered or confirmed by hand at a tournament played online
 //	forbidden              forbidden  a director's command by someone else
 //	referee_only           forbidden  a staff command by a player

@@ -49,7 +49,6 @@ const (
 	CodeSeqGap           = "seq_gap"
 	CodeOverrideKnockout = "override_knockout"
 	CodeRoundHasScores   = "round_has_scores"
-	CodeResultsPublished = "results_published"
 	// CodeOnlineSheet refuses a score entered or confirmed by hand at a
 	// tournament played online: the engine writes its sheets.
 	CodeOnlineSheet = "online_sheet"

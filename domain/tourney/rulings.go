@@ -176,7 +176,7 @@ func (c Penalty) decide(s *State, who Actor, _ pairing.Rand) (payload, string, e
 }
 
 func (p *PenaltyGiven) check(s *State) error {
-	if err := s.needStatus("a penalty", StatusRunning, StatusFinished); err != nil {
+	if err := s.needStatus("a penalty", StatusRunning, StatusFinished, StatusResultsPublished); err != nil {
 		return err
 	}
 	if _, err := s.entry(p.Entry); err != nil {

@@ -237,13 +237,12 @@ func (p *ScoreConfirmed) apply(s *State, e Event) {
 }
 
 // correctable is table t of round n while corrections are taken: the
-// tournament running or finished (not yet published), the round played or
-// closed.
+// tournament running, finished or published, the round played or closed.
+// A mistake found after the results were published is still corrected
+// (issue 28: a club's season follows it), by a referee with a reason, in
+// the audit trail like any correction; the tournament stays published.
 func (s *State) correctable(n, t int) (*round, *table, error) {
-	if s.status == StatusResultsPublished {
-		return nil, nil, conflict(CodeResultsPublished, "the results are published")
-	}
-	if err := s.needStatus("correcting a score", StatusRunning, StatusFinished); err != nil {
+	if err := s.needStatus("correcting a score", StatusRunning, StatusFinished, StatusResultsPublished); err != nil {
 		return nil, nil, err
 	}
 	r, err := s.round(n)

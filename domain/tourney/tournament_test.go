@@ -179,7 +179,12 @@ func TestSixteenPairModifiedDanishWithACorrectionInRoundTwo(t *testing.T) {
 			t.Fatalf("standings not by VP at row %d", i)
 		}
 	}
-	h.refuse(CorrectScore{Round: 2, Table: 1, Version: h.version(2, 1), Deal: fix, Reason: "late"}, referee, CodeResultsPublished)
+	// A mistake found after publishing is still corrected: the standings
+	// follow and the tournament stays published.
+	h.do(CorrectScore{Round: 2, Table: 1, Version: h.version(2, 1), Deal: fix, Reason: "late"}, referee)
+	if h.s.status != StatusResultsPublished {
+		t.Fatalf("after a correction of published results the tournament is %s", h.s.status)
+	}
 	h.checkReplay()
 }
 
