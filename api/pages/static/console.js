@@ -703,14 +703,18 @@ async function addEntry(e) {
   const body = { players: state.picked.map((p) => p.id) };
   const name = $('entry-name').value.trim();
   if (name) body.name = name;
-  const res = await act('entry-error', () => send('POST', `/tournaments/${state.id}/entries`, body), t('console.entryAdded'));
-  if (res) {
+  // The form is emptied as soon as the entry is added, before the
+  // tournament is read again: emptied after, it would wipe a search the
+  // director typed for the next entry while the reload was on its way.
+  await act('entry-error', async () => {
+    const res = await send('POST', `/tournaments/${state.id}/entries`, body);
     state.picked = [];
     renderPicked();
     $('entry-name').value = '';
     $('player-results').replaceChildren();
     $('player-q').value = '';
-  }
+    return res;
+  }, t('console.entryAdded'));
 }
 
 // --- rounds, pairings, forbidden pairs ---
