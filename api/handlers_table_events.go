@@ -86,11 +86,10 @@ func (s *server) tableEvents(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// streamPos is where an event stream stands: the version of the last event
-// sent (-1: none yet) and the deal it showed (0: not known).
+// streamPos is where an event stream stands: the version of the last
+// event sent (-1: none yet).
 type streamPos struct {
 	version int64
-	deal    int
 }
 
 // nextEvent waits up to a heartbeat for the table to move past pos and
@@ -124,41 +123,52 @@ func (s *server) nextEvent(ctx context.Context, w http.ResponseWriter, actor dom
 			return pos, err
 		}
 	}
-	data, err := json.Marshal(tableStateOut(st))
-	if err != nil {
-		return pos, err
-	}
-	_, err = fmt.Fprintf(w, "id: %d\nevent: state\ndata: %s\n\n", st.Table.Version, data)
-	return streamPos{version: st.Table.Version, deal: st.Table.DealNumber}, err
+	err = writeEvent(w, "state", st.Table.Version, tableStateOut(st))
+	return streamPos{version: st.Table.Version}, err
 }
 
-// writeMoves writes a "move" event for each move past pos up to table t's
-// version, from the deal pos showed (the current one when not known) to
-// t's current deal.
+// writeMoves writes, up to table t's version, a "move" event for each
+// move past pos, and a "deal" event between the moves of a deal that ended
+// and those of the next: the feed answers from the deal pos is in, which
+// may be before t's (a stream resumed, or a deal that ended while an event
+// was being written), so that no move and no deal change is skipped.
 func (s *server) writeMoves(ctx context.Context, w http.ResponseWriter, actor domain.Actor, id int64, invite string, pos streamPos, t domain.Table) error {
-	first := pos.deal
-	if first <= 0 {
-		first = t.DealNumber
+	if t.DealNumber == 0 {
+		return nil
 	}
-	for deal := max(first, 1); deal <= t.DealNumber; deal++ {
-		f, err := s.svc.Tables.Moves(ctx, actor, id, invite, deal, pos.version)
+	since := pos.version
+	for {
+		f, err := s.svc.Tables.Moves(ctx, actor, id, invite, 0, since)
 		if err != nil {
 			return err
 		}
 		for _, m := range f.Moves {
 			if m.Version > t.Version {
-				break
+				return nil
 			}
-			data, err := json.Marshal(playedMoveOut(f.Deal, m))
-			if err != nil {
-				return err
-			}
-			if _, err := fmt.Fprintf(w, "id: %d\nevent: move\ndata: %s\n\n", m.Version, data); err != nil {
+			if err := writeEvent(w, "move", m.Version, playedMoveOut(f.Deal, m)); err != nil {
 				return err
 			}
 		}
+		c := f.Change
+		if c == nil || c.Version > t.Version || c.Version <= since {
+			return nil // (a change without a version is from before moves had them)
+		}
+		if err := writeEvent(w, "deal", c.Version, dealChangeOut(*c)); err != nil {
+			return err
+		}
+		since = c.Version
 	}
-	return nil
+}
+
+// writeEvent writes one server-sent event.
+func writeEvent(w http.ResponseWriter, event string, id int64, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", id, event, data)
+	return err
 }
 
 // lastEventID reads the Last-Event-ID header: a version, or -1.
