@@ -97,7 +97,8 @@ func checkChange(t *testing.T, c api.DealChange) {
 // each answer's version) and through the event stream (resumed with
 // Last-Event-ID) every later version once, in order: the rest of deal 1,
 // the change to deal 2 (deal 1's score, deal 2 as dealt), deal 2's moves.
-// No drawn card is shown to the watcher.
+// No drawn card is shown to the watcher, and every event matches
+// openapi.yaml's TableEvent.
 func TestFeedAcrossADealChangeLosesNoMove(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db, func(c *api.Config) { c.EventsHeartbeat = time.Minute })
@@ -160,6 +161,7 @@ func followStream(t *testing.T, base string, id int64, token string, since, last
 	for {
 		ev := s.next(t, false)
 		noDrawnCard(t, []byte(ev.Data))
+		eventConforms(t, ev)
 		switch ev.Event {
 		case "state":
 			if st := stateOfEvent(t, ev); st.Version != last {
@@ -192,5 +194,20 @@ func noDrawnCard(t *testing.T, body []byte) {
 	t.Helper()
 	if strings.Contains(string(body), `"drawn"`) || strings.Contains(string(body), `"pot":[`) {
 		t.Fatalf("a watcher is shown a drawn card or a pot: %s", body)
+	}
+}
+
+// eventConforms checks an event, as the object {event, id, data}, against
+// openapi.yaml's TableEvent: what a generated client reads it as.
+func eventConforms(t *testing.T, ev sseEvent) {
+	t.Helper()
+	id, err := strconv.ParseInt(ev.ID, 10, 64)
+	var data any
+	if err != nil || json.Unmarshal([]byte(ev.Data), &data) != nil {
+		t.Fatalf("event %+v", ev)
+	}
+	schema := loadOpenAPI(t).Components.Schemas["TableEvent"]
+	if err := schema.Value.VisitJSON(map[string]any{"event": ev.Event, "id": float64(id), "data": data}); err != nil {
+		t.Errorf("a %s event does not match TableEvent: %s\n%s", ev.Event, schemaError(err), ev.Data)
 	}
 }
