@@ -230,7 +230,8 @@ func sameJSON(t *testing.T, want, got any) string {
 // as the spectator: of another seat's move, the viewer is shown no card
 // drawn from the stock and no pot's cards (nor, in fechado, the pile
 // taken), and no card in the item at all but the notation's and the public
-// ones; of its own moves, the human is shown each card it drew. Under the
+// ones, but is told that a card was drawn (drawn_hidden); of its own
+// moves, the human is shown each card it drew. Under the
 // race detector it plays fechado alone (raceSample).
 func TestMoveFeedNeverShowsAHiddenCard(t *testing.T) {
 	t.Parallel()
@@ -292,13 +293,18 @@ func checkFeedItem(t *testing.T, rules engine.RuleSet, seat int, item api.Played
 		_ = json.Unmarshal([]byte(mustJSON(item.Taken)), &got)
 	}
 	if m.Seat == seat {
-		if !cmp.Equal(got, tk) {
-			t.Fatalf("%s: the mover is shown %+v of %+v", where, got, tk)
+		if !cmp.Equal(got, tk) || item.Taken != nil && item.Taken.DrawnHidden {
+			t.Fatalf("%s: the mover is shown %+v of %+v", where, item.Taken, tk)
 		}
 		return 0
 	}
 	if len(got.Drawn) > 0 || len(got.Pot) > 0 || rules == engine.Fechado && len(got.Pile) > 0 {
 		t.Fatalf("%s: another viewer is shown %+v", where, got)
+	}
+	// What is hidden is said to be: an absent drawn is hidden, not none
+	// (issue 29).
+	if hiddenDraw := len(tk.Drawn) > 0; hiddenDraw != (item.Taken != nil && item.Taken.DrawnHidden) {
+		t.Fatalf("%s: the move drew %d cards, the viewer is shown taken %+v", where, len(tk.Drawn), item.Taken)
 	}
 	public := map[string]bool{}
 	for _, c := range tk.TurnedUp {

@@ -11,8 +11,11 @@ import (
 // does not name, as far as the caller may see it: a card drawn and a pot's
 // cards only by the mover.
 type MoveTaken struct {
-	// The card drawn from the stock (draw, redraw): shown to the mover only.
+	// The card drawn from the stock (draw, redraw): shown to the mover only; see drawn_hidden.
 	Drawn []string `json:"drawn,omitempty" example:"QH"`
+	// The move drew from the stock a card the caller is not shown (another seat's draw): drawn is absent because
+	// it is hidden. False with drawn absent: the move drew nothing.
+	DrawnHidden bool `json:"drawn_hidden" example:"false"`
 	// The discard pile taken by a pickup, bottom first: public (in fechado, the mover only).
 	Pile []string `json:"pile,omitempty" example:"7C,9D"`
 	// The card a redraw turned face up onto the pile: public.
@@ -39,7 +42,8 @@ type PlayedMove struct {
 	// the turn clock (a time-out).
 	By string    `json:"by" enums:"player,bot,clock" example:"bot"`
 	At time.Time `json:"at" format:"date-time"`
-	// Absent when the caller may see nothing the notation does not say.
+	// Absent when the move took nothing the notation does not say (a meld, a discard); another seat's draw has
+	// one with drawn_hidden.
 	Taken *MoveTaken `json:"taken,omitempty"`
 } // @name PlayedMove
 
@@ -95,8 +99,9 @@ func dealChangeOut(c domain.DealChange) DealChange {
 
 func playedMoveOut(deal int, m domain.FeedMove) PlayedMove {
 	out := PlayedMove{Version: m.Version, Deal: deal, Index: m.Index, Seat: m.Seat, Move: moveNotationOut(m.Move), Auto: m.Auto, By: string(m.By), At: m.At}
-	if !m.Taken.Empty() {
+	if !m.Taken.Empty() || m.DrawnHidden {
 		out.Taken = moveTakenOut(m.Taken)
+		out.Taken.DrawnHidden = m.DrawnHidden
 	}
 	return out
 }

@@ -50,6 +50,10 @@ type FeedMove struct {
 	By      MovedBy
 	At      time.Time
 	Taken   engine.Taken // already cut to what the viewer may see
+	// DrawnHidden says the move drew cards from the stock that the viewer
+	// may not see (cut from Taken): an empty Taken.Drawn then means
+	// hidden, not none.
+	DrawnHidden bool
 }
 
 // Moves implements TableService.
@@ -214,8 +218,9 @@ func movesSeenBy(tx Tx, t Table, seat, deal int, since int64) (MoveFeed, error) 
 				return MoveFeed{}, fmt.Errorf("table %d deal %d move %d: taken: %w", t.ID, deal, m.Index, err)
 			}
 		}
+		seen := tk.SeenBy(t.Rules, m.Seat, seat)
 		feed.Moves[i] = FeedMove{Version: m.Version, Index: m.Index, Seat: m.Seat, Move: m.Move, Auto: m.Auto, By: m.By, At: m.At,
-			Taken: tk.SeenBy(t.Rules, m.Seat, seat)}
+			Taken: seen, DrawnHidden: len(tk.Drawn) > 0 && len(seen.Drawn) == 0}
 	}
 	return feed, nil
 }
