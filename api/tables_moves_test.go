@@ -232,13 +232,16 @@ func sameJSON(t *testing.T, want, got any) string {
 // taken), and no card in the item at all but the notation's and the public
 // ones, but is told that a card was drawn (drawn_hidden); of its own
 // moves, the human is shown each card it drew. Under the
-// race detector it plays fechado alone (raceSample).
+// race detector it plays fechado alone (raceSample). The aberto match has
+// two deals: deal 1's feed ends with the change to deal 2, whose start is
+// what the viewer may see of deal 2 as dealt.
 func TestMoveFeedNeverShowsAHiddenCard(t *testing.T) {
 	t.Parallel()
 	cases := raceSample([]struct {
 		rules   string
 		players int
-	}{{"fibur", 4}, {"fechado", 2}, {"aberto", 2}}, 1)
+		deals   int
+	}{{"fibur", 4, 1}, {"fechado", 2, 1}, {"aberto", 2, 2}}, 1)
 	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		_, tok := e.user("sara@example.com", "Sara")
@@ -246,7 +249,7 @@ func TestMoveFeedNeverShowsAHiddenCard(t *testing.T) {
 		hidden := 0
 		for _, c := range cases {
 			tb := e.newTable(tok.AccessToken, api.TableCreateRequest{Rules: c.rules, Players: c.players,
-				Match: &api.MatchFormat{Deals: 1}, GraceSeconds: ptr(0)})
+				Match: &api.MatchFormat{Deals: c.deals}, GraceSeconds: ptr(0)})
 			for range c.players - 1 {
 				e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "bots"), Token: tok.AccessToken}, nil)
 			}
@@ -266,6 +269,16 @@ func TestMoveFeedNeverShowsAHiddenCard(t *testing.T) {
 				}
 				for i, item := range f.Items {
 					hidden += checkFeedItem(t, engine.RuleSet(c.rules), v.seat, item, stored[i])
+				}
+				// The change to deal 2 shows it as dealt as the viewer sees it:
+				// its own hand, no other (issue 29).
+				if (c.deals > 1) != (f.DealChange != nil) {
+					t.Fatalf("%s, %d deals: deal 1's feed has the deal change %+v", c.rules, c.deals, f.DealChange)
+				}
+				if f.DealChange != nil {
+					if diff := sameJSON(t, dealtGame(t, db, tb.ID, 2).View(v.seat), f.DealChange.Start); diff != "" {
+						t.Fatalf("%s seat %d: the deal change's start is not the engine's view of deal 2 as dealt:\n%s", c.rules, v.seat, diff)
+					}
 				}
 			}
 		}
