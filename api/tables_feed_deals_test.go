@@ -24,16 +24,19 @@ type feedEntry struct {
 }
 
 // allBotMatch plays a 2-deal match of two bots, watched by its creator
-// (the whole match is played when it starts), and returns the table, a
-// watcher's token and the versions of the last move of deal 1 and of the
-// match.
-func allBotMatch(t *testing.T, e *env) (api.Table, string, int64, int64) {
+// (the whole match is played when it starts; before, beforeStart is called
+// with the open table), and returns the table, the watcher's token and the
+// versions of the last move of deal 1 and of the match.
+func allBotMatch(t *testing.T, e *env, watcher string, beforeStart func(tb api.Table, token string)) (api.Table, string, int64, int64) {
 	t.Helper()
-	_, tok := e.user("watcher@example.com", "Watcher")
+	_, tok := e.user(watcher+"@example.com", watcher)
 	tb := e.newTable(tok.AccessToken, api.TableCreateRequest{Rules: "fibur", Players: 2, Match: &api.MatchFormat{Deals: 2},
 		GraceSeconds: ptr(0), Spectate: true})
 	for range 2 {
 		e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "bots"), Token: tok.AccessToken}, nil)
+	}
+	if beforeStart != nil {
+		beforeStart(tb, tok.AccessToken)
 	}
 	e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "start"), Token: tok.AccessToken}, nil)
 	st, _ := e.state(tok.AccessToken, tb.ID)
@@ -104,7 +107,7 @@ func TestFeedAcrossADealChangeLosesNoMove(t *testing.T) {
 		e := newEnv(t, db, func(c *api.Config) { c.EventsHeartbeat = time.Minute })
 		srv := httptest.NewServer(e.h)
 		defer srv.Close()
-		tb, token, lastOfDeal1, last := allBotMatch(t, e)
+		tb, token, lastOfDeal1, last := allBotMatch(t, e, "watcher", nil)
 		for since := lastOfDeal1 - 6; since <= lastOfDeal1+1; since++ {
 			t.Run(fmt.Sprintf("feed since %d", since), func(t *testing.T) {
 				checkFollowed(t, "the feed", since, lastOfDeal1, last, followFeed(t, e, tb.ID, token, since, last))
@@ -114,6 +117,63 @@ func TestFeedAcrossADealChangeLosesNoMove(t *testing.T) {
 			})
 		}
 	})
+}
+
+// TestStreamLiveAcrossADealChange: a stream opened on an open all-bot
+// 2-deal table, which plays its whole match when it starts, sends after
+// the open table's state every move of deal 1 from its first, the change
+// to deal 2, every move of deal 2, then the finished match's state.
+func TestStreamLiveAcrossADealChange(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newEnv(t, db, func(c *api.Config) { c.EventsHeartbeat = time.Minute })
+		srv := httptest.NewServer(e.h)
+		defer srv.Close()
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		var s *sseStream
+		var open api.TableState
+		_, _, lastOfDeal1, last := allBotMatch(t, e, "early", func(tb api.Table, token string) {
+			s = openEvents(t, ctx, srv.URL+tablePath(tb.ID, "events"), token, "")
+			open = stateOfEvent(t, s.next(t, false))
+		})
+		var got []feedEntry
+		for {
+			ev := s.next(t, false)
+			eventConforms(t, ev)
+			if ev.Event == "state" {
+				if st := stateOfEvent(t, ev); st.Version != last {
+					t.Fatalf("a state at version %d before the end (%d): the bots' moves were not all in one commit", st.Version, last)
+				}
+				break
+			}
+			got = append(got, entryOf(t, ev))
+		}
+		// Starting dealt deal 1 (a version without a move) after the open
+		// table's version: what follows it is every move and the change.
+		checkFollowed(t, "the live stream", open.Version+1, lastOfDeal1, last, got)
+	})
+}
+
+// entryOf reads a move or deal event.
+func entryOf(t *testing.T, ev sseEvent) feedEntry {
+	t.Helper()
+	switch ev.Event {
+	case "move":
+		var m api.PlayedMove
+		if err := json.Unmarshal([]byte(ev.Data), &m); err != nil || ev.ID != strconv.FormatInt(m.Version, 10) {
+			t.Fatalf("move event %+v", ev)
+		}
+		return feedEntry{version: m.Version, deal: m.Deal}
+	case "deal":
+		var c api.DealChange
+		if err := json.Unmarshal([]byte(ev.Data), &c); err != nil || ev.ID != strconv.FormatInt(c.Version, 10) {
+			t.Fatalf("deal event %+v", ev)
+		}
+		checkChange(t, c)
+		return feedEntry{version: c.Version, deal: c.Next.Number, change: fmt.Sprintf("deal %d → %d", c.Ended.Number, c.Next.Number)}
+	}
+	t.Fatalf("event %+v", ev)
+	return feedEntry{}
 }
 
 // followFeed reads the move feed from since, passing each answer's version
@@ -168,22 +228,8 @@ func followStream(t *testing.T, base string, id int64, token string, since, last
 				t.Errorf("the state event has version %d, want %d", st.Version, last)
 			}
 			return got
-		case "move":
-			var m api.PlayedMove
-			if err := json.Unmarshal([]byte(ev.Data), &m); err != nil || ev.ID != strconv.FormatInt(m.Version, 10) {
-				t.Fatalf("move event %+v", ev)
-			}
-			got = append(got, feedEntry{version: m.Version, deal: m.Deal})
-		case "deal":
-			var c api.DealChange
-			if err := json.Unmarshal([]byte(ev.Data), &c); err != nil || ev.ID != strconv.FormatInt(c.Version, 10) {
-				t.Fatalf("deal event %+v", ev)
-			}
-			checkChange(t, c)
-			got = append(got, feedEntry{version: c.Version, deal: c.Next.Number,
-				change: fmt.Sprintf("deal %d → %d", c.Ended.Number, c.Next.Number)})
 		default:
-			t.Fatalf("event %+v", ev)
+			got = append(got, entryOf(t, ev))
 		}
 	}
 }

@@ -89,11 +89,13 @@ func feedOf(tx Tx, t Table, seat, deal int, since int64) (MoveFeed, error) {
 	if err != nil {
 		return MoveFeed{}, err
 	}
-	// A follower whose version is in the current deal, after its first
-	// move, needs no lookup: the common poll costs no more than before.
-	// One who may have seen less gets the deal they are in first (issue
-	// 29: a deal's last moves were in no answer).
-	if follow && deal > 1 && (len(feed.Moves) == 0 || feed.Moves[0].Index == 0) {
+	// A follower whose version is in the current deal after its first
+	// move, or who is caught up, needs no lookup: the polls of the feed
+	// cost no more than before. One who may have seen less (no move of
+	// the current deal at or before since, yet versions past it) gets the
+	// deal they are in first (issue 29: a deal's last moves were in no
+	// answer).
+	if follow && deal > 1 && since < t.Version && (len(feed.Moves) == 0 || feed.Moves[0].Index == 0) {
 		in, err := dealAt(tx, t, since)
 		if err != nil {
 			return MoveFeed{}, err
