@@ -146,7 +146,11 @@ func dealAt(tx Tx, t Table, since int64) (int, error) {
 
 // changeVersion is the version that dealt the deal after deal n: the
 // version of n's last move plus one (0 when n has no move with a
-// version, from before moves had them).
+// version, from before moves had them). A next deal is dealt only in the
+// transaction of the move that ended the deal (advance, endDeal): a deal
+// the server ends without a move (a match clock, a forfeit) ends the
+// match. Were that to change, a follower between the two versions would
+// be answered the next deal, from its start: no move lost.
 func changeVersion(tx Tx, tableID int64, n int) (int64, error) {
 	last, err := tx.Tables().LastMove(tableID, n)
 	if ErrorCode(err) == ENotFound || err == nil && last.Version == 0 {
