@@ -12,17 +12,18 @@ import (
 	"github.com/burraco/burraco/domain"
 )
 
-// tableEvents streams a table's states as server-sent events.
+// tableEvents streams a table's moves, deal changes and states as
+// server-sent events.
 //
 //	@Summary		Stream a table's states (server-sent events)
 //	@ID			streamTableEvents
-//	@Description	A text/event-stream of the table as the caller sees it. "event: state" (id: VERSION, data: the TableState of the state endpoint) is the whole state; before it, "event: move" (id: the move's VERSION, data: a PlayedMove as the move feed gives it, cards drawn by another seat hidden) is sent for each move made since the previous event, in order, bot moves one by one, so that a client can animate them. The first event is the current state, unless Last-Event-ID (an EventSource resuming) names the current version (then nothing is resent) or an earlier one of the current deal (then the moves past it come first, then the state); an id past the current version gets the current state. States of versions that pass while an event is being written are coalesced (the moves never are). A comment line (": heartbeat") comes every 15 s when nothing changed. The stream is not under the request timeout; it ends when the client goes or the server shuts down (an EventSource reconnects with Last-Event-ID). A private table's events are for its creator, players and holders of its invite code. One user (anonymous: one client address) may hold at most 10 streams open at once (serve -max-event-streams): more are refused with 429 too_many_event_streams.
+//	@Description	A text/event-stream of the table as the caller sees it. Each event has an event name, an id (a table version) and one data line of JSON; openapi.yaml describes an event as an object {event, id, data} (TableEvent, one schema per event name, told apart by event) so that a generated client switches on event and reads data typed. "state" (id: VERSION, data: the TableState of the state endpoint) is the whole state; before it come, in the order they happened since the previous event, "move" (id: the move's VERSION, data: a PlayedMove as the move feed gives it, cards drawn by another seat hidden), one per move, bot moves one by one, so that a client can animate them, and "deal" (id: the VERSION that dealt the next deal, data: a DealChange: the ended deal with its score, the next deal as dealt) between the last move of a deal and the first of the next. The first event is the current state, unless Last-Event-ID (an EventSource resuming) names the current version (then nothing is resent) or an earlier one (then the moves and deal changes past it come first, from the deal it was in, then the state: none is skipped); an id past the current version gets the current state. States of versions that pass while an event is being written are coalesced (moves and deal changes never are). A comment line (": heartbeat") comes every 15 s when nothing changed. The stream is not under the request timeout; it ends when the client goes or the server shuts down (an EventSource reconnects with Last-Event-ID). A private table's events are for its creator, players and holders of its invite code. One user (anonymous: one client address) may hold at most 10 streams open at once (serve -max-event-streams): more are refused with 429 too_many_event_streams.
 //	@Tags			tables
 //	@Produce		text/event-stream
 //	@Param			tableID			path		int		true	"Table id"
 //	@Param			invite			query		string	false	"The invite code of a private table"
 //	@Param			Last-Event-ID	header		string	false	"The version of the last event received: the stream starts past it"
-//	@Success		200				{object}	TableState	"A stream of events whose data is a TableState (event: state) or a PlayedMove (event: move)"
+//	@Success		200				{object}	TableEvent	"A stream of events: move (data: PlayedMove), deal (data: DealChange), state (data: TableState)"
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path id that is not a positive integer"
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
 //	@Failure	429	{object}	Problem	"too_many_event_streams: the caller holds as many streams open as one may; retry after one ends"
@@ -86,11 +87,10 @@ func (s *server) tableEvents(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// streamPos is where an event stream stands: the version of the last event
-// sent (-1: none yet) and the deal it showed (0: not known).
+// streamPos is where an event stream stands: the version of the last
+// event sent (-1: none yet).
 type streamPos struct {
 	version int64
-	deal    int
 }
 
 // nextEvent waits up to a heartbeat for the table to move past pos and
@@ -124,41 +124,52 @@ func (s *server) nextEvent(ctx context.Context, w http.ResponseWriter, actor dom
 			return pos, err
 		}
 	}
-	data, err := json.Marshal(tableStateOut(st))
-	if err != nil {
-		return pos, err
-	}
-	_, err = fmt.Fprintf(w, "id: %d\nevent: state\ndata: %s\n\n", st.Table.Version, data)
-	return streamPos{version: st.Table.Version, deal: st.Table.DealNumber}, err
+	err = writeEvent(w, eventState, st.Table.Version, tableStateOut(st))
+	return streamPos{version: st.Table.Version}, err
 }
 
-// writeMoves writes a "move" event for each move past pos up to table t's
-// version, from the deal pos showed (the current one when not known) to
-// t's current deal.
+// writeMoves writes, up to table t's version, a "move" event for each
+// move past pos, and a "deal" event between the moves of a deal that ended
+// and those of the next: the feed answers from the deal pos is in, which
+// may be before t's (a stream resumed, or a deal that ended while an event
+// was being written), so that no move and no deal change is skipped.
 func (s *server) writeMoves(ctx context.Context, w http.ResponseWriter, actor domain.Actor, id int64, invite string, pos streamPos, t domain.Table) error {
-	first := pos.deal
-	if first <= 0 {
-		first = t.DealNumber
+	if t.DealNumber == 0 {
+		return nil
 	}
-	for deal := max(first, 1); deal <= t.DealNumber; deal++ {
-		f, err := s.svc.Tables.Moves(ctx, actor, id, invite, deal, pos.version)
+	since := pos.version
+	for {
+		f, err := s.svc.Tables.Moves(ctx, actor, id, invite, 0, since)
 		if err != nil {
 			return err
 		}
 		for _, m := range f.Moves {
 			if m.Version > t.Version {
-				break
+				return nil
 			}
-			data, err := json.Marshal(playedMoveOut(f.Deal, m))
-			if err != nil {
-				return err
-			}
-			if _, err := fmt.Fprintf(w, "id: %d\nevent: move\ndata: %s\n\n", m.Version, data); err != nil {
+			if err := writeEvent(w, eventMove, m.Version, playedMoveOut(f.Deal, m)); err != nil {
 				return err
 			}
 		}
+		c := f.Change
+		if c == nil || c.Version > t.Version || c.Version <= since {
+			return nil // (a change without a version is from before moves had them)
+		}
+		if err := writeEvent(w, eventDeal, c.Version, dealChangeOut(*c)); err != nil {
+			return err
+		}
+		since = c.Version
 	}
-	return nil
+}
+
+// writeEvent writes one server-sent event.
+func writeEvent(w http.ResponseWriter, event string, id int64, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", id, event, data)
+	return err
 }
 
 // lastEventID reads the Last-Event-ID header: a version, or -1.

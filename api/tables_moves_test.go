@@ -230,14 +230,18 @@ func sameJSON(t *testing.T, want, got any) string {
 // as the spectator: of another seat's move, the viewer is shown no card
 // drawn from the stock and no pot's cards (nor, in fechado, the pile
 // taken), and no card in the item at all but the notation's and the public
-// ones; of its own moves, the human is shown each card it drew. Under the
-// race detector it plays fechado alone (raceSample).
+// ones, but is told that a card was drawn (drawn_hidden); of its own
+// moves, the human is shown each card it drew. Under the
+// race detector it plays fechado alone (raceSample). The aberto match has
+// two deals: deal 1's feed ends with the change to deal 2, whose start is
+// what the viewer may see of deal 2 as dealt.
 func TestMoveFeedNeverShowsAHiddenCard(t *testing.T) {
 	t.Parallel()
 	cases := raceSample([]struct {
 		rules   string
 		players int
-	}{{"fibur", 4}, {"fechado", 2}, {"aberto", 2}}, 1)
+		deals   int
+	}{{"fibur", 4, 1}, {"fechado", 2, 1}, {"aberto", 2, 2}}, 1)
 	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		_, tok := e.user("sara@example.com", "Sara")
@@ -245,7 +249,7 @@ func TestMoveFeedNeverShowsAHiddenCard(t *testing.T) {
 		hidden := 0
 		for _, c := range cases {
 			tb := e.newTable(tok.AccessToken, api.TableCreateRequest{Rules: c.rules, Players: c.players,
-				Match: &api.MatchFormat{Deals: 1}, GraceSeconds: ptr(0)})
+				Match: &api.MatchFormat{Deals: c.deals}, GraceSeconds: ptr(0)})
 			for range c.players - 1 {
 				e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "bots"), Token: tok.AccessToken}, nil)
 			}
@@ -265,6 +269,16 @@ func TestMoveFeedNeverShowsAHiddenCard(t *testing.T) {
 				}
 				for i, item := range f.Items {
 					hidden += checkFeedItem(t, engine.RuleSet(c.rules), v.seat, item, stored[i])
+				}
+				// The change to deal 2 shows it as dealt as the viewer sees it:
+				// its own hand, no other (issue 29).
+				if (c.deals > 1) != (f.DealChange != nil) {
+					t.Fatalf("%s, %d deals: deal 1's feed has the deal change %+v", c.rules, c.deals, f.DealChange)
+				}
+				if f.DealChange != nil {
+					if diff := sameJSON(t, dealtGame(t, db, tb.ID, 2).View(v.seat), f.DealChange.Start); diff != "" {
+						t.Fatalf("%s seat %d: the deal change's start is not the engine's view of deal 2 as dealt:\n%s", c.rules, v.seat, diff)
+					}
 				}
 			}
 		}
@@ -292,13 +306,18 @@ func checkFeedItem(t *testing.T, rules engine.RuleSet, seat int, item api.Played
 		_ = json.Unmarshal([]byte(mustJSON(item.Taken)), &got)
 	}
 	if m.Seat == seat {
-		if !cmp.Equal(got, tk) {
-			t.Fatalf("%s: the mover is shown %+v of %+v", where, got, tk)
+		if !cmp.Equal(got, tk) || item.Taken != nil && item.Taken.DrawnHidden {
+			t.Fatalf("%s: the mover is shown %+v of %+v", where, item.Taken, tk)
 		}
 		return 0
 	}
 	if len(got.Drawn) > 0 || len(got.Pot) > 0 || rules == engine.Fechado && len(got.Pile) > 0 {
 		t.Fatalf("%s: another viewer is shown %+v", where, got)
+	}
+	// What is hidden is said to be: an absent drawn is hidden, not none
+	// (issue 29).
+	if hiddenDraw := len(tk.Drawn) > 0; hiddenDraw != (item.Taken != nil && item.Taken.DrawnHidden) {
+		t.Fatalf("%s: the move drew %d cards, the viewer is shown taken %+v", where, len(tk.Drawn), item.Taken)
 	}
 	public := map[string]bool{}
 	for _, c := range tk.TurnedUp {

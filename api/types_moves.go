@@ -61,23 +61,34 @@ type MoveDiscard struct {
 
 // MoveKindDoc is one move kind of the notation, for the API document.
 type MoveKindDoc struct {
-	Schema  string // the schema's name
-	Kind    string // the value of "move"
-	Summary string
-	Type    any    // a value of the kind's type
-	Example string // JSON
+	Schema   string // the schema's name
+	Kind     string // the value of "move"
+	Summary  string
+	Type     any           // a value of the kind's type
+	Examples []MoveExample // the first is the schema's example
 }
 
-// MoveKinds lists the move kinds in the notation's order, each with a
-// documented example.
+// MoveExample is an example of a move, legal in the rule set it names
+// (TestEveryMoveExampleIsLegalInItsRuleSet plays each from a position of
+// that rule set): a move legal in one rule set may be refused in another
+// (a fechado pickup, with its meld, is not_allowed elsewhere).
+type MoveExample struct {
+	Rules string // the rule set
+	JSON  string
+}
+
+// MoveKinds lists the move kinds in the notation's order, each with its
+// documented examples.
 func MoveKinds() []MoveKindDoc {
 	return []MoveKindDoc{
-		{"MoveDraw", "draw", "Take the top card of the stock.", MoveDraw{}, `{"move":"draw"}`},
+		{"MoveDraw", "draw", "Take the top card of the stock.", MoveDraw{}, []MoveExample{{"fibur", `{"move":"draw"}`}}},
 		{"MovePickup", "pickup", "Take the whole discard pile; in fechado the top card is laid at once (meld, or attach with cards), with further melds.",
-			MovePickup{}, `{"move":"pickup","meld":["7H","8H"]}`},
-		{"MoveMeld", "meld", "Lay one new meld (cards) or several (melds).", MoveMeld{}, `{"move":"meld","cards":["5H","6H","JK"],"wild_as":"7H"}`},
-		{"MoveAttach", "attach", "Add cards to one of the team's melds.", MoveAttach{}, `{"move":"attach","meld":0,"cards":["8H"]}`},
-		{"MoveDiscard", "discard", "Discard a card: the turn ends.", MoveDiscard{}, `{"move":"discard","card":"KS"}`},
-		{"MoveRedraw", "redraw", "Brazilian first turn: discard the drawn card face up and draw another.", MoveRedraw{}, `{"move":"redraw"}`},
+			MovePickup{}, []MoveExample{{"fibur", `{"move":"pickup"}`}, {"fechado", `{"move":"pickup","meld":["7H","8H"]}`}}},
+		{"MoveMeld", "meld", "Lay one new meld (cards) or several (melds).", MoveMeld{},
+			[]MoveExample{{"fibur", `{"move":"meld","cards":["5H","6H","JK"],"wild_as":"7H"}`}}},
+		{"MoveAttach", "attach", "Add cards to one of the team's melds.", MoveAttach{}, []MoveExample{{"fibur", `{"move":"attach","meld":0,"cards":["8H"]}`}}},
+		{"MoveDiscard", "discard", "Discard a card: the turn ends.", MoveDiscard{}, []MoveExample{{"fibur", `{"move":"discard","card":"KS"}`}}},
+		{"MoveRedraw", "redraw", "Brazilian first turn: discard the drawn card face up and draw another.", MoveRedraw{},
+			[]MoveExample{{"aberto", `{"move":"redraw"}`}}},
 	}
 }

@@ -286,7 +286,7 @@ type LegalSummary struct {
 // the seat's own hand and everything public. A spectator (seat -1) sees no
 // hand.
 type DealView struct {
-	Rules   string       `json:"rules" example:"fibur"`
+	Rules   string       `json:"rules" enums:"fibur,fibur-row,reale,aberto,fechado" example:"fibur"`
 	Options TableOptions `json:"options"`
 	Players int          `json:"players" example:"4"`
 	Seat    int          `json:"seat" example:"0"`
@@ -311,8 +311,9 @@ type DealView struct {
 	// The match totals per team when this deal started (the finished deals' sum): what the deal's
 	// scoring builds on.
 	StartTotals []int `json:"start_totals" example:"530,240"`
-	// Deprecated: start_totals under its old name, until the next release.
-	Totals    []int `json:"totals" example:"530,240"`
+	// Deprecated: start_totals under its old name, until the next release: still sent, but optional, so that a
+	// client does not come to depend on it.
+	Totals    []int `json:"totals" validate:"optional" example:"530,240"`
 	FirstTurn bool  `json:"first_turn"`
 	LastTurn  bool  `json:"last_turn"`
 	// After a referee's time-out: the deal ends after the turn of seat until; turns_left counts the turns still to play.
@@ -349,8 +350,9 @@ type TableState struct {
 	Deals []TableDeal `json:"deals"`
 	// The match totals per team over the finished deals: the match so far.
 	MatchTotals []int `json:"match_totals" example:"530,240"`
-	// Deprecated: match_totals under its old name, until the next release.
-	Totals []int `json:"totals" example:"530,240"`
+	// Deprecated: match_totals under its old name, until the next release: still sent, but optional, so that a
+	// client does not come to depend on it.
+	Totals []int `json:"totals" validate:"optional" example:"530,240"`
 	// Seconds left in the current turn, when the table has a turn clock.
 	TurnSecondsLeft *float64 `json:"turn_seconds_left,omitempty" example:"42.5"`
 	// Seconds left per seat in the match, when the table has a match clock.
@@ -391,11 +393,12 @@ func tableStateRestOut(s domain.TableState) TableState {
 type RecordMove struct {
 	Seat int `json:"seat" example:"0"`
 	MoveNotation
-	At   time.Time `json:"at" format:"date-time"`
-	Auto bool      `json:"auto,omitempty" example:"false"`
+	At time.Time `json:"at" format:"date-time"`
+	// Played by the server: a bot seat or a time-out (as a PlayedMove's auto).
+	Auto bool `json:"auto" example:"false"`
 	// Who chose the move: the seat's player, a bot (a bot's seat, or a bot standing in for the player) or
 	// the turn clock (a time-out).
-	By string `json:"by,omitempty" enums:"player,bot,clock" example:"player"`
+	By string `json:"by" enums:"player,bot,clock" example:"player"`
 } // @name RecordMove
 
 // DealtCards is a deal's cards as dealt (engine.DealtCards), in card
@@ -416,7 +419,7 @@ type DealtCards struct {
 // DealRecord is a finished deal's record: the engine.Record JSON that
 // `burraco replay` reads (which ignores at and auto).
 type DealRecord struct {
-	Rules   string       `json:"rules" example:"fibur"`
+	Rules   string       `json:"rules" enums:"fibur,fibur-row,reale,aberto,fechado" example:"fibur"`
 	Options TableOptions `json:"options"`
 	Players int          `json:"players" example:"4"`
 	Dealer  int          `json:"dealer" example:"3"`
@@ -436,8 +439,12 @@ type DealRecord struct {
 func dealRecordOut(r domain.DealRecord) DealRecord {
 	out := convertJSON[DealRecord](r.Record)
 	for i := range out.Moves {
+		out.Moves[i].By = string(domain.ByPlayer) // by and auto are required: a move the server played says so below
 		if i < len(r.Times) {
-			out.Moves[i].At, out.Moves[i].Auto, out.Moves[i].By = r.Times[i], r.Auto[i], string(r.By[i])
+			out.Moves[i].At, out.Moves[i].Auto = r.Times[i], r.Auto[i]
+			if r.By[i] != "" {
+				out.Moves[i].By = string(r.By[i])
+			}
 		}
 	}
 	return out

@@ -412,11 +412,14 @@ type TableService interface {
 	// playing), EVersionConflict (stale version: the current one is in
 	// Fields), not_your_turn, and the engine's codes (invalid_meld, …).
 	Move(ctx context.Context, actor Actor, id int64, in MoveInput) (TableState, error)
-	// Moves returns the moves of deal (0: the current deal) that made a
-	// version past since (-1: from the first), with the deal as dealt, as
-	// the actor sees them: a card drawn from the stock or a pot's cards
-	// only to the seat that took them. Whoever may see the table may read
-	// it. Errors: ENotFound (no such table or deal).
+	// Moves returns the moves of deal that made a version past since (-1:
+	// from the first), with the deal as dealt, as the actor sees them: a
+	// card drawn from the stock or a pot's cards only to the seat that took
+	// them. Deal 0 is the deal a follower who saw version since is in (an
+	// earlier one when since is before the current deal), the current deal
+	// without since. When that deal has ended and the next was dealt, the
+	// feed says so (Change), and its Version is the change's. Whoever may
+	// see the table may read it. Errors: ENotFound (no such table or deal).
 	Moves(ctx context.Context, actor Actor, id int64, invite string, deal int, since int64) (MoveFeed, error)
 	// Deals lists the table's deals with their scores (the running one
 	// without). Errors: ENotFound.
@@ -523,6 +526,10 @@ type TableRepo interface {
 	MovesFrom(tableID int64, deal, from int) ([]TableMove, error)
 	// LastMove returns the last move of a deal. Errors: ENotFound.
 	LastMove(tableID int64, deal int) (TableMove, error)
+	// MoveUpTo returns the table's last move (any deal) whose version
+	// is at most version, among the moves that have one (version > 0).
+	// Errors: ENotFound (none).
+	MoveUpTo(tableID, version int64) (TableMove, error)
 	// Clocked returns the playing tables that have a turn or match clock
 	// or a grace period.
 	Clocked() ([]Table, error)

@@ -98,6 +98,9 @@ func toOpenAPI3(swaggerJSON []byte) ([]byte, error) {
 	if err := moveSchemas(doc3); err != nil {
 		return nil, err
 	}
+	if err := eventSchemas(doc3); err != nil {
+		return nil, err
+	}
 	if err := textConstraints(doc3); err != nil {
 		return nil, err
 	}

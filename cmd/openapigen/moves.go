@@ -70,9 +70,12 @@ func moveSchemas(doc *openapi3.T) error {
 // moveKindSchema is the schema of one move kind, from its Go type's fields
 // (json name; omitempty for optional; doc and example tags).
 func moveKindSchema(k api.MoveKindDoc) (*openapi3.Schema, error) {
-	s := &openapi3.Schema{Type: &openapi3.Types{openapi3.TypeObject}, Title: k.Kind, Description: k.Summary,
+	s := &openapi3.Schema{Type: &openapi3.Types{openapi3.TypeObject}, Title: k.Kind, Description: k.Summary + " " + examplesText(k),
 		Properties: openapi3.Schemas{}}
-	if err := json.Unmarshal([]byte(k.Example), &s.Example); err != nil {
+	if len(k.Examples) == 0 {
+		return nil, fmt.Errorf("no example")
+	}
+	if err := json.Unmarshal([]byte(k.Examples[0].JSON), &s.Example); err != nil {
 		return nil, fmt.Errorf("example: %w", err)
 	}
 	t := reflect.TypeOf(k.Type)
@@ -128,4 +131,17 @@ func fieldSchema(t reflect.Type, doc string) (*openapi3.Schema, error) {
 	}
 	s.Description = doc
 	return s, nil
+}
+
+// examplesText names the rule set of each example of a move kind (a move
+// legal in one may be refused in another), the schema's own first.
+func examplesText(k api.MoveKindDoc) string {
+	parts := make([]string, len(k.Examples))
+	for i, ex := range k.Examples {
+		parts[i] = fmt.Sprintf("in %s, `%s`", ex.Rules, ex.JSON)
+	}
+	if len(parts) == 1 {
+		return "The example is a move of " + k.Examples[0].Rules + "."
+	}
+	return "Examples: " + strings.Join(parts, "; ") + " (the first is the schema's example)."
 }

@@ -15,6 +15,7 @@ import createClient from "openapi-fetch";
 import type { components, operations, paths } from "./schema.js";
 import { conformance, loadDocument } from "./spec.js";
 import { apply, fromCards, fromView, seenBy, viewOf, type Board } from "./follow.js";
+import { readEvents, ruleSetName, type TableEvent } from "./events.js";
 
 type User = components["schemas"]["User"];
 type TokenResponse = components["schemas"]["TokenResponse"];
@@ -39,7 +40,8 @@ if (!baseUrl || !specFile) {
 
 const client = createClient<paths>({ baseUrl });
 const violations: string[] = [];
-client.use(conformance(loadDocument(specFile), violations));
+const document = loadDocument(specFile);
+client.use(conformance(document, violations));
 
 /** noViolations fails when a response broke openapi.yaml since the last call. */
 function noViolations(): void {
@@ -687,6 +689,164 @@ test("play a whole 2-player deal against a bot", async () => {
   assert.deepEqual(seenBy(rebuilt, 0), viewOf(state.view));
   assert.equal(rebuilt.hands[1]?.length, state.view.hand_sizes[1]);
 });
+
+type DealChange = components["schemas"]["DealChange"];
+
+/** Followed is what a follower read: each move and deal change, as "VERSION what". */
+type Followed = { lines: string[]; versions: number[]; board: Board | undefined; changes: DealChange[] };
+
+/** record notes a move or a deal change a follower read, and follows it on its board. */
+function record(f: Followed, ev: TableEvent): void {
+  // A switch on the event name narrows data: no cast. The never default
+  // makes tsc fail when openapi.yaml gains an event this client ignores.
+  switch (ev.event) {
+    case "move": {
+      const m = ev.data;
+      assert.equal(ev.id, m.version);
+      if (m.taken?.drawn_hidden === true) assert.equal(m.taken.drawn, undefined, "a hidden draw shows no card");
+      if (m.move.move === "draw") assert.equal(m.taken?.drawn_hidden, true, "another seat's draw is said to be hidden");
+      assert.ok(f.board, `a move of deal ${m.deal} before its start`);
+      apply(f.board, m.seat, m.move, m.taken);
+      f.lines.push(`${m.version} move ${m.index} of deal ${m.deal}`);
+      f.versions.push(m.version);
+      break;
+    }
+    case "deal": {
+      const c = ev.data;
+      assert.equal(ev.id, c.version);
+      assert.ok(c.ended.score !== undefined && c.ended.score.length === 2, "the ended deal's score");
+      assert.equal(c.next.number, c.ended.number + 1);
+      assert.equal(c.start.hand, undefined, "a watcher is dealt no hand");
+      // Deal ended: a frontend shows its score, then the next deal as dealt.
+      f.board = fromView(c.start);
+      f.lines.push(`${c.version} deal ${c.ended.number} ended, deal ${c.next.number} (${ruleSetName(c.start.rules)}) dealt`);
+      f.versions.push(c.version);
+      f.changes.push(c);
+      break;
+    }
+    case "state":
+      break;
+    default: {
+      const unknown: never = ev;
+      throw new Error(`unknown event ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+// Before a switch on event, data is any of the events' data: reading a
+// move's fields from it does not compile.
+// @ts-expect-error: a TableState or a DealChange has no move
+export const untyped = (ev: TableEvent): unknown => ev.data.move;
+
+/** contiguous fails unless versions are from, from+1, … in order. */
+function contiguous(versions: number[], from: number, how: string): void {
+  versions.forEach((v, i) => assert.equal(v, from + i, `${how}: version ${v} where ${from + i} was due (a gap or a repeat)`));
+}
+
+// An all-bot 2-deal match (the creator watches), followed across its
+// deal change the two ways a frontend would: the event stream, opened
+// before the start, and the move feed, each answer's version passed as
+// the next since (from the start, and from late in deal 1). Both read
+// every version once, deal 1's moves, the change (deal 1's score, deal 2
+// as dealt), deal 2's moves, and both boards end on the server's view.
+test("follow an all-bot 2-deal match across its deal change: the feed and the event stream", async () => {
+  const auth = bearer(tokens.access_token);
+  const created = await client.POST("/api/v1/tables", {
+    headers: auth,
+    body: { rules: "fibur", players: 2, match: { deals: 2 }, grace_seconds: 0, spectate: true } satisfies Body<"createTable">,
+  });
+  assert.ok(created.data, JSON.stringify(created.error));
+  const tableID = created.data.id;
+  const path = { tableID };
+  for (let i = 0; i < 2; i++) {
+    const bot = await client.POST("/api/v1/tables/{tableID}/bots", { params: { path }, headers: auth });
+    assert.equal(bot.response.status, 200);
+  }
+  // The stream, opened while the table is open: its first event is the
+  // state (no deal yet). Read with fetch: openapi-fetch (and its checking
+  // middleware) would wait for the end of a body that never ends.
+  const abort = new AbortController();
+  const res = await fetch(`${baseUrl}/api/v1/tables/${tableID}/events`, { headers: auth, signal: abort.signal });
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get("Content-Type"), "text/event-stream");
+  const events = readEvents(res, document);
+  const first = await events.next();
+  assert.ok(!first.done && first.value.event === "state", "the stream starts with the state");
+  const opened = first.value.data.version;
+  assert.equal(first.value.data.table.status, "open");
+
+  const started = await client.POST("/api/v1/tables/{tableID}/start", { params: { path }, headers: auth });
+  assert.equal(started.data?.status, "finished", "the bots play the whole match at once");
+
+  // The feed from the version seen while open: deal 1 (its start, which
+  // the stream does not carry), its change to deal 2, then deal 2.
+  const fed: Followed = { lines: [], versions: [], board: undefined, changes: [] };
+  const deal1 = await followFeed(tableID, opened, fed, auth);
+  const streamed: Followed = { lines: [], versions: [], board: fromView(deal1), changes: [] };
+  let last: TableState | undefined;
+  for await (const ev of events) {
+    record(streamed, ev);
+    if (ev.event === "state") {
+      last = ev.data;
+      if (ev.data.table.status === "finished") break;
+    }
+  }
+  abort.abort();
+  assert.ok(last?.view, "the stream ends on the finished match's state");
+  assert.deepEqual(streamed.lines, fed.lines, "the stream and the feed read the same moves and deal change");
+  contiguous(fed.versions, fed.versions[0] ?? 0, "the feed");
+  assert.equal(fed.versions[fed.versions.length - 1], last.version);
+  assert.equal(fed.changes.length, 1, "one deal change");
+  assert.match(fed.lines.join("\n"), /deal 1 ended, deal 2 \(Burraco \(FIBUR\)\) dealt/);
+  for (const f of [fed, streamed]) {
+    assert.ok(f.board);
+    assert.deepEqual(seenBy(f.board, -1), viewOf(last.view), "followed to the server's last view");
+  }
+  assert.deepEqual(fed.changes[0]?.ended, last.deals[0], "the deal change tells deal 1 as the deal list does");
+
+  // A follower late in deal 1 (three moves before its end) reads its
+  // rest, the change, deal 2: the same lines from there on.
+  const change = fed.changes[0];
+  assert.ok(change);
+  const late: Followed = { lines: [], versions: [], board: undefined, changes: [] };
+  const from = change.version - 4;
+  await followFeed(tableID, from, late, auth, true);
+  assert.deepEqual(late.lines, fed.lines.slice(fed.versions.indexOf(from + 1)));
+  console.log(`followed ${fed.versions.length} versions across a deal change (at ${change.version}) by the feed and the stream`);
+});
+
+/**
+ * followFeed reads the move feed from since to the end of the match,
+ * passing each answer's version as the next since, into f; it returns the
+ * first answer's start (the deal as dealt). With partial, the first
+ * answer's deal is not followed on a board (it starts mid-deal).
+ */
+async function followFeed(tableID: number, since: number, f: Followed, auth: { Authorization: string }, partial = false): Promise<components["schemas"]["DealView"]> {
+  let first: components["schemas"]["DealView"] | undefined;
+  for (let n = 0; n < 5; n++) {
+    const res = await client.GET("/api/v1/tables/{tableID}/moves", {
+      params: { path: { tableID }, query: { since } satisfies Query<"listTableMoves"> },
+      headers: auth,
+    });
+    assert.ok(res.data, JSON.stringify(res.error));
+    const feed = res.data;
+    first ??= feed.start;
+    f.board ??= partial ? undefined : fromView(feed.start);
+    for (const m of feed.items) {
+      if (f.board !== undefined) {
+        record(f, { event: "move", id: m.version, data: m });
+        continue;
+      }
+      f.lines.push(`${m.version} move ${m.index} of deal ${m.deal}`); // mid-deal: not on a board
+      f.versions.push(m.version);
+    }
+    if (feed.deal_change !== undefined) record(f, { event: "deal", id: feed.deal_change.version, data: feed.deal_change });
+    if (feed.version === since) return first;
+    assert.ok(feed.version > since, `since ${since} answered version ${feed.version}`);
+    since = feed.version;
+  }
+  assert.fail("the feed did not reach the end of the match in 5 answers");
+}
 
 type TournamentParts = components["schemas"]["TournamentParts"];
 type TournamentDealInput = components["schemas"]["TournamentDealInput"];

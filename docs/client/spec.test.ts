@@ -58,7 +58,7 @@ test("the checker reads the move notation's oneOf, by kind", () => {
     { move: "pickup", meld: ["7H", "8H"] },
     { move: "meld", melds: [["5H", "6H", "7H"]], wild_as: "6H" },
   ]) {
-    assert.deepEqual(validate(doc, record, { seat: 1, at, ...move }), [], JSON.stringify(move));
+    assert.deepEqual(validate(doc, record, { seat: 1, at, auto: false, by: "player", ...move }), [], JSON.stringify(move));
   }
   const cases: [unknown, RegExp][] = [
     [{ seat: 0, at, move: "discard" }, /required property card is missing/],
@@ -67,6 +67,7 @@ test("the checker reads the move notation's oneOf, by kind", () => {
     [{ seat: 0, at, move: "fly" }, /"fly" is not one of/],
     [{ at, move: "draw" }, /required property seat is missing/],
     [{ seat: 0, at, move: "draw", colour: "red" }, /property colour is not in the schema/],
+    [{ seat: 0, at, auto: true, move: "draw" }, /required property by is missing/],
   ];
   for (const [value, want] of cases) {
     const got = validate(doc, record, value);

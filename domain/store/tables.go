@@ -754,6 +754,12 @@ func (r tableRepo) LastMove(tableID int64, deal int) (domain.TableMove, error) {
 	return takeOne(r.t.db.Where("table_id = ? AND deal = ?", tableID, deal).Order("idx DESC"), "move", moveRow.domain)
 }
 
+func (r tableRepo) MoveUpTo(tableID, version int64) (domain.TableMove, error) {
+	// table_moves_version_idx (table_id, version) answers it.
+	return takeOne(r.t.db.Where("table_id = ? AND version > 0 AND version <= ?", tableID, version).Order("version DESC"),
+		"move", moveRow.domain)
+}
+
 func (r tableRepo) Clocked() ([]domain.Table, error) {
 	var rows []tableRow
 	err := r.t.db.Where("status = ? AND (turn_seconds > 0 OR match_seconds > 0 OR grace_seconds > 0 OR deadline IS NOT NULL)", string(domain.TablePlaying)).

@@ -209,3 +209,59 @@ func openMigrated(t *testing.T, url string) *store.DB {
 	}
 	return db
 }
+
+// TestMoveUpToFindsTheLastMoveAtOrBeforeAVersion: across deals, the move
+// with the greatest version at most the one asked, moves without a
+// version (from before moves had one) never; none is ENotFound.
+func TestMoveUpToFindsTheLastMoveAtOrBeforeAVersion(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := t.Context()
+		now := time.Now().UTC().Truncate(time.Microsecond)
+		var tb domain.Table
+		err := db.InTx(ctx, func(tx domain.Tx) error {
+			u := domain.User{Email: "anna@example.com", Name: "Anna", CreatedAt: now, UpdatedAt: now}
+			if err := tx.Users().Create(&u, "hash"); err != nil {
+				return err
+			}
+			tb = domain.Table{CreatorID: u.ID, Rules: "fibur", Options: []byte(`{}`), Players: 2, Status: domain.TablePlaying,
+				Version: 7, DealNumber: 2, ClockUsed: []int64{}, CreatedAt: now, UpdatedAt: now,
+				Seats: []domain.Seat{{Seat: 0, UserID: &u.ID, JoinedAt: &now}, {Seat: 1, Bot: true}}}
+			if err := tx.Tables().Create(&tb); err != nil {
+				return err
+			}
+			for deal, versions := range map[int][]int64{1: {0, 3, 4}, 2: {6, 7}} {
+				if err := tx.Tables().CreateDeal(domain.TableDeal{TableID: tb.ID, Number: deal, Totals: []int{0, 0},
+					Position: []byte(`{}`), StartedAt: now}); err != nil {
+					return err
+				}
+				for i, v := range versions {
+					if err := tx.Tables().AppendMove(domain.TableMove{TableID: tb.ID, Deal: deal, Index: i, Seat: i % 2,
+						Move: []byte(`{"move":"draw"}`), At: now, Version: v}); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			version   int64
+			deal, idx int // deal 0: none
+		}{{0, 0, 0}, {2, 0, 0}, {3, 1, 1}, {5, 1, 2}, {6, 2, 0}, {100, 2, 1}} {
+			var m domain.TableMove
+			err := db.View(ctx, func(tx domain.Tx) error {
+				var err error
+				m, err = tx.Tables().MoveUpTo(tb.ID, c.version)
+				return err
+			})
+			switch {
+			case c.deal == 0 && domain.ErrorCode(err) != domain.ENotFound:
+				t.Errorf("up to %d: %+v, %v, want not found", c.version, m, err)
+			case c.deal > 0 && (err != nil || m.Deal != c.deal || m.Index != c.idx):
+				t.Errorf("up to %d: deal %d move %d (%v), want deal %d move %d", c.version, m.Deal, m.Index, err, c.deal, c.idx)
+			}
+		}
+	})
+}
