@@ -14,6 +14,7 @@ import (
 var goSteps = map[int]func(ctx context.Context, tx *sql.Tx, dialect string) error{
 	4: fillSearch,
 	6: fillLotsSeeds,
+	18: fillClaimCodes,
 }
 
 // searched are the tables with a search column and the columns folded into
