@@ -279,7 +279,6 @@ const maxImportBytes = 256 << 10
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path id is not a positive integer, or dry_run not true or false"
 //	@Failure	403	{object}	Problem	"forbidden: the caller lacks the role this needs"
 //	@Failure	404	{object}	Problem	"not_found: no such club"
-//	@Failure	413	{object}	Problem	"request_too_large: more than 256 KiB"
 //	@Failure	422	{object}	Problem	"invalid_input: csv (not CSV, no name column, no lines or more than 2000)"
 //	@Router			/api/v1/clubs/{clubID}/players/import [post]
 func (s *server) importPlayers(w http.ResponseWriter, r *http.Request) error {
