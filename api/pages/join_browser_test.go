@@ -1,0 +1,131 @@
+package pages_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserANewPlayerJoinsClaimsAndScores is issue 28 end to end: the
+// director makes an invitation in the console and reads the code of the
+// profile they made for Lucia, who has no account; on a 360 px phone Lucia
+// opens the invitation's link, signs up, comes back to it and is a member,
+// enters her code, finds her table on the score pad and enters a deal; her
+// page then lists the evening.
+func TestBrowserANewPlayerJoinsClaimsAndScores(t *testing.T) {
+	t.Parallel() // a browser and a server of its own
+	b := newBrowser(t)
+	srv := startServer(t)
+	c := directorOpensClub(t, srv.URL)
+
+	// The evening: two pairs the director entered on the spot, no account
+	// among them; round 1 drawn and started.
+	id := c.directorCreatesTournament("Serata del Martedì", 1, 3)
+	lucia := c.profile("Lucia Neri", nil)
+	partner := c.profile("Marta Neri", nil)
+	c.directorEntersPair(id, lucia, partner)
+	c.directorEntersPair(id, c.profile("Oscar Blu", nil), c.profile("Pia Blu", nil))
+	c.directorStarts(id)
+	round, tables := c.directorDrawsAndStartsRound(id)
+	if len(tables) != 1 {
+		t.Fatalf("%d tables for 2 pairs", len(tables))
+	}
+
+	// The director, in the console: an invitation of at most 30 people,
+	// its link and QR code; Lucia's code in the list of player codes.
+	desk := consoleContext(t, b, 1280, 900)
+	signInPage(t, desk, srv.URL, c.director, "/app/console")
+	consoleOpen(t, desk, srv.URL, "")
+	waitJS(t, desk, "the club's tools", `document.querySelector('.club-tools .inv-list') !== null`)
+	do(t, desk, "creating an invitation",
+		chromedp.SendKeys(chromedp.CSS(`.club-tools input[name=max_uses]`), "30"))
+	click(t, desk, "creating an invitation", chromedp.CSS(`.club-tools .invitations button.primary`))
+	waitJS(t, desk, "the new invitation's link and QR code",
+		`!!document.querySelector('.inv-new:not([hidden]) input.inv-link') && document.querySelector('img.qr').complete && document.querySelector('img.qr').naturalWidth > 0`)
+	waitJS(t, desk, "the invitation listed", `document.querySelectorAll('.inv-list li.inv').length === 1`)
+	link := evalString(t, desk, `document.querySelector('input.inv-link').value`)
+	if !strings.HasPrefix(link, srv.URL+"/app/join/") {
+		t.Fatalf("the invitation's link is %q", link)
+	}
+	code := evalString(t, desk, fmt.Sprintf(`document.querySelector('.codes-table tr[data-player="%d"] code').textContent`, lucia))
+	if len(code) != 8 {
+		t.Fatalf("Lucia's code is %q", code)
+	}
+	do(t, desk, "scrolling to the invitations", chromedp.ScrollIntoView(chromedp.CSS(`.club-tools`)))
+	screenshot(t, desk, "console-invitations-desktop")
+
+	// Lucia, on her phone, opens the link: the club's name, and sign up.
+	phone := b.newContext(360, 740)
+	do(t, phone, "opening the invitation",
+		chromedp.Navigate(srv.URL+"/favicon.ico"),
+		chromedp.Evaluate[chromedp.Void](`localStorage.setItem('burraco.lang', 'en')`),
+		chromedp.Navigate(link))
+	if got := waitText(t, phone, "#join-status", "You are invited to join Circolo del Burraco."); got != "You are invited to join Circolo del Burraco." {
+		t.Fatalf("the join page says %q", got)
+	}
+	waitJS(t, phone, "the way to sign up", visible("join-signup"))
+	click(t, phone, "going to sign up", chromedp.ID("join-to-signup"))
+	waitJS(t, phone, "the sign-up page", visible("signup"))
+	// A password too short is refused on the page, as the API would.
+	do(t, phone, "signing up with a short password",
+		chromedp.SendKeys(chromedp.ID("name"), "Lucia Neri"),
+		chromedp.SendKeys(chromedp.ID("email"), "lucia@example.com"),
+		chromedp.SendKeys(chromedp.ID("password"), "short"),
+		chromedp.Click(chromedp.ID("signup-submit")))
+	if got := waitText(t, phone, "#password-error", "The password needs at least 10 characters."); got != "The password needs at least 10 characters." {
+		t.Errorf("a short password shows %q", got)
+	}
+	screenshot(t, phone, "signup-phone")
+	checkAxe(t, phone, "signup")
+	do(t, phone, "signing up",
+		chromedp.SendKeys(chromedp.ID("password"), " and longer"),
+		chromedp.Click(chromedp.ID("signup-submit")))
+
+	// Back on the link, signed in: a member, and the code.
+	waitJS(t, phone, "joined", visible("join-done"))
+	if got := waitText(t, phone, "#join-joined", "You are now a member of Circolo del Burraco."); got != "You are now a member of Circolo del Burraco." {
+		t.Errorf("after signing up the join page says %q", got)
+	}
+	do(t, phone, "entering a wrong code", chromedp.SendKeys(chromedp.CSS(`#join-claim input[name=code]`), "ZZZZ-ZZZZ"))
+	click(t, phone, "sending a wrong code", chromedp.CSS(`#join-claim button[type=submit]`))
+	want := "No profile has this code. Check it (letters and digits, no 0, O, 1, I or L)."
+	if got := waitText(t, phone, "#join-claim .error", want); got != want {
+		t.Errorf("a wrong code shows %q", got)
+	}
+	do(t, phone, "entering her code",
+		chromedp.SetValue(chromedp.CSS(`#join-claim input[name=code]`), strings.ToLower(code[:4]+" "+code[4:])))
+	click(t, phone, "claiming", chromedp.CSS(`#join-claim button[type=submit]`))
+	if got := waitText(t, phone, "#join-claim .ok", "Done: the profile Lucia Neri is yours now."); got != "Done: the profile Lucia Neri is yours now." {
+		t.Fatalf("the claim says %q", got)
+	}
+	screenshot(t, phone, "join-phone")
+	checkAxe(t, phone, "join")
+
+	// The pad finds her table, and she enters deal 1.
+	do(t, phone, "opening the pad", chromedp.Navigate(srv.URL+"/app/pad"))
+	waitJS(t, phone, "Lucia's pad finds her table", visible("pad-form"))
+	if loc := evalString(t, phone, `location.search`); loc != fmt.Sprintf("?t=%d&r=%d&table=1", id, round) {
+		t.Errorf("Lucia's pad went to %q", loc)
+	}
+	typeDeal(t, phone, deal{ns: parts{cards: 300, burraco: 200, closed: true}, ew: parts{cards: 80, hand: 20}})
+	click(t, phone, "entering deal 1", chromedp.ID("pad-submit"))
+	waitJS(t, phone, "deal 1 entered", dealsWithStatus(1, "entered"))
+
+	// Her page lists the evening, with her partner.
+	do(t, phone, "opening her page", chromedp.Navigate(srv.URL+"/app/me"))
+	waitJS(t, phone, "her page lists the evening",
+		`[...document.querySelectorAll('#me-upcoming li')].some(li => li.textContent.includes('Serata del Martedì') && li.textContent.includes('Marta Neri'))`)
+	waitJS(t, phone, "no season ranking (the route may not be there)", `document.querySelector('#me-rankings tbody').textContent.includes('No season ranking yet.')`)
+	screenshot(t, phone, "me-phone")
+	checkAxe(t, phone, "me")
+
+	// Nothing private on the public pages of the invitation.
+	var preview map[string]any
+	(&apiClient{t: t, base: srv.URL}).call("GET", "/invitations/"+link[strings.LastIndex(link, "/")+1:], nil, &preview, http.StatusOK)
+	if fmt.Sprint(preview) == "" || strings.Contains(fmt.Sprint(preview), "@") {
+		t.Errorf("the invitation's preview: %v", preview)
+	}
+}
