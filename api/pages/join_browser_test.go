@@ -1,13 +1,19 @@
 package pages_test
 
 import (
+	"bytes"
 	"fmt"
+	"image"
+	"image/png"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	goqr "github.com/piglig/go-qr"
 )
+
+func pngDecode(b []byte) (image.Image, error) { return png.Decode(bytes.NewReader(b)) }
 
 // TestBrowserANewPlayerJoinsClaimsAndScores is issue 28 end to end: the
 // director makes an invitation in the console and reads the code of the
@@ -49,6 +55,15 @@ func TestBrowserANewPlayerJoinsClaimsAndScores(t *testing.T) {
 	link := evalString(t, desk, `document.querySelector('input.inv-link').value`)
 	if !strings.HasPrefix(link, srv.URL+"/app/join/") {
 		t.Fatalf("the invitation's link is %q", link)
+	}
+	// The QR code, as the browser shows it, reads back as the link.
+	png := get(t, desk, "the QR code's image", chromedp.Screenshot(chromedp.CSS(`img.qr`)))
+	img, err := pngDecode(png)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text, err := goqr.Decode(img); err != nil || text != link {
+		t.Errorf("the QR code reads %q (%v), want %q", text, err, link)
 	}
 	code := evalString(t, desk, fmt.Sprintf(`document.querySelector('.codes-table tr[data-player="%d"] code').textContent`, lucia))
 	if len(code) != 8 {
@@ -97,12 +112,13 @@ func TestBrowserANewPlayerJoinsClaimsAndScores(t *testing.T) {
 	}
 	do(t, phone, "entering her code",
 		chromedp.SetValue(chromedp.CSS(`#join-claim input[name=code]`), strings.ToLower(code[:4]+" "+code[4:])))
+	do(t, phone, "the page's top", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+	screenshot(t, phone, "join-phone")
+	checkAxe(t, phone, "join")
 	click(t, phone, "claiming", chromedp.CSS(`#join-claim button[type=submit]`))
 	if got := waitText(t, phone, "#join-claim .ok", "Done: the profile Lucia Neri is yours now."); got != "Done: the profile Lucia Neri is yours now." {
 		t.Fatalf("the claim says %q", got)
 	}
-	screenshot(t, phone, "join-phone")
-	checkAxe(t, phone, "join")
 
 	// The pad finds her table, and she enters deal 1.
 	do(t, phone, "opening the pad", chromedp.Navigate(srv.URL+"/app/pad"))

@@ -14,7 +14,7 @@ export function mountClaim(el, onDone) {
     <p class="muted" data-role="intro"></p>
     <form class="row" novalidate>
       <label><span data-role="l"></span>
-        <input name="code" autocomplete="off" autocapitalize="characters" spellcheck="false" maxlength="12" required></label>
+        <input name="code" class="claim-code" autocomplete="off" autocapitalize="characters" spellcheck="false" maxlength="12" required></label>
       <button class="primary" type="submit" data-role="submit"></button>
     </form>
     <p class="error" role="alert" data-role="error"></p>
