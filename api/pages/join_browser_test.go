@@ -69,6 +69,11 @@ func TestBrowserANewPlayerJoinsClaimsAndScores(t *testing.T) {
 	if len(code) != 8 {
 		t.Fatalf("Lucia's code is %q", code)
 	}
+	// The tournament's entries show the codes of its players without an account.
+	consoleOpen(t, desk, srv.URL, fmt.Sprintf("?t=%d", id))
+	waitJS(t, desk, "the entries' codes", fmt.Sprintf(`document.getElementById('entries-codes').textContent.includes('Lucia Neri %s')`, code))
+	consoleOpen(t, desk, srv.URL, "")
+	waitJS(t, desk, "the club's tools again", `document.querySelectorAll('.inv-list li.inv').length === 1`)
 	do(t, desk, "scrolling to the invitations", chromedp.ScrollIntoView(chromedp.CSS(`.club-tools`)))
 	screenshot(t, desk, "console-invitations-desktop")
 
