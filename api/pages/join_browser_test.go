@@ -143,6 +143,15 @@ func TestBrowserANewPlayerJoinsClaimsAndScores(t *testing.T) {
 	screenshot(t, phone, "me-phone")
 	checkAxe(t, phone, "me")
 
+	// From the home page, she opens a club of her own.
+	do(t, phone, "opening the home page", chromedp.Navigate(srv.URL+"/app/"))
+	waitJS(t, phone, "the home page's new club", visible("home-club"))
+	do(t, phone, "naming the club", chromedp.SendKeys(chromedp.CSS(`#home-club-form input[name=name]`), "Circolo di Lucia"))
+	click(t, phone, "opening the club", chromedp.CSS(`#home-club-form button`))
+	if got := waitText(t, phone, "#home-club-ok", "Circolo di Lucia is open. Invite its players from the director console."); got != "Circolo di Lucia is open. Invite its players from the director console." {
+		t.Errorf("opening a club says %q", got)
+	}
+
 	// Nothing private on the public pages of the invitation.
 	var preview map[string]any
 	(&apiClient{t: t, base: srv.URL}).call("GET", "/invitations/"+link[strings.LastIndex(link, "/")+1:], nil, &preview, http.StatusOK)
