@@ -133,7 +133,13 @@ func runExamples(t *testing.T) *exampleRun {
 	te.must(201, req{Method: "POST", Path: "/api/v1/players", Token: anna, Body: api.PlayerCreateRequest{Name: "Nina", ClubID: &club.ID}}, nil)
 	var codes api.ClaimCodeList
 	te.must(200, req{Method: "GET", Path: clubPath + "/claim-codes", Token: anna}, &codes)
-	x.send("POST", "/api/v1/players/claim", "/api/v1/players/claim", ninaTok.AccessToken, map[string]any{"code": codes.Items[0].Code}, nil, nil)
+	ninaCode := ""
+	for _, c := range codes.Items {
+		if c.Name == "Nina" {
+			ninaCode = c.Code
+		}
+	}
+	x.send("POST", "/api/v1/players/claim", "/api/v1/players/claim", ninaTok.AccessToken, map[string]any{"code": ninaCode}, nil, nil)
 
 	// A club table: Marco joins, a bot takes a seat.
 	var table api.Table

@@ -187,7 +187,7 @@ func (s *server) acceptInvitation(w http.ResponseWriter, r *http.Request) error 
 //
 //	@Summary		List a club's claim codes
 //	@ID			listClaimCodes
-//	@Description	For the club's admins and owners: the claim code of each of the club's player profiles without an account, by name, to hand to its player (who enters it in claimPlayer). Never shown to anyone else.
+//	@Description	For the club's admins and owners: the club's player profiles by name, with the claim code of each one without an account, to hand to its player (who enters it in claimPlayer), and claimed true for those an account has (unlinkPlayer undoes a wrong claim). The codes are never shown to anyone else.
 //	@Tags			players
 //	@Produce		json
 //	@Security		BearerAuth

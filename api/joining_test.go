@@ -189,6 +189,13 @@ func TestClaimsLinkAProfileOnceAndBoundGuesses(t *testing.T) {
 			if p.ID != anna || p.UserID == nil || *p.UserID != annaUser.ID {
 				t.Fatalf("claimed %+v", p)
 			}
+			var codes api.ClaimCodeList
+			te.must(http.StatusOK, req{Method: "GET", Path: fmt.Sprintf("/api/v1/clubs/%d/claim-codes", te.club), Token: te.director}, &codes)
+			for _, c := range codes.Items {
+				if c.PlayerID == anna && (!c.Claimed || c.Code != "") {
+					t.Fatalf("a claimed profile is listed as %+v", c)
+				}
+			}
 			// Again, by the same account: answered the same.
 			te.must(http.StatusOK, req{Method: "POST", Path: "/api/v1/players/claim", Token: annaTok, Body: api.ClaimRequest{Code: code}}, nil)
 		})

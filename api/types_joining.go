@@ -65,17 +65,20 @@ type InvitationAccepted struct {
 	AlreadyMember bool `json:"already_member" example:"false"`
 } // @name InvitationAccepted
 
-// ClaimCode is the claim code of a profile without an account, for the
-// club's directors to hand to its player.
+// ClaimCode is a profile of the club as its directors see it for claims:
+// the claim code of a profile without an account, to hand to its player,
+// or that it is claimed (to unlink a wrong claim).
 type ClaimCode struct {
 	PlayerID     int64   `json:"player_id" example:"100"`
 	Name         string  `json:"name" example:"Anna Rossi"`
 	FederationID *string `json:"federation_id,omitempty" example:"RM-012345"`
-	// 8 characters of 23456789ABCDEFGHJKMNPQRSTUVWXYZ.
-	Code string `json:"code" example:"7KX3MQ2P"`
+	// 8 characters of 23456789ABCDEFGHJKMNPQRSTUVWXYZ; absent once claimed.
+	Code string `json:"code,omitempty" example:"7KX3MQ2P"`
+	// True when an account has the profile.
+	Claimed bool `json:"claimed" example:"false"`
 } // @name ClaimCode
 
-// ClaimCodeList is a club's claim codes, by name.
+// ClaimCodeList is a club's profiles with their claim codes, by name.
 type ClaimCodeList struct {
 	Items []ClaimCode `json:"items"`
 } // @name ClaimCodeList
@@ -127,7 +130,7 @@ func invitationStatus(refusal domain.Code) string {
 }
 
 func claimCodeOut(c domain.ClaimCode) ClaimCode {
-	return ClaimCode{PlayerID: c.PlayerID, Name: c.Name, FederationID: c.FederationID, Code: c.Code}
+	return ClaimCode{PlayerID: c.PlayerID, Name: c.Name, FederationID: c.FederationID, Code: c.Code, Claimed: c.Claimed}
 }
 
 func importReportOut(r domain.ImportReport) ImportReport {

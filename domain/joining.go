@@ -75,13 +75,14 @@ type Joined struct {
 	Already bool
 }
 
-// ClaimCode is the code of a club's profile without an account, as its
-// directors see it.
+// ClaimCode is a club's profile as its directors see it for claims: the
+// code of a profile without an account, or that it is claimed (Code "").
 type ClaimCode struct {
 	PlayerID     int64
 	Name         string
 	FederationID *string
 	Code         string
+	Claimed      bool
 }
 
 // ClaimAlphabet is what claim codes are written with: 31 letters and
@@ -133,8 +134,8 @@ type JoinRepo interface {
 	// ByClaimCode returns the player with this claim code. Errors:
 	// ENotFound.
 	ByClaimCode(code string) (Player, error)
-	// ClaimCodes lists the club's profiles without an account that have a
-	// code, by name.
+	// ClaimCodes lists the club's profiles by name: the code of each one
+	// without an account, and which are claimed.
 	ClaimCodes(clubID int64) ([]ClaimCode, error)
 	// NoteClaimFailure records a failed claim.
 	NoteClaimFailure(userID int64, address string, at time.Time) error
@@ -174,8 +175,9 @@ type JoinService interface {
 	// EUnauthenticated, ENotFound, EInvitationRevoked,
 	// EInvitationExpired, EInvitationUsedUp.
 	AcceptInvitation(ctx context.Context, actor Actor, token string) (Joined, error)
-	// ClaimCodes lists the codes of the club's profiles without an
-	// account. Errors: as CreateInvitation.
+	// ClaimCodes lists the club's profiles with the code of each one
+	// without an account, and which are claimed (to unlink a wrong
+	// claim). Errors: as CreateInvitation.
 	ClaimCodes(ctx context.Context, actor Actor, clubID int64) ([]ClaimCode, error)
 	// Claim links the profile with this code to the actor, its history
 	// with it; address is the caller's network address. Claiming one's

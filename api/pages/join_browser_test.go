@@ -6,6 +6,8 @@ import (
 	"image"
 	"image/png"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -56,6 +58,9 @@ func TestBrowserANewPlayerJoinsClaimsAndScores(t *testing.T) {
 	if !strings.HasPrefix(link, srv.URL+"/app/join/") {
 		t.Fatalf("the invitation's link is %q", link)
 	}
+	do(t, desk, "scrolling to the invitations", chromedp.Evaluate[chromedp.Void](`document.querySelector('.club-tools').scrollIntoView({block: 'start'})`))
+	screenshot(t, desk, "console-invitations-desktop")
+	checkAxe(t, desk, "console's club tools")
 	// The QR code, as the browser shows it, reads back as the link.
 	png := get(t, desk, "the QR code's image", chromedp.Screenshot(chromedp.CSS(`img.qr`)))
 	img, err := pngDecode(png)
@@ -69,13 +74,29 @@ func TestBrowserANewPlayerJoinsClaimsAndScores(t *testing.T) {
 	if len(code) != 8 {
 		t.Fatalf("Lucia's code is %q", code)
 	}
+	// The club's list of players, from a file: first what it would do,
+	// then the import.
+	file := filepath.Join(t.TempDir(), "soci.csv")
+	if err := os.WriteFile(file, []byte("Nome;Email;Tessera\nLucia Neri;;\nRita Gialli;rita@example.com;RM-77\n;senza-nome@example.com;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	do(t, desk, "picking the file", chromedp.SetUploadFiles(chromedp.CSS(`.club-tools .import input[type=file]`), []string{file}))
+	click(t, desk, "a dry run", chromedp.CSS(`.club-tools .imp-check`))
+	waitJS(t, desk, "the dry run's lines", `document.querySelectorAll('.import-table tbody tr').length === 3`)
+	if got := evalString(t, desk, `[...document.querySelectorAll('.import-table tbody tr')].map(r => r.cells[2].textContent + ':' + r.cells[3].textContent).join(' | ')`); got !=
+		"skip:the club has a player of this name | new:a new player of the club | invalid:the name is missing or too long" {
+		t.Errorf("the dry run says %q", got)
+	}
+	click(t, desk, "the import", chromedp.CSS(`.club-tools .imp-run`))
+	if got := waitText(t, desk, ".club-tools .import [role=status]", "Imported: 1 new, 0 updated."); got != "Imported: 1 new, 0 updated." {
+		t.Errorf("the import says %q", got)
+	}
+
 	// The tournament's entries show the codes of its players without an account.
 	consoleOpen(t, desk, srv.URL, fmt.Sprintf("?t=%d", id))
 	waitJS(t, desk, "the entries' codes", fmt.Sprintf(`document.getElementById('entries-codes').textContent.includes('Lucia Neri %s')`, code))
 	consoleOpen(t, desk, srv.URL, "")
 	waitJS(t, desk, "the club's tools again", `document.querySelectorAll('.inv-list li.inv').length === 1`)
-	do(t, desk, "scrolling to the invitations", chromedp.ScrollIntoView(chromedp.CSS(`.club-tools`)))
-	screenshot(t, desk, "console-invitations-desktop")
 
 	// Lucia, on her phone, opens the link: the club's name, and sign up.
 	phone := b.newContext(360, 740)
@@ -150,6 +171,16 @@ func TestBrowserANewPlayerJoinsClaimsAndScores(t *testing.T) {
 	click(t, phone, "opening the club", chromedp.CSS(`#home-club-form button`))
 	if got := waitText(t, phone, "#home-club-ok", "Circolo di Lucia is open. Invite its players from the director console."); got != "Circolo di Lucia is open. Invite its players from the director console." {
 		t.Errorf("opening a club says %q", got)
+	}
+
+	// The director sees her profile claimed, and could undo it: a new code.
+	consoleOpen(t, desk, srv.URL, "")
+	row := fmt.Sprintf(`.codes-table tr[data-player="%d"]`, lucia)
+	waitJS(t, desk, "Lucia's profile claimed", fmt.Sprintf(`!!document.querySelector('%s button.unlink') && !document.querySelector('%s code')`, row, row))
+	click(t, desk, "unlinking Lucia's profile", chromedp.CSS(row+` button.unlink`))
+	waitJS(t, desk, "a new code", fmt.Sprintf(`(document.querySelector('%s code') || {}).textContent?.length === 8`, row))
+	if again := evalString(t, desk, fmt.Sprintf(`document.querySelector('%s code').textContent`, row)); again == code {
+		t.Errorf("unlinking kept the code %s", code)
 	}
 
 	// Nothing private on the public pages of the invitation.

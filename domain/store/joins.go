@@ -117,16 +117,20 @@ func (r joinRepo) ClaimCodes(clubID int64) ([]domain.ClaimCode, error) {
 		ID           int64
 		Name         string
 		FederationID *string
-		ClaimCode    string
+		ClaimCode    *string
+		Claimed      bool
 	}
-	err := r.t.db.Raw("SELECT id, name, federation_id, claim_code FROM players "+
-		"WHERE club_id = ? AND user_id IS NULL AND claim_code IS NOT NULL ORDER BY name, id", clubID).Scan(&rows).Error
+	err := r.t.db.Raw("SELECT id, name, federation_id, claim_code, user_id IS NOT NULL AS claimed FROM players "+
+		"WHERE club_id = ? ORDER BY name, id", clubID).Scan(&rows).Error
 	if err != nil {
 		return nil, translate(err, "player")
 	}
 	out := make([]domain.ClaimCode, len(rows))
 	for i, row := range rows {
-		out[i] = domain.ClaimCode{PlayerID: row.ID, Name: row.Name, FederationID: row.FederationID, Code: row.ClaimCode}
+		out[i] = domain.ClaimCode{PlayerID: row.ID, Name: row.Name, FederationID: row.FederationID, Claimed: row.Claimed}
+		if !row.Claimed && row.ClaimCode != nil {
+			out[i].Code = *row.ClaimCode // a claimed profile's code is kept, never shown
+		}
 	}
 	return out, nil
 }

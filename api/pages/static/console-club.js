@@ -141,41 +141,37 @@ function codes(club) {
   const body = el('tbody');
   const error = el('p', { class: 'error', role: 'alert' });
   const ok = el('p', { class: 'ok', role: 'status' });
+  const unlink = async (c) => {
+    error.textContent = '';
+    ok.textContent = '';
+    try {
+      const p = (await request('POST', `/players/${c.player_id}/unlink`)).data;
+      ok.textContent = t('console.codes.unlinked', { name: p.name });
+      load(true);
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  };
+  const row = (c) => el('tr', { 'data-player': c.player_id },
+    el('td', { text: c.name + (c.federation_id ? ` (${c.federation_id})` : '') }),
+    el('td', {}, c.claimed ? el('span', { class: 'muted', text: t('console.codes.claimed') }) : el('code', { class: 'claim', text: c.code })),
+    el('td', {}, c.claimed ? el('button', { type: 'button', class: 'unlink', text: t('console.codes.unlinkButton'),
+      'aria-label': t('console.codes.unlinkButton') + ' ' + c.name, onclick: () => unlink(c) }) : null));
   const load = async (fresh) => {
     try {
       const items = await claimCodes(club.id, fresh);
-      body.replaceChildren(...(items.length ? items.map((c) => el('tr', { 'data-player': c.player_id },
-        el('td', { class: 'num', text: String(c.player_id) }),
-        el('td', { text: c.name + (c.federation_id ? ` (${c.federation_id})` : '') }),
-        el('td', {}, el('code', { class: 'claim', text: c.code })))) :
+      body.replaceChildren(...(items.length ? items.map(row) :
         [el('tr', {}, el('td', { colspan: 3, class: 'muted', text: t('console.codes.none') }))]));
     } catch (e) {
       error.textContent = e.message;
     }
   };
-  const who = el('input', { inputmode: 'numeric', name: 'player', pattern: '[0-9]+' });
-  const unlink = el('form', { class: 'row', novalidate: true },
-    el('label', {}, el('span', { text: t('console.codes.unlink') }), who),
-    el('button', { type: 'submit', text: t('console.codes.unlinkButton') }));
-  unlink.addEventListener('submit', async (e) => {
-    e.preventDefault();
-    error.textContent = '';
-    ok.textContent = '';
-    try {
-      const p = (await request('POST', `/players/${Number(who.value)}/unlink`)).data;
-      ok.textContent = t('console.codes.unlinked', { name: p.name });
-      unlink.reset();
-      load(true);
-    } catch (err) {
-      error.textContent = err.message;
-    }
-  });
   box.append(el('h3', { text: t('console.codes.title') }), el('p', { class: 'muted', text: t('console.codes.intro') }),
     el('div', { class: 'scroll-x' }, el('table', { class: 'codes-table' },
-      el('thead', {}, el('tr', {}, el('th', { scope: 'col', class: 'num', text: '#' }),
-        el('th', { scope: 'col', text: t('console.codes.player') }), el('th', { scope: 'col', text: t('console.codes.code') }))),
+      el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: t('console.codes.player') }),
+        el('th', { scope: 'col', text: t('console.codes.code') }), el('th', { scope: 'col', text: t('console.codes.undo') }))),
       body)),
-    unlink, error, ok);
+    error, ok);
   load(false);
   return box;
 }
@@ -190,7 +186,7 @@ export async function showEntryCodes(box, clubID, entries) {
     return; // a referee who does not direct the club: no codes, nothing said
   }
   const ids = new Set(entries.flatMap((x) => (x.players || []).map((p) => p.id)));
-  const mine = items.filter((c) => ids.has(c.player_id));
+  const mine = items.filter((c) => c.code && ids.has(c.player_id));
   box.replaceChildren();
   if (!mine.length) return;
   box.append(t('console.codes.title') + ': ');
