@@ -142,6 +142,9 @@ type JoinRepo interface {
 	// ClaimFailures counts the failed claims since a time, of the user and
 	// of the address.
 	ClaimFailures(userID int64, address string, since time.Time) (byUser, byAddress int, err error)
+	// DeleteClaimFailures deletes at most limit failed claims made before
+	// the given time and returns how many it deleted.
+	DeleteClaimFailures(before time.Time, limit int) (int64, error)
 	// ClubPlayers lists every profile of a club, by id.
 	ClubPlayers(clubID int64) ([]Player, error)
 	// ByFederationID returns the profile with this federation id. Errors:

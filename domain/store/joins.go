@@ -152,6 +152,14 @@ func (r joinRepo) ClaimFailures(userID int64, address string, since time.Time) (
 	return counts.ByUser, counts.ByAddress, nil
 }
 
+// DeleteClaimFailures deletes one batch, picked by id as tokenRepo's
+// DeleteExpired does.
+func (r joinRepo) DeleteClaimFailures(before time.Time, limit int) (int64, error) {
+	res := r.t.db.Exec("DELETE FROM claim_failures WHERE id IN (SELECT id FROM claim_failures WHERE created_at < ? ORDER BY id LIMIT ?)",
+		utc(before), limit)
+	return res.RowsAffected, translate(res.Error, "claim failure")
+}
+
 func (r joinRepo) ClubPlayers(clubID int64) ([]domain.Player, error) {
 	var rows []playerRow
 	if err := r.t.db.Where("club_id = ?", clubID).Order("id").Find(&rows).Error; err != nil {
