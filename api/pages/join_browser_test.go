@@ -20,9 +20,10 @@ func pngDecode(b []byte) (image.Image, error) { return png.Decode(bytes.NewReade
 // TestBrowserANewPlayerJoinsClaimsAndScores is issue 28 end to end: the
 // director makes an invitation in the console and reads the code of the
 // profile they made for Lucia, who has no account; on a 360 px phone Lucia
-// opens the invitation's link, signs up, comes back to it and is a member,
-// enters her code, finds her table on the score pad and enters a deal; her
-// page then lists the evening.
+// opens the invitation's link, signs up, comes back to it and is a member
+// (a wrong code there is refused), enters her code on the score pad, which
+// then finds her table, and enters a deal; her page then lists the
+// evening. The director sees her profile claimed and can undo it.
 func TestBrowserANewPlayerJoinsClaimsAndScores(t *testing.T) {
 	t.Parallel() // a browser and a server of its own
 	b := newBrowser(t)
@@ -136,18 +137,20 @@ func TestBrowserANewPlayerJoinsClaimsAndScores(t *testing.T) {
 	if got := waitText(t, phone, "#join-claim .error", want); got != want {
 		t.Errorf("a wrong code shows %q", got)
 	}
-	do(t, phone, "entering her code",
-		chromedp.SetValue(chromedp.CSS(`#join-claim input[name=code]`), strings.ToLower(code[:4]+" "+code[4:])))
 	do(t, phone, "the page's top", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
 	screenshot(t, phone, "join-phone")
 	checkAxe(t, phone, "join")
-	click(t, phone, "claiming", chromedp.CSS(`#join-claim button[type=submit]`))
-	if got := waitText(t, phone, "#join-claim .ok", "Done: the profile Lucia Neri is yours now."); got != "Done: the profile Lucia Neri is yours now." {
+
+	// The pad finds no table of hers yet and asks for the code; with it,
+	// the pad finds her table, and she enters deal 1.
+	do(t, phone, "opening the pad", chromedp.Navigate(srv.URL+"/app/pad"))
+	waitJS(t, phone, "the pad asks for her code", visible("pad-claim"))
+	do(t, phone, "entering her code",
+		chromedp.SendKeys(chromedp.CSS(`#pad-claim input[name=code]`), strings.ToLower(code[:4]+" "+code[4:])))
+	click(t, phone, "claiming", chromedp.CSS(`#pad-claim button[type=submit]`))
+	if got := waitText(t, phone, "#pad-claim .ok", "Done: the profile Lucia Neri is yours now."); got != "Done: the profile Lucia Neri is yours now." {
 		t.Fatalf("the claim says %q", got)
 	}
-
-	// The pad finds her table, and she enters deal 1.
-	do(t, phone, "opening the pad", chromedp.Navigate(srv.URL+"/app/pad"))
 	waitJS(t, phone, "Lucia's pad finds her table", visible("pad-form"))
 	if loc := evalString(t, phone, `location.search`); loc != fmt.Sprintf("?t=%d&r=%d&table=1", id, round) {
 		t.Errorf("Lucia's pad went to %q", loc)
