@@ -13,7 +13,7 @@ run:
 # conformance cases. go test -race ./api, the long pole, runs in the
 # foreground and everything else beside it at a lower priority, so that
 # both cores stay busy: under 4 minutes on the project's two cores with a
-# warm build cache (the README's Develop section has the figures).
+# warm build cache (docs/DEVELOP.md has the figures).
 # Run as root, it first installs what is missing from Debian (gcc and
 # libc6-dev, nodejs and npm, chromium-headless-shell, postgresql), starts
 # PostgreSQL and creates the SUPERUSER role burraco (password burraco) and the database

@@ -443,9 +443,10 @@ func TestRefreshRotation(t *testing.T) {
 	})
 }
 
-// TestRateLimit checks that the auth endpoints answer 429 with Retry-After
-// once a client address has used its burst, that X-Forwarded-For does not
-// get around it, and that tokens come back with time.
+// TestRateLimit checks that sign-ups and sign-ins answer 429 with
+// Retry-After once a client address has used its burst, that refreshes
+// and logouts have a limit of their own, that X-Forwarded-For does not get
+// around it, and that tokens come back with time.
 func TestRateLimit(t *testing.T) {
 	e := newEnv(t, storetest.SQLite(t), func(c *api.Config) { c.AuthBurst, c.AuthPerMinute = 3, 6 })
 	login := func(remote string, header map[string]string) response {
@@ -470,6 +471,12 @@ func TestRateLimit(t *testing.T) {
 	}
 	if res := e.do(req{Method: "POST", Path: "/api/v1/auth/register", RemoteAddr: "192.0.2.1:1003", Body: `{}`}); res.Status != 429 {
 		t.Errorf("register shares the auth limit: %d", res.Status)
+	}
+	for _, path := range []string{"/api/v1/auth/refresh", "/api/v1/auth/logout"} {
+		res := e.do(req{Method: "POST", Path: path, RemoteAddr: "192.0.2.1:1003", Body: api.RefreshRequest{RefreshToken: "unknown"}})
+		if res.Status == 429 {
+			t.Errorf("%s shares the sign-ins' limit: %d", path, res.Status)
+		}
 	}
 	if res := login("192.0.2.2:1000", nil); res.Status != 401 {
 		t.Errorf("another address is limited too: %d", res.Status)

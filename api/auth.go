@@ -24,15 +24,24 @@ type tokenIssuer struct {
 
 const jwtIssuer = "burraco"
 
+// accessClaims are an access token's claims: the registered ones and the
+// user's session version when it was minted (domain.User.SessionVersion),
+// left out while it is 0, so that a token of a user whose password was
+// never reset is as it was before session versions.
+type accessClaims struct {
+	jwt.RegisteredClaims
+	Session int64 `json:"sv,omitempty"`
+}
+
 // Mint returns a signed access token for the user and its lifetime.
-func (ti tokenIssuer) Mint(userID int64) (string, time.Duration, error) {
+func (ti tokenIssuer) Mint(u domain.User) (string, time.Duration, error) {
 	now := ti.now()
-	claims := jwt.RegisteredClaims{
+	claims := accessClaims{RegisteredClaims: jwt.RegisteredClaims{
 		Issuer:    jwtIssuer,
-		Subject:   strconv.FormatInt(userID, 10),
+		Subject:   strconv.FormatInt(u.ID, 10),
 		IssuedAt:  jwt.NewNumericDate(now),
 		ExpiresAt: jwt.NewNumericDate(now.Add(ti.ttl)),
-	}
+	}, Session: u.SessionVersion}
 	s, err := jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(ti.secret)
 	return s, ti.ttl, err
 }
@@ -41,13 +50,13 @@ func (ti tokenIssuer) Mint(userID int64) (string, time.Duration, error) {
 // that the token is not acceptable.
 var errBadToken = domain.Errorf(domain.EUnauthenticated, "the access token is invalid or expired")
 
-// Parse checks a token and returns its user id.
-func (ti tokenIssuer) Parse(token string) (int64, error) {
+// Parse checks a token and returns its user id and session version.
+func (ti tokenIssuer) Parse(token string) (id, session int64, err error) {
 	if v, ok := ti.verified.get(token); ok && v.validAt(ti.now()) {
-		return v.userID, nil
+		return v.userID, v.session, nil
 	}
-	var claims jwt.RegisteredClaims
-	_, err := jwt.ParseWithClaims(token, &claims,
+	var claims accessClaims
+	_, err = jwt.ParseWithClaims(token, &claims,
 		func(*jwt.Token) (any, error) { return ti.secret, nil },
 		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
 		jwt.WithExpirationRequired(),
@@ -57,13 +66,13 @@ func (ti tokenIssuer) Parse(token string) (int64, error) {
 		jwt.WithStrictDecoding(), // one spelling per token: no padding bits, no '=' padding
 	)
 	if err != nil {
-		return 0, &domain.Error{Code: errBadToken.Code, Message: errBadToken.Message, Err: err}
+		return 0, 0, &domain.Error{Code: errBadToken.Code, Message: errBadToken.Message, Err: err}
 	}
-	id, err := strconv.ParseInt(claims.Subject, 10, 64)
-	if err != nil || id <= 0 {
-		return 0, &domain.Error{Code: errBadToken.Code, Message: errBadToken.Message, Err: errors.New("bad subject")}
+	id, err = strconv.ParseInt(claims.Subject, 10, 64)
+	if err != nil || id <= 0 || claims.Session < 0 {
+		return 0, 0, &domain.Error{Code: errBadToken.Code, Message: errBadToken.Message, Err: errors.New("bad subject or session")}
 	}
-	v := verifiedToken{userID: id, expires: claims.ExpiresAt.Time}
+	v := verifiedToken{userID: id, session: claims.Session, expires: claims.ExpiresAt.Time}
 	if claims.IssuedAt != nil {
 		v.validFrom = claims.IssuedAt.Time
 	}
@@ -71,7 +80,7 @@ func (ti tokenIssuer) Parse(token string) (int64, error) {
 		v.validFrom = claims.NotBefore.Time
 	}
 	ti.verified.put(token, v)
-	return id, nil
+	return id, claims.Session, nil
 }
 
 // maxVerifiedTokens bounds the memory of the tokenCache.
@@ -90,6 +99,7 @@ type tokenCache struct {
 
 type verifiedToken struct {
 	userID    int64
+	session   int64     // the sv claim
 	validFrom time.Time // iat, or nbf when later
 	expires   time.Time // exp
 }

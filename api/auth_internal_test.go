@@ -14,14 +14,14 @@ func TestVerifiedTokensKeepTheirWindow(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	ti := tokenIssuer{secret: []byte("test-secret-0123456789-0123456789-abcdef"), ttl: time.Minute,
 		now: func() time.Time { return now }, verified: newTokenCache()}
-	token, _, err := ti.Mint(42)
+	token, _, err := ti.Mint(domain.User{ID: 42})
 	if err != nil {
 		t.Fatal(err)
 	}
 	check := func(name string, at time.Time, wantOK bool) {
 		t.Helper()
 		now = at
-		id, err := ti.Parse(token)
+		id, _, err := ti.Parse(token)
 		if ok := err == nil && id == 42; ok != wantOK {
 			t.Errorf("%s: id %d, err %v", name, id, err)
 		}

@@ -52,6 +52,8 @@ type fixture struct {
 	toJoin      map[string]int64  // open public tables, one per caller
 	toTimeOut   map[string]int64  // playing tables of club A (its owner against a bot), one per caller
 	toStandIn   map[string]int64  // playing tables of club A (its owner against a bot, one deal), one per caller
+	season      int64             // a season of A (season_authz_test.go)
+	seasonOf    map[string]int64  // seasons of A, one per caller, with the published tournament excluded
 }
 
 // loginEmail is the account every caller logs in to in the matrix.
@@ -122,6 +124,7 @@ func newFixture(e *env) *fixture {
 		f.toTimeOut[c] = newPlayingTable(e, ownerActor, &f.clubA)
 		f.toStandIn[c] = newPlayingTable(e, ownerActor, &f.clubA, domain.MatchFormat{Deals: 1})
 	}
+	f.newSeasons(e, ownerActor)
 	add(0, loginEmail, "", ownerActor)
 	for _, c := range callers {
 		f.toLogout[c] = e.login(loginEmail, "password-123").RefreshToken
@@ -334,6 +337,9 @@ var matrix = []route{
 	{"POST /tables/{id}/start (creator only; not full)", func(f *fixture, c string) req {
 		return req{Method: "POST", Path: tablePath(f.toJoin[c], "start")}
 	}, all(403, map[string]int{anonymous: 401, siteAdmin: 409})},
+	{"POST /tables/{id}/cancel (creator only)", func(f *fixture, c string) req {
+		return req{Method: "POST", Path: tablePath(f.toJoin[c], "cancel")}
+	}, all(403, map[string]int{anonymous: 401, siteAdmin: 200})},
 	{"GET /tables/{id}/state", func(f *fixture, c string) req { return req{Method: "GET", Path: tablePath(f.playing, "state")} },
 		all(200, nil)},
 	{"POST /tables/{id}/moves (not seated)", func(f *fixture, c string) req {
@@ -398,7 +404,7 @@ var matrixExempt = map[string]bool{
 	"GET /readyz":       true,
 	"GET /openapi.yaml": true,
 	"GET /openapi.json": true,
-	"GET /":             true, // a redirect to /docs
+	"GET /":             true, // a redirect to /app/
 	"GET /docs":         true, // and /docs/ and each Swagger UI file under it
 	// The pages for people (api/pages): public code; what they show comes
 	// from /api/v1 under its own authorisation.

@@ -44,6 +44,8 @@
 //	@tag.description	Live score sheets (score): deals entered by the referee, or by a player of the table and confirmed by an opponent or the referee; corrections with a reason, rulings, penalties. Each sheet has a version (ETag, If-Match).
 //	@tag.name			results
 //	@tag.description	Standings (ETag for hall screens), the audit trail, CSV exports and printable pages in Italian or English.
+//	@tag.name			seasons
+//	@tag.description	A club's seasons (stagioni) and their rankings (la classifica del circolo): the evenings within a season's dates add up, by placing points, total VP or average VP; a director excludes an evening with a reason. The ranking is computed from the current standings at each read (ETag, CSV, a printable page).
 //	@tag.name			tables
 //	@tag.description	Online tables: a lobby, seats and bots, the state for polling (versions, ETag/304, long-poll) or as server-sent events, moves in the engine's notation, clocks, the referee's time-out, forfeits, deal records.
 //	@tag.name			health

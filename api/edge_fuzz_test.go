@@ -34,7 +34,8 @@ type fuzzEnv struct {
 
 func newFuzzEnv(f *testing.F) *fuzzEnv {
 	e := newEnv(f, storetest.SQLite(f), func(c *api.Config) {
-		c.AuthBurst, c.AuthPerMinute = 1<<30, 1<<30
+		c.AuthBurst, c.AuthPerMinute, c.RefreshPerMinute = 1<<30, 1<<30, -1
+		c.LoginFailuresPerAccount, c.LoginFailuresPerAddress = -1, -1
 		c.MaxBodyBytes = 4 << 10
 	})
 	fe := &fuzzEnv{env: e, token: e.siteAdmin().AccessToken}

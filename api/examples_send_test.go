@@ -223,6 +223,14 @@ func runExamples(t *testing.T) *exampleRun {
 	te.must(200, req{Method: "POST", Path: tpath(tm.ID, "rounds", 1, "close"), Token: anna}, nil)
 	x.send("POST", "/api/v1/tournaments/{tournamentID}/rounds/{round}/reopen", tpath(tm.ID, "rounds", 1, "reopen"), anna, nil, nil, nil)
 
+	// A season of Anna's club, changed; the tournament taken out of it.
+	var season api.Season
+	x.send("POST", "/api/v1/clubs/{clubID}/seasons", clubPath+"/seasons", anna, nil, nil, &season)
+	seasonPath := fmt.Sprintf("%s/seasons/%d", clubPath, season.ID)
+	x.send("PATCH", "/api/v1/clubs/{clubID}/seasons/{seasonID}", seasonPath, anna, nil, nil, nil)
+	x.send("PUT", "/api/v1/clubs/{clubID}/seasons/{seasonID}/exclusions/{tournamentID}", fmt.Sprintf("%s/exclusions/%d", seasonPath, tm.ID),
+		anna, nil, nil, nil)
+
 	// The table fills with a second bot and starts; whoever's turn it is
 	// draws.
 	te.must(200, req{Method: "POST", Path: tablePath(table.ID, "bots"), Token: anna, Body: api.SeatRequest{Seat: ptr(3)}}, nil)
@@ -233,8 +241,9 @@ func runExamples(t *testing.T) *exampleRun {
 		t.Fatalf("the bots did not play to a human's turn: turn %d", st.View.Turn)
 	}
 	x.send("POST", "/api/v1/tables/{tableID}/moves", tablePath(table.ID, "moves"), mover, map[string]any{"version": st.Version}, nil, nil)
-	// The club's owner, its referee, has a bot stand in for Marco.
-	x.send("POST", "/api/v1/tables/{tableID}/stand-ins", tablePath(table.ID, "stand-ins"), anna, nil, nil, nil)
+	// A site admin has a bot stand in for Marco: Anna, the club's owner,
+	// plays at the table, and nobody referees their own match (own_table).
+	x.send("POST", "/api/v1/tables/{tableID}/stand-ins", tablePath(table.ID, "stand-ins"), te.siteAdmin().AccessToken, nil, nil, nil)
 
 	return x
 }

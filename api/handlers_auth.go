@@ -10,7 +10,7 @@ import (
 //
 //	@Summary		Register an account
 //	@ID			register
-//	@Description	Creates a user. Log in afterwards to get tokens. Rate-limited per client address.
+//	@Description	Creates a user. Log in afterwards to get tokens. Rate-limited per client address, with logins, generously: the phones of a club's hall share one address.
 //	@Tags			auth
 //	@Accept			json
 //	@Produce		json
@@ -20,7 +20,7 @@ import (
 //	@Failure	400	{object}	Problem	"malformed_json: the body is not JSON, not an object, or has a field of the wrong type or an unknown field (named in errors)"
 //	@Failure	409	{object}	Problem	"conflict: the email is already registered"
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (email, password of 10 to 1024 characters, name)"
-//	@Failure	429	{object}	Problem	"rate_limited: too many auth requests from this address; see Retry-After"
+//	@Failure	429	{object}	Problem	"rate_limited: too many sign-ups and sign-ins from this address (serve -auth-burst at once, then -auth-per-minute); see Retry-After"
 //	@Header		429	{integer}	Retry-After	"seconds to wait before retrying"
 //	@Router			/api/v1/auth/register [post]
 func (s *server) register(w http.ResponseWriter, r *http.Request) error {
@@ -39,7 +39,7 @@ func (s *server) register(w http.ResponseWriter, r *http.Request) error {
 //
 //	@Summary		Log in
 //	@ID			login
-//	@Description	Checks the password and returns an access token (short-lived JWT) and a refresh token. Rate-limited per client address.
+//	@Description	Checks the password and returns an access token (short-lived JWT) and a refresh token. Rate-limited per client address, with registrations, generously: the phones of a club's hall share one address. Failed logins are limited per account (the email given, whether or not it is registered) and per client address: past either limit, a login is refused with 429 too_many_failed_logins, its password unchecked, until Retry-After.
 //	@Tags			auth
 //	@Accept			json
 //	@Produce		json
@@ -47,7 +47,7 @@ func (s *server) register(w http.ResponseWriter, r *http.Request) error {
 //	@Success		200		{object}	TokenResponse
 //	@Failure	400	{object}	Problem	"malformed_json: the body is not JSON, not an object, or has a field of the wrong type or an unknown field (named in errors)"
 //	@Failure	401	{object}	Problem	"unauthenticated: unknown email or wrong password (the same answer for both)"
-//	@Failure	429	{object}	Problem	"rate_limited: too many auth requests from this address; see Retry-After"
+//	@Failure	429	{object}	Problem	"rate_limited (too many sign-ups and sign-ins from this address: serve -auth-burst at once, then -auth-per-minute) or too_many_failed_logins (too many failed logins for this email, serve -login-failures-per-account, or from this address, -login-failures-per-address, at once and then an hour: refused before the password is checked); see Retry-After"
 //	@Header		429	{integer}	Retry-After	"seconds to wait before retrying"
 //	@Router			/api/v1/auth/login [post]
 func (s *server) login(w http.ResponseWriter, r *http.Request) error {
@@ -55,7 +55,12 @@ func (s *server) login(w http.ResponseWriter, r *http.Request) error {
 	if err := s.decode(w, r, &req); err != nil {
 		return err
 	}
+	done, err := s.failures.attempt(w, req.Email, s.loginAddress(r))
+	if err != nil {
+		return err
+	}
 	sess, err := s.svc.Auth.Login(r.Context(), req.Email, req.Password)
+	done(err)
 	return s.respondSession(w, r, sess, err)
 }
 
@@ -72,7 +77,7 @@ func (s *server) login(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	400	{object}	Problem	"malformed_json: the body is not JSON, not an object, or has a field of the wrong type or an unknown field (named in errors)"
 //	@Failure	401	{object}	Problem	"unauthenticated (unknown, expired or revoked refresh token) or refresh_token_reused (a rotated token was replayed: the session is revoked, log in again)"
 //	@Failure	422	{object}	Problem	"invalid_input: refresh_token missing or empty (errors names it, code required)"
-//	@Failure	429	{object}	Problem	"rate_limited: too many auth requests from this address; see Retry-After"
+//	@Failure	429	{object}	Problem	"rate_limited: too many refreshes and logouts from this address (serve -refresh-per-minute); see Retry-After"
 //	@Header		429	{integer}	Retry-After	"seconds to wait before retrying"
 //	@Router			/api/v1/auth/refresh [post]
 func (s *server) refresh(w http.ResponseWriter, r *http.Request) error {
@@ -90,7 +95,7 @@ func (s *server) respondSession(w http.ResponseWriter, r *http.Request, sess dom
 	if err != nil {
 		return err
 	}
-	access, ttl, err := s.tokens.Mint(sess.User.ID)
+	access, ttl, err := s.tokens.Mint(sess.User)
 	if err != nil {
 		return err
 	}
@@ -116,7 +121,7 @@ func (s *server) respondSession(w http.ResponseWriter, r *http.Request, sess dom
 //	@Success		204
 //	@Failure	422	{object}	Problem	"invalid_input: refresh_token missing or empty (errors names it, code required)"
 //	@Failure	400	{object}	Problem	"malformed_json: the body is not JSON, not an object, or has a field of the wrong type or an unknown field (named in errors)"
-//	@Failure	429	{object}	Problem	"rate_limited: too many auth requests from this address; see Retry-After"
+//	@Failure	429	{object}	Problem	"rate_limited: too many refreshes and logouts from this address (serve -refresh-per-minute); see Retry-After"
 //	@Header		429	{integer}	Retry-After	"seconds to wait before retrying"
 //	@Router			/api/v1/auth/logout [post]
 func (s *server) logout(w http.ResponseWriter, r *http.Request) error {

@@ -39,6 +39,7 @@ func (s *server) tableRoutes(r chi.Router) {
 			auth.post("/leave", s.leaveTable)
 			auth.post("/bots", s.addTableBot)
 			auth.post("/start", s.startTable)
+			auth.post("/cancel", s.cancelTable)
 			auth.post("/moves", s.playMove)
 			auth.post("/timeout", s.callTimeOut)
 			auth.post("/stand-ins", s.replaceSeatByBot)
@@ -51,13 +52,13 @@ func (s *server) tableRoutes(r chi.Router) {
 //
 //	@Summary		List tables (the lobby)
 //	@ID			listTables
-//	@Description	Public tables, and the private tables the caller created or sits at; newest first. The ETag names the page's content (its tables' versions, the names seated, the paging): send it back in If-None-Match for a 304 when the page has not changed (the server still reads the tables' versions, not the rows).
+//	@Description	Public tables, and the private tables the caller created or sits at (a tournament's online table is its players', not the creator's: nobody creates those); newest first. Cancelled tables are not listed unless status=cancelled asks for them. The ETag names the page's content (its tables' versions, the names seated, the paging): send it back in If-None-Match for a 304 when the page has not changed (the server still reads the tables' versions, not the rows).
 //	@Tags			tables
 //	@Produce		json
 //	@Param			open_seats	query		bool	false	"Only open tables with a free seat"
 //	@Param			rules		query		string	false	"Only this rule set"	Enums(fibur, fibur-row, reale, aberto, fechado)
 //	@Param			club_id		query		int		false	"Only this club's tables"
-//	@Param			status		query		string	false	"Only tables with this status"	Enums(open, playing, finished)
+//	@Param			status		query		string	false	"Only tables with this status (cancelled: only the cancelled tables, which are otherwise left out)"	Enums(open, playing, finished, cancelled)
 //	@Param			mine		query		bool	false	"Only the tables the caller created or sits at (needs a token)"
 //	@Param			limit		query		int		false	"Page size, 1..100; 0 or absent means 20"	default(20)	minimum(0)	maximum(100)
 //	@Param			offset		query		int		false	"Items to skip"		default(0)	minimum(0)
@@ -129,7 +130,7 @@ func (s *server) createTable(w http.ResponseWriter, r *http.Request) error {
 //
 //	@Summary		Get a table
 //	@ID			getTable
-//	@Description	A public table for anyone; a private one for its creator, its players and holders of its invite code, and a tournament's online table also for the tournament's referees and directors when its staff_watch is on (to anyone else it is not_found). The invite code is shown only to the creator and the players.
+//	@Description	A public table for anyone; a private one for its creator, its players and holders of its invite code, and a tournament's online table also for the tournament's referees and directors when its staff_watch is on (to anyone else it is not_found). The invite code is shown only to the creator and the players (of a tournament's online table only to its players: it has no creator, and its staff see no invite code).
 //	@Tags			tables
 //	@Produce		json
 //	@Param			tableID	path		int		true	"Table id"
@@ -163,7 +164,7 @@ func (s *server) getTable(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json"
 //	@Failure	403	{object}	Problem	"forbidden: a club table and the caller is not a member"
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table without its invite code"
-//	@Failure	409	{object}	Problem	"conflict: the match has started, the seat is taken, the table is full, or the caller already sits there"
+//	@Failure	409	{object}	Problem	"conflict: the match has started, the seat is taken, the table is full, or the caller already sits there; table_cancelled: the table was cancelled"
 //	@Failure	422	{object}	Problem	"invalid_input: seat out of range"
 //	@Router			/api/v1/tables/{tableID}/join [post]
 func (s *server) joinTable(w http.ResponseWriter, r *http.Request) error {
@@ -189,7 +190,7 @@ func (s *server) seatRequest(w http.ResponseWriter, r *http.Request) (int64, Sea
 //
 //	@Summary		Leave a table
 //	@ID			leaveTable
-//	@Description	Before the start, the seat is freed. During the match, leaving forfeits it: the running deal is ended by the server (scored as it stands; its record says ended_by_referee), the caller's team loses, and the table is finished with result abandoned and abandoned_by the caller's seat (the seats stay as the record of who played).
+//	@Description	Before the start, the seat is freed; the last player to leave an open table cancels it (status cancelled, cancelled empty): it leaves the lobby and its creator's count of open tables. During the match, leaving forfeits it: the running deal is ended by the server (scored as it stands; its record says ended_by_referee), the caller's team loses, and the table is finished with result abandoned and abandoned_by the caller's seat (the seats stay as the record of who played).
 //	@Tags			tables
 //	@Produce		json
 //	@Security		BearerAuth
@@ -197,7 +198,7 @@ func (s *server) seatRequest(w http.ResponseWriter, r *http.Request) (int64, Sea
 //	@Success		200		{object}	Table
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path id that is not a positive integer"
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
-//	@Failure	409	{object}	Problem	"conflict: the caller does not sit there, or the match is over"
+//	@Failure	409	{object}	Problem	"conflict: the caller does not sit there, or the match is over; table_cancelled: the table was cancelled"
 //	@Router			/api/v1/tables/{tableID}/leave [post]
 func (s *server) leaveTable(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "tableID")
@@ -212,7 +213,7 @@ func (s *server) leaveTable(w http.ResponseWriter, r *http.Request) error {
 //
 //	@Summary		Add a bot to a table
 //	@ID			addTableBot
-//	@Description	Only the table's creator, before the start: the built-in bot takes the given seat (or the first free one) and plays its turns at once.
+//	@Description	Only the table's creator (a tournament's online table has none: the server seats it), before the start: the built-in bot takes the given seat (or the first free one) and plays its turns at once.
 //	@Tags			tables
 //	@Accept			json
 //	@Produce		json
@@ -223,7 +224,7 @@ func (s *server) leaveTable(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json"
 //	@Failure	403	{object}	Problem	"forbidden: not the table's creator"
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
-//	@Failure	409	{object}	Problem	"conflict: the match has started, the seat is taken, or the table is full"
+//	@Failure	409	{object}	Problem	"conflict: the match has started, the seat is taken, or the table is full; table_cancelled: the table was cancelled"
 //	@Failure	422	{object}	Problem	"invalid_input: seat out of range"
 //	@Router			/api/v1/tables/{tableID}/bots [post]
 func (s *server) addTableBot(w http.ResponseWriter, r *http.Request) error {
@@ -248,7 +249,7 @@ func (s *server) addTableBot(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path id that is not a positive integer"
 //	@Failure	403	{object}	Problem	"forbidden: not the table's creator"
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
-//	@Failure	409	{object}	Problem	"conflict: already started, or a seat is free"
+//	@Failure	409	{object}	Problem	"conflict: already started, or a seat is free; table_cancelled: the table was cancelled"
 //	@Router			/api/v1/tables/{tableID}/start [post]
 func (s *server) startTable(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "tableID")
@@ -259,11 +260,36 @@ func (s *server) startTable(w http.ResponseWriter, r *http.Request) error {
 	return answer(w, http.StatusOK, tableOut, t, err)
 }
 
+// cancelTable closes an open table before its match starts.
+//
+//	@Summary		Cancel an open table
+//	@ID			cancelTable
+//	@Description	Only the table's creator (and site admins), before the start: the table is closed with status cancelled (cancelled creator), leaves the lobby (GET /api/v1/tables lists it only with status=cancelled) and no longer counts toward the creator's limit of open tables (too_many_open_tables). The seats stay as the record of who was there; nobody sits, starts or plays there any more (409 table_cancelled), and its state answers status cancelled. A table nobody starts is also cancelled when its last player leaves it (cancelled empty), and by the server once it has stayed open longer than serve's -open-table-ttl (cancelled expired, 24 h by default). A tournament's online table has no creator and is never cancelled.
+//	@Tags			tables
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			tableID	path		int	true	"Table id"
+//	@Success		200		{object}	Table
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path id that is not a positive integer"
+//	@Failure	401	{object}	Problem	"unauthenticated: no or bad token"
+//	@Failure	403	{object}	Problem	"forbidden: not the table's creator (or a tournament's online table)"
+//	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
+//	@Failure	409	{object}	Problem	"conflict: the match has started or is over (a player leaves a started match, forfeiting it); table_cancelled: already cancelled"
+//	@Router			/api/v1/tables/{tableID}/cancel [post]
+func (s *server) cancelTable(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "tableID")
+	if err != nil {
+		return err
+	}
+	t, err := s.svc.Tables.Cancel(r.Context(), ActorFrom(r.Context()), id)
+	return answer(w, http.StatusOK, tableOut, t, err)
+}
+
 // tableState returns the table as the caller sees it, for polling.
 //
 //	@Summary		Get a table's state (poll)
 //	@ID			getTableState
-//	@Description	The caller's own hand and everything public (a spectator, or anyone not seated, sees no hand). ETag depends on the table, its version and the caller's seat only: send it in If-None-Match for a 304 when nothing changed. Long poll: since=VERSION&wait=SECONDS (at most 60) answers as soon as the version moves past since, or 304 when the wait ends (also when the server shuts down). One user (anonymous: one client address) may hold at most 20 long polls open at once (serve -max-long-polls): more are refused with 429 too_many_long_polls. Several server processes on one PostgreSQL database hear of each other's moves through its notifications, usually within milliseconds, and until then answer from what they know: a poll in that moment may get the version before a move another process has just acknowledged. A poll with since set to the version your own move was acknowledged at is never answered an older state (it waits, or gets 304). A private table's state is for its creator, players and holders of its invite code (a tournament's online table's also for the tournament's referees and directors when its staff_watch is on, as a spectator).
+//	@Description	The caller's own hand and everything public (a spectator, or anyone not seated, sees no hand). ETag depends on the table, its version and the caller's seat only: send it in If-None-Match for a 304 when nothing changed. Long poll: since=VERSION&wait=SECONDS (at most 60) answers as soon as the version moves past since, or 304 when the wait ends (also when the server shuts down). One user (anonymous: one client address) may hold at most 20 long polls open at once (serve -max-long-polls): more are refused with 429 too_many_long_polls. Several server processes on one PostgreSQL database hear of each other's moves through its notifications, usually within milliseconds, and until then answer from what they know: a poll in that moment may get the version before a move another process has just acknowledged. A poll with since set to the version your own move was acknowledged at is never answered an older state (it waits, or gets 304). A private table's state is for its creator, players and holders of its invite code (a tournament's online table's, which has no creator, for its players, and for the tournament's referees and directors only while its staff_watch is on, as a spectator: without it they get not_found, whoever started the round). A cancelled table's state has status cancelled.
 //	@Tags			tables
 //	@Produce		json
 //	@Param			tableID			path		int		true	"Table id"
@@ -450,7 +476,7 @@ func (s *server) playMove(w http.ResponseWriter, r *http.Request) error {
 //
 //	@Summary		Call the referee's time-out
 //	@ID			callTableTimeOut
-//	@Description	The referee's time-out (RULES §10): the running deal's last round of turns is played, then the deal ends and is scored as it stands (a closing during the round scores as always). The state's view.last_round says whose turn ends the deal and how many turns are left; the deal's record keeps timeout_at. Allowed to the table's referee: at a club table the club's referees, admins and owners; at a friendly table its creator; site admins. Answers the new state as the caller sees it.
+//	@Description	The referee's time-out (RULES §10): the running deal's last round of turns is played, then the deal ends and is scored as it stands (a closing during the round scores as always). The state's view.last_round says whose turn ends the deal and how many turns are left; the deal's record keeps timeout_at. Allowed to the table's referee: at a tournament's online table the tournament's referees and directors (while its staff_watch is on); at a club table the club's referees, admins and owners; at a friendly table its creator; site admins. Never to someone seated at the table, whoever they are (403 own_table): nobody referees their own match. Answers the new state as the caller sees it.
 //	@Tags			tables
 //	@Produce		json
 //	@Security		BearerAuth
@@ -458,7 +484,7 @@ func (s *server) playMove(w http.ResponseWriter, r *http.Request) error {
 //	@Success		200		{object}	TableState
 //	@Header			200		{string}	ETag	"The new state's version as seen by the caller"
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path id that is not a positive integer"
-//	@Failure	403	{object}	Problem	"forbidden: not the table's referee"
+//	@Failure	403	{object}	Problem	"forbidden: not the table's referee; own_table: the caller sits at the table"
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
 //	@Failure	409	{object}	Problem	"conflict: the match is not being played"
 //	@Failure	422	{object}	Problem	"not_allowed: the time-out was already called in this deal"
@@ -480,7 +506,7 @@ func (s *server) callTimeOut(w http.ResponseWriter, r *http.Request) error {
 //
 //	@Summary		Replace a player by a bot (referee)
 //	@ID			replaceTableSeatByBot
-//	@Description	A referee's decision, with its reason: a bot stands in for the seat's player and plays its turns (at once when it is on turn), its moves marked by bot in the move feed, the last move and the deal's record; the seat shows stand_in referee and the reason. The player takes the seat back at their next turn once they are back: any request of theirs on the table (reading it, its state or its moves, a poll, a move attempt) marks the seat returning. Allowed to the table's referee: at a club table the club's referees, admins and owners; at a friendly table its creator; site admins. Answers the new state as the caller sees it.
+//	@Description	A referee's decision, with its reason: a bot stands in for the seat's player and plays its turns (at once when it is on turn), its moves marked by bot in the move feed, the last move and the deal's record; the seat shows stand_in referee and the reason. The player takes the seat back at their next turn once they are back: any request of theirs on the table (reading it, its state or its moves, a poll, a move attempt) marks the seat returning. Allowed to the table's referee: at a tournament's online table the tournament's referees and directors (while its staff_watch is on); at a club table the club's referees, admins and owners; at a friendly table its creator; site admins. Never to someone seated at the table, whoever they are (403 own_table): nobody referees their own match. Answers the new state as the caller sees it.
 //	@Tags			tables
 //	@Accept			json
 //	@Produce		json
@@ -490,7 +516,7 @@ func (s *server) callTimeOut(w http.ResponseWriter, r *http.Request) error {
 //	@Success		200		{object}	TableState
 //	@Header			200		{string}	ETag	"The new state's version as seen by the caller"
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path id that is not a positive integer; malformed_json: the body"
-//	@Failure	403	{object}	Problem	"forbidden: not the table's referee"
+//	@Failure	403	{object}	Problem	"forbidden: not the table's referee; own_table: the caller sits at the table"
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
 //	@Failure	409	{object}	Problem	"conflict: the match is not being played, the seat is a bot's, or a bot already stands in for it"
 //	@Failure	422	{object}	Problem	"invalid_input: seat (required, below the table's players), reason (required, at most 500 characters)"
@@ -546,7 +572,7 @@ func (s *server) listTableDeals(w http.ResponseWriter, r *http.Request) error {
 //
 //	@Summary		Get a finished deal's record
 //	@ID			getDealRecord
-//	@Description	For the table's players and creator, once the deal has ended: the engine.Record JSON (seed, dealer, the cards dealt, every move with its seat, time and whether the server played it) that `burraco replay` reads. The cards (hands, rows, discard, pots, stock top first) make the record self-contained: applying the moves to them rebuilds every position without the server's shuffle; they are what the seed deals. A running deal's record is a 409 and reveals nothing.
+//	@Description	For the table's players and creator (at a tournament's online table, its players and, while staff_watch is on, the tournament's referees and directors), once the deal has ended: the engine.Record JSON (seed, dealer, the cards dealt, every move with its seat, time and whether the server played it) that `burraco replay` reads. The cards (hands, rows, discard, pots, stock top first) make the record self-contained: applying the moves to them rebuilds every position without the server's shuffle; they are what the seed deals. A running deal's record is a 409 and reveals nothing.
 //	@Tags			tables
 //	@Produce		json
 //	@Security		BearerAuth

@@ -134,6 +134,12 @@ func (s *server) printPage(w http.ResponseWriter, r *http.Request, render func(i
 // and in X-Problem-Code; any other client gets p as problem+json, as from
 // every other route.
 func (s *server) failPage(w http.ResponseWriter, r *http.Request, lang printout.Lang, head printout.Head, p Problem, fields ...FieldError) {
+	s.failPageWith(w, r, lang, printout.NewNotice(lang, p.Code), head, p, fields...)
+}
+
+// failPageWith is failPage with the notice's words chosen by the caller
+// (a season's page names a season, not a tournament).
+func (s *server) failPageWith(w http.ResponseWriter, r *http.Request, lang printout.Lang, n printout.Notice, head printout.Head, p Problem, fields ...FieldError) {
 	if len(fields) > 0 {
 		p.Errors = fields
 	}
@@ -141,7 +147,6 @@ func (s *server) failPage(w http.ResponseWriter, r *http.Request, lang printout.
 		writeProblem(w, p)
 		return
 	}
-	n := printout.NewNotice(lang, p.Code)
 	n.Head, n.RequestID = head, p.RequestID
 	var buf bytes.Buffer
 	if err := printout.RenderNotice(&buf, lang, n); err != nil {

@@ -57,7 +57,7 @@ func (s *server) tournamentLifecycle(w http.ResponseWriter, r *http.Request) err
 //	@Param			body			body		TournamentPenaltyRequest	true	"The penalty"
 //	@Success		200				{object}	TournamentPenaltyList
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
-//	@Failure	403	{object}	Problem	"referee_only: not a referee or director of the tournament"
+//	@Failure	403	{object}	Problem	"referee_only: not a referee or director of the tournament; own_side: a referee who plays the entry or sits with it at a table of the round (of any round, for a penalty of the event)"
 //	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), entry_not_found"
 //	@Failure	409	{object}	Problem	"bad_transition: the tournament is not running or finished"
 //	@Failure	422	{object}	Problem	"invalid_command (every bad field listed in errors: round, vp, mp), reason_required, idempotency_key_reused"
@@ -80,7 +80,7 @@ func (s *server) tournamentPenalty(w http.ResponseWriter, r *http.Request) error
 //
 //	@Summary		Set the forbidden pairings
 //	@ID			setTournamentForbidden
-//	@Description	A referee or director sets the pairs of entries that must not meet (it replaces the list), e.g. of the same family; entries of the same club are kept apart by the set-up's forbid_same_club. A Mitchell or round robin keeps the list it started with: its schedule is fixed at the start.
+//	@Description	A referee or director sets the pairs of entries that must not meet (it replaces the list), e.g. of the same family; entries of the same club are kept apart by the set-up's forbid_same_club. A Mitchell or round robin keeps the list it started with: its schedule is fixed at the start. The list is a set: [a,b] is [b,a], a pair given twice is kept once, and the answer gives each pair lower id first. At most 500 pairs per request (and in the list), each of two different entries of the tournament; a body over 32 KiB is 413. The audit trail's forbidden_set event records the pairs added and removed (events before 2026-11-28 have the whole list as pairs).
 //	@Tags			rounds
 //	@Accept			json
 //	@Produce		json
@@ -93,9 +93,11 @@ func (s *server) tournamentPenalty(w http.ResponseWriter, r *http.Request) error
 //	@Failure	403	{object}	Problem	"referee_only: not a referee or director of the tournament"
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@Failure	409	{object}	Problem	"bad_transition: the tournament is over"
-//	@Failure	422	{object}	Problem	"invalid_input (a pair that is not two ids), invalid_command (every unknown entry or self-pair listed in errors), idempotency_key_reused"
+//	@Failure	413	{object}	Problem	"request_too_large: the body is over 32 KiB"
+//	@Failure	422	{object}	Problem	"invalid_input (a pair that is not two ids, or more than 500 pairs: errors names pairs, code count), invalid_command (every unknown entry or self-pair listed in errors), idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/forbidden [put]
 func (s *server) setTournamentForbidden(w http.ResponseWriter, r *http.Request) error {
+	r.Body = http.MaxBytesReader(w, r.Body, maxForbiddenBody)
 	id, req, b, err := withBody[TournamentForbiddenRequest](s, w, r, pathTournament, false)
 	if err != nil {
 		return err
@@ -115,14 +117,16 @@ func (s *server) setTournamentForbidden(w http.ResponseWriter, r *http.Request) 
 //
 //	@Summary		Get the forbidden pairings
 //	@ID			getTournamentForbidden
-//	@Description	The pairs of entries that must not meet, as set with PUT: what a director's console shows before changing the list (PUT replaces it). Readable by whoever may read the tournament; the reasons given are in the audit trail only.
+//	@Description	The pairs of entries that must not meet, as set with PUT (each pair lower id first): what a director's console shows before changing the list (PUT replaces it). For the tournament's referees and directors only, as the audit trail: a pair is kept apart because its players are family, which a club does not publish. The reasons given are in the audit trail only.
 //	@Tags			rounds
 //	@Produce		json
 //	@Param			tournamentID	path		int	true	"Tournament id"
+//	@Security		BearerAuth
 //	@Success		200				{object}	TournamentForbidden
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer"
+//	@Failure	401	{object}	Problem	"unauthenticated: no access token, or an invalid or expired one"
+//	@Failure	403	{object}	Problem	"forbidden: not a referee or director of the tournament"
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
-//	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/forbidden [get]
 func (s *server) getTournamentForbidden(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathTournament(r)
@@ -133,5 +137,12 @@ func (s *server) getTournamentForbidden(w http.ResponseWriter, r *http.Request) 
 	if err != nil {
 		return err
 	}
+	if _, err := read.ForbiddenPairs(ActorFrom(r.Context())); err != nil {
+		return err
+	}
 	return respond(w, http.StatusOK, newPlayView(read).forbidden())
 }
+
+// maxForbiddenBody bounds a PUT of forbidden pairs: tourney.MaxForbiddenPairs
+// pairs of five-digit ids take 7 KB, a reason of 1000 characters at most 6 KB more.
+const maxForbiddenBody = 32 << 10

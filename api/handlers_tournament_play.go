@@ -17,7 +17,8 @@ import (
 // set-up, under /tournaments/{tournamentID}: each command maps to one
 // tourney command given through Services.Play.Act, each read to
 // Services.Play.Read. Commands need an access token; reads are public once
-// the tournament has left draft, except the audit trail.
+// the tournament has left draft, except the audit trail and the forbidden
+// pairs (the staff's).
 func (s *server) tournamentPlayRoutes(r routes) {
 	auth := r.with(s.requireAuth) // on matched routes only: 404/405 first
 	auth.post("/lifecycle", s.tournamentLifecycle)
@@ -41,7 +42,7 @@ func (s *server) tournamentPlayRoutes(r routes) {
 	auth.post("/rounds/{round}/tables/{table}/corrections", s.correctTournamentScore)
 	auth.post("/rounds/{round}/tables/{table}/rulings", s.tournamentRuling)
 	auth.post("/penalties", s.tournamentPenalty)
-	r.get("/forbidden", s.getTournamentForbidden)
+	auth.get("/forbidden", s.getTournamentForbidden)
 	auth.put("/forbidden", s.setTournamentForbidden)
 	r.get("/standings", s.tournamentStandings)
 	auth.get("/audit", s.tournamentAudit)

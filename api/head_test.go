@@ -59,12 +59,12 @@ func TestHeadOnEveryGetRoute(t *testing.T) {
 	}
 }
 
-// TestRootRedirectsToDocs: a person opening the server's address lands on
-// the documentation.
-func TestRootRedirectsToDocs(t *testing.T) {
+// TestRootRedirectsToThePages: a person opening the server's address lands
+// on the pages for people (/app/), not on Swagger UI.
+func TestRootRedirectsToThePages(t *testing.T) {
 	e := newEnv(t, storetest.SQLite(t))
 	res := e.do(req{Method: "GET", Path: "/"})
-	if res.Status != http.StatusFound || res.Header.Get("Location") != "/docs/index.html" {
+	if res.Status != http.StatusFound || res.Header.Get("Location") != "/app/" {
 		t.Fatalf("GET /: status %d, Location %q", res.Status, res.Header.Get("Location"))
 	}
 }

@@ -70,12 +70,17 @@ func newEnvServices(t testing.TB, db *store.DB, dcfg domain.Config, tweak ...fun
 	dcfg.Now, dcfg.PasswordParams = clk.Now, domain.TestPasswordParams
 	svc := domain.NewServices(db, dcfg)
 	cfg := api.Config{
-		JWTSecret:     testSecret,
-		AuthBurst:     1000, // most tests log in often; the rate-limit test sets its own
-		AuthPerMinute: 1000,
-		MaxBodyBytes:  64 << 10,
-		OpenAPI:       []byte("openapi: 3.0.3\n"),
-		Now:           clk.Now,
+		JWTSecret: testSecret,
+		// Most tests log in often, and every request comes from one
+		// address; the tests of the limits set their own.
+		AuthBurst:               1000,
+		AuthPerMinute:           1000,
+		RefreshPerMinute:        1000,
+		LoginFailuresPerAccount: 1000,
+		LoginFailuresPerAddress: 1000,
+		MaxBodyBytes:            64 << 10,
+		OpenAPI:                 []byte("openapi: 3.0.3\n"),
+		Now:                     clk.Now,
 	}
 	for _, f := range tweak {
 		f(&cfg)

@@ -6,11 +6,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"log/slog"
-	"math"
 	"math/rand/v2"
 	"net/http"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -20,6 +18,7 @@ import (
 	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/internal/clientaddr"
 	"github.com/burraco/burraco/internal/logs"
+	"github.com/burraco/burraco/internal/ratelimit"
 )
 
 // front is the API's handler: serveTracked in front of the router. The
@@ -149,18 +148,24 @@ func (s *server) logRequest(r *http.Request, st *requestState, ww *statusWriter)
 
 // rateLimit limits requests per client address (the connection's peer,
 // or, on a connection from a trusted proxy, the address the proxy forwards
-// for), answering 429 rate_limited with Retry-After.
-func (s *server) rateLimit(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ok, wait := s.limiter.Allow(clientaddr.Key(s.proxies.ClientAddr(r)))
-		if !ok {
-			secs := strconv.Itoa(max(int(math.Ceil(wait.Seconds())), 1))
-			w.Header().Set("Retry-After", secs)
-			fail(w, r, string(domain.ERateLimited), "too many requests; retry after "+secs+" s")
-			return
+// for) with l, answering 429 rate_limited with Retry-After; a nil l is no
+// limit.
+func (s *server) rateLimit(l *ratelimit.Limiter) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		if l == nil {
+			return next
 		}
-		next.ServeHTTP(w, r)
-	})
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			ok, wait := l.Allow(clientaddr.Key(s.proxies.ClientAddr(r)))
+			if !ok {
+				secs := retryAfter(wait)
+				w.Header().Set("Retry-After", secs)
+				fail(w, r, string(domain.ERateLimited), "too many requests; retry after "+secs+" s")
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
 }
 
 // recoverPanics turns a panic in a handler into a logged 500 problem.
@@ -222,14 +227,15 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 }
 
 // actorOf checks an access token and looks up its user, so that a demoted
-// or deleted user loses their rights within domain.ActorTTL (at once on the
-// process that made the change) rather than when the token expires.
+// or deleted user, or one whose password was reset, loses their rights
+// within domain.ActorTTL (at once on the process that made the change)
+// rather than when the token expires.
 func (s *server) actorOf(ctx context.Context, token string) (domain.Actor, error) {
-	id, err := s.tokens.Parse(token)
+	id, session, err := s.tokens.Parse(token)
 	if err != nil {
 		return domain.Actor{}, err
 	}
-	a, err := s.svc.Auth.Actor(ctx, id)
+	a, err := s.svc.Auth.Authenticate(ctx, id, session)
 	if err != nil && domain.ErrorCode(err) == domain.ENotFound {
 		return domain.Actor{}, errBadToken
 	}

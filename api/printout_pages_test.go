@@ -110,13 +110,13 @@ func TestForbiddenPairsReadBackAsSet(t *testing.T) {
 	te.lifecycle(id, te.director, "open_registration")
 	es := te.pairs(id, 4)
 	var got api.TournamentForbidden
-	te.must(http.StatusOK, req{Method: "GET", Path: tpath(id, "forbidden")}, &got)
+	te.must(http.StatusOK, req{Method: "GET", Path: tpath(id, "forbidden"), Token: te.referee}, &got)
 	if len(got.Pairs) != 0 {
 		t.Fatalf("a new tournament has forbidden pairs %s", jsonOf(got))
 	}
 	te.must(http.StatusOK, req{Method: "PUT", Path: tpath(id, "forbidden"), Token: te.director,
 		Body: api.TournamentForbiddenRequest{Pairs: [][]int64{{es[0].ID, es[2].ID}}, Reason: "same family"}}, nil)
-	te.must(http.StatusOK, req{Method: "GET", Path: tpath(id, "forbidden")}, &got)
+	te.must(http.StatusOK, req{Method: "GET", Path: tpath(id, "forbidden"), Token: te.referee}, &got)
 	if len(got.Pairs) != 1 || len(got.Pairs[0]) != 2 || got.Pairs[0][0].ID != es[0].ID || got.Pairs[0][1].ID != es[2].ID {
 		t.Errorf("forbidden pairs read back as %s, want entries %d and %d", jsonOf(got), es[0].ID, es[2].ID)
 	}

@@ -109,6 +109,9 @@ var problemTable = []problemRow{
 	{code: string(domain.ETokenReused), problemKind: problemKind{title: "Refresh token reused"}},
 	{code: string(domain.EIdempotencyKeyReused), problemKind: problemKind{title: "Idempotency key reused"}},
 	{code: string(domain.ETooManyOpenTables), problemKind: problemKind{title: "Too many open tables"}},
+	{code: string(domain.ETournamentOfAnotherClub), problemKind: problemKind{title: "Tournament of another club"}},
+	{code: string(domain.EOwnTable), problemKind: problemKind{title: "You play at this table"}},
+	{code: string(domain.ETableCancelled), problemKind: problemKind{title: "Table cancelled"}},
 	{code: string(engine.ErrNotYourTurn), problemKind: problemKind{title: "Not your turn"}},
 
 	{code: codeMalformedJSON, problemKind: problemKind{http.StatusBadRequest, "Malformed JSON"}},
@@ -121,6 +124,7 @@ var problemTable = []problemRow{
 	{code: codeServiceUnavailable, problemKind: problemKind{http.StatusServiceUnavailable, "Service unavailable"}},
 	{code: codeTooManyLongPolls, problemKind: problemKind{http.StatusTooManyRequests, "Too many long polls"}},
 	{code: codeTooManyEventStreams, problemKind: problemKind{http.StatusTooManyRequests, "Too many event streams"}},
+	{code: codeTooManyFailedLogins, problemKind: problemKind{http.StatusTooManyRequests, "Too many failed logins"}},
 }
 
 // The indexes of problemTable: by kind, the titles of domain codes, and

@@ -27,11 +27,25 @@ type Config struct {
 	MaxBodyBytes   int64         // default 1 MiB
 	RequestTimeout time.Duration // default 30 s
 	CORSOrigins    []string      // default ["*"]: tokens travel in headers, not cookies
-	// Auth endpoints (register, login, refresh, logout): AuthBurst requests at
-	// once per client address, then AuthPerMinute a minute.
-	AuthPerMinute int // default 10
-	AuthBurst     int // default 10
-	RateLimitKeys int // most client addresses tracked at once; default 10000
+	// Sign-ups and sign-ins (register, login): AuthBurst at once per client
+	// address, then AuthPerMinute a minute; defaults DefaultAuthBurst and
+	// DefaultAuthPerMinute, which let a hall's phones behind one address
+	// all sign in (see login_limits.go). Negative: no limit.
+	AuthPerMinute int
+	AuthBurst     int
+	// RefreshPerMinute is the refreshes and logouts per client address a
+	// minute, as many at once; default DefaultRefreshPerMinute, negative:
+	// no limit.
+	RefreshPerMinute int
+	// LoginFailuresPerAccount and LoginFailuresPerAddress are the failed
+	// logins one account (the email given) and one client address may
+	// have at once, and then per hour; past either, logins are refused
+	// with 429 too_many_failed_logins. Defaults
+	// DefaultLoginFailuresPerAccount and DefaultLoginFailuresPerAddress;
+	// negative: no limit.
+	LoginFailuresPerAccount int
+	LoginFailuresPerAddress int
+	RateLimitKeys           int // most keys (client addresses, accounts) each limit tracks at once; default 10000
 	// TrustedProxies are the reverse proxies in front of the server: on a
 	// connection from one of them, the client address (of the rate limits
 	// and the access log) is read from X-Forwarded-For or Forwarded.
@@ -70,10 +84,19 @@ func (c Config) withDefaults() Config {
 		c.CORSOrigins = []string{"*"}
 	}
 	if c.AuthPerMinute == 0 {
-		c.AuthPerMinute = 10
+		c.AuthPerMinute = DefaultAuthPerMinute
 	}
 	if c.AuthBurst == 0 {
-		c.AuthBurst = 10
+		c.AuthBurst = DefaultAuthBurst
+	}
+	if c.RefreshPerMinute == 0 {
+		c.RefreshPerMinute = DefaultRefreshPerMinute
+	}
+	if c.LoginFailuresPerAccount == 0 {
+		c.LoginFailuresPerAccount = DefaultLoginFailuresPerAccount
+	}
+	if c.LoginFailuresPerAddress == 0 {
+		c.LoginFailuresPerAddress = DefaultLoginFailuresPerAddress
 	}
 	if c.RateLimitKeys == 0 {
 		c.RateLimitKeys = 10000
@@ -126,9 +149,12 @@ type server struct {
 	log     *slog.Logger
 	reqLog  *logs.RequestLogger // log's request lines without slog; nil when log is not logs.NewHandler's
 	tokens  tokenIssuer
-	limiter *ratelimit.Limiter
-	proxies clientaddr.TrustedProxies
-	states  *stateCache // tables' marshalled states per version and seat (polls)
+	signIns *ratelimit.Limiter // register and login per client address; nil: no limit
+	// refreshes are refreshes and logouts per client address; nil: no limit
+	refreshes *ratelimit.Limiter
+	failures  loginFailures // failed logins per account and per address
+	proxies   clientaddr.TrustedProxies
+	states    *stateCache // tables' marshalled states per version and seat (polls)
 	// playBodies are tournaments' encoded standings and rounds per version (hall screens)
 	playBodies   *playBodies
 	stamped      *stampedBodies         // stamped lists' encoded answers (the lobby)
@@ -158,7 +184,9 @@ func NewServer(cfg Config, svc domain.Services, db Pinger, log *slog.Logger) htt
 		log:          log,
 		reqLog:       logs.RequestLoggerOf(log.Handler()),
 		tokens:       tokenIssuer{secret: cfg.JWTSecret, ttl: cfg.AccessTokenTTL, now: cfg.Now, verified: newTokenCache()},
-		limiter:      ratelimit.New(cfg.AuthPerMinute, cfg.AuthBurst, cfg.RateLimitKeys, cfg.Now),
+		signIns:      perMinuteLimiter(cfg.AuthPerMinute, cfg.AuthBurst, cfg),
+		refreshes:    perMinuteLimiter(cfg.RefreshPerMinute, cfg.RefreshPerMinute, cfg),
+		failures:     newLoginFailures(cfg),
 		proxies:      clientaddr.TrustedProxies(cfg.TrustedProxies),
 		specJSON:     specJSONOnce(cfg.OpenAPI),
 	}
@@ -182,6 +210,10 @@ func (s *server) routes() chi.Router {
 	r.Get("/openapi.json", s.serve(s.openapiJSON))
 	docsRoutes(r)
 	pages.Mount(r) // the pages for people (/app/, /favicon.ico): clients of /api/v1 like any other
+	// A person who opens the server's address wants the pages (a developer
+	// knows /docs); a temporary redirect, so that / may serve something
+	// else one day.
+	r.Get("/", http.RedirectHandler(pages.Prefix, http.StatusFound).ServeHTTP)
 
 	r.Route("/api/v1", func(r chi.Router) {
 		r.Use(cors.Handler(cors.Options{
@@ -202,11 +234,11 @@ func (s *server) routes() chi.Router {
 		// sends its expired access token along with its refresh token must
 		// still be able to refresh.
 		r.Route("/auth", func(r chi.Router) {
-			r.Use(s.rateLimit)
-			r.Post("/register", s.serve(s.register))
-			r.Post("/login", s.serve(s.login))
-			r.Post("/refresh", s.serve(s.refresh))
-			r.Post("/logout", s.serve(s.logout))
+			signIns, refreshes := r.With(s.rateLimit(s.signIns)), r.With(s.rateLimit(s.refreshes))
+			signIns.Post("/register", s.serve(s.register))
+			signIns.Post("/login", s.serve(s.login))
+			refreshes.Post("/refresh", s.serve(s.refresh))
+			refreshes.Post("/logout", s.serve(s.logout))
 		})
 		r.Get("/rules", s.serve(s.listRules))
 		r.Get("/rules/{ruleSet}", s.serve(s.getRules))
@@ -216,6 +248,7 @@ func (s *server) routes() chi.Router {
 			r.With(s.requireAuth).Get("/me/clubs", s.serve(s.myClubs))
 			r.With(s.requireAuth).Get("/me/tournaments", s.serve(s.myTournaments))
 			r.With(s.requireAuth).Get("/me/results", s.serve(s.myResults))
+			r.With(s.requireAuth).Get("/me/rankings", s.serve(s.myRankings))
 			rt := routes{r: r, s: s}
 			rt.under("/invitations/{token}", s.invitationRoutes)
 			rt.under("/clubs", s.clubRoutes)
@@ -240,6 +273,7 @@ func (s *server) clubRoutes(r routes) {
 		auth.delete("/invitations/{invitationID}", s.revokeInvitation)
 		auth.get("/claim-codes", s.listClaimCodes)
 		auth.post("/players/import", s.importPlayers)
+		r.under("/seasons", s.seasonRoutes)
 		auth.under("/members", func(r routes) {
 			r.get("/", s.listMembers)
 			r.post("/", s.addMember)

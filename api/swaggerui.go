@@ -86,9 +86,6 @@ func (p *pageRecorder) Write(b []byte) (int, error) {
 // ../ tricks, typos) falls to the router's problem-style 404.
 func docsRoutes(r chi.Router) {
 	toIndex := http.RedirectHandler("/docs/index.html", http.StatusMovedPermanently).ServeHTTP
-	// A person who opens the server's address wants the documentation; a
-	// temporary redirect, so that / may serve something else one day.
-	r.Get("/", http.RedirectHandler("/docs/index.html", http.StatusFound).ServeHTTP)
 	r.Get("/docs", toIndex)
 	r.Get("/docs/", toIndex)
 	for name, f := range swaggerFiles() {

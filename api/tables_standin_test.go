@@ -14,8 +14,8 @@ import (
 )
 
 // standInTable starts a 2-player fibur match of two humans, Anna (seat 0,
-// the creator: the friendly table's referee) and Bruno (seat 1), with the
-// given settings, and returns it with their tokens.
+// the creator, who does not referee the match she plays) and Bruno (seat
+// 1), with the given settings, and returns it with their tokens.
 func standInTable(e *env, body api.TableCreateRequest) (api.Table, [2]string) {
 	e.t.Helper()
 	_, a := e.user("anna@example.com", "Anna")
@@ -213,25 +213,30 @@ func TestTableRefereeReplacesPlayerByBot(t *testing.T) {
 		}
 		standIns := tablePath(tb.ID, "stand-ins")
 		body := func(seat int, reason string) map[string]any { return map[string]any{"seat": seat, "reason": reason} }
+		ref := e.siteAdmin().AccessToken // Anna, the creator, plays: she does not referee
 		problemOf(t, e.must(401, req{Method: "POST", Path: standIns, Body: body(1, "lost connection")}, nil), "unauthenticated")
 		problemOf(t, e.must(403, req{Method: "POST", Path: standIns, Token: tokens[1], Body: body(0, "lost connection")}, nil), "forbidden")
+		problemOf(t, e.must(403, req{Method: "POST", Path: standIns, Token: tokens[0], Body: body(1, "lost connection")}, nil), "own_table")
 		for _, bad := range []struct {
 			body  any
 			field string
 		}{{body(2, "lost connection"), "seat"}, {map[string]any{"reason": "lost connection"}, "seat"}, {body(1, " "), "reason"}} {
-			if p := problemOf(t, e.must(422, req{Method: "POST", Path: standIns, Token: tokens[0], Body: bad.body}, nil), "invalid_input"); len(p.Errors) != 1 || p.Errors[0].Field != bad.field {
+			if p := problemOf(t, e.must(422, req{Method: "POST", Path: standIns, Token: ref, Body: bad.body}, nil), "invalid_input"); len(p.Errors) != 1 || p.Errors[0].Field != bad.field {
 				t.Errorf("%v: errors %+v", bad.body, p.Errors)
 			}
 		}
 		var replaced api.TableState
-		e.must(200, req{Method: "POST", Path: standIns, Token: tokens[0], Body: body(1, "lost connection")}, &replaced)
-		if s := replaced.Table.Seats[1]; s.StandIn != "referee" || s.StandInReason != "lost connection" || replaced.View.Turn != 0 {
+		e.must(200, req{Method: "POST", Path: standIns, Token: ref, Body: body(1, "lost connection")}, &replaced)
+		if s := replaced.Table.Seats[1]; s.StandIn != "referee" || s.StandInReason != "lost connection" || replaced.Seat != -1 {
 			t.Fatalf("after the replacement: seat %+v, turn %d", s, replaced.View.Turn)
 		}
 		if by := feedBy(e, tokens[0], tb.ID, st.Version)[1]; !onlyBy(by, "bot") {
 			t.Fatalf("the replaced seat's turn: by %v", by)
 		}
-		problemOf(t, e.must(409, req{Method: "POST", Path: standIns, Token: tokens[0], Body: body(1, "again")}, nil), "conflict")
+		if turn, _ := e.state(tokens[0], tb.ID); turn.View.Turn != 0 {
+			t.Fatalf("after the replacement: turn %d, want Anna's", turn.View.Turn)
+		}
+		problemOf(t, e.must(409, req{Method: "POST", Path: standIns, Token: ref, Body: body(1, "again")}, nil), "conflict")
 
 		// The bot plays Bruno's turns until he is back, then he takes his
 		// seat at his next turn.
@@ -252,9 +257,9 @@ func TestTableRefereeReplacesPlayerByBot(t *testing.T) {
 		_, sara := e.user("sara@example.com", "Sara")
 		bt := e.newTable(sara.AccessToken, api.TableCreateRequest{Rules: "fibur", Players: 2, AutoStart: true, GraceSeconds: ptr(0)})
 		e.must(200, req{Method: "POST", Path: tablePath(bt.ID, "bots"), Token: sara.AccessToken}, nil)
-		problemOf(t, e.must(409, req{Method: "POST", Path: tablePath(bt.ID, "stand-ins"), Token: sara.AccessToken, Body: body(1, "x")}, nil), "conflict")
+		problemOf(t, e.must(409, req{Method: "POST", Path: tablePath(bt.ID, "stand-ins"), Token: ref, Body: body(1, "x")}, nil), "conflict")
 		e.must(200, req{Method: "POST", Path: tablePath(bt.ID, "leave"), Token: sara.AccessToken}, nil)
-		problemOf(t, e.must(409, req{Method: "POST", Path: tablePath(bt.ID, "stand-ins"), Token: sara.AccessToken, Body: body(0, "x")}, nil), "conflict")
+		problemOf(t, e.must(409, req{Method: "POST", Path: tablePath(bt.ID, "stand-ins"), Token: ref, Body: body(0, "x")}, nil), "conflict")
 	})
 }
 
@@ -327,8 +332,8 @@ func TestTableDeadlineAfterRefereeTimeOutKeepsTheCall(t *testing.T) {
 		tb := e.newTable(tok.AccessToken, api.TableCreateRequest{Rules: "fibur", Players: 2, Match: &api.MatchFormat{Deals: 3},
 			AutoStart: true, GraceSeconds: ptr(0), Deadline: &deadline})
 		e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "bots"), Token: tok.AccessToken}, nil)
-		var called api.TableState
-		e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "timeout"), Token: tok.AccessToken}, &called)
+		var called api.TableState // by a site admin: Sara plays, she does not referee
+		e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "timeout"), Token: e.siteAdmin().AccessToken}, &called)
 		e.clock.Add(time.Hour)
 		e.tick(1)
 		tok = e.login("sara@example.com", "password-123") // the hour-old token has expired

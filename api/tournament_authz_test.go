@@ -273,7 +273,7 @@ var playMatrix = []playRoute{
 	{"PUT /forbidden", "", func(f fresh) req {
 		return req{Method: "PUT", Path: tpath(f.id, "forbidden"), Body: api.TournamentForbiddenRequest{Pairs: [][]int64{{3, 4}}}}
 	}, staffOnly(200)},
-	{"GET /forbidden", "", func(f fresh) req { return req{Method: "GET", Path: tpath(f.id, "forbidden")} }, all(200, nil)},
+	{"GET /forbidden", "", func(f fresh) req { return req{Method: "GET", Path: tpath(f.id, "forbidden")} }, staffOnly(200)},
 	{"GET /standings", "", func(f fresh) req { return req{Method: "GET", Path: tpath(f.id, "standings")} }, all(200, nil)},
 	{"GET /audit", "", func(f fresh) req { return req{Method: "GET", Path: tpath(f.id, "audit")} },
 		all(403, map[string]int{anonymous: 401, referee: 200, clubAdmin: 200, siteAdmin: 200})},

@@ -37,7 +37,7 @@ func newTourneyEnv(t *testing.T, db *store.DB) *tourneyEnv {
 }
 
 // tourneyEnvOn is newTourneyEnv on a server of the test's choosing.
-func tourneyEnvOn(t *testing.T, e *env) *tourneyEnv {
+func tourneyEnvOn(t testing.TB, e *env) *tourneyEnv {
 	t.Helper()
 	te := &tourneyEnv{env: e, tokenOf: map[int64]string{}, nameOf: map[int64]string{}, playerUser: map[int64]int64{}}
 	owner, tok := e.user("director@club.example", "Direttore")

@@ -95,7 +95,8 @@ type TableSeat struct {
 
 // Table is an online table.
 type Table struct {
-	ID        int64        `json:"id" example:"1"`
+	ID int64 `json:"id" example:"1"`
+	// The user who created it; 0 for a tournament's online table, which belongs to the tournament.
 	CreatorID int64        `json:"creator_id" example:"7"`
 	ClubID    *int64       `json:"club_id,omitempty" example:"1"`
 	Rules     string       `json:"rules" enums:"fibur,fibur-row,reale,aberto,fechado" example:"fibur"`
@@ -116,8 +117,8 @@ type Table struct {
 	Deadline *time.Time `json:"deadline,omitempty" format:"date-time"`
 	// The deadline passed: the time-out was called, and the match ends with the deal it was called in.
 	DeadlinePassed bool `json:"deadline_passed,omitempty" example:"false"`
-	// open (seats being filled) → playing → finished.
-	Status    string `json:"status" enums:"open,playing,finished" example:"open"`
+	// open (seats being filled) → playing → finished; or open → cancelled (closed before the start, see cancelled).
+	Status    string `json:"status" enums:"open,playing,finished,cancelled" example:"open"`
 	FreeSeats int    `json:"free_seats" example:"3"`
 	// Grows with every change clients can see.
 	Version int64 `json:"version" example:"1"`
@@ -132,8 +133,11 @@ type Table struct {
 	// abandoned (a player left it, or made no move within grace_seconds: their team lost).
 	Result string `json:"result,omitempty" enums:"played,lost_on_time,abandoned" example:"played"`
 	// The seat that abandoned the match, for result abandoned.
-	AbandonedBy *int        `json:"abandoned_by,omitempty" example:"2"`
-	Seats       []TableSeat `json:"seats"`
+	AbandonedBy *int `json:"abandoned_by,omitempty" example:"2"`
+	// Why a cancelled table was: its creator cancelled it, its last player left it (empty), or it was not started
+	// within the server's open-table TTL (expired); finished_at is when.
+	Cancelled string      `json:"cancelled,omitempty" enums:"creator,empty,expired" example:"creator"`
+	Seats     []TableSeat `json:"seats"`
 	// A table a round of a tournament played online opened: which table of which round it plays (its deals are written into that sheet).
 	Tournament *TableTournament `json:"tournament,omitempty"`
 	CreatedAt  time.Time        `json:"created_at" format:"date-time"`
@@ -156,8 +160,9 @@ func tableOut(t domain.Table) Table {
 		Private: t.Private, InviteCode: t.InviteCode, AutoStart: t.AutoStart, TurnSeconds: t.TurnSeconds,
 		MatchSeconds: t.MatchSeconds, GraceSeconds: t.GraceSeconds, Status: string(t.Status), FreeSeats: t.FreeSeats,
 		Version: t.Version, DealNumber: t.DealNumber, Winner: t.Winner, Draw: t.Draw, LostOnTime: t.LostOnTime,
-		Result: string(t.Result), AbandonedBy: t.AbandonedBy, CreatedAt: t.CreatedAt, AbsentPolicy: string(t.AbsentPolicy),
-		Deadline: t.Deadline, DeadlinePassed: t.DeadlinePassed,
+		Result: string(t.Result), AbandonedBy: t.AbandonedBy, Cancelled: string(t.Cancelled), CreatedAt: t.CreatedAt,
+		AbsentPolicy: string(t.AbsentPolicy),
+		Deadline:     t.Deadline, DeadlinePassed: t.DeadlinePassed,
 		UpdatedAt: t.UpdatedAt, StartedAt: t.StartedAt, FinishedAt: t.FinishedAt}
 	if tt := t.Tournament; tt != nil {
 		out.Tournament = &TableTournament{ID: tt.ID, Round: tt.Round, Table: tt.Table}

@@ -115,7 +115,7 @@ func (v playView) penaltyOut(p standings.Penalty) TournamentPenalty {
 // apart; it replaces the list. A Mitchell or round robin keeps the list it
 // started with (its schedule is fixed at the start).
 type TournamentForbiddenRequest struct {
-	// Pairs of entry ids.
+	// Pairs of entry ids: a set, [a,b] is [b,a] and a repeat is dropped.
 	Pairs  [][]int64 `json:"pairs"`
 	Reason string    `json:"reason,omitempty" example:"same family"`
 } // @name TournamentForbiddenRequest
@@ -123,8 +123,12 @@ type TournamentForbiddenRequest struct {
 // command is the SetForbidden of the request; a pair that is not two ids
 // is invalid_input, every such pair listed.
 func (req TournamentForbiddenRequest) command() (tourney.SetForbidden, error) {
-	c := tourney.SetForbidden{Pairs: make([][2]int64, 0, len(req.Pairs)), Reason: req.Reason}
 	v := domain.Validator{}
+	if len(req.Pairs) > tourney.MaxForbiddenPairs { // before listing each bad pair
+		v.Add("pairs", "count", fmt.Sprintf("at most %d pairs", tourney.MaxForbiddenPairs))
+		return tourney.SetForbidden{}, v.Err()
+	}
+	c := tourney.SetForbidden{Pairs: make([][2]int64, 0, len(req.Pairs)), Reason: req.Reason}
 	for i, p := range req.Pairs {
 		if len(p) != 2 {
 			v.Add(fmt.Sprintf("pairs[%d]", i), "count", "a pair is two entry ids")

@@ -36,10 +36,25 @@ import "crypto/subtle"
 //     table only the club's members (of any role). A public table anyone
 //     sees; a private one only its creator, its seated players, site
 //     admins and whoever holds its invite code (to anyone else it does not
-//     exist). Its creator adds bots and starts it. Its finished deals'
-//     records its creator and players read. A referee's time-out at a club
-//     table the club's referees, admins and owners call; at a friendly
-//     table its creator. Site admins may do all of it.
+//     exist). Its creator adds bots, starts it, and cancels it while it is
+//     open (the last player to leave it, or Config.OpenTableTTL, does too).
+//     Its finished deals' records its creator and players read. A
+//     referee's acts (a time-out, a stand-in) at a club table the club's
+//     referees, admins and owners do; at a friendly table its creator;
+//     site admins at any. Site admins may do all of it.
+//   - A tournament's online table belongs to the tournament, not to whoever
+//     started the round: its creator is nobody (the starter is kept as a
+//     record and counts for nothing: not as a member, not against their
+//     open tables). Its players see it; its staff (those who referee the
+//     tournament) see it as spectators, with no hand and no invite code,
+//     only while the tournament's staff_watch is on; they act as its
+//     referees (time-out, stand-in) and read its deals' records then.
+//     Nobody else, however high in the club, sees it (a site admin does,
+//     and whoever holds its invite code, which only its players are shown).
+//   - Nobody referees a match they play (issue 27): anyone seated at a
+//     table, staff or site admin or creator, is refused every referee's
+//     act there (own_table), and at a tournament's online table also the
+//     corrections, rulings and penalties of the sheet it plays (own_side).
 
 // access answers authorisation questions for one actor within one
 // transaction. It reads the actor's role in a club once and remembers it
@@ -351,7 +366,8 @@ func accessOf(t Table) tableAccess {
 	a := tableAccess{creator: t.CreatorID, private: t.Private, invite: t.InviteCode, status: t.Status,
 		seats: make([]int64, t.Players)}
 	if t.Tournament != nil {
-		a.tournament = t.Tournament.ID
+		// The tournament's, not the starter's: its creator is nobody.
+		a.tournament, a.creator = t.Tournament.ID, 0
 	}
 	for _, s := range t.Seats {
 		if s.UserID != nil && s.Seat < len(a.seats) {
@@ -377,9 +393,10 @@ func (a tableAccess) seatOf(actor Actor) int {
 	return -1
 }
 
-// member reports whether the actor created the table or sits at it.
+// member reports whether the actor created the table (a table of no
+// tournament: see accessOf) or sits at it.
 func (a tableAccess) member(actor Actor) bool {
-	return !actor.Anonymous() && (actor.UserID == a.creator || a.seatOf(actor) >= 0)
+	return !actor.Anonymous() && (a.creator != 0 && actor.UserID == a.creator || a.seatOf(actor) >= 0)
 }
 
 // visible: may the actor see the table? A public one anyone; a private one
@@ -423,7 +440,7 @@ func (a *access) staffWatches(id int64) (bool, error) {
 }
 
 // canSeeInviteCode: may the actor see the table's invite code? Its creator
-// and its players.
+// and its players (never the staff watching a tournament's table).
 func (a *access) canSeeInviteCode(t Table) bool { return accessOf(t).member(a.actor) }
 
 // canSitAtClubTable: may the actor sit at (or create) a table of the club?
@@ -438,27 +455,45 @@ func (a *access) canSitAtClubTable(clubID int64) (bool, error) {
 	return a.hasRole(clubID, RoleMember)
 }
 
-// canRunTable: may the actor add bots to the table and start it? Its
-// creator and site admins.
+// canRunTable: may the actor add bots to the table, start it and cancel
+// it? Its creator and site admins; at a tournament's table, which the
+// server seats and starts, only site admins.
 func (a *access) canRunTable(t Table) bool {
-	return !a.actor.Anonymous() && (a.actor.SiteAdmin || a.actor.UserID == t.CreatorID)
+	if a.actor.Anonymous() {
+		return false
+	}
+	return a.actor.SiteAdmin || t.Tournament == nil && a.actor.UserID == t.CreatorID
 }
 
 // canReadDealRecords: may the actor read the records of the table's
 // finished deals (every hand in them)? Its creator, its players and site
-// admins.
-func (a *access) canReadDealRecords(t Table) bool {
-	return a.actor.SiteAdmin || accessOf(t).member(a.actor)
-}
-
-// canRefereeTable: may the actor act as the table's referee (call the
-// time-out)? At a club table the club's referees, admins and owners; at a
-// friendly table its creator; site admins at any.
-func (a *access) canRefereeTable(t Table) (bool, error) {
-	if a.actor.Anonymous() {
+// admins; at a tournament's table, which they see (staffWatches), its
+// referees too.
+func (a *access) canReadDealRecords(t Table) (bool, error) {
+	if a.actor.SiteAdmin || accessOf(t).member(a.actor) {
+		return true, nil
+	}
+	if t.Tournament == nil {
 		return false, nil
 	}
-	if t.ClubID != nil {
+	return a.staffWatches(t.Tournament.ID)
+}
+
+// refereesTable: would the actor act as the table's referee (call the
+// time-out, put a bot in for a player), but for their seat
+// (mayRefereeTable)? At a tournament's table those who referee the
+// tournament (its staff, who see it only while staff_watch is on); at a
+// club table the club's referees, admins and owners; at a friendly table
+// its creator; site admins at any.
+func (a *access) refereesTable(t Table) (bool, error) {
+	switch {
+	case a.actor.Anonymous():
+		return false, nil
+	case a.actor.SiteAdmin:
+		return true, nil
+	case t.Tournament != nil:
+		return a.staffWatches(t.Tournament.ID)
+	case t.ClubID != nil:
 		return a.hasRole(*t.ClubID, RoleReferee)
 	}
 	return a.canRunTable(t), nil
@@ -487,4 +522,21 @@ func (a *access) canUnlinkPlayer(p Player) (bool, error) {
 		return false, nil
 	}
 	return a.canManageClub(*p.ClubID)
+}
+
+// mayRefereeTable checks that the actor may act as the table's referee
+// (what): refereesTable, and never someone seated at the table, whoever
+// they are. Errors: EOwnTable (a referee seated at the table), EForbidden.
+func (a *access) mayRefereeTable(t Table, what string) error {
+	ok, err := a.refereesTable(t)
+	switch {
+	case err != nil:
+		return err
+	case !ok:
+		return Errorf(EForbidden, "only the table's referee may %s: at a tournament's table the tournament's referees, "+
+			"at a club table the club's referees and admins, at a friendly table its creator", what)
+	case accessOf(t).seatOf(a.actor) >= 0:
+		return Errorf(EOwnTable, "you play at this table: nobody referees their own match; another referee may %s", what)
+	}
+	return nil
 }

@@ -8,10 +8,11 @@ import (
 // ActorTTL is how long a process trusts what it read of a user to
 // authenticate their requests. Reading the user on every request made it a
 // third of the server's work; the cache keeps what the read protects: a
-// change made through this process (SetSiteAdmin, DeleteUser) empties the
-// cache at once, and a change made by another process sharing the database
-// (or by hand in SQL) takes effect here when the entry expires, at most
-// ActorTTL later.
+// change made through this process (SetSiteAdmin, DeleteUser,
+// ResetPassword) empties the cache at once, and a change made by another
+// process sharing the database (another server, `burraco admin
+// reset-password`, or by hand in SQL) takes effect here when the entry
+// expires, at most ActorTTL later.
 const ActorTTL = 2 * time.Second
 
 // maxCachedActors bounds the cache's memory: past it, expired entries are
@@ -32,6 +33,7 @@ type actorCache struct {
 
 type cachedActor struct {
 	actor   Actor
+	session int64 // the user's session version (User.SessionVersion)
 	expires time.Time
 }
 
@@ -39,15 +41,16 @@ func newActorCache(now func() time.Time, ttl time.Duration) *actorCache {
 	return &actorCache{now: now, ttl: ttl, entries: map[int64]cachedActor{}}
 }
 
-// get returns the cached actor of the user, if it has not expired.
-func (c *actorCache) get(id int64) (Actor, bool) {
+// get returns the cached actor of the user and their session version, if
+// it has not expired.
+func (c *actorCache) get(id int64) (Actor, int64, bool) {
 	c.mu.RLock()
 	e, ok := c.entries[id]
 	c.mu.RUnlock()
 	if !ok || !c.now().Before(e.expires) {
-		return Actor{}, false
+		return Actor{}, 0, false
 	}
-	return e.actor, true
+	return e.actor, e.session, true
 }
 
 // generation is to be taken before reading the user from the database and
@@ -60,7 +63,7 @@ func (c *actorCache) generation() uint64 {
 
 // put stores an actor read from the database, unless an invalidation
 // happened since gen was taken.
-func (c *actorCache) put(a Actor, gen uint64) {
+func (c *actorCache) put(a Actor, session int64, gen uint64) {
 	now := c.now()
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -77,7 +80,7 @@ func (c *actorCache) put(a Actor, gen uint64) {
 			clear(c.entries)
 		}
 	}
-	c.entries[a.UserID] = cachedActor{actor: a, expires: now.Add(c.ttl)}
+	c.entries[a.UserID] = cachedActor{actor: a, session: session, expires: now.Add(c.ttl)}
 }
 
 // forget drops the user's entry and voids the reads in flight. Call it

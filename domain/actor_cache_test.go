@@ -12,21 +12,21 @@ func TestActorCache(t *testing.T) {
 
 	t.Run("ExpiresAfterTTL", func(t *testing.T) {
 		c := newActorCache(clock, ActorTTL)
-		c.put(anna, c.generation())
-		if got, ok := c.get(1); !ok || got != anna {
-			t.Fatalf("get = %+v, %v", got, ok)
+		c.put(anna, 3, c.generation())
+		if got, session, ok := c.get(1); !ok || got != anna || session != 3 {
+			t.Fatalf("get = %+v, %d, %v", got, session, ok)
 		}
 		defer func(t0 time.Time) { now = t0 }(now)
 		now = now.Add(ActorTTL)
-		if _, ok := c.get(1); ok {
+		if _, _, ok := c.get(1); ok {
 			t.Error("an entry ActorTTL old was served")
 		}
 	})
 	t.Run("ForgetDrops", func(t *testing.T) {
 		c := newActorCache(clock, ActorTTL)
-		c.put(anna, c.generation())
+		c.put(anna, 0, c.generation())
 		c.forget(1)
-		if _, ok := c.get(1); ok {
+		if _, _, ok := c.get(1); ok {
 			t.Error("a forgotten entry was served")
 		}
 	})
@@ -36,20 +36,20 @@ func TestActorCache(t *testing.T) {
 		c := newActorCache(clock, ActorTTL)
 		gen := c.generation()
 		c.forget(1)
-		c.put(anna, gen)
-		if _, ok := c.get(1); ok {
+		c.put(anna, 0, gen)
+		if _, _, ok := c.get(1); ok {
 			t.Error("a read from before an invalidation was stored")
 		}
 	})
 	t.Run("MemoryIsBounded", func(t *testing.T) {
 		c := newActorCache(clock, ActorTTL)
 		for id := range int64(maxCachedActors + 10) {
-			c.put(Actor{UserID: id + 1}, c.generation())
+			c.put(Actor{UserID: id + 1}, 0, c.generation())
 		}
 		if n := len(c.entries); n > maxCachedActors {
 			t.Errorf("%d entries, want at most %d", n, maxCachedActors)
 		}
-		if _, ok := c.get(maxCachedActors + 10); !ok {
+		if _, _, ok := c.get(maxCachedActors + 10); !ok {
 			t.Error("the newest entry is missing")
 		}
 	})

@@ -12,8 +12,12 @@ type User struct {
 	Email     string
 	Name      string
 	SiteAdmin bool
-	CreatedAt time.Time
-	UpdatedAt time.Time
+	// SessionVersion counts the resets of the user's password: an access
+	// token carries the version it was minted at, and one of an older
+	// version is refused (see AuthService.Authenticate).
+	SessionVersion int64
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
 }
 
 // Actor is who is asking: the authenticated user, or the zero Actor for an
@@ -63,9 +67,16 @@ type AuthService interface {
 	// User returns a user by id. Errors: ENotFound.
 	User(ctx context.Context, id int64) (User, error)
 	// Actor returns who the user of an authenticated request is. It may
-	// answer from this process's cache, at most ActorTTL old; SetSiteAdmin
-	// and DeleteUser clear the user's entry at once. Errors: ENotFound.
+	// answer from this process's cache, at most ActorTTL old; SetSiteAdmin,
+	// DeleteUser and ResetPassword clear the user's entry at once. Errors:
+	// ENotFound.
 	Actor(ctx context.Context, id int64) (Actor, error)
+	// Authenticate is Actor for an access token minted at the user's
+	// session version session: a token minted before a password reset is
+	// refused, within ActorTTL on every process (at once on the one that
+	// reset it). Errors: EUnauthenticated (an older session version),
+	// ENotFound.
+	Authenticate(ctx context.Context, id, session int64) (Actor, error)
 	// SetSiteAdmin grants or takes away a user's site-admin rights; only a
 	// site admin may. Errors: EUnauthenticated, EForbidden, ENotFound,
 	// EConflict (taking them from the last site admin).
@@ -79,9 +90,12 @@ type AuthService interface {
 	// created reports whether it did.
 	EnsureAdmin(ctx context.Context, email, password string) (created bool, err error)
 	// ResetPassword sets the password of the user with that email and ends
-	// their sessions (refresh tokens revoked; access tokens run out within
-	// their lifetime). It is the operator's tool (`burraco admin
+	// their sessions: their refresh tokens are revoked and their session
+	// version bumped, which refuses the access tokens minted before (see
+	// Authenticate); a login that checked the old password gets no
+	// session that outlives the reset. It is the operator's tool (`burraco admin
 	// reset-password`), not an API action: whoever runs it holds the
-	// database. Errors: EInvalid (email, password), ENotFound.
+	// database. Errors: EInvalid (email, password), ENotFound (no user
+	// with that email, said in plain words).
 	ResetPassword(ctx context.Context, email, password string) (User, error)
 }

@@ -86,6 +86,14 @@ func (s *authService) Login(ctx context.Context, email, password string) (Sessio
 	}
 	var sess Session
 	err = s.st.InTx(ctx, func(tx Tx) error {
+		// The password was checked outside the transaction: if it was
+		// reset since, the session would outlive the reset. The lock
+		// makes a reset that comes now wait for the session, and revoke it.
+		if v, err := tx.Users().LockSessionVersion(u.ID); ErrorCode(err) == ENotFound || (err == nil && v != u.SessionVersion) {
+			return errBadCredentials
+		} else if err != nil {
+			return err
+		}
 		family, err := s.randomHex(16)
 		if err != nil {
 			return err
@@ -201,20 +209,45 @@ func (s *authService) User(ctx context.Context, id int64) (User, error) {
 	return u, err
 }
 
-// Actor implements AuthService. It is on the path of every authenticated
-// request, so it answers from the cache when it can (see ActorTTL).
+// Actor implements AuthService.
 func (s *authService) Actor(ctx context.Context, id int64) (Actor, error) {
-	if a, ok := s.actors.get(id); ok {
-		return a, nil
+	a, _, err := s.actor(ctx, id)
+	return a, err
+}
+
+// errSessionEnded refuses an access token minted before a password reset.
+var errSessionEnded = Errorf(EUnauthenticated, "the access token was issued before the password was reset; log in again")
+
+// Authenticate implements AuthService. It is on the path of every
+// authenticated request, so it answers from the cache when it can (see
+// ActorTTL): the session check is one comparison more.
+func (s *authService) Authenticate(ctx context.Context, id, session int64) (Actor, error) {
+	a, current, err := s.actor(ctx, id)
+	if err != nil {
+		return Actor{}, err
+	}
+	// Not !=: a token minted after a reset on another process may reach
+	// this one while its cache still holds the version from before.
+	if session < current {
+		return Actor{}, errSessionEnded
+	}
+	return a, nil
+}
+
+// actor is the user's Actor and session version, from the cache when it
+// has them.
+func (s *authService) actor(ctx context.Context, id int64) (Actor, int64, error) {
+	if a, session, ok := s.actors.get(id); ok {
+		return a, session, nil
 	}
 	gen := s.actors.generation()
 	u, err := s.User(ctx, id)
 	if err != nil {
-		return Actor{}, err
+		return Actor{}, 0, err
 	}
 	a := Actor{UserID: u.ID, SiteAdmin: u.SiteAdmin}
-	s.actors.put(a, gen)
-	return a, nil
+	s.actors.put(a, u.SessionVersion, gen)
+	return a, u.SessionVersion, nil
 }
 
 // SetSiteAdmin implements AuthService. The site admins' rows are locked, so
@@ -356,15 +389,21 @@ func (s *authService) ResetPassword(ctx context.Context, email, password string)
 	var u User
 	err = s.st.InTx(ctx, func(tx Tx) error {
 		var err error
-		if u, _, err = tx.Users().ByEmail(email); err != nil {
+		if u, _, err = tx.Users().ByEmail(email); ErrorCode(err) == ENotFound {
+			return Errorf(ENotFound, "no user with the e-mail address %s", email)
+		} else if err != nil {
 			return err
 		}
 		now := s.now()
 		if err := tx.Users().SetPassword(u.ID, hash, now); err != nil {
 			return err
 		}
+		u.SessionVersion++
 		return tx.RefreshTokens().RevokeUser(u.ID, now)
 	})
+	if err == nil {
+		s.actors.forget(u.ID) // after the commit
+	}
 	return u, err
 }
 

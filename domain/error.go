@@ -70,6 +70,19 @@ const (
 	EAlreadyHasProfile    Code = "already_has_profile"     // KindConflict: the account has a player profile already
 	ENotAMember           Code = "not_a_member"            // KindForbidden: the profile's club is not the caller's
 	ETooManyClaimAttempts Code = "too_many_claim_attempts" // KindRateLimited: too many failed claims this hour
+	// ETournamentOfAnotherClub (KindInvalid): a season's exclusion names a
+	// tournament of another club than the season's.
+	ETournamentOfAnotherClub Code = "tournament_of_another_club"
+
+	// EOwnTable (KindForbidden): a referee (or a director, a site admin, a
+	// friendly table's creator) who sits at a table acts as its referee: a
+	// stand-in, a time-out. Nobody referees a match they play (issue 27).
+	EOwnTable Code = "own_table"
+
+	// ETableCancelled (KindConflict): the table was closed before its match
+	// started (by its creator, left by everyone, or not started in time):
+	// nobody sits at it, and nothing is played there.
+	ETableCancelled Code = "table_cancelled"
 )
 
 // codeKinds is the kind of each of the domain's own codes.
@@ -89,14 +102,17 @@ var codeKinds = map[Code]Kind{
 	ENotAReferee:          KindInvalid,
 	ETooManyOpenTables:    KindConflict,
 
-	EInvitationExpired:    KindConflict,
-	EInvitationUsedUp:     KindConflict,
-	EInvitationRevoked:    KindConflict,
-	EClaimCodeInvalid:     KindInvalid,
-	EProfileClaimed:       KindConflict,
-	EAlreadyHasProfile:    KindConflict,
-	ENotAMember:           KindForbidden,
-	ETooManyClaimAttempts: KindRateLimited,
+	EInvitationExpired:       KindConflict,
+	EInvitationUsedUp:        KindConflict,
+	EInvitationRevoked:       KindConflict,
+	EClaimCodeInvalid:        KindInvalid,
+	EProfileClaimed:          KindConflict,
+	EAlreadyHasProfile:       KindConflict,
+	ENotAMember:              KindForbidden,
+	ETooManyClaimAttempts:    KindRateLimited,
+	ETournamentOfAnotherClub: KindInvalid,
+	EOwnTable:                KindForbidden,
+	ETableCancelled:          KindConflict,
 }
 
 // tourneyKinds is the domain's kind of each of the tourney package's kinds.

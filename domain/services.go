@@ -30,6 +30,11 @@ type Config struct {
 	// created at once (default DefaultMaxOpenTables; negative: no limit),
 	// so that one account cannot fill the lobby (issue 19).
 	MaxOpenTables int
+	// OpenTableTTL is how long a table may stay open (not started) before
+	// TableService.CloseStale cancels it (default DefaultOpenTableTTL;
+	// negative: never), so that tables nobody plays leave the lobby and
+	// their creator's count (issue 27).
+	OpenTableTTL time.Duration
 	// KeptReadsMaxAge is how long a read kept in memory (the lobby, the
 	// player list) may be answered again while the store reports no write
 	// to what it read (default DefaultKeptReadsMaxAge): the bound on how
@@ -44,6 +49,10 @@ const DefaultKeptReadsMaxAge = time.Second
 // DefaultMaxOpenTables is Config.MaxOpenTables's default.
 const DefaultMaxOpenTables = 10
 
+// DefaultOpenTableTTL is Config.OpenTableTTL's default: a day, long enough
+// for players who agree on an evening to find the table waiting.
+const DefaultOpenTableTTL = 24 * time.Hour
+
 func (c Config) withDefaults() Config {
 	if c.Now == nil {
 		c.Now = time.Now
@@ -57,6 +66,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxOpenTables == 0 {
 		c.MaxOpenTables = DefaultMaxOpenTables
+	}
+	if c.OpenTableTTL == 0 {
+		c.OpenTableTTL = DefaultOpenTableTTL
 	}
 	if c.KeptReadsMaxAge <= 0 {
 		c.KeptReadsMaxAge = DefaultKeptReadsMaxAge
@@ -82,6 +94,8 @@ type Services struct {
 	Tables TableService
 	// Joins lets players join by themselves (issue 28).
 	Joins JoinService
+	// Seasons are clubs' seasons and their rankings.
+	Seasons SeasonService
 }
 
 // NewServices returns the services over st.
@@ -92,7 +106,7 @@ func NewServices(st Storage, cfg Config) Services {
 	hasher.prepare()
 	stamps := newTournamentStamps()
 	play := newTournamentPlayService(st, now, cfg.Random, stamps)
-	tables := newTableService(st, now, cfg.Random, cfg.Bot, cfg.MaxOpenTables)
+	tables := newTableService(st, now, cfg.Random, cfg.Bot, cfg.MaxOpenTables, cfg.OpenTableTTL)
 	kept := newKeptReads(st, cfg.KeptReadsMaxAge)
 	tables.kept = kept
 	play.tables, tables.tourney = tables, play
@@ -106,6 +120,7 @@ func NewServices(st Storage, cfg Config) Services {
 		Play:        play,
 		Tables:      tables,
 		Joins:       &joinService{st: st, now: now, random: cfg.Random},
+		Seasons:     &seasonService{st: st, now: now, play: play, kept: kept},
 	}
 }
 

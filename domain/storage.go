@@ -56,6 +56,7 @@ type Tx interface {
 	Tables() TableRepo
 	Idempotency() IdempotencyRepo
 	Joins() JoinRepo
+	Seasons() SeasonRepo
 }
 
 // UserRepo stores users and their password hashes.
@@ -76,7 +77,13 @@ type UserRepo interface {
 	// SetSiteAdmin grants or takes away the site-admin flag. Errors:
 	// ENotFound.
 	SetSiteAdmin(id int64, admin bool, at time.Time) error
-	// SetPassword replaces a user's password hash. Errors: ENotFound.
+	// LockSessionVersion returns the user's session version and, on
+	// PostgreSQL, share-locks their row until the end of the transaction,
+	// so that a password reset (SetPassword) waits for a session being
+	// stored, and then revokes it. Errors: ENotFound.
+	LockSessionVersion(id int64) (int64, error)
+	// SetPassword replaces a user's password hash and bumps their session
+	// version. Errors: ENotFound.
 	SetPassword(id int64, passwordHash string, at time.Time) error
 	// Delete removes a user with their refresh tokens and memberships; a
 	// player profile linked to the user stays, unlinked. Errors: ENotFound.

@@ -9,18 +9,38 @@ import (
 )
 
 // TableStatus is where a table is in its life: open (seats being filled),
-// playing (a match under way), finished (the match is decided).
+// playing (a match under way), finished (the match is decided), cancelled
+// (closed before its match started: see Cancelled).
 type TableStatus string
 
 // Table statuses.
 const (
-	TableOpen     TableStatus = "open"
-	TablePlaying  TableStatus = "playing"
-	TableFinished TableStatus = "finished"
+	TableOpen      TableStatus = "open"
+	TablePlaying   TableStatus = "playing"
+	TableFinished  TableStatus = "finished"
+	TableCancelled TableStatus = "cancelled"
 )
 
 // Valid reports whether s is one of the table statuses.
-func (s TableStatus) Valid() bool { return s == TableOpen || s == TablePlaying || s == TableFinished }
+func (s TableStatus) Valid() bool {
+	return s == TableOpen || s == TablePlaying || s == TableFinished || s == TableCancelled
+}
+
+// Closed reports whether nothing more happens at a table of status s: its
+// match is over, or it was cancelled before it began.
+func (s TableStatus) Closed() bool { return s == TableFinished || s == TableCancelled }
+
+// CancelCause says why an open table was cancelled (issue 27): an open
+// table nobody plays must not stay in the lobby, nor count against its
+// creator's limit of open tables, for ever.
+type CancelCause string
+
+// Why a table was cancelled.
+const (
+	CancelledByCreator CancelCause = "creator" // its creator cancelled it
+	CancelledEmpty     CancelCause = "empty"   // the last player left it
+	CancelledExpired   CancelCause = "expired" // not started within Config.OpenTableTTL
+)
 
 // TableResult says how a finished table's match was decided.
 type TableResult string
@@ -104,7 +124,10 @@ func (s Seat) Taken() bool { return s.UserID != nil || s.Bot }
 // Table is an online table. Its InviteCode is a secret: the service shows
 // it only to the creator and the seated users.
 type Table struct {
-	ID        int64
+	ID int64
+	// CreatorID is who created the table. A tournament's online table
+	// belongs to its tournament: CreatorID keeps who started the round, as
+	// a record, and gives them nothing there (see access.go).
 	CreatorID int64
 	ClubID    *int64
 	Rules     RuleSet
@@ -145,7 +168,10 @@ type Table struct {
 	// seat that left it, for ResultAbandoned.
 	Result      TableResult
 	AbandonedBy *int
-	Seats       []Seat
+	// Cancelled says why a cancelled table was (status cancelled; ""
+	// otherwise); FinishedAt is then when.
+	Cancelled CancelCause
+	Seats     []Seat
 	// Tournament is the tournament table it plays, for a table a round of
 	// a tournament played online created (nil: a table of no event).
 	Tournament *TableTournament
@@ -335,19 +361,21 @@ type TableService interface {
 	// EConflict (started, seat taken, no free seat, already seated),
 	// EInvalid (seat).
 	Join(ctx context.Context, actor Actor, id int64, seat *int, invite string) (Table, error)
-	// Leave frees the actor's seat before the start; during the match it
+	// Leave frees the actor's seat before the start (the last player to
+	// leave an open table cancels it: CancelledEmpty); during the match it
 	// forfeits it: the running deal is ended by referee (scored, its record
 	// readable), the actor's team loses, and the table is finished with
 	// Result ResultAbandoned and AbandonedBy the actor's seat. Errors:
 	// EUnauthenticated, ENotFound, EConflict (not seated, or the match is
-	// over).
+	// over), ETableCancelled.
 	Leave(ctx context.Context, actor Actor, id int64) (Table, error)
 	// CallTimeOut is the referee's time-out (RULES §10) of the running
 	// deal: its last round is played, then it ends (engine
 	// Game.CallTimeOut); the deal's record keeps when it was called.
-	// Allowed to the table's referee (canRefereeTable). Errors:
-	// EUnauthenticated, ENotFound, EForbidden, EConflict (not playing),
-	// not_allowed (already called), deal_over.
+	// Allowed to the table's referee (access.mayRefereeTable), never to
+	// one seated at the table. Errors: EUnauthenticated, ENotFound,
+	// EForbidden, EOwnTable (seated), EConflict (not playing), not_allowed
+	// (already called), deal_over.
 	CallTimeOut(ctx context.Context, actor Actor, id int64) (TableState, error)
 	// ReplaceByBot puts a bot in the place of seat's player (a referee's
 	// decision, with its reason, kept on the seat): the bot plays the
@@ -355,13 +383,25 @@ type TableService interface {
 	// back (any request of theirs on the table: reading it, its state or
 	// its moves, polling, a move attempt),
 	// who then takes the seat back at its next turn. Allowed to the
-	// table's referee (canRefereeTable). Errors: EUnauthenticated,
-	// ENotFound, EForbidden, EInvalid (reason, seat), EConflict (not
-	// playing, a bot's seat, a bot already stands in).
+	// table's referee (access.mayRefereeTable), never to one seated at the
+	// table. Errors: EUnauthenticated, ENotFound, EForbidden, EOwnTable
+	// (seated), EInvalid (reason, seat), EConflict (not playing, a bot's
+	// seat, a bot already stands in).
 	ReplaceByBot(ctx context.Context, actor Actor, id int64, seat int, reason string) (TableState, error)
 	// AddBot seats the built-in bot (creator only). Errors: as Join, and
 	// EForbidden (not the creator).
 	AddBot(ctx context.Context, actor Actor, id int64, seat *int) (Table, error)
+	// Cancel closes an open table before its match starts (creator only):
+	// status cancelled (Cancelled CancelledByCreator), out of the lobby and
+	// of its creator's count of open tables; nobody sits nor plays there
+	// any more. Errors: EUnauthenticated, ENotFound, EForbidden (not the
+	// creator; a tournament's table), EConflict (started or finished),
+	// ETableCancelled (already).
+	Cancel(ctx context.Context, actor Actor, id int64) (Table, error)
+	// CloseStale cancels (CancelledExpired) the open tables of no
+	// tournament created Config.OpenTableTTL or longer before now, and
+	// returns how many; serve runs it periodically.
+	CloseStale(ctx context.Context, now time.Time) (int, error)
 	// Start deals the first deal (creator only, every seat taken). Errors:
 	// EUnauthenticated, ENotFound, EForbidden, EConflict.
 	Start(ctx context.Context, actor Actor, id int64) (Table, error)
@@ -426,8 +466,8 @@ type TableFeed interface {
 type TableRepo interface {
 	// Create inserts t with its seats and sets its ID.
 	Create(t *Table) error
-	// CountOpenOfCreator counts the tables not finished that the user
-	// created. On PostgreSQL it first locks the user's row until the end
+	// CountOpenOfCreator counts the tables open or playing that the user
+	// created, but a tournament's (which are the tournament's). On PostgreSQL it first locks the user's row until the end
 	// of the transaction, so that a user's creations are counted one after
 	// the other (SQLite write transactions are serialised anyway).
 	CountOpenOfCreator(userID int64) (int, error)
@@ -454,7 +494,9 @@ type TableRepo interface {
 	// at the table).
 	SetSeat(tableID int64, s Seat) error
 	// List returns one page of tables matching f visible to userID (public,
-	// or private and created by or seated to userID), newest first, and
+	// or private and created by or seated to userID; a tournament's table
+	// is not its creator's), newest first, and cancelled tables only when f
+	// asks for status cancelled, and
 	// the total count; f is validated. The clock (TurnStartedAt, ClockUsed)
 	// may be left out: a lobby does not show it.
 	List(f TableFilter, userID int64) ([]Table, int, error)
@@ -484,4 +526,7 @@ type TableRepo interface {
 	// Clocked returns the playing tables that have a turn or match clock
 	// or a grace period.
 	Clocked() ([]Table, error)
+	// StaleOpen returns the ids of at most limit open tables of no
+	// tournament created at before or earlier, oldest first.
+	StaleOpen(before time.Time, limit int) ([]int64, error)
 }

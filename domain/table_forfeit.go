@@ -94,9 +94,8 @@ func (r *tableReferee) rule(ctx context.Context, actor Actor, id int64, what str
 			return err
 		}
 		read := t.Version
-		if ok, err := accessFor(tx, actor).canRefereeTable(t); !ok {
-			return orDenied(err, Errorf(EForbidden, "only the table's referee may %s: "+
-				"at a club table the club's referees and admins, at a friendly table its creator", what))
+		if err := accessFor(tx, actor).mayRefereeTable(t, what); err != nil {
+			return err
 		}
 		p, err := act(tx, &t)
 		if err != nil {

@@ -322,7 +322,7 @@ func (s *tableService) answerRead(ctx context.Context, t Table, actor Actor, inv
 			return 0, -1, nil, nil, cmp.Or(err, error(errTableNotFound))
 		}
 	}
-	if t.Status == TableFinished && t.Version <= since {
+	if t.Status.Closed() && t.Version <= since {
 		return t.Version, a.seatOf(actor), nil, func() {}, nil
 	}
 	return t.Version, a.seatOf(actor), nil, nil, nil

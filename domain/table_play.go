@@ -439,6 +439,8 @@ func checkMove(t Table, seat int, version int64) error {
 	switch {
 	case seat < 0:
 		return Errorf(EForbidden, "you do not sit at this table")
+	case t.Status == TableCancelled:
+		return errCancelled(t)
 	case t.Status == TableOpen:
 		return Errorf(EConflict, "the match has not started")
 	case t.Status == TableFinished:

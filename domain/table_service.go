@@ -24,6 +24,9 @@ type tableService struct {
 	// maxOpen is how many tables not finished a user may have created
 	// (negative: no limit).
 	maxOpen int
+	// openTTL is how long an open table may wait for its start before
+	// CloseStale cancels it (0 or negative: for ever).
+	openTTL time.Duration
 	notes   *tableNotifier
 	games   *gameCache
 	// referee keeps the clocks, calls time-outs and forfeits, and puts
@@ -37,11 +40,12 @@ type tableService struct {
 	kept *keptReads
 }
 
-func newTableService(st Storage, now func() time.Time, random io.Reader, bot BotFunc, maxOpen int) *tableService {
+func newTableService(st Storage, now func() time.Time, random io.Reader, bot BotFunc, maxOpen int, openTTL time.Duration) *tableService {
 	if bot == nil {
 		bot = EngineBot
 	}
-	s := &tableService{st: st, now: now, random: random, bot: bot, maxOpen: maxOpen, notes: newTableNotifier(), games: newGameCache()}
+	s := &tableService{st: st, now: now, random: random, bot: bot, maxOpen: maxOpen, openTTL: openTTL,
+		notes: newTableNotifier(), games: newGameCache()}
 	s.referee = newTableReferee(s)
 	return s
 }
@@ -66,10 +70,14 @@ func (s *tableService) ReplaceByBot(ctx context.Context, actor Actor, id int64, 
 var errTableNotFound = Errorf(ENotFound, "table not found")
 
 // forViewer hides the invite code from everyone but the creator and the
-// players.
+// players, and shows a tournament's table without a creator: it is the
+// tournament's, not the round's starter's.
 func forViewer(t Table, actor Actor) Table {
 	if !accessFor(nil, actor).canSeeInviteCode(t) {
 		t.InviteCode = ""
+	}
+	if t.Tournament != nil {
+		t.CreatorID = 0
 	}
 	return t
 }
@@ -146,7 +154,7 @@ func (s *tableService) underOpenLimit(tx Tx, userID int64) error {
 		return err
 	}
 	if n >= s.maxOpen {
-		return Errorf(ETooManyOpenTables, "you have %d tables not finished, the most one may create: finish or leave one first", n)
+		return Errorf(ETooManyOpenTables, "you have %d tables not finished, the most one may create: finish or cancel one first", n)
 	}
 	return nil
 }
@@ -310,7 +318,7 @@ func (s *tableService) Get(ctx context.Context, actor Actor, id int64, invite st
 func (s *tableService) List(ctx context.Context, actor Actor, f TableFilter) (Page[Table], error) {
 	var v Validator
 	v.Check(f.Rules == "" || validRuleSet(f.Rules), "rules", "invalid", "rules must be one of "+ruleSetList())
-	v.Check(f.Status == "" || f.Status.Valid(), "status", "invalid", "status must be open, playing or finished")
+	v.Check(f.Status == "" || f.Status.Valid(), "status", "invalid", "status must be open, playing, finished or cancelled")
 	v.Check(f.ClubID == nil || *f.ClubID > 0, "club_id", "invalid", "club_id must be a positive id")
 	v.Check(!f.Mine || !actor.Anonymous(), "mine", "invalid", "mine needs a logged-in caller")
 	checkPage(&v, &f.Limit, &f.Offset)
@@ -345,7 +353,7 @@ func (s *tableService) List(ctx context.Context, actor Actor, f TableFilter) (Pa
 // their seats, and the seated users' names. A move writes none of them: a
 // page kept is then shown with each table at its newest version
 // (newestTables), and read again only when a table joins or leaves it.
-var lobbyRecords = []string{"tables.private", "tables.creator_id", "tables.status", "tables.free_seats",
+var lobbyRecords = []string{"tables.private", "tables.creator_id", "tables.status", "tables.cancelled", "tables.free_seats",
 	"tables.rules", "tables.club_id", "table_seats", "users.name"}
 
 // newestTables is a lobby page with each table at the newest version this
@@ -449,6 +457,9 @@ func (s *tableService) Join(ctx context.Context, actor Actor, id int64, seat *in
 		return Table{}, errLoginRequired
 	}
 	return s.change(ctx, actor, id, invite, func(tx Tx, t *Table) error {
+		if t.Status == TableCancelled {
+			return errCancelled(*t)
+		}
 		if t.SeatOf(actor.UserID) >= 0 {
 			return Errorf(EConflict, "you already sit at this table (seat %d)", t.SeatOf(actor.UserID))
 		}
@@ -492,6 +503,8 @@ func (s *tableService) Leave(ctx context.Context, actor Actor, id int64) (Table,
 		switch {
 		case seat < 0:
 			return Errorf(EConflict, "you do not sit at this table")
+		case t.Status == TableCancelled:
+			return errCancelled(*t)
 		case t.Status == TableFinished:
 			return Errorf(EConflict, "the match is over")
 		case t.Status == TablePlaying:
@@ -499,8 +512,118 @@ func (s *tableService) Leave(ctx context.Context, actor Actor, id int64) (Table,
 		}
 		t.Seats[seat] = Seat{Seat: seat}
 		t.FreeSeats++
-		return tx.Tables().SetSeat(t.ID, t.Seats[seat])
+		if err := tx.Tables().SetSeat(t.ID, t.Seats[seat]); err != nil {
+			return err
+		}
+		if !seatsAPlayer(*t) { // left by everyone: nobody will start it
+			s.cancel(t, CancelledEmpty)
+		}
+		return nil
 	})
+}
+
+// seatsAPlayer reports whether a user sits at t (bots do not count: they
+// start nothing).
+func seatsAPlayer(t Table) bool {
+	for _, st := range t.Seats {
+		if st.UserID != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// cancel closes the open table t, why: it leaves the lobby and its
+// creator's count of open tables, and nothing more happens there. The
+// seats stay as they were, the record of who was there.
+func (s *tableService) cancel(t *Table, why CancelCause) {
+	now := s.now()
+	t.Status, t.Cancelled, t.FinishedAt = TableCancelled, why, &now
+}
+
+// errCancelled is the refusal of anything at a cancelled table.
+func errCancelled(t Table) error {
+	return Errorf(ETableCancelled, "table %d was cancelled (%s): nothing is played there; sit at another", t.ID, t.Cancelled)
+}
+
+// Cancel implements TableService.
+func (s *tableService) Cancel(ctx context.Context, actor Actor, id int64) (Table, error) {
+	if actor.Anonymous() {
+		return Table{}, errLoginRequired
+	}
+	return s.change(ctx, actor, id, "", func(tx Tx, t *Table) error {
+		if err := creatorOnly(*t, actor); err != nil {
+			return err
+		}
+		switch t.Status {
+		case TableCancelled:
+			return errCancelled(*t)
+		case TablePlaying:
+			return Errorf(EConflict, "the match has started: a player may leave it (forfeiting), nobody cancels it")
+		case TableFinished:
+			return Errorf(EConflict, "the match is over")
+		}
+		s.cancel(t, CancelledByCreator)
+		return nil
+	})
+}
+
+// CloseStale implements TableService: in batches, each table in a
+// transaction of its own (locked, and checked again: it may have started
+// meanwhile), published to its pollers once committed.
+func (s *tableService) CloseStale(ctx context.Context, now time.Time) (int, error) {
+	if s.openTTL <= 0 {
+		return 0, nil
+	}
+	before := now.Add(-s.openTTL)
+	closed := 0
+	for {
+		var ids []int64
+		err := s.st.View(ctx, func(tx Tx) error {
+			var err error
+			ids, err = tx.Tables().StaleOpen(before, PurgeBatch)
+			return err
+		})
+		if err != nil {
+			return closed, err
+		}
+		batch := 0
+		for _, id := range ids {
+			ok, err := s.closeStale(ctx, id, before)
+			if err != nil {
+				return closed, fmt.Errorf("table %d: %w", id, err)
+			}
+			if ok {
+				batch++
+			}
+		}
+		closed += batch
+		if len(ids) < PurgeBatch || batch == 0 { // none closed: the next read would list them again
+			return closed, nil
+		}
+	}
+}
+
+// closeStale cancels table id if it is still open and was created at
+// before or earlier, and reports whether it did.
+func (s *tableService) closeStale(ctx context.Context, id int64, before time.Time) (bool, error) {
+	var t Table
+	changed := false
+	tk := s.notes.ticket()
+	err := s.st.InTx(ctx, func(tx Tx) error {
+		var err error
+		if t, err = tx.Tables().Lock(id); err != nil || t.Status != TableOpen || t.Tournament != nil || t.CreatedAt.After(before) {
+			return err
+		}
+		read := t.Version
+		s.cancel(&t, CancelledExpired)
+		changed = true
+		return s.commitTable(tx, &t, read)
+	})
+	if err == nil && changed {
+		s.notes.publish(t, tk)
+	}
+	return changed, err
 }
 
 // Start implements TableService.
@@ -513,6 +636,8 @@ func (s *tableService) Start(ctx context.Context, actor Actor, id int64) (Table,
 			return err
 		}
 		switch {
+		case t.Status == TableCancelled:
+			return errCancelled(*t)
 		case t.Status != TableOpen:
 			return Errorf(EConflict, "the match has already started")
 		case t.FreeSeats > 0:
@@ -552,6 +677,9 @@ func (s *tableService) change(ctx context.Context, actor Actor, id int64, invite
 // sit puts who in seat (nil: the first free seat) of an open table and
 // starts the match when the last seat fills and the table starts by itself.
 func (s *tableService) sit(tx Tx, t *Table, seat *int, who Seat) error {
+	if t.Status == TableCancelled {
+		return errCancelled(*t)
+	}
 	if t.Status != TableOpen {
 		return Errorf(EConflict, "the match has started: no seat is free")
 	}

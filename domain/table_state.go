@@ -175,8 +175,8 @@ func (s *tableService) Record(ctx context.Context, actor Actor, id int64, number
 		if err != nil {
 			return err
 		}
-		if !accessFor(tx, actor).canReadDealRecords(t) {
-			return Errorf(EForbidden, "deal records are for the table's players")
+		if ok, err := accessFor(tx, actor).canReadDealRecords(t); !ok {
+			return orDenied(err, Errorf(EForbidden, "deal records are for the table's players"))
 		}
 		d, err := tx.Tables().Deal(id, number)
 		if ErrorCode(err) == ENotFound {

@@ -88,6 +88,21 @@ type TournamentActed struct {
 	Replayed bool
 }
 
+// ForbiddenPairs is the pairs of entries the referees keep apart, for
+// the tournament's referees and directors only: a pair is kept apart
+// because its players are family, or otherwise close, which a club does
+// not publish (the reasons are in the audit trail, theirs alone too).
+// Errors: EUnauthenticated, EForbidden.
+func (r TournamentRead) ForbiddenPairs(actor Actor) ([][2]int64, error) {
+	switch {
+	case actor.Anonymous():
+		return nil, errLoginRequired
+	case !r.Staff:
+		return nil, Errorf(EForbidden, "the forbidden pairs are for the tournament's referees and directors")
+	}
+	return r.Snapshot.Forbidden, nil
+}
+
 // AuditLimitMax bounds one page of the audit trail.
 const AuditLimitMax = 500
 

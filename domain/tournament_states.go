@@ -355,3 +355,16 @@ func (c *tournamentCell) publish(f *forked) {
 		c.snapSeq, c.tournament = -1, Tournament{}
 	}
 }
+
+// readIn is tournament t's readable state as tx sees it, computed once per
+// version (the seasons' rankings read their tournaments' standings so).
+func (s *tournamentPlayService) readIn(tx Tx, t Tournament) (TournamentRead, error) {
+	t.Options = storedOptions(t.Rules, t.Options) // as Read and Act keep it
+	cell := s.states.cell(t.ID)
+	cell.mu.Lock()
+	defer cell.mu.Unlock()
+	if err := cell.catchUp(tx, t); err != nil {
+		return TournamentRead{}, err
+	}
+	return cell.read(tx, t)
+}

@@ -152,7 +152,10 @@ func TestConsoleAsksBeforeFinishing(t *testing.T) {
 	click(t, desk, "closing round 1", chromedp.ID("round-close"))
 	waitJS(t, desk, "round 1 closed", `document.getElementById('console-msg').textContent === 'The round is closed.'`)
 
-	// Finish after round 1 of 2: quiet, and asked.
+	// Finish after round 1 of 2: quiet, and asked. The console's state
+	// must have heard of the close first (round 2 can be drawn): what it
+	// says of the rounds lost comes from it.
+	waitJS(t, desk, "round 2 to draw", visible("round-draw"))
 	waitJS(t, desk, "the finish button", visible("lc-finish"))
 	if cls := evalString(t, desk, `document.getElementById('lc-finish').className`); cls != "quiet" {
 		t.Errorf("with round 2 still to play, Finish is of class %q, want quiet", cls)
@@ -181,6 +184,11 @@ func TestConsoleAsksBeforeFinishing(t *testing.T) {
 	click(t, desk, "starting round 2", chromedp.ID("round-start"))
 	waitJS(t, desk, "round 2 started", `document.getElementById('console-msg').textContent !== '' && `+visible("round-close"))
 	click(t, desk, "finishing while round 2 is played", chromedp.ID("lc-finish"))
+	said = consoleAsked(t, desk, "Finish the tournament?")
+	if !strings.Contains(said, "Round 2 is still being played: close it first.") {
+		t.Errorf("finishing while round 2 is played, the dialog says %q", said)
+	}
+	click(t, desk, "finishing all the same", chromedp.ID("confirm-ok"))
 	waitJS(t, desk, "the refusal", `document.getElementById('lc-error').textContent !== ''`)
 	if msg := evalString(t, desk, `document.getElementById('console-msg').textContent`); msg != "" {
 		t.Errorf("beside the refusal %q the console still says %q", evalString(t, desk, `document.getElementById('lc-error').textContent`), msg)

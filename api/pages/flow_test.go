@@ -447,7 +447,7 @@ func hallFollows(t *testing.T, hall context.Context, st standings, start time.Ti
 		fmt.Sprintf(`(() => {
 			if (document.body.dataset.version !== %q) return false;
 			const want = %s.slice(Number(document.body.dataset.first));
-			const shown = [...document.querySelectorAll('#hall-table tbody td.name')].map(e => e.textContent);
+			const shown = [...document.querySelectorAll('#hall-table tbody td.name .entry-name')].map(e => e.textContent);
 			return shown.length > 0 && shown.every((n, i) => n === want[i]);
 		})()`, fmt.Sprint(st.Version), jsString(names)))
 	return time.Since(start)

@@ -26,6 +26,7 @@ var pages = template.Must(template.New("printout").Funcs(template.FuncMap{
 		return s
 	},
 	"after": afterRounds,
+	"num":   number,
 	"stamp": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
 	"signed": func(n int) string {
 		if n > 0 {

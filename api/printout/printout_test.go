@@ -164,3 +164,52 @@ func TestRoundsAndSheetsCSVHaveOneRowPerLine(t *testing.T) {
 		t.Errorf("sheet rows: %q", rows)
 	}
 }
+
+// TestEveryPageHasOneMainLandmarkAndOneTopHeading: each page (and the
+// notice of one that cannot be made) is one main landmark under one h1,
+// so a screen reader can jump to it and say what the page is.
+func TestEveryPageHasOneMainLandmarkAndOneTopHeading(t *testing.T) {
+	cards := TableCards{Head: Head{Tournament: "Coppa", Generated: at}, Round: 1, Deals: 3,
+		Tables: []TableCard{{Number: 1, Seats: []Seat{{Position: "NS", Names: []string{"A"}}, {Position: "EW", Names: []string{"B"}}}}}}
+	for name, render := range map[string]func(*bytes.Buffer) error{
+		"standings": func(b *bytes.Buffer) error { return RenderStandings(b, English, sampleStandings()) },
+		"tables":    func(b *bytes.Buffer) error { return RenderTableCards(b, Italian, cards) },
+		"results": func(b *bytes.Buffer) error {
+			return RenderResults(b, English, Results{Head: Head{Tournament: "Coppa"}})
+		},
+		"notice": func(b *bytes.Buffer) error { return RenderNotice(b, Italian, NewNotice(Italian, "not_found")) },
+	} {
+		var b bytes.Buffer
+		if err := render(&b); err != nil {
+			t.Fatal(err)
+		}
+		page := b.String()
+		if strings.Count(page, "<main>") != 1 || strings.Count(page, "</main>") != 1 || strings.Count(page, "<h1") != 1 {
+			t.Errorf("%s: %d <main>, %d </main>, %d <h1>; want one of each", name, strings.Count(page, "<main>"), strings.Count(page, "</main>"), strings.Count(page, "<h1"))
+		}
+		if h1, main := strings.Index(page, "<h1"), strings.Index(page, "<main>"); h1 < main {
+			t.Errorf("%s: the h1 is outside the main landmark", name)
+		}
+	}
+}
+
+// TestStandingsPageNamesPlayersOnceWhenTheEntryHasNoName: an entry without
+// a name of its own is named by its players, so they are not listed again
+// under it; an entry with a name has its players under it.
+func TestStandingsPageNamesPlayersOnceWhenTheEntryHasNoName(t *testing.T) {
+	s := Standings{Head: Head{Tournament: "Coppa", Generated: at}, Rounds: 1, Rows: []StandingRow{
+		{Rank: 1, Number: 1, Name: "Anna Rossi – Bea Bianchi", Players: []string{"Anna Rossi", "Bea Bianchi"}},
+		{Rank: 2, Number: 2, Name: "Le Amiche", Players: []string{"Carla Verdi", "Dora Neri"}},
+	}}
+	var b bytes.Buffer
+	if err := RenderStandings(&b, English, s); err != nil {
+		t.Fatal(err)
+	}
+	text := html.UnescapeString(b.String())
+	if strings.Contains(text, "Anna Rossi, Bea Bianchi") {
+		t.Errorf("the players of an entry named by them are listed twice")
+	}
+	if !strings.Contains(text, "Carla Verdi, Dora Neri") {
+		t.Errorf("the players of a named entry are not listed")
+	}
+}

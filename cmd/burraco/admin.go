@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/base64"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -70,7 +71,7 @@ func runAdminWith(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	defer db.Close()
 	u, err := domain.NewServices(db, domain.Config{}).Auth.ResetPassword(ctx, *email, password)
 	if err != nil {
-		fmt.Fprintln(stderr, "burraco admin:", err)
+		fmt.Fprintln(stderr, "burraco admin:", plainError(err))
 		if domain.ErrorCode(err) == domain.ENotFound {
 			return 1
 		}
@@ -81,4 +82,20 @@ func runAdminWith(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		fmt.Fprintf(stdout, "new password: %s\n", password)
 	}
 	return 0
+}
+
+// plainError is what an operator reads of an error: a domain error's
+// message and its fields' (not its code, nor the driver's error under it,
+// which say "not_found: user not found: record not found"); any other
+// error as it is.
+func plainError(err error) string {
+	var e *domain.Error
+	if !errors.As(err, &e) || e.Code == domain.EInternal {
+		return err.Error()
+	}
+	msg := e.Message
+	for _, f := range e.Fields {
+		msg += "; " + f.Field + ": " + f.Message
+	}
+	return msg
 }

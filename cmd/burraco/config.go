@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/burraco/burraco/api"
 	"github.com/burraco/burraco/domain"
@@ -23,6 +24,78 @@ type config struct {
 	logLevel       string         // LOG_LEVEL
 	trustedProxies []netip.Prefix // BURRACO_TRUSTED_PROXIES
 	limits         userLimits
+	openTableTTL   time.Duration // BURRACO_OPEN_TABLE_TTL
+	auth           authLimits
+}
+
+// openTableTTLFlag registers -open-table-ttl, with its default from the
+// environment; an environment variable that is not a duration is an error.
+func (c *config) openTableTTLFlag(fs *flag.FlagSet) error {
+	def := domain.DefaultOpenTableTTL
+	if v := os.Getenv("BURRACO_OPEN_TABLE_TTL"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return fmt.Errorf("BURRACO_OPEN_TABLE_TTL=%q is not a duration such as 24h or 90m", v)
+		}
+		def = d
+	}
+	fs.DurationVar(&c.openTableTTL, "open-table-ttl", def,
+		"how long a table may stay open (not started) before the server cancels it; negative: never (env BURRACO_OPEN_TABLE_TTL)")
+	return nil
+}
+
+// authLimits are serve's limits of the auth endpoints (issue 27: a hall's
+// phones share one address); 0 takes the default, negative means no
+// limit. See api/login_limits.go.
+type authLimits struct {
+	perMinute       int // BURRACO_AUTH_PER_MINUTE
+	burst           int // BURRACO_AUTH_BURST
+	refreshes       int // BURRACO_REFRESH_PER_MINUTE
+	accountFailures int // BURRACO_LOGIN_FAILURES_PER_ACCOUNT
+	addressFailures int // BURRACO_LOGIN_FAILURES_PER_ADDRESS
+}
+
+// flags registers the auth limits' flags, with defaults from the
+// environment; an environment variable that is not an integer is an error.
+func (l *authLimits) flags(fs *flag.FlagSet) error {
+	return intFlags(fs, []intFlag{
+		{&l.perMinute, "auth-per-minute", "BURRACO_AUTH_PER_MINUTE", api.DefaultAuthPerMinute,
+			"sign-ups and sign-ins (register, login) one client address may make a minute, after -auth-burst at once; negative: no limit"},
+		{&l.burst, "auth-burst", "BURRACO_AUTH_BURST", api.DefaultAuthBurst,
+			"sign-ups and sign-ins one client address may make at once; negative: no limit"},
+		{&l.refreshes, "refresh-per-minute", "BURRACO_REFRESH_PER_MINUTE", api.DefaultRefreshPerMinute,
+			"token refreshes and logouts one client address may make a minute, as many at once; negative: no limit"},
+		{&l.accountFailures, "login-failures-per-account", "BURRACO_LOGIN_FAILURES_PER_ACCOUNT", api.DefaultLoginFailuresPerAccount,
+			"failed logins one account may have at once, then as many an hour; past it logins are refused (429 too_many_failed_logins); negative: no limit"},
+		{&l.addressFailures, "login-failures-per-address", "BURRACO_LOGIN_FAILURES_PER_ADDRESS", api.DefaultLoginFailuresPerAddress,
+			"failed logins one client address may have at once, then as many an hour; negative: no limit"},
+	})
+}
+
+// intFlag is an integer flag with an environment variable; usage says
+// what it is.
+type intFlag struct {
+	p         *int
+	name, env string
+	def       int
+	usage     string
+}
+
+// intFlags registers fs's integer flags, each defaulting to its
+// environment variable when set; one that is not an integer is an error.
+func intFlags(fs *flag.FlagSet, flags []intFlag) error {
+	for _, f := range flags {
+		def := f.def
+		if v := os.Getenv(f.env); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return fmt.Errorf("%s=%q is not an integer", f.env, v)
+			}
+			def = n
+		}
+		fs.IntVar(f.p, f.name, def, fmt.Sprintf("%s (env %s)", f.usage, f.env))
+	}
+	return nil
 }
 
 // userLimits are serve's limits per user on what one account may hold at
@@ -36,6 +109,7 @@ type userLimits struct {
 // flags registers the limits' flags, with defaults from the environment;
 // an environment variable that is not an integer is an error.
 func (l *userLimits) flags(fs *flag.FlagSet) error {
+	var flags []intFlag
 	for _, f := range []struct {
 		p         *int
 		name, env string
@@ -46,17 +120,9 @@ func (l *userLimits) flags(fs *flag.FlagSet) error {
 		{&l.longPolls, "max-long-polls", "BURRACO_MAX_LONG_POLLS", api.DefaultMaxLongPolls, "long polls of table states one user (or anonymous client address) may hold open"},
 		{&l.eventStreams, "max-event-streams", "BURRACO_MAX_EVENT_STREAMS", api.DefaultMaxEventStreams, "table event streams one user (or anonymous client address) may hold open"},
 	} {
-		def := f.def
-		if v := os.Getenv(f.env); v != "" {
-			n, err := strconv.Atoi(v)
-			if err != nil {
-				return fmt.Errorf("%s=%q is not an integer", f.env, v)
-			}
-			def = n
-		}
-		fs.IntVar(f.p, f.name, def, fmt.Sprintf("most %s at once; negative: no limit (env %s)", f.what, f.env))
+		flags = append(flags, intFlag{f.p, f.name, f.env, f.def, fmt.Sprintf("most %s at once; negative: no limit", f.what)})
 	}
-	return nil
+	return intFlags(fs, flags)
 }
 
 // flags registers the common flags on fs, with defaults from the environment.

@@ -7,6 +7,8 @@
 //	burraco conformance DIR  run the rules conformance cases under DIR
 //	burraco replay FILE      replay or check a deal record
 //	burraco admin reset-password -email EMAIL   set a password, end the sessions
+//	burraco backup FILE      a consistent copy of the SQLite database, while serving
+//	burraco restore FILE     put a backup in place, with the servers stopped
 package main
 
 import (
@@ -33,6 +35,8 @@ func commands() map[string]command {
 		"conformance": {"run the rules conformance cases in a directory", runConformance},
 		"replay":      {"replay and check a deal record", runReplay},
 		"admin":       {"operator's account tools: admin reset-password -email EMAIL", runAdmin},
+		"backup":      {"copy the SQLite database into a new file, while the server runs", runBackup},
+		"restore":     {"replace the SQLite database with a backup, the server stopped", runRestore},
 	}
 }
 
@@ -60,7 +64,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 func usage(w io.Writer, cmds map[string]command) {
 	fmt.Fprintln(w, "usage: burraco <command> [flags]\n\ncommands:")
-	for _, name := range []string{"serve", "migrate", "seed-demo", "conformance", "replay", "admin"} {
+	for _, name := range []string{"serve", "migrate", "seed-demo", "conformance", "replay", "admin", "backup", "restore"} {
 		fmt.Fprintf(w, "  %-12s %s\n", name, cmds[name].summary)
 	}
 }

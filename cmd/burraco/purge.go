@@ -53,3 +53,48 @@ func startPurging(ctx context.Context, st domain.Storage, log *slog.Logger) (sto
 		<-done
 	}
 }
+
+// staleSweepEvery is how often serve cancels the tables left open past
+// their TTL: hourly, as the purge, or a quarter of a short TTL (at least a
+// minute), so that none stays more than a quarter of its TTL too long.
+func staleSweepEvery(ttl time.Duration) time.Duration {
+	return max(min(purgeEvery, ttl/4), time.Minute)
+}
+
+// startClosingStaleTables runs the tables' CloseStale at once and then
+// periodically (staleSweepEvery) in a goroutine, until ctx ends; the
+// returned function stops it and waits until it has. A TTL of 0 or less
+// closes nothing: no goroutine is started.
+func startClosingStaleTables(ctx context.Context, tables domain.TableService, ttl time.Duration, log *slog.Logger) (stop func()) {
+	if ttl <= 0 {
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		every := staleSweepEvery(ttl)
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			n, err := tables.CloseStale(ctx, time.Now())
+			switch {
+			case ctx.Err() != nil:
+				return
+			case err != nil:
+				log.Warn("closing the tables left open failed; retrying at the next tick", "err", err, "next_in", every)
+			case n > 0:
+				log.Info("cancelled tables left open past their TTL", "tables", n, "ttl", ttl)
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
+}

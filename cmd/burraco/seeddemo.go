@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/burraco/burraco/domain"
@@ -54,6 +57,8 @@ var demoUsers = []struct {
 func runSeedDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var c config
 	fs := flag.NewFlagSet("seed-demo", flag.ContinueOnError)
+	fs.StringVar(&c.addr, "addr", envOr("BURRACO_ADDR", ":8080"),
+		"serve's listen address, or the server's URL, for the addresses printed to open next (env BURRACO_ADDR)")
 	c.flags(fs)
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
@@ -69,7 +74,8 @@ func runSeedDemo(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return 1
 	}
 	defer db.Close()
-	if err := seedDemo(ctx, domain.NewServices(db, domain.Config{Now: time.Now}), time.Now, stdout, log); err != nil {
+	svc := domain.NewServices(db, domain.Config{Now: time.Now})
+	if err := seedDemo(ctx, svc, time.Now, siteURL(c.addr), stdout, log); err != nil {
 		fmt.Fprintln(stderr, "burraco seed-demo:", err)
 		return 1
 	}
@@ -77,8 +83,9 @@ func runSeedDemo(ctx context.Context, args []string, stdout, stderr io.Writer) i
 }
 
 // seedDemo seeds through the services; now is the clock the demo
-// tournament's start is counted from.
-func seedDemo(ctx context.Context, svc domain.Services, now func() time.Time, stdout io.Writer, log *slog.Logger) error {
+// tournament's start is counted from, site the server's URL that the
+// printed addresses start with.
+func seedDemo(ctx context.Context, svc domain.Services, now func() time.Time, site string, stdout io.Writer, log *slog.Logger) error {
 	existing, err := svc.Clubs.List(ctx, domain.ClubFilter{Query: demoClub, Limit: 1})
 	if err != nil {
 		return err
@@ -116,7 +123,7 @@ func seedDemo(ctx context.Context, svc domain.Services, now func() time.Time, st
 		return err
 	}
 	log.Debug("demo seeded", "club_id", club.ID, "tournament_id", tournament.ID)
-	printDemo(stdout, club, tournament)
+	printDemo(stdout, club, tournament, site)
 	return nil
 }
 
@@ -178,7 +185,25 @@ func seedPlayers(ctx context.Context, players domain.PlayerService, clubID int64
 	return ids, nil
 }
 
-func printDemo(w io.Writer, club domain.Club, t domain.Tournament) {
+// siteURL is the URL a person on this machine opens to reach serve
+// listening on addr (host:port, as -addr): a wildcard or missing host is
+// localhost. An addr that is a URL already (a server behind a proxy) is
+// kept.
+func siteURL(addr string) string {
+	if strings.HasPrefix(addr, "http://") || strings.HasPrefix(addr, "https://") {
+		return strings.TrimRight(addr, "/")
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "http://localhost:8080"
+	}
+	if ip, err := netip.ParseAddr(host); host == "" || (err == nil && ip.IsUnspecified()) {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}
+
+func printDemo(w io.Writer, club domain.Club, t domain.Tournament, site string) {
 	fmt.Fprintf(w, "Seeded the demo club %q (id %d) with these accounts, all with password %q:\n", club.Name, club.ID, demoPassword)
 	for _, d := range demoUsers {
 		fmt.Fprintf(w, "  %-8s %-28s %s\n", d.role, d.email, d.name)
@@ -186,4 +211,8 @@ func printDemo(w io.Writer, club domain.Club, t domain.Tournament) {
 	fmt.Fprintln(w, "and a player profile for each, plus two guest players without a login.")
 	fmt.Fprintf(w, "Created the tournament %q (id %d, /api/v1/tournaments/%d), registration open with two pairs entered: %s, %d players per table, %s, %s of %d rounds of %d deals, starting %s; its referee is Rita Referee.\n",
 		t.Name, t.ID, t.ID, t.Rules, t.PlayersPerTable, t.Kind, t.Movement, t.Rounds, t.DealsPerRound, t.StartsAt.Format(time.RFC3339))
+	fmt.Fprintf(w, "Open next (with `burraco serve` running):\n")
+	fmt.Fprintf(w, "  director's console  %s/app/console?t=%d  (sign in as %s)\n", site, t.ID, demoUsers[1].email)
+	fmt.Fprintf(w, "  hall display        %s/app/hall/%d  (no sign-in)\n", site, t.ID)
+	fmt.Fprintf(w, "  score pad           %s/app/pad\n", site)
 }

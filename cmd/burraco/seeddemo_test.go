@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -26,15 +28,28 @@ func TestSeedDemoTournament(t *testing.T) {
 		clock := func() time.Time { return now }
 		svc := domain.NewServices(db, domain.Config{Now: clock, PasswordParams: domain.TestPasswordParams})
 		log := slog.New(slog.NewTextHandler(io.Discard, nil))
+		var first bytes.Buffer
 		for run := range 2 {
 			var out bytes.Buffer
-			if err := seedDemo(ctx, svc, clock, &out, log); err != nil {
+			if err := seedDemo(ctx, svc, clock, "http://localhost:8080", &out, log); err != nil {
 				t.Fatalf("run %d: %v", run+1, err)
+			}
+			if run == 0 {
+				first = out
 			}
 		}
 		public, err := svc.Tournaments.List(ctx, domain.Actor{}, domain.TournamentFilter{})
 		if err != nil || public.Total != 1 {
 			t.Fatalf("public tournaments: %+v, %v; want the demo one", public, err)
+		}
+		id := public.Items[0].ID
+		for _, want := range []string{
+			fmt.Sprintf("http://localhost:8080/app/console?t=%d ", id),
+			fmt.Sprintf("http://localhost:8080/app/hall/%d ", id),
+		} {
+			if !strings.Contains(first.String(), want) {
+				t.Errorf("seed-demo does not print %q to open next:\n%s", want, first.String())
+			}
 		}
 		read, err := svc.Play.Read(ctx, domain.Actor{}, public.Items[0].ID)
 		if err != nil || len(read.Snapshot.Entries) != 2 || read.Players[read.Snapshot.Entries[1].Players[1]] != "Guido Ospite" {
@@ -66,4 +81,24 @@ func TestSeedDemoTournament(t *testing.T) {
 			t.Errorf("demo referees: %+v, %v; want Rita Referee", refs, err)
 		}
 	})
+}
+
+// TestSiteURLIsWhatAPersonHereOpens: seed-demo's printed addresses start
+// with the URL of serve's -addr as a browser on the same machine reaches
+// it.
+func TestSiteURLIsWhatAPersonHereOpens(t *testing.T) {
+	for _, c := range []struct{ addr, want string }{
+		{":8080", "http://localhost:8080"},
+		{"0.0.0.0:9000", "http://localhost:9000"},
+		{"[::]:9000", "http://localhost:9000"},
+		{"127.0.0.1:8081", "http://127.0.0.1:8081"},
+		{"[::1]:8081", "http://[::1]:8081"},
+		{"club.example.org:80", "http://club.example.org:80"},
+		{"https://burraco.example.org/", "https://burraco.example.org"},
+		{"not an address", "http://localhost:8080"},
+	} {
+		if got := siteURL(c.addr); got != c.want {
+			t.Errorf("siteURL(%q) = %q, want %q", c.addr, got, c.want)
+		}
+	}
 }

@@ -33,7 +33,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	proxies := fs.String("trusted-proxies", os.Getenv("BURRACO_TRUSTED_PROXIES"),
 		"comma-separated CIDRs of the reverse proxies whose X-Forwarded-For and Forwarded headers give the client address (env BURRACO_TRUSTED_PROXIES); default none")
 	c.flags(fs)
-	if err := c.limits.flags(fs); err != nil {
+	if err := errors.Join(c.limits.flags(fs), c.auth.flags(fs)); err != nil {
+		fmt.Fprintln(stderr, "burraco serve:", err)
+		return 2
+	}
+	if err := c.openTableTTLFlag(fs); err != nil {
 		fmt.Fprintln(stderr, "burraco serve:", err)
 		return 2
 	}
@@ -73,24 +77,31 @@ func serve(ctx context.Context, c config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	svc := domain.NewServices(db, domain.Config{MaxOpenTables: c.limits.openTables})
+	svc := domain.NewServices(db, domain.Config{MaxOpenTables: c.limits.openTables, OpenTableTTL: c.openTableTTL})
 	if err := bootstrapAdmin(ctx, svc.Auth, log); err != nil {
 		return err
 	}
 	stopPurging := startPurging(ctx, db, log)
 	defer stopPurging() // before db.Close, deferred above
+	stopClosing := startClosingStaleTables(ctx, svc.Tables, c.openTableTTL, log)
+	defer stopClosing()
 	if len(c.trustedProxies) > 0 {
 		log.Info("client addresses are read from X-Forwarded-For and Forwarded on connections from trusted proxies",
 			"trusted_proxies", c.trustedProxies)
 	}
 	handler := api.NewServer(api.Config{
-		JWTSecret:       secret,
-		CORSOrigins:     splitList(os.Getenv("BURRACO_CORS_ORIGINS")),
-		TrustedProxies:  c.trustedProxies,
-		OpenAPI:         burraco.OpenAPI,
-		Shutdown:        ctx, // long polls of table states end at once on shutdown
-		MaxLongPolls:    c.limits.longPolls,
-		MaxEventStreams: c.limits.eventStreams,
+		JWTSecret:               secret,
+		CORSOrigins:             splitList(os.Getenv("BURRACO_CORS_ORIGINS")),
+		TrustedProxies:          c.trustedProxies,
+		OpenAPI:                 burraco.OpenAPI,
+		Shutdown:                ctx, // long polls of table states end at once on shutdown
+		MaxLongPolls:            c.limits.longPolls,
+		MaxEventStreams:         c.limits.eventStreams,
+		AuthPerMinute:           c.auth.perMinute,
+		AuthBurst:               c.auth.burst,
+		RefreshPerMinute:        c.auth.refreshes,
+		LoginFailuresPerAccount: c.auth.accountFailures,
+		LoginFailuresPerAddress: c.auth.addressFailures,
 	}, svc, db, log)
 	go tickTables(ctx, svc.Tables, log)
 	go func() { // other processes' table changes wake this one's long polls (PostgreSQL)

@@ -247,10 +247,13 @@ func (l *lockedLog) String() string {
 	return strings.Join(l.lines, "\n")
 }
 
-// TestServeRefusesBadLimits: a per-user limit from the environment that is
-// not an integer stops serve with exit 2, naming the variable.
+// TestServeRefusesBadLimits: a per-user or auth limit from the environment
+// that is not an integer, or an open-table TTL that is not a duration, stops
+// serve with exit 2, naming the variable.
 func TestServeRefusesBadLimits(t *testing.T) {
-	for _, env := range []string{"BURRACO_MAX_OPEN_TABLES", "BURRACO_MAX_LONG_POLLS", "BURRACO_MAX_EVENT_STREAMS"} {
+	for _, env := range []string{"BURRACO_MAX_OPEN_TABLES", "BURRACO_MAX_LONG_POLLS", "BURRACO_MAX_EVENT_STREAMS",
+		"BURRACO_OPEN_TABLE_TTL", "BURRACO_AUTH_PER_MINUTE", "BURRACO_AUTH_BURST", "BURRACO_REFRESH_PER_MINUTE",
+		"BURRACO_LOGIN_FAILURES_PER_ACCOUNT", "BURRACO_LOGIN_FAILURES_PER_ADDRESS"} {
 		t.Run(env, func(t *testing.T) {
 			t.Setenv(env, "many")
 			var out, errOut bytes.Buffer
@@ -258,5 +261,50 @@ func TestServeRefusesBadLimits(t *testing.T) {
 				t.Errorf("exit %d, stderr %q", code, errOut.String())
 			}
 		})
+	}
+}
+
+// staleTables is a TableService whose CloseStale reports each call; the
+// rest is not called.
+type staleTables struct {
+	domain.TableService
+	calls chan time.Time
+}
+
+func (s staleTables) CloseStale(_ context.Context, now time.Time) (int, error) {
+	s.calls <- now
+	return 2, nil
+}
+
+// TestClosingStaleTablesRunsAtStartAndStopsWithServe: serve's sweep of the
+// tables left open runs at once, logs what it cancelled, and stops when
+// asked; with no TTL it never runs. Its interval is the purge's, or a
+// quarter of a shorter TTL, never under a minute.
+func TestClosingStaleTablesRunsAtStartAndStopsWithServe(t *testing.T) {
+	var logs syncBuffer
+	log := slog.New(slog.NewTextHandler(&logs, nil))
+	tables := staleTables{calls: make(chan time.Time, 10)}
+	stop := startClosingStaleTables(t.Context(), tables, time.Hour, log)
+	select {
+	case <-tables.calls:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no sweep at start")
+	}
+	stop()
+	if s := logs.String(); !strings.Contains(s, "tables=2") {
+		t.Errorf("the log lacks the sweep:\n%s", s)
+	}
+	startClosingStaleTables(t.Context(), tables, -1, log)()
+	select {
+	case <-tables.calls:
+		t.Fatal("a sweep ran with no TTL")
+	case <-time.After(50 * time.Millisecond):
+	}
+	for _, c := range []struct{ ttl, every time.Duration }{
+		{24 * time.Hour, time.Hour}, {4 * time.Hour, time.Hour}, {time.Hour, 15 * time.Minute}, {time.Minute, time.Minute},
+	} {
+		if got := staleSweepEvery(c.ttl); got != c.every {
+			t.Errorf("TTL %v: every %v, want %v", c.ttl, got, c.every)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/tourney"
 )
 
 // The constraints every request shares, written here once rather than on
@@ -104,7 +105,8 @@ func deprecatedProperties(doc *openapi3.T) {
 }
 
 // shapes writes the constraints of particular requests that their Go
-// types cannot carry into swag: a forbidden pair is two entry ids; a
+// types cannot carry into swag: a forbidden pair is two entry ids, and a
+// request holds at most tourney.MaxForbiddenPairs of them; a
 // member is added by exactly one of user_id and email (oneOf, as
 // MemberAddRequest.validate checks); ids given in a body are positive.
 func shapes(doc *openapi3.T) error {
@@ -122,6 +124,8 @@ func shapes(doc *openapi3.T) error {
 	pairs.Items.Value.MinItems = 2
 	two := uint64(2)
 	pairs.Items.Value.MaxItems = &two
+	most := uint64(tourney.MaxForbiddenPairs)
+	pairs.MaxItems = &most
 	one := 1.0
 	for _, p := range []string{"MemberAddRequest.user_id", "PlayerCreateRequest.user_id", "PlayerCreateRequest.club_id", "PlayerUpdateRequest.club_id"} {
 		schema, name, _ := strings.Cut(p, ".")

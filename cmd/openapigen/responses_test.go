@@ -22,6 +22,8 @@ func TestCommonResponses(t *testing.T) {
 				r := op.Responses.Value(status)
 				if r == nil || r.Value == nil || r.Value.Content.Get("application/problem+json") == nil {
 					t.Errorf("%s %s: no %s problem", method, path, status)
+				} else if status == "413" && strings.HasPrefix(*r.Value.Description, "request_too_large: ") {
+					// a route with a bound of its own says it (PUT …/forbidden)
 				} else if want != "" && *r.Value.Description != want {
 					t.Errorf("%s %s %s: %q, want %q", method, path, status, *r.Value.Description, want)
 				}

@@ -81,6 +81,10 @@ var textFields = map[string]text{
 	"TournamentWithdrawRequest.reason":    {note: "Optional; not checked."},
 	"TournamentForbiddenRequest.reason":   {note: "Optional; not checked."},
 	"TournamentRulingRequest.reason":      {note: "Optional; not checked."},
+	"SeasonCreateRequest.name":            name,
+	"SeasonUpdateRequest.name":            name,
+	"SeasonExclusionRequest.reason": {min: 1, max: tourney.MaxReasonLength, pattern: requiredTextPattern,
+		note: "Trimmed; not only white space; no control characters."},
 }
 
 // textConstraints writes textFields into the request schemas.

@@ -89,6 +89,7 @@ type DB struct {
 	url         string // PostgreSQL: for the tables' listener's own connection
 	tables      *tableCache
 	marks       *writeMarks // what the write transactions wrote (write_marks.go)
+	release     func()      // SQLite file: drops the hold a restore waits for (backup.go)
 }
 
 var _ domain.Storage = (*DB)(nil)
@@ -103,6 +104,10 @@ var _ domain.Storage = (*DB)(nil)
 // exclusive access: when several processes open a new file at once, SQLite
 // may answer "database is locked" at once instead of waiting on
 // busy_timeout, so a busy answer while opening is retried for a few seconds.
+//
+// A SQLite file is held (HoldSQLite) from Open to Close, so that a restore
+// refuses to replace it meanwhile; while a restore runs, Open fails with
+// ErrRestoring.
 func Open(ctx context.Context, databaseURL string) (*DB, error) {
 	deadline := time.Now().Add(5 * time.Second)
 	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 200*time.Millisecond) {
@@ -189,19 +194,25 @@ func openSQLite(ctx context.Context, location string) (*DB, string, error) {
 				return nil, "", fmt.Errorf("store: create database directory: %w", err)
 			}
 		}
-		if err := createPrivate(path); err != nil {
-			return nil, "", err
-		}
 	}
-	db := &DB{dialect: SQLite, batched: true, busyTimeout: busyTimeout(params), tables: newTableCache(),
-		marks: newWriteMarks(true)}
+	release := func() {}
 	driver := sqlite.DriverName
 	if !memory {
+		if release, err = HoldSQLite(path); err != nil {
+			return nil, "", err
+		}
+		if err := createPrivate(path); err != nil {
+			release()
+			return nil, "", err
+		}
 		registerWriterDriver()
 		driver = sqliteWriterDriver
 	}
+	db := &DB{dialect: SQLite, batched: true, busyTimeout: busyTimeout(params), tables: newTableCache(),
+		marks: newWriteMarks(true), release: release}
 	db.gorm, db.sql, err = db.openSQLitePool(driver, path+"?"+params.Encode())
 	if err != nil {
+		db.release()
 		return nil, SQLite, err
 	}
 	// The writer connects first, so that the file is in WAL mode before a
@@ -308,6 +319,10 @@ func (db *DB) Close() error {
 	err = errors.Join(err, db.sql.Close())
 	if db.readSQL != nil && db.readSQL != db.sql {
 		err = errors.Join(err, db.readSQL.Close())
+	}
+	if db.release != nil { // after the last connection has closed
+		db.release()
+		db.release = nil
 	}
 	return err
 }

@@ -19,8 +19,8 @@ import (
 // evening (docs/performance.md).
 func (r tableRepo) List(f domain.TableFilter, userID int64) ([]domain.Table, int, error) {
 	q := pagedQuery{from: "tables", order: "id DESC", cols: "id, version"}
-	mine := func() string {
-		return "(creator_id = " + q.args.add(userID) +
+	mine := func() string { // a tournament's table is not its creator's (the round's starter)
+		return "(creator_id = " + q.args.add(userID) + " AND tournament_id IS NULL" +
 			" OR EXISTS (SELECT 1 FROM table_seats AS s WHERE s.table_id = tables.id AND s.user_id = " + q.args.add(userID) + "))"
 	}
 	var conds []string
@@ -39,8 +39,16 @@ func (r tableRepo) List(f domain.TableFilter, userID int64) ([]domain.Table, int
 	if f.ClubID != nil {
 		conds = append(conds, "club_id = "+q.args.add(*f.ClubID))
 	}
-	if f.Status != "" {
-		conds = append(conds, "status = "+q.args.add(string(f.Status)))
+	// A cancelled table is stored finished with why in cancelled
+	// (tableRow.Cancelled), and leaves the lobby: it is listed only to
+	// whoever asks for the cancelled ones.
+	switch f.Status {
+	case "":
+		conds = append(conds, "cancelled = "+q.args.add(""))
+	case domain.TableCancelled:
+		conds = append(conds, "status = "+q.args.add(string(domain.TableFinished))+" AND cancelled <> "+q.args.add(""))
+	default:
+		conds = append(conds, "status = "+q.args.add(string(f.Status))+" AND cancelled = "+q.args.add(""))
 	}
 	q.where = strings.Join(conds, " AND ")
 	page := make([]tableRow, 0, f.Limit)

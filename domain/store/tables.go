@@ -50,6 +50,11 @@ type tableRow struct {
 	UpdatedAt          time.Time `gorm:"autoUpdateTime:false"`
 	StartedAt          *time.Time
 	FinishedAt         *time.Time
+	// Cancelled is why a cancelled table was: such a table is stored with
+	// status finished (the columns' CHECK, which SQLite cannot widen
+	// without rebuilding the tables three others reference, knows no
+	// cancelled) and read back as cancelled (migration 0015).
+	Cancelled string
 	// clock is ClockUsed decoded, set on the rows the table cache holds:
 	// the lobby converts twenty of them on every read.
 	clock           []int64
@@ -81,6 +86,9 @@ func tableRowOf(t domain.Table) tableRow {
 	if tt := t.Tournament; tt != nil {
 		row.TournamentID, row.TournamentRound, row.TournamentTable = &tt.ID, tt.Round, tt.Table
 	}
+	if t.Status == domain.TableCancelled {
+		row.Status, row.Cancelled = string(domain.TableFinished), string(t.Cancelled)
+	}
 	return row
 }
 
@@ -103,6 +111,9 @@ func (r tableRow) domain() domain.Table {
 	}
 	if r.TournamentID != nil {
 		t.Tournament = &domain.TableTournament{ID: *r.TournamentID, Round: r.TournamentRound, Table: r.TournamentTable}
+	}
+	if r.Cancelled != "" {
+		t.Status, t.Cancelled = domain.TableCancelled, domain.CancelCause(r.Cancelled)
 	}
 	return t
 }
@@ -206,8 +217,18 @@ func (r tableRepo) CountOpenOfCreator(userID int64) (int, error) {
 		}
 	}
 	var n int64
-	err := r.t.db.Model(&tableRow{}).Where("creator_id = ? AND status <> ?", userID, string(domain.TableFinished)).Count(&n).Error
+	// A cancelled table is stored finished (tableRow.Cancelled); a
+	// tournament's is the tournament's, not the round's starter's.
+	err := r.t.db.Model(&tableRow{}).Where("creator_id = ? AND status <> ? AND tournament_id IS NULL", userID,
+		string(domain.TableFinished)).Count(&n).Error
 	return int(n), translate(err, "table")
+}
+
+func (r tableRepo) StaleOpen(before time.Time, limit int) ([]int64, error) {
+	var ids []int64
+	err := r.t.db.Model(&tableRow{}).Where("status = ? AND tournament_id IS NULL AND created_at <= ?",
+		string(domain.TableOpen), utc(before)).Order("created_at, id").Limit(limit).Pluck("id", &ids).Error
+	return ids, translate(err, "table")
 }
 
 func (r tableRepo) Create(t *domain.Table) error {
@@ -357,7 +378,7 @@ func tableRowColumns(t *tx, prefix string) string {
 	cols = append(cols, t.stampCol(prefix+"turn_started_at"), prefix+"clock_used", t.stampCol(prefix+"created_at"),
 		t.stampCol(prefix+"updated_at"), t.stampCol(prefix+"started_at"), t.stampCol(prefix+"finished_at"),
 		prefix+"absent_policy", t.stampCol(prefix+"deadline"), prefix+"deadline_passed",
-		prefix+"tournament_id", prefix+"tournament_round", prefix+"tournament_table")
+		prefix+"tournament_id", prefix+"tournament_round", prefix+"tournament_table", prefix+"cancelled")
 	return strings.Join(cols, ", ")
 }
 
@@ -369,7 +390,7 @@ func (r *tableRow) scanTargets() []any {
 		&r.DealNumber, &r.Winner, &r.Draw, &r.LostOnTime, &r.Result, &r.AbandonedBy,
 		optStamp{&r.TurnStartedAt}, &r.ClockUsed, timestamp{&r.CreatedAt}, timestamp{&r.UpdatedAt},
 		optStamp{&r.StartedAt}, optStamp{&r.FinishedAt}, &r.AbsentPolicy, optStamp{&r.Deadline}, &r.DeadlinePassed,
-		&r.TournamentID, &r.TournamentRound, &r.TournamentTable}
+		&r.TournamentID, &r.TournamentRound, &r.TournamentTable, &r.Cancelled}
 }
 
 // seats runs q, which reads a table's version and its seats (none: the
@@ -567,6 +588,7 @@ func tableColumns(row tableRow) []tableColumn {
 		{"updated_at", row.UpdatedAt, func(o tableRow) bool { return o.UpdatedAt.Equal(row.UpdatedAt) }},
 		{"started_at", row.StartedAt, func(o tableRow) bool { return sameTime(o.StartedAt, row.StartedAt) }},
 		{"finished_at", row.FinishedAt, func(o tableRow) bool { return sameTime(o.FinishedAt, row.FinishedAt) }},
+		{"cancelled", row.Cancelled, func(o tableRow) bool { return o.Cancelled == row.Cancelled }},
 	}
 }
 

@@ -60,6 +60,7 @@ func (t *tx) TournamentEvents() domain.TournamentEventRepo {
 }
 func (t *tx) Settings() domain.SettingRepo { return settingRepo{t} }
 func (t *tx) Tables() domain.TableRepo     { return tableRepo{t} }
+func (t *tx) Seasons() domain.SeasonRepo   { return seasonRepo{t} }
 func (t *tx) Idempotency() domain.IdempotencyRepo {
 	return idempotencyRepo{t}
 }

@@ -3,25 +3,27 @@ package store
 import (
 	"time"
 
+	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 
 	"github.com/burraco/burraco/domain"
 )
 
 type userRow struct {
-	ID           int64 `gorm:"primaryKey"`
-	Email        string
-	Name         string
-	PasswordHash string
-	SiteAdmin    bool
-	CreatedAt    time.Time `gorm:"autoCreateTime:false"`
-	UpdatedAt    time.Time `gorm:"autoUpdateTime:false"`
+	ID             int64 `gorm:"primaryKey"`
+	Email          string
+	Name           string
+	PasswordHash   string
+	SiteAdmin      bool
+	SessionVersion int64
+	CreatedAt      time.Time `gorm:"autoCreateTime:false"`
+	UpdatedAt      time.Time `gorm:"autoUpdateTime:false"`
 }
 
 func (userRow) TableName() string { return "users" }
 
 func (r userRow) domain() domain.User {
-	return domain.User{ID: r.ID, Email: r.Email, Name: r.Name, SiteAdmin: r.SiteAdmin,
+	return domain.User{ID: r.ID, Email: r.Email, Name: r.Name, SiteAdmin: r.SiteAdmin, SessionVersion: r.SessionVersion,
 		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
 }
 
@@ -41,8 +43,8 @@ func (r userRepo) Create(u *domain.User, passwordHash string) error {
 // authentication.
 func (r userRepo) Get(id int64) (domain.User, error) {
 	var row userRow
-	err := r.t.queryRow(false, "SELECT id, email, name, site_admin, "+stamps[r.t.dialect]+" FROM users WHERE id = $1",
-		[]any{id}, &row.ID, &row.Email, &row.Name, &row.SiteAdmin, timestamp{&row.CreatedAt}, timestamp{&row.UpdatedAt})
+	err := r.t.queryRow(false, "SELECT id, email, name, site_admin, session_version, "+stamps[r.t.dialect]+" FROM users WHERE id = $1",
+		[]any{id}, &row.ID, &row.Email, &row.Name, &row.SiteAdmin, &row.SessionVersion, timestamp{&row.CreatedAt}, timestamp{&row.UpdatedAt})
 	if err != nil {
 		return domain.User{}, translate(err, "user")
 	}
@@ -84,8 +86,24 @@ func (r userRepo) SetSiteAdmin(id int64, admin bool, at time.Time) error {
 	return nil
 }
 
+func (r userRepo) LockSessionVersion(id int64) (int64, error) {
+	q := r.t.db.Model(&userRow{}).Where("id = ?", id)
+	if r.t.dialect == Postgres {
+		q = q.Clauses(clause.Locking{Strength: clause.LockingStrengthShare})
+	}
+	var v []int64
+	if err := q.Pluck("session_version", &v).Error; err != nil {
+		return 0, translate(err, "user")
+	}
+	if len(v) == 0 {
+		return 0, notFound("user")
+	}
+	return v[0], nil
+}
+
 func (r userRepo) SetPassword(id int64, passwordHash string, at time.Time) error {
-	res := r.t.db.Model(&userRow{ID: id}).Updates(map[string]any{"password_hash": passwordHash, "updated_at": utc(at)})
+	res := r.t.db.Model(&userRow{ID: id}).Updates(map[string]any{"password_hash": passwordHash, "updated_at": utc(at),
+		"session_version": gorm.Expr("session_version + 1")})
 	if res.Error != nil {
 		return translate(res.Error, "user")
 	}

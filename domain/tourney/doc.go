@@ -143,7 +143,7 @@
 //	forbidden              forbidden  a director's command by someone else
 //	referee_only           forbidden  a staff command by a player
 //	not_at_table           forbidden  a player scoring a table they do not sit at
-//	own_side               forbidden  a player confirming their own side's entry
+//	own_side               forbidden  a player confirming their own side's entry; a referee correcting, ruling or penalising a match he plays
 //	not_your_entry         forbidden  a player entering, checking in or withdrawing an entry not theirs
 //	entry_not_found        not_found  no such entry
 //	round_not_found        not_found  no such round

@@ -315,17 +315,112 @@ func (s *State) withdraw(e *Entry) {
 	}
 }
 
+// MaxForbiddenPairs bounds the pairs kept apart, in a command and in the
+// list: a club keeps a few families apart, and every draw checks each
+// pair. Within it, the list holds at most n(n-1)/2 pairs of n entries,
+// as it holds each pair once and only pairs of entries.
+const MaxForbiddenPairs = 500
+
+// decide checks the pairs as given (the problems name their places in the
+// command), then records what changes: a pair {a,b} is {b,a}, and a pair
+// given twice is given once.
 func (c SetForbidden) decide(s *State, who Actor, _ pairing.Rand) (payload, string, error) {
 	if err := needStaff(who, "setting forbidden pairs"); err != nil {
 		return nil, "", err
 	}
-	return &ForbiddenSet{Pairs: append([][2]int64{}, c.Pairs...)}, trimmed(c.Reason), nil
+	if len(c.Pairs) > MaxForbiddenPairs {
+		return nil, "", problems{{Field: "pairs", Code: PBadCount,
+			Message: fmt.Sprintf("at most %d pairs", MaxForbiddenPairs)}}.err(CodeInvalidCommand, "too many forbidden pairs")
+	}
+	var ps problems
+	for i, pr := range c.Pairs {
+		for j, id := range pr {
+			if _, err := s.entry(id); err != nil {
+				ps.add(fmt.Sprintf("pairs[%d][%d]", i, j), PUnknown, "%d is not an entry", id)
+			}
+		}
+		if pr[0] == pr[1] {
+			ps.add(fmt.Sprintf("pairs[%d]", i), PDuplicate, "an entry cannot be kept apart from itself")
+		}
+	}
+	if err := ps.err(CodeInvalidCommand, "the forbidden pairs are not valid"); err != nil {
+		return nil, "", err
+	}
+	return forbiddenChange(s.forbidden, normalPairs(c.Pairs)), trimmed(c.Reason), nil
+}
+
+// normalPairs is the set of pairs given: each as {low, high}, once, in
+// the order first given.
+func normalPairs(pairs [][2]int64) [][2]int64 {
+	out := make([][2]int64, 0, len(pairs))
+	seen := make(map[[2]int64]bool, len(pairs))
+	for _, p := range pairs {
+		p = normalPair(p)
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func normalPair(p [2]int64) [2]int64 {
+	if p[0] > p[1] {
+		p[0], p[1] = p[1], p[0]
+	}
+	return p
+}
+
+// forbiddenChange is the event from the list old to the list next: the
+// pairs added and removed, so that the audit trail says what changed
+// rather than repeating the list.
+func forbiddenChange(old, next [][2]int64) *ForbiddenSet {
+	p := &ForbiddenSet{Added: [][2]int64{}, Removed: [][2]int64{}}
+	for _, q := range next {
+		if !slices.Contains(old, q) {
+			p.Added = append(p.Added, q)
+		}
+	}
+	for _, q := range old {
+		if !slices.Contains(next, q) {
+			p.Removed = append(p.Removed, q)
+		}
+	}
+	return p
 }
 
 func (p *ForbiddenSet) check(s *State) error {
 	if err := s.needStatus("setting forbidden pairs", StatusDraft, StatusRegistrationOpen, StatusRegistrationClosed, StatusRunning); err != nil {
 		return err
 	}
+	if p.Pairs != nil {
+		return p.checkList(s)
+	}
+	var ps problems
+	for i, pr := range p.Added {
+		for j, id := range pr {
+			if _, err := s.entry(id); err != nil {
+				ps.add(fmt.Sprintf("added[%d][%d]", i, j), PUnknown, "%d is not an entry", id)
+			}
+		}
+		if pr[0] >= pr[1] || slices.Contains(s.forbidden, pr) || slices.Contains(p.Added[:i], pr) {
+			ps.add(fmt.Sprintf("added[%d]", i), PDuplicate, "not a new pair, low id first")
+		}
+	}
+	for i, pr := range p.Removed {
+		if !slices.Contains(s.forbidden, pr) || slices.Contains(p.Removed[:i], pr) {
+			ps.add(fmt.Sprintf("removed[%d]", i), PUnknown, "not a pair of the list")
+		}
+	}
+	if len(s.forbidden)+len(p.Added)-len(p.Removed) > MaxForbiddenPairs {
+		ps.add("added", PBadCount, "the list would hold more than %d pairs", MaxForbiddenPairs)
+	}
+	return ps.err(CodeInvalidCommand, "the forbidden pairs are not valid")
+}
+
+// checkList checks an event of the first form, which gave the whole list
+// (possibly with repeats, which apply drops).
+func (p *ForbiddenSet) checkList(s *State) error {
 	var ps problems
 	for i, pr := range p.Pairs {
 		for j, id := range pr {
@@ -340,4 +435,16 @@ func (p *ForbiddenSet) check(s *State) error {
 	return ps.err(CodeInvalidCommand, "the forbidden pairs are not valid")
 }
 
-func (p *ForbiddenSet) apply(s *State, _ Event) { s.forbidden = append([][2]int64(nil), p.Pairs...) }
+func (p *ForbiddenSet) apply(s *State, _ Event) {
+	if p.Pairs != nil {
+		s.forbidden = normalPairs(p.Pairs)
+		return
+	}
+	next := make([][2]int64, 0, len(s.forbidden)+len(p.Added))
+	for _, q := range s.forbidden {
+		if !slices.Contains(p.Removed, q) {
+			next = append(next, q)
+		}
+	}
+	s.forbidden = append(next, p.Added...)
+}

@@ -170,9 +170,15 @@ type (
 	ResultsPublished struct{}
 	// Cancelled: → cancelled (the reason is the event's).
 	Cancelled struct{}
-	// ForbiddenSet is the referee's new list of pairs kept apart.
+	// ForbiddenSet changes the referee's list of pairs kept apart: the
+	// pairs Added ({low, high} entry ids, new to the list) and Removed.
+	// Events written before 2026-11-28 gave the whole new list as Pairs
+	// instead (possibly with a pair twice, or both ways round), which
+	// replaces the list; new events never set it.
 	ForbiddenSet struct {
-		Pairs [][2]int64 `json:"pairs"`
+		Pairs   [][2]int64 `json:"pairs,omitempty"`
+		Added   [][2]int64 `json:"added"`
+		Removed [][2]int64 `json:"removed"`
 	}
 )
 

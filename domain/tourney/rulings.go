@@ -169,6 +169,9 @@ func (c Penalty) decide(s *State, who Actor, _ pairing.Rand) (payload, string, e
 	if err := needReason(c.Reason); err != nil {
 		return nil, "", err
 	}
+	if err := s.notOpponent(c.Entry, c.Round, who, "a penalty"); err != nil {
+		return nil, "", err
+	}
 	return &PenaltyGiven{Round: c.Round, Entry: c.Entry, VP: c.VP, MP: c.MP}, trimmed(c.Reason), nil
 }
 

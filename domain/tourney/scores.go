@@ -88,6 +88,34 @@ func (s *State) notSeated(t *table, who Actor, what string) error {
 	return nil
 }
 
+// notOpponent refuses (own_side) a referee who plays in the tournament a
+// penalty to an entry he sits with at a table of the round (of any round
+// when round is 0), or to his own entry: he would decide a result of his
+// own match, as a correction or a ruling would (issue 27).
+func (s *State) notOpponent(entry int64, round int, who Actor, what string) error {
+	if e, err := s.entry(entry); err == nil {
+		for _, p := range who.Players {
+			if slices.Contains(e.Players, p) {
+				return forbidden(CodeOwnSide, "%s: entry %d is yours; another referee or a director does it", what, entry)
+			}
+		}
+	}
+	for i, r := range s.rounds {
+		if round != 0 && i+1 != round {
+			continue
+		}
+		for _, t := range r.tables {
+			if !t.seated(entry) {
+				continue
+			}
+			if err := s.notSeated(t, who, what); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 func staleSheet(t *table, saw int64) error {
 	return conflict(CodeStaleSheet, "table %d's sheet is at version %d, not %d: read it again", t.Number, t.version, saw)
 }

@@ -33,8 +33,13 @@ type bucket struct {
 // New returns a limiter of perMinute requests a minute after a burst of
 // burst, keeping at most maxKeys buckets, on the clock now.
 func New(perMinute, burst, maxKeys int, now func() time.Time) *Limiter {
+	return NewEvery(perMinute, time.Minute, burst, maxKeys, now)
+}
+
+// NewEvery is New with n requests every period rather than a minute.
+func NewEvery(n int, period time.Duration, burst, maxKeys int, now func() time.Time) *Limiter {
 	return &Limiter{
-		rate:    float64(perMinute) / 60,
+		rate:    float64(n) / period.Seconds(),
 		burst:   float64(burst),
 		maxKeys: maxKeys,
 		now:     now,
@@ -61,6 +66,21 @@ func (l *Limiter) Allow(key string) (bool, time.Duration) {
 	}
 	wait := time.Duration((1 - b.tokens) / l.rate * float64(time.Second))
 	return false, wait
+}
+
+// Return gives back a token Allow took, for a request that turned out not
+// to count (a limit of failures takes a token before the attempt, so that
+// attempts at once cannot pass it, and returns it when the attempt
+// succeeds). The bucket never holds more than the burst.
+func (l *Limiter) Return(key string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b, ok := l.buckets[key]
+	if !ok { // dropped to make room: it was full, or is forgotten
+		return
+	}
+	l.refill(b, l.now())
+	b.tokens = math.Min(l.burst, b.tokens+1)
 }
 
 func (l *Limiter) refill(b *bucket, now time.Time) {

@@ -60,3 +60,29 @@ func TestRateLimiterMemoryIsBounded(t *testing.T) {
 		t.Fatalf("size %d, want 2 (victim, z)", l.size())
 	}
 }
+
+// TestRateLimiterReturnsTokens: a token given back may be taken again, a
+// bucket never holds more than its burst, and NewEvery refills at its
+// period's rate.
+func TestRateLimiterReturnsTokens(t *testing.T) {
+	now := time.Unix(0, 0)
+	l := NewEvery(6, time.Hour, 2, 100, func() time.Time { return now })
+	l.Allow("a")
+	l.Allow("a")
+	if ok, wait := l.Allow("a"); ok || wait != 10*time.Minute {
+		t.Fatalf("an empty bucket of 6 an hour: %v, wait %v; want refused, 10m", ok, wait)
+	}
+	l.Return("a")
+	if ok, _ := l.Allow("a"); !ok {
+		t.Fatal("a token given back was not taken again")
+	}
+	l.Return("a")
+	l.Return("a")
+	l.Return("a")
+	l.Return("b") // no bucket: nothing to give back to
+	for i, want := range []bool{true, true, false} {
+		if ok, _ := l.Allow("a"); ok != want {
+			t.Fatalf("after giving back more than was taken, request %d: allowed %v", i+1, ok)
+		}
+	}
+}

@@ -555,17 +555,19 @@ async function lifecycle(action) {
     if (!ok) return;
   }
   if (action === 'finish') {
+    // Always asked: what the console knows of the rounds may be a poll
+    // old (a round closed a moment ago reads as playing), and finishing
+    // cannot be undone. A round still being played the server refuses.
     const r = currentRound();
-    // A round being played is the server's to refuse (close it first):
-    // nothing would be lost, so nothing is asked.
-    if (!r || r.status === 'closed') {
-      const { planned, closed, left } = roundsLeft();
-      const lost = left === 0 ? t('console.allPlayed', { n: planned })
-        : left === 1 ? t('console.roundNotPlayed', { n: planned })
-          : t('console.roundsNotPlayed', { from: closed + 1, to: planned });
-      const ok = await confirmAction({ title: t('console.askFinish'), lines: [lost, t('console.askFinishFinal')], action: t('console.lc.finish') });
-      if (!ok) return;
-    }
+    const { planned, closed, left } = roundsLeft();
+    const lines = [];
+    if (r && r.status !== 'closed') lines.push(t('console.roundStillPlaying', { n: r.number }));
+    lines.push(left === 0 ? t('console.allPlayed', { n: planned })
+      : left === 1 ? t('console.roundNotPlayed', { n: planned })
+        : t('console.roundsNotPlayed', { from: closed + 1, to: planned }));
+    lines.push(t('console.askFinishFinal'));
+    const ok = await confirmAction({ title: t('console.askFinish'), lines, action: t('console.lc.finish') });
+    if (!ok) return;
   }
   await act('lc-error', () => send('POST', `/tournaments/${state.id}/lifecycle`, body), t('console.lcDone.' + action));
 }

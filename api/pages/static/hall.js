@@ -7,11 +7,12 @@
 import { start } from './layout.js';
 import { get, poll, session } from './api.js';
 import { t, fmtNumber } from './i18n.js';
+import { showSeason } from './hall-season.js';
 
 const $ = (id) => document.getElementById(id);
 // Seconds a page of the standings stays up (?seconds=, 3 to 60).
 const PAGE_SECONDS = Math.min(60, Math.max(3, Number(new URLSearchParams(location.search).get('seconds')) || 10));
-const state = { id: 0, standings: null, rounds: null, page: 0, pages: 1, version: -1 };
+const state = { id: 0, standings: null, rounds: null, page: 0, pages: 1, seatPage: 0, seatPages: 1, version: -1 };
 
 start();
 main();
@@ -50,9 +51,13 @@ async function main() {
     },
   });
   setInterval(nextPage, PAGE_SECONDS * 1000);
+  showSeason(state.id); // the club's season between rounds (hall-season.js)
   setInterval(clock, 1000);
   clock();
-  window.addEventListener('resize', () => renderStandings());
+  window.addEventListener('resize', () => {
+    renderStandings();
+    renderRound();
+  });
   document.addEventListener('langchange', () => {
     renderStandings();
     renderRound();
@@ -84,55 +89,130 @@ async function onStandings(s) {
   }
 }
 
-// pageSize is how many rows fit on the screen under the table's heading.
-function pageSize() {
-  const table = $('hall-table');
-  const row = table.tBodies[0].rows[0];
-  const rowH = row ? row.getBoundingClientRect().height : 48;
-  const top = table.getBoundingClientRect().top + window.scrollY + table.tHead.getBoundingClientRect().height;
-  const room = window.innerHeight - top - 2 * rowH;
-  return Math.max(5, Math.floor(room / Math.max(rowH, 1)));
+// minRows is the fewest rows a page shows, however little room there is:
+// a phone scrolls instead; a screen in the hall shows only what fits.
+const minRows = () => (window.innerWidth < 700 ? 5 : 1);
+
+// beforeFirstRound: no round has a result yet, so the standings rank
+// nothing; the entries are listed by name, for a player to find her own.
+function beforeFirstRound(s) {
+  return !s.after_round;
+}
+
+// ordered is the rows as shown: the standings' order, or before the first
+// round by the entry's name (then number), in the page's language.
+function ordered(s) {
+  if (!beforeFirstRound(s)) return s.rows;
+  const coll = new Intl.Collator(document.documentElement.lang, { sensitivity: 'base', numeric: true });
+  return [...s.rows].sort((a, b) => coll.compare(a.entry.name, b.entry.name) || a.entry.number - b.entry.number);
+}
+
+// paginate splits rows (the built <tr>s of table) into pages that fit
+// the screen under the table's heading, leaving a line for pageLine below
+// it: rows wrap (full names, the players under the entry), so each is
+// measured, laid out in the table as it will be shown. It returns the
+// index of each page's first row.
+function paginate(table, rows, pageLine) {
+  const tbody = table.tBodies[0];
+  pageLine.textContent = ' ';
+  tbody.replaceChildren(...rows);
+  const top = tbody.getBoundingClientRect().top + window.scrollY;
+  const line = parseFloat(getComputedStyle(pageLine).fontSize) || 24;
+  // A table that starts low on the screen (the seating under the
+  // standings, on a narrow screen) is scrolled to: half a screen a page.
+  const room = Math.max(window.innerHeight / 2, window.innerHeight - top - 2.5 * line);
+  const starts = [0];
+  let used = 0;
+  rows.forEach((tr, i) => {
+    const h = tr.getBoundingClientRect().height;
+    if (used + h > room && i - starts[starts.length - 1] >= minRows()) {
+      starts.push(i);
+      used = 0;
+    }
+    used += h;
+  });
+  return starts;
+}
+
+// showPage shows page p of rows in table (starts as paginate gives them),
+// says which on pageLine, and returns its first row's index.
+function showPage(table, rows, starts, p, pageLine) {
+  const end = p + 1 < starts.length ? starts[p + 1] : rows.length;
+  table.tBodies[0].replaceChildren(...rows.slice(starts[p], end));
+  pageLine.textContent = starts.length > 1 ? t('hall.page', { page: p + 1, pages: starts.length }) : '';
+  return starts[p];
 }
 
 function renderStandings() {
   const s = state.standings;
   if (!s) return;
-  const rows = s.rows;
-  const size = pageSize();
-  state.pages = Math.max(1, Math.ceil(rows.length / size));
+  const before = beforeFirstRound(s);
+  const h = $('hall-standings-h');
+  h.dataset.i18n = before ? 'hall.entries' : 'hall.standings';
+  h.textContent = t(h.dataset.i18n);
+  // The texts above the table first: the rows are measured below them.
+  $('hall-standings-note').textContent = before
+    ? [t('hall.beforeFirst'), t('hall.alphabetical')].join(' · ')
+    : [t('hall.afterRound', { n: s.after_round }), s.provisional ? t('hall.provisional') : t('hall.final')].join(' · ');
+  const rows = ordered(s).map((r) => standingRow(r, before));
+  const starts = paginate($('hall-table'), rows, $('hall-page'));
+  state.pages = starts.length;
   state.page = Math.min(state.page, state.pages - 1);
-  const shown = rows.slice(state.page * size, (state.page + 1) * size);
-  document.body.dataset.first = String(state.page * size);
-  $('hall-table').tBodies[0].replaceChildren(...shown.map(standingRow));
-  $('hall-page').textContent = state.pages > 1 ? t('hall.page', { page: state.page + 1, pages: state.pages }) : '';
-  $('hall-standings-note').textContent = [
-    s.after_round ? t('hall.afterRound', { n: s.after_round }) : t('hall.beforeFirst'),
-    s.provisional ? t('hall.provisional') : t('hall.final'),
-  ].join(' · ');
+  document.body.dataset.first = String(showPage($('hall-table'), rows, starts, state.page, $('hall-page')));
 }
 
-function standingRow(r) {
+// playersLine is the players' names of an entry, when its name is not
+// already them (an entry without a name of its own is named by its
+// players); '' otherwise.
+function playersLine(entry, players) {
+  const names = (players || []).map((p) => p.name);
+  const line = names.join(' – ');
+  return names.length < 2 || line === entry.name ? '' : line;
+}
+
+// entryCell fills td with an entry ("3. Name") and, under it, its players.
+function entryCell(td, entry, players) {
+  const name = document.createElement('span');
+  name.className = 'entry-name';
+  name.textContent = `${entry.number}. ${entry.name}`;
+  td.append(name);
+  const line = playersLine(entry, players);
+  if (line) {
+    const p = document.createElement('span');
+    p.className = 'players';
+    p.textContent = line;
+    td.append(p);
+  }
+}
+
+function standingRow(r, before) {
   const tr = document.createElement('tr');
   if (r.provisional) tr.className = 'provisional';
   const cells = [
-    [String(r.rank), 'num'],
-    [`${r.entry.number}. ${r.entry.name}`, 'name'],
+    [before ? '' : String(r.rank), 'num'],
+    [null, 'name'],
     [fmtNumber(r.vp), 'num'],
     [(r.mp_difference > 0 ? '+' : '') + fmtNumber(r.mp_difference), 'num'],
   ];
   for (const [text, cls] of cells) {
     const td = document.createElement('td');
     td.className = cls;
-    td.textContent = text;
+    if (text === null) entryCell(td, r.entry, r.players);
+    else td.textContent = text;
     tr.append(td);
   }
   return tr;
 }
 
 function nextPage() {
-  if (state.pages <= 1) return;
-  state.page = (state.page + 1) % state.pages;
-  renderStandings();
+  if (state.pages > 1) {
+    state.page = (state.page + 1) % state.pages;
+    renderStandings();
+  }
+  if (state.seatPages > 1) {
+    state.seatPage = (state.seatPage + 1) % state.seatPages;
+    renderRound();
+  }
 }
 
 // renderRound shows the latest round: its seating (for the players to find
@@ -140,28 +220,49 @@ function nextPage() {
 function renderRound() {
   const list = state.rounds;
   const section = $('hall-round');
-  if (!list || !list.items.length) {
-    section.hidden = true;
-    return;
-  }
+  const wasHidden = section.hidden;
+  section.hidden = !list || !list.items.length;
+  // The standings are as wide as the seating leaves them: measured again.
+  if (section.hidden !== wasHidden) renderStandings();
+  if (section.hidden) return;
   const r = list.items[list.items.length - 1];
-  section.hidden = false;
+  document.body.dataset.round = r.status; // hall-season.js shows the season when no round is playing
   $('hall-round-h').textContent = t('hall.round.' + r.status, { n: r.number });
   const open = r.tables.filter((tb) => !(tb.result && tb.result.final)).map((tb) => tb.number);
   $('hall-playing').textContent =
     r.status === 'playing' ? (open.length ? t('hall.stillPlaying', { tables: open.join(', ') }) : t('hall.allDone')) : '';
-  const names = (side) => (side ? side.entries.map((e) => `${e.number}. ${e.name}`).join(' / ') : '–');
-  $('hall-seating').tBodies[0].replaceChildren(
-    ...r.tables.map((tb) => {
-      const tr = document.createElement('tr');
-      for (const [text, cls] of [[String(tb.number), 'num'], [names(tb.ns), 'name'], [names(tb.ew), 'name']]) {
-        const td = document.createElement('td');
-        td.className = cls;
-        td.textContent = text;
-        tr.append(td);
-      }
-      if (r.status === 'playing' && open.includes(tb.number)) tr.className = 'provisional';
-      return tr;
-    }),
-  );
+  // A side: each entry (a pair or team; an individual event's two
+  // players) with the players who sit there under it.
+  const side = (td, sd) => {
+    if (!sd || !sd.entries.length) {
+      td.textContent = '–';
+      return;
+    }
+    for (const e of sd.entries) {
+      const block = document.createElement('span');
+      block.className = 'side-entry';
+      entryCell(block, e, sd.entries.length === 1 ? sd.players : []);
+      td.append(block);
+    }
+  };
+  const rows = r.tables.map((tb) => {
+    const tr = document.createElement('tr');
+    const num = document.createElement('td');
+    num.className = 'num';
+    num.textContent = String(tb.number);
+    tr.append(num);
+    for (const sd of [tb.ns, tb.ew]) {
+      const td = document.createElement('td');
+      td.className = 'name';
+      side(td, sd);
+      tr.append(td);
+    }
+    if (r.status === 'playing' && open.includes(tb.number)) tr.className = 'provisional';
+    return tr;
+  });
+  // Long seating pages itself too, with the standings.
+  const starts = paginate($('hall-seating'), rows, $('hall-seating-page'));
+  state.seatPages = starts.length;
+  state.seatPage = Math.min(state.seatPage, state.seatPages - 1);
+  showPage($('hall-seating'), rows, starts, state.seatPage, $('hall-seating-page'));
 }

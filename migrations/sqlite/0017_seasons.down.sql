@@ -1,0 +1,2 @@
+DROP TABLE season_exclusions;
+DROP TABLE seasons;
