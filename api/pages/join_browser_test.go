@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	goqr "github.com/piglig/go-qr"
@@ -164,6 +165,24 @@ func TestBrowserANewPlayerJoinsClaimsAndScores(t *testing.T) {
 	waitJS(t, phone, "her page lists the evening",
 		`[...document.querySelectorAll('#me-upcoming li')].some(li => li.textContent.includes('Serata del Martedì') && li.textContent.includes('Marta Neri'))`)
 	waitJS(t, phone, "no season ranking (the route may not be there)", `document.querySelector('#me-rankings tbody').textContent.includes('No season ranking yet.')`)
+
+	// The evening ends (the referee confirms her deal, the director enters
+	// the other two, closes the round and finishes) and the club's season
+	// counts it: her page shows her place, and her season ranking.
+	sheet := fmt.Sprintf("/tournaments/%d/rounds/%d/tables/1", id, round)
+	h := c.referee.api.call("GET", sheet, nil, nil, http.StatusOK)
+	c.referee.api.call("POST", sheet+"/confirm", nil, nil, http.StatusOK, "If-Match", h.Get("ETag"))
+	c.directorScores(id, round, 1, 2, 3)
+	c.director.api.call("POST", fmt.Sprintf("/tournaments/%d/rounds/%d/close", id, round), nil, nil, http.StatusOK)
+	c.lifecycle(id, "finish")
+	today := time.Now().UTC()
+	c.director.api.call("POST", fmt.Sprintf("/clubs/%d/seasons", c.id), map[string]any{"name": "Stagione 2026",
+		"starts_on": today.AddDate(0, 0, -1).Format(time.DateOnly), "ends_on": today.AddDate(0, 0, 2).Format(time.DateOnly),
+		"scheme": "placing_points"}, nil, http.StatusCreated)
+	do(t, phone, "opening her page again", chromedp.Reload())
+	waitJS(t, phone, "her page lists the evening as past, with her place",
+		`[...document.querySelectorAll('#me-past tbody tr')].some(r => r.cells[0].textContent.includes('Serata del Martedì') && / of 2$/.test(r.cells[1].textContent) && r.cells[3].textContent === 'Marta Neri')`)
+	waitJS(t, phone, "her season ranking", `[...document.querySelectorAll('#me-rankings tbody tr')].some(r => r.cells[0].textContent.includes('Stagione 2026') && / of 4$/.test(r.cells[1].textContent))`)
 	screenshot(t, phone, "me-phone")
 	checkAxe(t, phone, "me")
 
