@@ -241,6 +241,27 @@ func TestClaimsLinkAProfileOnceAndBoundGuesses(t *testing.T) {
 			te.must(http.StatusOK, req{Method: "POST", Path: "/api/v1/players/claim", Token: tok, Body: api.ClaimRequest{Code: te.claimCode(elena)},
 				RemoteAddr: "203.0.113.10:4000"}, nil)
 		})
+		t.Run("TwoClaimsAtOnceGiveItToOne", func(t *testing.T) {
+			gina := te.player("Gina Viola", false)
+			c := te.claimCode(gina)
+			_, tokA := join("gina.a@example.org")
+			_, tokB := join("gina.b@example.org")
+			results := make(chan response, 2)
+			for i, tok := range []string{tokA, tokB} {
+				go func() { results <- claim(tok, c, fmt.Sprintf("198.51.100.%d:1", 50+i)) }()
+			}
+			statuses := map[int]int{}
+			for range 2 {
+				res := <-results
+				statuses[res.Status]++
+				if res.Status != http.StatusOK {
+					problemOf(t, res, "profile_already_claimed")
+				}
+			}
+			if statuses[http.StatusOK] != 1 || statuses[http.StatusConflict] != 1 {
+				t.Fatalf("two claims at once: %v", statuses)
+			}
+		})
 		t.Run("UnlinkUndoesAClaimWithANewCode", func(t *testing.T) {
 			problemOf(t, te.do(req{Method: "POST", Path: fmt.Sprintf("/api/v1/players/%d/unlink", anna), Token: te.member}), "forbidden")
 			var p api.Player

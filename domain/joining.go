@@ -128,6 +128,10 @@ type JoinRepo interface {
 	// reports whether it did: two people taking the last use at once get
 	// one true and one false.
 	UseInvitation(id int64) (bool, error)
+	// LinkPlayer gives a profile without an account to the user, and
+	// reports whether it did: false when it has an account (another claim
+	// came first). Errors: EConflict (the user has a profile).
+	LinkPlayer(playerID, userID int64, at time.Time) (bool, error)
 	// SetClaimCode sets (or, nil, clears) a player's claim code. Errors:
 	// ENotFound, EConflict (the code is taken).
 	SetClaimCode(playerID int64, code *string) error
@@ -481,8 +485,17 @@ func (s *joinService) link(tx Tx, actor Actor, p *Player, now time.Time) error {
 	if len(ids) > 0 {
 		return Errorf(EAlreadyHasProfile, "your account has a player profile already; ask the club's director")
 	}
+	// Conditional: of two claims at once (PostgreSQL runs them side by
+	// side), the second finds the profile taken.
+	ok, err := tx.Joins().LinkPlayer(p.ID, actor.UserID, now)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return Errorf(EProfileClaimed, "this profile belongs to another account; ask the club's director")
+	}
 	p.UserID, p.UpdatedAt = &actor.UserID, now
-	return tx.Players().Update(*p)
+	return nil
 }
 
 // Unlink implements JoinService.

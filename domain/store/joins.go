@@ -100,6 +100,16 @@ func (r joinRepo) UseInvitation(id int64) (bool, error) {
 	return res.RowsAffected == 1, nil
 }
 
+// LinkPlayer links in one conditional statement: of two claims at once,
+// the second changes no row.
+func (r joinRepo) LinkPlayer(playerID, userID int64, at time.Time) (bool, error) {
+	res := r.t.db.Exec("UPDATE players SET user_id = ?, updated_at = ? WHERE id = ? AND user_id IS NULL", userID, utc(at), playerID)
+	if res.Error != nil {
+		return false, translate(res.Error, "player")
+	}
+	return res.RowsAffected == 1, nil
+}
+
 func (r joinRepo) SetClaimCode(playerID int64, code *string) error {
 	return hitOne(r.t.db.Exec("UPDATE players SET claim_code = ? WHERE id = ?", code, playerID), "player")
 }

@@ -57,3 +57,35 @@ func TestClaimFailuresCountWithinTheWindowThenArePurged(t *testing.T) {
 		}
 	})
 }
+
+// TestLinkPlayerLinksOnlyAProfileWithoutAnAccount: the link of a claim is
+// conditional, so that of two claims at once only the first links (the
+// second's transaction may have read the profile unlinked).
+func TestLinkPlayerLinksOnlyAProfileWithoutAnAccount(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := t.Context()
+		now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+		a, _ := newTournament(t, db, now)
+		b, _ := newTournament(t, db, now)
+		p := domain.Player{Name: "P", CreatedAt: now, UpdatedAt: now}
+		wantCode(t, db.InTx(ctx, func(tx domain.Tx) error { return tx.Players().Create(&p) }), "")
+		for _, step := range []struct {
+			user int64
+			want bool
+		}{{a, true}, {b, false}, {a, false}} {
+			var linked bool
+			wantCode(t, db.InTx(ctx, func(tx domain.Tx) (err error) {
+				linked, err = tx.Joins().LinkPlayer(p.ID, step.user, now)
+				return err
+			}), "")
+			if linked != step.want {
+				t.Fatalf("linking to user %d: %v, want %v", step.user, linked, step.want)
+			}
+		}
+		var got domain.Player
+		wantCode(t, db.View(ctx, func(tx domain.Tx) (err error) { got, err = tx.Players().Get(p.ID); return err }), "")
+		if got.UserID == nil || *got.UserID != a {
+			t.Fatalf("the profile is linked to %v, want %d", got.UserID, a)
+		}
+	})
+}
