@@ -247,8 +247,10 @@ func (s *server) routes() chi.Router {
 			r.With(s.requireAuth).Get("/me", s.serve(s.me))
 			r.With(s.requireAuth).Get("/me/clubs", s.serve(s.myClubs))
 			r.With(s.requireAuth).Get("/me/tournaments", s.serve(s.myTournaments))
+			r.With(s.requireAuth).Get("/me/results", s.serve(s.myResults))
 			r.With(s.requireAuth).Get("/me/rankings", s.serve(s.myRankings))
 			rt := routes{r: r, s: s}
+			rt.under("/invitations/{token}", s.invitationRoutes)
 			rt.under("/clubs", s.clubRoutes)
 			rt.under("/players", s.playerRoutes)
 			rt.under("/tournaments", s.tournamentRoutes)
@@ -266,6 +268,11 @@ func (s *server) clubRoutes(r routes) {
 		r.get("/", s.getClub)
 		auth.patch("/", s.updateClub)
 		auth.post("/tournaments", s.createTournament)
+		auth.post("/invitations", s.createInvitation)
+		auth.get("/invitations", s.listInvitations)
+		auth.delete("/invitations/{invitationID}", s.revokeInvitation)
+		auth.get("/claim-codes", s.listClaimCodes)
+		auth.post("/players/import", s.importPlayers)
 		r.under("/seasons", s.seasonRoutes)
 		auth.under("/members", func(r routes) {
 			r.get("/", s.listMembers)
@@ -276,14 +283,23 @@ func (s *server) clubRoutes(r routes) {
 	})
 }
 
+// invitationRoutes are an invitation's, by its token (issue 28).
+func (s *server) invitationRoutes(r routes) {
+	r.get("/", s.previewInvitation)
+	r.get("/qr", s.invitationQR)
+	r.with(s.requireAuth).post("/accept", s.acceptInvitation)
+}
+
 func (s *server) playerRoutes(r routes) {
 	r.get("/", s.listPlayers)
 	r.with(s.requireAuth).post("/", s.createPlayer)
+	r.with(s.requireAuth).post("/claim", s.claimPlayer)
 	r.under("/{playerID}", func(r routes) {
 		auth := r.with(s.requireAuth)
 		r.get("/", s.getPlayer)
 		auth.patch("/", s.updatePlayer)
 		auth.delete("/", s.deletePlayer)
+		auth.post("/unlink", s.unlinkPlayer)
 	})
 }
 

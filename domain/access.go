@@ -21,6 +21,11 @@ import "crypto/subtle"
 //     its players, but a user's own profile only while that user is still
 //     a member of the club; only a site admin links a profile to another
 //     user.
+//   - Joining (issue 28): a club's admins and owners invite people (their
+//     invitations, which anyone holding the link may preview and any
+//     logged-in user accept), see the claim codes of its profiles without
+//     an account, import its players and unlink a claimed profile; a
+//     member of a profile's club claims it with its code.
 //   - Tournaments: the admins and owners of the tournament's club manage
 //     it and assign its referees (members of the club with the referee
 //     role or higher); a draft exists only for them (ENotFound for anyone
@@ -492,6 +497,31 @@ func (a *access) refereesTable(t Table) (bool, error) {
 		return a.hasRole(*t.ClubID, RoleReferee)
 	}
 	return a.canRunTable(t), nil
+}
+
+// canClaimPlayer: may the actor, holding its code, make the profile theirs?
+// The members of its club (of any role); anyone for a profile of no club.
+func (a *access) canClaimPlayer(p Player) (bool, error) {
+	if a.actor.Anonymous() {
+		return false, nil
+	}
+	if p.ClubID == nil {
+		return true, nil
+	}
+	r, err := a.role(*p.ClubID)
+	return r != "", err
+}
+
+// canUnlinkPlayer: may the actor take a claimed profile from its account
+// (undo a wrong claim)? The directors of its club, and site admins.
+func (a *access) canUnlinkPlayer(p Player) (bool, error) {
+	if a.actor.SiteAdmin {
+		return true, nil
+	}
+	if p.ClubID == nil {
+		return false, nil
+	}
+	return a.canManageClub(*p.ClubID)
 }
 
 // mayRefereeTable checks that the actor may act as the table's referee

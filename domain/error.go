@@ -60,6 +60,16 @@ const (
 	// tables not finished as one may (Config.MaxOpenTables).
 	ETooManyOpenTables Code = "too_many_open_tables"
 
+	// Players join by themselves (issue 28): a club's invitation link
+	// refused, a claim code refused.
+	EInvitationExpired    Code = "invitation_expired"      // KindConflict: past its expiry
+	EInvitationUsedUp     Code = "invitation_used_up"      // KindConflict: used as many times as it may be
+	EInvitationRevoked    Code = "invitation_revoked"      // KindConflict: a director revoked it
+	EClaimCodeInvalid     Code = "claim_code_invalid"      // KindInvalid: no profile has this code (a failed attempt)
+	EProfileClaimed       Code = "profile_already_claimed" // KindConflict: another account has the profile
+	EAlreadyHasProfile    Code = "already_has_profile"     // KindConflict: the account has a player profile already
+	ENotAMember           Code = "not_a_member"            // KindForbidden: the profile's club is not the caller's
+	ETooManyClaimAttempts Code = "too_many_claim_attempts" // KindRateLimited: too many failed claims this hour
 	// ETournamentOfAnotherClub (KindInvalid): a season's exclusion names a
 	// tournament of another club than the season's.
 	ETournamentOfAnotherClub Code = "tournament_of_another_club"
@@ -92,6 +102,14 @@ var codeKinds = map[Code]Kind{
 	ENotAReferee:          KindInvalid,
 	ETooManyOpenTables:    KindConflict,
 
+	EInvitationExpired:       KindConflict,
+	EInvitationUsedUp:        KindConflict,
+	EInvitationRevoked:       KindConflict,
+	EClaimCodeInvalid:        KindInvalid,
+	EProfileClaimed:          KindConflict,
+	EAlreadyHasProfile:       KindConflict,
+	ENotAMember:              KindForbidden,
+	ETooManyClaimAttempts:    KindRateLimited,
 	ETournamentOfAnotherClub: KindInvalid,
 	EOwnTable:                KindForbidden,
 	ETableCancelled:          KindConflict,

@@ -2,6 +2,7 @@ package domain
 
 import (
 	"context"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +13,8 @@ type playerService struct {
 	st   Storage
 	now  func() time.Time
 	kept *keptReads // the pages of the list
+	// random draws the claim codes of profiles without an account.
+	random io.Reader
 }
 
 // Create implements PlayerService. A user may create their own profile
@@ -32,7 +35,10 @@ func (s *playerService) Create(ctx context.Context, actor Actor, in PlayerInput)
 		if err := accessFor(tx, actor).mayCreatePlayer(p); err != nil {
 			return err
 		}
-		return tx.Players().Create(&p)
+		if err := tx.Players().Create(&p); err != nil {
+			return err
+		}
+		return giveClaimCode(tx, s.random, p)
 	})
 	if err != nil {
 		return Player{}, err

@@ -16,6 +16,9 @@ type Purged struct {
 	// IdempotencyKeys are the stored first answers to requests sent with
 	// an Idempotency-Key (table moves, tournament commands) that expired.
 	IdempotencyKeys int64
+	// ClaimFailures are the failed claims of player profiles older than
+	// ClaimFailureWindow, which no longer count (issue 28).
+	ClaimFailures int64
 }
 
 // PurgeExpired deletes what has expired before now and is of no more use:
@@ -42,6 +45,13 @@ func PurgeExpired(ctx context.Context, st Storage, now time.Time) (Purged, error
 		return tx.Idempotency().DeleteExpired(now, PurgeBatch)
 	})
 	p.IdempotencyKeys = n
+	if err != nil {
+		return p, err
+	}
+	n, err = purgeInBatches(ctx, st, func(tx Tx) (int64, error) {
+		return tx.Joins().DeleteClaimFailures(now.Add(-ClaimFailureWindow), PurgeBatch)
+	})
+	p.ClaimFailures = n
 	return p, err
 }
 

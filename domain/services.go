@@ -92,6 +92,8 @@ type Services struct {
 	// rounds, score sheets, standings.
 	Play   TournamentPlayService
 	Tables TableService
+	// Joins lets players join by themselves (issue 28).
+	Joins JoinService
 	// Seasons are clubs' seasons and their rankings.
 	Seasons SeasonService
 }
@@ -113,10 +115,11 @@ func NewServices(st Storage, cfg Config) Services {
 		Auth: &authService{st: st, now: now, ttl: cfg.RefreshTTL, random: cfg.Random, hasher: hasher,
 			actors: newActorCache(cfg.Now, ActorTTL)},
 		Clubs:       &clubService{st: st, now: now},
-		Players:     &playerService{st: st, now: now, kept: kept},
+		Players:     &playerService{st: st, now: now, kept: kept, random: cfg.Random},
 		Tournaments: &tournamentService{st: st, now: now, random: cfg.Random, stamps: stamps},
 		Play:        play,
 		Tables:      tables,
+		Joins:       &joinService{st: st, now: now, random: cfg.Random},
 		Seasons:     &seasonService{st: st, now: now, play: play, kept: kept},
 	}
 }

@@ -55,6 +55,7 @@ type Tx interface {
 	Settings() SettingRepo
 	Tables() TableRepo
 	Idempotency() IdempotencyRepo
+	Joins() JoinRepo
 	Seasons() SeasonRepo
 }
 

@@ -12,8 +12,9 @@ import (
 // run after the version's up SQL, in its transaction. A step reads and
 // writes the schema as it is at its version.
 var goSteps = map[int]func(ctx context.Context, tx *sql.Tx, dialect string) error{
-	4: fillSearch,
-	6: fillLotsSeeds,
+	4:  fillSearch,
+	6:  fillLotsSeeds,
+	18: fillClaimCodes,
 }
 
 // searched are the tables with a search column and the columns folded into

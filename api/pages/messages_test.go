@@ -27,6 +27,7 @@ func TestMessagesHaveEveryKeyInBothLanguages(t *testing.T) {
 	for _, c := range []struct{ file, itStart string }{
 		{"static/messages.js", "\n  it: {"},
 		{"static/console-messages.js", "\nconst it = {"},
+		{"static/join-messages.js", "\nconst it = {"},
 	} {
 		src, err := os.ReadFile(c.file)
 		if err != nil {

@@ -27,6 +27,8 @@ const ContentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 
 var routes = map[string]string{
 	"":       "index.html",
 	"signin": "signin.html",
+	"signup": "signup.html", // issue 28: players join by themselves
+	"me":     "me.html",     // a player's own page
 	"pad":    "pad.html",
 	"hall":   "hall.html",
 	// the director console; one tournament is ?t=ID
@@ -147,7 +149,24 @@ func resolve(p string) (string, bool) {
 	if id, ok := strings.CutPrefix(rest, "hall/"); ok && isID(id) {
 		return "hall.html", true
 	}
+	if token, ok := strings.CutPrefix(rest, "join/"); ok && isToken(token) {
+		return "join.html", true // join.js reads the token from the path
+	}
 	return "", false
+}
+
+// isToken: could s be an invitation's token (base64url, as the API makes
+// them; a little longer allowed)?
+func isToken(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 func isID(s string) bool {

@@ -25,8 +25,9 @@ func purgeLoop(ctx context.Context, every time.Duration, purge func(context.Cont
 			return
 		case err != nil:
 			log.Warn("purge of expired rows failed; retrying at the next tick", "err", err, "next_in", every)
-		case p.RefreshTokens > 0 || p.IdempotencyKeys > 0:
-			log.Info("purged expired rows", "refresh_tokens", p.RefreshTokens, "idempotency_keys", p.IdempotencyKeys)
+		case p.RefreshTokens > 0 || p.IdempotencyKeys > 0 || p.ClaimFailures > 0:
+			log.Info("purged expired rows", "refresh_tokens", p.RefreshTokens, "idempotency_keys", p.IdempotencyKeys,
+				"claim_failures", p.ClaimFailures)
 		}
 		select {
 		case <-ctx.Done():

@@ -12,6 +12,7 @@ import { get, send, poll, session, ApiError } from './api.js';
 import { t, has, lang, fmtNumber } from './i18n.js';
 import { PARTS, partsTotal } from './score.js';
 import { tableState } from './console-state.js';
+import { mountClubTools, showEntryCodes } from './console-club.js';
 
 const $ = (id) => document.getElementById(id);
 const TIE_BREAKS = ['vp', 'mp_difference', 'mp_for', 'head_to_head', 'opponents_vp', 'lots'];
@@ -170,6 +171,7 @@ async function openHome() {
   }
   fillCreateForm();
   renderHome();
+  mountClubTools($('console-clubs'), state.directs.map((m) => ({ id: m.club_id, name: m.club_name })));
 }
 
 function renderHome() {
@@ -644,6 +646,7 @@ function renderEntries() {
   $('entries-count').textContent = `(${state.entries.filter((x) => !x.withdrawn).length})`;
   const open = ['draft', 'registration_open', 'registration_closed', 'running'].includes(state.tour.status);
   $('entry-form').hidden = !open;
+  if (directsClub(state.tour.club_id)) showEntryCodes($('entries-codes'), state.tour.club_id, state.entries);
 }
 
 async function searchPlayers() {

@@ -12,6 +12,7 @@ import { get, send, poll, session, newKey, ApiError } from './api.js';
 import { t, apply, fmtNumber } from './i18n.js';
 import { partsTotal, dealDiff, PARTS } from './score.js';
 import { tableState } from './console-state.js';
+import { mountClaim } from './claim.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -106,6 +107,10 @@ async function listTables(mine) {
   }
   if (links.length === 0) {
     status(t('pad.noTable'));
+    // Entered by the director before having an account? The profile's
+    // code makes it theirs, and the pad finds the table (issue 28).
+    mountClaim($('pad-claim'), () => setTimeout(() => location.reload(), 800));
+    $('pad-claim').hidden = false;
     return;
   }
   // A referee's list is the round's tables; a player's, their own.

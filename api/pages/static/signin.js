@@ -1,8 +1,12 @@
+import './join-messages.js';
 import { start, safeNext } from './layout.js';
 import { signIn } from './api.js';
 import { t } from './i18n.js';
 
 start();
+// Sign up instead, coming back to the same page after.
+const next = new URLSearchParams(location.search).get('next');
+if (next) document.getElementById('to-signup').href = '/app/signup?next=' + encodeURIComponent(safeNext(next));
 const form = document.getElementById('signin');
 const error = document.getElementById('signin-error');
 const submit = document.getElementById('signin-submit');
