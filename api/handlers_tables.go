@@ -43,6 +43,8 @@ func (s *server) tableRoutes(r chi.Router) {
 			auth.post("/moves", s.playMove)
 			auth.post("/timeout", s.callTimeOut)
 			auth.post("/stand-ins", s.replaceSeatByBot)
+			auth.post("/claim", s.claimTable)
+			auth.post("/abort", s.abortTable)
 			auth.get("/deals/{number}/record", s.dealRecord)
 		})
 	})

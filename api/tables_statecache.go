@@ -103,10 +103,38 @@ func (s *server) answerState(w http.ResponseWriter, r *http.Request, id int64, i
 	}
 	w.Header().Set("ETag", tableETag(id, version, seat))
 	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(call.body))) // as writeJSON answers
+	presence := s.presenceField(id)
+	if !bytes.HasSuffix(call.body, []byte("}\n")) {
+		presence = nil // not a JSON object as encodeState writes it: never spliced into
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(len(call.body)+len(presence))) // as writeJSON answers
 	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(call.body)
+	if len(presence) == 0 {
+		_, _ = w.Write(call.body)
+		return nil
+	}
+	// The cached body ends with "}\n": the presence, which changes without
+	// a version, goes in as its last field.
+	end := len(call.body) - 2
+	_, _ = w.Write(call.body[:end])
+	_, _ = w.Write(presence)
+	_, _ = w.Write(call.body[end:])
 	return nil
+}
+
+// presenceField is `,"presence":[…]` with the presence of table id's
+// seats now, as tableStateOut places it last, or nothing when there is
+// none to show.
+func (s *server) presenceField(id int64) []byte {
+	ps, _ := s.svc.Tables.Presence(id)
+	if len(ps) == 0 {
+		return nil
+	}
+	b, err := json.Marshal(presenceOut(ps))
+	if err != nil {
+		return nil
+	}
+	return append([]byte(`,"presence":`), b...)
 }
 
 // offer keeps body as the state of table id at version for the viewer
@@ -141,6 +169,7 @@ func (s *server) stateBody(r *http.Request, id int64, invite string, version int
 	if err != nil || st.Table.Version != version || st.Seat != seat || st.TurnLeft != nil || st.MatchLeft != nil {
 		return nil, false
 	}
+	st.Presence = nil // the answer adds it as it is then (presenceField)
 	b, err := s.encodeState(st)
 	if err != nil {
 		return nil, false

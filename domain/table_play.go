@@ -388,6 +388,7 @@ func (s *tableService) Move(ctx context.Context, actor Actor, id int64, in MoveI
 		s.games.put(t, p) // from here on another move may take p
 		s.notes.publish(t, tk)
 	}
+	s.presence.touch(id, actor.UserID, s.now()) // a move is a sign of life
 	return state, nil
 }
 

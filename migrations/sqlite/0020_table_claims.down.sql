@@ -1,0 +1,3 @@
+ALTER TABLE tables DROP COLUMN outcome;
+ALTER TABLE tables DROP COLUMN claim_policy;
+ALTER TABLE tables DROP COLUMN reconnect_seconds;
