@@ -74,10 +74,10 @@ func testOnlineSettingsInPart(t *testing.T, db *store.DB) {
 		want api.OnlineSettings
 	}{
 		{"TurnSecondsOnly", map[string]any{"turn_seconds": 60},
-			api.OnlineSettings{TurnSeconds: 60, Absent: "bot", GraceSeconds: 120, StaffWatch: true}},
-		{"Empty", map[string]any{}, api.OnlineSettings{Absent: "bot", GraceSeconds: 120, StaffWatch: true}},
+			api.OnlineSettings{TurnSeconds: 60, Absent: "bot", GraceSeconds: 120, StaffWatch: true, ReconnectSeconds: 120, Claim: "bot"}},
+		{"Empty", map[string]any{}, api.OnlineSettings{Absent: "bot", GraceSeconds: 120, StaffWatch: true, ReconnectSeconds: 120, Claim: "bot"}},
 		{"StaffWatchOff", map[string]any{"staff_watch": false, "absent": "forfeit"},
-			api.OnlineSettings{Absent: "forfeit", GraceSeconds: 120}},
+			api.OnlineSettings{Absent: "forfeit", GraceSeconds: 120, ReconnectSeconds: 120, Claim: "bot"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			body := map[string]any{"name": "Online", "rules": "fibur", "players_per_table": 4, "kind": "pairs",
