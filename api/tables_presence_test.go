@@ -2,11 +2,13 @@ package api_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/burraco/burraco/api"
+	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/domain/store"
 	"github.com/burraco/burraco/domain/store/storetest"
 )
@@ -225,5 +227,51 @@ func TestAbortBeforeFirstMoveLeavesNoResult(t *testing.T) {
 		e2.clock.Add(11 * time.Second)
 		q.poll(q.sara)
 		problemOf(t, e2.must(409, req{Method: "POST", Path: tablePath(q.id, "abort"), Token: q.sara}, nil), "already_started")
+	})
+}
+
+// TestClaimedWinAtATournamentTableIsTheGoneSidesForfeitOnTheSheet: at an
+// online tournament's table whose settings say claim win, a player whose
+// opponent has been gone past the window claims: the sheet rules the gone
+// side's abandonment. A draw is not claimed there (a sheet takes none),
+// and the table is not aborted (a no-show is the tournament's matter).
+func TestClaimedWinAtATournamentTableIsTheGoneSidesForfeitOnTheSheet(t *testing.T) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
+		te := newTourneyEnv(t, db)
+		var pairs [][2]int64
+		for _, name := range []string{"Lea", "Max", "Nina", "Olaf"} {
+			pairs = append(pairs, [2]int64{te.player(name, true), te.player(name+"'s partner", false)})
+		}
+		id, entries := te.onlineTournament(3, domain.SetupInput{Online: &domain.OnlineSettings{Claim: domain.ClaimWin}}, 0, pairs...)
+		te.draw(id)
+		lea := te.tokenOf[pairs[0][0]]
+		table := te.myOnlineTable(id, lea, 1)
+		var st api.TableState
+		te.must(200, req{Method: "GET", Path: tablePath(table, "state"), Token: lea}, &st)
+		if st.Table.ClaimPolicy != "win" || st.Table.ReconnectSeconds != 120 {
+			t.Fatalf("the tournament's table: claim_policy %q, reconnect_seconds %d", st.Table.ClaimPolicy, st.Table.ReconnectSeconds)
+		}
+		te.clock.Add(121 * time.Second) // the opponent never came
+		te.must(200, req{Method: "GET", Path: tablePath(table, "state"), Token: lea}, &st)
+		claim := func(result string) req {
+			return req{Method: "POST", Path: tablePath(table, "claim"), Token: lea, Body: map[string]any{"result": result}}
+		}
+		problemOf(t, te.must(409, claim("draw"), nil), "claim_not_allowed")
+		problemOf(t, te.must(409, req{Method: "POST", Path: tablePath(table, "abort"), Token: lea}, nil), "abort_not_allowed")
+		var tb api.Table
+		te.must(200, claim("win"), &tb)
+		if tb.Status != "finished" || tb.Result != "claimed" || tb.AbandonedBy == nil || tb.Winner == nil || *tb.Winner != st.Seat%2 {
+			t.Fatalf("after the claim: %+v (Lea at seat %d)", tb, st.Seat)
+		}
+		for _, rt := range te.round(id, 1).Tables {
+			if rt.OnlineTable != table {
+				continue
+			}
+			if left := rt.Result.Left; rt.Result.DecidedBy != "abandonment" || left == nil || left.ID == entries[0].ID {
+				t.Fatalf("the table claimed: %s", jsonOf(rt))
+			}
+		}
+		te.auditHas(id, "ruling", fmt.Sprintf("online table %d: seat %d's side forfeited (claimed)", table, *tb.AbandonedBy))
 	})
 }
