@@ -1,6 +1,10 @@
 package api
 
-import "testing"
+import (
+	"encoding/json"
+	"testing"
+	"time"
+)
 
 // FuzzTableETag: a table ETag reads back to its version (for If-Match),
 // only for its own table, and any header is read without panicking.
@@ -25,4 +29,22 @@ func FuzzTableETag(f *testing.F) {
 			t.Fatalf("%s does not match itself in a list", etag)
 		}
 	})
+}
+
+// TestPresenceEncodingIsJSONs: the presence spliced into a cached state
+// is what encoding/json writes of it, window or not, whole seconds or not.
+func TestPresenceEncodingIsJSONs(t *testing.T) {
+	since := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+	end := since.Add(90*time.Second + 123456789*time.Nanosecond)
+	ps := []SeatPresence{{Seat: 0, State: "present", Since: since}, {Seat: 3, State: "gone", Since: since, WindowEnds: &end}}
+	want, err := json.Marshal(struct {
+		Presence []SeatPresence `json:"presence"`
+	}{ps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := append([]byte{'{'}, appendPresence(nil, ps)[1:]...)
+	if got = append(got, '}'); string(got) != string(want) {
+		t.Fatalf("got  %s\nwant %s", got, want)
+	}
 }

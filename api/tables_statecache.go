@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/burraco/burraco/domain"
 )
@@ -130,11 +131,33 @@ func (s *server) presenceField(id int64) []byte {
 	if len(ps) == 0 {
 		return nil
 	}
-	b, err := json.Marshal(presenceOut(ps))
-	if err != nil {
-		return nil
+	return appendPresence(make([]byte, 0, 32+96*len(ps)), presenceOut(ps))
+}
+
+// appendPresence appends `,"presence":[…]` as encoding/json writes it
+// (TestPresenceEncodingIsJSONs), without its reflection: it is on every
+// poll's answer.
+func appendPresence(b []byte, ps []SeatPresence) []byte {
+	b = append(b, `,"presence":[`...)
+	for i, p := range ps {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"seat":`...)
+		b = strconv.AppendInt(b, int64(p.Seat), 10)
+		b = append(b, `,"state":"`...)
+		b = append(b, p.State...)
+		b = append(b, `","since":"`...)
+		b = p.Since.AppendFormat(b, time.RFC3339Nano)
+		b = append(b, '"')
+		if p.WindowEnds != nil {
+			b = append(b, `,"window_ends":"`...)
+			b = p.WindowEnds.AppendFormat(b, time.RFC3339Nano)
+			b = append(b, '"')
+		}
+		b = append(b, '}')
 	}
-	return append([]byte(`,"presence":`), b...)
+	return append(b, ']')
 }
 
 // offer keeps body as the state of table id at version for the viewer
