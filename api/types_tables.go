@@ -36,6 +36,10 @@ type TableCreateRequest struct {
 	TurnSeconds int `json:"turn_seconds,omitempty" minimum:"0" maximum:"3600" example:"0"`
 	// Seconds per player for the whole match (tempo di sfida), 0 or 60..86400.
 	MatchSeconds int `json:"match_seconds,omitempty" minimum:"0" maximum:"86400" example:"0"`
+	// A time bank per player, with a turn clock: 0 (none) or 10..86400 seconds. A turn's overrun of turn_seconds
+	// is drawn from the player's bank, and the unused part of a turn's turn_seconds goes back into it, never above
+	// bank_seconds; the turn times out when the bank is empty.
+	BankSeconds int `json:"bank_seconds,omitempty" minimum:"0" maximum:"86400" example:"60"`
 	// Seconds a player on turn may make no move before their team forfeits the match (abandonment):
 	// absent means 300, 0 turns it off, else 30..86400. A shorter turn clock plays the turn for them instead.
 	GraceSeconds *int `json:"grace_seconds,omitempty" minimum:"0" maximum:"86400" example:"300"`
@@ -62,7 +66,7 @@ type TableCreateRequest struct {
 func (req TableCreateRequest) input() domain.TableInput {
 	in := domain.TableInput{Rules: domain.RuleSet(req.Rules), Options: req.Options.raw(), Players: req.Players,
 		ClubID: req.ClubID, Private: req.Private, AutoStart: req.AutoStart, TurnSeconds: req.TurnSeconds,
-		MatchSeconds: req.MatchSeconds, GraceSeconds: req.GraceSeconds, Seat: req.Seat, Spectate: req.Spectate,
+		MatchSeconds: req.MatchSeconds, BankSeconds: req.BankSeconds, GraceSeconds: req.GraceSeconds, Seat: req.Seat, Spectate: req.Spectate,
 		AbsentPolicy: domain.AbsentPolicy(req.AbsentPolicy), Deadline: req.Deadline,
 		ReconnectSeconds: req.ReconnectSeconds, ClaimPolicy: domain.ClaimPolicy(req.ClaimPolicy)}
 	if req.Match != nil {
@@ -117,6 +121,8 @@ type Table struct {
 	AutoStart    bool   `json:"auto_start" example:"false"`
 	TurnSeconds  int    `json:"turn_seconds" example:"0"`
 	MatchSeconds int    `json:"match_seconds" example:"0"`
+	// Each player's time bank at the start (0: none): see TableCreateRequest.
+	BankSeconds int `json:"bank_seconds,omitempty" example:"60"`
 	// Seconds a player on turn may make no move before their team forfeits (0: never).
 	GraceSeconds int `json:"grace_seconds" example:"300"`
 	// What the end of grace_seconds does: forfeit, or a bot stands in.
@@ -172,7 +178,7 @@ func tableOut(t domain.Table) Table {
 		Players: t.Players,
 		Match:   MatchFormat{Deals: t.Match.Deals, Target: t.Match.Target, RequireWinner: t.Match.RequireWinner},
 		Private: t.Private, InviteCode: t.InviteCode, AutoStart: t.AutoStart, TurnSeconds: t.TurnSeconds,
-		MatchSeconds: t.MatchSeconds, GraceSeconds: t.GraceSeconds, Status: string(t.Status), FreeSeats: t.FreeSeats,
+		MatchSeconds: t.MatchSeconds, BankSeconds: t.BankSeconds, GraceSeconds: t.GraceSeconds, Status: string(t.Status), FreeSeats: t.FreeSeats,
 		Version: t.Version, DealNumber: t.DealNumber, Winner: t.Winner, Draw: t.Draw, LostOnTime: t.LostOnTime,
 		Result: string(t.Result), AbandonedBy: t.AbandonedBy, Cancelled: string(t.Cancelled), CreatedAt: t.CreatedAt,
 		AbsentPolicy: string(t.AbsentPolicy), ReconnectSeconds: t.ReconnectSeconds, ClaimPolicy: string(t.ClaimPolicy),
@@ -369,6 +375,9 @@ type TableState struct {
 	TurnSecondsLeft *float64 `json:"turn_seconds_left,omitempty" example:"42.5"`
 	// Seconds left per seat in the match, when the table has a match clock.
 	MatchSecondsLeft []float64 `json:"match_seconds_left,omitempty"`
+	// Seconds left per seat in its time bank, when the table has one (the seat on turn's less its turn's overrun
+	// of turn_seconds).
+	BankSecondsLeft []float64 `json:"bank_seconds_left,omitempty"`
 	// Each seated player's presence when this state was answered (absent at a finished or cancelled table, and
 	// when the server has not this table in memory). It changes without a new version: the ETag and since do not
 	// cover it (a 304 does not say it is unchanged), so read it from each 200, or poll without since.
@@ -421,7 +430,7 @@ func tableStateOut(s domain.TableState) TableState {
 // takes the table's encoding from those kept).
 func tableStateRestOut(s domain.TableState) TableState {
 	out := TableState{Version: s.Table.Version, Seat: s.Seat, MatchTotals: s.Totals,
-		Deals: mapSlice(s.Deals, tableDealOut), TurnSecondsLeft: s.TurnLeft, MatchSecondsLeft: s.MatchLeft}
+		Deals: mapSlice(s.Deals, tableDealOut), TurnSecondsLeft: s.TurnLeft, MatchSecondsLeft: s.MatchLeft, BankSecondsLeft: s.BankLeft}
 	if out.MatchTotals == nil {
 		out.MatchTotals = []int{}
 	}

@@ -95,6 +95,7 @@ const (
 	// not say: how long a seat may be gone before the others may claim.
 	DefaultReconnectSeconds = 120
 	MinReconnectSeconds     = 10
+	MinBankSeconds          = 10
 )
 
 // Seat is one seat of a table: empty, a user, or the built-in bot.
@@ -170,6 +171,14 @@ type Table struct {
 	// for the whole match (tempo di sfida).
 	TurnSeconds  int
 	MatchSeconds int
+	// BankSeconds (0: none; only with a turn clock) is each seat's time
+	// bank: a turn's overrun of TurnSeconds draws from it, and the unused
+	// part of a turn's TurnSeconds goes back into it, never above
+	// BankSeconds; the turn clock runs out when the bank is empty.
+	// BankLeft is each seat's bank (milliseconds) as of the start of the
+	// current turn.
+	BankSeconds int
+	BankLeft    []int64
 	// GraceSeconds (0: off) is how long a player on turn may make no move
 	// before their team forfeits the match (abandonment), unless a shorter
 	// turn clock plays the turn for them first.
@@ -250,6 +259,9 @@ type TableInput struct {
 	AutoStart    bool
 	TurnSeconds  int
 	MatchSeconds int
+	// BankSeconds: 0 (none) or MinBankSeconds..MaxClockSeconds, with
+	// TurnSeconds.
+	BankSeconds int
 	// GraceSeconds: nil means DefaultGraceSeconds; 0 turns abandonment by
 	// absence off.
 	GraceSeconds *int
@@ -352,6 +364,9 @@ type TableState struct {
 	// Clocks, when on: seconds left in the turn and per seat in the match.
 	TurnLeft  *float64
 	MatchLeft []float64
+	// BankLeft, with a time bank, is each seat's bank in seconds now (the
+	// seat on turn's less what its turn has overrun).
+	BankLeft []float64
 	// Presence is each seated player's presence when the state was read
 	// (not part of the version: it changes without one).
 	Presence []SeatPresence

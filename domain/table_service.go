@@ -188,6 +188,10 @@ func newTable(in TableInput, now time.Time) (Table, error) {
 	v.Check(t.AbsentPolicy == AbsentForfeit || t.AbsentPolicy == AbsentBot, "absent_policy", "invalid",
 		"absent_policy must be forfeit or bot")
 	checkClaims(&v, &t, in)
+	t.BankSeconds = in.BankSeconds
+	v.Check(in.BankSeconds == 0 || in.BankSeconds >= MinBankSeconds && in.BankSeconds <= MaxClockSeconds && in.TurnSeconds > 0,
+		"bank_seconds", "out_of_range", fmt.Sprintf("bank_seconds must be 0 (no time bank) or, with turn_seconds, from %d to %d",
+			MinBankSeconds, MaxClockSeconds))
 	if in.Deadline != nil {
 		d := stored(*in.Deadline)
 		t.Deadline = &d

@@ -102,6 +102,7 @@ func (s *tableService) stateRead(ctx context.Context, actor Actor, id int64, inv
 	s.notes.publish(state.Table, tk)
 	state.Table = forViewer(state.Table, actor)
 	state.TurnLeft, state.MatchLeft = clocksLeft(state.Table, state.View, s.now())
+	state.BankLeft = banksLeft(state.Table, state.View, s.now())
 	return state, nil
 }
 

@@ -34,6 +34,8 @@ type tableRow struct {
 	GraceSeconds       int
 	AbsentPolicy       string
 	ReconnectSeconds   int
+	BankSeconds        int
+	BankLeft           string // []int64 JSON
 	ClaimPolicy        string
 	// Outcome is a claimed or aborted match's result, stored with result
 	// '' (the column's CHECK predates them: migration 0020).
@@ -95,6 +97,11 @@ func tableRowOf(t domain.Table) tableRow {
 		row.Status, row.Cancelled = string(domain.TableFinished), string(t.Cancelled)
 	}
 	row.ReconnectSeconds, row.ClaimPolicy = t.ReconnectSeconds, string(t.ClaimPolicy)
+	bank, _ := json.Marshal(t.BankLeft) // []int64: cannot fail
+	if t.BankLeft == nil {
+		bank = []byte("[]")
+	}
+	row.BankSeconds, row.BankLeft = t.BankSeconds, string(bank)
 	if row.ClaimPolicy == "" {
 		row.ClaimPolicy = string(domain.ClaimWin)
 	}
@@ -128,6 +135,10 @@ func (r tableRow) domain() domain.Table {
 		t.Status, t.Cancelled = domain.TableCancelled, domain.CancelCause(r.Cancelled)
 	}
 	t.ReconnectSeconds, t.ClaimPolicy = r.ReconnectSeconds, domain.ClaimPolicy(r.ClaimPolicy)
+	t.BankSeconds = r.BankSeconds
+	if r.BankSeconds > 0 {
+		_ = json.Unmarshal([]byte(r.BankLeft), &t.BankLeft) // written by tableRowOf
+	}
 	if r.Outcome != "" {
 		t.Result = domain.TableResult(r.Outcome)
 	}
@@ -395,7 +406,7 @@ func tableRowColumns(t *tx, prefix string) string {
 		t.stampCol(prefix+"updated_at"), t.stampCol(prefix+"started_at"), t.stampCol(prefix+"finished_at"),
 		prefix+"absent_policy", t.stampCol(prefix+"deadline"), prefix+"deadline_passed",
 		prefix+"tournament_id", prefix+"tournament_round", prefix+"tournament_table", prefix+"cancelled",
-		prefix+"reconnect_seconds", prefix+"claim_policy", prefix+"outcome")
+		prefix+"reconnect_seconds", prefix+"claim_policy", prefix+"outcome", prefix+"bank_seconds", prefix+"bank_left")
 	return strings.Join(cols, ", ")
 }
 
@@ -408,7 +419,7 @@ func (r *tableRow) scanTargets() []any {
 		optStamp{&r.TurnStartedAt}, &r.ClockUsed, timestamp{&r.CreatedAt}, timestamp{&r.UpdatedAt},
 		optStamp{&r.StartedAt}, optStamp{&r.FinishedAt}, &r.AbsentPolicy, optStamp{&r.Deadline}, &r.DeadlinePassed,
 		&r.TournamentID, &r.TournamentRound, &r.TournamentTable, &r.Cancelled,
-		&r.ReconnectSeconds, &r.ClaimPolicy, &r.Outcome}
+		&r.ReconnectSeconds, &r.ClaimPolicy, &r.Outcome, &r.BankSeconds, &r.BankLeft}
 }
 
 // seats runs q, which reads a table's version and its seats (none: the
@@ -608,6 +619,7 @@ func tableColumns(row tableRow) []tableColumn {
 		{"finished_at", row.FinishedAt, func(o tableRow) bool { return sameTime(o.FinishedAt, row.FinishedAt) }},
 		{"cancelled", row.Cancelled, func(o tableRow) bool { return o.Cancelled == row.Cancelled }},
 		{"outcome", row.Outcome, func(o tableRow) bool { return o.Outcome == row.Outcome }},
+		{"bank_left", row.BankLeft, func(o tableRow) bool { return o.BankLeft == row.BankLeft }},
 	}
 }
 

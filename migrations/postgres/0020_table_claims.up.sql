@@ -11,3 +11,10 @@
 ALTER TABLE tables ADD COLUMN reconnect_seconds INTEGER NOT NULL DEFAULT 120;
 ALTER TABLE tables ADD COLUMN claim_policy TEXT NOT NULL DEFAULT 'win' CHECK (claim_policy IN ('win', 'draw', 'bot', 'none'));
 ALTER TABLE tables ADD COLUMN outcome TEXT NOT NULL DEFAULT '' CHECK (outcome IN ('', 'claimed', 'aborted'));
+-- The time bank (issue 29): with a turn clock, bank_seconds (0: none) is
+-- a reserve per seat that a turn's overrun of turn_seconds draws from, and
+-- that the unused part of a turn's turn_seconds fills again, never above
+-- bank_seconds; bank_left is each seat's reserve (milliseconds, a JSON
+-- array) as of the start of the current turn.
+ALTER TABLE tables ADD COLUMN bank_seconds INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE tables ADD COLUMN bank_left TEXT NOT NULL DEFAULT '[]';
