@@ -104,40 +104,40 @@ func (s *server) answerState(w http.ResponseWriter, r *http.Request, id int64, i
 	}
 	w.Header().Set("ETag", tableETag(id, version, seat))
 	w.Header().Set("Content-Type", "application/json")
-	presence := s.presenceField(id)
-	if !bytes.HasSuffix(call.body, []byte("}\n")) {
-		presence = nil // not a JSON object as encodeState writes it: never spliced into
-	}
-	w.Header().Set("Content-Length", strconv.Itoa(len(call.body)+len(presence))) // as writeJSON answers
-	w.WriteHeader(http.StatusOK)
-	if len(presence) == 0 {
+	ps, _ := s.svc.Tables.Presence(id)
+	if len(ps) == 0 || !bytes.HasSuffix(call.body, []byte("}\n")) {
+		w.Header().Set("Content-Length", strconv.Itoa(len(call.body))) // as writeJSON answers
+		w.WriteHeader(http.StatusOK)
 		_, _ = w.Write(call.body)
 		return nil
 	}
 	// The cached body ends with "}\n": the presence, which changes without
-	// a version, goes in as its last field.
+	// a version, goes in as its last field, in a buffer kept for the next
+	// answer (one write, no garbage).
+	buf := answerBufs.Get().(*[]byte)
 	end := len(call.body) - 2
-	_, _ = w.Write(call.body[:end])
-	_, _ = w.Write(presence)
-	_, _ = w.Write(call.body[end:])
+	b := append((*buf)[:0], call.body[:end]...)
+	b = append(appendPresence(b, ps), call.body[end:]...)
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(b)
+	if cap(b) <= maxAnswerBuf {
+		*buf = b
+		answerBufs.Put(buf)
+	}
 	return nil
 }
 
-// presenceField is `,"presence":[…]` with the presence of table id's
-// seats now, as tableStateOut places it last, or nothing when there is
-// none to show.
-func (s *server) presenceField(id int64) []byte {
-	ps, _ := s.svc.Tables.Presence(id)
-	if len(ps) == 0 {
-		return nil
-	}
-	return appendPresence(make([]byte, 0, 32+96*len(ps)), presenceOut(ps))
-}
+// answerBufs are the buffers of the states answered with their presence;
+// one larger than maxAnswerBuf is not kept.
+var answerBufs = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
 
-// appendPresence appends `,"presence":[…]` as encoding/json writes it
-// (TestPresenceEncodingIsJSONs), without its reflection: it is on every
-// poll's answer.
-func appendPresence(b []byte, ps []SeatPresence) []byte {
+const maxAnswerBuf = 64 << 10
+
+// appendPresence appends `,"presence":[…]`, the encoding/json encoding of
+// presenceOut(ps) (TestPresenceEncodingIsJSONs), without its reflection nor
+// the copy: it is on every poll's answer.
+func appendPresence(b []byte, ps []domain.SeatPresence) []byte {
 	b = append(b, `,"presence":[`...)
 	for i, p := range ps {
 		if i > 0 {
@@ -145,14 +145,16 @@ func appendPresence(b []byte, ps []SeatPresence) []byte {
 		}
 		b = append(b, `{"seat":`...)
 		b = strconv.AppendInt(b, int64(p.Seat), 10)
-		b = append(b, `,"state":"`...)
-		b = append(b, p.State...)
-		b = append(b, `","since":"`...)
-		b = p.Since.AppendFormat(b, time.RFC3339Nano)
+		if p.Present {
+			b = append(b, `,"state":"present","since":"`...)
+		} else {
+			b = append(b, `,"state":"gone","since":"`...)
+		}
+		b = p.Since.UTC().AppendFormat(b, time.RFC3339Nano)
 		b = append(b, '"')
 		if p.WindowEnds != nil {
 			b = append(b, `,"window_ends":"`...)
-			b = p.WindowEnds.AppendFormat(b, time.RFC3339Nano)
+			b = p.WindowEnds.UTC().AppendFormat(b, time.RFC3339Nano)
 			b = append(b, '"')
 		}
 		b = append(b, '}')
@@ -192,7 +194,7 @@ func (s *server) stateBody(r *http.Request, id int64, invite string, version int
 	if err != nil || st.Table.Version != version || st.Seat != seat || st.TurnLeft != nil || st.MatchLeft != nil {
 		return nil, false
 	}
-	st.Presence = nil // the answer adds it as it is then (presenceField)
+	st.Presence = nil // answerState adds it as it is when it answers
 	b, err := s.encodeState(st)
 	if err != nil {
 		return nil, false
