@@ -35,7 +35,7 @@ func testPlayedOnlineStored(t *testing.T, db *store.DB) {
 	}
 	online := create(onlineCreate(new("online"), &api.OnlineSettingsInput{TurnSeconds: new(60), RoundSeconds: new(3600),
 		Absent: new("forfeit"), StaffWatch: new(false)}))
-	want := api.OnlineSettings{TurnSeconds: 60, RoundSeconds: 3600, Absent: "forfeit", GraceSeconds: 120}
+	want := api.OnlineSettings{TurnSeconds: 60, RoundSeconds: 3600, Absent: "forfeit", GraceSeconds: 120, ReconnectSeconds: 120, Claim: "bot"}
 	var got api.Tournament
 	te.must(http.StatusOK, req{Method: "GET", Path: tpath(online.ID), Token: te.director}, &got)
 	if got.Played != "online" || got.Online == nil || *got.Online != want {
@@ -50,7 +50,7 @@ func testPlayedOnlineStored(t *testing.T, db *store.DB) {
 	var defaulted api.Tournament
 	te.must(http.StatusOK, req{Method: "PATCH", Path: tpath(live.ID), Token: te.director,
 		Body: map[string]any{"played": "online"}}, &defaulted)
-	if dflt := (api.OnlineSettings{Absent: "bot", GraceSeconds: 120, StaffWatch: true}); defaulted.Played != "online" ||
+	if dflt := (api.OnlineSettings{Absent: "bot", GraceSeconds: 120, StaffWatch: true, ReconnectSeconds: 120, Claim: "bot"}); defaulted.Played != "online" ||
 		defaulted.Online == nil || *defaulted.Online != dflt {
 		t.Fatalf("live to online: played %q, online %+v; want the defaults %+v", defaulted.Played, defaulted.Online, dflt)
 	}

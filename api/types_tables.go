@@ -39,7 +39,7 @@ type TableCreateRequest struct {
 	// A time bank per player, with a turn clock: 0 (none) or 10..86400 seconds. A turn's overrun of turn_seconds
 	// is drawn from the player's bank, and the unused part of a turn's turn_seconds goes back into it, never above
 	// bank_seconds; the turn times out when the bank is empty.
-	BankSeconds int `json:"bank_seconds,omitempty" minimum:"0" maximum:"86400" example:"60"`
+	BankSeconds int `json:"bank_seconds,omitempty" minimum:"0" maximum:"86400" example:"0"`
 	// Seconds a player on turn may make no move before their team forfeits the match (abandonment):
 	// absent means 300, 0 turns it off, else 30..86400. A shorter turn clock plays the turn for them instead.
 	GraceSeconds *int `json:"grace_seconds,omitempty" minimum:"0" maximum:"86400" example:"300"`
