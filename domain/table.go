@@ -511,7 +511,8 @@ type TableService interface {
 	// Record returns a finished deal's record, for the table's players and
 	// its creator. Errors: ENotFound (also a running deal), EForbidden.
 	Record(ctx context.Context, actor Actor, id int64, number int) (DealRecord, error)
-	// Tick plays the time-outs due at now: on a turn clock that ran out,
+	// Tick plays the time-outs due at now: on a turn clock that ran out
+	// (and the seat's time bank, when the table has one),
 	// the seat on turn draws (if it has not taken) and discards its
 	// highest-value card it may discard (moves marked auto); on a match
 	// clock that ran out, the deal is ended (by referee) and the match is
