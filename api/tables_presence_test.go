@@ -151,8 +151,9 @@ func TestClaimAfterTheWindowEndsTheMatch(t *testing.T) {
 				p.poll(p.tom)
 				p.poll(p.sara)
 				if c.status == 200 { // the refusals of a claim the policy gives
-					// Tom, present, cannot be claimed against.
+					// Tom, present, cannot be claimed against; nor Sara by Tom.
 					problemOf(t, e.must(409, claim, nil), "opponent_present")
+					problemOf(t, e.must(409, req{Method: "POST", Path: tablePath(p.id, "claim"), Token: p.tom}, nil), "opponent_present")
 					e.clock.Add(30 * time.Second)
 					p.poll(p.sara)
 					// Gone, within the window: refused, saying when it ends.
@@ -161,8 +162,6 @@ func TestClaimAfterTheWindowEndsTheMatch(t *testing.T) {
 					if len(pr.Errors) != 1 || pr.Errors[0].Field != "window_ends" || pr.Errors[0].Message != want {
 						t.Fatalf("window_not_over: %+v, want window_ends %s", pr.Errors, want)
 					}
-					// Sara, present and polling, cannot be claimed against by Tom.
-					problemOf(t, e.must(409, req{Method: "POST", Path: tablePath(p.id, "claim"), Token: p.tom}, nil), "opponent_present")
 				} else {
 					e.clock.Add(30 * time.Second)
 				}

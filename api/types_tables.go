@@ -386,7 +386,7 @@ type TableState struct {
 
 // SeatPresence is whether a seated player is at the table: present while
 // they hold a long poll or event stream open on it, or ended one (polled,
-// or moved) less than 10 seconds ago; gone otherwise. Each server process
+// moved, claimed or aborted) less than 10 seconds ago; gone otherwise. Each server process
 // knows the requests it serves: with several processes, send a table's
 // requests to one of them.
 type SeatPresence struct {

@@ -26,6 +26,7 @@ func (s *tableService) Claim(ctx context.Context, actor Actor, id int64, claim C
 	if err := v.Err(); err != nil {
 		return Table{}, err
 	}
+	s.presence.touch(id, actor.UserID, s.now()) // the claimant is there (if seated: presence is by user)
 	return s.change(ctx, actor, id, "", func(tx Tx, t *Table) error {
 		seat, err := seatedAtPlaying(*t, actor)
 		if err != nil {
@@ -178,6 +179,7 @@ func (s *tableService) Abort(ctx context.Context, actor Actor, id int64) (Table,
 	if actor.Anonymous() {
 		return Table{}, errLoginRequired
 	}
+	s.presence.touch(id, actor.UserID, s.now())
 	return s.change(ctx, actor, id, "", func(tx Tx, t *Table) error {
 		seat, err := seatedAtPlaying(*t, actor)
 		if err != nil {

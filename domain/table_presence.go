@@ -14,7 +14,7 @@ const PresenceGrace = 10 * time.Second
 // SeatPresence is whether a seated player is at the table (issue 29), as
 // this server process knows from their requests: present while they hold a
 // long poll or an event stream open on the table, or ended one (or polled,
-// or moved) less than PresenceGrace ago; gone otherwise.
+// moved, claimed or aborted) less than PresenceGrace ago; gone otherwise.
 type SeatPresence struct {
 	Seat    int
 	Present bool
