@@ -365,6 +365,12 @@ var matrix = []route{
 	{"POST /tables/{id}/stand-ins (club table: its referees and admins)", func(f *fixture, c string) req {
 		return req{Method: "POST", Path: tablePath(f.toStandIn[c], "stand-ins"), Body: `{"seat":0,"reason":"gone"}`}
 	}, all(403, map[string]int{anonymous: 401, referee: 200, clubAdmin: 200, siteAdmin: 200})},
+	{"POST /tables/{id}/claim (seated players only)", func(f *fixture, c string) req {
+		return req{Method: "POST", Path: tablePath(f.playing, "claim")}
+	}, all(403, map[string]int{anonymous: 401})},
+	{"POST /tables/{id}/abort (seated players only)", func(f *fixture, c string) req {
+		return req{Method: "POST", Path: tablePath(f.playing, "abort")}
+	}, all(403, map[string]int{anonymous: 401})},
 }
 
 func clubPath(f *fixture) string     { return fmt.Sprintf("/api/v1/clubs/%d", f.clubA) }
