@@ -127,11 +127,11 @@ var codeKinds = map[Code]Kind{
 	ETournamentOfAnotherClub: KindInvalid,
 	EOwnTable:                KindForbidden,
 	ETableCancelled:          KindConflict,
-	EOpponentPresent:      KindConflict,
-	EWindowNotOver:        KindConflict,
-	EClaimNotAllowed:      KindConflict,
-	EAlreadyStarted:       KindConflict,
-	EAbortNotAllowed:      KindConflict,
+	EOpponentPresent:         KindConflict,
+	EWindowNotOver:           KindConflict,
+	EClaimNotAllowed:         KindConflict,
+	EAlreadyStarted:          KindConflict,
+	EAbortNotAllowed:         KindConflict,
 }
 
 // tourneyKinds is the domain's kind of each of the tourney package's kinds.
