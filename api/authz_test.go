@@ -54,6 +54,7 @@ type fixture struct {
 	toStandIn   map[string]int64  // playing tables of club A (its owner against a bot, one deal), one per caller
 	season      int64             // a season of A (season_authz_test.go)
 	seasonOf    map[string]int64  // seasons of A, one per caller, with the published tournament excluded
+	joining     joiningFixture    // invitations and claim codes (joining_authz_test.go)
 }
 
 // loginEmail is the account every caller logs in to in the matrix.
@@ -125,6 +126,7 @@ func newFixture(e *env) *fixture {
 		f.toStandIn[c] = newPlayingTable(e, ownerActor, &f.clubA, domain.MatchFormat{Deals: 1})
 	}
 	f.newSeasons(e, ownerActor)
+	f.newJoining(e, ownerActor)
 	add(0, loginEmail, "", ownerActor)
 	for _, c := range callers {
 		f.toLogout[c] = e.login(loginEmail, "password-123").RefreshToken
