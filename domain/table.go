@@ -175,6 +175,13 @@ type Table struct {
 	// Tournament is the tournament table it plays, for a table a round of
 	// a tournament played online created (nil: a table of no event).
 	Tournament *TableTournament
+	// Rated says the match moves its players' ratings (issue 29: see
+	// ratings.go); RematchWishes are the seats that asked to play again
+	// once the match is over, and RematchID the table the rematch is
+	// played at once every player agreed (table_rematch.go).
+	Rated         bool
+	RematchWishes []int
+	RematchID     *int64
 	// Clock state: when the current turn started, and the match time each
 	// seat has used (milliseconds).
 	TurnStartedAt *time.Time
@@ -222,6 +229,8 @@ type TableInput struct {
 	GraceSeconds *int
 	// AbsentPolicy: "" means AbsentForfeit.
 	AbsentPolicy AbsentPolicy
+	// Rated: the match moves its players' ratings (no bots may sit).
+	Rated bool
 	// Deadline, when set, must be in the future.
 	Deadline *time.Time
 	// Seat is the seat the creator takes (nil: seat 0); Spectate leaves the

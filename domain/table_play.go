@@ -459,6 +459,9 @@ func (s *tableService) commitTable(tx Tx, t *Table, read int64) error {
 		t.Version++
 	}
 	t.UpdatedAt = s.now()
+	if err := rateMatch(tx, *t, s.now()); err != nil { // a rated match rates in the transaction that ends it
+		return err
+	}
 	return tx.Tables().Update(*t)
 }
 

@@ -184,6 +184,7 @@ func newTable(in TableInput, now time.Time) (Table, error) {
 	}
 	v.Check(t.AbsentPolicy == AbsentForfeit || t.AbsentPolicy == AbsentBot, "absent_policy", "invalid",
 		"absent_policy must be forfeit or bot")
+	t.Rated = in.Rated
 	if in.Deadline != nil {
 		d := stored(*in.Deadline)
 		t.Deadline = &d
@@ -480,6 +481,9 @@ func (s *tableService) AddBot(ctx context.Context, actor Actor, id int64, seat *
 	return s.change(ctx, actor, id, "", func(tx Tx, t *Table) error {
 		if err := creatorOnly(*t, actor); err != nil {
 			return err
+		}
+		if t.Rated { // a bot's moves would rate its opponents against nobody
+			return Errorf(ERatedWithBots, "a rated table seats no bot: its match moves its players' ratings")
 		}
 		return s.sit(tx, t, seat, Seat{Bot: true})
 	})

@@ -61,6 +61,11 @@ type tableRow struct {
 	TournamentID    *int64 // with the round and table number, set at creation only
 	TournamentRound int
 	TournamentTable int
+	// Rated, RematchWishes ([]int JSON) and RematchID: issue 29's rematch
+	// and ratings (migration 0021).
+	Rated         bool
+	RematchWishes string
+	RematchID     *int64
 }
 
 func (tableRow) TableName() string { return "tables" }
@@ -89,7 +94,17 @@ func tableRowOf(t domain.Table) tableRow {
 	if t.Status == domain.TableCancelled {
 		row.Status, row.Cancelled = string(domain.TableFinished), string(t.Cancelled)
 	}
+	row.Rated, row.RematchWishes, row.RematchID = t.Rated, seatList(t.RematchWishes), clonePtr(t.RematchID)
 	return row
+}
+
+// seatList is a list of seats as JSON ("[]" when empty).
+func seatList(seats []int) string {
+	if len(seats) == 0 {
+		return "[]"
+	}
+	b, _ := json.Marshal(seats) // []int: cannot fail
+	return string(b)
 }
 
 // domain converts r; pointers are copied (r may be a cached row).
@@ -114,6 +129,10 @@ func (r tableRow) domain() domain.Table {
 	}
 	if r.Cancelled != "" {
 		t.Status, t.Cancelled = domain.TableCancelled, domain.CancelCause(r.Cancelled)
+	}
+	t.Rated, t.RematchID = r.Rated, clonePtr(r.RematchID)
+	if r.RematchWishes != "" && r.RematchWishes != "[]" {
+		_ = json.Unmarshal([]byte(r.RematchWishes), &t.RematchWishes) // written by tableRowOf
 	}
 	return t
 }
@@ -378,7 +397,8 @@ func tableRowColumns(t *tx, prefix string) string {
 	cols = append(cols, t.stampCol(prefix+"turn_started_at"), prefix+"clock_used", t.stampCol(prefix+"created_at"),
 		t.stampCol(prefix+"updated_at"), t.stampCol(prefix+"started_at"), t.stampCol(prefix+"finished_at"),
 		prefix+"absent_policy", t.stampCol(prefix+"deadline"), prefix+"deadline_passed",
-		prefix+"tournament_id", prefix+"tournament_round", prefix+"tournament_table", prefix+"cancelled")
+		prefix+"tournament_id", prefix+"tournament_round", prefix+"tournament_table", prefix+"cancelled",
+		prefix+"rated", prefix+"rematch_wishes", prefix+"rematch_id")
 	return strings.Join(cols, ", ")
 }
 
@@ -390,7 +410,8 @@ func (r *tableRow) scanTargets() []any {
 		&r.DealNumber, &r.Winner, &r.Draw, &r.LostOnTime, &r.Result, &r.AbandonedBy,
 		optStamp{&r.TurnStartedAt}, &r.ClockUsed, timestamp{&r.CreatedAt}, timestamp{&r.UpdatedAt},
 		optStamp{&r.StartedAt}, optStamp{&r.FinishedAt}, &r.AbsentPolicy, optStamp{&r.Deadline}, &r.DeadlinePassed,
-		&r.TournamentID, &r.TournamentRound, &r.TournamentTable, &r.Cancelled}
+		&r.TournamentID, &r.TournamentRound, &r.TournamentTable, &r.Cancelled,
+		&r.Rated, &r.RematchWishes, &r.RematchID}
 }
 
 // seats runs q, which reads a table's version and its seats (none: the
@@ -589,6 +610,8 @@ func tableColumns(row tableRow) []tableColumn {
 		{"started_at", row.StartedAt, func(o tableRow) bool { return sameTime(o.StartedAt, row.StartedAt) }},
 		{"finished_at", row.FinishedAt, func(o tableRow) bool { return sameTime(o.FinishedAt, row.FinishedAt) }},
 		{"cancelled", row.Cancelled, func(o tableRow) bool { return o.Cancelled == row.Cancelled }},
+		{"rematch_wishes", row.RematchWishes, func(o tableRow) bool { return o.RematchWishes == row.RematchWishes }},
+		{"rematch_id", row.RematchID, func(o tableRow) bool { return sameInt64(o.RematchID, row.RematchID) }},
 	}
 }
 
@@ -599,6 +622,8 @@ func clonePtr[T any](p *T) *T {
 	v := *p
 	return &v
 }
+
+func sameInt64(a, b *int64) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
 
 func sameInt(a, b *int) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
 
