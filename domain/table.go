@@ -397,8 +397,22 @@ type TableService interface {
 	// (seated), EInvalid (reason, seat), EConflict (not playing, a bot's
 	// seat, a bot already stands in).
 	ReplaceByBot(ctx context.Context, actor Actor, id int64, seat int, reason string) (TableState, error)
+	// Rematch records (want) or withdraws (!want) the actor's wish to play
+	// again, at a finished table, with the same seats and options
+	// (issue 29). When the wish completes the agreement of every seated
+	// user (bots agree), a new table starts at once with the same seats,
+	// options and creator, the first deal dealt by the seat after the
+	// finished match's first dealer, and the finished table's RematchID
+	// names it. Idempotent: a wish made again, or withdrawn when there is
+	// none, changes nothing (no new version); a wish after the rematch
+	// began answers the table. Of two wishes that complete it at once,
+	// the second (the table's row is locked) finds the rematch begun.
+	// Errors: EUnauthenticated, ENotFound, ENotSeated, ETableCancelled,
+	// EMatchNotOver, EConflict (a tournament's table: its tournament pairs
+	// the next round), ERematchStarted (a wish withdrawn once it began).
+	Rematch(ctx context.Context, actor Actor, id int64, want bool) (Table, error)
 	// AddBot seats the built-in bot (creator only). Errors: as Join, and
-	// EForbidden (not the creator).
+	// EForbidden (not the creator), ERatedWithBots (a rated table).
 	AddBot(ctx context.Context, actor Actor, id int64, seat *int) (Table, error)
 	// Cancel closes an open table before its match starts (creator only):
 	// status cancelled (Cancelled CancelledByCreator), out of the lobby and

@@ -54,10 +54,17 @@ func (s *tableService) start(tx Tx, t *Table) error {
 	if err != nil {
 		return err
 	}
+	return s.startWith(tx, t, int(n%uint64(t.Players)))
+}
+
+// startWith deals the first deal of a full table with dealer dealing (a
+// rematch's: the seat after the last match's first dealer) and lets the
+// bots play up to the first human turn.
+func (s *tableService) startWith(tx Tx, t *Table, dealer int) error {
 	now := s.now()
 	t.Status, t.StartedAt = TablePlaying, &now
 	t.ClockUsed = make([]int64, t.Players)
-	p, err := s.deal(tx, t, 1, int(n%uint64(t.Players)), nil, false)
+	p, err := s.deal(tx, t, 1, dealer, nil, false)
 	if err != nil {
 		return err
 	}
