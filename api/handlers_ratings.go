@@ -70,7 +70,7 @@ func (s *server) rematch(w http.ResponseWriter, r *http.Request, want bool) erro
 //	@Tags			ratings
 //	@Produce		json
 //	@Security		BearerAuth
-//	@Param			family	query		string	true	"The rule set family"	Enums(italian, reale, brazilian)
+//	@Param			family	query		string	false	"The rule set family; absent means italian"	Enums(italian, reale, brazilian)	default(italian)
 //	@Param			limit	query		int		false	"Page size, 1..100; 0 or absent means 20"	default(20)	minimum(0)	maximum(100)
 //	@Param			offset	query		int		false	"Items to skip"		default(0)	minimum(0)
 //	@Success		200		{object}	RatingList

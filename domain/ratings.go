@@ -118,7 +118,8 @@ type RatingService interface {
 	// MaxRatingHistory changes). Anyone logged in may read them. Errors:
 	// EUnauthenticated, ENotFound (no such user).
 	OfUser(ctx context.Context, actor Actor, userID int64) (UserRatings, error)
-	// Leaderboard returns one page of a family's ratings: the established
+	// Leaderboard returns one page of a family's ratings (no family:
+	// italian): the established
 	// ones first, then the provisional, each by rating, highest first.
 	// Errors: EUnauthenticated, EInvalid (family, limit, offset).
 	Leaderboard(ctx context.Context, actor Actor, f RatingFilter) (Page[UserRating], error)
@@ -267,6 +268,9 @@ func (s *ratingService) OfUser(ctx context.Context, actor Actor, userID int64) (
 func (s *ratingService) Leaderboard(ctx context.Context, actor Actor, f RatingFilter) (Page[UserRating], error) {
 	if actor.Anonymous() {
 		return Page[UserRating]{}, errLoginRequired
+	}
+	if f.Family == "" {
+		f.Family = FamilyItalian // the game most play
 	}
 	var v Validator
 	v.Check(f.Family.Valid(), "family", "invalid", "family must be italian, reale or brazilian")
