@@ -158,8 +158,9 @@ func ratingsOf(e *env, token string, userID int64) api.UserRatings {
 // Glicko-2 (domain/rating, tested on the paper's worked example) says for
 // a new player against a new player, with the history and the leaderboard
 // (provisional: one match); an unrated match, and a rated one in which a
-// bot stood in for a player for a while, move nothing; a rated table
-// seats no bot (rated_with_bots).
+// bot stood in for a player for a while, an aborted one and a claimed draw
+// move nothing; a forfeit and a claimed win do; a rated table seats no bot
+// (rated_with_bots).
 func TestRatingsMoveOnlyOnRatedFinishedMatches(t *testing.T) {
 	t.Parallel()
 	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
@@ -229,6 +230,34 @@ func TestRatingsMoveOnlyOnRatedFinishedMatches(t *testing.T) {
 			leaveMatch(e, tb.ID, bruno)
 			unchanged(t)
 		})
+		// Anna and Bruno poll, then Bruno stops: gone past a reconnect
+		// window of 10 s once 11 s have passed.
+		brunoGone := func(id int64) {
+			e.state(anna, id)
+			e.state(bruno, id)
+			e.clock.Add(11 * time.Second)
+			e.state(anna, id)
+		}
+		t.Run("AnAbortedRatedMatchMovesNothing", func(t *testing.T) {
+			tb := pairTable(e, anna, bruno, api.TableCreateRequest{Rated: true})
+			brunoGone(tb.ID)
+			var done api.Table
+			e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "abort"), Token: anna}, &done)
+			if done.Result != "aborted" {
+				t.Fatalf("result %s", done.Result)
+			}
+			unchanged(t)
+		})
+		t.Run("AClaimedDrawMovesNothing", func(t *testing.T) {
+			tb := pairTable(e, anna, bruno, api.TableCreateRequest{Rated: true, ReconnectSeconds: ptr(10)})
+			brunoGone(tb.ID)
+			var done api.Table
+			e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "claim"), Token: anna, Body: map[string]any{"result": "draw"}}, &done)
+			if done.Result != "claimed" || !done.Draw {
+				t.Fatalf("result %s, draw %v", done.Result, done.Draw)
+			}
+			unchanged(t)
+		})
 		t.Run("ARatedTableSeatsNoBot", func(t *testing.T) {
 			tb := e.newTable(anna, api.TableCreateRequest{Rules: "fibur", Players: 2, Rated: true})
 			problemOf(t, e.must(409, req{Method: "POST", Path: tablePath(tb.ID, "bots"), Token: anna}, nil), "rated_with_bots")
@@ -256,11 +285,18 @@ func TestRatingsMoveOnlyOnRatedFinishedMatches(t *testing.T) {
 		if t.Failed() {
 			return
 		}
-		// A forfeit of a rated match (the other player left) rates too.
+		// A forfeit of a rated match (the other player left) rates too, and
+		// so does a claimed win.
 		tb = pairTable(e, anna, bruno, api.TableCreateRequest{Rated: true})
 		leaveMatch(e, tb.ID, bruno)
 		if r := ratingsOf(e, anna, users[0]); r.Ratings[0].Games != 2 || r.History[0].TableID != tb.ID || r.History[0].Score != 1 {
 			t.Errorf("after Bruno left a rated match: %+v", r)
+		}
+		tb = pairTable(e, anna, bruno, api.TableCreateRequest{Rated: true, ReconnectSeconds: ptr(10)})
+		brunoGone(tb.ID)
+		e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "claim"), Token: anna, Body: map[string]any{"result": "win"}}, nil)
+		if r := ratingsOf(e, anna, users[1]); r.Ratings[0].Games != 3 || r.History[0].TableID != tb.ID || r.History[0].Score != 0 {
+			t.Errorf("after Anna claimed a rated match Bruno walked out of: %+v", r)
 		}
 	})
 }

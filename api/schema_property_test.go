@@ -111,7 +111,8 @@ var constrained = map[string]map[string]string{
 		"deals_per_round": "the VP table is for its number of deals", "tie_breaks": "an array of enums: probed by its items elsewhere",
 		"late_entry_round": "at most rounds", "rounds": "the movement's number of rounds", "team_pairs": "only for kind teams",
 	},
-	"POST /api/v1/tables": {"rules": "options depend on it", "players": "fibur-row needs two", "seat": "below players", "club_id": "an existing club"},
+	"POST /api/v1/tables": {"rules": "options depend on it", "players": "fibur-row needs two", "seat": "below players", "club_id": "an existing club",
+		"bank_seconds": "only with turn_seconds"},
 	"POST /api/v1/tournaments/{tournamentID}/penalties": {"entry": "an entry of the tournament", "round": "a round that exists",
 		"vp": "a penalty takes vp or mp, not neither", "mp": "a penalty takes vp or mp, not neither"},
 }

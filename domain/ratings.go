@@ -166,7 +166,7 @@ func ratesMatch(t Table) bool {
 	switch t.Result {
 	case ResultPlayed, ResultLostOnTime, ResultAbandoned:
 		return true
-	case "claimed":
+	case ResultClaimed:
 		return t.Winner != nil
 	}
 	return false

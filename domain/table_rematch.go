@@ -106,7 +106,8 @@ func (s *tableService) startRematch(tx Tx, old Table) (Table, error) {
 	t := Table{CreatorID: old.CreatorID, ClubID: old.ClubID, Rules: old.Rules, Options: old.Options,
 		Players: old.Players, Match: old.Match, Private: old.Private, AutoStart: old.AutoStart,
 		TurnSeconds: old.TurnSeconds, MatchSeconds: old.MatchSeconds, GraceSeconds: old.GraceSeconds,
-		AbsentPolicy: old.AbsentPolicy, Rated: old.Rated, Status: TableOpen, Version: 1, ClockUsed: []int64{},
+		AbsentPolicy: old.AbsentPolicy, ReconnectSeconds: old.ReconnectSeconds, ClaimPolicy: old.ClaimPolicy,
+		BankSeconds: old.BankSeconds, Rated: old.Rated, Status: TableOpen, Version: 1, ClockUsed: []int64{},
 		CreatedAt: now, UpdatedAt: now}
 	if t.InviteCode, err = s.inviteCode(); err != nil {
 		return Table{}, err
