@@ -96,6 +96,9 @@ func TestRematchStartsWhenAllSeatsAgree(t *testing.T) {
 		if got.Rematch == nil || got.Rematch.TableID == nil || fmt.Sprint(got.Rematch.Wishes) != "[0 1]" {
 			t.Fatalf("after both wished: rematch %+v", got.Rematch)
 		}
+		if st, _ := e.state(bruno, tb.ID); st.Table.Rematch == nil || st.Table.Rematch.TableID == nil || *st.Table.Rematch.TableID != *got.Rematch.TableID {
+			t.Errorf("the finished table's state: rematch %+v", st.Table.Rematch)
+		}
 		var next api.Table
 		e.must(200, req{Method: "GET", Path: tablePath(*got.Rematch.TableID), Token: anna}, &next)
 		if next.Status != "playing" || next.ID == tb.ID || next.Rules != tb.Rules || next.Players != 2 ||
