@@ -162,7 +162,8 @@ func ratingsOf(e *env, token string, userID int64) api.UserRatings {
 // a new player against a new player, with the history and the leaderboard
 // (provisional: one match); an unrated match, and a rated one in which a
 // bot stood in for a player for a while, an aborted one and a claimed draw
-// move nothing; a forfeit and a claimed win do; a rated table seats no bot
+// move nothing; a forfeit and a claimed win do; in pairs each player is
+// rated against the opposing pair as one; a rated table seats no bot
 // (rated_with_bots).
 func TestRatingsMoveOnlyOnRatedFinishedMatches(t *testing.T) {
 	t.Parallel()
@@ -300,6 +301,29 @@ func TestRatingsMoveOnlyOnRatedFinishedMatches(t *testing.T) {
 		e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "claim"), Token: anna, Body: map[string]any{"result": "win"}}, nil)
 		if r := ratingsOf(e, anna, users[1]); r.Ratings[0].Games != 3 || r.History[0].TableID != tb.ID || r.History[0].Score != 0 {
 			t.Errorf("after Anna claimed a rated match Bruno walked out of: %+v", r)
+		}
+
+		// Pairs: Anna and Carla (seats 0, 2) against Bruno and Dario (1, 3);
+		// Dario leaves. Each is rated against the opposing pair as one: its
+		// mean rating, the root mean square of its deviations.
+		uc, c := e.user("carla@example.com", "Carla")
+		ud, d := e.user("dario@example.com", "Dario")
+		brunoBefore := ratingsOf(e, anna, users[1]).Ratings[0]
+		pairs := e.newTable(anna, api.TableCreateRequest{Rules: "fibur", Players: 4, Rated: true, GraceSeconds: ptr(0)})
+		for _, tok := range []string{bruno, c.AccessToken, d.AccessToken} {
+			e.must(200, req{Method: "POST", Path: tablePath(pairs.ID, "join"), Token: tok}, nil)
+		}
+		e.must(200, req{Method: "POST", Path: tablePath(pairs.ID, "start"), Token: anna}, nil)
+		leaveMatch(e, pairs.ID, d.AccessToken)
+		wantOpp, wantRD := (brunoBefore.Rating+1500)/2, math.Sqrt((brunoBefore.RD*brunoBefore.RD+350*350)/2)
+		for _, uid := range []int64{ua.ID, uc.ID} {
+			h := ratingsOf(e, anna, uid).History[0]
+			if h.TableID != pairs.ID || h.Score != 1 || math.Abs(h.Opponent-wantOpp) > 1e-9 || math.Abs(h.OpponentRD-wantRD) > 1e-9 {
+				t.Errorf("user %d after the pairs match: %+v, want opponent %.4f/%.4f", uid, h, wantOpp, wantRD)
+			}
+		}
+		if h := ratingsOf(e, anna, ud.ID).History[0]; h.TableID != pairs.ID || h.Score != 0 {
+			t.Errorf("Dario after the pairs match: %+v", h)
 		}
 	})
 }
