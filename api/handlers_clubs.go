@@ -23,7 +23,7 @@ import (
 //	@Router		/api/v1/clubs [get]
 func (s *server) listClubs(w http.ResponseWriter, r *http.Request) error {
 	q := query{r: r}
-	f := domain.ClubFilter{Query: r.URL.Query().Get("q")}
+	f := domain.ClubFilter{Query: q.search()}
 	f.Limit, f.Offset = q.page()
 	if err := q.err(); err != nil {
 		return err
@@ -133,7 +133,7 @@ func (s *server) listMembers(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	q := query{r: r}
-	f := domain.MemberFilter{Role: domain.Role(r.URL.Query().Get("role"))}
+	f := domain.MemberFilter{Role: domain.Role(q.enum("role", func(s string) bool { return domain.Role(s).Valid() }, "member, referee, admin, owner"))}
 	f.Limit, f.Offset = q.page()
 	if err := q.err(); err != nil {
 		return err

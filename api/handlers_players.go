@@ -28,7 +28,7 @@ import (
 //	@Router		/api/v1/players [get]
 func (s *server) listPlayers(w http.ResponseWriter, r *http.Request) error {
 	q := query{r: r}
-	f := domain.PlayerFilter{Query: r.URL.Query().Get("q"), ClubID: q.int64("club_id")}
+	f := domain.PlayerFilter{Query: q.search(), ClubID: q.int64("club_id")}
 	f.Limit, f.Offset = q.page()
 	if err := q.err(); err != nil {
 		return err

@@ -72,8 +72,9 @@ func (s *server) tableRoutes(r chi.Router) {
 //	@Router			/api/v1/tables [get]
 func (s *server) listTables(w http.ResponseWriter, r *http.Request) error {
 	q := query{r: r}
-	f := domain.TableFilter{OpenSeats: q.bool("open_seats"), Rules: domain.RuleSet(r.URL.Query().Get("rules")),
-		ClubID: q.int64("club_id"), Status: domain.TableStatus(r.URL.Query().Get("status")), Mine: q.bool("mine")}
+	f := domain.TableFilter{OpenSeats: q.bool("open_seats"), Rules: domain.RuleSet(q.enum("rules", knownRuleSet, "the rule sets of /api/v1/rules")),
+		ClubID: q.int64("club_id"), Mine: q.bool("mine"),
+		Status: domain.TableStatus(q.enum("status", func(s string) bool { return domain.TableStatus(s).Valid() }, "open, playing, finished, cancelled"))}
 	f.Limit, f.Offset = q.page()
 	if err := q.err(); err != nil {
 		return err
@@ -87,8 +88,8 @@ func (s *server) listTables(w http.ResponseWriter, r *http.Request) error {
 
 // bool reads an optional boolean parameter; false when absent.
 func (q *query) bool(name string) bool {
-	s := q.r.URL.Query().Get(name)
-	if s == "" {
+	s, ok := q.value(name)
+	if !ok {
 		return false
 	}
 	b, err := strconv.ParseBool(s)
@@ -315,8 +316,7 @@ func (s *server) tableState(w http.ResponseWriter, r *http.Request) error {
 	q := query{r: r}
 	invite := r.URL.Query().Get("invite")
 	since, hasSince := q.int64or0("since")
-	wait := q.int("wait")
-	q.v.Check(wait >= 0, "wait", "out_of_range", "wait must not be negative")
+	wait := q.intIn("wait", 0, maxInt32Param)
 	if err := q.err(); err != nil {
 		return err
 	}
@@ -371,8 +371,8 @@ func waitSeconds(n int) time.Duration {
 // int64or0 reads an optional non-negative integer parameter and whether
 // it was given.
 func (q *query) int64or0(name string) (int64, bool) {
-	s := q.r.URL.Query().Get(name)
-	if s == "" {
+	s, ok := q.value(name)
+	if !ok {
 		return 0, false
 	}
 	n, err := strconv.ParseInt(s, 10, 64)

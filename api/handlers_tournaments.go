@@ -26,8 +26,8 @@ import (
 //	@Router			/api/v1/tournaments [get]
 func (s *server) listTournaments(w http.ResponseWriter, r *http.Request) error {
 	q := query{r: r}
-	f := domain.TournamentFilter{ClubID: q.int64("club_id"), Status: domain.TournamentStatus(r.URL.Query().Get("status")),
-		Query: r.URL.Query().Get("q")}
+	f := domain.TournamentFilter{ClubID: q.int64("club_id"), Query: q.search(),
+		Status: domain.TournamentStatus(q.enum("status", func(s string) bool { return domain.TournamentStatus(s).Valid() }, "the statuses of a tournament"))}
 	f.Limit, f.Offset = q.page()
 	if err := q.err(); err != nil {
 		return err

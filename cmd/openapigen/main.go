@@ -111,6 +111,7 @@ func toOpenAPI3(swaggerJSON []byte) ([]byte, error) {
 		return nil, err
 	}
 	pathParameters(doc3)
+	integerBounds(doc3)
 	closedBodies(doc3)
 	deprecatedProperties(doc3)
 	// A round trip through JSON gives plain maps, which yaml.v3 turns into

@@ -25,7 +25,9 @@ const (
 	reasonPattern = `\S`
 	// federationIDPattern: letters, digits, - . / (at most 32), or
 	// nothing, which clears it; white space around is trimmed.
-	federationIDPattern = `^\s*([A-Za-z0-9./-]{1,32}\s*)?$`
+	// Spaces only, not \s: a generator reading \s as Python does would
+	// send \x1c-\x1f, which the server does not trim.
+	federationIDPattern = `^ *([A-Za-z0-9./-]{1,32} *)?$`
 )
 
 // text is what the server checks of a string field.
@@ -81,8 +83,10 @@ var textFields = map[string]text{
 	"TournamentWithdrawRequest.reason":    {note: "Optional; not checked."},
 	"TournamentForbiddenRequest.reason":   {note: "Optional; not checked."},
 	"TournamentRulingRequest.reason":      {note: "Optional; not checked."},
-	"SeasonCreateRequest.name":            name,
-	"SeasonUpdateRequest.name":            name,
+	"StandInRequest.reason": {min: 1, max: domain.MaxStandInReasonLength, pattern: reasonPattern,
+		note: "Trimmed; not only white space."},
+	"SeasonCreateRequest.name": name,
+	"SeasonUpdateRequest.name": name,
 	"SeasonExclusionRequest.reason": {min: 1, max: tourney.MaxReasonLength, pattern: requiredTextPattern,
 		note: "Trimmed; not only white space; no control characters."},
 }
