@@ -12,6 +12,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/internal/strictjson"
 )
 
 // maxWait caps the wait of a long poll of a table's state.
@@ -376,7 +377,8 @@ func (q *query) int64or0(name string) (int64, bool) {
 		return 0, false
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
-	q.v.Check(err == nil && n >= 0, name, "invalid", "must be a non-negative integer")
+	q.v.Check(err == nil && n >= 0 && n <= strictjson.MaxInteger, name, "invalid",
+		fmt.Sprintf("must be an integer from 0 to %d", int64(strictjson.MaxInteger)))
 	return n, true
 }
 

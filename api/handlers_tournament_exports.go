@@ -13,6 +13,7 @@ import (
 	"github.com/burraco/burraco/api/printout"
 	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/domain/tourney"
+	"github.com/burraco/burraco/internal/strictjson"
 )
 
 // exportCSV answers a CSV export of tournament id: write fills it from the
@@ -103,7 +104,7 @@ func (s *server) exportTournamentSheets(w http.ResponseWriter, r *http.Request) 
 func (s *server) printPage(w http.ResponseWriter, r *http.Request, render func(io.Writer, printout.Lang, playView) error) error {
 	lang, langOK := langOf(r)
 	id, err := strconv.ParseInt(chi.URLParam(r, "tournamentID"), 10, 64)
-	if err != nil || id <= 0 {
+	if err != nil || id <= 0 || id > strictjson.MaxInteger {
 		s.failPage(w, r, lang, printout.Head{}, newProblem(r, codeInvalidParameter, "a path parameter is invalid"),
 			FieldError{Field: "tournamentID", Code: "invalid", Message: "must be a positive integer"})
 		return nil

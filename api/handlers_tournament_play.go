@@ -102,7 +102,7 @@ func (s *server) readPlay(r *http.Request, id int64) (domain.TournamentRead, err
 // number); 400 invalid_parameter when it is not one.
 func pathInt(r *http.Request, name string) (int, error) {
 	n, err := strconv.Atoi(chi.URLParam(r, name))
-	if err != nil || n <= 0 {
+	if err != nil || n <= 0 || n > maxInt32Param { // openapi.yaml's maximum (int32)
 		return 0, problem(codeInvalidParameter, "a path parameter is invalid",
 			FieldError{Field: name, Code: "invalid", Message: "must be a positive integer"})
 	}

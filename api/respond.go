@@ -213,7 +213,7 @@ func noContent(w http.ResponseWriter) error {
 // invalid_parameter when it is not one.
 func pathID(r *http.Request, name string) (int64, error) {
 	id, err := strconv.ParseInt(chi.URLParam(r, name), 10, 64)
-	if err != nil || id <= 0 {
+	if err != nil || id <= 0 || id > strictjson.MaxInteger { // openapi.yaml's maximum
 		return 0, problem(codeInvalidParameter, "a path parameter is invalid",
 			FieldError{Field: name, Code: "invalid", Message: "must be a positive integer id"})
 	}
@@ -244,8 +244,8 @@ func (q *query) int64(name string) *int64 {
 		return nil
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n <= 0 {
-		q.v.Add(name, "invalid", "must be a positive integer")
+	if err != nil || n <= 0 || n > strictjson.MaxInteger {
+		q.v.Add(name, "invalid", fmt.Sprintf("must be an integer from 1 to %d", int64(strictjson.MaxInteger)))
 		return nil
 	}
 	return &n

@@ -9,6 +9,7 @@ import (
 
 	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/domain/tourney"
+	"github.com/burraco/burraco/internal/strictjson"
 )
 
 // The constraints every request shares, written here once rather than on
@@ -21,8 +22,7 @@ import (
 // among them (named …ID) 64-bit.
 //
 // Its maximum is what a client can count on (2^53-1, or 2^31-1 for an
-// int32); the server takes any int64 and answers 404 for an id that does
-// not exist.
+// int32), as pathID and pathInt check.
 func pathParameters(doc *openapi3.T) {
 	one := 1.0
 	for _, item := range doc.Paths.Map() {
@@ -198,12 +198,12 @@ func queryParameter(p *openapi3.Parameter) {
 // Bounds of the integers a request may send where the Go type, not a
 // validator, is the limit. maxSafeInteger (2^53-1) is the largest integer
 // a JSON number holds exactly in every client (a JavaScript Number), and
-// below what an int64 decodes; the decoder refuses a number past int64 as
-// of the wrong type (400 wrong_type), which a schema without a maximum
-// allowed (issue 29). maxInt32 bounds the int query parameters the server
+// below what an int64 decodes; strictjson refuses a number past it (400
+// malformed_json, out_of_range), where a schema without a maximum allowed
+// numbers that the decoder then called of the wrong type (issue 29). maxInt32 bounds the int query parameters the server
 // parses into an int it then counts with (offset, wait, deal, round).
 const (
-	maxSafeInteger = 1<<53 - 1
+	maxSafeInteger = strictjson.MaxInteger
 	maxInt32       = 1<<31 - 1
 )
 
