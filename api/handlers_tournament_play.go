@@ -69,7 +69,8 @@ func (s *server) act(r *http.Request, id int64, cmd tourney.Command, b []byte) (
 
 // withBody reads the path (path: the parameters a command names), then a
 // command's JSON body into a Req (optional: it may be empty), with the
-// body's bytes for act.
+// body's bytes for act. What the body's schema forbids (checkTags) is
+// refused here, before the tournament's state is looked at.
 func withBody[Req, P any](s *server, w http.ResponseWriter, r *http.Request, path func(*http.Request) (P, error), optional bool) (P, Req, []byte, error) {
 	var req Req
 	p, err := path(r)
@@ -77,6 +78,9 @@ func withBody[Req, P any](s *server, w http.ResponseWriter, r *http.Request, pat
 		return p, req, nil, err
 	}
 	b, err := s.readJSON(w, r, &req, optional)
+	if err == nil {
+		err = checkTags(&req, b)
+	}
 	return p, req, b, err
 }
 

@@ -106,6 +106,11 @@ func textConstraints(doc *openapi3.T) error {
 		}
 		p := s.Value.Properties[prop].Value
 		t := textFields[k]
+		// A struct tag the server checks too (api's checkTags, for a
+		// tournament command) must say what the validator says.
+		if p.MaxLength != nil && int(*p.MaxLength) != t.max {
+			return fmt.Errorf("textFields: %s: its struct tag says maxLength %d, its validator %d", k, *p.MaxLength, t.max)
+		}
 		p.MinLength = uint64(t.min)
 		if t.max > 0 {
 			m := uint64(t.max)
