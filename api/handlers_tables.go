@@ -67,8 +67,8 @@ func (s *server) tableRoutes(r chi.Router) {
 //	@Success		200			{object}	TableList
 //	@Header			200			{string}	ETag	"Names the page's content"
 //	@Success		304			"The page has not changed (If-None-Match matched)"
-//	@Failure	400	{object}	Problem	"invalid_parameter: a query parameter cannot be parsed (named in errors)"
-//	@Failure	422	{object}	Problem	"invalid_input: rules, status, club_id, mine, limit 1..100, offset at least 0"
+//	@Failure	400	{object}	Problem	"invalid_parameter: a query parameter the schema does not allow (not a number, empty, past its bounds, not one of its values, too long, control characters), every one named in errors"
+//	@Failure	422	{object}	Problem	"invalid_input: mine=true without an access token"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tables [get]
 func (s *server) listTables(w http.ResponseWriter, r *http.Request) error {
@@ -317,7 +317,7 @@ func (s *server) tableState(w http.ResponseWriter, r *http.Request) error {
 	q := query{r: r}
 	invite := r.URL.Query().Get("invite")
 	since, hasSince := q.int64or0("since")
-	wait := q.intIn("wait", 0, maxInt32Param)
+	wait := q.intIn("wait", 0, strictjson.MaxInteger) // capped at maxWait: issue 19
 	if err := q.err(); err != nil {
 		return err
 	}

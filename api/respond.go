@@ -255,8 +255,8 @@ func (q *query) int64(name string) *int64 {
 const (
 	maxPageLimit = 100
 	maxOffset    = 1<<31 - 1
-	// maxInt32Param bounds the other int query parameters (wait, deal,
-	// round), as openapi.yaml does.
+	// maxInt32Param bounds the int query parameters deal and round, and
+	// the int32 path parameters, as openapi.yaml does.
 	maxInt32Param = 1<<31 - 1
 )
 

@@ -187,7 +187,7 @@ func queryParameter(p *openapi3.Parameter) {
 	case "club_id":
 		one := 1.0
 		s.Min, s.Format = &one, "int64"
-	case "since", "after":
+	case "since", "after", "wait": // wait: any number of seconds, capped
 		s.Format = "int64"
 	case "q":
 		m := uint64(domain.MaxQueryLength)
@@ -200,8 +200,9 @@ func queryParameter(p *openapi3.Parameter) {
 // a JSON number holds exactly in every client (a JavaScript Number), and
 // below what an int64 decodes; strictjson refuses a number past it (400
 // malformed_json, out_of_range), where a schema without a maximum allowed
-// numbers that the decoder then called of the wrong type (issue 29). maxInt32 bounds the int query parameters the server
-// parses into an int it then counts with (offset, wait, deal, round).
+// numbers that the decoder then called of the wrong type (issue 29).
+// maxInt32 bounds the int query parameters the server parses into an int
+// it then counts with (offset, deal, round).
 const (
 	maxSafeInteger = strictjson.MaxInteger
 	maxInt32       = 1<<31 - 1
