@@ -54,6 +54,7 @@ type fixture struct {
 	toStandIn   map[string]int64  // playing tables of club A (its owner against a bot, one deal), one per caller
 	season      int64             // a season of A (season_authz_test.go)
 	seasonOf    map[string]int64  // seasons of A, one per caller, with the published tournament excluded
+	joining     joiningFixture    // invitations and claim codes (joining_authz_test.go)
 }
 
 // loginEmail is the account every caller logs in to in the matrix.
@@ -125,6 +126,7 @@ func newFixture(e *env) *fixture {
 		f.toStandIn[c] = newPlayingTable(e, ownerActor, &f.clubA, domain.MatchFormat{Deals: 1})
 	}
 	f.newSeasons(e, ownerActor)
+	f.newJoining(e, ownerActor)
 	add(0, loginEmail, "", ownerActor)
 	for _, c := range callers {
 		f.toLogout[c] = e.login(loginEmail, "password-123").RefreshToken
@@ -365,6 +367,12 @@ var matrix = []route{
 	{"POST /tables/{id}/stand-ins (club table: its referees and admins)", func(f *fixture, c string) req {
 		return req{Method: "POST", Path: tablePath(f.toStandIn[c], "stand-ins"), Body: `{"seat":0,"reason":"gone"}`}
 	}, all(403, map[string]int{anonymous: 401, referee: 200, clubAdmin: 200, siteAdmin: 200})},
+	{"POST /tables/{id}/claim (seated players only)", func(f *fixture, c string) req {
+		return req{Method: "POST", Path: tablePath(f.playing, "claim")}
+	}, all(403, map[string]int{anonymous: 401})},
+	{"POST /tables/{id}/abort (seated players only)", func(f *fixture, c string) req {
+		return req{Method: "POST", Path: tablePath(f.playing, "abort")}
+	}, all(403, map[string]int{anonymous: 401})},
 }
 
 func clubPath(f *fixture) string     { return fmt.Sprintf("/api/v1/clubs/%d", f.clubA) }

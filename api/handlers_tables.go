@@ -44,6 +44,8 @@ func (s *server) tableRoutes(r chi.Router) {
 			auth.post("/moves", s.playMove)
 			auth.post("/timeout", s.callTimeOut)
 			auth.post("/stand-ins", s.replaceSeatByBot)
+			auth.post("/claim", s.claimTable)
+			auth.post("/abort", s.abortTable)
 			auth.get("/deals/{number}/record", s.dealRecord)
 		})
 	})
@@ -291,7 +293,7 @@ func (s *server) cancelTable(w http.ResponseWriter, r *http.Request) error {
 //
 //	@Summary		Get a table's state (poll)
 //	@ID			getTableState
-//	@Description	The caller's own hand and everything public (a spectator, or anyone not seated, sees no hand). ETag depends on the table, its version and the caller's seat only: send it in If-None-Match for a 304 when nothing changed. Long poll: since=VERSION&wait=SECONDS (at most 60) answers as soon as the version moves past since, or 304 when the wait ends (also when the server shuts down). One user (anonymous: one client address) may hold at most 20 long polls open at once (serve -max-long-polls): more are refused with 429 too_many_long_polls. Several server processes on one PostgreSQL database hear of each other's moves through its notifications, usually within milliseconds, and until then answer from what they know: a poll in that moment may get the version before a move another process has just acknowledged. A poll with since set to the version your own move was acknowledged at is never answered an older state (it waits, or gets 304). A private table's state is for its creator, players and holders of its invite code (a tournament's online table's, which has no creator, for its players, and for the tournament's referees and directors only while its staff_watch is on, as a spectator: without it they get not_found, whoever started the round). A cancelled table's state has status cancelled.
+//	@Description	The caller's own hand and everything public (a spectator, or anyone not seated, sees no hand). ETag depends on the table, its version and the caller's seat only: send it in If-None-Match for a 304 when nothing changed. Long poll: since=VERSION&wait=SECONDS (at most 60) answers as soon as the version moves past since, or 304 when the wait ends (also when the server shuts down). One user (anonymous: one client address) may hold at most 20 long polls open at once (serve -max-long-polls): more are refused with 429 too_many_long_polls. Several server processes on one PostgreSQL database hear of each other's moves through its notifications, usually within milliseconds, and until then answer from what they know: a poll in that moment may get the version before a move another process has just acknowledged. A poll with since set to the version your own move was acknowledged at is never answered an older state (it waits, or gets 304). A private table's state is for its creator, players and holders of its invite code (a tournament's online table's, which has no creator, for its players, and for the tournament's referees and directors only while its staff_watch is on, as a spectator: without it they get not_found, whoever started the round). A cancelled table's state has status cancelled. presence says which seated players are at the table (a long poll or event stream open, or a request in the last 10 seconds) and since when the others are gone, with the end of their reconnect window; it is not part of the version nor the ETag (read it from each 200).
 //	@Tags			tables
 //	@Produce		json
 //	@Param			tableID			path		int		true	"Table id"

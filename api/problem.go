@@ -112,6 +112,11 @@ var problemTable = []problemRow{
 	{code: string(domain.ETournamentOfAnotherClub), problemKind: problemKind{title: "Tournament of another club"}},
 	{code: string(domain.EOwnTable), problemKind: problemKind{title: "You play at this table"}},
 	{code: string(domain.ETableCancelled), problemKind: problemKind{title: "Table cancelled"}},
+	{code: string(domain.EOpponentPresent), problemKind: problemKind{title: "Opponent present"}},
+	{code: string(domain.EWindowNotOver), problemKind: problemKind{title: "Reconnect window not over"}},
+	{code: string(domain.EClaimNotAllowed), problemKind: problemKind{title: "Claim not allowed"}},
+	{code: string(domain.EAlreadyStarted), problemKind: problemKind{title: "Match already started"}},
+	{code: string(domain.EAbortNotAllowed), problemKind: problemKind{title: "Abort not allowed"}},
 	{code: string(engine.ErrNotYourTurn), problemKind: problemKind{title: "Not your turn"}},
 
 	{code: codeMalformedJSON, problemKind: problemKind{http.StatusBadRequest, "Malformed JSON"}},

@@ -112,7 +112,8 @@ var constrained = map[string]map[string]string{
 		"late_entry_round": "at most rounds", "rounds": "the movement's number of rounds", "team_pairs": "only for kind teams",
 		"rest_vp": "at most the VP table's sum", "abandon_vp": "at most the VP table's sum",
 	},
-	"POST /api/v1/tables": {"rules": "options depend on it", "players": "fibur-row needs two", "seat": "below players", "club_id": "an existing club"},
+	"POST /api/v1/tables": {"rules": "options depend on it", "players": "fibur-row needs two", "seat": "below players", "club_id": "an existing club",
+		"bank_seconds": "only with turn_seconds"},
 	"POST /api/v1/tournaments/{tournamentID}/penalties": {"entry": "an entry of the tournament", "round": "a round that exists",
 		"vp": "a penalty takes vp or mp, not neither", "mp": "a penalty takes vp or mp, not neither"},
 }

@@ -1,6 +1,12 @@
 package api
 
-import "testing"
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/burraco/burraco/domain"
+)
 
 // FuzzTableETag: a table ETag reads back to its version (for If-Match),
 // only for its own table, and any header is read without panicking.
@@ -25,4 +31,23 @@ func FuzzTableETag(f *testing.F) {
 			t.Fatalf("%s does not match itself in a list", etag)
 		}
 	})
+}
+
+// TestPresenceEncodingIsJSONs: the presence spliced into a cached state
+// is what encoding/json writes of it, window or not, whole seconds or not.
+func TestPresenceEncodingIsJSONs(t *testing.T) {
+	since := time.Date(2026, 11, 28, 13, 0, 0, 0, time.FixedZone("CET", 3600))
+	end := since.Add(90*time.Second + 123456789*time.Nanosecond)
+	in := []domain.SeatPresence{{Seat: 0, Present: true, Since: since}, {Seat: 3, Since: since, WindowEnds: &end}}
+	ps := presenceOut(in)
+	want, err := json.Marshal(struct {
+		Presence []SeatPresence `json:"presence"`
+	}{ps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := append([]byte{'{'}, appendPresence(nil, in)[1:]...)
+	if got = append(got, '}'); string(got) != string(want) {
+		t.Fatalf("got  %s\nwant %s", got, want)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/burraco/burraco/domain"
 )
@@ -103,10 +104,62 @@ func (s *server) answerState(w http.ResponseWriter, r *http.Request, id int64, i
 	}
 	w.Header().Set("ETag", tableETag(id, version, seat))
 	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(call.body))) // as writeJSON answers
+	ps, _ := s.svc.Tables.Presence(id)
+	if len(ps) == 0 || !bytes.HasSuffix(call.body, []byte("}\n")) {
+		w.Header().Set("Content-Length", strconv.Itoa(len(call.body))) // as writeJSON answers
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(call.body)
+		return nil
+	}
+	// The cached body ends with "}\n": the presence, which changes without
+	// a version, goes in as its last field, in a buffer kept for the next
+	// answer (one write, no garbage).
+	buf := answerBufs.Get().(*[]byte)
+	end := len(call.body) - 2
+	b := append((*buf)[:0], call.body[:end]...)
+	b = append(appendPresence(b, ps), call.body[end:]...)
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(call.body)
+	_, _ = w.Write(b)
+	if cap(b) <= maxAnswerBuf {
+		*buf = b
+		answerBufs.Put(buf)
+	}
 	return nil
+}
+
+// answerBufs are the buffers of the states answered with their presence;
+// one larger than maxAnswerBuf is not kept.
+var answerBufs = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
+
+const maxAnswerBuf = 64 << 10
+
+// appendPresence appends `,"presence":[…]`, the encoding/json encoding of
+// presenceOut(ps) (TestPresenceEncodingIsJSONs), without its reflection nor
+// the copy: it is on every poll's answer.
+func appendPresence(b []byte, ps []domain.SeatPresence) []byte {
+	b = append(b, `,"presence":[`...)
+	for i, p := range ps {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"seat":`...)
+		b = strconv.AppendInt(b, int64(p.Seat), 10)
+		if p.Present {
+			b = append(b, `,"state":"present","since":"`...)
+		} else {
+			b = append(b, `,"state":"gone","since":"`...)
+		}
+		b = p.Since.UTC().AppendFormat(b, time.RFC3339Nano)
+		b = append(b, '"')
+		if p.WindowEnds != nil {
+			b = append(b, `,"window_ends":"`...)
+			b = p.WindowEnds.UTC().AppendFormat(b, time.RFC3339Nano)
+			b = append(b, '"')
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']')
 }
 
 // offer keeps body as the state of table id at version for the viewer
@@ -141,6 +194,7 @@ func (s *server) stateBody(r *http.Request, id int64, invite string, version int
 	if err != nil || st.Table.Version != version || st.Seat != seat || st.TurnLeft != nil || st.MatchLeft != nil {
 		return nil, false
 	}
+	st.Presence = nil // answerState adds it as it is when it answers
 	b, err := s.encodeState(st)
 	if err != nil {
 		return nil, false

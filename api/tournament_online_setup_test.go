@@ -35,7 +35,7 @@ func testPlayedOnlineStored(t *testing.T, db *store.DB) {
 	}
 	online := create(onlineCreate(new("online"), &api.OnlineSettingsInput{TurnSeconds: new(60), RoundSeconds: new(3600),
 		Absent: new("forfeit"), StaffWatch: new(false)}))
-	want := api.OnlineSettings{TurnSeconds: 60, RoundSeconds: 3600, Absent: "forfeit", GraceSeconds: 120}
+	want := api.OnlineSettings{TurnSeconds: 60, RoundSeconds: 3600, Absent: "forfeit", GraceSeconds: 120, ReconnectSeconds: 120, Claim: "bot"}
 	var got api.Tournament
 	te.must(http.StatusOK, req{Method: "GET", Path: tpath(online.ID), Token: te.director}, &got)
 	if got.Played != "online" || got.Online == nil || *got.Online != want {
@@ -50,7 +50,7 @@ func testPlayedOnlineStored(t *testing.T, db *store.DB) {
 	var defaulted api.Tournament
 	te.must(http.StatusOK, req{Method: "PATCH", Path: tpath(live.ID), Token: te.director,
 		Body: map[string]any{"played": "online"}}, &defaulted)
-	if dflt := (api.OnlineSettings{Absent: "bot", GraceSeconds: 120, StaffWatch: true}); defaulted.Played != "online" ||
+	if dflt := (api.OnlineSettings{Absent: "bot", GraceSeconds: 120, StaffWatch: true, ReconnectSeconds: 120, Claim: "bot"}); defaulted.Played != "online" ||
 		defaulted.Online == nil || *defaulted.Online != dflt {
 		t.Fatalf("live to online: played %q, online %+v; want the defaults %+v", defaulted.Played, defaulted.Online, dflt)
 	}
@@ -74,10 +74,10 @@ func testOnlineSettingsInPart(t *testing.T, db *store.DB) {
 		want api.OnlineSettings
 	}{
 		{"TurnSecondsOnly", map[string]any{"turn_seconds": 60},
-			api.OnlineSettings{TurnSeconds: 60, Absent: "bot", GraceSeconds: 120, StaffWatch: true}},
-		{"Empty", map[string]any{}, api.OnlineSettings{Absent: "bot", GraceSeconds: 120, StaffWatch: true}},
+			api.OnlineSettings{TurnSeconds: 60, Absent: "bot", GraceSeconds: 120, StaffWatch: true, ReconnectSeconds: 120, Claim: "bot"}},
+		{"Empty", map[string]any{}, api.OnlineSettings{Absent: "bot", GraceSeconds: 120, StaffWatch: true, ReconnectSeconds: 120, Claim: "bot"}},
 		{"StaffWatchOff", map[string]any{"staff_watch": false, "absent": "forfeit"},
-			api.OnlineSettings{Absent: "forfeit", GraceSeconds: 120}},
+			api.OnlineSettings{Absent: "forfeit", GraceSeconds: 120, ReconnectSeconds: 120, Claim: "bot"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			body := map[string]any{"name": "Online", "rules": "fibur", "players_per_table": 4, "kind": "pairs",

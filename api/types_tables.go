@@ -36,6 +36,10 @@ type TableCreateRequest struct {
 	TurnSeconds int `json:"turn_seconds,omitempty" minimum:"0" maximum:"3600" example:"0"`
 	// Seconds per player for the whole match (tempo di sfida), 0 or 60..86400.
 	MatchSeconds int `json:"match_seconds,omitempty" minimum:"0" maximum:"86400" example:"0"`
+	// A time bank per player, with a turn clock: 0 (none) or 10..86400 seconds. A turn's overrun of turn_seconds
+	// is drawn from the player's bank, and the unused part of a turn's turn_seconds goes back into it, never above
+	// bank_seconds; the turn times out when the bank is empty.
+	BankSeconds int `json:"bank_seconds,omitempty" minimum:"0" maximum:"86400" example:"0"`
 	// Seconds a player on turn may make no move before their team forfeits the match (abandonment):
 	// absent means 300, 0 turns it off, else 30..86400. A shorter turn clock plays the turn for them instead.
 	GraceSeconds *int `json:"grace_seconds,omitempty" minimum:"0" maximum:"86400" example:"300"`
@@ -43,6 +47,13 @@ type TableCreateRequest struct {
 	// match) or bot (a bot plays their turns until they come back, and they take the seat back at their next
 	// turn). Absent means forfeit.
 	AbsentPolicy string `json:"absent_policy,omitempty" enums:"forfeit,bot" example:"bot"`
+	// The reconnect window: seconds a seated player may be gone (no poll, no event stream, no move) before the
+	// others may claim the match (POST …/claim). Absent means 120; else 10..86400.
+	ReconnectSeconds *int `json:"reconnect_seconds,omitempty" minimum:"10" maximum:"86400" example:"120"`
+	// What a claim after the reconnect window gives: win (the gone player's team loses; a draw may be claimed
+	// instead), draw, bot (a bot stands in for the gone player, as absent_policy bot) or none (no claims). Absent
+	// means win.
+	ClaimPolicy string `json:"claim_policy,omitempty" enums:"win,draw,bot,none" example:"win"`
 	// The match's time limit (a tournament round's), in the future: once it passes, the server calls the
 	// referee's time-out (RULES §10) and the match ends with that deal, the team ahead winning (equal: a draw).
 	Deadline *time.Time `json:"deadline,omitempty" format:"date-time"`
@@ -55,8 +66,9 @@ type TableCreateRequest struct {
 func (req TableCreateRequest) input() domain.TableInput {
 	in := domain.TableInput{Rules: domain.RuleSet(req.Rules), Options: req.Options.raw(), Players: req.Players,
 		ClubID: req.ClubID, Private: req.Private, AutoStart: req.AutoStart, TurnSeconds: req.TurnSeconds,
-		MatchSeconds: req.MatchSeconds, GraceSeconds: req.GraceSeconds, Seat: req.Seat, Spectate: req.Spectate,
-		AbsentPolicy: domain.AbsentPolicy(req.AbsentPolicy), Deadline: req.Deadline}
+		MatchSeconds: req.MatchSeconds, BankSeconds: req.BankSeconds, GraceSeconds: req.GraceSeconds, Seat: req.Seat, Spectate: req.Spectate,
+		AbsentPolicy: domain.AbsentPolicy(req.AbsentPolicy), Deadline: req.Deadline,
+		ReconnectSeconds: req.ReconnectSeconds, ClaimPolicy: domain.ClaimPolicy(req.ClaimPolicy)}
 	if req.Match != nil {
 		in.Match = domain.MatchFormat{Deals: req.Match.Deals, Target: req.Match.Target, RequireWinner: req.Match.RequireWinner}
 	}
@@ -109,10 +121,16 @@ type Table struct {
 	AutoStart    bool   `json:"auto_start" example:"false"`
 	TurnSeconds  int    `json:"turn_seconds" example:"0"`
 	MatchSeconds int    `json:"match_seconds" example:"0"`
+	// Each player's time bank at the start (0: none): see TableCreateRequest.
+	BankSeconds int `json:"bank_seconds,omitempty" example:"60"`
 	// Seconds a player on turn may make no move before their team forfeits (0: never).
 	GraceSeconds int `json:"grace_seconds" example:"300"`
 	// What the end of grace_seconds does: forfeit, or a bot stands in.
 	AbsentPolicy string `json:"absent_policy" enums:"forfeit,bot" example:"forfeit"`
+	// Seconds a seated player may be gone before the others may claim the match.
+	ReconnectSeconds int `json:"reconnect_seconds" example:"120"`
+	// What a claim after the reconnect window gives: win (or a draw, if claimed), draw, bot (a bot stands in) or none.
+	ClaimPolicy string `json:"claim_policy" enums:"win,draw,bot,none" example:"win"`
 	// The match's time limit, when it has one.
 	Deadline *time.Time `json:"deadline,omitempty" format:"date-time"`
 	// The deadline passed: the time-out was called, and the match ends with the deal it was called in.
@@ -129,10 +147,12 @@ type Table struct {
 	Draw   bool `json:"draw" example:"false"`
 	// The seat whose match clock ran out, when that decided the match.
 	LostOnTime *int `json:"lost_on_time,omitempty" example:"1"`
-	// How the finished match was decided: played (over its deals), lost_on_time (a match clock ran out) or
-	// abandoned (a player left it, or made no move within grace_seconds: their team lost).
-	Result string `json:"result,omitempty" enums:"played,lost_on_time,abandoned" example:"played"`
-	// The seat that abandoned the match, for result abandoned.
+	// How the finished match was decided: played (over its deals), lost_on_time (a match clock ran out),
+	// abandoned (a player left it, or made no move within grace_seconds: their team lost), claimed (a player was
+	// gone past reconnect_seconds and the others claimed it: a win, see winner, or a draw) or aborted (ended
+	// before any player's move, someone being gone: no winner, no draw, no result).
+	Result string `json:"result,omitempty" enums:"played,lost_on_time,abandoned,claimed,aborted" example:"played"`
+	// The seat that abandoned the match, for result abandoned; the gone seat claimed against, for result claimed.
 	AbandonedBy *int `json:"abandoned_by,omitempty" example:"2"`
 	// Why a cancelled table was: its creator cancelled it, its last player left it (empty), or it was not started
 	// within the server's open-table TTL (expired); finished_at is when.
@@ -158,11 +178,11 @@ func tableOut(t domain.Table) Table {
 		Players: t.Players,
 		Match:   MatchFormat{Deals: t.Match.Deals, Target: t.Match.Target, RequireWinner: t.Match.RequireWinner},
 		Private: t.Private, InviteCode: t.InviteCode, AutoStart: t.AutoStart, TurnSeconds: t.TurnSeconds,
-		MatchSeconds: t.MatchSeconds, GraceSeconds: t.GraceSeconds, Status: string(t.Status), FreeSeats: t.FreeSeats,
+		MatchSeconds: t.MatchSeconds, BankSeconds: t.BankSeconds, GraceSeconds: t.GraceSeconds, Status: string(t.Status), FreeSeats: t.FreeSeats,
 		Version: t.Version, DealNumber: t.DealNumber, Winner: t.Winner, Draw: t.Draw, LostOnTime: t.LostOnTime,
 		Result: string(t.Result), AbandonedBy: t.AbandonedBy, Cancelled: string(t.Cancelled), CreatedAt: t.CreatedAt,
-		AbsentPolicy: string(t.AbsentPolicy),
-		Deadline:     t.Deadline, DeadlinePassed: t.DeadlinePassed,
+		AbsentPolicy: string(t.AbsentPolicy), ReconnectSeconds: t.ReconnectSeconds, ClaimPolicy: string(t.ClaimPolicy),
+		Deadline: t.Deadline, DeadlinePassed: t.DeadlinePassed,
 		UpdatedAt: t.UpdatedAt, StartedAt: t.StartedAt, FinishedAt: t.FinishedAt}
 	if tt := t.Tournament; tt != nil {
 		out.Tournament = &TableTournament{ID: tt.ID, Round: tt.Round, Table: tt.Table}
@@ -357,7 +377,50 @@ type TableState struct {
 	TurnSecondsLeft *float64 `json:"turn_seconds_left,omitempty" example:"42.5"`
 	// Seconds left per seat in the match, when the table has a match clock.
 	MatchSecondsLeft []float64 `json:"match_seconds_left,omitempty"`
+	// Seconds left per seat in its time bank, when the table has one (the seat on turn's less its turn's overrun
+	// of turn_seconds).
+	BankSecondsLeft []float64 `json:"bank_seconds_left,omitempty"`
+	// Each seated player's presence when this state was answered (absent at a finished or cancelled table, and
+	// when the server has not this table in memory). It changes without a new version: the ETag and since do not
+	// cover it (a 304 does not say it is unchanged), so read it from each 200, or poll without since.
+	Presence []SeatPresence `json:"presence,omitempty"`
 } // @name TableState
+
+// SeatPresence is whether a seated player is at the table: present while
+// they hold a long poll or event stream open on it, or ended one (polled,
+// moved, claimed or aborted) less than 10 seconds ago; gone otherwise. Each server process
+// knows the requests it serves: with several processes, send a table's
+// requests to one of them.
+type SeatPresence struct {
+	Seat  int    `json:"seat" example:"1"`
+	State string `json:"state" enums:"present,gone" example:"gone"`
+	// present: since when without a break; gone: when last seen (or when the server began to count, or the player
+	// sat, if later).
+	Since time.Time `json:"since" format:"date-time"`
+	// gone, at a playing table: when the reconnect window ends (since plus reconnect_seconds, from the match's
+	// start at the earliest): the others may claim from then.
+	WindowEnds *time.Time `json:"window_ends,omitempty" format:"date-time"`
+} // @name SeatPresence
+
+// TableClaimRequest claims a match whose opponent is gone past the window.
+type TableClaimRequest struct {
+	// win, draw or bot; absent: what the table's claim_policy gives.
+	Result string `json:"result,omitempty" enums:"win,draw,bot" example:"win"`
+} // @name TableClaimRequest
+
+func presenceOut(ps []domain.SeatPresence) []SeatPresence {
+	return mapSlice(ps, func(p domain.SeatPresence) SeatPresence {
+		out := SeatPresence{Seat: p.Seat, State: "gone", Since: p.Since.UTC(), WindowEnds: p.WindowEnds}
+		if p.Present {
+			out.State = "present"
+		}
+		if out.WindowEnds != nil {
+			end := out.WindowEnds.UTC()
+			out.WindowEnds = &end
+		}
+		return out
+	})
+}
 
 func tableStateOut(s domain.TableState) TableState {
 	out := tableStateRestOut(s)
@@ -369,11 +432,14 @@ func tableStateOut(s domain.TableState) TableState {
 // takes the table's encoding from those kept).
 func tableStateRestOut(s domain.TableState) TableState {
 	out := TableState{Version: s.Table.Version, Seat: s.Seat, MatchTotals: s.Totals,
-		Deals: mapSlice(s.Deals, tableDealOut), TurnSecondsLeft: s.TurnLeft, MatchSecondsLeft: s.MatchLeft}
+		Deals: mapSlice(s.Deals, tableDealOut), TurnSecondsLeft: s.TurnLeft, MatchSecondsLeft: s.MatchLeft, BankSecondsLeft: s.BankLeft}
 	if out.MatchTotals == nil {
 		out.MatchTotals = []int{}
 	}
 	out.Totals = out.MatchTotals
+	if len(s.Presence) > 0 {
+		out.Presence = presenceOut(s.Presence)
+	}
 	if s.Deal != nil {
 		d := tableDealOut(*s.Deal)
 		out.Deal = &d

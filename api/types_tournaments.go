@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"encoding/json"
 	"time"
 
@@ -89,6 +90,11 @@ type OnlineSettings struct {
 	Absent string `json:"absent" enums:"bot,forfeit" example:"bot"`
 	// Seconds away before the absent policy applies (30 to 86400; absent or 0: 120).
 	GraceSeconds int `json:"grace_seconds" minimum:"0" maximum:"86400" example:"120"`
+	// The tables' reconnect window: seconds a player may be gone before the others may claim (10 to 86400).
+	ReconnectSeconds int `json:"reconnect_seconds" example:"120"`
+	// What a claim after the window gives at the tables: bot (a bot stands in for the gone player), win (the gone
+	// player's side forfeits the table, on the sheet as a forfeit) or none. No draw: a sheet takes no claimed draw.
+	Claim string `json:"claim" enums:"bot,win,none" example:"bot"`
 	// Whether the tournament's referees and directors (its club's admins) may watch its tables live: they read a table's state, long polls and moves as a spectator (no hand), and its referees call the time-out and stand-ins there. Off: only the round's starter, who created the tables, sees them.
 	StaffWatch bool `json:"staff_watch" example:"true"`
 } // @name OnlineSettings
@@ -105,6 +111,12 @@ type OnlineSettingsInput struct {
 	Absent *string `json:"absent,omitempty" enums:"bot,forfeit" example:"bot"`
 	// Seconds away before the absent policy applies (30 to 86400; absent or 0: 120).
 	GraceSeconds *int `json:"grace_seconds,omitempty" minimum:"0" maximum:"86400" example:"120"`
+	// The tables' reconnect window: seconds a player may be gone before the others may claim (absent or 0: 120;
+	// else 10 to 86400).
+	ReconnectSeconds *int `json:"reconnect_seconds,omitempty" minimum:"0" maximum:"86400" example:"120"`
+	// What a claim after the window gives at the tables: bot (absent: the default), win (the gone player's side
+	// forfeits the table) or none.
+	Claim *string `json:"claim,omitempty" enums:"bot,win,none" example:"bot"`
 	// Whether the tournament's referees and directors (its club's admins) may watch its tables live and its referees call the time-out and stand-ins there (absent: true). false: only the round's starter, who created the tables, sees them.
 	StaffWatch *bool `json:"staff_watch,omitempty" example:"true"`
 } // @name OnlineSettingsInput
@@ -122,6 +134,10 @@ func (o *OnlineSettingsInput) domain() *domain.OnlineSettings {
 		s.Absent = domain.AbsentPolicy(*o.Absent)
 	}
 	setIf(&s.GraceSeconds, o.GraceSeconds)
+	setIf(&s.ReconnectSeconds, o.ReconnectSeconds)
+	if o.Claim != nil {
+		s.Claim = domain.ClaimPolicy(*o.Claim)
+	}
 	setIf(&s.StaffWatch, o.StaffWatch)
 	return &s
 }
@@ -138,7 +154,8 @@ func onlineOut(o *domain.OnlineSettings) *OnlineSettings {
 		return nil
 	}
 	return &OnlineSettings{TurnSeconds: o.TurnSeconds, RoundSeconds: o.RoundSeconds, Absent: string(o.Absent),
-		GraceSeconds: o.GraceSeconds, StaffWatch: o.StaffWatch}
+		GraceSeconds: o.GraceSeconds, StaffWatch: o.StaffWatch,
+		ReconnectSeconds: cmp.Or(o.ReconnectSeconds, domain.DefaultReconnectSeconds), Claim: string(cmp.Or(o.Claim, domain.DefaultOnlineClaim))}
 }
 
 // VPTable converts the MP difference of a table over a round into the

@@ -360,6 +360,9 @@ type tableAccess struct {
 	// tournament is the tournament whose round the table plays, 0 for none:
 	// its staff may watch it (access.staffWatches).
 	tournament int64
+	// presence is what the presence of the table's seats is computed from
+	// (set by the notifier's publish only: accessOf is on the poll's path).
+	presence presenceSeats
 }
 
 func accessOf(t Table) tableAccess {

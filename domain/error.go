@@ -83,6 +83,20 @@ const (
 	// started (by its creator, left by everyone, or not started in time):
 	// nobody sits at it, and nothing is played there.
 	ETableCancelled Code = "table_cancelled"
+
+	// Claims and aborts at an online table (issue 29), all KindConflict:
+	// EOpponentPresent, no opponent is gone (or, for an abort, nobody else
+	// is); EWindowNotOver, an opponent is gone but their reconnect window
+	// has not ended (Fields says when it does); EClaimNotAllowed, the
+	// table's claim policy does not give what was claimed (none: no claims);
+	// EAlreadyStarted, an abort after a player's first move;
+	// EAbortNotAllowed, an abort at a tournament's table (a no-show there
+	// is the tournament's matter: a claim or the grace period).
+	EOpponentPresent Code = "opponent_present"
+	EWindowNotOver   Code = "window_not_over"
+	EClaimNotAllowed Code = "claim_not_allowed"
+	EAlreadyStarted  Code = "already_started"
+	EAbortNotAllowed Code = "abort_not_allowed"
 )
 
 // codeKinds is the kind of each of the domain's own codes.
@@ -113,6 +127,11 @@ var codeKinds = map[Code]Kind{
 	ETournamentOfAnotherClub: KindInvalid,
 	EOwnTable:                KindForbidden,
 	ETableCancelled:          KindConflict,
+	EOpponentPresent:         KindConflict,
+	EWindowNotOver:           KindConflict,
+	EClaimNotAllowed:         KindConflict,
+	EAlreadyStarted:          KindConflict,
+	EAbortNotAllowed:         KindConflict,
 }
 
 // tourneyKinds is the domain's kind of each of the tourney package's kinds.

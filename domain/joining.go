@@ -280,13 +280,6 @@ func (s *joinService) CreateInvitation(ctx context.Context, actor Actor, clubID 
 		return NewInvitation{}, errLoginRequired
 	}
 	now := s.now()
-	var v Validator
-	v.Check(in.ExpiresAt == nil || in.ExpiresAt.After(now), "expires_at", "out_of_range", "expires_at must be in the future")
-	v.Check(in.MaxUses == nil || (*in.MaxUses >= 1 && *in.MaxUses <= MaxInvitationUses), "max_uses", "out_of_range",
-		fmt.Sprintf("max_uses must be 1..%d", MaxInvitationUses))
-	if err := v.Err(); err != nil {
-		return NewInvitation{}, err
-	}
 	raw := make([]byte, InvitationTokenBytes)
 	if _, err := io.ReadFull(s.random, raw); err != nil {
 		return NewInvitation{}, fmt.Errorf("invitation token: %w", err)
@@ -299,7 +292,12 @@ func (s *joinService) CreateInvitation(ctx context.Context, actor Actor, clubID 
 		inv.ExpiresAt = &at
 	}
 	err := s.st.InTx(ctx, func(tx Tx) error {
+		// The caller's right first: whoever may not invite is told so,
+		// whatever the body (as every director-only route does).
 		if err := clubDirected(tx, actor, clubID); err != nil {
+			return err
+		}
+		if err := checkInvitation(in, now); err != nil {
 			return err
 		}
 		return tx.Joins().CreateInvitation(&inv)
@@ -308,6 +306,15 @@ func (s *joinService) CreateInvitation(ctx context.Context, actor Actor, clubID 
 		return NewInvitation{}, err
 	}
 	return NewInvitation{Invitation: inv, Token: token}, nil
+}
+
+// checkInvitation lists every bad limit of an invitation created at now.
+func checkInvitation(in InvitationInput, now time.Time) error {
+	var v Validator
+	v.Check(in.ExpiresAt == nil || in.ExpiresAt.After(now), "expires_at", "out_of_range", "expires_at must be in the future")
+	v.Check(in.MaxUses == nil || (*in.MaxUses >= 1 && *in.MaxUses <= MaxInvitationUses), "max_uses", "out_of_range",
+		fmt.Sprintf("max_uses must be 1..%d", MaxInvitationUses))
+	return v.Err()
 }
 
 // Invitations implements JoinService.

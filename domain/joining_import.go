@@ -137,11 +137,10 @@ func (s *joinService) ImportPlayers(ctx context.Context, actor Actor, clubID int
 	if actor.Anonymous() {
 		return ImportReport{}, errLoginRequired
 	}
+	// Read outside the transaction (a slow client must not hold it), but
+	// parsed within it, after the caller's right: whoever may not import is
+	// told so, whatever the file.
 	data, err := io.ReadAll(body)
-	if err != nil {
-		return ImportReport{}, err
-	}
-	rows, err := ParsePlayerCSV(data)
 	if err != nil {
 		return ImportReport{}, err
 	}
@@ -152,6 +151,10 @@ func (s *joinService) ImportPlayers(ctx context.Context, actor Actor, clubID int
 	}
 	err = run(ctx, func(tx Tx) error {
 		if err := clubDirected(tx, actor, clubID); err != nil {
+			return err
+		}
+		rows, err := ParsePlayerCSV(data)
+		if err != nil {
 			return err
 		}
 		im, err := s.newImporter(tx, clubID, !dryRun)

@@ -50,7 +50,31 @@ const (
 	ResultPlayed     TableResult = "played"       // MatchFormat decided it over the deals played
 	ResultLostOnTime TableResult = "lost_on_time" // a seat's match clock ran out: its team lost
 	ResultAbandoned  TableResult = "abandoned"    // a player left (or did not come back in time): their team lost
+	// ResultClaimed: a seat was gone past the table's reconnect window and
+	// the others claimed the match (AbandonedBy is the gone seat): a win
+	// (its team lost) or a draw, as the claim and the claim policy say.
+	ResultClaimed TableResult = "claimed"
+	// ResultAborted: the match was abandoned before any player's move and
+	// a seated player aborted it: no winner, no draw, no result.
+	ResultAborted TableResult = "aborted"
 )
+
+// ClaimPolicy says what the players present may claim when a seat has been
+// gone past the table's reconnect window (issue 29).
+type ClaimPolicy string
+
+// Claim policies.
+const (
+	ClaimWin  ClaimPolicy = "win"  // the match, won (or a draw, if they would rather)
+	ClaimDraw ClaimPolicy = "draw" // a draw only
+	ClaimBot  ClaimPolicy = "bot"  // a bot stands in for the gone seat (as absent_policy bot)
+	ClaimNone ClaimPolicy = "none" // no claims: they wait (the grace period still rules)
+)
+
+// Valid reports whether p is one of the claim policies.
+func (p ClaimPolicy) Valid() bool {
+	return p == ClaimWin || p == ClaimDraw || p == ClaimBot || p == ClaimNone
+}
 
 // MatchFormat says when a table's match ends (RULES §10): after a fixed
 // number of deals, or when a team reaches a target score; tie-break deals
@@ -67,6 +91,11 @@ const (
 	// say.
 	DefaultGraceSeconds = 300
 	MinGraceSeconds     = 30
+	// DefaultReconnectSeconds is a table's reconnect window when it does
+	// not say: how long a seat may be gone before the others may claim.
+	DefaultReconnectSeconds = 120
+	MinReconnectSeconds     = 10
+	MinBankSeconds          = 10
 )
 
 // Seat is one seat of a table: empty, a user, or the built-in bot.
@@ -142,6 +171,14 @@ type Table struct {
 	// for the whole match (tempo di sfida).
 	TurnSeconds  int
 	MatchSeconds int
+	// BankSeconds (0: none; only with a turn clock) is each seat's time
+	// bank: a turn's overrun of TurnSeconds draws from it, and the unused
+	// part of a turn's TurnSeconds goes back into it, never above
+	// BankSeconds; the turn clock runs out when the bank is empty.
+	// BankLeft is each seat's bank (milliseconds) as of the start of the
+	// current turn.
+	BankSeconds int
+	BankLeft    []int64
 	// GraceSeconds (0: off) is how long a player on turn may make no move
 	// before their team forfeits the match (abandonment), unless a shorter
 	// turn clock plays the turn for them first.
@@ -149,6 +186,11 @@ type Table struct {
 	// AbsentPolicy is what the grace period's end does: forfeit, or a bot
 	// stands in.
 	AbsentPolicy AbsentPolicy
+	// ReconnectSeconds is how long a seat may be gone (no poll, no stream,
+	// no move: TablePresence) before the others may claim the match, as
+	// ClaimPolicy says.
+	ReconnectSeconds int
+	ClaimPolicy      ClaimPolicy
 	// Deadline (nil: none) is the match's time limit (a tournament round's):
 	// once the clock passes it Tick calls the RULES §10 time-out
 	// (DeadlinePassed) and the match ends with the deal it was called in.
@@ -217,11 +259,18 @@ type TableInput struct {
 	AutoStart    bool
 	TurnSeconds  int
 	MatchSeconds int
+	// BankSeconds: 0 (none) or MinBankSeconds..MaxClockSeconds, with
+	// TurnSeconds.
+	BankSeconds int
 	// GraceSeconds: nil means DefaultGraceSeconds; 0 turns abandonment by
 	// absence off.
 	GraceSeconds *int
 	// AbsentPolicy: "" means AbsentForfeit.
 	AbsentPolicy AbsentPolicy
+	// ReconnectSeconds: nil means DefaultReconnectSeconds; ClaimPolicy: ""
+	// means ClaimWin.
+	ReconnectSeconds *int
+	ClaimPolicy      ClaimPolicy
 	// Deadline, when set, must be in the future.
 	Deadline *time.Time
 	// Seat is the seat the creator takes (nil: seat 0); Spectate leaves the
@@ -315,6 +364,12 @@ type TableState struct {
 	// Clocks, when on: seconds left in the turn and per seat in the match.
 	TurnLeft  *float64
 	MatchLeft []float64
+	// BankLeft, with a time bank, is each seat's bank in seconds now (the
+	// seat on turn's less what its turn has overrun).
+	BankLeft []float64
+	// Presence is each seated player's presence when the state was read
+	// (not part of the version: it changes without one).
+	Presence []SeatPresence
 }
 
 // DealRecord is a finished deal's full record: the engine.Record that
@@ -388,6 +443,38 @@ type TableService interface {
 	// (seated), EInvalid (reason, seat), EConflict (not playing, a bot's
 	// seat, a bot already stands in).
 	ReplaceByBot(ctx context.Context, actor Actor, id int64, seat int, reason string) (TableState, error)
+	// Presence returns the presence of the seated players of table id, as
+	// this process knows it (the polls, event streams and moves it serves:
+	// nothing is written to the database for it, and with several server
+	// processes a player polling another process is gone here), and ok
+	// false when the table is not in its memory (not polled here yet). A
+	// closed table has none. It does not check who may see the table: the
+	// caller has.
+	Presence(id int64) (presence []SeatPresence, ok bool)
+	// Claim ends the match, or has bots stand in, when an opponent of the
+	// actor has been gone (Presence) past the table's ReconnectSeconds:
+	// claim is what is claimed (win: the gone seat's team loses; draw;
+	// bot: a bot stands in for each gone opponent; "": what the table's
+	// ClaimPolicy gives), within that policy (win allows a draw too; a
+	// tournament's table takes no draw). A win or draw finishes the table
+	// with ResultClaimed and AbandonedBy the gone seat (longest gone
+	// first); a tournament's sheet takes a claimed win as a forfeit of the
+	// gone seat's side. Errors: EUnauthenticated, ENotFound, EForbidden
+	// (not seated), EInvalid (claim), EConflict (not playing),
+	// ETableCancelled, EClaimNotAllowed, EOpponentPresent, EWindowNotOver.
+	Claim(ctx context.Context, actor Actor, id int64, claim ClaimPolicy) (Table, error)
+	// Abort ends a match abandoned before its first move (no player has
+	// moved: bots' and the clock's moves do not count) without a result:
+	// the running deal is ended by referee and the table is finished with
+	// ResultAborted, no winner and no draw. Any seated player may, once
+	// another player is gone (any time gone: no window). Nothing aborts a
+	// match by itself: presence is one process's memory, which must not
+	// end a match on its own (the grace period still forfeits a player on
+	// turn who does not move). Errors: EUnauthenticated, ENotFound,
+	// EForbidden (not seated), EConflict (not playing), ETableCancelled,
+	// EAbortNotAllowed (a tournament's table), EAlreadyStarted,
+	// EOpponentPresent.
+	Abort(ctx context.Context, actor Actor, id int64) (Table, error)
 	// AddBot seats the built-in bot (creator only). Errors: as Join, and
 	// EForbidden (not the creator).
 	AddBot(ctx context.Context, actor Actor, id int64, seat *int) (Table, error)
@@ -427,7 +514,8 @@ type TableService interface {
 	// Record returns a finished deal's record, for the table's players and
 	// its creator. Errors: ENotFound (also a running deal), EForbidden.
 	Record(ctx context.Context, actor Actor, id int64, number int) (DealRecord, error)
-	// Tick plays the time-outs due at now: on a turn clock that ran out,
+	// Tick plays the time-outs due at now: on a turn clock that ran out
+	// (and the seat's time bank, when the table has one),
 	// the seat on turn draws (if it has not taken) and discards its
 	// highest-value card it may discard (moves marked auto); on a match
 	// clock that ran out, the deal is ended (by referee) and the match is

@@ -55,7 +55,49 @@ func (r *tableReferee) chargeClock(p *playing, seat int, now time.Time) {
 	if t.TurnStartedAt != nil && seat < len(t.ClockUsed) {
 		t.ClockUsed[seat] += now.Sub(*t.TurnStartedAt).Milliseconds()
 	}
+	if t.TurnStartedAt != nil {
+		chargeBank(t, seat, now.Sub(*t.TurnStartedAt))
+	}
 	t.TurnStartedAt = &now
+}
+
+// chargeBank books a turn of seat that took took to the seat's time bank:
+// its overrun of the turn clock is drawn from the bank (down to empty),
+// the unused part of the turn clock goes back in, up to the bank's start.
+func chargeBank(t *Table, seat int, took time.Duration) {
+	if t.BankSeconds <= 0 || seat >= len(t.BankLeft) {
+		return
+	}
+	base := int64(t.TurnSeconds) * 1000
+	left := t.BankLeft[seat] + base - took.Milliseconds()
+	t.BankLeft[seat] = min(max(left, 0), int64(t.BankSeconds)*1000)
+}
+
+// turnAllowance is how long seat's turn may last: the turn clock, and the
+// seat's time bank.
+func turnAllowance(t Table, seat int) time.Duration {
+	d := time.Duration(t.TurnSeconds) * time.Second
+	if t.BankSeconds > 0 && seat >= 0 && seat < len(t.BankLeft) {
+		d += time.Duration(t.BankLeft[seat]) * time.Millisecond
+	}
+	return d
+}
+
+// banksLeft is each seat's time bank in seconds at now (the seat on turn's
+// less its turn's overrun), nil without a bank.
+func banksLeft(t Table, v *engine.View, now time.Time) []float64 {
+	if t.BankSeconds <= 0 || t.Status != TablePlaying || v == nil || t.TurnStartedAt == nil || len(t.BankLeft) != t.Players {
+		return nil
+	}
+	out := make([]float64, t.Players)
+	for i, ms := range t.BankLeft {
+		left := time.Duration(ms) * time.Millisecond
+		if i == v.Turn && !v.Over {
+			left -= max(0, now.Sub(*t.TurnStartedAt)-time.Duration(t.TurnSeconds)*time.Second)
+		}
+		out[i] = max(0, left.Seconds())
+	}
+	return out
 }
 
 // Tick ticks the clocks of every table (TableService.Tick).
@@ -97,7 +139,7 @@ func mayBeDue(t Table, now time.Time) bool {
 		return false
 	}
 	elapsed := now.Sub(*t.TurnStartedAt)
-	if t.TurnSeconds > 0 && elapsed >= time.Duration(t.TurnSeconds)*time.Second {
+	if t.TurnSeconds > 0 && elapsed >= time.Duration(t.TurnSeconds)*time.Second+minBank(t) {
 		return true
 	}
 	if t.GraceSeconds > 0 && elapsed >= time.Duration(t.GraceSeconds)*time.Second {
@@ -108,6 +150,16 @@ func mayBeDue(t Table, now time.Time) bool {
 		return used+elapsed >= time.Duration(t.MatchSeconds)*time.Second
 	}
 	return false
+}
+
+// minBank is the smallest time bank of t's seats (0 without a bank): not
+// knowing whose turn it is, mayBeDue must not pass over the seat with the
+// least left.
+func minBank(t Table) time.Duration {
+	if t.BankSeconds <= 0 || len(t.BankLeft) == 0 {
+		return 0
+	}
+	return time.Duration(slices.Min(t.BankLeft)) * time.Millisecond
 }
 
 // tickTable plays the time-out due at one table, if any, and reports
@@ -141,7 +193,7 @@ func (r *tableReferee) tickTable(ctx context.Context, id int64, now time.Time) (
 			err = r.standInAbsent(tx, p, seat)
 		case graceOver(t, seat, now.Sub(later(*t.TurnStartedAt, *r.watching.Load()))):
 			err = r.abandon(tx, &t, seat)
-		case t.TurnSeconds > 0 && elapsed >= time.Duration(t.TurnSeconds)*time.Second:
+		case t.TurnSeconds > 0 && elapsed >= turnAllowance(t, seat):
 			err = r.timeOut(tx, p, seat)
 		default:
 			return nil // played in time after all

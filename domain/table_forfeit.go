@@ -123,6 +123,7 @@ func (r *tableReferee) rule(ctx context.Context, actor Actor, id int64, what str
 	r.notes.publish(t, tk)
 	state.Table = forViewer(state.Table, actor)
 	state.TurnLeft, state.MatchLeft = clocksLeft(state.Table, state.View, r.now())
+	state.BankLeft = banksLeft(state.Table, state.View, r.now())
 	return state, nil
 }
 
@@ -132,7 +133,7 @@ func graceOver(t Table, seat int, elapsed time.Duration) bool {
 	if t.GraceSeconds <= 0 || seat < 0 || seat >= len(t.Seats) || t.Seats[seat].PlayedByBot() {
 		return false
 	}
-	if t.TurnSeconds > 0 && t.TurnSeconds <= t.GraceSeconds {
+	if t.TurnSeconds > 0 && t.TurnSeconds+t.BankSeconds <= t.GraceSeconds {
 		return false
 	}
 	return elapsed >= time.Duration(t.GraceSeconds)*time.Second

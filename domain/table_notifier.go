@@ -92,6 +92,7 @@ func (n *tableNotifier) publish(t Table, tk uint64) {
 	w.version = t.Version
 	if tk >= w.marked {
 		w.known, w.access = true, accessOf(t)
+		w.access.presence = presenceOfTable(t)
 	} else {
 		w.known = false // a newer floor, but this read may predate a change: read again
 	}
@@ -221,9 +222,26 @@ func (n *tableNotifier) away(id int64, seat int) bool {
 // stack it holds meanwhile shrinks at GC only down to four times what is in
 // use (issue 7: 10,000 waiting polls).
 func (s *tableService) Watch(ctx context.Context, actor Actor, id int64, invite string, since int64) (int64, int, error) {
+	seen := false
+	version, seat, err := s.wait(ctx, actor, id, invite, since, &seen)
+	if seen { // not deferred: a deferred closure would cost every poll an allocation
+		s.presence.leave(id, actor.UserID, s.now())
+	}
+	return version, seat, err
+}
+
+// wait is Watch but for the end of the presence it records: seen is set
+// once the poll counts as its seat's player's presence at the table.
+func (s *tableService) wait(ctx context.Context, actor Actor, id int64, invite string, since int64, seen *bool) (int64, int, error) {
 	reclaimed := false
 	for {
 		version, seat, changed, done, err := s.look(ctx, actor, id, invite, since)
+		if err == nil && seat >= 0 && !*seen {
+			// The seat's player is at the table while this poll (or
+			// stream's wait) is open: presence, from memory only.
+			*seen = true
+			s.presence.enter(id, actor.UserID, s.now())
+		}
 		if err == nil && seat >= 0 && !reclaimed && s.notes.away(id, seat) {
 			// A poll of a player a bot stands in for says they are back
 			// (once per poll: the mark is a change, which wakes it).

@@ -57,6 +57,12 @@ func (s *tableService) start(tx Tx, t *Table) error {
 	now := s.now()
 	t.Status, t.StartedAt = TablePlaying, &now
 	t.ClockUsed = make([]int64, t.Players)
+	if t.BankSeconds > 0 {
+		t.BankLeft = make([]int64, t.Players)
+		for i := range t.BankLeft {
+			t.BankLeft[i] = int64(t.BankSeconds) * 1000
+		}
+	}
 	p, err := s.deal(tx, t, 1, int(n%uint64(t.Players)), nil, false)
 	if err != nil {
 		return err
@@ -388,6 +394,7 @@ func (s *tableService) Move(ctx context.Context, actor Actor, id int64, in MoveI
 		s.games.put(t, p) // from here on another move may take p
 		s.notes.publish(t, tk)
 	}
+	s.presence.touch(id, actor.UserID, s.now()) // a move is a sign of life
 	return state, nil
 }
 
@@ -395,6 +402,7 @@ func (s *tableService) Move(ctx context.Context, actor Actor, id int64, in MoveI
 func (s *tableService) movedState(t Table, actor Actor, p *playing) TableState {
 	st := playedState(t, t.SeatOf(actor.UserID), p)
 	st.TurnLeft, st.MatchLeft = clocksLeft(t, st.View, s.now())
+	st.BankLeft = banksLeft(t, st.View, s.now())
 	st.Table = forViewer(st.Table, actor)
 	return st
 }

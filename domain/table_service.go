@@ -29,6 +29,9 @@ type tableService struct {
 	openTTL time.Duration
 	notes   *tableNotifier
 	games   *gameCache
+	// presence is when each player was last seen at each table, from
+	// their polls, streams and moves (table_presence.go).
+	presence *presenceBook
 	// referee keeps the clocks, calls time-outs and forfeits, and puts
 	// bots in for absent players (table_clock.go, table_forfeit.go,
 	// table_standin.go): Tick, CallTimeOut and ReplaceByBot are its.
@@ -45,7 +48,7 @@ func newTableService(st Storage, now func() time.Time, random io.Reader, bot Bot
 		bot = EngineBot
 	}
 	s := &tableService{st: st, now: now, random: random, bot: bot, maxOpen: maxOpen, openTTL: openTTL,
-		notes: newTableNotifier(), games: newGameCache()}
+		notes: newTableNotifier(), games: newGameCache(), presence: newPresenceBook()}
 	s.referee = newTableReferee(s)
 	return s
 }
@@ -184,6 +187,11 @@ func newTable(in TableInput, now time.Time) (Table, error) {
 	}
 	v.Check(t.AbsentPolicy == AbsentForfeit || t.AbsentPolicy == AbsentBot, "absent_policy", "invalid",
 		"absent_policy must be forfeit or bot")
+	checkClaims(&v, &t, in)
+	t.BankSeconds = in.BankSeconds
+	v.Check(in.BankSeconds == 0 || in.BankSeconds >= MinBankSeconds && in.BankSeconds <= MaxClockSeconds && in.TurnSeconds > 0,
+		"bank_seconds", "out_of_range", fmt.Sprintf("bank_seconds must be 0 (no time bank) or, with turn_seconds, from %d to %d",
+			MinBankSeconds, MaxClockSeconds))
 	if in.Deadline != nil {
 		d := stored(*in.Deadline)
 		t.Deadline = &d

@@ -13,15 +13,29 @@ import (
 // State implements TableService.
 func (s *tableService) State(ctx context.Context, actor Actor, id int64, invite string) (TableState, error) {
 	state, err := s.state(ctx, actor, id, invite)
-	if err != nil || !standingIn(state.Table, actor) {
+	if err != nil {
 		return state, err
+	}
+	if !standingIn(state.Table, actor) {
+		state.Presence = s.presenceOf(state.Table)
+		return state, nil
 	}
 	// A player a bot stands in for is back: they take the seat back at
 	// its next turn, which the state read again says (returning).
 	if err := s.referee.reclaim(ctx, actor, id); err != nil {
 		return TableState{}, err
 	}
-	return s.state(ctx, actor, id, invite)
+	state, err = s.state(ctx, actor, id, invite)
+	state.Presence = s.presenceOf(state.Table)
+	return state, err
+}
+
+// presenceOf is the presence of t's seats now (none when t is closed).
+func (s *tableService) presenceOf(t Table) []SeatPresence {
+	if t.Status.Closed() {
+		return nil
+	}
+	return s.presence.of(presenceSeatsOf(t), s.now())
 }
 
 // errNotInMemory stops a state read on the one-query path: the running
@@ -88,6 +102,7 @@ func (s *tableService) stateRead(ctx context.Context, actor Actor, id int64, inv
 	s.notes.publish(state.Table, tk)
 	state.Table = forViewer(state.Table, actor)
 	state.TurnLeft, state.MatchLeft = clocksLeft(state.Table, state.View, s.now())
+	state.BankLeft = banksLeft(state.Table, state.View, s.now())
 	return state, nil
 }
 

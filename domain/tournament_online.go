@@ -1,6 +1,9 @@
 package domain
 
-import "fmt"
+import (
+	"cmp"
+	"fmt"
+)
 
 // Played says where a tournament's rounds are played (issue 17).
 type Played string
@@ -25,6 +28,13 @@ type OnlineSettings struct {
 	// §10 abandonment).
 	Absent       AbsentPolicy `json:"absent"`
 	GraceSeconds int          `json:"grace_seconds"`
+	// ReconnectSeconds and Claim are the tables' reconnect window and
+	// claim policy (issue 29): a claim there is a bot standing in (bot, the
+	// default), the gone side's forfeit on the sheet (win), or none. No
+	// draw: a sheet takes a forfeit, not an agreed draw. Settings stored
+	// before them read 0 and "": the defaults.
+	ReconnectSeconds int         `json:"reconnect_seconds,omitempty"`
+	Claim            ClaimPolicy `json:"claim,omitempty"`
 	// StaffWatch lets the tournament's referees and directors watch its
 	// tables live.
 	StaffWatch bool `json:"staff_watch"`
@@ -37,13 +47,15 @@ const (
 	MinRoundSeconds    = 60
 	MaxRoundSeconds    = 24 * 3600
 	DefaultOnlineGrace = 120
+	DefaultOnlineClaim = ClaimBot
 )
 
 // DefaultOnlineSettings are the settings of an online tournament when none
 // are given: no clocks, a bot stands in after two minutes away, the staff
 // may watch.
 func DefaultOnlineSettings() OnlineSettings {
-	return OnlineSettings{Absent: AbsentBot, GraceSeconds: DefaultOnlineGrace, StaffWatch: true}
+	return OnlineSettings{Absent: AbsentBot, GraceSeconds: DefaultOnlineGrace, StaffWatch: true,
+		ReconnectSeconds: DefaultReconnectSeconds, Claim: DefaultOnlineClaim}
 }
 
 // PlayedOnline reports whether the tournament is played online.
@@ -66,6 +78,8 @@ func applyOnline(s *TournamentSetup, in SetupInput) {
 		if o.GraceSeconds == 0 {
 			o.GraceSeconds = DefaultOnlineGrace
 		}
+		o.ReconnectSeconds = cmp.Or(o.ReconnectSeconds, DefaultReconnectSeconds)
+		o.Claim = cmp.Or(o.Claim, DefaultOnlineClaim)
 		s.Online = &o
 	}
 	if s.Online == nil && s.Played == PlayedOnline {
@@ -90,4 +104,8 @@ func checkOnline(v *Validator, s *TournamentSetup) {
 	v.Check(o.Absent == AbsentBot || o.Absent == AbsentForfeit, "online.absent", "invalid", "absent must be bot or forfeit")
 	v.Check(o.GraceSeconds >= MinGraceSeconds && o.GraceSeconds <= MaxClockSeconds, "online.grace_seconds", "out_of_range",
 		fmt.Sprintf("grace_seconds must be %d to %d", MinGraceSeconds, MaxClockSeconds))
+	v.Check(o.ReconnectSeconds == 0 || o.ReconnectSeconds >= MinReconnectSeconds && o.ReconnectSeconds <= MaxClockSeconds, "online.reconnect_seconds",
+		"out_of_range", fmt.Sprintf("reconnect_seconds must be 0 (the default, %d) or %d to %d", DefaultReconnectSeconds, MinReconnectSeconds, MaxClockSeconds))
+	v.Check(o.Claim == "" || o.Claim == ClaimWin || o.Claim == ClaimBot || o.Claim == ClaimNone, "online.claim", "invalid",
+		"claim must be win, bot or none (a sheet takes no claimed draw)")
 }

@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 
@@ -94,6 +95,7 @@ func (s *tournamentPlayService) onlineTable(tx Tx, t Tournament, st *tourney.Sta
 func onlineClocks(tb *Table, o OnlineSettings) {
 	tb.TurnSeconds = o.TurnSeconds
 	tb.AbsentPolicy, tb.GraceSeconds = o.Absent, o.GraceSeconds
+	tb.ReconnectSeconds, tb.ClaimPolicy = cmp.Or(o.ReconnectSeconds, DefaultReconnectSeconds), cmp.Or(o.Claim, DefaultOnlineClaim)
 	if o.RoundSeconds > 0 {
 		d := tb.CreatedAt.Add(time.Duration(o.RoundSeconds) * time.Second)
 		tb.Deadline = &d

@@ -30,7 +30,9 @@ type Role = components["schemas"]["Member"]["role"];
 // without an excess-property error; an annotated literal does not.
 type Query<Op extends keyof operations> = NonNullable<operations[Op]["parameters"]["query"]>;
 // The same holds for request bodies: each is checked with `satisfies`.
-type Body<Op extends keyof operations> = NonNullable<operations[Op]["requestBody"]>["content"]["application/json"];
+// (a JSON body: the CSV of a player import has none).
+type Body<Op extends keyof operations> =
+  NonNullable<operations[Op]["requestBody"]>["content"] extends { "application/json": infer B } ? B : never;
 
 const baseUrl = process.env["BURRACO_BASE_URL"];
 const specFile = process.env["OPENAPI_JSON"];

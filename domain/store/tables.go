@@ -33,23 +33,30 @@ type tableRow struct {
 	MatchSeconds       int
 	GraceSeconds       int
 	AbsentPolicy       string
-	Deadline           *time.Time
-	DeadlinePassed     bool
-	Status             string
-	FreeSeats          int
-	Version            int64
-	DealNumber         int
-	Winner             *int
-	Draw               bool
-	LostOnTime         *int
-	Result             string
-	AbandonedBy        *int
-	TurnStartedAt      *time.Time
-	ClockUsed          string
-	CreatedAt          time.Time `gorm:"autoCreateTime:false"`
-	UpdatedAt          time.Time `gorm:"autoUpdateTime:false"`
-	StartedAt          *time.Time
-	FinishedAt         *time.Time
+	ReconnectSeconds   int
+	BankSeconds        int
+	BankLeft           string // []int64 JSON
+	ClaimPolicy        string
+	// Outcome is a claimed or aborted match's result, stored with result
+	// '' (the column's CHECK predates them: migration 0020).
+	Outcome        string
+	Deadline       *time.Time
+	DeadlinePassed bool
+	Status         string
+	FreeSeats      int
+	Version        int64
+	DealNumber     int
+	Winner         *int
+	Draw           bool
+	LostOnTime     *int
+	Result         string
+	AbandonedBy    *int
+	TurnStartedAt  *time.Time
+	ClockUsed      string
+	CreatedAt      time.Time `gorm:"autoCreateTime:false"`
+	UpdatedAt      time.Time `gorm:"autoUpdateTime:false"`
+	StartedAt      *time.Time
+	FinishedAt     *time.Time
 	// Cancelled is why a cancelled table was: such a table is stored with
 	// status finished (the columns' CHECK, which SQLite cannot widen
 	// without rebuilding the tables three others reference, knows no
@@ -89,6 +96,18 @@ func tableRowOf(t domain.Table) tableRow {
 	if t.Status == domain.TableCancelled {
 		row.Status, row.Cancelled = string(domain.TableFinished), string(t.Cancelled)
 	}
+	row.ReconnectSeconds, row.ClaimPolicy = t.ReconnectSeconds, string(t.ClaimPolicy)
+	bank, _ := json.Marshal(t.BankLeft) // []int64: cannot fail
+	if t.BankLeft == nil {
+		bank = []byte("[]")
+	}
+	row.BankSeconds, row.BankLeft = t.BankSeconds, string(bank)
+	if row.ClaimPolicy == "" {
+		row.ClaimPolicy = string(domain.ClaimWin)
+	}
+	if t.Result == domain.ResultClaimed || t.Result == domain.ResultAborted {
+		row.Result, row.Outcome = "", string(t.Result)
+	}
 	return row
 }
 
@@ -114,6 +133,14 @@ func (r tableRow) domain() domain.Table {
 	}
 	if r.Cancelled != "" {
 		t.Status, t.Cancelled = domain.TableCancelled, domain.CancelCause(r.Cancelled)
+	}
+	t.ReconnectSeconds, t.ClaimPolicy = r.ReconnectSeconds, domain.ClaimPolicy(r.ClaimPolicy)
+	t.BankSeconds = r.BankSeconds
+	if r.BankSeconds > 0 {
+		_ = json.Unmarshal([]byte(r.BankLeft), &t.BankLeft) // written by tableRowOf
+	}
+	if r.Outcome != "" {
+		t.Result = domain.TableResult(r.Outcome)
 	}
 	return t
 }
@@ -378,7 +405,8 @@ func tableRowColumns(t *tx, prefix string) string {
 	cols = append(cols, t.stampCol(prefix+"turn_started_at"), prefix+"clock_used", t.stampCol(prefix+"created_at"),
 		t.stampCol(prefix+"updated_at"), t.stampCol(prefix+"started_at"), t.stampCol(prefix+"finished_at"),
 		prefix+"absent_policy", t.stampCol(prefix+"deadline"), prefix+"deadline_passed",
-		prefix+"tournament_id", prefix+"tournament_round", prefix+"tournament_table", prefix+"cancelled")
+		prefix+"tournament_id", prefix+"tournament_round", prefix+"tournament_table", prefix+"cancelled",
+		prefix+"reconnect_seconds", prefix+"claim_policy", prefix+"outcome", prefix+"bank_seconds", prefix+"bank_left")
 	return strings.Join(cols, ", ")
 }
 
@@ -390,7 +418,8 @@ func (r *tableRow) scanTargets() []any {
 		&r.DealNumber, &r.Winner, &r.Draw, &r.LostOnTime, &r.Result, &r.AbandonedBy,
 		optStamp{&r.TurnStartedAt}, &r.ClockUsed, timestamp{&r.CreatedAt}, timestamp{&r.UpdatedAt},
 		optStamp{&r.StartedAt}, optStamp{&r.FinishedAt}, &r.AbsentPolicy, optStamp{&r.Deadline}, &r.DeadlinePassed,
-		&r.TournamentID, &r.TournamentRound, &r.TournamentTable, &r.Cancelled}
+		&r.TournamentID, &r.TournamentRound, &r.TournamentTable, &r.Cancelled,
+		&r.ReconnectSeconds, &r.ClaimPolicy, &r.Outcome, &r.BankSeconds, &r.BankLeft}
 }
 
 // seats runs q, which reads a table's version and its seats (none: the
@@ -589,6 +618,8 @@ func tableColumns(row tableRow) []tableColumn {
 		{"started_at", row.StartedAt, func(o tableRow) bool { return sameTime(o.StartedAt, row.StartedAt) }},
 		{"finished_at", row.FinishedAt, func(o tableRow) bool { return sameTime(o.FinishedAt, row.FinishedAt) }},
 		{"cancelled", row.Cancelled, func(o tableRow) bool { return o.Cancelled == row.Cancelled }},
+		{"outcome", row.Outcome, func(o tableRow) bool { return o.Outcome == row.Outcome }},
+		{"bank_left", row.BankLeft, func(o tableRow) bool { return o.BankLeft == row.BankLeft }},
 	}
 }
 

@@ -28,7 +28,8 @@ func TestTableUpdateStoresEveryChange(t *testing.T) {
 			}
 			tb = domain.Table{CreatorID: u.ID, Rules: "fibur", Options: []byte(`{"target":2005}`), Players: 2,
 				InviteCode: "code", Status: domain.TableOpen, FreeSeats: 1, Version: 1, ClockUsed: []int64{},
-				CreatedAt: now, UpdatedAt: now,
+				CreatedAt: now, UpdatedAt: now, TurnSeconds: 10, BankSeconds: 20, BankLeft: []int64{20000, 20000},
+				ReconnectSeconds: 90, ClaimPolicy: domain.ClaimDraw,
 				Seats: []domain.Seat{{Seat: 0, UserID: &u.ID, JoinedAt: &now}, {Seat: 1}}}
 			return tx.Tables().Create(&tb)
 		})
@@ -60,6 +61,12 @@ func TestTableUpdateStoresEveryChange(t *testing.T) {
 			{"FinishedTogether", true, []func(*domain.Table){func(t *domain.Table) {
 				t.Status, t.Result, t.FinishedAt, t.TurnStartedAt = domain.TableFinished, domain.ResultPlayed, later(6*time.Second), nil
 			}}},
+			{"BankLeft", true, []func(*domain.Table){func(t *domain.Table) { t.BankLeft = []int64{5000, 20000} }}},
+			// Claimed and aborted are stored with result '' and an outcome
+			// (migration 0020): read back as they were.
+			{"Claimed", true, []func(*domain.Table){func(t *domain.Table) { t.Result, t.Draw, t.AbandonedBy = domain.ResultClaimed, true, &one }}},
+			{"Aborted", true, []func(*domain.Table){func(t *domain.Table) { t.Result, t.Draw, t.AbandonedBy = domain.ResultAborted, false, nil }}},
+			{"PlayedAgain", true, []func(*domain.Table){func(t *domain.Table) { t.Result = domain.ResultPlayed }}},
 			{"WithoutLock", false, []func(*domain.Table){func(t *domain.Table) {
 				t.Status, t.Result, t.FinishedAt, t.LostOnTime, t.AbandonedBy = domain.TablePlaying, "", nil, nil, nil
 			}}},

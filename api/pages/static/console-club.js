@@ -71,7 +71,7 @@ function invitations(club) {
     if (maxUses.value) body.max_uses = Number(maxUses.value);
     try {
       const inv = (await request('POST', `/clubs/${club.id}/invitations`, { body })).data;
-      showFresh(fresh, inv);
+      showFresh(fresh, inv, club);
       form.reset();
       load();
     } catch (err) {
@@ -83,8 +83,11 @@ function invitations(club) {
   return box;
 }
 
-// showFresh shows a new invitation's link, once, with its QR code.
-function showFresh(box, inv) {
+// showFresh shows a new invitation's link, once, with its QR code, and
+// the address of the hall display of each of the club's tournaments not
+// yet finished that shows the QR code between rounds (hall-invite.js reads
+// the token from the address's #invite=).
+function showFresh(box, inv, club) {
   const link = location.origin + inv.link;
   const copied = el('span', { class: 'ok', role: 'status' });
   const input = el('input', { readonly: true, value: link, class: 'inv-link', 'aria-label': t('console.inv.new') });
@@ -102,6 +105,14 @@ function showFresh(box, inv) {
       } }), copied),
     el('img', { class: 'qr', src: inv.qr, alt: t('console.inv.qr'), width: '192', height: '192' }));
   box.hidden = false;
+  const token = inv.link.split('/').pop();
+  get(`/tournaments?club_id=${club.id}&limit=50`).then((res) => {
+    const open = (res.data.items || []).filter((x) => ['registration_open', 'registration_closed', 'running'].includes(x.status));
+    if (!open.length) return;
+    box.append(el('p', { text: t('console.inv.hall') }),
+      el('ul', { class: 'inv-halls' }, ...open.map((x) => el('li', {},
+        el('a', { href: `/app/hall/${x.id}#invite=${token}`, target: '_blank', rel: 'noopener', text: x.name })))));
+  }).catch(() => {}); // the link and the QR code above are what matters
 }
 
 function invitationRow(club, inv, reload, error) {

@@ -8,6 +8,7 @@ import { start } from './layout.js';
 import { get, poll, session } from './api.js';
 import { t, fmtNumber } from './i18n.js';
 import { showSeason } from './hall-season.js';
+import { showInvite } from './hall-invite.js';
 
 const $ = (id) => document.getElementById(id);
 // Seconds a page of the standings stays up (?seconds=, 3 to 60).
@@ -52,6 +53,7 @@ async function main() {
   });
   setInterval(nextPage, PAGE_SECONDS * 1000);
   showSeason(state.id); // the club's season between rounds (hall-season.js)
+  showInvite(); // an invitation's QR code between rounds, from #invite= (hall-invite.js)
   setInterval(clock, 1000);
   clock();
   window.addEventListener('resize', () => {
