@@ -218,6 +218,12 @@ func integerBounds(doc *openapi3.T) {
 	seen := map[*openapi3.Schema]bool{}
 	var bound func(ref *openapi3.SchemaRef)
 	bound = func(ref *openapi3.SchemaRef) {
+		if ref != nil && strings.HasPrefix(ref.Ref, "#/components/schemas/") {
+			// What the document will say: the component as it is now (the
+			// conversion's references may hold a value replaced since, as
+			// moveSchemas does, or none, as the references it makes).
+			ref = doc.Components.Schemas[strings.TrimPrefix(ref.Ref, "#/components/schemas/")]
+		}
 		if ref == nil || ref.Value == nil || seen[ref.Value] {
 			return
 		}
