@@ -422,7 +422,9 @@ func TestEveryBadRequestIsAProblem(t *testing.T) {
 // are a 409), its example with one field set to a value its schema
 // forbids (below a minimum, above a maximum, outside the enum, too long,
 // outside the pattern): each is a 400 or 422 naming the field, never the
-// state's 409 (bad_transition and the like): input is checked first.
+// state's 409 (bad_transition and the like): input is checked first. The
+// caller's rights come before it: someone who may not give the command
+// gets 403 whatever the body.
 func TestInvalidInputIsRefusedBeforeTheState(t *testing.T) {
 	t.Parallel()
 	x := runExamples(t)
@@ -437,6 +439,17 @@ func TestInvalidInputIsRefusedBeforeTheState(t *testing.T) {
 	if len(keys) < 8 {
 		t.Fatalf("only %d tournament commands were sent: %v", len(keys), keys)
 	}
+	t.Run("TheCallerIsRefusedBeforeTheInput", func(t *testing.T) {
+		_, outsider := x.user("outsider@example.com", "Outsider")
+		key := "POST /api/v1/tournaments/{tournamentID}/penalties"
+		set := map[string]any{"vp": -5}
+		for k, v := range x.sets[key] {
+			set[k] = v
+		}
+		body := requestExample(t, x.doc, "POST", "/api/v1/tournaments/{tournamentID}/penalties", set)
+		problemOf(t, x.must(403, req{Method: "POST", Path: x.paths[key], Token: outsider.AccessToken, Body: body}, nil), "referee_only")
+		problemOf(t, x.must(422, req{Method: "POST", Path: x.paths[key], Token: x.tokens[key], Body: body}, nil), "invalid_input")
+	})
 	for _, key := range keys {
 		method, path, _ := strings.Cut(key, " ")
 		op := x.doc.Paths.Value(path).GetOperation(method)

@@ -14,10 +14,12 @@ import (
 // checkTags checks a decoded request body against the constraints its
 // type's struct tags give openapi.yaml (swag reads the same tags):
 // minimum, maximum, multipleOf, enums, minLength and maxLength, at every
-// depth. A tournament command runs it before the tournament is even read
-// (withBody): input the schema forbids is a 422 invalid_input naming each
-// field, whatever the tournament's state, instead of the 409 of a state
-// checked first (issue 29). raw is the body as sent: a field is checked
+// depth. A tournament command runs it on its body (withBody), and the
+// service answers its verdict once the caller is known to be allowed the
+// command (domain.TournamentCommand.Invalid): input the schema forbids is
+// a 422 invalid_input naming each field, whatever the tournament's state,
+// instead of the 409 of a state checked first (issue 29). raw is the body
+// as sent: a field is checked
 // when the body has it (a 0 sent for a field tagged omitempty too, which
 // the decoded struct cannot tell from an absent one).
 func checkTags(body any, raw []byte) error {
