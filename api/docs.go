@@ -48,6 +48,8 @@
 //	@tag.description	A club's seasons (stagioni) and their rankings (la classifica del circolo): the evenings within a season's dates add up, by placing points, total VP or average VP; a director excludes an evening with a reason. The ranking is computed from the current standings at each read (ETag, CSV, a printable page).
 //	@tag.name			tables
 //	@tag.description	Online tables: a lobby, seats and bots, the state for polling (versions, ETag/304, long-poll) or as server-sent events, moves in the engine's notation, clocks, the referee's time-out, forfeits, deal records.
+//	@tag.name			ratings
+//	@tag.description	Players' Glicko-2 ratings from rated online matches, per rule set family (italian: fibur and fibur-row; reale; brazilian: aberto and fechado): a user's ratings with their history, and a family's leaderboard.
 //	@tag.name			health
 //	@tag.description	Liveness and readiness probes.
 //	@securityDefinitions.apikey	BearerAuth

@@ -41,6 +41,8 @@ func (s *server) tableRoutes(r chi.Router) {
 			auth.post("/bots", s.addTableBot)
 			auth.post("/start", s.startTable)
 			auth.post("/cancel", s.cancelTable)
+			auth.post("/rematch", s.wishRematch)
+			auth.delete("/rematch", s.withdrawRematch)
 			auth.post("/moves", s.playMove)
 			auth.post("/timeout", s.callTimeOut)
 			auth.post("/stand-ins", s.replaceSeatByBot)

@@ -254,6 +254,7 @@ func (s *server) routes() chi.Router {
 			rt.under("/clubs", s.clubRoutes)
 			rt.under("/players", s.playerRoutes)
 			rt.under("/tournaments", s.tournamentRoutes)
+			s.ratingRoutes(rt)
 		})
 	})
 	return r

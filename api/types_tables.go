@@ -57,6 +57,9 @@ type TableCreateRequest struct {
 	// The match's time limit (a tournament round's), in the future: once it passes, the server calls the
 	// referee's time-out (RULES §10) and the match ends with that deal, the team ahead winning (equal: a draw).
 	Deadline *time.Time `json:"deadline,omitempty" format:"date-time"`
+	// The match moves its players' ratings (GET /api/v1/ratings): no bot may sit (rated_with_bots), and it rates
+	// only if it ends with a result and no bot ever stood in for anyone. Absent means false (a friendly match).
+	Rated bool `json:"rated,omitempty" example:"false"`
 	// The creator's seat; absent means seat 0.
 	Seat *int `json:"seat,omitempty" minimum:"0" maximum:"3" example:"0"`
 	// The creator only watches (takes no seat).
@@ -69,6 +72,7 @@ func (req TableCreateRequest) input() domain.TableInput {
 		MatchSeconds: req.MatchSeconds, BankSeconds: req.BankSeconds, GraceSeconds: req.GraceSeconds, Seat: req.Seat, Spectate: req.Spectate,
 		AbsentPolicy: domain.AbsentPolicy(req.AbsentPolicy), Deadline: req.Deadline,
 		ReconnectSeconds: req.ReconnectSeconds, ClaimPolicy: domain.ClaimPolicy(req.ClaimPolicy)}
+	in.Rated = req.Rated
 	if req.Match != nil {
 		in.Match = domain.MatchFormat{Deals: req.Match.Deals, Target: req.Match.Target, RequireWinner: req.Match.RequireWinner}
 	}
@@ -164,7 +168,19 @@ type Table struct {
 	UpdatedAt  time.Time        `json:"updated_at" format:"date-time"`
 	StartedAt  *time.Time       `json:"started_at,omitempty" format:"date-time"`
 	FinishedAt *time.Time       `json:"finished_at,omitempty" format:"date-time"`
+	// The match moves its players' ratings.
+	Rated bool `json:"rated" example:"false"`
+	// Once the match is over and a player asked to play again: who asked, and the new table once everyone agreed.
+	Rematch *TableRematch `json:"rematch,omitempty"`
 } // @name Table
+
+// TableRematch is the rematch of a finished table (POST /api/v1/tables/{id}/rematch).
+type TableRematch struct {
+	// The seats whose players asked for the rematch (a bot always agrees).
+	Wishes []int `json:"wishes" example:"0,1"`
+	// The table the rematch is played at, once every player agreed.
+	TableID *int64 `json:"table_id,omitempty" example:"42"`
+} // @name TableRematch
 
 // TableTournament names the tournament table an online table plays.
 type TableTournament struct {
@@ -186,6 +202,10 @@ func tableOut(t domain.Table) Table {
 		UpdatedAt: t.UpdatedAt, StartedAt: t.StartedAt, FinishedAt: t.FinishedAt}
 	if tt := t.Tournament; tt != nil {
 		out.Tournament = &TableTournament{ID: tt.ID, Round: tt.Round, Table: tt.Table}
+	}
+	out.Rated = t.Rated
+	if len(t.RematchWishes) > 0 || t.RematchID != nil {
+		out.Rematch = &TableRematch{Wishes: append([]int{}, t.RematchWishes...), TableID: t.RematchID}
 	}
 	out.Seats = mapSlice(t.Seats, func(s domain.Seat) TableSeat {
 		name := s.UserName

@@ -60,6 +60,16 @@ const (
 	// tables not finished as one may (Config.MaxOpenTables).
 	ETooManyOpenTables Code = "too_many_open_tables"
 
+	// Rematches and rated tables (issue 29): EMatchNotOver (KindConflict),
+	// a rematch asked before the match ended; ENotSeated (KindForbidden),
+	// by one who did not play it; ERematchStarted (KindConflict), a wish
+	// withdrawn after every player agreed and the rematch began;
+	// ERatedWithBots (KindConflict), a bot seated at a rated table.
+	EMatchNotOver   Code = "match_not_over"
+	ENotSeated      Code = "not_seated"
+	ERematchStarted Code = "rematch_started"
+	ERatedWithBots  Code = "rated_with_bots"
+
 	// Players join by themselves (issue 28): a club's invitation link
 	// refused, a claim code refused.
 	EInvitationExpired    Code = "invitation_expired"      // KindConflict: past its expiry
@@ -115,6 +125,10 @@ var codeKinds = map[Code]Kind{
 	EIdempotencyKeyReused: KindInvalid,
 	ENotAReferee:          KindInvalid,
 	ETooManyOpenTables:    KindConflict,
+	EMatchNotOver:         KindConflict,
+	ENotSeated:            KindForbidden,
+	ERematchStarted:       KindConflict,
+	ERatedWithBots:        KindConflict,
 
 	EInvitationExpired:       KindConflict,
 	EInvitationUsedUp:        KindConflict,

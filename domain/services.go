@@ -96,6 +96,8 @@ type Services struct {
 	Joins JoinService
 	// Seasons are clubs' seasons and their rankings.
 	Seasons SeasonService
+	// Ratings are the players' ratings from rated online matches (issue 29).
+	Ratings RatingService
 }
 
 // NewServices returns the services over st.
@@ -121,6 +123,7 @@ func NewServices(st Storage, cfg Config) Services {
 		Tables:      tables,
 		Joins:       &joinService{st: st, now: now, random: cfg.Random},
 		Seasons:     &seasonService{st: st, now: now, play: play, kept: kept},
+		Ratings:     &ratingService{st: st},
 	}
 }
 

@@ -57,6 +57,7 @@ type Tx interface {
 	Idempotency() IdempotencyRepo
 	Joins() JoinRepo
 	Seasons() SeasonRepo
+	Ratings() RatingRepo
 }
 
 // UserRepo stores users and their password hashes.

@@ -217,6 +217,13 @@ type Table struct {
 	// Tournament is the tournament table it plays, for a table a round of
 	// a tournament played online created (nil: a table of no event).
 	Tournament *TableTournament
+	// Rated says the match moves its players' ratings (issue 29: see
+	// ratings.go); RematchWishes are the seats that asked to play again
+	// once the match is over, and RematchID the table the rematch is
+	// played at once every player agreed (table_rematch.go).
+	Rated         bool
+	RematchWishes []int
+	RematchID     *int64
 	// Clock state: when the current turn started, and the match time each
 	// seat has used (milliseconds).
 	TurnStartedAt *time.Time
@@ -271,6 +278,8 @@ type TableInput struct {
 	// means ClaimWin.
 	ReconnectSeconds *int
 	ClaimPolicy      ClaimPolicy
+	// Rated: the match moves its players' ratings (no bots may sit).
+	Rated bool
 	// Deadline, when set, must be in the future.
 	Deadline *time.Time
 	// Seat is the seat the creator takes (nil: seat 0); Spectate leaves the
@@ -475,8 +484,22 @@ type TableService interface {
 	// EAbortNotAllowed (a tournament's table), EAlreadyStarted,
 	// EOpponentPresent.
 	Abort(ctx context.Context, actor Actor, id int64) (Table, error)
+	// Rematch records (want) or withdraws (!want) the actor's wish to play
+	// again, at a finished table, with the same seats and options
+	// (issue 29). When the wish completes the agreement of every seated
+	// user (bots agree), a new table starts at once with the same seats,
+	// options and creator, the first deal dealt by the seat after the
+	// finished match's first dealer, and the finished table's RematchID
+	// names it. Idempotent: a wish made again, or withdrawn when there is
+	// none, changes nothing (no new version); a wish after the rematch
+	// began answers the table. Of two wishes that complete it at once,
+	// the second (the table's row is locked) finds the rematch begun.
+	// Errors: EUnauthenticated, ENotFound, ENotSeated, ETableCancelled,
+	// EMatchNotOver, EConflict (a tournament's table: its tournament pairs
+	// the next round), ERematchStarted (a wish withdrawn once it began).
+	Rematch(ctx context.Context, actor Actor, id int64, want bool) (Table, error)
 	// AddBot seats the built-in bot (creator only). Errors: as Join, and
-	// EForbidden (not the creator).
+	// EForbidden (not the creator), ERatedWithBots (a rated table).
 	AddBot(ctx context.Context, actor Actor, id int64, seat *int) (Table, error)
 	// Cancel closes an open table before its match starts (creator only):
 	// status cancelled (Cancelled CancelledByCreator), out of the lobby and

@@ -54,6 +54,13 @@ func (s *tableService) start(tx Tx, t *Table) error {
 	if err != nil {
 		return err
 	}
+	return s.startWith(tx, t, int(n%uint64(t.Players)))
+}
+
+// startWith deals the first deal of a full table with dealer dealing (a
+// rematch's: the seat after the last match's first dealer) and lets the
+// bots play up to the first human turn.
+func (s *tableService) startWith(tx Tx, t *Table, dealer int) error {
 	now := s.now()
 	t.Status, t.StartedAt = TablePlaying, &now
 	t.ClockUsed = make([]int64, t.Players)
@@ -63,7 +70,7 @@ func (s *tableService) start(tx Tx, t *Table) error {
 			t.BankLeft[i] = int64(t.BankSeconds) * 1000
 		}
 	}
-	p, err := s.deal(tx, t, 1, int(n%uint64(t.Players)), nil, false)
+	p, err := s.deal(tx, t, 1, dealer, nil, false)
 	if err != nil {
 		return err
 	}
@@ -467,6 +474,9 @@ func (s *tableService) commitTable(tx Tx, t *Table, read int64) error {
 		t.Version++
 	}
 	t.UpdatedAt = s.now()
+	if err := rateMatch(tx, *t, s.now()); err != nil { // a rated match rates in the transaction that ends it
+		return err
+	}
 	return tx.Tables().Update(*t)
 }
 

@@ -192,6 +192,7 @@ func newTable(in TableInput, now time.Time) (Table, error) {
 	v.Check(in.BankSeconds == 0 || in.BankSeconds >= MinBankSeconds && in.BankSeconds <= MaxClockSeconds && in.TurnSeconds > 0,
 		"bank_seconds", "out_of_range", fmt.Sprintf("bank_seconds must be 0 (no time bank) or, with turn_seconds, from %d to %d",
 			MinBankSeconds, MaxClockSeconds))
+	t.Rated = in.Rated
 	if in.Deadline != nil {
 		d := stored(*in.Deadline)
 		t.Deadline = &d
@@ -488,6 +489,9 @@ func (s *tableService) AddBot(ctx context.Context, actor Actor, id int64, seat *
 	return s.change(ctx, actor, id, "", func(tx Tx, t *Table) error {
 		if err := creatorOnly(*t, actor); err != nil {
 			return err
+		}
+		if t.Rated { // a bot's moves would rate its opponents against nobody
+			return Errorf(ERatedWithBots, "a rated table seats no bot: its match moves its players' ratings")
 		}
 		return s.sit(tx, t, seat, Seat{Bot: true})
 	})

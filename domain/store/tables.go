@@ -68,6 +68,11 @@ type tableRow struct {
 	TournamentID    *int64 // with the round and table number, set at creation only
 	TournamentRound int
 	TournamentTable int
+	// Rated, RematchWishes ([]int JSON) and RematchID: issue 29's rematch
+	// and ratings (migration 0021).
+	Rated         bool
+	RematchWishes string
+	RematchID     *int64
 }
 
 func (tableRow) TableName() string { return "tables" }
@@ -108,7 +113,17 @@ func tableRowOf(t domain.Table) tableRow {
 	if t.Result == domain.ResultClaimed || t.Result == domain.ResultAborted {
 		row.Result, row.Outcome = "", string(t.Result)
 	}
+	row.Rated, row.RematchWishes, row.RematchID = t.Rated, seatList(t.RematchWishes), clonePtr(t.RematchID)
 	return row
+}
+
+// seatList is a list of seats as JSON ("[]" when empty).
+func seatList(seats []int) string {
+	if len(seats) == 0 {
+		return "[]"
+	}
+	b, _ := json.Marshal(seats) // []int: cannot fail
+	return string(b)
 }
 
 // domain converts r; pointers are copied (r may be a cached row).
@@ -141,6 +156,10 @@ func (r tableRow) domain() domain.Table {
 	}
 	if r.Outcome != "" {
 		t.Result = domain.TableResult(r.Outcome)
+	}
+	t.Rated, t.RematchID = r.Rated, clonePtr(r.RematchID)
+	if r.RematchWishes != "" && r.RematchWishes != "[]" {
+		_ = json.Unmarshal([]byte(r.RematchWishes), &t.RematchWishes) // written by tableRowOf
 	}
 	return t
 }
@@ -406,7 +425,8 @@ func tableRowColumns(t *tx, prefix string) string {
 		t.stampCol(prefix+"updated_at"), t.stampCol(prefix+"started_at"), t.stampCol(prefix+"finished_at"),
 		prefix+"absent_policy", t.stampCol(prefix+"deadline"), prefix+"deadline_passed",
 		prefix+"tournament_id", prefix+"tournament_round", prefix+"tournament_table", prefix+"cancelled",
-		prefix+"reconnect_seconds", prefix+"claim_policy", prefix+"outcome", prefix+"bank_seconds", prefix+"bank_left")
+		prefix+"reconnect_seconds", prefix+"claim_policy", prefix+"outcome", prefix+"bank_seconds", prefix+"bank_left",
+		prefix+"rated", prefix+"rematch_wishes", prefix+"rematch_id")
 	return strings.Join(cols, ", ")
 }
 
@@ -419,7 +439,8 @@ func (r *tableRow) scanTargets() []any {
 		optStamp{&r.TurnStartedAt}, &r.ClockUsed, timestamp{&r.CreatedAt}, timestamp{&r.UpdatedAt},
 		optStamp{&r.StartedAt}, optStamp{&r.FinishedAt}, &r.AbsentPolicy, optStamp{&r.Deadline}, &r.DeadlinePassed,
 		&r.TournamentID, &r.TournamentRound, &r.TournamentTable, &r.Cancelled,
-		&r.ReconnectSeconds, &r.ClaimPolicy, &r.Outcome, &r.BankSeconds, &r.BankLeft}
+		&r.ReconnectSeconds, &r.ClaimPolicy, &r.Outcome, &r.BankSeconds, &r.BankLeft,
+		&r.Rated, &r.RematchWishes, &r.RematchID}
 }
 
 // seats runs q, which reads a table's version and its seats (none: the
@@ -620,6 +641,8 @@ func tableColumns(row tableRow) []tableColumn {
 		{"cancelled", row.Cancelled, func(o tableRow) bool { return o.Cancelled == row.Cancelled }},
 		{"outcome", row.Outcome, func(o tableRow) bool { return o.Outcome == row.Outcome }},
 		{"bank_left", row.BankLeft, func(o tableRow) bool { return o.BankLeft == row.BankLeft }},
+		{"rematch_wishes", row.RematchWishes, func(o tableRow) bool { return o.RematchWishes == row.RematchWishes }},
+		{"rematch_id", row.RematchID, func(o tableRow) bool { return sameInt64(o.RematchID, row.RematchID) }},
 	}
 }
 
@@ -630,6 +653,8 @@ func clonePtr[T any](p *T) *T {
 	v := *p
 	return &v
 }
+
+func sameInt64(a, b *int64) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
 
 func sameInt(a, b *int) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
 
