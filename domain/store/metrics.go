@@ -37,7 +37,7 @@ type GroupCommitStats struct {
 const MaxBatch = maxBatch
 
 // GroupCommits returns the group commit's figures, or false when the
-// database does not group its commits (PostgreSQL, an in-memory SQLite).
+// database does not group its commits (PostgreSQL).
 func (db *DB) GroupCommits() (GroupCommitStats, bool) {
 	if !db.batched {
 		return GroupCommitStats{}, false
