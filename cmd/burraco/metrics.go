@@ -63,11 +63,11 @@ func writePoolMetrics(w *metrics.Writer, pools []store.Pool) {
 // groupCommitBounds are the batch-size buckets, writers.
 var groupCommitBounds = []int{1, 2, 4, 8, 16, store.MaxBatch}
 
-// writeGroupCommits writes the SQLite file's group commits: batches and
+// writeGroupCommits writes SQLite's group commits: batches and
 // their sizes, as a histogram.
 func writeGroupCommits(w *metrics.Writer, s store.GroupCommitStats) {
 	const name = "burraco_db_group_commit_writers"
-	w.Family(name, "histogram", "Shared write transactions committed (SQLite file), by the writers each held.")
+	w.Family(name, "histogram", "Shared write transactions committed (SQLite), by the writers each held.")
 	var cum uint64
 	n := 0
 	for _, le := range groupCommitBounds {

@@ -23,7 +23,7 @@ func (db *DB) Pools() []Pool {
 	return []Pool{{"write", db.sql.Stats()}, {"read", db.readSQL.Stats()}}
 }
 
-// GroupCommitStats are the shared write transactions of a SQLite file
+// GroupCommitStats are the shared write transactions of SQLite
 // (batch.go) committed since Open.
 type GroupCommitStats struct {
 	Batches uint64 // shared transactions committed
