@@ -138,7 +138,7 @@ func checkCumulative(t *testing.T, s scrape, labels string) {
 // TestMetricsFollowPollsStreamsAndMoves: a long poll waiting shows in the
 // gauge of long polls open, an event stream in that of streams, each gone
 // when it ends; an accepted move adds one to the moves counter, a refused
-// one nothing.
+// one nothing; and the store counts the started table as playing.
 func TestMetricsFollowPollsStreamsAndMoves(t *testing.T) {
 	t.Parallel()
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
@@ -146,6 +146,16 @@ func TestMetricsFollowPollsStreamsAndMoves(t *testing.T) {
 		e := newEnv(t, db, func(c *api.Config) { c.Metrics = m })
 		tb, tokens := twoHumans(e)
 		st, _ := e.state(tokens[0], tb.ID)
+		// The store's figures that serve adds to the scrape.
+		if n, err := db.TablesPlaying(t.Context()); err != nil || n != 1 {
+			t.Errorf("tables playing %d, %v; want 1", n, err)
+		}
+		if pools := db.Pools(); len(pools) == 0 || pools[0].Stats.OpenConnections == 0 {
+			t.Errorf("pools %+v: no connection open", pools)
+		}
+		if gc, ok := db.GroupCommits(); ok != (db.Dialect() == store.SQLite) || ok && (gc.Batches == 0 || gc.Writers < gc.Batches) {
+			t.Errorf("group commits %+v, %v on %s", gc, ok, db.Dialect())
+		}
 		mover, waiter := tokens[st.View.Turn], tokens[1-st.View.Turn]
 		gauge := func(name string) float64 { return scrapeOf(t, m).value(name) }
 		waitFor := func(name string, want float64) {
