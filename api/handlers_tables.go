@@ -329,7 +329,7 @@ func (s *server) tableState(w http.ResponseWriter, r *http.Request) error {
 		since = -1 // answer at once
 	}
 	if hasSince && wait > 0 { // a long poll holds its connection: counted per caller
-		release, err := s.hold(w, r, s.polls, codeTooManyLongPolls, "long polls")
+		release, err := s.hold(w, r, s.polls, &s.cfg.Metrics.polls, codeTooManyLongPolls, "long polls")
 		if err != nil {
 			return err
 		}
@@ -462,6 +462,7 @@ func (s *server) playMove(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	s.cfg.Metrics.moves.Inc()
 	w.Header().Set("ETag", tableETag(id, st.Table.Version, st.Seat))
 	if st.Seat < 0 || st.TurnLeft != nil || st.MatchLeft != nil {
 		return respond(w, http.StatusOK, tableStateOut(st))
