@@ -266,17 +266,6 @@ func (q *query) page() (limit, offset int) {
 	return q.intIn("limit", 0, maxPageLimit), q.intIn("offset", 0, maxOffset)
 }
 
-// int reads an optional integer parameter; 0 when absent.
-func (q *query) int(name string) int {
-	s, ok := q.value(name)
-	if !ok {
-		return 0
-	}
-	n, err := strconv.Atoi(s)
-	q.v.Check(err == nil, name, "invalid", "must be an integer")
-	return n
-}
-
 // intIn reads an optional integer parameter within lo..hi; 0 when absent.
 func (q *query) intIn(name string, lo, hi int) int {
 	s, ok := q.value(name)
