@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/burraco/burraco/api/printout"
 	"github.com/burraco/burraco/domain"
@@ -51,7 +52,7 @@ func (s *server) exportTournamentResultsJSON(w http.ResponseWriter, r *http.Requ
 //
 //	@Summary		Export the results for a federation (CSV)
 //	@ID			exportTournamentFederation
-//	@Description	One row per player of every entry, in the order of the standings (entries not ranked last, in number order), players in their entry's order: federation_id (empty when the profile has none), player, entry_number, entry (its name), place (empty when not ranked), vp, mp_for, mp_against, mp_difference, rounds_played, withdrawn, tournament, club, date (the start, YYYY-MM-DD UTC), status (the tournament's). A header row of these stable names; a text cell a spreadsheet would run as a formula is quoted.
+//	@Description	One row per player of every entry, in the order of the standings (entries not ranked last, in number order), players in their entry's order: federation_id (empty when the profile has none), player, entry_number, entry (its name, else its players' names), place (empty when not ranked), vp, mp_for, mp_against, mp_difference, rounds_played, withdrawn, tournament, club, date (the start, YYYY-MM-DD UTC), status (the tournament's). A header row of these stable names; a text cell a spreadsheet would run as a formula is quoted.
 //	@Tags			results
 //	@Produce		text/csv
 //	@Param			tournamentID	path		int	true	"Tournament id"
@@ -101,9 +102,17 @@ func federationRows(doc domain.ResultsDocument) []printout.FederationRow {
 	var rows []printout.FederationRow
 	ranked := map[int]bool{}
 	add := func(e domain.ResultsEntry, st domain.ResultsStanding) {
+		name := e.Name
+		if name == "" { // as the standings name an entry without a name: its players
+			names := make([]string, len(e.Players))
+			for i, p := range e.Players {
+				names[i] = p.Name
+			}
+			name = strings.Join(names, " – ")
+		}
 		for _, p := range e.Players {
 			rows = append(rows, printout.FederationRow{FederationID: p.FederationID, Player: p.Name, Number: e.Number,
-				Entry: e.Name, Place: st.Rank, VP: st.VP, MPFor: st.MPFor, MPAgainst: st.MPAgainst, MPDiff: st.MPDiff,
+				Entry: name, Place: st.Rank, VP: st.VP, MPFor: st.MPFor, MPAgainst: st.MPAgainst, MPDiff: st.MPDiff,
 				Played: st.Played, Withdrawn: e.Withdrawn, Tournament: doc.Event.Name, Club: doc.Event.Club,
 				Date: doc.Event.StartsAt.UTC().Format("2006-01-02"), Status: doc.Event.Status})
 		}

@@ -71,8 +71,10 @@ type ResultsEvent struct {
 	LateEntryRound       int       `json:"late_entry_round"`
 	TeamPairs            int       `json:"team_pairs"`
 	// LotsSeed is the seed of the draw of lots, the last tie-break, as a
-	// decimal string (it does not fit a JSON number's exact range).
-	LotsSeed     string `json:"lots_seed"`
+	// decimal string (it does not fit a JSON number's exact range); only
+	// once the tournament is finished, as the standings show it (before,
+	// nobody may know the lots ahead).
+	LotsSeed     string `json:"lots_seed,omitempty"`
 	Status       string `json:"status"`
 	CancelReason string `json:"cancel_reason,omitempty"`
 }
@@ -226,7 +228,10 @@ func resultsEvent(t Tournament, snap *tourney.Snapshot) ResultsEvent {
 		MitchellStep: s.MitchellStep, TargetScore: s.TargetScore, VPTableBuiltin: s.VPTable == nil,
 		RestVP: s.RestVP, RestMP: s.RestMP, AbandonVP: s.AbandonVP, RemainingGetsRest: s.RemainingGetsRest,
 		ForbidSameClub: s.ForbidSameClub, AvoidRepeatOpponents: s.AvoidRepeatOpponents, LateEntryRound: s.LateEntryRound,
-		TeamPairs: s.TeamPairs, LotsSeed: strconv.FormatUint(t.LotsSeed, 10), Status: snap.Status, CancelReason: snap.CancelReason}
+		TeamPairs: s.TeamPairs, Status: snap.Status, CancelReason: snap.CancelReason}
+	if snap.Status == tourney.StatusFinished || snap.Status == tourney.StatusResultsPublished {
+		ev.LotsSeed = strconv.FormatUint(t.LotsSeed, 10)
+	}
 	if s.VPTable != nil {
 		vt := s.VPTable.Clone()
 		ev.VPTable = &vt

@@ -85,6 +85,11 @@ func (s resultsService) Import(ctx context.Context, actor Actor, clubID int64, d
 	if err != nil {
 		return Tournament{}, err
 	}
+	if doc.Event.LotsSeed == "" { // not finished: lots of its own, secret as every new tournament's
+		if t.LotsSeed, err = randomUint64(s.play.random); err != nil {
+			return Tournament{}, err
+		}
+	}
 	err = s.play.st.InTx(ctx, func(tx Tx) error {
 		if _, err := accessFor(tx, actor).clubToManage(clubID, readClub); err != nil {
 			return err
@@ -124,7 +129,11 @@ func (s resultsService) Import(ctx context.Context, actor Actor, clubID int64, d
 func importedTournament(clubID int64, doc ResultsDocument) (Tournament, TournamentInput, error) {
 	ev := doc.Event
 	var v Validator
-	seed, err := strconv.ParseUint(ev.LotsSeed, 10, 64)
+	var seed uint64
+	var err error
+	if ev.LotsSeed != "" {
+		seed, err = strconv.ParseUint(ev.LotsSeed, 10, 64)
+	}
 	v.Check(err == nil, "event.lots_seed", "invalid", "lots_seed must be a decimal number of 0 to 2^64-1")
 	tb := make([]standings.Criterion, len(ev.TieBreaks))
 	for i, c := range ev.TieBreaks {
