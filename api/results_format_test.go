@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -331,5 +332,45 @@ func TestImportRefusesWhatItCannotRead(t *testing.T) {
 	te.must(http.StatusOK, req{Method: "GET", Path: fmt.Sprintf("/api/v1/tournaments?club_id=%d", te.club), Token: te.director}, &list)
 	if list.Total != 1 {
 		t.Errorf("the refused imports left tournaments: %d in the club, want the one played", list.Total)
+	}
+}
+
+// TestFederationCSVHasOneRowPerPlayer: the federation's upload has its
+// documented header and one row per player of every entry, ranked entries
+// in the standings' order with their place, VP and MP, the withdrawn pair
+// marked, federation ids where the profiles have them.
+func TestFederationCSVHasOneRowPerPlayer(t *testing.T) {
+	t.Parallel()
+	te := newTourneyEnv(t, storetest.SQLite(t))
+	id := te.playedPairs()
+	_, doc := te.exportResults(id)
+	res := te.must(http.StatusOK, req{Method: "GET", Path: tpath(id, "export", "federation.csv")}, nil)
+	rows, err := csv.NewReader(bytes.NewReader(res.Body)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "federation_id,player,entry_number,entry,place,vp,mp_for,mp_against,mp_difference,rounds_played,withdrawn,tournament,club,date,status"
+	if got := strings.Join(rows[0], ","); got != want {
+		t.Fatalf("header %s, want %s", got, want)
+	}
+	if len(rows) != 1+10 {
+		t.Fatalf("%d rows, want a header and 10 players", len(rows))
+	}
+	first := doc.Standings[0]
+	if r := rows[1]; r[0] != fmt.Sprintf("RM-%04d", first.Entry) || r[2] != fmt.Sprint(first.Entry) || r[4] != "1" ||
+		r[5] != fmt.Sprint(first.VP) || r[8] != fmt.Sprint(first.MPDiff) || r[13] != doc.Event.StartsAt.Format("2006-01-02") {
+		t.Errorf("the first row %q does not match the winner %s", r, jsonOf(first))
+	}
+	withdrawn := 0
+	for _, r := range rows[1:] {
+		if r[10] == "true" {
+			withdrawn++
+			if r[2] != "5" {
+				t.Errorf("entry %s is marked withdrawn", r[2])
+			}
+		}
+	}
+	if withdrawn != 2 {
+		t.Errorf("%d rows marked withdrawn, want the two players of entry 5", withdrawn)
 	}
 }
