@@ -3,7 +3,6 @@ package api
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -166,45 +165,13 @@ func (s *server) importTournament(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return decodeProblem(err)
 	}
-	doc, err := decodeResults(body)
-	if err != nil {
-		return err
+	if !json.Valid(body) {
+		var v any
+		return decodeProblem(json.Unmarshal(body, &v))
 	}
-	t, err := s.svc.Results.Import(r.Context(), ActorFrom(r.Context()), clubID, doc)
+	t, err := s.svc.Results.Import(r.Context(), ActorFrom(r.Context()), clubID, body)
 	if err != nil {
 		return err
 	}
 	return created(w, fmt.Sprintf("/api/v1/tournaments/%d", t.ID), tournamentOut(t))
-}
-
-// decodeResults reads a results document: its format and version first
-// (a document of another format is unsupported_format whatever its
-// fields), then the rest leniently, as the versioning rule asks (fields
-// it does not know are ignored), a value of the wrong type being invalid.
-func decodeResults(body []byte) (domain.ResultsDocument, error) {
-	var head struct {
-		Format  any `json:"format"`
-		Version any `json:"version"`
-	}
-	if err := json.Unmarshal(body, &head); err != nil {
-		return domain.ResultsDocument{}, decodeProblem(err)
-	}
-	f, _ := head.Format.(string)
-	v, _ := head.Version.(float64)
-	if f != domain.ResultsFormat || v != domain.ResultsFormatVersion {
-		return domain.ResultsDocument{}, domain.Errorf(domain.EUnsupportedFormat,
-			"this server reads %s version %d: the document's format is %v, version %v", domain.ResultsFormat,
-			domain.ResultsFormatVersion, head.Format, head.Version)
-	}
-	var doc domain.ResultsDocument
-	if err := json.Unmarshal(body, &doc); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) {
-			var v domain.Validator
-			v.Add(jsonField(typeErr.Field), "wrong_type", fmt.Sprintf("must be of type %s", jsonType(typeErr.Type.String())))
-			return doc, v.Err()
-		}
-		return doc, decodeProblem(err)
-	}
-	return doc, nil
 }

@@ -2,6 +2,7 @@ package domain
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -29,7 +30,9 @@ type ResultsService interface {
 	// director of the club), EUnsupportedFormat, EInvalid (every bad field
 	// of the document), and the tourney package's codes of a command the
 	// document's state refuses (its field names the place in the document).
-	Import(ctx context.Context, actor Actor, clubID int64, doc ResultsDocument) (Tournament, error)
+	// The body is the document's JSON, read after the caller's right: who
+	// may not import is told so, whatever the document.
+	Import(ctx context.Context, actor Actor, clubID int64, body []byte) (Tournament, error)
 }
 
 type resultsService struct {
@@ -73,26 +76,29 @@ func (s resultsService) Export(ctx context.Context, actor Actor, id int64) (Resu
 const maxAppend = 500
 
 // Import implements ResultsService.
-func (s resultsService) Import(ctx context.Context, actor Actor, clubID int64, doc ResultsDocument) (Tournament, error) {
+func (s resultsService) Import(ctx context.Context, actor Actor, clubID int64, body []byte) (Tournament, error) {
 	if actor.Anonymous() {
 		return Tournament{}, errLoginRequired
 	}
-	if doc.Format != ResultsFormat || doc.Version != ResultsFormatVersion {
-		return Tournament{}, Errorf(EUnsupportedFormat, "this server reads %s version %d, not %q version %d",
-			ResultsFormat, ResultsFormatVersion, doc.Format, doc.Version)
-	}
-	t, in, err := importedTournament(clubID, doc)
+	seed, err := randomUint64(s.play.random)
 	if err != nil {
 		return Tournament{}, err
 	}
-	if doc.Event.LotsSeed == "" { // not finished: lots of its own, secret as every new tournament's
-		if t.LotsSeed, err = randomUint64(s.play.random); err != nil {
-			return Tournament{}, err
-		}
-	}
+	var t Tournament
 	err = s.play.st.InTx(ctx, func(tx Tx) error {
 		if _, err := accessFor(tx, actor).clubToManage(clubID, readClub); err != nil {
 			return err
+		}
+		doc, err := ParseResults(body)
+		if err != nil {
+			return err
+		}
+		var in TournamentInput
+		if t, in, err = importedTournament(clubID, doc); err != nil {
+			return err
+		}
+		if doc.Event.LotsSeed == "" { // not finished: lots of its own, secret as every new tournament's
+			t.LotsSeed = seed
 		}
 		if err := importedValid(&t, in, doc); err != nil {
 			return err
@@ -122,6 +128,52 @@ func (s resultsService) Import(ctx context.Context, actor Actor, clubID int64, d
 	}
 	s.play.stamps.changed(t.ID)
 	return t, nil
+}
+
+// ParseResults reads a results document: its format and version first (a
+// document of another format is EUnsupportedFormat whatever its fields),
+// then the rest leniently, as the versioning rule asks (fields it does not
+// know are ignored); a value of the wrong type is EInvalid naming it.
+// body must be JSON (the API checks it).
+func ParseResults(body []byte) (ResultsDocument, error) {
+	var head struct {
+		Format  any `json:"format"`
+		Version any `json:"version"`
+	}
+	_ = json.Unmarshal(body, &head) // a wrong shape leaves them nil: another format
+	f, _ := head.Format.(string)
+	v, _ := head.Version.(float64)
+	if f != ResultsFormat || v != ResultsFormatVersion {
+		return ResultsDocument{}, Errorf(EUnsupportedFormat, "this server reads %s version %d: the document's format is %v, version %v",
+			ResultsFormat, ResultsFormatVersion, head.Format, head.Version)
+	}
+	var doc ResultsDocument
+	if err := json.Unmarshal(body, &doc); err != nil {
+		var val Validator
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			val.Add(typeErr.Field, "wrong_type", "must be of type "+jsonTypeName(typeErr.Type.Kind().String()))
+		} else {
+			val.Add("", "invalid", strings.TrimPrefix(err.Error(), "json: "))
+		}
+		return doc, val.Err()
+	}
+	return doc, nil
+}
+
+// jsonTypeName names a Go kind as JSON does.
+func jsonTypeName(kind string) string {
+	switch {
+	case strings.Contains(kind, "int"), strings.Contains(kind, "float"):
+		return "number"
+	case kind == "string":
+		return "string"
+	case kind == "bool":
+		return "boolean"
+	case kind == "slice":
+		return "array"
+	}
+	return "object"
 }
 
 // importedTournament is the tournament row a document describes, with the
