@@ -150,7 +150,7 @@ func federationRows(doc domain.ResultsDocument) []printout.FederationRow {
 //	@Failure	403	{object}	Problem	"forbidden: the caller lacks the role this needs: admin of the club"
 //	@Failure	404	{object}	Problem	"not_found: no such club"
 //	@Failure	413	{object}	Problem	"request_too_large: the document is larger than 8 MiB"
-//	@Failure	415	{object}	Problem	"unsupported_media_type: the body is not application/json"
+//	@Failure	415	{object}	Problem	"unsupported_media_type: send Content-Type: application/json"
 //	@Failure	422	{object}	Problem	"unsupported_format (format is not burraco-results, or version not 1); invalid_input (every field that breaks a rule, named by its place in the document; wrong_type for a value of the wrong type); or the code of a command the replayed tournament refused, its field the place in the document"
 //	@Router			/api/v1/clubs/{clubID}/tournaments/import [post]
 func (s *server) importTournament(w http.ResponseWriter, r *http.Request) error {
