@@ -134,6 +134,22 @@ func (te *tourneyEnv) playedTeams() int64 {
 	return id
 }
 
+// runningPairs is a Danish of four pairs still running: round 1 closed,
+// round 2's pairings published and not started.
+func (te *tourneyEnv) runningPairs() int64 {
+	te.t.Helper()
+	id := te.tournament(domain.PairsTournament, 3, domain.SetupInput{Movement: new(domain.MovementDanish), Rounds: new(3)})
+	te.lifecycle(id, te.director, "open_registration")
+	for i := range 4 {
+		te.enter(id, te.director, te.fedPlayer(fmt.Sprintf("Corrente %d-A", i+1), fmt.Sprintf("RUN-%d", i+1)),
+			te.player(fmt.Sprintf("Corrente %d-B", i+1), false))
+	}
+	te.start(id)
+	te.refereeRound(id, rand.New(rand.NewPCG(uint64(id), 35)), 3)
+	te.must(http.StatusCreated, req{Method: "POST", Path: tpath(id, "rounds"), Token: te.referee}, nil)
+	return id
+}
+
 // exportResults is GET …/export/results.json, its bytes and the document.
 func (e *env) exportResults(id int64) ([]byte, domain.ResultsDocument) {
 	e.t.Helper()
@@ -220,7 +236,8 @@ func (e *env) importResults(club int64, token string, body []byte) api.Tournamen
 }
 
 // TestExportImportExportIsIdentical: a published pairs Danish, an
-// individual and a team event exported, imported into another club and
+// individual and a team event, and a Danish still running (its next
+// round's pairings published) exported, imported into another club and
 // exported again give the same document but the club's name (the only
 // field RESULTS-FORMAT.md lets differ); the imported tournament's
 // standings, computed by the replay, are the original's, on SQLite and
@@ -233,7 +250,7 @@ func TestExportImportExportIsIdentical(t *testing.T) {
 		for _, c := range []struct {
 			name string
 			id   int64
-		}{{"pairs", te.playedPairs()}, {"individual", te.playedIndividual()}, {"teams", te.playedTeams()}} {
+		}{{"pairs", te.playedPairs()}, {"individual", te.playedIndividual()}, {"teams", te.playedTeams()}, {"running", te.runningPairs()}} {
 			body, before := te.exportResults(c.id)
 			imported := te.importResults(club, tok, body)
 			if imported.ClubID != club || imported.Status != before.Event.Status {
