@@ -71,6 +71,11 @@ func (s resultsService) Export(ctx context.Context, actor Actor, id int64) (Resu
 	return ResultsDocumentOf(read, fed), nil
 }
 
+// MaxImportEntries bounds the entries of an imported document: more than
+// any club's evening, few enough that a replay holds its transaction a
+// moment only.
+const MaxImportEntries = 1000
+
 // maxAppend bounds the events of one INSERT (SQLite and PostgreSQL bound
 // a statement's parameters).
 const maxAppend = 500
@@ -233,6 +238,7 @@ var resultStatuses = []string{tourney.StatusDraft, tourney.StatusRegistrationOpe
 func checkResultsDocument(v *Validator, doc ResultsDocument) {
 	v.Check(slices.Contains(resultStatuses, doc.Event.Status), "event.status", "invalid",
 		"status must be one of "+strings.Join(resultStatuses, ", "))
+	v.Check(len(doc.Entries) <= MaxImportEntries, "entries", "too_many", fmt.Sprintf("at most %d entries", MaxImportEntries))
 	known := map[int]bool{}
 	for i, e := range doc.Entries {
 		f := fmt.Sprintf("entries[%d]", i)
