@@ -267,6 +267,7 @@ func TestExportImportExportIsIdentical(t *testing.T) {
 			if d := cmp.Diff(standingRows(te.standings(c.id)), standingRows(te.standings(imported.ID))); d != "" {
 				t.Errorf("%s: the imported standings differ (-original +imported):\n%s", c.name, d)
 			}
+			te.checkImportedPlayers(t, c.name, c.id, imported.ID, before)
 		}
 	})
 }
@@ -389,5 +390,27 @@ func TestFederationCSVHasOneRowPerPlayer(t *testing.T) {
 	}
 	if withdrawn != 2 {
 		t.Errorf("%d rows marked withdrawn, want the two players of entry 5", withdrawn)
+	}
+}
+
+// checkImportedPlayers: the imported entries play as the original's
+// profiles where the players have a federation id (the same person on the
+// server), and as new profiles of the importing club where they have none.
+func (te *tourneyEnv) checkImportedPlayers(t *testing.T, name string, original, imported int64, doc domain.ResultsDocument) {
+	t.Helper()
+	var was, is api.TournamentEntryList
+	te.must(http.StatusOK, req{Method: "GET", Path: tpath(original, "entries") + "?limit=500", Token: te.director}, &was)
+	te.must(http.StatusOK, req{Method: "GET", Path: tpath(imported, "entries") + "?limit=500", Token: te.director}, &is)
+	if len(was.Items) != len(is.Items) {
+		t.Fatalf("%s: %d entries imported, want %d", name, len(is.Items), len(was.Items))
+	}
+	for i, e := range was.Items {
+		for j, p := range e.Players {
+			same := is.Items[i].Players[j].ID == p.ID
+			if fed := doc.Entries[i].Players[j].FederationID; same != (fed != "") {
+				t.Errorf("%s: entry %d's player %q (federation id %q) imported as profile %d, was %d", name, e.Number, p.Name, fed,
+					is.Items[i].Players[j].ID, p.ID)
+			}
+		}
 	}
 }
