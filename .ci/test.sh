@@ -116,7 +116,7 @@ unraced_packages='./engine ./domain/pairing ./cmd/openapigen'
 # tenfold); unraced_checks runs them at full size.
 # TestRaceSamplesRunWholeInCI fails when a test reads raceEnabled and is
 # not named here, or is named here and does not.
-api_unraced='^(TestMoveFeedNeverShowsAHiddenCard|TestStateConversionMatchesJSON|TestTableLeakFreeOtherRuleSets|TestTableMatchEveryRuleSet|TestTableNothingHiddenLeaks|TestTableTieBreakDeals)$'
+api_unraced='^(TestMoveFeedNeverShowsAHiddenCard|TestRatingsMoveOnlyOnRatedFinishedMatches|TestStateConversionMatchesJSON|TestTableLeakFreeOtherRuleSets|TestTableMatchEveryRuleSet|TestTableNothingHiddenLeaks|TestTableTieBreakDeals)$'
 
 # unraced_checks: what runs without the race detector, once, at CI's
 # size: unraced_packages (the engine's random-play simulation plays 50

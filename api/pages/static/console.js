@@ -534,10 +534,16 @@ function renderLifecycle() {
   const r = currentRound();
   const finishDue = roundsLeft().left === 0 && (!r || r.status === 'closed');
   const cls = (a) => (a === 'cancel' ? '' : a === 'finish' && !finishDue ? 'quiet' : 'primary');
-  box.replaceChildren(...actions.map((a) => el('button', {
-    type: 'button', id: 'lc-' + a, class: cls(a), text: t('console.lc.' + a),
-    onclick: () => lifecycle(a),
-  })));
+  // The buttons are made anew only when they change: a button replaced by
+  // a reload between the press and the release of a click swallows it.
+  const key = lang() + ' ' + actions.map((a) => a + ':' + cls(a)).join(',');
+  if (box.dataset.key !== key) {
+    box.dataset.key = key;
+    box.replaceChildren(...actions.map((a) => el('button', {
+      type: 'button', id: 'lc-' + a, class: cls(a), text: t('console.lc.' + a),
+      onclick: () => lifecycle(a),
+    })));
+  }
   $('lc-reason-label').hidden = !actions.includes('cancel');
 }
 
