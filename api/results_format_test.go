@@ -198,6 +198,20 @@ func (e *env) exportResults(id int64) ([]byte, domain.ResultsDocument) {
 func TestExportValidatesAgainstThePublishedSchema(t *testing.T) {
 	t.Parallel()
 	schema := resultsSchema(t)
+	t.Run("TheExample", func(t *testing.T) {
+		f, err := os.Open("../docs/results-format.example.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		inst, err := jsonschema.UnmarshalJSON(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := schema.Validate(inst); err != nil {
+			t.Fatalf("docs/results-format.example.json does not validate: %v", err)
+		}
+	})
 	te := newTourneyEnv(t, storetest.SQLite(t))
 	for name, id := range map[string]int64{"pairs": te.playedPairs(), "individual": te.playedIndividual(), "teams": te.playedTeams(), "knockout": te.playedKnockout()} {
 		t.Run(name, func(t *testing.T) {

@@ -250,6 +250,10 @@ func checkResultsDocument(v *Validator, doc ResultsDocument) {
 		}
 		known[e.Number] = true
 		v.Check(len(e.Players) > 0, f+".players", "required", "an entry has players")
+		v.Check(e.FirstRound >= 0 && e.FirstRound <= len(doc.Rounds)+1, f+".first_round", "out_of_range",
+			"first_round is a round drawn, or the next")
+		v.Check(e.WithdrawnAfterRound >= 0 && e.WithdrawnAfterRound <= len(doc.Rounds), f+".withdrawn_after_round", "out_of_range",
+			"withdrawn_after_round is 0 or a round drawn")
 		for j, p := range e.Players {
 			checkText(v, fmt.Sprintf("%s.players[%d].name", f, j), p.Name, true, MaxNameLength)
 			if p.FederationID != "" {
@@ -262,6 +266,9 @@ func checkResultsDocument(v *Validator, doc ResultsDocument) {
 		f := fmt.Sprintf("rounds[%d]", i)
 		v.Check(r.Number == i+1, f+".number", "invalid", fmt.Sprintf("the rounds are numbered from 1 in order: this is %d", i+1))
 		for j, tb := range r.Tables {
+			two := len(tb.NS) == 2 && len(tb.EW) == 2
+			v.Check(two || len(tb.NS) == 1 && len(tb.EW) == 1, fmt.Sprintf("%s.tables[%d]", f, j), "invalid",
+				"a side is one entry, or two players of an individual event")
 			for _, side := range []struct {
 				name string
 				nums []int
@@ -278,6 +285,8 @@ func checkResultsDocument(v *Validator, doc ResultsDocument) {
 	}
 	for i, p := range doc.Penalties {
 		v.Check(known[p.Entry], fmt.Sprintf("penalties[%d].entry", i), "unknown_entry", fmt.Sprintf("no entry has number %d", p.Entry))
+		v.Check(p.Round >= 0 && p.Round <= len(doc.Rounds), fmt.Sprintf("penalties[%d].round", i), "out_of_range",
+			"round is 0 (the event) or a round drawn")
 	}
 }
 
@@ -406,6 +415,10 @@ func (r *replay) run() error {
 		if err := r.round(fmt.Sprintf("rounds[%d]", i), rd); err != nil {
 			return err
 		}
+	}
+	// Entered for the round not yet drawn.
+	if err := r.enter(len(r.doc.Rounds) + 1); err != nil {
+		return err
 	}
 	if err := r.penalties(0); err != nil {
 		return err
