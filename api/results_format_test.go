@@ -363,6 +363,7 @@ func TestImportRefusesWhatItCannotRead(t *testing.T) {
 		}), 422, "invalid_input", "entries[0].players[0].name"},
 		{"TableOfAnUnknownEntry", te.director, edit(func(m map[string]any) { table0(m)["ns"] = []any{99, 98} }), 422, "invalid_input", "rounds[0].tables[0].ns"},
 		{"WrongType", te.director, edit(func(m map[string]any) { m["event"].(map[string]any)["rounds"] = "three" }), 422, "invalid_input", "event.rounds"},
+		{"BadLotsSeed", te.director, edit(func(m map[string]any) { m["event"].(map[string]any)["lots_seed"] = "-1" }), 422, "invalid_input", "event.lots_seed"},
 		{"BadEventName", te.director, edit(func(m map[string]any) { m["event"].(map[string]any)["name"] = "" }), 422, "invalid_input", "event.name"},
 		{"ImpossibleDeal", te.director, edit(func(m map[string]any) {
 			d := table0(m)["deals"].([]any)[0].(map[string]any)["ns"].(map[string]any)

@@ -99,9 +99,7 @@ func (s resultsService) Import(ctx context.Context, actor Actor, clubID int64, b
 			return err
 		}
 		var in TournamentInput
-		if t, in, err = importedTournament(clubID, doc); err != nil {
-			return err
-		}
+		t, in = importedTournament(clubID, doc)
 		if doc.Event.LotsSeed == "" { // not finished: lots of its own, secret as every new tournament's
 			t.LotsSeed = seed
 		}
@@ -183,15 +181,9 @@ func jsonTypeName(kind string) string {
 
 // importedTournament is the tournament row a document describes, with the
 // set-up input it is validated as.
-func importedTournament(clubID int64, doc ResultsDocument) (Tournament, TournamentInput, error) {
+func importedTournament(clubID int64, doc ResultsDocument) (Tournament, TournamentInput) {
 	ev := doc.Event
-	var v Validator
-	var seed uint64
-	var err error
-	if ev.LotsSeed != "" {
-		seed, err = strconv.ParseUint(ev.LotsSeed, 10, 64)
-	}
-	v.Check(err == nil, "event.lots_seed", "invalid", "lots_seed must be a decimal number of 0 to 2^64-1")
+	seed, _ := strconv.ParseUint(ev.LotsSeed, 10, 64) // checked by checkResultsDocument
 	tb := make([]standings.Criterion, len(ev.TieBreaks))
 	for i, c := range ev.TieBreaks {
 		tb[i] = standings.Criterion(c)
@@ -212,7 +204,7 @@ func importedTournament(clubID int64, doc ResultsDocument) (Tournament, Tourname
 		StartsAt: ev.StartsAt, Status: TournamentDraft, LotsSeed: seed,
 		TournamentSetup: defaultSetup(in.Kind, m)}
 	applySetup(&t.TournamentSetup, in.Setup, t.Kind)
-	return t, in, v.Err()
+	return t, in
 }
 
 // importedValid checks the tournament as Create does and the document's
@@ -236,6 +228,10 @@ var resultStatuses = []string{tourney.StatusDraft, tourney.StatusRegistrationOpe
 // without saying where in the document: entries and their numbers, and
 // every entry number a round names.
 func checkResultsDocument(v *Validator, doc ResultsDocument) {
+	if doc.Event.LotsSeed != "" {
+		_, err := strconv.ParseUint(doc.Event.LotsSeed, 10, 64)
+		v.Check(err == nil, "event.lots_seed", "invalid", "lots_seed must be a decimal number of 0 to 2^64-1")
+	}
 	v.Check(slices.Contains(resultStatuses, doc.Event.Status), "event.status", "invalid",
 		"status must be one of "+strings.Join(resultStatuses, ", "))
 	v.Check(len(doc.Entries) <= MaxImportEntries, "entries", "too_many", fmt.Sprintf("at most %d entries", MaxImportEntries))
