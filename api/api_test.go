@@ -257,20 +257,21 @@ func TestBadInput(t *testing.T) {
 			}
 		}
 
-		// Parameters that do not parse are 400 invalid_parameter; parameters
-		// that parse but break a rule are 422 invalid_input.
+		// Parameters that do not parse, or are outside what openapi.yaml
+		// allows (range, enum, length), are 400 invalid_parameter (issue 29:
+		// they were 422 invalid_input when only the service checked them).
 		for q, code := range map[string]string{
 			"/api/v1/clubs?limit=abc": "invalid_parameter", "/api/v1/clubs?limit=0.5": "invalid_parameter",
-			"/api/v1/clubs?limit=1000": "invalid_input", "/api/v1/clubs?offset=-1": "invalid_input",
-			"/api/v1/clubs?limit=-1": "invalid_input", "/api/v1/clubs?q=" + strings.Repeat("x", 101): "invalid_input",
+			"/api/v1/clubs?limit=1000": "invalid_parameter", "/api/v1/clubs?offset=-1": "invalid_parameter",
+			"/api/v1/clubs?limit=-1": "invalid_parameter", "/api/v1/clubs?q=" + strings.Repeat("x", 101): "invalid_parameter",
 			"/api/v1/players?club_id=x": "invalid_parameter", "/api/v1/players?club_id=-3": "invalid_parameter",
-			"/api/v1/players?limit=101": "invalid_input", "/api/v1/players?offset=99999999999999999999": "invalid_parameter",
-			fmt.Sprintf("/api/v1/clubs/%d/members?role=king", club.ID): "invalid_input",
+			"/api/v1/players?limit=101": "invalid_parameter", "/api/v1/players?offset=99999999999999999999": "invalid_parameter",
+			fmt.Sprintf("/api/v1/clubs/%d/members?role=king", club.ID): "invalid_parameter",
 			fmt.Sprintf("/api/v1/clubs/%d/members?limit=x", club.ID):   "invalid_parameter",
 			"/api/v1/tournaments?club_id=x":                            "invalid_parameter", "/api/v1/tournaments?club_id=0": "invalid_parameter",
-			"/api/v1/tournaments?limit=x": "invalid_parameter", "/api/v1/tournaments?status=over": "invalid_input",
-			"/api/v1/tournaments?limit=101": "invalid_input", "/api/v1/tournaments?offset=-1": "invalid_input",
-			"/api/v1/tournaments?q=" + strings.Repeat("x", 101): "invalid_input",
+			"/api/v1/tournaments?limit=x": "invalid_parameter", "/api/v1/tournaments?status=over": "invalid_parameter",
+			"/api/v1/tournaments?limit=101": "invalid_parameter", "/api/v1/tournaments?offset=-1": "invalid_parameter",
+			"/api/v1/tournaments?q=" + strings.Repeat("x", 101): "invalid_parameter",
 		} {
 			t.Run("GET "+q, func(t *testing.T) {
 				res := e.do(req{Method: "GET", Path: q, Token: admin})
@@ -296,7 +297,7 @@ func TestInvalidFieldsAreAllListed(t *testing.T) {
 	if !fields["email"] || !fields["password"] || !fields["name"] {
 		t.Fatalf("want email, password and name listed: %+v", p.Errors)
 	}
-	p = problemOf(t, e.do(req{Method: "GET", Path: "/api/v1/clubs?limit=1000&offset=-1"}), "invalid_input")
+	p = problemOf(t, e.do(req{Method: "GET", Path: "/api/v1/clubs?limit=1000&offset=-1"}), "invalid_parameter")
 	if len(p.Errors) != 2 {
 		t.Fatalf("want limit and offset listed: %+v", p.Errors)
 	}

@@ -146,8 +146,7 @@ func (s *server) logout(w http.ResponseWriter, r *http.Request) error {
 //	@Param			limit	query		int	false	"Page size, 1..100; 0 or absent means 20"	default(20)	minimum(0)	maximum(100)
 //	@Param			offset	query		int	false	"Items to skip"								default(0)	minimum(0)
 //	@Success		200		{object}	MemberList
-//	@Failure		400		{object}	Problem	"invalid_parameter: a query parameter is not a number where one is expected (named in errors)"
-//	@Failure		422		{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (limit 1..100, offset at least 0)"
+//	@Failure		400		{object}	Problem	"invalid_parameter: a query parameter the schema does not allow (not a number, empty, past its bounds, not one of its values, too long, control characters), every one named in errors"
 //	@Router			/api/v1/me/clubs [get]
 func (s *server) myClubs(w http.ResponseWriter, r *http.Request) error {
 	q := query{r: r}

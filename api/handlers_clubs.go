@@ -17,13 +17,12 @@ import (
 //	@Param		limit	query		int		false	"Page size, 1..100; 0 or absent means 20"	default(20)	minimum(0)	maximum(100)
 //	@Param		offset	query		int		false	"Items to skip"		default(0)	minimum(0)
 //	@Success	200		{object}	ClubList
-//	@Failure	400	{object}	Problem	"invalid_parameter: a path id or query parameter is not a number where one is expected (named in errors)"
-//	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (q at most 100 characters, limit 1..100, offset at least 0)"
+//	@Failure	400	{object}	Problem	"invalid_parameter: a query parameter the schema does not allow (not a number, empty, past its bounds, not one of its values, too long, control characters), every one named in errors"
 //	@x-auth-optional	true
 //	@Router		/api/v1/clubs [get]
 func (s *server) listClubs(w http.ResponseWriter, r *http.Request) error {
 	q := query{r: r}
-	f := domain.ClubFilter{Query: r.URL.Query().Get("q")}
+	f := domain.ClubFilter{Query: q.search()}
 	f.Limit, f.Offset = q.page()
 	if err := q.err(); err != nil {
 		return err
@@ -122,10 +121,9 @@ func (s *server) updateClub(w http.ResponseWriter, r *http.Request) error {
 //	@Param			limit	query		int		false	"Page size, 1..100; 0 or absent means 20"				default(20)	minimum(0)	maximum(100)
 //	@Param			offset	query		int		false	"Items to skip"					default(0)	minimum(0)
 //	@Success		200		{object}	MemberList
-//	@Failure	400	{object}	Problem	"invalid_parameter: a path id or query parameter is not a number where one is expected (named in errors)"
+//	@Failure	400	{object}	Problem	"invalid_parameter: a query parameter the schema does not allow (not a number, empty, past its bounds, not one of its values, too long, control characters), every one named in errors"
 //	@Failure	403	{object}	Problem	"forbidden: the caller lacks the role this needs: member of the club"
 //	@Failure	404	{object}	Problem	"not_found: no such club"
-//	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (role, limit 1..100, offset at least 0)"
 //	@Router			/api/v1/clubs/{clubID}/members [get]
 func (s *server) listMembers(w http.ResponseWriter, r *http.Request) error {
 	clubID, err := pathID(r, "clubID")
@@ -133,7 +131,7 @@ func (s *server) listMembers(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	q := query{r: r}
-	f := domain.MemberFilter{Role: domain.Role(r.URL.Query().Get("role"))}
+	f := domain.MemberFilter{Role: domain.Role(q.enum("role", func(s string) bool { return domain.Role(s).Valid() }, "member, referee, admin, owner"))}
 	f.Limit, f.Offset = q.page()
 	if err := q.err(); err != nil {
 		return err

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -286,12 +285,10 @@ func (s *server) importPlayers(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	dryRun := false
-	if v := r.URL.Query().Get("dry_run"); v != "" {
-		if dryRun, err = strconv.ParseBool(v); err != nil {
-			return problem(codeInvalidParameter, "dry_run must be true or false",
-				FieldError{Field: "dry_run", Code: "invalid", Message: "must be true or false"})
-		}
+	q := query{r: r}
+	dryRun := q.bool("dry_run")
+	if err := q.err(); err != nil {
+		return err
 	}
 	body := http.MaxBytesReader(w, r.Body, maxImportBytes)
 	rep, err := s.svc.Joins.ImportPlayers(r.Context(), ActorFrom(r.Context()), clubID, body, dryRun)

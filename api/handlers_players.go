@@ -22,13 +22,12 @@ import (
 //	@Success	200		{object}	PlayerList
 //	@Header		200		{string}	ETag	"Names the page's content"
 //	@Success	304		"The page has not changed (If-None-Match matched)"
-//	@Failure	400	{object}	Problem	"invalid_parameter: a path id or query parameter is not a number where one is expected (named in errors)"
-//	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (q at most 100 characters, limit 1..100, offset at least 0)"
+//	@Failure	400	{object}	Problem	"invalid_parameter: a query parameter the schema does not allow (not a number, empty, past its bounds, not one of its values, too long, control characters), every one named in errors"
 //	@x-auth-optional	true
 //	@Router		/api/v1/players [get]
 func (s *server) listPlayers(w http.ResponseWriter, r *http.Request) error {
 	q := query{r: r}
-	f := domain.PlayerFilter{Query: r.URL.Query().Get("q"), ClubID: q.int64("club_id")}
+	f := domain.PlayerFilter{Query: q.search(), ClubID: q.int64("club_id")}
 	f.Limit, f.Offset = q.page()
 	if err := q.err(); err != nil {
 		return err

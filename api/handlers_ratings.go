@@ -74,13 +74,12 @@ func (s *server) rematch(w http.ResponseWriter, r *http.Request, want bool) erro
 //	@Param			limit	query		int		false	"Page size, 1..100; 0 or absent means 20"	default(20)	minimum(0)	maximum(100)
 //	@Param			offset	query		int		false	"Items to skip"		default(0)	minimum(0)
 //	@Success		200		{object}	RatingList
-//	@Failure	400	{object}	Problem	"invalid_parameter: a query parameter cannot be parsed"
+//	@Failure	400	{object}	Problem	"invalid_parameter: a query parameter the schema does not allow (not a number, empty, past its bounds, not one of its values), every one named in errors"
 //	@Failure	401	{object}	Problem	"unauthenticated: no or bad token"
-//	@Failure	422	{object}	Problem	"invalid_input: family, limit 1..100, offset at least 0"
 //	@Router			/api/v1/ratings [get]
 func (s *server) listRatings(w http.ResponseWriter, r *http.Request) error {
 	q := query{r: r}
-	f := domain.RatingFilter{Family: domain.RatingFamily(r.URL.Query().Get("family"))}
+	f := domain.RatingFilter{Family: domain.RatingFamily(q.enum("family", func(s string) bool { return domain.RatingFamily(s).Valid() }, "italian, reale, brazilian"))}
 	f.Limit, f.Offset = q.page()
 	if err := q.err(); err != nil {
 		return err

@@ -23,8 +23,7 @@ const rulesCacheControl = "public, max-age=3600"
 //	@Param			limit	query		int	false	"Page size, 1..100; 0 or absent means 20"	default(20)	minimum(0)	maximum(100)
 //	@Param			offset	query		int	false	"Items to skip"		default(0)	minimum(0)
 //	@Success		200		{object}	RuleSetList
-//	@Failure		400		{object}	Problem	"invalid_parameter: limit or offset is not an integer"
-//	@Failure		422		{object}	Problem	"invalid_input: limit outside 1..100, or a negative offset"
+//	@Failure		400		{object}	Problem	"invalid_parameter: a query parameter the schema does not allow (not a number, empty, past its bounds, not one of its values, too long, control characters), every one named in errors"
 //	@Router			/api/v1/rules [get]
 func (s *server) listRules(w http.ResponseWriter, r *http.Request) error {
 	q := query{r: r}

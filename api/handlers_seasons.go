@@ -366,7 +366,7 @@ func (s *server) exportSeasonRanking(w http.ResponseWriter, r *http.Request) err
 //	@x-auth-optional	true
 //	@Router			/api/v1/clubs/{clubID}/seasons/{seasonID}/print/ranking [get]
 func (s *server) printSeasonRanking(w http.ResponseWriter, r *http.Request) error {
-	lang, langOK := printout.LangFor(r.URL.Query().Get("lang"), r.Header.Get("Accept-Language"))
+	lang, langOK := langOf(r)
 	clubID, id, err := clubAndSeason(r)
 	if err != nil {
 		s.failPage(w, r, lang, printout.Head{}, s.problemOfErr(r, err))

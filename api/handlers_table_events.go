@@ -35,7 +35,7 @@ func (s *server) tableEvents(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	release, err := s.hold(w, r, s.streams, codeTooManyEventStreams, "event streams")
+	release, err := s.hold(w, r, s.streams, &s.cfg.Metrics.streams, codeTooManyEventStreams, "event streams")
 	if err != nil {
 		return err
 	}

@@ -28,8 +28,7 @@ func (s *server) listTableMoves(w http.ResponseWriter, r *http.Request) error {
 	}
 	q := query{r: r}
 	since, hasSince := q.int64or0("since")
-	deal := q.int("deal")
-	q.v.Check(deal >= 1 || deal == 0 && !r.URL.Query().Has("deal"), "deal", "out_of_range", "deal must be a deal number, from 1")
+	deal := q.intIn("deal", 1, maxInt32Param)
 	if err := q.err(); err != nil {
 		return err
 	}

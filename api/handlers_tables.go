@@ -12,6 +12,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/internal/strictjson"
 )
 
 // maxWait caps the wait of a long poll of a table's state.
@@ -70,14 +71,15 @@ func (s *server) tableRoutes(r chi.Router) {
 //	@Success		200			{object}	TableList
 //	@Header			200			{string}	ETag	"Names the page's content"
 //	@Success		304			"The page has not changed (If-None-Match matched)"
-//	@Failure	400	{object}	Problem	"invalid_parameter: a query parameter cannot be parsed (named in errors)"
-//	@Failure	422	{object}	Problem	"invalid_input: rules, status, club_id, mine, limit 1..100, offset at least 0"
+//	@Failure	400	{object}	Problem	"invalid_parameter: a query parameter the schema does not allow (not a number, empty, past its bounds, not one of its values, too long, control characters), every one named in errors"
+//	@Failure	422	{object}	Problem	"invalid_input: mine=true without an access token"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tables [get]
 func (s *server) listTables(w http.ResponseWriter, r *http.Request) error {
 	q := query{r: r}
-	f := domain.TableFilter{OpenSeats: q.bool("open_seats"), Rules: domain.RuleSet(r.URL.Query().Get("rules")),
-		ClubID: q.int64("club_id"), Status: domain.TableStatus(r.URL.Query().Get("status")), Mine: q.bool("mine")}
+	f := domain.TableFilter{OpenSeats: q.bool("open_seats"), Rules: domain.RuleSet(q.enum("rules", knownRuleSet, "the rule sets of /api/v1/rules")),
+		ClubID: q.int64("club_id"), Mine: q.bool("mine"),
+		Status: domain.TableStatus(q.enum("status", func(s string) bool { return domain.TableStatus(s).Valid() }, "open, playing, finished, cancelled"))}
 	f.Limit, f.Offset = q.page()
 	if err := q.err(); err != nil {
 		return err
@@ -91,8 +93,8 @@ func (s *server) listTables(w http.ResponseWriter, r *http.Request) error {
 
 // bool reads an optional boolean parameter; false when absent.
 func (q *query) bool(name string) bool {
-	s := q.r.URL.Query().Get(name)
-	if s == "" {
+	s, ok := q.value(name)
+	if !ok {
 		return false
 	}
 	b, err := strconv.ParseBool(s)
@@ -319,8 +321,7 @@ func (s *server) tableState(w http.ResponseWriter, r *http.Request) error {
 	q := query{r: r}
 	invite := r.URL.Query().Get("invite")
 	since, hasSince := q.int64or0("since")
-	wait := q.int("wait")
-	q.v.Check(wait >= 0, "wait", "out_of_range", "wait must not be negative")
+	wait := q.intIn("wait", 0, strictjson.MaxInteger) // capped at maxWait: issue 19
 	if err := q.err(); err != nil {
 		return err
 	}
@@ -328,7 +329,7 @@ func (s *server) tableState(w http.ResponseWriter, r *http.Request) error {
 		since = -1 // answer at once
 	}
 	if hasSince && wait > 0 { // a long poll holds its connection: counted per caller
-		release, err := s.hold(w, r, s.polls, codeTooManyLongPolls, "long polls")
+		release, err := s.hold(w, r, s.polls, &s.cfg.Metrics.polls, codeTooManyLongPolls, "long polls")
 		if err != nil {
 			return err
 		}
@@ -375,12 +376,13 @@ func waitSeconds(n int) time.Duration {
 // int64or0 reads an optional non-negative integer parameter and whether
 // it was given.
 func (q *query) int64or0(name string) (int64, bool) {
-	s := q.r.URL.Query().Get(name)
-	if s == "" {
+	s, ok := q.value(name)
+	if !ok {
 		return 0, false
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
-	q.v.Check(err == nil && n >= 0, name, "invalid", "must be a non-negative integer")
+	q.v.Check(err == nil && n >= 0 && n <= strictjson.MaxInteger, name, "invalid",
+		fmt.Sprintf("must be an integer from 0 to %d", int64(strictjson.MaxInteger)))
 	return n, true
 }
 
@@ -460,6 +462,7 @@ func (s *server) playMove(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	s.cfg.Metrics.moves.Inc()
 	w.Header().Set("ETag", tableETag(id, st.Table.Version, st.Seat))
 	if st.Seat < 0 || st.TurnLeft != nil || st.MatchLeft != nil {
 		return respond(w, http.StatusOK, tableStateOut(st))

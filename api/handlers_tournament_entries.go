@@ -238,7 +238,7 @@ type entryAddress struct{ id, entry int64 }
 
 // entryCommand gives a command about one entry and answers the entry as
 // it is after it.
-func (s *server) entryCommand(w http.ResponseWriter, r *http.Request, a entryAddress, cmd tourney.Command, b []byte) error {
+func (s *server) entryCommand(w http.ResponseWriter, r *http.Request, a entryAddress, cmd tourney.Command, b sentBody) error {
 	out, err := s.act(r, a.id, cmd, b)
 	if err != nil {
 		return err

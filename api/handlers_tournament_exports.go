@@ -13,6 +13,7 @@ import (
 	"github.com/burraco/burraco/api/printout"
 	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/domain/tourney"
+	"github.com/burraco/burraco/internal/strictjson"
 )
 
 // exportCSV answers a CSV export of tournament id: write fills it from the
@@ -101,9 +102,9 @@ func (s *server) exportTournamentSheets(w http.ResponseWriter, r *http.Request) 
 // round drawn, a wrong ?lang=) is a page too, with the problem's status,
 // saying what is missing and what to do (see failPage).
 func (s *server) printPage(w http.ResponseWriter, r *http.Request, render func(io.Writer, printout.Lang, playView) error) error {
-	lang, langOK := printout.LangFor(r.URL.Query().Get("lang"), r.Header.Get("Accept-Language"))
+	lang, langOK := langOf(r)
 	id, err := strconv.ParseInt(chi.URLParam(r, "tournamentID"), 10, 64)
-	if err != nil || id <= 0 {
+	if err != nil || id <= 0 || id > strictjson.MaxInteger {
 		s.failPage(w, r, lang, printout.Head{}, newProblem(r, codeInvalidParameter, "a path parameter is invalid"),
 			FieldError{Field: "tournamentID", Code: "invalid", Message: "must be a positive integer"})
 		return nil
@@ -219,17 +220,17 @@ func (s *server) printTournamentStandings(w http.ResponseWriter, r *http.Request
 //	@Router			/api/v1/tournaments/{tournamentID}/print/tables [get]
 func (s *server) printTournamentTables(w http.ResponseWriter, r *http.Request) error {
 	q := query{r: r}
-	round := q.int64("round")
+	round := q.intIn("round", 1, maxInt32Param) // 0: absent, the current round
 	if err := q.err(); err != nil {
-		lang, _ := printout.LangFor(r.URL.Query().Get("lang"), r.Header.Get("Accept-Language"))
+		lang, _ := langOf(r)
 		s.failPage(w, r, lang, printout.Head{}, newProblem(r, codeInvalidParameter, "some query parameters are invalid"),
 			FieldError{Field: "round", Code: "invalid", Message: "must be a positive integer"})
 		return nil
 	}
 	return s.printPage(w, r, func(out io.Writer, l printout.Lang, v playView) error {
 		n := v.snap.CurrentRound
-		if round != nil {
-			n = int(*round)
+		if round != 0 {
+			n = round
 		}
 		if n < 1 || n > len(v.snap.Rounds) {
 			return domain.Errorf(domain.Code(tourney.CodeRoundNotFound), "no round %d", n)
@@ -258,4 +259,16 @@ func (s *server) printTournamentResults(w http.ResponseWriter, r *http.Request) 
 	return s.printPage(w, r, func(out io.Writer, l printout.Lang, v playView) error {
 		return printout.RenderResults(out, l, v.printResults(s.cfg.Now(), l))
 	})
+}
+
+// langOf is the printout's language: ?lang=, else Accept-Language, else
+// English; ok is false when lang is given but not it or en (an empty
+// ?lang= included: the schema's enum does not hold it).
+func langOf(r *http.Request) (printout.Lang, bool) {
+	given, has := r.URL.Query()["lang"]
+	l, ok := printout.LangFor(r.URL.Query().Get("lang"), r.Header.Get("Accept-Language"))
+	if has && len(given) > 0 && given[0] == "" {
+		ok = false
+	}
+	return l, ok
 }

@@ -60,26 +60,39 @@ func (s *server) tournamentPlayRoutes(r routes) {
 // Idempotency-Key and a hash of its method, path and body (its bytes as
 // readJSON read them): a retry with the key answers as the first request
 // did (one event), the key with another request is refused.
-func (s *server) act(r *http.Request, id int64, cmd tourney.Command, b []byte) (domain.TournamentActed, error) {
+func (s *server) act(r *http.Request, id int64, cmd tourney.Command, b sentBody) (domain.TournamentActed, error) {
 	h := sha256.New()
 	h.Write([]byte(r.Method + "\n" + r.URL.Path + "\n"))
-	h.Write(b)
+	h.Write(b.raw)
 	in := domain.TournamentCommand{Command: cmd, IdempotencyKey: r.Header.Get("Idempotency-Key"),
-		RequestHash: hex.EncodeToString(h.Sum(nil))}
+		RequestHash: hex.EncodeToString(h.Sum(nil)), Invalid: b.invalid}
 	return s.svc.Play.Act(r.Context(), ActorFrom(r.Context()), id, in)
+}
+
+// sentBody is a command's body as act needs it: its bytes (hashed for
+// idempotency) and what it breaks of its schema (checkTags), which the
+// service answers after the caller's rights and before the state.
+type sentBody struct {
+	raw     []byte
+	invalid error
 }
 
 // withBody reads the path (path: the parameters a command names), then a
 // command's JSON body into a Req (optional: it may be empty), with the
-// body's bytes for act.
-func withBody[Req, P any](s *server, w http.ResponseWriter, r *http.Request, path func(*http.Request) (P, error), optional bool) (P, Req, []byte, error) {
+// body for act. A body that cannot be read is refused here; one that
+// reads but breaks its schema's bounds goes on to act, which refuses it
+// once the caller is known to be allowed the command.
+func withBody[Req, P any](s *server, w http.ResponseWriter, r *http.Request, path func(*http.Request) (P, error), optional bool) (P, Req, sentBody, error) {
 	var req Req
 	p, err := path(r)
 	if err != nil {
-		return p, req, nil, err
+		return p, req, sentBody{}, err
 	}
 	b, err := s.readJSON(w, r, &req, optional)
-	return p, req, b, err
+	if err != nil {
+		return p, req, sentBody{}, err
+	}
+	return p, req, sentBody{raw: b, invalid: checkTags(&req, b)}, nil
 }
 
 // pathTournament reads /tournaments/{tournamentID}.
@@ -104,7 +117,7 @@ func (s *server) readPlay(r *http.Request, id int64) (domain.TournamentRead, err
 // number); 400 invalid_parameter when it is not one.
 func pathInt(r *http.Request, name string) (int, error) {
 	n, err := strconv.Atoi(chi.URLParam(r, name))
-	if err != nil || n <= 0 {
+	if err != nil || n <= 0 || n > maxInt32Param { // openapi.yaml's maximum (int32)
 		return 0, problem(codeInvalidParameter, "a path parameter is invalid",
 			FieldError{Field: name, Code: "invalid", Message: "must be a positive integer"})
 	}

@@ -149,6 +149,9 @@ func (s *server) tournamentStandings(w http.ResponseWriter, r *http.Request) err
 // auditLimitDefault is the audit page size when the caller gives none.
 const auditLimitDefault = 100
 
+// auditLimitMax is the largest audit page (the service's bound too).
+const auditLimitMax = 500
+
 // tournamentAudit returns the audit trail.
 //
 //	@Summary		Get the audit trail
@@ -161,10 +164,9 @@ const auditLimitDefault = 100
 //	@Param			after			query		int	false	"Only events after this seq"	default(0)	minimum(0)
 //	@Param			limit			query		int	false	"Page size, 1..500"	default(100)	minimum(1)	maximum(500)
 //	@Success		200				{object}	TournamentAuditList
-//	@Failure	400	{object}	Problem	"invalid_parameter: a path or query parameter is not an integer"
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path or query parameter is not an integer, or out of its range (after below 0, limit outside 1..500), named in errors"
 //	@Failure	403	{object}	Problem	"forbidden: not a referee or director of the tournament"
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
-//	@Failure	422	{object}	Problem	"invalid_input: after below 0, limit outside 1..500 (named in errors)"
 //	@Router			/api/v1/tournaments/{tournamentID}/audit [get]
 func (s *server) tournamentAudit(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathTournament(r)
@@ -172,14 +174,15 @@ func (s *server) tournamentAudit(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	q := query{r: r}
-	after, limit := q.int("after"), q.int("limit")
+	after, _ := q.int64or0("after")
+	limit := q.intIn("limit", 1, auditLimitMax)
 	if err := q.err(); err != nil {
 		return err
 	}
-	if r.URL.Query().Get("limit") == "" {
+	if _, given := q.value("limit"); !given {
 		limit = auditLimitDefault
 	}
-	events, err := s.svc.Play.Audit(r.Context(), ActorFrom(r.Context()), id, int64(after), limit)
+	events, err := s.svc.Play.Audit(r.Context(), ActorFrom(r.Context()), id, after, limit)
 	if err != nil {
 		return err
 	}

@@ -245,7 +245,7 @@ func (s *server) roundCommand(w http.ResponseWriter, r *http.Request, cmd func(i
 
 // roundAct gives cmd to the tournament of round a and answers the round as
 // it is after it.
-func (s *server) roundAct(w http.ResponseWriter, r *http.Request, a roundAddress, cmd tourney.Command, b []byte) error {
+func (s *server) roundAct(w http.ResponseWriter, r *http.Request, a roundAddress, cmd tourney.Command, b sentBody) error {
 	out, err := s.act(r, a.id, cmd, b)
 	if err != nil {
 		return err

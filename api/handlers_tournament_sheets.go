@@ -65,7 +65,7 @@ func tableOf(snap *tourney.Snapshot, a tableAddress) (tourney.TableView, error) 
 
 // sheetCommand gives a score command of table a and answers the table as
 // it is after it, with its ETag; a refusal is sheetErr's.
-func (s *server) sheetCommand(w http.ResponseWriter, r *http.Request, a tableAddress, cmd tourney.Command, b []byte) error {
+func (s *server) sheetCommand(w http.ResponseWriter, r *http.Request, a tableAddress, cmd tourney.Command, b sentBody) error {
 	out, err := s.act(r, a.id, cmd, b)
 	if err != nil {
 		return s.sheetErr(w, r, a, err)

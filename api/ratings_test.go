@@ -216,7 +216,7 @@ func TestRatingsMoveOnlyOnRatedFinishedMatches(t *testing.T) {
 		if board.Total != 0 {
 			t.Errorf("reale leaderboard %+v", board)
 		}
-		problemOf(t, e.must(422, req{Method: "GET", Path: "/api/v1/ratings?family=poker", Token: bruno}, nil), "invalid_input")
+		problemOf(t, e.must(400, req{Method: "GET", Path: "/api/v1/ratings?family=poker", Token: bruno}, nil), "invalid_parameter") // outside the schema's enum
 		e.must(401, req{Method: "GET", Path: "/api/v1/ratings?family=italian"}, nil)
 		e.must(404, req{Method: "GET", Path: "/api/v1/users/999999/ratings", Token: bruno}, nil)
 		moved := [2]api.UserRatings{ratingsOf(e, anna, users[0]), ratingsOf(e, anna, users[1])}

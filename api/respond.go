@@ -9,6 +9,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,6 +17,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/engine"
 	"github.com/burraco/burraco/internal/strictjson"
 )
 
@@ -211,49 +213,112 @@ func noContent(w http.ResponseWriter) error {
 // invalid_parameter when it is not one.
 func pathID(r *http.Request, name string) (int64, error) {
 	id, err := strconv.ParseInt(chi.URLParam(r, name), 10, 64)
-	if err != nil || id <= 0 {
+	if err != nil || id <= 0 || id > strictjson.MaxInteger { // openapi.yaml's maximum
 		return 0, problem(codeInvalidParameter, "a path parameter is invalid",
 			FieldError{Field: name, Code: "invalid", Message: "must be a positive integer id"})
 	}
 	return id, nil
 }
 
-// query reads list parameters, collecting every invalid one.
+// query reads list parameters, collecting every invalid one. A parameter
+// given empty (?limit=) is not absent: unless it is text, an empty value
+// is not one the schema allows, and is refused like any other (issue 29).
 type query struct {
 	r *http.Request
 	v domain.Validator
 }
 
+// value is the parameter's value and whether it was given.
+func (q *query) value(name string) (string, bool) {
+	vs, ok := q.r.URL.Query()[name]
+	if !ok || len(vs) == 0 {
+		return "", false
+	}
+	return vs[0], true
+}
+
 // int64 reads an optional positive integer parameter; nil when absent.
 func (q *query) int64(name string) *int64 {
-	s := q.r.URL.Query().Get(name)
-	if s == "" {
+	s, ok := q.value(name)
+	if !ok {
 		return nil
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n <= 0 {
-		q.v.Add(name, "invalid", "must be a positive integer")
+	if err != nil || n <= 0 || n > strictjson.MaxInteger {
+		q.v.Add(name, "invalid", fmt.Sprintf("must be an integer from 1 to %d", int64(strictjson.MaxInteger)))
 		return nil
 	}
 	return &n
 }
 
-// page reads limit and offset. Only their syntax is checked here; the
-// service checks their range (limit 1..100, 0 meaning 20; offset >= 0).
+// Bounds of the paging parameters, as openapi.yaml states them.
+const (
+	maxPageLimit = 100
+	maxOffset    = 1<<31 - 1
+	// maxInt32Param bounds the int query parameters deal and round, and
+	// the int32 path parameters, as openapi.yaml does.
+	maxInt32Param = 1<<31 - 1
+)
+
+// page reads limit (0..100, 0 meaning 20) and offset (0..2^31-1); a value
+// outside is a 400 invalid_parameter naming it, as one of the wrong type.
 func (q *query) page() (limit, offset int) {
-	return q.int("limit"), q.int("offset")
+	return q.intIn("limit", 0, maxPageLimit), q.intIn("offset", 0, maxOffset)
 }
 
 // int reads an optional integer parameter; 0 when absent.
 func (q *query) int(name string) int {
-	s := q.r.URL.Query().Get(name)
-	if s == "" {
+	s, ok := q.value(name)
+	if !ok {
 		return 0
 	}
 	n, err := strconv.Atoi(s)
 	q.v.Check(err == nil, name, "invalid", "must be an integer")
 	return n
 }
+
+// intIn reads an optional integer parameter within lo..hi; 0 when absent.
+func (q *query) intIn(name string, lo, hi int) int {
+	s, ok := q.value(name)
+	if !ok {
+		return 0
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < lo || n > hi {
+		q.v.Add(name, "invalid", fmt.Sprintf("must be an integer from %d to %d", lo, hi))
+		return 0
+	}
+	return n
+}
+
+// search reads the optional search text q; "" when absent or empty (an
+// empty q is allowed: it matches everything).
+func (q *query) search() string {
+	s, _ := q.value("q")
+	if !domain.ValidSearch(s) {
+		q.v.Add("q", "invalid", fmt.Sprintf("must be at most %d characters, without control characters", domain.MaxQueryLength))
+		return ""
+	}
+	return s
+}
+
+// enum reads an optional parameter that takes one of a few values; ""
+// when absent. An unknown value is refused here, before any service is
+// asked (which would answer 422 invalid_input).
+func (q *query) enum(name string, valid func(string) bool, values string) string {
+	s, ok := q.value(name)
+	if !ok {
+		return ""
+	}
+	if !valid(s) {
+		q.v.Add(name, "invalid", "must be one of "+values)
+		return ""
+	}
+	return s
+}
+
+// knownRuleSet reports whether s names a rule set the server plays.
+func knownRuleSet(s string) bool { return slices.Contains(engine.RuleSets(), engine.RuleSet(s)) }
 
 // err is 400 invalid_parameter, naming every parameter that could not be
 // parsed; nil when all could.

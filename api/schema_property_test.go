@@ -110,6 +110,7 @@ var constrained = map[string]map[string]string{
 		"kind": "team_pairs and players per entry depend on it", "movement": "its own fields (mitchell_step, rounds) depend on it",
 		"deals_per_round": "the VP table is for its number of deals", "tie_breaks": "an array of enums: probed by its items elsewhere",
 		"late_entry_round": "at most rounds", "rounds": "the movement's number of rounds", "team_pairs": "only for kind teams",
+		"rest_vp": "at most the VP table's sum", "abandon_vp": "at most the VP table's sum",
 	},
 	"POST /api/v1/tables": {"rules": "options depend on it", "players": "fibur-row needs two", "seat": "below players", "club_id": "an existing club",
 		"bank_seconds": "only with turn_seconds"},

@@ -68,6 +68,10 @@ type Config struct {
 	// DefaultMaxLongPolls and DefaultMaxEventStreams; negative: no limit.
 	MaxLongPolls    int
 	MaxEventStreams int
+	// Metrics receives the API's figures (see Metrics), which its Registry
+	// serves to an operator's scraper; default: figures kept and not
+	// served.
+	Metrics *Metrics
 }
 
 func (c Config) withDefaults() Config {
@@ -115,6 +119,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxEventStreams == 0 {
 		c.MaxEventStreams = DefaultMaxEventStreams
+	}
+	if c.Metrics == nil {
+		c.Metrics = NewMetrics()
 	}
 	return c
 }

@@ -3,6 +3,7 @@ package api_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -220,14 +221,17 @@ func TestTableRefereeReplacesPlayerByBot(t *testing.T) {
 		for _, bad := range []struct {
 			body  any
 			field string
-		}{{body(2, "lost connection"), "seat"}, {map[string]any{"reason": "lost connection"}, "seat"}, {body(1, " "), "reason"}} {
+		}{{body(2, "lost connection"), "seat"}, {map[string]any{"reason": "lost connection"}, "seat"}, {body(1, " "), "reason"},
+			{body(1, strings.Repeat("è", 501)), "reason"}} {
 			if p := problemOf(t, e.must(422, req{Method: "POST", Path: standIns, Token: ref, Body: bad.body}, nil), "invalid_input"); len(p.Errors) != 1 || p.Errors[0].Field != bad.field {
 				t.Errorf("%v: errors %+v", bad.body, p.Errors)
 			}
 		}
+		// 500 characters, as openapi.yaml counts them: more than 500 bytes.
+		reason := "lost connection " + strings.Repeat("è", 484)
 		var replaced api.TableState
-		e.must(200, req{Method: "POST", Path: standIns, Token: ref, Body: body(1, "lost connection")}, &replaced)
-		if s := replaced.Table.Seats[1]; s.StandIn != "referee" || s.StandInReason != "lost connection" || replaced.Seat != -1 {
+		e.must(200, req{Method: "POST", Path: standIns, Token: ref, Body: body(1, reason)}, &replaced)
+		if s := replaced.Table.Seats[1]; s.StandIn != "referee" || s.StandInReason != reason || replaced.Seat != -1 {
 			t.Fatalf("after the replacement: seat %+v, turn %d", s, replaced.View.Turn)
 		}
 		if by := feedBy(e, tokens[0], tb.ID, st.Version)[1]; !onlyBy(by, "bot") {

@@ -534,7 +534,7 @@ func TestTableLobbyAndSeats(t *testing.T) {
 			t.Errorf("club filter: %+v", list)
 		}
 		e.must(400, req{Method: "GET", Path: "/api/v1/tables?open_seats=maybe"}, nil)
-		problemOf(t, e.must(422, req{Method: "GET", Path: "/api/v1/tables?status=lost"}, nil), "invalid_input")
+		problemOf(t, e.must(400, req{Method: "GET", Path: "/api/v1/tables?status=lost"}, nil), "invalid_parameter")
 
 		// A private table does not exist without its code.
 		problemOf(t, e.must(404, req{Method: "GET", Path: tablePath(priv.ID), Token: tbk}, nil), "not_found")

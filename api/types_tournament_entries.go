@@ -65,8 +65,8 @@ type TournamentEntryList struct {
 type TournamentEntryRequest struct {
 	// Player profile ids: 2 per pair (1 at 2-player tables), team_pairs pairs per team, 1 for an individual event.
 	Players []int64 `json:"players" example:"31,32"`
-	Name    string  `json:"name,omitempty" example:"Le Pinelle"`
-	Club    string  `json:"club,omitempty" example:"Circolo Roma"`
+	Name    string  `json:"name,omitempty" maxLength:"200" example:"Le Pinelle"`
+	Club    string  `json:"club,omitempty" maxLength:"200" example:"Circolo Roma"`
 	// Absent or 0: the next free number. Staff only.
 	Number int `json:"number,omitempty" minimum:"0" example:"0"`
 	// Absent or 0: unseeded. Staff only.
@@ -82,8 +82,8 @@ func (req TournamentEntryRequest) command() tourney.AddEntry {
 // TournamentEntryUpdateRequest changes an entry (referees and directors,
 // before the end); absent fields stay.
 type TournamentEntryUpdateRequest struct {
-	Name    *string `json:"name,omitempty" example:"Le Pinelle"`
-	Club    *string `json:"club,omitempty" example:"Circolo Roma"`
+	Name    *string `json:"name,omitempty" maxLength:"200" example:"Le Pinelle"`
+	Club    *string `json:"club,omitempty" maxLength:"200" example:"Circolo Roma"`
 	Number  *int    `json:"number,omitempty" minimum:"1" example:"7"`
 	Seed    *int    `json:"seed,omitempty" minimum:"0" example:"2"`
 	FeePaid *bool   `json:"fee_paid,omitempty" example:"true"`

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/burraco/burraco/internal/clientaddr"
+	"github.com/burraco/burraco/internal/metrics"
 	"github.com/burraco/burraco/internal/ratelimit"
 )
 
@@ -37,11 +38,11 @@ func (s *server) holder(r *http.Request) string {
 
 // hold counts the request against l, or returns 429 with code (its
 // Retry-After set on w).
-func (s *server) hold(w http.ResponseWriter, r *http.Request, l *ratelimit.Holds, code, what string) (release func(), err error) {
+func (s *server) hold(w http.ResponseWriter, r *http.Request, l *ratelimit.Holds, open *metrics.Gauge, code, what string) (release func(), err error) {
 	release, ok := l.Acquire(s.holder(r))
 	if !ok {
 		w.Header().Set("Retry-After", waitRetryAfter)
 		return nil, problem(code, "you have "+strconv.Itoa(l.Max())+" "+what+" open, the most one may; close one first")
 	}
-	return release, nil
+	return openGauge(open, release), nil
 }

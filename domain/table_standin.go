@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/burraco/burraco/engine"
 )
@@ -79,7 +80,8 @@ func (r *tableReferee) ReplaceByBot(ctx context.Context, actor Actor, id int64, 
 	reason = strings.TrimSpace(reason)
 	var v Validator
 	v.Check(reason != "", "reason", "required", "say why the player is replaced")
-	v.Check(len(reason) <= MaxStandInReasonLength, "reason", "too_long",
+	// Characters, not bytes: openapi.yaml's maxLength counts characters.
+	v.Check(utf8.RuneCountInString(reason) <= MaxStandInReasonLength, "reason", "too_long",
 		fmt.Sprintf("reason must be at most %d characters", MaxStandInReasonLength))
 	if err := v.Err(); err != nil {
 		return TableState{}, err

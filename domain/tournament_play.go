@@ -65,6 +65,13 @@ type TournamentCommand struct {
 	Command        tourney.Command
 	IdempotencyKey string
 	RequestHash    string
+	// Invalid, when set, is what the caller's input breaks of the
+	// command's schema (the HTTP layer checks it: bounds, enums, lengths).
+	// It is the answer once the caller is known to be allowed the command:
+	// after a 404 for a tournament they may not see and a 403 for a
+	// command they may not give, before any refusal of the state (409),
+	// which would otherwise hide what is wrong with the input (issue 29).
+	Invalid error
 }
 
 // TournamentRead is a tournament with its state. Snapshot is shared by
@@ -224,6 +231,9 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 			return err
 		}
 		e, err = f.state.Decide(in.Command, who, s.now(), pairing.NewRand(seed))
+		if in.Invalid != nil && !callerRefused(err) {
+			return in.Invalid
+		}
 		if err != nil {
 			return fromTourney(err)
 		}
@@ -453,6 +463,13 @@ func eventOf(r TournamentEventRecord) tourney.Event {
 // fromTourney maps a refusal of the tourney package to the domain's error:
 // its kind picks the status, its code passes through, and an invalid
 // command's problems become the fields.
+// callerRefused reports whether err refuses the caller (forbidden), not
+// the command's input or the tournament's state.
+func callerRefused(err error) bool {
+	var te *tourney.Error
+	return errors.As(err, &te) && te.Kind == tourney.KindForbidden
+}
+
 func fromTourney(err error) error {
 	var te *tourney.Error
 	if !errors.As(err, &te) {

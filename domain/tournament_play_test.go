@@ -414,3 +414,37 @@ func startFourPairRound(f *fixture, pf playField) domain.TournamentActed {
 	act(f, svc, pf.referee, id, tourney.DrawRound{Round: 1})
 	return act(f, svc, pf.referee, id, tourney.StartRound{Round: 1})
 }
+
+// TestTournamentPlayInvalidInputComesAfterTheRightsAndBeforeTheState: a
+// command whose input the HTTP layer found invalid (TournamentCommand.Invalid)
+// is answered with that verdict once the caller may give the command, even
+// where the state would refuse it (a conflict); a caller who may not give
+// it is still refused as such; nothing is recorded.
+func TestTournamentPlayInvalidInputComesAfterTheRightsAndBeforeTheState(t *testing.T) {
+	each(t, func(t *testing.T, f *fixture) {
+		pf := newPlayField(f, 1)
+		ctx, svc, id := t.Context(), f.svc.Play, pf.t.ID
+		act(f, svc, pf.owner, id, tourney.OpenRegistration{})
+		invalid := &domain.Error{Code: domain.EInvalid, Message: "some fields are invalid",
+			Fields: []domain.FieldError{{Field: "round", Code: "out_of_range", Message: "round must be at least 1"}}}
+		// Opening registration twice is a conflict, but the input is wrong first.
+		_, err := svc.Act(ctx, pf.owner, id, domain.TournamentCommand{Command: tourney.OpenRegistration{}, Invalid: invalid})
+		if !errors.Is(err, invalid) {
+			t.Fatalf("the owner, invalid input, a command the state refuses: %v, want the input's verdict", err)
+		}
+		// A command that would succeed is not given either.
+		_, err = svc.Act(ctx, pf.owner, id, domain.TournamentCommand{Command: tourney.CloseRegistration{}, Invalid: invalid})
+		if !errors.Is(err, invalid) {
+			t.Fatalf("the owner, invalid input, a command the state allows: %v, want the input's verdict", err)
+		}
+		// A member may not close the registration, whatever the input.
+		_, err = svc.Act(ctx, pf.member, id, domain.TournamentCommand{Command: tourney.CloseRegistration{}, Invalid: invalid})
+		if domain.ErrorKind(err) != domain.KindForbidden {
+			t.Fatalf("a member, invalid input: %v, want forbidden", err)
+		}
+		events, err := svc.Audit(ctx, pf.referee, id, 0, 100)
+		if err != nil || len(events) != 1 {
+			t.Fatalf("after the refusals: %d events (%v), want only the opening", len(events), err)
+		}
+	})
+}

@@ -101,3 +101,13 @@ func trimPtr(s *string) *string {
 	}
 	return &t
 }
+
+// ValidSearch reports whether s is a search text the lists take (q): at
+// most MaxQueryLength characters, valid UTF-8, no control characters but
+// tab and newlines. The HTTP layer refuses another as a bad parameter
+// before asking for the list.
+func ValidSearch(s string) bool {
+	var v Validator
+	checkText(&v, "q", s, false, MaxQueryLength)
+	return v.Err() == nil
+}

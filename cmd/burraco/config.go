@@ -20,6 +20,7 @@ import (
 // wins over its environment variable, which wins over the default.
 type config struct {
 	addr           string         // BURRACO_ADDR
+	metricsAddr    string         // BURRACO_METRICS_ADDR: /metrics and /debug/pprof/; empty: not served
 	databaseURL    string         // DATABASE_URL
 	logLevel       string         // LOG_LEVEL
 	trustedProxies []netip.Prefix // BURRACO_TRUSTED_PROXIES

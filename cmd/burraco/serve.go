@@ -30,6 +30,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	var c config
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.StringVar(&c.addr, "addr", envOr("BURRACO_ADDR", ":8080"), "listen address (env BURRACO_ADDR); port 0 picks a free port")
+	fs.StringVar(&c.metricsAddr, "metrics-addr", os.Getenv("BURRACO_METRICS_ADDR"),
+		"listen address of /metrics (Prometheus) and /debug/pprof/, kept apart from the API's (env BURRACO_METRICS_ADDR); default empty: not served")
 	proxies := fs.String("trusted-proxies", os.Getenv("BURRACO_TRUSTED_PROXIES"),
 		"comma-separated CIDRs of the reverse proxies whose X-Forwarded-For and Forwarded headers give the client address (env BURRACO_TRUSTED_PROXIES); default none")
 	c.flags(fs)
@@ -89,6 +91,14 @@ func serve(ctx context.Context, c config, log *slog.Logger) error {
 		log.Info("client addresses are read from X-Forwarded-For and Forwarded on connections from trusted proxies",
 			"trusted_proxies", c.trustedProxies)
 	}
+	m := newMetrics(db, log)
+	if c.metricsAddr != "" {
+		stop, err := listenMetrics(c.metricsAddr, metricsHandler(m), log)
+		if err != nil {
+			return fmt.Errorf("metrics: %w", err)
+		}
+		defer stop()
+	}
 	handler := api.NewServer(api.Config{
 		JWTSecret:               secret,
 		CORSOrigins:             splitList(os.Getenv("BURRACO_CORS_ORIGINS")),
@@ -102,6 +112,7 @@ func serve(ctx context.Context, c config, log *slog.Logger) error {
 		RefreshPerMinute:        c.auth.refreshes,
 		LoginFailuresPerAccount: c.auth.accountFailures,
 		LoginFailuresPerAddress: c.auth.addressFailures,
+		Metrics:                 m,
 	}, svc, db, log)
 	go tickTables(ctx, svc.Tables, log)
 	go func() { // other processes' table changes wake this one's long polls (PostgreSQL)
@@ -221,6 +232,20 @@ func listenAndServe(ctx context.Context, addr string, handler http.Handler, log 
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// listenMetrics serves handler on addr (metricsHandler's) until stop.
+func listenMetrics(addr string, handler http.Handler, log *slog.Logger) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	go func() { _ = srv.Serve(ln) }()
+	log.Info("metrics listening", "addr", ln.Addr().String())
+	// Close, not Shutdown: a scrape or a profile in flight is not worth
+	// holding the server's exit for.
+	return func() { _ = srv.Close() }, nil
 }
 
 func randomBytes(n int) ([]byte, error) {

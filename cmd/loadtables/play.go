@@ -185,6 +185,13 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 		}
 	}
 	res.moves, res.behind = c.moves.Load(), c.behind.Load()
+	// While the servers still run: /metrics must answer under load's
+	// aftermath, and count at least the moves the clients were told of (a
+	// move cut off by a stuck table's cancel may be counted and never
+	// acknowledged).
+	if res.serverMoves, err = scrapeMoves(ctx, servers); err != nil {
+		return nil, err
+	}
 	res.lostWakeups, res.staleAnswers, res.errors, res.firstErr = c.lostWakeups.Load(), c.staleAnswers.Load(), c.errors.Load(), c.firstErr
 	res.moveLat, res.wakeLat = c.moveLat, c.wakeLat
 	for _, tb := range tables {

@@ -13,6 +13,7 @@ type result struct {
 	moves, lostWakeups, staleAnswers, errors int64
 	behind                                   int64 // answers behind another process's move, within the propagation allowed
 	missingMoves                             int
+	serverMoves                              int64 // the servers' burraco_moves_total at the end, summed
 	firstErr                                 string
 	elapsed                                  time.Duration
 	moveLat, wakeLat                         []time.Duration
@@ -36,7 +37,7 @@ type stuckTable struct {
 // clean reports whether the run found nothing that must not happen.
 func (r *result) clean() bool {
 	return r.stuck == 0 && r.finished == r.tables && r.lostWakeups == 0 && r.staleAnswers == 0 && r.missingMoves == 0 &&
-		r.badSheets == 0
+		r.badSheets == 0 && r.serverMoves >= r.moves
 }
 
 func percentile(d []time.Duration, p float64) time.Duration {
@@ -77,6 +78,7 @@ func (r *result) print(w io.Writer, n int, o options) {
 	}
 	secs := r.elapsed.Seconds()
 	fmt.Fprintf(w, "  moves %d in %.1f s: %.0f moves/s\n", r.moves, secs, float64(r.moves)/secs)
+	fmt.Fprintf(w, "  moves the servers counted (burraco_moves_total of their /metrics) %d\n", r.serverMoves)
 	fmt.Fprintf(w, "  move latency p50 %s p99 %s; wake-up after a move p50 %s p99 %s (%d wake-ups)\n",
 		ms(percentile(r.moveLat, 0.5)), ms(percentile(r.moveLat, 0.99)),
 		ms(percentile(r.wakeLat, 0.5)), ms(percentile(r.wakeLat, 0.99)), len(r.wakeLat))

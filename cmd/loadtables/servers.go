@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -24,7 +25,10 @@ import (
 type server struct {
 	cmd  *exec.Cmd
 	base string // http://127.0.0.1:port
-	log  *os.File
+	// metrics is the base of its -metrics-addr (/metrics), scraped at the
+	// end of a run to compare its moves with the clients'.
+	metrics string
+	log     *os.File
 }
 
 // database prepares an empty database for a run: a SQLite file in dir, or a
@@ -68,19 +72,25 @@ func launch(binary, databaseURL, logPath string) (*server, error) {
 	}
 	addr := l.Addr().String()
 	l.Close()
+	ml, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	metricsAddr := ml.Addr().String()
+	ml.Close()
 	logFile, err := os.Create(logPath)
 	if err != nil {
 		return nil, err
 	}
 	cmd := exec.Command(binary, "serve")
-	cmd.Env = append(os.Environ(), "DATABASE_URL="+databaseURL, "BURRACO_ADDR="+addr, "LOG_LEVEL=warn",
+	cmd.Env = append(os.Environ(), "DATABASE_URL="+databaseURL, "BURRACO_ADDR="+addr, "BURRACO_METRICS_ADDR="+metricsAddr, "LOG_LEVEL=warn",
 		"BURRACO_ADMIN_PASSWORD=load-generator-admin")
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	if err := cmd.Start(); err != nil {
 		logFile.Close()
 		return nil, err
 	}
-	s := &server{cmd: cmd, base: "http://" + addr, log: logFile}
+	s := &server{cmd: cmd, base: "http://" + addr, metrics: "http://" + metricsAddr, log: logFile}
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
 		resp, err := http.Get(s.base + "/healthz")
@@ -176,4 +186,39 @@ func postgresCPU() time.Duration {
 		}
 	}
 	return total
+}
+
+// scrapeMoves is the servers' moves accepted, from their /metrics
+// (burraco_moves_total), summed.
+func scrapeMoves(ctx context.Context, servers []*server) (int64, error) {
+	var total int64
+	for _, s := range servers {
+		req, err := http.NewRequestWithContext(ctx, "GET", s.metrics+"/metrics", nil)
+		if err != nil {
+			return 0, err
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return 0, err
+		}
+		body, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		if err != nil || res.StatusCode != http.StatusOK {
+			return 0, fmt.Errorf("scrape %s/metrics: %d %v", s.metrics, res.StatusCode, err)
+		}
+		found := false
+		for line := range strings.Lines(string(body)) {
+			if v, ok := strings.CutPrefix(strings.TrimSpace(line), "burraco_moves_total "); ok {
+				n, err := strconv.ParseFloat(v, 64)
+				if err != nil {
+					return 0, fmt.Errorf("scrape %s/metrics: %q: %v", s.metrics, line, err)
+				}
+				total, found = total+int64(n), true
+			}
+		}
+		if !found {
+			return 0, fmt.Errorf("scrape %s/metrics: no burraco_moves_total", s.metrics)
+		}
+	}
+	return total, nil
 }

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -111,6 +112,7 @@ func toOpenAPI3(swaggerJSON []byte) ([]byte, error) {
 		return nil, err
 	}
 	pathParameters(doc3)
+	integerBounds(doc3)
 	closedBodies(doc3)
 	deprecatedProperties(doc3)
 	// A round trip through JSON gives plain maps, which yaml.v3 turns into
@@ -124,6 +126,7 @@ func toOpenAPI3(swaggerJSON []byte) ([]byte, error) {
 	if err := json.Unmarshal(j, &plain); err != nil {
 		return nil, err
 	}
+	plain = wholeNumbers(plain)
 	var node yaml.Node
 	if err := node.Encode(plain); err != nil {
 		return nil, err
@@ -136,6 +139,27 @@ func toOpenAPI3(swaggerJSON []byte) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), enc.Close()
+}
+
+// wholeNumbers turns the whole float64 numbers of a JSON value into
+// int64, which yaml.v3 writes as integers: a bound such as 2^53-1 would
+// otherwise read 9.007199254740991e+15.
+func wholeNumbers(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = wholeNumbers(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = wholeNumbers(e)
+		}
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) <= 1<<53 {
+			return int64(x)
+		}
+	}
+	return v
 }
 
 // problemMediaType declares error responses as application/problem+json,

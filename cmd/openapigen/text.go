@@ -25,7 +25,9 @@ const (
 	reasonPattern = `\S`
 	// federationIDPattern: letters, digits, - . / (at most 32), or
 	// nothing, which clears it; white space around is trimmed.
-	federationIDPattern = `^\s*([A-Za-z0-9./-]{1,32}\s*)?$`
+	// Spaces only, not \s: a generator reading \s as Python does would
+	// send \x1c-\x1f, which the server does not trim.
+	federationIDPattern = `^ *([A-Za-z0-9./-]{1,32} *)?$`
 )
 
 // text is what the server checks of a string field.
@@ -81,8 +83,10 @@ var textFields = map[string]text{
 	"TournamentWithdrawRequest.reason":    {note: "Optional; not checked."},
 	"TournamentForbiddenRequest.reason":   {note: "Optional; not checked."},
 	"TournamentRulingRequest.reason":      {note: "Optional; not checked."},
-	"SeasonCreateRequest.name":            name,
-	"SeasonUpdateRequest.name":            name,
+	"StandInRequest.reason": {min: 1, max: domain.MaxStandInReasonLength, pattern: reasonPattern,
+		note: "Trimmed; not only white space."},
+	"SeasonCreateRequest.name": name,
+	"SeasonUpdateRequest.name": name,
 	"SeasonExclusionRequest.reason": {min: 1, max: tourney.MaxReasonLength, pattern: requiredTextPattern,
 		note: "Trimmed; not only white space; no control characters."},
 }
@@ -102,6 +106,11 @@ func textConstraints(doc *openapi3.T) error {
 		}
 		p := s.Value.Properties[prop].Value
 		t := textFields[k]
+		// A struct tag the server checks too (api's checkTags, for a
+		// tournament command) must say what the validator says.
+		if p.MaxLength != nil && int(*p.MaxLength) != t.max {
+			return fmt.Errorf("textFields: %s: its struct tag says maxLength %d, its validator %d", k, *p.MaxLength, t.max)
+		}
 		p.MinLength = uint64(t.min)
 		if t.max > 0 {
 			m := uint64(t.max)

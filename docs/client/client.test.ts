@@ -205,10 +205,12 @@ test("create, get and list clubs", async () => {
     );
   }
   {
+    // Past the schema's maximum: a 400 invalid_parameter naming it (a
+    // 422 invalid_input before issue 29).
     const query: Query<"listClubs"> = { limit: 1000 };
     const { error, response } = await client.GET("/api/v1/clubs", { params: { query } });
     assert.ok(error);
-    isProblem(response, error, 422, "invalid_input");
+    isProblem(response, error, 400, "invalid_parameter");
     assert.deepEqual(
       error.errors?.map((e) => e.field),
       ["limit"],

@@ -31,6 +31,9 @@ func DecodeObject(body []byte, dst any) error {
 	if start := bytes.TrimLeft(body, " \t\r\n"); len(start) > 0 && start[0] != '{' && json.Valid(body) {
 		return ErrNotAnObject
 	}
+	if err := findHugeNumber(body); err != nil {
+		return err
+	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {

@@ -50,6 +50,20 @@ func TestDecodeObject(t *testing.T) {
 			var bv *BadValue
 			return errors.As(err, &bv) && bv.Field == "at" && bv.Code == "wrong_type"
 		}},
+		{"TheLargestSafeIntegerDecodes", `{"inner":{"n":9007199254740991},"list":[{"n":-9007199254740991}]}`, func(err error) bool { return err == nil }},
+		{"AnIntegerPastTheSafeOnesIsOutOfRange", `{"inner":{"n":9007199254740992}}`, func(err error) bool {
+			var bv *BadValue
+			return errors.As(err, &bv) && bv.Field == "inner.n" && bv.Code == "out_of_range"
+		}},
+		{"AnIntegerPastInt64IsOutOfRangeNotOfTheWrongType", `{"list":[{"n":1},{"n":-99999999999999999999}]}`, func(err error) bool {
+			var bv *BadValue
+			return errors.As(err, &bv) && bv.Field == "list.n" && bv.Code == "out_of_range"
+		}},
+		{"AnExponentPastTheSafeIntegersIsOutOfRange", `{"inner":{"n":1e400}}`, func(err error) bool {
+			var bv *BadValue
+			return errors.As(err, &bv) && bv.Field == "inner.n" && bv.Code == "out_of_range"
+		}},
+		{"LongDigitsInAStringAreFine", `{"name":"12345678901234567890e5"}`, func(err error) bool { return err == nil }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var dst request

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+var metricsLine = regexp.MustCompile(`msg="metrics listening" addr=(\S+)`)
+
+// TestMetricsAreServedOnlyOnTheirOwnAddress: serve with -metrics-addr
+// answers /metrics (the API's requests, the database's pools and group
+// commits, the tables playing) and /debug/pprof/ on that address, and
+// neither on the API's.
+func TestMetricsAreServedOnlyOnTheirOwnAddress(t *testing.T) {
+	for _, name := range []string{"JWT_SECRET", "BURRACO_TRUSTED_PROXIES", "BURRACO_ADMIN_PASSWORD", "BURRACO_CORS_ORIGINS", "BURRACO_METRICS_ADDR"} {
+		t.Setenv(name, "")
+	}
+	dbPath := filepath.Join(t.TempDir(), "burraco.db")
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	pr, pw := io.Pipe()
+	exit := make(chan int, 1)
+	go func() {
+		exit <- run(ctx, []string{"serve", "-addr", "127.0.0.1:0", "-metrics-addr", "127.0.0.1:0", "-database", dbPath}, io.Discard, pw)
+		pw.Close()
+	}()
+	logs := &lockedLog{eof: make(chan struct{})}
+	base := "http://" + waitListening(t, pr, logs)
+	m := metricsLine.FindStringSubmatch(logs.String()) // logged before the API listens
+	if m == nil {
+		t.Fatalf("no metrics address in the log:\n%s", logs)
+	}
+	metricsBase := "http://" + m[1]
+
+	get := func(url string) (int, string) {
+		t.Helper()
+		res, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	if code, _ := get(base + "/api/v1/rules"); code != 200 {
+		t.Fatalf("GET /api/v1/rules: %d", code)
+	}
+	code, body := get(metricsBase + "/metrics")
+	if code != 200 {
+		t.Fatalf("GET /metrics on the metrics address: %d", code)
+	}
+	for _, want := range []string{
+		`burraco_http_requests_total{method="GET",route="/api/v1/rules",code="200"} 1`,
+		`burraco_db_connections_open{pool="write"}`,
+		`burraco_db_wait_count_total{pool="read"}`,
+		`# TYPE burraco_db_group_commit_writers histogram`,
+		`burraco_db_group_commit_writers_count `,
+		"burraco_tables_playing 0",
+		"burraco_long_polls_open 0",
+		"burraco_moves_total 0",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the scrape lacks %q:\n%s", want, body)
+		}
+	}
+	if code, body := get(metricsBase + "/debug/pprof/"); code != 200 || !strings.Contains(body, "goroutine") {
+		t.Errorf("GET /debug/pprof/ on the metrics address: %d\n%s", code, body)
+	}
+	for _, path := range []string{"/metrics", "/debug/pprof/", "/debug/pprof/goroutine"} {
+		if code, _ := get(base + path); code != 404 {
+			t.Errorf("GET %s on the API's address: %d, want 404", path, code)
+		}
+	}
+
+	cancel()
+	select {
+	case code := <-exit:
+		if code != 0 {
+			t.Fatalf("serve exited %d\n%s", code, logs)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("serve did not stop\n%s", logs)
+	}
+	if code, err := http.Get(metricsBase + "/metrics"); err == nil {
+		code.Body.Close()
+		t.Errorf("the metrics address still answers after serve stopped")
+	}
+}
