@@ -49,6 +49,8 @@ func (s *server) tournamentPlayRoutes(r routes) {
 	r.get("/export/standings.csv", s.exportTournamentStandings)
 	r.get("/export/rounds.csv", s.exportTournamentRounds)
 	r.get("/export/sheets.csv", s.exportTournamentSheets)
+	r.get("/export/results.json", s.exportTournamentResultsJSON)
+	r.get("/export/federation.csv", s.exportTournamentFederation)
 	r.get("/print/standings", s.printTournamentStandings)
 	r.get("/print/tables", s.printTournamentTables)
 	r.get("/print/results", s.printTournamentResults)

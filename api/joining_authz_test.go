@@ -169,6 +169,11 @@ func init() {
 		{"POST /clubs/{id}/players/import (no name column: 422 for the directors)", func(f *fixture, c string) req {
 			return importRequest(f, "", "email\nx@example.org\n")
 		}, adminsOnly(422)},
+		// The right is checked before the document is read: a document of
+		// another format is refused to the directors alone as such.
+		{"POST /clubs/{id}/tournaments/import (another format: 422 for the directors)", func(f *fixture, c string) req {
+			return req{Method: "POST", Path: clubPath(f) + "/tournaments/import", Body: map[string]any{"format": "usebio", "version": 1}}
+		}, adminsOnly(422)},
 		{"GET /me/results", func(f *fixture, c string) req { return req{Method: "GET", Path: "/api/v1/me/results"} },
 			all(200, map[string]int{anonymous: 401})},
 	}...)

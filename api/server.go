@@ -276,6 +276,7 @@ func (s *server) clubRoutes(r routes) {
 		r.get("/", s.getClub)
 		auth.patch("/", s.updateClub)
 		auth.post("/tournaments", s.createTournament)
+		auth.post("/tournaments/import", s.importTournament)
 		auth.post("/invitations", s.createInvitation)
 		auth.get("/invitations", s.listInvitations)
 		auth.delete("/invitations/{invitationID}", s.revokeInvitation)

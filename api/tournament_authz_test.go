@@ -280,6 +280,8 @@ var playMatrix = []playRoute{
 	{"GET /export/standings.csv", "", func(f fresh) req { return req{Method: "GET", Path: tpath(f.id, "export", "standings.csv")} }, all(200, nil)},
 	{"GET /export/rounds.csv", "", func(f fresh) req { return req{Method: "GET", Path: tpath(f.id, "export", "rounds.csv")} }, all(200, nil)},
 	{"GET /export/sheets.csv", "", func(f fresh) req { return req{Method: "GET", Path: tpath(f.id, "export", "sheets.csv")} }, all(200, nil)},
+	{"GET /export/results.json", "", func(f fresh) req { return req{Method: "GET", Path: tpath(f.id, "export", "results.json")} }, all(200, nil)},
+	{"GET /export/federation.csv", "", func(f fresh) req { return req{Method: "GET", Path: tpath(f.id, "export", "federation.csv")} }, all(200, nil)},
 	{"GET /print/standings", "", func(f fresh) req { return req{Method: "GET", Path: tpath(f.id, "print", "standings")} }, all(200, nil)},
 	{"GET /print/tables", "", func(f fresh) req {
 		return req{Method: "GET", Path: tpath(f.id, "print", "tables") + "?round=1&lang=it"}

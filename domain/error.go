@@ -146,6 +146,7 @@ var codeKinds = map[Code]Kind{
 	EClaimNotAllowed:         KindConflict,
 	EAlreadyStarted:          KindConflict,
 	EAbortNotAllowed:         KindConflict,
+	EUnsupportedFormat:       KindInvalid,
 }
 
 // tourneyKinds is the domain's kind of each of the tourney package's kinds.

@@ -98,6 +98,8 @@ type Services struct {
 	Seasons SeasonService
 	// Ratings are the players' ratings from rated online matches (issue 29).
 	Ratings RatingService
+	// Results exports and imports the open results format (issue 32).
+	Results ResultsService
 }
 
 // NewServices returns the services over st.
@@ -124,6 +126,7 @@ func NewServices(st Storage, cfg Config) Services {
 		Joins:       &joinService{st: st, now: now, random: cfg.Random},
 		Seasons:     &seasonService{st: st, now: now, play: play, kept: kept},
 		Ratings:     &ratingService{st: st},
+		Results:     resultsService{play: play},
 	}
 }
 

@@ -73,3 +73,40 @@ func cell(s string) string {
 	}
 	return s
 }
+
+// FederationRow is one player's line of a federation's upload.
+type FederationRow struct {
+	FederationID string
+	Player       string
+	Number       int
+	Entry        string
+	Place        int // 0: not ranked
+	VP, MPFor    int
+	MPAgainst    int
+	MPDiff       int
+	Played       int
+	Withdrawn    bool
+	Tournament   string
+	Club         string
+	Date         string // YYYY-MM-DD, UTC
+	Status       string
+}
+
+// WriteFederationCSV writes one row per player (docs/RESULTS-FORMAT.md
+// names the columns).
+func WriteFederationCSV(w io.Writer, rows []FederationRow) error {
+	c := csv.NewWriter(w)
+	_ = c.Write([]string{"federation_id", "player", "entry_number", "entry", "place", "vp", "mp_for", "mp_against",
+		"mp_difference", "rounds_played", "withdrawn", "tournament", "club", "date", "status"})
+	for _, r := range rows {
+		place := ""
+		if r.Place > 0 {
+			place = itoa(r.Place)
+		}
+		_ = c.Write([]string{cell(r.FederationID), cell(r.Player), itoa(r.Number), cell(r.Entry), place, itoa(r.VP),
+			itoa(r.MPFor), itoa(r.MPAgainst), itoa(r.MPDiff), itoa(r.Played), strconv.FormatBool(r.Withdrawn),
+			cell(r.Tournament), cell(r.Club), r.Date, r.Status})
+	}
+	c.Flush()
+	return c.Error()
+}

@@ -1,0 +1,285 @@
+package domain
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/burraco/burraco/domain/tourney"
+	"github.com/burraco/burraco/domain/vp"
+)
+
+// The open results format (issue 32): a tournament's results as one JSON
+// document that another server reads back (ImportResults) and a
+// federation's tools read without knowing this server. docs/RESULTS-FORMAT.md
+// explains each field; docs/results-format.schema.json is its JSON Schema.
+// Versioning: a change that a reader of the same version could not read
+// (a field removed, renamed, or its meaning changed) is a new Version; new
+// optional fields are not, and readers ignore what they do not know.
+const (
+	ResultsFormat        = "burraco-results"
+	ResultsFormatVersion = 1
+)
+
+// EUnsupportedFormat (KindInvalid): an imported document is not of the
+// results format, or of a version this server does not read.
+const EUnsupportedFormat Code = "unsupported_format"
+
+// ResultsDocument is a tournament's results in the open format. Entries
+// are named by their number everywhere (the number on the table card),
+// never by a server's ids; players by name and federation id, never by
+// e-mail. Two exports of the same state are byte for byte the same.
+type ResultsDocument struct {
+	Format      string              `json:"format"`
+	Version     int                 `json:"version"`
+	Event       ResultsEvent        `json:"event"`
+	Entries     []ResultsEntry      `json:"entries"`
+	Rounds      []ResultsRound      `json:"rounds"`
+	Penalties   []ResultsPenalty    `json:"penalties"`
+	Adjustments []ResultsAdjustment `json:"adjustments"`
+	Standings   []ResultsStanding   `json:"standings"`
+}
+
+// ResultsEvent is the tournament and how it was played.
+type ResultsEvent struct {
+	Name            string          `json:"name"`
+	Description     string          `json:"description,omitempty"`
+	Club            string          `json:"club"`
+	StartsAt        time.Time       `json:"starts_at"`
+	Rules           string          `json:"rules"`
+	Options         json.RawMessage `json:"options"`
+	PlayersPerTable int             `json:"players_per_table"`
+	Kind            string          `json:"kind"`
+	Movement        string          `json:"movement"`
+	// Rounds is the set-up's number of rounds (0: from the field);
+	// RoundsPlanned the rounds the tournament plays as it stands.
+	Rounds               int       `json:"rounds"`
+	RoundsPlanned        int       `json:"rounds_planned"`
+	DealsPerRound        int       `json:"deals_per_round"`
+	MitchellStep         int       `json:"mitchell_step"`
+	TargetScore          int       `json:"target_score"`
+	VPTable              *vp.Table `json:"vp_table,omitempty"`
+	VPTableBuiltin       bool      `json:"vp_table_builtin"`
+	TieBreaks            []string  `json:"tie_breaks"`
+	RestVP               int       `json:"rest_vp"`
+	RestMP               int       `json:"rest_mp"`
+	AbandonVP            int       `json:"abandon_vp"`
+	RemainingGetsRest    bool      `json:"remaining_gets_rest"`
+	ForbidSameClub       bool      `json:"forbid_same_club"`
+	AvoidRepeatOpponents bool      `json:"avoid_repeat_opponents"`
+	LateEntryRound       int       `json:"late_entry_round"`
+	TeamPairs            int       `json:"team_pairs"`
+	// LotsSeed is the seed of the draw of lots, the last tie-break, as a
+	// decimal string (it does not fit a JSON number's exact range); only
+	// once the tournament is finished, as the standings show it (before,
+	// nobody may know the lots ahead).
+	LotsSeed     string `json:"lots_seed,omitempty"`
+	Status       string `json:"status"`
+	CancelReason string `json:"cancel_reason,omitempty"`
+}
+
+// ResultsEntry is a pair, team or player, in the order of entry.
+type ResultsEntry struct {
+	Number              int             `json:"number"`
+	Name                string          `json:"name,omitempty"`
+	Club                string          `json:"club,omitempty"`
+	Seed                int             `json:"seed,omitempty"`
+	Players             []ResultsPlayer `json:"players"`
+	FirstRound          int             `json:"first_round,omitempty"`
+	Withdrawn           bool            `json:"withdrawn"`
+	WithdrawnAfterRound int             `json:"withdrawn_after_round,omitempty"`
+}
+
+// ResultsPlayer is a player of an entry.
+type ResultsPlayer struct {
+	Name         string `json:"name"`
+	FederationID string `json:"federation_id,omitempty"`
+}
+
+// ResultsRound is a round drawn.
+type ResultsRound struct {
+	Number int            `json:"number"`
+	Status string         `json:"status"`
+	Tables []ResultsTable `json:"tables"`
+	Byes   []int          `json:"byes,omitempty"`
+}
+
+// ResultsTable is a table of a round: the entries' numbers at NS and EW
+// (one each for pairs and teams; N then S, E then W in an individual
+// event), its deals, MP and VP, and the referee's rulings.
+type ResultsTable struct {
+	Number    int             `json:"number"`
+	Match     int             `json:"match,omitempty"`
+	Pair      int             `json:"pair,omitempty"`
+	NS        []int           `json:"ns"`
+	EW        []int           `json:"ew"`
+	Deals     []ResultsDeal   `json:"deals"`
+	MP        ResultsSides    `json:"mp"`
+	VP        ResultsSides    `json:"vp"`
+	Complete  bool            `json:"complete"`
+	DecidedBy string          `json:"decided_by,omitempty"`
+	Rulings   []ResultsRuling `json:"rulings,omitempty"`
+}
+
+// ResultsSides is an amount of each side.
+type ResultsSides struct {
+	NS int `json:"ns"`
+	EW int `json:"ew"`
+}
+
+// ResultsDeal is a deal of a sheet as it stands.
+type ResultsDeal struct {
+	Number   int           `json:"number"`
+	NS       tourney.Parts `json:"ns"`
+	EW       tourney.Parts `json:"ew"`
+	TimeOut  bool          `json:"time_out,omitempty"`
+	TieBreak bool          `json:"tie_break,omitempty"`
+}
+
+// ResultsRuling is a referee's ruling at a table; Entry is the entry's
+// number it concerns (0: none).
+type ResultsRuling struct {
+	Kind   string `json:"kind"`
+	Entry  int    `json:"entry,omitempty"`
+	Deals  int    `json:"deals,omitempty"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// ResultsPenalty is a penalty (round 0: of the event).
+type ResultsPenalty struct {
+	Round  int    `json:"round,omitempty"`
+	Entry  int    `json:"entry"`
+	VP     int    `json:"vp,omitempty"`
+	MP     int    `json:"mp,omitempty"`
+	Reason string `json:"reason"`
+}
+
+// ResultsAdjustment is a table whose result is not its sheet's: decided
+// by a ruling or a withdrawal; Entry is the entry that left or did not
+// turn up (0: none).
+type ResultsAdjustment struct {
+	Round     int          `json:"round"`
+	Table     int          `json:"table"`
+	DecidedBy string       `json:"decided_by"`
+	Entry     int          `json:"entry,omitempty"`
+	VP        ResultsSides `json:"vp"`
+}
+
+// ResultsStanding is an entry's place.
+type ResultsStanding struct {
+	Rank        int    `json:"rank"`
+	Entry       int    `json:"entry"`
+	VP          int    `json:"vp"`
+	MPFor       int    `json:"mp_for"`
+	MPAgainst   int    `json:"mp_against"`
+	MPDiff      int    `json:"mp_difference"`
+	PenaltyVP   int    `json:"penalty_vp"`
+	PenaltyMP   int    `json:"penalty_mp"`
+	Played      int    `json:"played"`
+	Byes        int    `json:"byes"`
+	OpponentsVP int    `json:"opponents_vp"`
+	AheadBy     string `json:"ahead_by,omitempty"`
+	Provisional bool   `json:"provisional"`
+}
+
+// ResultsDocumentOf is the document of a tournament as read, its players'
+// federation ids given (players without one are left out of fed).
+func ResultsDocumentOf(read TournamentRead, fed map[int64]string) ResultsDocument {
+	t, snap := read.Tournament, read.Snapshot
+	number := map[int64]int{}
+	for _, e := range snap.Entries {
+		number[e.ID] = e.Number
+	}
+	doc := ResultsDocument{Format: ResultsFormat, Version: ResultsFormatVersion, Event: resultsEvent(t, snap),
+		Entries: []ResultsEntry{}, Rounds: []ResultsRound{}, Penalties: []ResultsPenalty{},
+		Adjustments: []ResultsAdjustment{}, Standings: []ResultsStanding{}}
+	for _, e := range snap.Entries {
+		doc.Entries = append(doc.Entries, resultsEntry(e, read.Players, fed))
+	}
+	for _, r := range snap.Rounds {
+		doc.Rounds = append(doc.Rounds, resultsRound(r, number))
+		for _, tb := range r.Tables {
+			if tb.Result.DecidedBy == "" {
+				continue
+			}
+			doc.Adjustments = append(doc.Adjustments, ResultsAdjustment{Round: r.Number, Table: tb.Number,
+				DecidedBy: tb.Result.DecidedBy, Entry: number[tb.Result.Left+tb.Result.Absent],
+				VP: ResultsSides{NS: tb.Result.VPNS, EW: tb.Result.VPEW}})
+		}
+	}
+	for _, p := range snap.Penalties {
+		doc.Penalties = append(doc.Penalties, ResultsPenalty{Round: p.Round, Entry: number[p.Entry], VP: p.VP, MP: p.MP, Reason: p.Reason})
+	}
+	for _, row := range snap.Standings.Rows {
+		doc.Standings = append(doc.Standings, ResultsStanding{Rank: row.Rank, Entry: number[row.Entry], VP: row.VP,
+			MPFor: row.MPFor, MPAgainst: row.MPAgainst, MPDiff: row.MPDiff, PenaltyVP: row.PenaltyVP, PenaltyMP: row.PenaltyMP,
+			Played: row.Played, Byes: row.Byes, OpponentsVP: row.OpponentsVP, AheadBy: string(row.AheadBy),
+			Provisional: snap.Standings.Provisional})
+	}
+	return doc
+}
+
+func resultsEvent(t Tournament, snap *tourney.Snapshot) ResultsEvent {
+	s := t.Setup
+	ev := ResultsEvent{Name: t.Name, Description: t.Description, Club: t.ClubName, StartsAt: t.StartsAt.UTC(),
+		Rules: string(t.Rules), Options: t.Options, PlayersPerTable: t.PlayersPerTable, Kind: string(t.Kind),
+		Movement: string(s.Movement), Rounds: s.Rounds, RoundsPlanned: snap.PlannedRounds, DealsPerRound: t.DealsPerRound,
+		MitchellStep: s.MitchellStep, TargetScore: s.TargetScore, VPTableBuiltin: s.VPTable == nil,
+		RestVP: s.RestVP, RestMP: s.RestMP, AbandonVP: s.AbandonVP, RemainingGetsRest: s.RemainingGetsRest,
+		ForbidSameClub: s.ForbidSameClub, AvoidRepeatOpponents: s.AvoidRepeatOpponents, LateEntryRound: s.LateEntryRound,
+		TeamPairs: s.TeamPairs, Status: snap.Status, CancelReason: snap.CancelReason}
+	if snap.Status == tourney.StatusFinished || snap.Status == tourney.StatusResultsPublished {
+		ev.LotsSeed = strconv.FormatUint(t.LotsSeed, 10)
+	}
+	if s.VPTable != nil {
+		vt := s.VPTable.Clone()
+		ev.VPTable = &vt
+	}
+	if len(ev.Options) == 0 {
+		ev.Options = json.RawMessage("{}")
+	}
+	for _, c := range s.TieBreakOrder() {
+		ev.TieBreaks = append(ev.TieBreaks, string(c))
+	}
+	return ev
+}
+
+func resultsEntry(e tourney.Entry, names map[int64]string, fed map[int64]string) ResultsEntry {
+	out := ResultsEntry{Number: e.Number, Name: e.Name, Club: e.Club, Seed: e.Seed, FirstRound: e.FirstRound,
+		Withdrawn: e.Withdrawn, WithdrawnAfterRound: e.WithdrawnAfter, Players: []ResultsPlayer{}}
+	for _, p := range e.Players {
+		out.Players = append(out.Players, ResultsPlayer{Name: names[p], FederationID: fed[p]})
+	}
+	return out
+}
+
+func resultsRound(r tourney.RoundView, number map[int64]int) ResultsRound {
+	out := ResultsRound{Number: r.Number, Status: r.Status, Tables: []ResultsTable{}}
+	for _, b := range r.Byes {
+		out.Byes = append(out.Byes, number[b])
+	}
+	slices.Sort(out.Byes)
+	for _, tb := range r.Tables {
+		out.Tables = append(out.Tables, resultsTable(tb, number))
+	}
+	return out
+}
+
+func resultsTable(tb tourney.TableView, number map[int64]int) ResultsTable {
+	out := ResultsTable{Number: tb.Number, Match: tb.Match, Pair: tb.Pair, Deals: []ResultsDeal{},
+		MP: ResultsSides{NS: tb.Result.MPNS, EW: tb.Result.MPEW}, VP: ResultsSides{NS: tb.Result.VPNS, EW: tb.Result.VPEW},
+		Complete: tb.Result.Complete, DecidedBy: tb.Result.DecidedBy}
+	if tb.N != 0 {
+		out.NS, out.EW = []int{number[tb.N], number[tb.S]}, []int{number[tb.E], number[tb.W]}
+	} else {
+		out.NS, out.EW = []int{number[tb.NS]}, []int{number[tb.EW]}
+	}
+	for _, d := range tb.Sheet.Deals {
+		out.Deals = append(out.Deals, ResultsDeal{Number: d.Number, NS: d.NS, EW: d.EW, TimeOut: d.TimeOut, TieBreak: d.TieBreak})
+	}
+	for _, r := range tb.Rulings {
+		out.Rulings = append(out.Rulings, ResultsRuling{Kind: r.Kind, Entry: number[r.Entry], Deals: r.Deals, Reason: r.Reason})
+	}
+	return out
+}
