@@ -281,6 +281,32 @@ func (a *access) canEditPlayer(p Player) (bool, error) {
 	return userRole != "", err
 }
 
+// mayCategorise: may the actor set the category tags of p (issue 32)? A
+// site admin, and the directors (admins) of its club, of a user's own
+// profile only while that user is a member (as canEditPlayer); not the
+// player as such: a prize depends on the tags. Errors: EForbidden.
+func (a *access) mayCategorise(p Player) error {
+	if a.actor.SiteAdmin {
+		return nil
+	}
+	denied := Errorf(EForbidden, "only the directors of the player's club set a player's categories")
+	if p.ClubID == nil {
+		return denied
+	}
+	ok, err := a.canManageClub(*p.ClubID)
+	if err != nil || !ok {
+		return orDenied(err, denied)
+	}
+	if p.UserID == nil {
+		return nil
+	}
+	role, err := roleIn(a.tx, *p.UserID, *p.ClubID)
+	if err != nil || role == "" {
+		return orDenied(err, denied)
+	}
+	return nil
+}
+
 // canManageTournament: may the actor change or delete the tournament? Those
 // who may manage its club.
 func (a *access) canManageTournament(t Tournament) (bool, error) { return a.canManageClub(t.ClubID) }

@@ -128,6 +128,7 @@ var codeKinds = map[Code]Kind{
 	EMatchNotOver:         KindConflict,
 	ENotSeated:            KindForbidden,
 	ERematchStarted:       KindConflict,
+	EStandingsNotFinal:    KindConflict,
 	ERatedWithBots:        KindConflict,
 
 	EInvitationExpired:       KindConflict,

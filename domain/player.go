@@ -13,8 +13,13 @@ type Player struct {
 	Name         string
 	FederationID *string // e.g. a FIBUR card number; unique when set
 	ClubID       *int64
-	CreatedAt    time.Time
-	UpdatedAt    time.Time
+	// Categories are the player's category tags for prizes (issue 32):
+	// short lowercase slugs such as ladies, newcomer, over65, sorted, at
+	// most MaxCategories. Set by the directors of the player's club (its
+	// admins) or a site admin, never by the player: a prize depends on them.
+	Categories []string
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
 }
 
 // PlayerInput creates a player.
@@ -32,6 +37,9 @@ type PlayerPatch struct {
 	FederationID *string
 	ClubID       *int64
 	ClearClub    bool
+	// Categories replaces the tags (an empty list clears them); only the
+	// directors of the player's club and site admins may give it.
+	Categories *[]string
 }
 
 // PlayerFilter filters and pages a player list.

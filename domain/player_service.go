@@ -2,7 +2,10 @@ package domain
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -54,6 +57,7 @@ func checkPlayer(p Player) error {
 	}
 	v.Check(p.ClubID == nil || *p.ClubID > 0, "club_id", "invalid", "club_id must be a positive id")
 	v.Check(p.UserID == nil || *p.UserID > 0, "user_id", "invalid", "user_id must be a positive id")
+	checkCategories(&v, "categories", p.Categories)
 	return v.Err()
 }
 
@@ -75,6 +79,11 @@ func (s *playerService) Update(ctx context.Context, actor Actor, id int64, patch
 		var err error
 		if p, err = editablePlayer(a, id); err != nil {
 			return err
+		}
+		if patch.Categories != nil {
+			if err := a.mayCategorise(p); err != nil {
+				return err
+			}
 		}
 		old := p.ClubID
 		applyPlayerPatch(&p, patch)
@@ -107,6 +116,9 @@ func applyPlayerPatch(p *Player, patch PlayerPatch) {
 	}
 	if patch.ClearClub {
 		p.ClubID = nil
+	}
+	if patch.Categories != nil {
+		p.Categories = normalCategories(*patch.Categories)
 	}
 }
 
@@ -182,4 +194,31 @@ func optID(id *int64) string {
 		return ""
 	}
 	return strconv.FormatInt(*id, 10)
+}
+
+// MaxCategories is the most category tags a player has.
+const MaxCategories = 10
+
+// categorySlug is a category tag: a short lowercase slug (ladies, over65,
+// newcomer), what prize lists name.
+var categorySlug = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,23}$`)
+
+// normalCategories is tags sorted without repeats (nil for none): the
+// order a client gave carries no meaning.
+func normalCategories(tags []string) []string {
+	if len(tags) == 0 {
+		return nil
+	}
+	out := slices.Clone(tags)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// checkCategories records in v every tag that is not a slug, and too many.
+func checkCategories(v *Validator, field string, tags []string) {
+	v.Check(len(tags) <= MaxCategories, field, "too_many", fmt.Sprintf("at most %d categories", MaxCategories))
+	for i, t := range tags {
+		v.Check(categorySlug.MatchString(t), fmt.Sprintf("%s[%d]", field, i), "invalid",
+			"a category is a lowercase slug: a letter, then up to 23 letters, digits, - or _")
+	}
 }

@@ -192,6 +192,9 @@ type PlayerRepo interface {
 	// players' included (the name they had when deleted); ids of no player
 	// are left out.
 	Names(ids []int64) (map[int64]string, error)
+	// Categories returns the category tags of the players with these ids
+	// that have any (issue 32); the others are left out.
+	Categories(ids []int64) (map[int64][]string, error)
 }
 
 // TournamentRepo stores tournaments. Tournaments it returns carry their

@@ -142,6 +142,8 @@ type TournamentSetup struct {
 	// tables, under Online, which is then set).
 	Played Played
 	Online *OnlineSettings
+	// Prizes is the prize list (issue 32), nil for none.
+	Prizes []Prize
 }
 
 // VPTableInForce is the table that converts the tournament's MP: its own,
@@ -209,6 +211,8 @@ type SetupInput struct {
 	// replaces the online settings (absent fields take their defaults).
 	Played *Played
 	Online *OnlineSettings
+	// Prizes replaces the prize list (an empty list clears it).
+	Prizes *[]Prize
 }
 
 // DefaultMovement is the movement of a new pairs or teams tournament when

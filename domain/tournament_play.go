@@ -37,6 +37,10 @@ type TournamentPlayService interface {
 	// Read returns the tournament and its state as it stands. Errors:
 	// ENotFound.
 	Read(ctx context.Context, actor Actor, id int64) (TournamentRead, error)
+	// Prizes gives the tournament's prize list from its final standings
+	// (issue 32; see AwardPrizes), to those who may read it. Errors:
+	// ENotFound, EStandingsNotFinal (not finished, or a table not final).
+	Prizes(ctx context.Context, actor Actor, id int64) (TournamentPrizes, error)
 	// Audit returns the events of the log after seq after, at most limit
 	// (1..500), oldest first: who did what, when, why, and for corrections
 	// the sheet before and after. Errors: EUnauthenticated, ENotFound,

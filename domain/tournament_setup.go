@@ -67,6 +67,9 @@ func applySetup(s *TournamentSetup, in SetupInput, kind TournamentKind) {
 		s.TeamPairs = 0
 	}
 	applyOnline(s, in)
+	if in.Prizes != nil {
+		s.Prizes = normalPrizes(*in.Prizes)
+	}
 }
 
 // validateSetup records every invalid set-up field of t in v: the request's
@@ -78,6 +81,7 @@ func validateSetup(v *Validator, t *Tournament, in SetupInput) {
 		v.Add(p.Field, p.Code, p.Message)
 	}
 	checkOnline(v, &t.TournamentSetup)
+	checkPrizes(v, t.Prizes)
 }
 
 // defaultMovement is the movement of a new tournament of kind when none is

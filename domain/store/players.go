@@ -2,6 +2,7 @@ package store
 
 import (
 	"database/sql"
+	"fmt"
 	"strings"
 	"time"
 
@@ -16,6 +17,7 @@ type playerRow struct {
 	FederationID *string
 	ClubID       *int64
 	Search       string    // fold.Search(name): what ?q= compares
+	Categories   string    // the sorted tags joined by commas ("" for none)
 	CreatedAt    time.Time `gorm:"autoCreateTime:false"`
 	UpdatedAt    time.Time `gorm:"autoUpdateTime:false"`
 }
@@ -24,25 +26,25 @@ func (playerRow) TableName() string { return "players" }
 
 func playerRowOf(p domain.Player) playerRow {
 	return playerRow{ID: p.ID, UserID: p.UserID, Name: p.Name, FederationID: p.FederationID, ClubID: p.ClubID,
-		Search: fold.Search(p.Name), CreatedAt: utc(p.CreatedAt), UpdatedAt: utc(p.UpdatedAt)}
+		Search: fold.Search(p.Name), Categories: strings.Join(p.Categories, ","), CreatedAt: utc(p.CreatedAt), UpdatedAt: utc(p.UpdatedAt)}
 }
 
 func (r playerRow) domain() domain.Player {
 	return domain.Player{ID: r.ID, UserID: r.UserID, Name: r.Name, FederationID: r.FederationID, ClubID: r.ClubID,
-		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
+		Categories: splitCategories(r.Categories), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
 }
 
 type playerRepo struct{ t *tx }
 
 // playerColumns are, per dialect, what playerDest reads.
 var playerColumns = map[string]string{
-	SQLite:   "id, user_id, name, federation_id, club_id, " + stamps[SQLite],
-	Postgres: "id, user_id, name, federation_id, club_id, " + stamps[Postgres],
+	SQLite:   "id, user_id, name, federation_id, club_id, categories, " + stamps[SQLite],
+	Postgres: "id, user_id, name, federation_id, club_id, categories, " + stamps[Postgres],
 }
 
 // playerDest is where a row of playerColumns is scanned, followed by extra.
 func playerDest(p *domain.Player, extra ...any) []any {
-	return append([]any{&p.ID, &p.UserID, &p.Name, &p.FederationID, &p.ClubID,
+	return append([]any{&p.ID, &p.UserID, &p.Name, &p.FederationID, &p.ClubID, categoryList{&p.Categories},
 		timestamp{&p.CreatedAt}, timestamp{&p.UpdatedAt}}, extra...)
 }
 
@@ -51,9 +53,9 @@ func playerDest(p *domain.Player, extra ...any) []any {
 func (r playerRepo) Create(p *domain.Player) error {
 	row := playerRowOf(*p)
 	var id int64
-	err := r.t.queryRow(true, "INSERT INTO players (user_id, name, federation_id, club_id, search, created_at, updated_at) "+
-		"VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
-		[]any{row.UserID, row.Name, row.FederationID, row.ClubID, row.Search, row.CreatedAt, row.UpdatedAt}, &id)
+	err := r.t.queryRow(true, "INSERT INTO players (user_id, name, federation_id, club_id, search, categories, created_at, updated_at) "+
+		"VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+		[]any{row.UserID, row.Name, row.FederationID, row.ClubID, row.Search, row.Categories, row.CreatedAt, row.UpdatedAt}, &id)
 	if err != nil {
 		return translate(err, "player")
 	}
@@ -77,7 +79,7 @@ func (r playerRepo) Update(p domain.Player) error {
 	row := playerRowOf(p)
 	return hitOne(r.t.db.Model(&playerRow{ID: p.ID}).Updates(map[string]any{
 		"user_id": row.UserID, "name": row.Name, "federation_id": row.FederationID,
-		"club_id": row.ClubID, "search": row.Search, "updated_at": row.UpdatedAt,
+		"club_id": row.ClubID, "search": row.Search, "categories": row.Categories, "updated_at": row.UpdatedAt,
 	}), "player")
 }
 
@@ -186,4 +188,64 @@ func (r playerRepo) names(ids []int64, out map[int64]string) error {
 		out[id] = name
 	}
 	return translate(rows.Err(), "player")
+}
+
+// Categories returns the category tags of the players with these ids that
+// have any; deleted players and players without tags are left out.
+func (r playerRepo) Categories(ids []int64) (map[int64][]string, error) {
+	out := make(map[int64][]string)
+	const batch = 400 // as Names
+	for len(ids) > 0 {
+		n := min(len(ids), batch)
+		var args sqlArgs
+		in := make([]string, n)
+		for i, id := range ids[:n] {
+			in[i] = args.add(id)
+		}
+		rows, err := r.t.query("SELECT id, categories FROM players WHERE categories <> '' AND id IN ("+strings.Join(in, ", ")+")", args...)
+		if err != nil {
+			return nil, translate(err, "player")
+		}
+		for rows.Next() {
+			var id int64
+			var tags string
+			if err := rows.Scan(&id, &tags); err != nil {
+				rows.Close()
+				return nil, translate(err, "player")
+			}
+			out[id] = splitCategories(tags)
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, translate(err, "player")
+		}
+		ids = ids[n:]
+	}
+	return out, nil
+}
+
+// splitCategories reads the categories column: nil for none.
+func splitCategories(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, ",")
+}
+
+// categoryList scans the categories column into a player's tags.
+type categoryList struct{ tags *[]string }
+
+func (c categoryList) Scan(v any) error {
+	switch v := v.(type) {
+	case string:
+		*c.tags = splitCategories(v)
+	case []byte:
+		*c.tags = splitCategories(string(v))
+	case nil:
+		*c.tags = nil
+	default:
+		return fmt.Errorf("store: the categories column holds %T", v)
+	}
+	return nil
 }

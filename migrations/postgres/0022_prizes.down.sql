@@ -1,0 +1,2 @@
+ALTER TABLE tournaments DROP COLUMN prizes;
+ALTER TABLE players DROP COLUMN categories;
