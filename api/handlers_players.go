@@ -97,7 +97,7 @@ func (s *server) getPlayer(w http.ResponseWriter, r *http.Request) error {
 //
 //	@Summary		Update a player
 //	@ID			updatePlayer
-//	@Description	The player themself, an admin of the player's club, or a site admin. Absent fields are left as they are.
+//	@Description	The player themself, an admin of the player's club, or a site admin. Absent fields are left as they are. categories only by an admin (director) of the player's club or a site admin: 403 forbidden for the player themself.
 //	@Tags			players
 //	@Accept			json
 //	@Produce		json
@@ -109,14 +109,15 @@ func (s *server) getPlayer(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	403	{object}	Problem	"forbidden: the caller lacks the role this needs"
 //	@Failure	404	{object}	Problem	"not_found: the player, or the club to move it to"
 //	@Failure	409	{object}	Problem	"conflict: the federation id is taken"
-//	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, federation_id, club_id; club_id and clear_club together)"
+//	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, federation_id, club_id; club_id and clear_club together; categories: too_many, categories[i]: invalid)"
 //	@Router			/api/v1/players/{playerID} [patch]
 func (s *server) updatePlayer(w http.ResponseWriter, r *http.Request) error {
 	id, req, err := idAndBody[PlayerUpdateRequest](s, w, r, "playerID")
 	if err != nil {
 		return err
 	}
-	patch := domain.PlayerPatch{Name: req.Name, FederationID: req.FederationID, ClubID: req.ClubID, ClearClub: req.ClearClub}
+	patch := domain.PlayerPatch{Name: req.Name, FederationID: req.FederationID, ClubID: req.ClubID, ClearClub: req.ClearClub,
+		Categories: req.Categories}
 	p, err := s.svc.Players.Update(r.Context(), ActorFrom(r.Context()), id, patch)
 	return answer(w, http.StatusOK, playerOut, p, err)
 }

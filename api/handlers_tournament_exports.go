@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -102,6 +103,14 @@ func (s *server) exportTournamentSheets(w http.ResponseWriter, r *http.Request) 
 // round drawn, a wrong ?lang=) is a page too, with the problem's status,
 // saying what is missing and what to do (see failPage).
 func (s *server) printPage(w http.ResponseWriter, r *http.Request, render func(io.Writer, printout.Lang, playView) error) error {
+	return s.printPageOf(w, r, s.svc.Play.Read, render)
+}
+
+// printPageOf is printPage with the tournament's state read by read (the
+// prize list reads its awards with it).
+func (s *server) printPageOf(w http.ResponseWriter, r *http.Request,
+	read func(context.Context, domain.Actor, int64) (domain.TournamentRead, error),
+	render func(io.Writer, printout.Lang, playView) error) error {
 	lang, langOK := langOf(r)
 	id, err := strconv.ParseInt(chi.URLParam(r, "tournamentID"), 10, 64)
 	if err != nil || id <= 0 || id > strictjson.MaxInteger {
@@ -114,12 +123,12 @@ func (s *server) printPage(w http.ResponseWriter, r *http.Request, render func(i
 			FieldError{Field: "lang", Code: "invalid", Message: "must be it or en"})
 		return nil
 	}
-	read, err := s.svc.Play.Read(r.Context(), ActorFrom(r.Context()), id)
+	state, err := read(r.Context(), ActorFrom(r.Context()), id)
 	if err != nil {
 		s.failPage(w, r, lang, printout.Head{}, s.problemOfErr(r, err))
 		return nil
 	}
-	v := newPlayView(read)
+	v := newPlayView(state)
 	var buf bytes.Buffer
 	if err := render(&buf, lang, v); err != nil {
 		s.failPage(w, r, lang, v.head(s.cfg.Now()), s.problemOfErr(r, err))

@@ -54,6 +54,9 @@ func (s *server) tournamentPlayRoutes(r routes) {
 	r.get("/print/standings", s.printTournamentStandings)
 	r.get("/print/tables", s.printTournamentTables)
 	r.get("/print/results", s.printTournamentResults)
+	r.get("/prizes", s.tournamentPrizes)
+	r.get("/export/prizes.csv", s.exportTournamentPrizes)
+	r.get("/print/prizes", s.printTournamentPrizes)
 }
 
 // act gives cmd to tournament id as the caller, with the request's

@@ -13,14 +13,17 @@ type Player struct {
 	UserID *int64 `json:"user_id,omitempty" example:"42"`
 	Name   string `json:"name" example:"Anna Rossi"`
 	// Federation card number (e.g. FIBUR); unique when set.
-	FederationID *string   `json:"federation_id,omitempty" example:"RM-012345"`
-	ClubID       *int64    `json:"club_id,omitempty" example:"7"`
-	CreatedAt    time.Time `json:"created_at" format:"date-time"`
-	UpdatedAt    time.Time `json:"updated_at" format:"date-time"`
+	FederationID *string `json:"federation_id,omitempty" example:"RM-012345"`
+	ClubID       *int64  `json:"club_id,omitempty" example:"7"`
+	// Category tags for prizes (issue 32), sorted; set by the directors of the player's club.
+	Categories []string  `json:"categories" example:"ladies,over65"`
+	CreatedAt  time.Time `json:"created_at" format:"date-time"`
+	UpdatedAt  time.Time `json:"updated_at" format:"date-time"`
 } // @name Player
 
 func playerOut(p domain.Player) Player {
-	return Player{ID: p.ID, UserID: p.UserID, Name: p.Name, FederationID: p.FederationID, ClubID: p.ClubID, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}
+	return Player{ID: p.ID, UserID: p.UserID, Name: p.Name, FederationID: p.FederationID, ClubID: p.ClubID,
+		Categories: append([]string{}, p.Categories...), CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}
 }
 
 // PlayerCreateRequest creates a player profile.
@@ -39,6 +42,8 @@ type PlayerUpdateRequest struct {
 	ClubID       *int64  `json:"club_id,omitempty" example:"7"`
 	// Remove the player from their club (club_id must then be absent).
 	ClearClub bool `json:"clear_club,omitempty" example:"false"`
+	// Replaces the category tags (an empty list clears them): lowercase slugs (a letter, then up to 23 letters, digits, - or _), at most 10. Only the directors (admins) of the player's club and site admins may give it, not the player.
+	Categories *[]string `json:"categories,omitempty" example:"ladies,over65"`
 } // @name PlayerUpdateRequest
 
 // PlayerList is one page of players.

@@ -77,6 +77,8 @@ type TournamentSetupOut struct {
 	Played string `json:"played" enums:"live,online" example:"live"`
 	// How the tables play when the tournament is played online; absent when none were set and it is played live.
 	Online *OnlineSettings `json:"online,omitempty"`
+	// The prize list (issue 32): overall prizes (no category) and category prizes; given from the final standings by GET …/prizes.
+	Prizes []TournamentPrize `json:"prizes"`
 }
 
 // OnlineSettings is how the tables of a tournament played online play:
@@ -214,7 +216,7 @@ func setupOut(t domain.Tournament) TournamentSetupOut {
 	out := TournamentSetupOut{Movement: string(s.Movement), Rounds: s.Rounds, MitchellStep: s.MitchellStep, TargetScore: s.TargetScore,
 		VPTableBuiltin: s.VPTable == nil, RestVP: s.RestVP, RestMP: s.RestMP, AbandonVP: s.AbandonVP, RemainingGetsRest: s.RemainingGetsRest,
 		ForbidSameClub: s.ForbidSameClub, AvoidRepeatOpponents: s.AvoidRepeatOpponents, LateEntryRound: s.LateEntryRound,
-		TeamPairs: s.TeamPairs, Played: string(s.Played), Online: onlineOut(s.Online)}
+		TeamPairs: s.TeamPairs, Played: string(s.Played), Online: onlineOut(s.Online), Prizes: prizesOut(s.Prizes)}
 	if table, ok := t.VPTableInForce(); ok {
 		out.VPTable = vpTableOut(table)
 	} else {
@@ -332,13 +334,15 @@ type TournamentSetupInput struct {
 	Played *string `json:"played,omitempty" enums:"live,online" example:"live"`
 	// The online settings, used when played online (absent fields take their defaults: no clocks, absent bot after 120 s, staff may watch); a tournament played online without them gets the defaults.
 	Online *OnlineSettingsInput `json:"online,omitempty"`
+	// Replaces the prize list (an empty list clears it); frozen once the tournament runs, as the rest of the set-up. At most 20 prizes; errors name prizes[i].name, .category, .places.
+	Prizes *[]TournamentPrize `json:"prizes,omitempty"`
 }
 
 func (in TournamentSetupInput) domain() domain.SetupInput {
 	out := domain.SetupInput{Rounds: in.Rounds, MitchellStep: in.MitchellStep, TargetScore: in.TargetScore, VPTable: in.VPTable.domain(),
 		RestVP: in.RestVP, RestMP: in.RestMP, AbandonVP: in.AbandonVP, RemainingGetsRest: in.RemainingGetsRest,
 		ForbidSameClub: in.ForbidSameClub, AvoidRepeatOpponents: in.AvoidRepeatOpponents, LateEntryRound: in.LateEntryRound,
-		TeamPairs: in.TeamPairs, Online: in.Online.domain()}
+		TeamPairs: in.TeamPairs, Online: in.Online.domain(), Prizes: prizesIn(in.Prizes)}
 	if in.Played != nil {
 		out.Played = new(domain.Played(*in.Played))
 	}

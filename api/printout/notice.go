@@ -6,7 +6,7 @@ import "io"
 // code gets the generic notice_error words.
 var noticeCodes = map[string]bool{
 	"not_found": true, "round_not_found": true, "invalid_parameter": true,
-	"timeout": true, "service_unavailable": true,
+	"timeout": true, "service_unavailable": true, "standings_not_final": true,
 }
 
 // NewNotice is the notice for the problem code in l: its title, what is
