@@ -57,7 +57,6 @@ func checkPlayer(p Player) error {
 	}
 	v.Check(p.ClubID == nil || *p.ClubID > 0, "club_id", "invalid", "club_id must be a positive id")
 	v.Check(p.UserID == nil || *p.UserID > 0, "user_id", "invalid", "user_id must be a positive id")
-	checkCategories(&v, "categories", p.Categories)
 	return v.Err()
 }
 
@@ -68,10 +67,13 @@ func (s *playerService) Update(ctx context.Context, actor Actor, id int64, patch
 	if actor.Anonymous() {
 		return Player{}, errLoginRequired
 	}
-	if patch.ClearClub && patch.ClubID != nil {
-		var v Validator
-		v.Add("club_id", "invalid", "a club cannot be set and cleared at once")
-		return Player{}, v.Err()
+	var v Validator
+	v.Check(!patch.ClearClub || patch.ClubID == nil, "club_id", "invalid", "a club cannot be set and cleared at once")
+	if patch.Categories != nil {
+		checkCategories(&v, "categories", *patch.Categories) // as given: errors name the client's indexes
+	}
+	if err := v.Err(); err != nil {
+		return Player{}, err
 	}
 	var p Player
 	err := s.st.InTx(ctx, func(tx Tx) error {
