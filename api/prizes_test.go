@@ -67,7 +67,8 @@ func expectedAwards(prizes []api.TournamentPrize, rows []api.TournamentStanding,
 // places, and a cumulative ladies' prize of 2: the prizes read back are the
 // test's own computation from the final standings, a ladies' pair among the
 // overall winners is skipped by the ladies' prize but not by the
-// cumulative one; before the finish the prizes are refused with
+// cumulative one; a bad prize list is refused naming each field, and the
+// list is frozen once the tournament runs; before the finish the prizes are refused with
 // standings_not_final. Also the CSV and the printable page.
 func TestPrizesGoOnePerEntryUnlessCumulative(t *testing.T) {
 	t.Parallel()
@@ -85,6 +86,12 @@ func TestPrizesGoOnePerEntryUnlessCumulative(t *testing.T) {
 		if len(tour.Prizes) != 3 || tour.Prizes[2] != prizes[2] {
 			t.Fatalf("prize list read back: %+v", tour.Prizes)
 		}
+		bad := []api.TournamentPrize{{Name: "", Category: "Ladies!", Places: 0}}
+		p := te.problem(http.StatusUnprocessableEntity, req{Method: "PATCH", Path: tpath(id), Token: te.director,
+			Body: api.TournamentUpdateRequest{TournamentSetupInput: api.TournamentSetupInput{Prizes: &bad}}})
+		if len(p.Errors) != 3 || p.Errors[0].Field != "prizes[0].name" {
+			t.Fatalf("a bad prize list: %+v", p)
+		}
 		te.lifecycle(id, te.director, "open_registration")
 		tagged := map[int64][]string{}
 		for i := range 8 {
@@ -98,6 +105,11 @@ func TestPrizesGoOnePerEntryUnlessCumulative(t *testing.T) {
 			te.enter(id, te.director, a, b)
 		}
 		te.start(id)
+		none := []api.TournamentPrize{}
+		if p := te.problem(http.StatusConflict, req{Method: "PATCH", Path: tpath(id), Token: te.director,
+			Body: api.TournamentUpdateRequest{TournamentSetupInput: api.TournamentSetupInput{Prizes: &none}}}); p.Code != "conflict" {
+			t.Fatalf("the prize list changed once running: %+v", p)
+		}
 		rnd := rand.New(rand.NewPCG(uint64(id), 32))
 		te.refereeRound(id, rnd, 3)
 		if p := te.problem(http.StatusConflict, req{Method: "GET", Path: tpath(id, "prizes")}); p.Code != "standings_not_final" {
@@ -207,4 +219,21 @@ func TestCategoriesAreSetByDirectorsOnly(t *testing.T) {
 			t.Fatalf("a name change touched the categories: %v", read.Categories)
 		}
 	})
+}
+
+// The prize routes' rows of the play authorisation matrix: anyone who
+// sees the tournament reads its prizes; the shared tournament is not
+// finished, so each answers standings_not_final to every caller, never
+// 401 or 403 (TestPrizesGoOnePerEntryUnlessCumulative reads them given).
+func init() {
+	notFinal := all(http.StatusConflict, nil)
+	playMatrix = append(playMatrix,
+		playRoute{"GET /prizes", "", func(f fresh) req { return req{Method: "GET", Path: tpath(f.id, "prizes")} }, notFinal},
+		playRoute{"GET /export/prizes.csv", "", func(f fresh) req {
+			return req{Method: "GET", Path: tpath(f.id, "export", "prizes.csv")}
+		}, notFinal},
+		playRoute{"GET /print/prizes", "", func(f fresh) req {
+			return req{Method: "GET", Path: tpath(f.id, "print", "prizes") + "?lang=it"}
+		}, notFinal},
+	)
 }
