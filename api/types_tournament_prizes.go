@@ -23,8 +23,11 @@ func (p TournamentPrize) domain() domain.Prize {
 	return domain.Prize{Name: p.Name, Category: p.Category, Places: p.Places, Cumulative: p.Cumulative}
 }
 
-// prizesOut is a prize list as the set-up shows it: [] for none.
+// prizesOut is a prize list as the set-up shows it: nil (absent) for none.
 func prizesOut(ps []domain.Prize) []TournamentPrize {
+	if len(ps) == 0 {
+		return nil
+	}
 	return mapSlice(ps, prizeOut)
 }
 

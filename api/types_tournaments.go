@@ -77,8 +77,8 @@ type TournamentSetupOut struct {
 	Played string `json:"played" enums:"live,online" example:"live"`
 	// How the tables play when the tournament is played online; absent when none were set and it is played live.
 	Online *OnlineSettings `json:"online,omitempty"`
-	// The prize list (issue 32): overall prizes (no category) and category prizes; given from the final standings by GET …/prizes.
-	Prizes []TournamentPrize `json:"prizes"`
+	// The prize list (issue 32): overall prizes (no category) and category prizes, given from the final standings by GET …/prizes; absent when there is none.
+	Prizes []TournamentPrize `json:"prizes,omitempty"`
 }
 
 // OnlineSettings is how the tables of a tournament played online play:
