@@ -62,7 +62,9 @@ func (te *tourneyEnv) fedPlayer(name, fed string) int64 {
 // after round 2.
 func (te *tourneyEnv) playedPairs() int64 {
 	te.t.Helper()
-	id := te.tournament(domain.PairsTournament, 3, domain.SetupInput{Movement: new(domain.MovementModifiedDanish), Rounds: new(3)})
+	prizes := []domain.Prize{{Name: "Assoluto", Places: 2}, {Name: "Over 65", Category: "over65", Places: 1, Cumulative: true}}
+	id := te.tournament(domain.PairsTournament, 3, domain.SetupInput{Movement: new(domain.MovementModifiedDanish), Rounds: new(3),
+		Prizes: &prizes})
 	te.lifecycle(id, te.director, "open_registration")
 	var entries []api.TournamentEntry
 	for i := range 5 {
@@ -236,8 +238,9 @@ func TestExportValidatesAgainstThePublishedSchema(t *testing.T) {
 				t.Errorf("the first player's federation id is missing: %s", jsonOf(doc.Entries[0]))
 			}
 			if name == "pairs" && (len(doc.Penalties) != 1 || len(doc.Adjustments) != 1 || doc.Adjustments[0].DecidedBy != "abandonment" ||
-				!doc.Entries[4].Withdrawn || doc.Entries[4].WithdrawnAfterRound != 2 || len(doc.Rounds[0].Byes) != 1 || doc.Event.LotsSeed == "") {
-				t.Errorf("the pairs' export lacks what was played (a penalty, an abandonment, a withdrawal, byes, the lots): %s", body)
+				!doc.Entries[4].Withdrawn || doc.Entries[4].WithdrawnAfterRound != 2 || len(doc.Rounds[0].Byes) != 1 || doc.Event.LotsSeed == "" ||
+				len(doc.Event.Prizes) != 2 || !doc.Event.Prizes[1].Cumulative) {
+				t.Errorf("the pairs' export lacks what was played (a penalty, an abandonment, a withdrawal, byes, the lots, the prizes): %s", body)
 			}
 		})
 	}

@@ -77,6 +77,16 @@ type ResultsEvent struct {
 	LotsSeed     string `json:"lots_seed,omitempty"`
 	Status       string `json:"status"`
 	CancelReason string `json:"cancel_reason,omitempty"`
+	// Prizes is the set-up's prize list (issue 32), absent when none.
+	Prizes []ResultsPrize `json:"prizes,omitempty"`
+}
+
+// ResultsPrize is one prize of the prize list, as the set-up has it.
+type ResultsPrize struct {
+	Name       string `json:"name"`
+	Category   string `json:"category,omitempty"`
+	Places     int    `json:"places"`
+	Cumulative bool   `json:"cumulative,omitempty"`
 }
 
 // ResultsEntry is a pair, team or player, in the order of entry.
@@ -241,6 +251,9 @@ func resultsEvent(t Tournament, snap *tourney.Snapshot) ResultsEvent {
 	}
 	for _, c := range s.TieBreakOrder() {
 		ev.TieBreaks = append(ev.TieBreaks, string(c))
+	}
+	for _, p := range t.Prizes {
+		ev.Prizes = append(ev.Prizes, ResultsPrize(p))
 	}
 	return ev
 }

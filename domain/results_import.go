@@ -199,6 +199,13 @@ func importedTournament(clubID int64, doc ResultsDocument) (Tournament, Tourname
 	if in.Kind == TeamsTournament {
 		in.Setup.TeamPairs = &ev.TeamPairs
 	}
+	if len(ev.Prizes) > 0 {
+		prizes := make([]Prize, len(ev.Prizes))
+		for i, p := range ev.Prizes {
+			prizes[i] = Prize(p)
+		}
+		in.Setup.Prizes = &prizes
+	}
 	t := Tournament{ClubID: clubID, Name: strings.TrimSpace(in.Name), Description: strings.TrimSpace(in.Description),
 		Rules: in.Rules, PlayersPerTable: ev.PlayersPerTable, Kind: in.Kind, DealsPerRound: ev.DealsPerRound,
 		StartsAt: ev.StartsAt, Status: TournamentDraft, LotsSeed: seed,
