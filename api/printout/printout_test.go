@@ -178,6 +178,15 @@ func TestEveryPageHasOneMainLandmarkAndOneTopHeading(t *testing.T) {
 			return RenderResults(b, English, Results{Head: Head{Tournament: "Coppa"}})
 		},
 		"notice": func(b *bytes.Buffer) error { return RenderNotice(b, Italian, NewNotice(Italian, "not_found")) },
+		"prizes": func(b *bytes.Buffer) error {
+			return RenderPrizes(b, Italian, Prizes{Head: Head{Tournament: "Coppa"}, Awards: []PrizeAward{
+				{Name: "Assoluto", Places: 1, Winners: []PrizeWinner{{Place: 1, Rank: 1, Number: 3, Name: "A – B", Players: []string{"A", "B"}}}},
+				{Name: "Signore", Category: "ladies", Places: 2}}})
+		},
+		"no prizes": func(b *bytes.Buffer) error { return RenderPrizes(b, English, Prizes{Head: Head{Tournament: "Coppa"}}) },
+		"prizes not final": func(b *bytes.Buffer) error {
+			return RenderNotice(b, English, NewNotice(English, "standings_not_final"))
+		},
 	} {
 		var b bytes.Buffer
 		if err := render(&b); err != nil {
