@@ -149,7 +149,7 @@ func shapes(doc *openapi3.T) error {
 	player := doc.Components.Schemas["PlayerUpdateRequest"].Value
 	player.Not = &openapi3.SchemaRef{Value: &openapi3.Schema{
 		Required:   []string{"club_id", "clear_club"},
-		Properties: openapi3.Schemas{"clear_club": {Value: &openapi3.Schema{Enum: []any{true}}}},
+		Properties: openapi3.Schemas{"club_id": {Value: &openapi3.Schema{}}, "clear_club": {Value: &openapi3.Schema{Enum: []any{true}}}},
 	}}
 	member := doc.Components.Schemas["MemberAddRequest"].Value
 	member.OneOf = openapi3.SchemaRefs{
