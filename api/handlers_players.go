@@ -16,7 +16,7 @@ import (
 //	@Param		q		query		string	false	"Substring of the name, ignoring case and accents, or an exact federation id"
 //	@Param		club_id	query		int		false	"Only players of this club"
 //	@Param		limit	query		int		false	"Page size, 1..100; 0 or absent means 20"	default(20)	minimum(0)	maximum(100)
-//	@Description	Ordered by name. The ETag names the page: send it back in If-None-Match for a 304 while the page has not changed.
+//	@Description	Ordered by name; without categories (a player's own read shows them to those who may see them). The ETag names the page: send it back in If-None-Match for a 304 while the page has not changed.
 //	@Param		offset	query		int		false	"Items to skip"		default(0)	minimum(0)
 //	@Param		If-None-Match	header	string	false	"The ETag of the page the caller has"
 //	@Success	200		{object}	PlayerList
@@ -37,7 +37,7 @@ func (s *server) listPlayers(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return s.respondStamped(w, r, p.Stamp, func() any {
-		return PlayerList{Items: mapSlice(p.Items, playerOut), Total: p.Total, Limit: p.Limit, Offset: p.Offset}
+		return PlayerList{Items: mapSlice(p.Items, listedPlayerOut), Total: p.Total, Limit: p.Limit, Offset: p.Offset}
 	})
 }
 
@@ -76,6 +76,7 @@ func (s *server) createPlayer(w http.ResponseWriter, r *http.Request) error {
 //
 //	@Summary	Get a player
 //	@ID			getPlayer
+//	@Description	categories are shown only to the player themself, the directors (admins) of the player's club and site admins.
 //	@Tags		players
 //	@Produce	json
 //	@Param		playerID	path		int	true	"Player id"
@@ -90,6 +91,9 @@ func (s *server) getPlayer(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p, err := s.svc.Players.Get(r.Context(), id)
+	if err == nil {
+		p, err = s.svc.Players.CategoriesSeen(r.Context(), ActorFrom(r.Context()), p)
+	}
 	return answer(w, http.StatusOK, playerOut, p, err)
 }
 
@@ -119,6 +123,9 @@ func (s *server) updatePlayer(w http.ResponseWriter, r *http.Request) error {
 	patch := domain.PlayerPatch{Name: req.Name, FederationID: req.FederationID, ClubID: req.ClubID, ClearClub: req.ClearClub,
 		Categories: req.Categories}
 	p, err := s.svc.Players.Update(r.Context(), ActorFrom(r.Context()), id, patch)
+	if err == nil {
+		p, err = s.svc.Players.CategoriesSeen(r.Context(), ActorFrom(r.Context()), p)
+	}
 	return answer(w, http.StatusOK, playerOut, p, err)
 }
 

@@ -163,7 +163,8 @@ func TestPrizesGoOnePerEntryUnlessCumulative(t *testing.T) {
 // TestCategoriesAreSetByDirectorsOnly: a player's categories are set by the
 // directors of the player's club, not by the player, a referee or a plain
 // member; they are validated (slugs, at most 10), kept sorted without
-// repeats, and shown on the profile.
+// repeats, and shown on the profile only to the player and the directors
+// (never in a list, never to anyone else).
 func TestCategoriesAreSetByDirectorsOnly(t *testing.T) {
 	t.Parallel()
 	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
@@ -206,11 +207,27 @@ func TestCategoriesAreSetByDirectorsOnly(t *testing.T) {
 				}
 			})
 		}
-		var read api.Player
-		te.must(http.StatusOK, req{Method: "GET", Path: path}, &read)
-		if !slices.Equal(read.Categories, []string{"ladies", "over65"}) {
-			t.Fatalf("categories read back %v, want [ladies over65]", read.Categories)
+		want := []string{"ladies", "over65"}
+		for _, c := range []struct {
+			who   string
+			token string
+			sees  bool
+		}{{"anonymous", "", false}, {"a member", te.member, false}, {"the referee", te.referee, false},
+			{"the player", tok.AccessToken, true}, {"the director", te.director, true}} {
+			var seen api.Player
+			te.must(http.StatusOK, req{Method: "GET", Path: path, Token: c.token}, &seen)
+			if c.sees != slices.Equal(seen.Categories, want) || (!c.sees && seen.Categories != nil) {
+				t.Errorf("%s reads the categories %v (sees them: %v)", c.who, seen.Categories, c.sees)
+			}
 		}
+		var list api.PlayerList
+		te.must(http.StatusOK, req{Method: "GET", Path: fmt.Sprintf("/api/v1/players?club_id=%d", te.club), Token: te.director}, &list)
+		for _, p := range list.Items {
+			if p.Categories != nil {
+				t.Errorf("a list shows categories: %+v", p)
+			}
+		}
+		var read api.Player
 		// The player still edits the rest of their profile, which leaves the
 		// categories as they are.
 		te.must(http.StatusOK, req{Method: "PATCH", Path: path, Token: tok.AccessToken,

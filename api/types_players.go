@@ -15,15 +15,15 @@ type Player struct {
 	// Federation card number (e.g. FIBUR); unique when set.
 	FederationID *string `json:"federation_id,omitempty" example:"RM-012345"`
 	ClubID       *int64  `json:"club_id,omitempty" example:"7"`
-	// Category tags for prizes (issue 32), sorted; set by the directors of the player's club.
-	Categories []string  `json:"categories" example:"ladies,over65"`
+	// Category tags for prizes (issue 32), sorted; set by the directors of the player's club. Shown only to the player themself, those directors and site admins (absent for anyone else, in lists, and when none).
+	Categories []string  `json:"categories,omitempty" example:"ladies,over65"`
 	CreatedAt  time.Time `json:"created_at" format:"date-time"`
 	UpdatedAt  time.Time `json:"updated_at" format:"date-time"`
 } // @name Player
 
 func playerOut(p domain.Player) Player {
 	return Player{ID: p.ID, UserID: p.UserID, Name: p.Name, FederationID: p.FederationID, ClubID: p.ClubID,
-		Categories: append([]string{}, p.Categories...), CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}
+		Categories: p.Categories, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}
 }
 
 // PlayerCreateRequest creates a player profile.
@@ -53,3 +53,12 @@ type PlayerList struct {
 	Limit  int      `json:"limit" example:"20"`
 	Offset int      `json:"offset" example:"0"`
 } // @name PlayerList
+
+// listedPlayerOut is a player in a list: without categories, which are
+// shown only on a profile's own read to those who may see them (a list is
+// one cached page for every caller).
+func listedPlayerOut(p domain.Player) Player {
+	out := playerOut(p)
+	out.Categories = nil
+	return out
+}

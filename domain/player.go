@@ -71,6 +71,11 @@ type PlayerService interface {
 	Get(ctx context.Context, id int64) (Player, error)
 	// List returns players ordered by name. Errors: EInvalid.
 	List(ctx context.Context, f PlayerFilter) (Page[Player], error)
+	// CategoriesSeen is p with its categories as the actor may see them:
+	// kept for the player themself, the directors (admins) of its club and
+	// site admins, nil for anyone else (an age band or a sex is not
+	// published beyond those who set it). Anonymous: no query.
+	CategoriesSeen(ctx context.Context, actor Actor, p Player) (Player, error)
 	// Delete removes a profile, with the rights of Update. Errors:
 	// EUnauthenticated, ENotFound, EForbidden, EConflict (still referenced).
 	Delete(ctx context.Context, actor Actor, id int64) error

@@ -224,3 +224,22 @@ func checkCategories(v *Validator, field string, tags []string) {
 			"a category is a lowercase slug: a letter, then up to 23 letters, digits, - or _")
 	}
 }
+
+// CategoriesSeen implements PlayerService.
+func (s *playerService) CategoriesSeen(ctx context.Context, actor Actor, p Player) (Player, error) {
+	if len(p.Categories) == 0 || actor.SiteAdmin || (p.UserID != nil && !actor.Anonymous() && *p.UserID == actor.UserID) {
+		return p, nil
+	}
+	if actor.Anonymous() || p.ClubID == nil {
+		p.Categories = nil
+		return p, nil
+	}
+	err := s.st.View(ctx, func(tx Tx) error {
+		err := accessFor(tx, actor).mayCategorise(p)
+		if err != nil && ErrorCode(err) == EForbidden {
+			p.Categories, err = nil, nil
+		}
+		return err
+	})
+	return p, err
+}
