@@ -107,6 +107,8 @@ type mixBench struct {
 	schedule     []mixKind
 
 	tokens     [4]string // the online tables' players, by seat
+	svc        domain.Services
+	actors     [4]domain.Actor // the online tables' players, by seat, for a table played out (playTable)
 	adminToken string
 	tables     []*mixTable
 	polls      atomic.Int64 // which (table, seat) polls next
@@ -132,7 +134,7 @@ type mixTable struct {
 	mu sync.Mutex
 	benchTable
 	etags [4]atomic.Pointer[string]
-	polls [4][]byte // each seat's poll of the state, but its If-None-Match and the end of its headers
+	polls [4]atomic.Pointer[[]byte] // each seat's poll of the state, but its If-None-Match and the end of its headers
 }
 
 // mixSheet is a score sheet of the tournament's last round, as the
@@ -203,6 +205,7 @@ func benchLoginAs(b *testing.B, base, email, password string) string {
 func (m *mixBench) openTables(b *testing.B, svc domain.Services, actors [4]domain.Actor) {
 	b.Helper()
 	ctx := context.Background()
+	m.svc, m.actors = svc, actors
 	for i := range 2 * mixOnlineTables {
 		t, err := svc.Tables.Create(ctx, actors[0], domain.TableInput{Rules: domain.RuleSet("fibur"), Players: 4,
 			Match: domain.MatchFormat{Deals: domain.MaxMatchDeals}, GraceSeconds: ptr(0)})
@@ -212,33 +215,59 @@ func (m *mixBench) openTables(b *testing.B, svc domain.Services, actors [4]domai
 		if i >= mixOnlineTables {
 			continue
 		}
-		for seat := 1; seat < 4; seat++ {
-			if _, err := svc.Tables.Join(ctx, actors[seat], t.ID, ptr(seat), ""); err != nil {
-				b.Fatal(err)
-			}
-		}
-		if _, err := svc.Tables.Start(ctx, actors[0], t.ID); err != nil {
-			b.Fatal(err)
-		}
-		st, err := svc.Tables.State(ctx, actors[0], t.ID, "")
-		if err != nil {
-			b.Fatal(err)
-		}
 		mt := &mixTable{}
-		mt.id, mt.version, mt.turn, mt.phase = t.ID, st.Table.Version, st.View.Turn, st.View.Phase
-		if st, err = svc.Tables.State(ctx, actors[mt.turn], t.ID, ""); err != nil {
+		if err := m.seatAndStart(ctx, mt, t.ID); err != nil {
 			b.Fatal(err)
-		}
-		for _, c := range st.View.Hand {
-			mt.hand = append(mt.hand, c.String())
-		}
-		for seat := range mt.etags {
-			mt.etags[seat].Store(new(string))
-			whole := tableRaw("GET", tablePath(mt.id, "state"), m.tokens[seat], "", nil)
-			mt.polls[seat] = whole[:len(whole)-2] // but the blank line that ends the headers
 		}
 		m.tables = append(m.tables, mt)
 	}
+}
+
+// seatAndStart seats the four players at open table id, starts it and
+// makes mt its driver: the seat on turn, its hand, each seat's poll.
+func (m *mixBench) seatAndStart(ctx context.Context, mt *mixTable, id int64) error {
+	svc, actors := m.svc, m.actors
+	for seat := 1; seat < 4; seat++ {
+		if _, err := svc.Tables.Join(ctx, actors[seat], id, ptr(seat), ""); err != nil {
+			return err
+		}
+	}
+	if _, err := svc.Tables.Start(ctx, actors[0], id); err != nil {
+		return err
+	}
+	st, err := svc.Tables.State(ctx, actors[0], id, "")
+	if err != nil {
+		return err
+	}
+	mt.id, mt.version, mt.turn, mt.phase = id, st.Table.Version, st.View.Turn, st.View.Phase
+	if st, err = svc.Tables.State(ctx, actors[mt.turn], id, ""); err != nil {
+		return err
+	}
+	mt.hand = mt.hand[:0]
+	for _, c := range st.View.Hand {
+		mt.hand = append(mt.hand, c.String())
+	}
+	for seat := range mt.etags {
+		mt.etags[seat].Store(new(string))
+		whole := tableRaw("GET", tablePath(mt.id, "state"), m.tokens[seat], "", nil)
+		poll := whole[:len(whole)-2] // but the blank line that ends the headers
+		mt.polls[seat].Store(&poll)
+	}
+	return nil
+}
+
+// playTable replaces t's match, played out (50 deals hold about 4,000
+// moves, and -count runs of the move kind play more), by a new table of
+// the same players (t.mu held): the move kind can run as long as it is
+// asked to.
+func (m *mixBench) playTable(t *mixTable) error {
+	ctx := context.Background()
+	nt, err := m.svc.Tables.Create(ctx, m.actors[0], domain.TableInput{Rules: domain.RuleSet("fibur"), Players: 4,
+		Match: domain.MatchFormat{Deals: domain.MaxMatchDeals}, GraceSeconds: ptr(0)})
+	if err != nil {
+		return err
+	}
+	return m.seatAndStart(ctx, t, nt.ID)
 }
 
 // call sends one request as the site admin and decodes its answer.
@@ -380,7 +409,7 @@ func (m *mixBench) do(c *tableConn, k mixKind) error {
 func (m *mixBench) pollTable(c *tableConn) error {
 	i := int(m.polls.Add(1))
 	t, seat := m.tables[i/4%len(m.tables)], i%4
-	req := append(c.buf[:0], t.polls[seat]...)
+	req := append(c.buf[:0], *t.polls[seat].Load()...)
 	if etag := *t.etags[seat].Load(); etag != "" {
 		req = append(append(append(req, "If-None-Match: "...), etag...), "\r\n"...)
 	}
@@ -400,6 +429,19 @@ func (m *mixBench) pollTable(c *tableConn) error {
 
 // move plays t's next move as the seat on turn (t.mu held).
 func (m *mixBench) move(c *tableConn, t *mixTable) error {
+	err := m.moveOnce(c, t)
+	if err != nil && strings.Contains(err.Error(), "the match is over") {
+		if err := m.playTable(t); err != nil {
+			return err
+		}
+		return m.moveOnce(c, t)
+	}
+	return err
+}
+
+// moveOnce plays t's next move: a draw, or the first card of the hand
+// that may be discarded.
+func (m *mixBench) moveOnce(c *tableConn, t *mixTable) error {
 	token := m.tokens[t.turn]
 	if t.phase == "take" {
 		return mixPost(c, &t.benchTable, token, fmt.Sprintf(`{"move":"draw","version":%d}`, t.version))
