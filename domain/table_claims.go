@@ -153,23 +153,11 @@ func (s *tableService) goneOpponents(t Table, seat int, forBot bool) ([]int, err
 // nothing at all) and result: the running deal is ended by referee, as a
 // forfeit's is.
 func (r *tableReferee) endWithout(tx Tx, p *playing, st engine.MatchStatus, result TableResult) error {
-	if !p.game.Over() {
-		if err := p.game.EndByReferee(); err != nil {
-			return FromRuleError(err)
-		}
-	}
-	now := r.now()
-	if p.deal.EndedAt == nil {
-		p.deal.Score, p.deal.EndedAt = p.game.Score(), &now
-	}
-	if err := r.tables.savePosition(tx, p); err != nil {
-		return err
-	}
-	deals, err := tx.Tables().Deals(p.t.ID)
+	totals, err := r.endRunningDeal(tx, p)
 	if err != nil {
 		return err
 	}
-	st.Totals = engine.RunningTotals(scoresOf(deals))
+	st.Totals = totals
 	r.tables.finish(p.t, st, result)
 	return nil
 }

@@ -14,9 +14,26 @@ import (
 // holds nobody.
 func (r *tableReferee) forfeit(tx Tx, p *playing, seat int, result TableResult) error {
 	t := p.t
+	totals, err := r.endRunningDeal(tx, p)
+	if err != nil {
+		return err
+	}
+	st := engine.MatchStatus{Totals: totals, Over: true, Winner: 1 - p.game.Team(seat)}
+	r.tables.finish(t, st, result)
+	if t.Tournament != nil && r.tables.tourney != nil {
+		return r.tables.tourney.recordForfeit(tx, t, seat, result)
+	}
+	return nil
+}
+
+// endRunningDeal ends p's running deal by referee (scored as it stands,
+// its record readable with ended_by_referee), stores it and returns the
+// match's running totals: what every early end of a match (a forfeit, a
+// claimed draw, an abort) starts with.
+func (r *tableReferee) endRunningDeal(tx Tx, p *playing) ([]int, error) {
 	if !p.game.Over() {
 		if err := p.game.EndByReferee(); err != nil {
-			return FromRuleError(err)
+			return nil, FromRuleError(err)
 		}
 	}
 	now := r.now()
@@ -24,19 +41,13 @@ func (r *tableReferee) forfeit(tx Tx, p *playing, seat int, result TableResult) 
 		p.deal.Score, p.deal.EndedAt = p.game.Score(), &now
 	}
 	if err := r.tables.savePosition(tx, p); err != nil {
-		return err
+		return nil, err
 	}
-	deals, err := tx.Tables().Deals(t.ID)
+	deals, err := tx.Tables().Deals(p.t.ID)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	st := engine.MatchStatus{Totals: engine.RunningTotals(scoresOf(deals)), Over: true,
-		Winner: 1 - p.game.Team(seat)}
-	r.tables.finish(t, st, result)
-	if t.Tournament != nil && r.tables.tourney != nil {
-		return r.tables.tourney.recordForfeit(tx, t, seat, result)
-	}
-	return nil
+	return engine.RunningTotals(scoresOf(deals)), nil
 }
 
 // abandon forfeits the match for the seat of a player who left it (or did
