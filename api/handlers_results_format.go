@@ -8,7 +8,6 @@ import (
 	"mime"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/burraco/burraco/api/printout"
@@ -80,16 +79,6 @@ func (s *server) resultsDocument(r *http.Request) (int64, domain.ResultsDocument
 	}
 	doc, err := s.svc.Results.Export(r.Context(), ActorFrom(r.Context()), id)
 	return id, doc, err
-}
-
-// sendFile answers a file to save, whole.
-func sendFile(w http.ResponseWriter, contentType, name string, body []byte) error {
-	w.Header().Set("Content-Type", contentType)
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s"`, name))
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(body)
-	return nil
 }
 
 // federationRows is the document's players, ranked entries first.

@@ -340,12 +340,7 @@ func (s *server) exportSeasonRanking(w http.ResponseWriter, r *http.Request) err
 	if err := printout.WriteSeasonRankingCSV(&buf, printRanking(s, rk)); err != nil {
 		return err
 	}
-	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="season-%d-ranking.csv"`, id))
-	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(buf.Bytes())
-	return nil
+	return sendFile(w, "text/csv; charset=utf-8", fmt.Sprintf("season-%d-ranking.csv", id), buf.Bytes())
 }
 
 // printSeasonRanking prints a season's ranking.

@@ -29,12 +29,7 @@ func (s *server) exportCSV(w http.ResponseWriter, r *http.Request, name string, 
 	if err := write(&buf, newPlayView(read)); err != nil {
 		return err
 	}
-	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="tournament-%d-%s.csv"`, id, name))
-	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(buf.Bytes())
-	return nil
+	return sendFile(w, "text/csv; charset=utf-8", fmt.Sprintf("tournament-%d-%s.csv", id, name), buf.Bytes())
 }
 
 // exportTournamentStandings exports the standings as CSV.
@@ -280,4 +275,14 @@ func langOf(r *http.Request) (printout.Lang, bool) {
 		ok = false
 	}
 	return l, ok
+}
+
+// sendFile answers a file to save, whole.
+func sendFile(w http.ResponseWriter, contentType, name string, body []byte) error {
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s"`, name))
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(body)
+	return nil
 }

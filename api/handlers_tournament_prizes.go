@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/burraco/burraco/api/printout"
@@ -67,12 +66,7 @@ func (s *server) exportTournamentPrizes(w http.ResponseWriter, r *http.Request) 
 	if err := printout.WritePrizesCSV(&buf, newPlayView(p.TournamentRead).printPrizes(s.cfg.Now(), p.Awards)); err != nil {
 		return err
 	}
-	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="tournament-%d-prizes.csv"`, id))
-	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(buf.Bytes())
-	return nil
+	return sendFile(w, "text/csv; charset=utf-8", fmt.Sprintf("tournament-%d-prizes.csv", id), buf.Bytes())
 }
 
 // printTournamentPrizes prints the prize list.
