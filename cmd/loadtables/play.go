@@ -124,7 +124,7 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				playSeat(tctx, cl, tb, &c, propagation)
+				playSeat(tctx, cl, tb, &c, propagation, humanPace(o.think))
 			}()
 		}
 	}
@@ -268,10 +268,10 @@ func seatPlayers(ctx context.Context, o options, servers []*server) ([]*table, m
 const pollWait = 20
 
 // playSeat is one seat's client: it long-polls the state and moves on its
-// turn until the match ends or ctx ends. An answer is stale when it is
-// older than a move acknowledged before the poll was sent (less
-// propagation, with several server processes).
-func playSeat(ctx context.Context, cl *client, tb *table, c *counters, propagation time.Duration) {
+// turn, thinking p's pause before each move, until the match ends or ctx
+// ends. An answer is stale when it is older than a move acknowledged before
+// the poll was sent (less propagation, with several server processes).
+func playSeat(ctx context.Context, cl *client, tb *table, c *counters, propagation time.Duration, p pace) {
 	path := fmt.Sprintf("/api/v1/tables/%d/state", tb.id)
 	var st tableState
 	since := int64(-1)
@@ -333,6 +333,12 @@ func playSeat(ctx context.Context, cl *client, tb *table, c *counters, propagati
 		tb.seen(v, got)
 		since = v
 		for ctx.Err() == nil && st.Table.Status == "playing" && st.View != nil && st.View.Turn == st.Seat {
+			// The pause comes before the move, once the state is read: the
+			// move's latency and the others' wake-ups are measured from
+			// the request, so thinking shows only in moves/s.
+			if !p.wait(ctx) {
+				return
+			}
 			next, ok := move(ctx, cl, tb, st, c)
 			if !ok {
 				since = -1 // read the state afresh

@@ -57,7 +57,11 @@ func (r *result) print(w io.Writer, n int, o options) {
 	if !r.clean() {
 		verdict = "FAILED"
 	}
-	fmt.Fprintf(w, "run %d (%s, %d process(es), %d tables): %s\n", n, o.db, o.processes, r.tables, verdict)
+	speed := "bots' pace"
+	if o.think > 0 {
+		speed = fmt.Sprintf("think %s ±%d%% a move", o.think, int(thinkJitter*100))
+	}
+	fmt.Fprintf(w, "run %d (%s, %d process(es), %d tables, %s): %s\n", n, o.db, o.processes, r.tables, speed, verdict)
 	fmt.Fprintf(w, "  tables finished %d, stuck %d; lost wake-ups %d; stale answers %d; acknowledged moves missing from records %d; client errors %d\n",
 		r.finished, r.stuck, r.lostWakeups, r.staleAnswers, r.missingMoves, r.errors)
 	if r.firstErr != "" {
