@@ -59,6 +59,9 @@ type options struct {
 	// heapProfile is the directory where each server's heap profile is
 	// written midway (when the first table finishes); empty: none taken.
 	heapProfile string
+	// midway is the latest time into play at which /metrics is scraped
+	// and the heap profiles taken (sooner when a table finishes).
+	midway time.Duration
 	// tournament plays the tables as the round of a tournament played
 	// online (the round's start opens them; the engine writes the sheets).
 	tournament bool
@@ -81,7 +84,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&o.stuck, "stuck", 30*time.Second, "a table with no new version for this long is stuck")
 	fs.DurationVar(&o.timeout, "timeout", 15*time.Minute, "bound of one run")
 	fs.DurationVar(&o.think, "think", 0, "a seat's think time before each move (draw or discard), drawn uniformly within ±25% of it so tables do not move in lockstep; 0 is bots' pace (e.g. -think 2s for human pace)")
-	fs.StringVar(&o.heapProfile, "heap-profile", "", "a directory: each server's heap profile (/debug/pprof/heap) and its RSS are taken when the first table finishes, into DIR/runN/serveN.heap")
+	fs.StringVar(&o.heapProfile, "heap-profile", "", "a directory: each server's heap profile (/debug/pprof/heap), RSS and goroutines are taken midway (see -midway), into DIR/runN/serveN.heap")
+	fs.DurationVar(&o.midway, "midway", time.Minute, "the latest time into play at which each server's /metrics is scraped (it must answer under load) and, with -heap-profile, its heap profile taken; sooner when the first table finishes")
 	fs.StringVar(&o.binary, "binary", "", "burraco binary (default: built from this checkout)")
 	fs.BoolVar(&o.tournament, "tournament", false, "play the tables as one round of a tournament played online (-deals 2 to 4; 3 and 4 have built-in VP tables)")
 	if err := fs.Parse(args); err != nil {

@@ -153,11 +153,12 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 				return
 			case <-tick.C:
 			}
-			// Midway is when the first table has finished: every other
-			// has played about as long (at human pace, most of its match),
-			// the servers hold them all. /metrics must answer then, under
-			// load; the heap profiles are taken then.
-			if !midway && slices.ContainsFunc(tables, func(tb *table) bool { return tb.finished.Load() }) {
+			// Midway is when the first table has finished (every other
+			// has played about as long, and the servers hold them all), or
+			// -midway into play on a machine too slow for that. /metrics
+			// must answer then, under load; the heap profiles are taken
+			// then.
+			if !midway && (time.Since(start) >= o.midway || slices.ContainsFunc(tables, func(tb *table) bool { return tb.finished.Load() })) {
 				midway = true
 				res.midway(ctx, o, servers, dir)
 			}
