@@ -3,6 +3,7 @@ package domain
 import (
 	"crypto/rand"
 	"io"
+	"runtime"
 	"time"
 )
 
@@ -106,7 +107,7 @@ type Services struct {
 func NewServices(st Storage, cfg Config) Services {
 	cfg = cfg.withDefaults()
 	now := cfg.clock()
-	hasher := &passwordHasher{params: cfg.PasswordParams, random: cfg.Random}
+	hasher := &passwordHasher{params: cfg.PasswordParams, random: cfg.Random, slots: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	hasher.prepare()
 	stamps := newTournamentStamps()
 	play := newTournamentPlayService(st, now, cfg.Random, stamps)
