@@ -34,6 +34,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		"listen address of /metrics (Prometheus) and /debug/pprof/, kept apart from the API's (env BURRACO_METRICS_ADDR); default empty: not served")
 	proxies := fs.String("trusted-proxies", os.Getenv("BURRACO_TRUSTED_PROXIES"),
 		"comma-separated CIDRs of the reverse proxies whose X-Forwarded-For and Forwarded headers give the client address (env BURRACO_TRUSTED_PROXIES); default none")
+	memLimit := fs.String("memory-limit", os.Getenv("BURRACO_MEMORY_LIMIT"),
+		"the Go runtime's soft memory limit, e.g. 150MiB, 1GiB, or off (env BURRACO_MEMORY_LIMIT); default: GOMEMLIMIT if set, else 80% of the container's memory limit when one is found, else none")
 	c.flags(fs)
 	if err := errors.Join(c.limits.flags(fs), c.auth.flags(fs)); err != nil {
 		fmt.Fprintln(stderr, "burraco serve:", err)
@@ -51,6 +53,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "burraco serve:", err)
 		return 2
 	}
+	self, _ := os.ReadFile("/proc/self/cgroup")
+	limit, err := chooseMemoryLimit(*memLimit, os.Getenv("GOMEMLIMIT"), "/sys/fs/cgroup", self)
+	if err != nil {
+		fmt.Fprintln(stderr, "burraco serve:", err)
+		return 2
+	}
 	// One write(2) per access-log line was a cost of every request: the
 	// log is buffered: Warn and above written at once, the rest within
 	// 100 ms and on exit.
@@ -62,6 +70,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 	log = slog.New(buf.Handler(log.Handler()))
+	applyMemoryLimit(limit, log)
 	if err := serve(ctx, c, log); err != nil {
 		log.Error("serve failed", "err", err)
 		return 1
