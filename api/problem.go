@@ -130,6 +130,8 @@ var problemTable = []problemRow{
 	{code: codeTooManyLongPolls, problemKind: problemKind{http.StatusTooManyRequests, "Too many long polls"}},
 	{code: codeTooManyEventStreams, problemKind: problemKind{http.StatusTooManyRequests, "Too many event streams"}},
 	{code: codeTooManyFailedLogins, problemKind: problemKind{http.StatusTooManyRequests, "Too many failed logins"}},
+	// 421 between two server processes (api/table_owner.go), never to a client
+	{code: codeTableOwnerMoved, problemKind: problemKind{http.StatusServiceUnavailable, "Table owner moved"}},
 }
 
 // The indexes of problemTable: by kind, the titles of domain codes, and

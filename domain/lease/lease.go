@@ -189,14 +189,17 @@ func (m *Manager) Renew(ctx context.Context) error {
 	return nil
 }
 
-// Run registers this process, renews its leases every ttl/3 until ctx
-// ends, then releases them and unregisters, so that the other processes
-// take its tables over at once instead of after ttl. Errors of renewals
-// go to onErr (may be nil).
+// Register records this process and its internal address, before it
+// takes any lease: a peer that finds one of its leases finds its address.
+func (m *Manager) Register(ctx context.Context) error {
+	return m.cfg.Store.Register(ctx, m.cfg.Owner, m.cfg.Addr)
+}
+
+// Run renews this process's leases every ttl/3 until ctx ends, then
+// releases them and unregisters, so that the other processes take its
+// tables over at once instead of after ttl. Errors of renewals go to
+// onErr (may be nil).
 func (m *Manager) Run(ctx context.Context, onErr func(error)) error {
-	if err := m.cfg.Store.Register(ctx, m.cfg.Owner, m.cfg.Addr); err != nil {
-		return err
-	}
 	tick := time.NewTicker(m.cfg.TTL / 3)
 	defer tick.Stop()
 	for {

@@ -1,0 +1,298 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/burraco/burraco/domain/lease"
+)
+
+// Forwarding of a table's requests to its owner process (issue 30,
+// docs/SCALE-OUT.md §6). With several serve processes on PostgreSQL each
+// playing table has one owner (domain/lease), which serves it from
+// memory; a request for /api/v1/tables/{id}… that reaches another process
+// takes the table's lease if nobody holds it live, and is otherwise
+// reverse-proxied to the owner's internal address.
+//
+// For now ownership only routes: the any-process path below it (row
+// lock, version check, notifications) stays, so a request served by a
+// process that is not the owner (the lease store unreachable, say) is
+// still served correctly, only at its old cost.
+
+// codeTableOwnerMoved is the answer when a table's owner cannot be
+// reached in time: 503 with Retry-After to a client; between two
+// processes, 421 to a forwarded request whose receiver does not own the
+// table (the forwarder then reads the lease again and retries once).
+const codeTableOwnerMoved = "table_owner_moved"
+
+// forwardedHeader marks a request one process forwarded to another, with
+// the forwarder's id: it is never forwarded again (at most one hop).
+const forwardedHeader = "Burraco-Forwarded"
+
+// TableOwners is what forwarding needs of the lease manager
+// (*lease.Manager).
+type TableOwners interface {
+	Self() string
+	Owns(table int64) bool
+	Acquire(ctx context.Context, table int64) (bool, error)
+	Holder(ctx context.Context, table int64) (lease.Holder, error)
+}
+
+// ForwardConfig configures RouteTables. Zero fields take the defaults.
+type ForwardConfig struct {
+	Owners TableOwners
+	// Internal says the handler serves the internal listener, where peers
+	// forward: their Burraco-Forwarded header is honoured. On the public
+	// listener a client's copy of it is dropped.
+	Internal bool
+	// OwnerGoneWait is how long a request waits for an unreachable
+	// owner's lease to expire before it is answered 503; default 5 s.
+	OwnerGoneWait time.Duration
+	// Poll is how often the lease is read again meanwhile; default 250 ms.
+	Poll time.Duration
+	// MaxBodyBytes is the most a forwarded body is kept for a retry; a
+	// larger one is served here (and refused by the API's own limit).
+	// Default 1 MiB.
+	MaxBodyBytes int64
+	Transport    http.RoundTripper // default: kept-alive connections to peers
+	Stats        *ForwardStats     // default: kept, not served
+	Log          *slog.Logger      // default: discarded
+}
+
+// ForwardStats are forwarding's figures, by outcome (docs/metrics.md).
+type ForwardStats struct {
+	OK          atomic.Uint64 // answered by the owner
+	OwnerGone   atomic.Uint64 // attempts that could not reach the owner
+	Misdirected atomic.Uint64 // attempts the receiver answered 421
+	Timeout     atomic.Uint64 // requests answered 503 table_owner_moved
+	Local       atomic.Uint64 // requests served here after taking the lease
+}
+
+// RouteTables serves next for the requests of tables this process owns
+// (or takes), and forwards the others to their owner.
+func RouteTables(next http.Handler, cfg ForwardConfig) http.Handler {
+	if cfg.OwnerGoneWait <= 0 {
+		cfg.OwnerGoneWait = 5 * time.Second
+	}
+	if cfg.Poll <= 0 {
+		cfg.Poll = 250 * time.Millisecond
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = 1 << 20
+	}
+	if cfg.Transport == nil {
+		cfg.Transport = peerTransport()
+	}
+	if cfg.Stats == nil {
+		cfg.Stats = &ForwardStats{}
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	return &tableRouter{next: next, cfg: cfg}
+}
+
+// peerTransport keeps connections to peers alive, so that a forward costs
+// no handshake; it never uses an environment proxy (peers are on the
+// private network), and gives up dialling a dead peer after a second.
+func peerTransport() *http.Transport {
+	return &http.Transport{
+		DialContext:         (&net.Dialer{Timeout: time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		MaxIdleConnsPerHost: 256,
+		IdleConnTimeout:     90 * time.Second,
+	}
+}
+
+type tableRouter struct {
+	next http.Handler
+	cfg  ForwardConfig
+}
+
+// tableIDOf is the id of /api/v1/tables/{id} and the paths below it; ok
+// is false for any other path (the lobby, a table's creation, an id that
+// is not a number: the API answers those itself).
+func tableIDOf(path string) (int64, bool) {
+	rest, ok := strings.CutPrefix(path, "/api/v1/tables/")
+	if !ok {
+		return 0, false
+	}
+	if i := strings.IndexByte(rest, '/'); i >= 0 {
+		rest = rest[:i]
+	}
+	id, err := strconv.ParseInt(rest, 10, 64)
+	return id, err == nil && id > 0
+}
+
+func (t *tableRouter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	forwarded := t.cfg.Internal && r.Header.Get(forwardedHeader) != ""
+	if !t.cfg.Internal {
+		r.Header.Del(forwardedHeader)
+	}
+	id, ok := tableIDOf(r.URL.Path)
+	if !ok || t.cfg.Owners.Owns(id) || r.Method == http.MethodOptions {
+		t.next.ServeHTTP(w, r)
+		return
+	}
+	if t.takeOrServe(w, r, id) {
+		return
+	}
+	if forwarded { // never a second hop: the forwarder reads the lease again
+		t.refuse(w, r, http.StatusMisdirectedRequest, "this process does not own the table")
+		return
+	}
+	body, ok := t.keepBody(w, r)
+	if !ok {
+		return
+	}
+	t.forward(w, r, id, body)
+}
+
+// takeOrServe takes table id's lease if nobody holds it live and serves r
+// here; true when r is answered. A lease store that fails is served here
+// too: the any-process path is correct, only dearer.
+func (t *tableRouter) takeOrServe(w http.ResponseWriter, r *http.Request, id int64) bool {
+	ok, err := t.cfg.Owners.Acquire(r.Context(), id)
+	if err != nil {
+		t.cfg.Log.Warn("table lease: acquire failed; serving the table here", "table", id, "err", err)
+	}
+	if err != nil || ok {
+		t.cfg.Stats.Local.Add(1)
+		t.next.ServeHTTP(w, r)
+		return true
+	}
+	return false
+}
+
+// keepBody reads r's body so that a forward can be sent again; a body
+// over the limit is served here instead (the API refuses it), and ok is
+// false.
+func (t *tableRouter) keepBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil, true
+	}
+	b, err := io.ReadAll(io.LimitReader(r.Body, t.cfg.MaxBodyBytes+1))
+	if err != nil || int64(len(b)) > t.cfg.MaxBodyBytes {
+		r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(b), r.Body))
+		t.next.ServeHTTP(w, r)
+		return nil, false
+	}
+	return b, true
+}
+
+// errMisdirected is a forward the receiver answered 421: the lease moved
+// during the hop.
+var errMisdirected = errors.New("the receiver does not own the table")
+
+// forward sends r to table id's owner, reading the lease again after a
+// 421 (once) or while the owner cannot be reached: once its lease expires
+// this process takes the table and serves r itself (§6.3). Past
+// OwnerGoneWait from the first failure (a long poll may have waited a
+// minute at the owner before it was killed), or at a second 421, r is
+// answered 503.
+func (t *tableRouter) forward(w http.ResponseWriter, r *http.Request, id int64, body []byte) {
+	var deadline time.Time
+	misdirected := 0
+	for {
+		h, err := t.cfg.Owners.Holder(r.Context(), id)
+		switch {
+		case errors.Is(err, lease.ErrNoLease): // no such table (Acquire inserts none): the API says 404
+			t.next.ServeHTTP(w, r)
+			return
+		case err != nil:
+			t.cfg.Log.Warn("table lease: holder unknown; serving the table here", "table", id, "err", err)
+			t.next.ServeHTTP(w, r)
+			return
+		case !h.Live || h.Owner == t.cfg.Owners.Self():
+			if t.takeOrServe(w, r, id) {
+				return
+			}
+			continue // another was faster: forward to it
+		case h.Addr != "":
+			err = t.proxy(w, r, h, body)
+			if err == nil {
+				t.cfg.Stats.OK.Add(1)
+				return
+			}
+			if errors.Is(err, errMisdirected) {
+				t.cfg.Stats.Misdirected.Add(1)
+				if misdirected++; misdirected == 1 {
+					continue
+				}
+				t.refuse(w, r, http.StatusServiceUnavailable, "the table's owner moved twice during the request; try again")
+				t.cfg.Stats.Timeout.Add(1)
+				return
+			}
+			t.cfg.Stats.OwnerGone.Add(1)
+		}
+		// The owner is gone (unreachable, or unregistered) while its
+		// lease lives: wait for it to expire.
+		if r.Context().Err() != nil {
+			return
+		}
+		if deadline.IsZero() {
+			deadline = time.Now().Add(t.cfg.OwnerGoneWait)
+		}
+		if !time.Now().Add(t.cfg.Poll).Before(deadline) {
+			t.cfg.Stats.Timeout.Add(1)
+			t.refuse(w, r, http.StatusServiceUnavailable, "the table's server process is not reachable yet; try again")
+			return
+		}
+		select {
+		case <-r.Context().Done():
+			return
+		case <-time.After(t.cfg.Poll):
+		}
+	}
+}
+
+// proxy sends r to h's address and copies the answer as it is written
+// (long polls, event streams): nil when the owner answered (anything but
+// a 421), else why not, and nothing is written to w.
+func (t *tableRouter) proxy(w http.ResponseWriter, r *http.Request, h lease.Holder, body []byte) error {
+	in := r.Clone(r.Context())
+	in.Body, in.ContentLength = http.NoBody, 0
+	if body != nil {
+		in.Body, in.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+	}
+	target := &url.URL{Scheme: "http", Host: h.Addr}
+	var failed error
+	rp := &httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(target)
+			pr.Out.Host = pr.In.Host
+			pr.Out.Header["X-Forwarded-For"] = pr.In.Header["X-Forwarded-For"] // appended to, not replaced
+			pr.SetXForwarded()
+			pr.Out.Header.Set(forwardedHeader, t.cfg.Owners.Self())
+		},
+		Transport:     t.cfg.Transport,
+		FlushInterval: -1,
+		ModifyResponse: func(res *http.Response) error {
+			if res.StatusCode == http.StatusMisdirectedRequest {
+				return errMisdirected
+			}
+			return nil
+		},
+		ErrorHandler: func(_ http.ResponseWriter, _ *http.Request, err error) { failed = err },
+	}
+	rp.ServeHTTP(w, in)
+	return failed
+}
+
+// refuse answers table_owner_moved with status (421 to a peer, 503 with
+// Retry-After to a client).
+func (t *tableRouter) refuse(w http.ResponseWriter, r *http.Request, status int, detail string) {
+	p := newProblem(r, codeTableOwnerMoved, detail)
+	p.Status = status
+	writeProblem(w, p)
+}
