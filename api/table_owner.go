@@ -292,7 +292,13 @@ func (t *tableRouter) proxy(w http.ResponseWriter, r *http.Request, h lease.Hold
 // refuse answers table_owner_moved with status (421 to a peer, 503 with
 // Retry-After to a client).
 func (t *tableRouter) refuse(w http.ResponseWriter, r *http.Request, status int, detail string) {
+	// Outside the router, which gives every other answer its request id.
+	id := r.Header.Get("X-Request-Id")
+	if !validRequestID(id) {
+		id = newRequestID()
+	}
+	w.Header().Set("X-Request-Id", id)
 	p := newProblem(r, codeTableOwnerMoved, detail)
-	p.Status = status
+	p.Status, p.RequestID = status, id
 	writeProblem(w, p)
 }
