@@ -7,7 +7,6 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -186,39 +185,4 @@ func postgresCPU() time.Duration {
 		}
 	}
 	return total
-}
-
-// scrapeMoves is the servers' moves accepted, from their /metrics
-// (burraco_moves_total), summed.
-func scrapeMoves(ctx context.Context, servers []*server) (int64, error) {
-	var total int64
-	for _, s := range servers {
-		req, err := http.NewRequestWithContext(ctx, "GET", s.metrics+"/metrics", nil)
-		if err != nil {
-			return 0, err
-		}
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return 0, err
-		}
-		body, err := io.ReadAll(res.Body)
-		res.Body.Close()
-		if err != nil || res.StatusCode != http.StatusOK {
-			return 0, fmt.Errorf("scrape %s/metrics: %d %v", s.metrics, res.StatusCode, err)
-		}
-		found := false
-		for line := range strings.Lines(string(body)) {
-			if v, ok := strings.CutPrefix(strings.TrimSpace(line), "burraco_moves_total "); ok {
-				n, err := strconv.ParseFloat(v, 64)
-				if err != nil {
-					return 0, fmt.Errorf("scrape %s/metrics: %q: %v", s.metrics, line, err)
-				}
-				total, found = total+int64(n), true
-			}
-		}
-		if !found {
-			return 0, fmt.Errorf("scrape %s/metrics: no burraco_moves_total", s.metrics)
-		}
-	}
-	return total, nil
 }
