@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -100,7 +101,7 @@ func RouteTables(next http.Handler, cfg ForwardConfig) http.Handler {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	return &tableRouter{next: next, cfg: cfg}
+	return &tableRouter{next: next, cfg: cfg, owners: map[int64]lease.Holder{}}
 }
 
 // peerTransport keeps connections to peers alive, so that a forward costs
@@ -117,6 +118,38 @@ func peerTransport() *http.Transport {
 type tableRouter struct {
 	next http.Handler
 	cfg  ForwardConfig
+
+	// owners are the holders forwards reached, by table: a request for a
+	// table of another live owner goes there with no statement (§6.1)
+	// until a forward to it fails or is answered 421.
+	mu     sync.Mutex
+	owners map[int64]lease.Holder
+}
+
+// maxKnownOwners bounds owners; past it the map starts afresh (each
+// entry is read again at its table's next request).
+const maxKnownOwners = 100_000
+
+func (t *tableRouter) knownOwner(id int64) (lease.Holder, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	h, ok := t.owners[id]
+	return h, ok
+}
+
+func (t *tableRouter) remember(id int64, h lease.Holder) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.owners) >= maxKnownOwners {
+		clear(t.owners)
+	}
+	t.owners[id] = h
+}
+
+func (t *tableRouter) forget(id int64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.owners, id)
 }
 
 // tableIDOf is the id of /api/v1/tables/{id} and the paths below it; ok
@@ -144,8 +177,11 @@ func (t *tableRouter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		t.next.ServeHTTP(w, r)
 		return
 	}
-	if t.takeOrServe(w, r, id) {
-		return
+	known, isKnown := t.knownOwner(id)
+	if !isKnown || forwarded {
+		if t.takeOrServe(w, r, id) {
+			return
+		}
 	}
 	if forwarded { // never a second hop: the forwarder reads the lease again
 		t.refuse(w, r, http.StatusMisdirectedRequest, "this process does not own the table")
@@ -155,7 +191,11 @@ func (t *tableRouter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	t.forward(w, r, id, body)
+	var first *lease.Holder
+	if isKnown {
+		first = &known
+	}
+	t.forward(w, r, id, body, first)
 }
 
 // takeOrServe takes table id's lease if nobody holds it live and serves r
@@ -200,11 +240,19 @@ var errMisdirected = errors.New("the receiver does not own the table")
 // OwnerGoneWait from the first failure (a long poll may have waited a
 // minute at the owner before it was killed), or at a second 421, r is
 // answered 503.
-func (t *tableRouter) forward(w http.ResponseWriter, r *http.Request, id int64, body []byte) {
+// known, when not nil, is the holder a forward reached last time: tried
+// first without reading the lease.
+func (t *tableRouter) forward(w http.ResponseWriter, r *http.Request, id int64, body []byte, known *lease.Holder) {
 	var deadline time.Time
 	misdirected := 0
 	for {
-		h, err := t.cfg.Owners.Holder(r.Context(), id)
+		var h lease.Holder
+		var err error
+		if known != nil {
+			h, known = *known, nil
+		} else {
+			h, err = t.cfg.Owners.Holder(r.Context(), id)
+		}
 		switch {
 		case errors.Is(err, lease.ErrNoLease): // no such table (Acquire inserts none): the API says 404
 			t.next.ServeHTTP(w, r)
@@ -222,8 +270,10 @@ func (t *tableRouter) forward(w http.ResponseWriter, r *http.Request, id int64, 
 			err = t.proxy(w, r, h, body)
 			if err == nil {
 				t.cfg.Stats.OK.Add(1)
+				t.remember(id, h)
 				return
 			}
+			t.forget(id)
 			if errors.Is(err, errMisdirected) {
 				t.cfg.Stats.Misdirected.Add(1)
 				if misdirected++; misdirected == 1 {

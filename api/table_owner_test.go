@@ -22,8 +22,25 @@ import (
 type proc struct {
 	*env
 	leases   *lease.Manager
+	reads    *countingOwners // the lease reads of its forwarding
 	internal *httptest.Server
 	stats    *api.ForwardStats
+}
+
+// countingOwners counts the lease statements forwarding makes.
+type countingOwners struct {
+	*lease.Manager
+	acquires, holders atomic.Int32
+}
+
+func (c *countingOwners) Acquire(ctx context.Context, table int64) (bool, error) {
+	c.acquires.Add(1)
+	return c.Manager.Acquire(ctx, table)
+}
+
+func (c *countingOwners) Holder(ctx context.Context, table int64) (lease.Holder, error) {
+	c.holders.Add(1)
+	return c.Manager.Holder(ctx, table)
 }
 
 // newProcs starts n processes over one fresh PostgreSQL schema, with
@@ -50,7 +67,8 @@ func newProcs(t *testing.T, n int, ttl, wait time.Duration) []*proc {
 		if err := p.leases.Register(t.Context()); err != nil {
 			t.Fatal(err)
 		}
-		cfg := api.ForwardConfig{Owners: p.leases, Stats: p.stats, OwnerGoneWait: wait, Poll: 50 * time.Millisecond}
+		p.reads = &countingOwners{Manager: p.leases}
+		cfg := api.ForwardConfig{Owners: p.reads, Stats: p.stats, OwnerGoneWait: wait, Poll: 50 * time.Millisecond}
 		internal := cfg
 		internal.Internal = true
 		p.internal.Config.Handler = api.RouteTables(inner, internal)
@@ -80,6 +98,14 @@ func TestForwardingServesATableFromItsOwner(t *testing.T) {
 		if stB.Version != stA.Version || b.stats.OK.Load() != before+1 || b.leases.Owns(tb.ID) {
 			t.Errorf("B's state at version %d (A's %d), %d forwarded; B owns it: %v",
 				stB.Version, stA.Version, b.stats.OK.Load()-before, b.leases.Owns(tb.ID))
+		}
+	})
+	t.Run("KnownOwnerIsReachedWithoutReadingTheLease", func(t *testing.T) {
+		b.state(tokens[0], tb.ID) // the owner is known from here on
+		acquires, holders := b.reads.acquires.Load(), b.reads.holders.Load()
+		b.state(tokens[1], tb.ID)
+		if a, h := b.reads.acquires.Load()-acquires, b.reads.holders.Load()-holders; a != 0 || h != 0 {
+			t.Errorf("a forward to the known owner read the lease: %d acquires, %d holder reads", a, h)
 		}
 	})
 	t.Run("MoveOnTheOtherIsPlayedByTheOwner", func(t *testing.T) {
