@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/domain/lease"
 )
 
@@ -35,7 +36,7 @@ import (
 // reached in time: 503 with Retry-After to a client; between two
 // processes, 421 to a forwarded request whose receiver does not own the
 // table (the forwarder then reads the lease again and retries once).
-const codeTableOwnerMoved = "table_owner_moved"
+const codeTableOwnerMoved = string(domain.ETableOwnerMoved)
 
 // forwardedHeader marks a request one process forwarded to another, with
 // the forwarder's id: it is never forwarded again (at most one hop).
@@ -45,7 +46,10 @@ const forwardedHeader = "Burraco-Forwarded"
 // (*lease.Manager).
 type TableOwners interface {
 	Self() string
-	Owns(table int64) bool
+	// Fence is the fence of the table's writes while this process owns
+	// it: the request served here carries it in its context, and the
+	// store checks it in each write transaction (§4.3).
+	Fence(table int64) (lease.Fence, bool)
 	Acquire(ctx context.Context, table int64) (bool, error)
 	Holder(ctx context.Context, table int64) (lease.Holder, error)
 }
@@ -173,8 +177,11 @@ func (t *tableRouter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Header.Del(forwardedHeader)
 	}
 	id, ok := tableIDOf(r.URL.Path)
-	if !ok || t.cfg.Owners.Owns(id) || r.Method == http.MethodOptions {
+	if !ok || r.Method == http.MethodOptions {
 		t.next.ServeHTTP(w, r)
+		return
+	}
+	if t.serveOwned(w, r, id) {
 		return
 	}
 	known, isKnown := t.knownOwner(id)
@@ -206,12 +213,27 @@ func (t *tableRouter) takeOrServe(w http.ResponseWriter, r *http.Request, id int
 	if err != nil {
 		t.cfg.Log.Warn("table lease: acquire failed; serving the table here", "table", id, "err", err)
 	}
-	if err != nil || ok {
+	if err != nil {
 		t.cfg.Stats.Local.Add(1)
-		t.next.ServeHTTP(w, r)
+		t.next.ServeHTTP(w, r) // unfenced: the any-process path
+		return true
+	}
+	if ok && t.serveOwned(w, r, id) {
+		t.cfg.Stats.Local.Add(1)
 		return true
 	}
 	return false
+}
+
+// serveOwned serves r here, its writes fenced, if this process owns table
+// id; false when it does not.
+func (t *tableRouter) serveOwned(w http.ResponseWriter, r *http.Request, id int64) bool {
+	f, ok := t.cfg.Owners.Fence(id)
+	if !ok {
+		return false
+	}
+	t.next.ServeHTTP(w, r.WithContext(lease.WithFence(r.Context(), f)))
+	return true
 }
 
 // keepBody reads r's body so that a forward can be sent again; a body

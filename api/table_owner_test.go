@@ -152,6 +152,42 @@ func TestForwardingServesATableFromItsOwner(t *testing.T) {
 	})
 }
 
+// TestADeposedOwnersWriteIsFencedThenForwarded: an owner that lost its
+// lease without knowing it (no renewal yet) serves a move from memory: its
+// write is refused by the fence (503 table_owner_moved, nothing played),
+// it forgets the table at once, and the same move sent again is forwarded
+// to the new owner and played.
+func TestADeposedOwnersWriteIsFencedThenForwarded(t *testing.T) {
+	ps := newProcs(t, 2, time.Minute, 5*time.Second)
+	a, b := ps[0], ps[1]
+	tb, tokens := twoHumans(a.env)
+	leases := leaseStore(t, a.db)
+	if err := leases.Release(t.Context(), a.leases.Self()); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := b.leases.Acquire(t.Context(), tb.ID); err != nil || !ok {
+		t.Fatalf("B's takeover: %v %v", ok, err)
+	}
+	g, _ := serverGame(t, a.db, tb.ID)
+	st, _ := b.state(tokens[0], tb.ID)
+	move := req{Method: "POST", Path: tablePath(tb.ID, "moves"), Token: tokens[g.Turn()],
+		Body: moveBody(t, chooser{rand.New(rand.NewPCG(9, 10))}.choose(g, g.Turn()), st.Version)}
+	res := a.do(move)
+	if res.Status != http.StatusServiceUnavailable || problem(t, res).Code != "table_owner_moved" {
+		t.Fatalf("a move on the deposed owner: %d %s", res.Status, res.Body)
+	}
+	if after, _ := b.state(tokens[0], tb.ID); after.Version != st.Version {
+		t.Fatalf("the fenced move was played: version %d, was %d", after.Version, st.Version)
+	}
+	a.must(200, move, nil)
+	if after, _ := b.state(tokens[0], tb.ID); after.Version != st.Version+1 || a.stats.OK.Load() == 0 {
+		t.Errorf("the move sent again: version %d (want %d), forwarded %d", after.Version, st.Version+1, a.stats.OK.Load())
+	}
+	if s := a.leases.Stats(); s.FencedWrites != 1 {
+		t.Errorf("fenced writes %d, want 1", s.FencedWrites)
+	}
+}
+
 // TestForwardingTakesOverFromAGoneOwner: the owner is killed (its
 // internal listener closed, its leases not renewed nor released): a
 // request to the other process waits until the lease expires, takes the

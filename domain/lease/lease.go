@@ -93,6 +93,7 @@ type Manager struct {
 	acquired  atomic.Uint64 // leases taken of tables nobody held
 	deposed   atomic.Uint64 // leases lost to another process while this one lived
 	renewErrs atomic.Uint64
+	fenced    atomic.Uint64 // writes refused by the fence
 }
 
 // NewManager returns a Manager; it holds nothing until Acquire.
@@ -230,6 +231,7 @@ type Stats struct {
 	Owned                        int    // leases held, deadline not checked
 	Acquired, Takeovers, Deposed uint64 // since start
 	RenewalErrors                uint64
+	FencedWrites                 uint64 // writes refused by the fence: 0 but after a deposition
 }
 
 // Stats returns the Manager's figures.
@@ -237,5 +239,5 @@ func (m *Manager) Stats() Stats {
 	m.mu.Lock()
 	n := len(m.held)
 	m.mu.Unlock()
-	return Stats{Owned: n, Acquired: m.acquired.Load(), Takeovers: m.takeovers.Load(), Deposed: m.deposed.Load(), RenewalErrors: m.renewErrs.Load()}
+	return Stats{Owned: n, Acquired: m.acquired.Load(), Takeovers: m.takeovers.Load(), Deposed: m.deposed.Load(), RenewalErrors: m.renewErrs.Load(), FencedWrites: m.fenced.Load()}
 }

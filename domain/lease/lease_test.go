@@ -244,3 +244,27 @@ func mustAcquire(t *testing.T, m *lease.Manager, table int64, want bool) {
 		t.Fatalf("%s acquires %d: %v, %v; want %v", m.Self(), table, ok, err, want)
 	}
 }
+
+// TestALostFenceForgetsTheTable: a write whose fence check failed (the
+// store calls Lost) makes the manager forget the table at once, without
+// waiting for the next renewal, and counts a fenced write; a fence is
+// given only for an owned table.
+func TestALostFenceForgetsTheTable(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	a := newManager(t, newMemStore(clk), clk, "a")
+	if _, ok := a.Fence(1); ok {
+		t.Fatal("a fence for a table not owned")
+	}
+	mustAcquire(t, a, 1, true)
+	f, ok := a.Fence(1)
+	if !ok || f.Table != 1 || f.Owner != "a" || f.Epoch != 1 {
+		t.Fatalf("fence %+v, %v", f, ok)
+	}
+	f.Lost()
+	if a.Owns(1) {
+		t.Error("still owned after its fence was lost")
+	}
+	if s := a.Stats(); s.FencedWrites != 1 || s.Deposed != 1 {
+		t.Errorf("stats %+v; want 1 fenced write, 1 deposed", s)
+	}
+}

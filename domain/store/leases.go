@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/domain/lease"
 )
 
@@ -125,4 +126,28 @@ func (l *Leases) Holder(ctx context.Context, table int64) (lease.Holder, error) 
 		return lease.Holder{}, fmt.Errorf("store: holder of table %d: %w", table, err)
 	}
 	return h, nil
+}
+
+// fence checks, first in a write transaction whose context carries a
+// lease.Fence (a request for a table this process owns), that the lease
+// is still the fence's, and locks its row in share mode until the commit
+// (§4.3): a takeover waits for the write, and a write after a takeover
+// fails with ETableOwnerMoved, the fence's manager told at once. Nothing
+// on SQLite (one process), nor without a fence.
+func (t *tx) fence(ctx context.Context) error {
+	f, ok := lease.FenceFrom(ctx)
+	if !ok || t.dialect != Postgres {
+		return nil
+	}
+	var one int
+	err := t.queryRow(false, `SELECT 1 FROM table_leases WHERE table_id = $1 AND owner = $2 AND epoch = $3 FOR SHARE`,
+		[]any{f.Table, f.Owner, f.Epoch}, &one)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		f.Lost()
+		return domain.Errorf(domain.ETableOwnerMoved, "this server process no longer owns table %d; try again", f.Table)
+	case err != nil:
+		return fmt.Errorf("store: fence of table %d: %w", f.Table, err)
+	}
+	return nil
 }

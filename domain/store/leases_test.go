@@ -17,7 +17,12 @@ import (
 // holding n tables, and their ids.
 func leaseTables(t *testing.T, n int) (*store.Leases, []int64) {
 	t.Helper()
-	db := storetest.Postgres(t)
+	return leaseTablesOn(t, storetest.Postgres(t), n)
+}
+
+// leaseTablesOn is leaseTables on db.
+func leaseTablesOn(t *testing.T, db *store.DB, n int) (*store.Leases, []int64) {
+	t.Helper()
 	now := time.Now().UTC().Truncate(time.Microsecond)
 	var ids []int64
 	err := db.InTx(t.Context(), func(tx domain.Tx) error {
@@ -177,5 +182,91 @@ func TestHolderNamesTheOwnerAndItsAddress(t *testing.T) {
 func TestLeasesAreRefusedOnSQLite(t *testing.T) {
 	if _, err := storetest.SQLite(t).Leases(); !errors.Is(err, store.ErrLeasesNeedPostgres) {
 		t.Errorf("Leases on SQLite: %v; want ErrLeasesNeedPostgres", err)
+	}
+}
+
+// fencedWrite runs a write transaction (a user's sign-up) fenced by f;
+// block, when not nil, holds it open after the fence until closed.
+func fencedWrite(t *testing.T, db *store.DB, f lease.Fence, email string, block <-chan struct{}) error {
+	now := time.Now().UTC()
+	return db.InTx(lease.WithFence(t.Context(), f), func(tx domain.Tx) error {
+		if block != nil {
+			<-block
+		}
+		u := domain.User{Email: email, Name: "F", CreatedAt: now, UpdatedAt: now}
+		return tx.Users().Create(&u, "hash")
+	})
+}
+
+func userExists(t *testing.T, db *store.DB, email string) bool {
+	t.Helper()
+	var n int
+	if err := db.SQL().QueryRow(`SELECT count(*) FROM users WHERE email = $1`, email).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n == 1
+}
+
+// TestAFencedWriteOfADeposedOwnerFails: a write fenced at the owner's
+// epoch commits; once another process took the lease over, the same
+// fence's write fails with table_owner_moved and writes nothing.
+func TestAFencedWriteOfADeposedOwnerFails(t *testing.T) {
+	db := storetest.Postgres(t)
+	l, ids := leaseTablesOn(t, db, 1)
+	mustAcquire(t, l, ids[0], "a", expired, 1, true)
+	f := lease.Fence{Table: ids[0], Owner: "a", Epoch: 1}
+	for _, c := range []struct {
+		name  string
+		setup func(t *testing.T)
+		email string
+		code  domain.Code // "" for a commit
+	}{
+		{"OwnersWriteCommits", func(*testing.T) {}, "owner@example.com", ""},
+		{"DeposedOwnersWriteFails", func(t *testing.T) { mustAcquire(t, l, ids[0], "b", time.Minute, 2, true) }, "deposed@example.com", domain.ETableOwnerMoved},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.setup(t)
+			err := fencedWrite(t, db, f, c.email, nil)
+			if got := domain.ErrorCode(err); c.code != "" && got != c.code || c.code == "" && err != nil {
+				t.Fatalf("fenced write: %v; want code %q", err, c.code)
+			}
+			if userExists(t, db, c.email) != (c.code == "") {
+				t.Errorf("the write is there: %v; want %v", !(c.code == ""), c.code == "")
+			}
+		})
+	}
+}
+
+// TestAcquireWaitsForAFencedWriteUnderWay: a takeover of an expired lease
+// waits until the old owner's fenced write under way commits, so that
+// the write is committed before the new epoch exists.
+func TestAcquireWaitsForAFencedWriteUnderWay(t *testing.T) {
+	db := storetest.Postgres(t)
+	l, ids := leaseTablesOn(t, db, 1)
+	mustAcquire(t, l, ids[0], "a", expired, 1, true)
+	block, wrote := make(chan struct{}), make(chan error, 1)
+	go func() {
+		wrote <- fencedWrite(t, db, lease.Fence{Table: ids[0], Owner: "a", Epoch: 1}, "underway@example.com", block)
+	}()
+	time.Sleep(100 * time.Millisecond) // the write holds the lease row in share mode
+	acquired := make(chan bool, 1)
+	go func() {
+		_, ok, err := l.Acquire(t.Context(), ids[0], "b", time.Minute)
+		if err != nil {
+			t.Error(err)
+		}
+		acquired <- ok
+	}()
+	select {
+	case <-acquired:
+		t.Fatal("the takeover did not wait for the fenced write under way")
+	case <-time.After(200 * time.Millisecond):
+	}
+	close(block)
+	if err := <-wrote; err != nil {
+		t.Fatalf("the fenced write under way: %v", err)
+	}
+	if !<-acquired || !userExists(t, db, "underway@example.com") {
+		t.Error("after the write committed, the takeover failed or the write is missing")
 	}
 }
