@@ -451,15 +451,6 @@ func appendStampPart(b []byte, str string) []byte {
 	return append(b, str...)
 }
 
-func validRuleSet(id RuleSet) bool {
-	for _, r := range engine.RuleSets() {
-		if r == id {
-			return true
-		}
-	}
-	return false
-}
-
 // Join implements TableService.
 func (s *tableService) Join(ctx context.Context, actor Actor, id int64, seat *int, invite string) (Table, error) {
 	if actor.Anonymous() {
