@@ -113,7 +113,7 @@ func NewServices(st Storage, cfg Config) Services {
 	tables := newTableService(st, now, cfg.Random, cfg.Bot, cfg.MaxOpenTables, cfg.OpenTableTTL)
 	kept := newKeptReads(st, cfg.KeptReadsMaxAge)
 	tables.kept = kept
-	play.tables, tables.tourney = tables, play
+	play.tables, tables.recorder = tables, play
 	tables.notes.tournamentChanged = stamps.changed
 	return Services{
 		Auth: &authService{st: st, now: now, ttl: cfg.RefreshTTL, random: cfg.Random, hasher: hasher,

@@ -30,7 +30,7 @@ type tableReferee struct {
 	now   func() time.Time
 	notes *tableNotifier
 	games *gameCache
-	// tables plays the moves the referee makes, and holds tourney (set
+	// tables plays the moves the referee makes, and holds recorder (set
 	// after both are built).
 	tables *tableService
 	// watching is when this process first ticked: absence is counted from

@@ -20,8 +20,8 @@ func (r *tableReferee) forfeit(tx Tx, p *playing, seat int, result TableResult) 
 	}
 	st := engine.MatchStatus{Totals: totals, Over: true, Winner: 1 - p.game.Team(seat)}
 	r.tables.finish(t, st, result)
-	if t.Tournament != nil && r.tables.tourney != nil {
-		return r.tables.tourney.recordForfeit(tx, t, seat, result)
+	if t.Tournament != nil && r.tables.recorder != nil {
+		return r.tables.recorder.recordForfeit(tx, t, seat, result)
 	}
 	return nil
 }
@@ -126,9 +126,8 @@ func (r *tableReferee) rule(ctx context.Context, actor Actor, id int64, what str
 	if err != nil {
 		return TableState{}, err
 	}
-	if played != nil && len(played.forks) > 0 {
-		r.tables.tourney.publishForks(played.forks)
-		played.forks = nil
+	if played != nil {
+		played.afterCommit()
 	}
 	r.games.put(t, played)
 	r.notes.publish(t, tk)

@@ -30,9 +30,10 @@ type playing struct {
 	game  *engine.Game
 	done  []TableDeal // the deals before this one, without their positions
 	last  *LastMove   // the last move played in this deal, once known
-	// forks are the tournament states the deals ended in this
-	// transaction wrote into their sheets: published once it commits.
-	forks []tournamentFork
+	// committed is what the tournament of the table asked to run once
+	// this transaction commits (dealRecorder): the states its sheets took
+	// the deals ended here in.
+	committed []func()
 }
 
 // tableRules returns the engine rules a table plays.
@@ -265,14 +266,14 @@ func (s *tableService) endDeal(tx Tx, p *playing) (*playing, error) {
 		return nil, err
 	}
 	closed := false // the tournament took the table out of play: no deal follows
-	if p.t.Tournament != nil && s.tourney != nil {
-		var f *forked
+	if p.t.Tournament != nil && s.recorder != nil {
+		var after func()
 		var err error
-		if closed, f, err = s.tourney.recordPlayedDeal(tx, p.t, p.deal); err != nil {
+		if closed, after, err = s.recorder.recordPlayedDeal(tx, p.t, p.deal); err != nil {
 			return nil, fmt.Errorf("table %d deal %d: writing it into tournament %d's sheet: %w", p.t.ID, p.deal.Number, p.t.Tournament.ID, err)
 		}
-		if f != nil {
-			p.forks = append(p.forks, tournamentFork{id: p.t.Tournament.ID, f: f})
+		if after != nil {
+			p.committed = append(p.committed, after)
 		}
 	}
 	deals, err := tx.Tables().Deals(p.t.ID)
@@ -297,7 +298,7 @@ func (s *tableService) endDeal(tx Tx, p *playing) (*playing, error) {
 	if err != nil {
 		return nil, err
 	}
-	next.done, next.forks = finished(deals, next.deal.Number), p.forks
+	next.done, next.committed = finished(deals, next.deal.Number), p.committed
 	return next, nil
 }
 
@@ -394,10 +395,7 @@ func (s *tableService) Move(ctx context.Context, actor Actor, id int64, in MoveI
 		if in.IdempotencyKey == "" {
 			state = s.movedState(t, actor, p)
 		}
-		if len(p.forks) > 0 {
-			s.tourney.publishForks(p.forks)
-			p.forks = nil
-		}
+		p.afterCommit()
 		s.games.put(t, p) // from here on another move may take p
 		s.notes.publish(t, tk)
 	}

@@ -36,9 +36,9 @@ type tableService struct {
 	// bots in for absent players (table_clock.go, table_forfeit.go,
 	// table_standin.go): Tick, CallTimeOut and ReplaceByBot are its.
 	referee *tableReferee
-	// tourney writes the deals of a tournament's online tables into its
+	// recorder writes the deals of a tournament's online tables into its
 	// sheets (nil: tables of no tournament only, as in some tests).
-	tourney *tournamentPlayService
+	recorder dealRecorder
 	// kept keeps the lobby's pages while no table, seat or name changes.
 	kept *keptReads
 }

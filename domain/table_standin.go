@@ -109,13 +109,13 @@ func (r *tableReferee) ReplaceByBot(ctx context.Context, actor Actor, id int64, 
 		if err != nil {
 			return nil, err
 		}
-		if t.Tournament != nil && r.tables.tourney != nil { // the tournament's audit trail has it
-			f, err := r.tables.tourney.recordStandIn(tx, t, seat, actor.UserID, reason)
+		if t.Tournament != nil && r.tables.recorder != nil { // the tournament's audit trail has it
+			after, err := r.tables.recorder.recordStandIn(tx, t, seat, actor.UserID, reason)
 			if err != nil {
 				return nil, err
 			}
-			if f != nil {
-				p.forks = append(p.forks, tournamentFork{id: t.Tournament.ID, f: f})
+			if after != nil {
+				p.committed = append(p.committed, after)
 			}
 		}
 		return p, nil
