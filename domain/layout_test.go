@@ -33,8 +33,8 @@ func half(file string) string {
 }
 
 // parseDir parses the production files of dir, whatever their build tags
-// (store has two files of one lock, per system: its methods count twice,
-// which errs on the safe side).
+// (store's two files of lockFile, one per system, hold no method: were a
+// method declared in both, it would count twice, erring on the safe side).
 func parseDir(t *testing.T, fset *token.FileSet, dir string) []*ast.File {
 	t.Helper()
 	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
