@@ -24,7 +24,7 @@ func TableStateInSnapshot(svc TableService, ctx context.Context, actor Actor, id
 // CachedPosition reports whether svc's game cache holds table id's running
 // deal, and how many bytes of stored position that entry keeps.
 func CachedPosition(svc TableService, id int64) (held bool, positionBytes int) {
-	c := svc.(*tableService).games
+	c := svc.(*tableService).views.games
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := c.m[id]
