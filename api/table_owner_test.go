@@ -188,6 +188,27 @@ func TestADeposedOwnersWriteIsFencedThenForwarded(t *testing.T) {
 	}
 }
 
+// TestPresenceIsTheOwnersWhicheverProcessIsAsked: a player whose polls
+// reach the process that does not own the table is present at the owner
+// (the polls are forwarded there), so either process shows the table's
+// whole presence, not the polls it happens to serve.
+func TestPresenceIsTheOwnersWhicheverProcessIsAsked(t *testing.T) {
+	ps := newProcs(t, 2, time.Minute, 5*time.Second)
+	a, b := ps[0], ps[1]
+	tb, tokens := twoHumans(a.env)
+	a.clock.Add(time.Minute) // seat 1's join and start on A are long past
+	b.clock.Add(time.Minute)
+	if st, _ := a.state(tokens[0], tb.ID); presenceOf(t, st, 1).State != "gone" {
+		t.Fatalf("seat 1 after a minute without a request: %+v", presenceOf(t, st, 1))
+	}
+	b.state(tokens[1], tb.ID) // seat 1 polls B, which does not own the table
+	for name, p := range map[string]*proc{"owner": a, "other": b} {
+		if st, _ := p.state(tokens[0], tb.ID); presenceOf(t, st, 1).State != "present" {
+			t.Errorf("on the %s, seat 1 after its poll on B: %+v", name, presenceOf(t, st, 1))
+		}
+	}
+}
+
 // TestForwardingTakesOverFromAGoneOwner: the owner is killed (its
 // internal listener closed, its leases not renewed nor released): a
 // request to the other process waits until the lease expires, takes the
