@@ -32,10 +32,33 @@ import (
 //   - no client saw a version below one it saw before;
 //   - no answer was a 5xx but 503 table_owner_moved;
 //   - the survivor took over exactly the killed process's tables.
+//
+// The SIGTERM variant: a clean stop releases the leases, so the survivor
+// takes the tables over at once (within a second here, on a busy
+// machine; the design's goal is 500 ms).
 func TestFailoverOfTheOwnerOfHalfTheTables(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
+	for _, c := range []struct {
+		name   string
+		stop   func(t *testing.T, s *servertest.Server)
+		within time.Duration
+	}{
+		{"SIGKILL", func(_ *testing.T, s *servertest.Server) { s.Kill() }, 5 * time.Second},
+		{"SIGTERM", func(t *testing.T, s *servertest.Server) {
+			if code := s.Stop(); code != 0 {
+				t.Errorf("the stopped owner exited with %d", code)
+			}
+		}, time.Second},
+	} {
+		t.Run(c.name, func(t *testing.T) { failoverRun(t, c.stop, c.within) })
+	}
+}
+
+// failoverRun is the test with the owner stopped by stop, every table
+// moving again within within.
+func failoverRun(t *testing.T, stop func(t *testing.T, s *servertest.Server), within time.Duration) {
 	dbURL := storetest.PostgresURL(t)
 	opts := servertest.Options{Env: []string{"DATABASE_URL=" + dbURL, "BURRACO_ADMIN_PASSWORD=admin-password-for-tests"},
 		Args: []string{"-internal-addr", "127.0.0.1:0", "-metrics-addr", "127.0.0.1:0"}}
@@ -60,18 +83,18 @@ func TestFailoverOfTheOwnerOfHalfTheTables(t *testing.T) {
 	}
 
 	var wg sync.WaitGroup
-	stop := make(chan struct{})
+	done := make(chan struct{})
 	for _, c := range clients {
-		wg.Go(func() { c.play(stop) })
+		wg.Go(func() { c.play(done) })
 	}
 	waitAll(t, clients, func(c *failoverClient) bool { return c.ackedCount() >= 10 }, 30*time.Second, "10 moves each before the kill")
-	a.Kill() // SIGKILL, and waits until the process is gone
+	stop(t, a) // waits until the process is gone
 	killedAt := time.Now()
 	for _, c := range clients {
 		c.markKill(killedAt)
 	}
 	waitAll(t, clients, func(c *failoverClient) bool { return c.movesAfterKill() >= 5 }, 20*time.Second, "5 moves each after the kill")
-	close(stop)
+	close(done)
 	wg.Wait()
 
 	db, err := store.Open(context.Background(), dbURL)
@@ -81,10 +104,10 @@ func TestFailoverOfTheOwnerOfHalfTheTables(t *testing.T) {
 	defer db.Close()
 	for i, c := range clients {
 		took := c.firstAfterKill.Sub(killedAt)
-		t.Logf("table %d (owner %s): first move %v after the kill; %d moves acknowledged, %d after the kill",
-			c.id, []string{"killed", "survivor"}[i/2], took.Round(time.Millisecond), len(c.acked), c.movesAfterKill())
-		if took > 5*time.Second {
-			t.Errorf("table %d made its first move %v after the kill; want within 5 s", c.id, took)
+		t.Logf("table %d (owner %s): first move %v after the stop; %d moves acknowledged, %d after the kill",
+			c.id, []string{"stopped", "survivor"}[i/2], took.Round(time.Millisecond), len(c.acked), c.movesAfterKill())
+		if took > within {
+			t.Errorf("table %d made its first move %v after the kill; want within %v", c.id, took, within)
 		}
 		for _, e := range c.errs {
 			t.Error(e)
