@@ -176,6 +176,9 @@ func (t *tableRouter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !t.cfg.Internal {
 		r.Header.Del(forwardedHeader)
 	}
+	if forwarded {
+		peeled(r)
+	}
 	id, ok := tableIDOf(r.URL.Path)
 	if !ok || r.Method == http.MethodOptions {
 		t.next.ServeHTTP(w, r)
@@ -203,6 +206,28 @@ func (t *tableRouter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		first = &known
 	}
 	t.forward(w, r, id, body, first)
+}
+
+// peeled gives a forwarded request the client address its forwarder saw
+// (the last X-Forwarded-For entry, which the hop appended) instead of the
+// forwarder's, and drops that entry: the request then reaches the API as
+// it reached the forwarder, so that the limits per client address (an
+// anonymous spectator's long polls) and the access log see the client,
+// whatever the API's trusted proxies are. Peers are trusted: the internal
+// listener is on a private network.
+func peeled(r *http.Request) {
+	all := strings.Join(r.Header.Values("X-Forwarded-For"), ",")
+	i := strings.LastIndexByte(all, ',')
+	last, rest := strings.TrimSpace(all[i+1:]), strings.TrimSpace(all[:max(i, 0)])
+	if net.ParseIP(last) == nil {
+		return
+	}
+	r.RemoteAddr = net.JoinHostPort(last, "0")
+	if rest == "" {
+		r.Header.Del("X-Forwarded-For")
+	} else {
+		r.Header.Set("X-Forwarded-For", rest)
+	}
 }
 
 // takeOrServe takes table id's lease if nobody holds it live and serves r
@@ -343,8 +368,7 @@ func (t *tableRouter) proxy(w http.ResponseWriter, r *http.Request, h lease.Hold
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(target)
 			pr.Out.Host = pr.In.Host
-			pr.Out.Header["X-Forwarded-For"] = pr.In.Header["X-Forwarded-For"] // appended to, not replaced
-			pr.SetXForwarded()
+			pr.SetXForwarded() // the client's address appended to the In's X-Forwarded-For (peeled off by the owner)
 			pr.Out.Header.Set(forwardedHeader, t.cfg.Owners.Self())
 		},
 		Transport:     t.cfg.Transport,

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -144,6 +145,26 @@ func TestForwardingServesATableFromItsOwner(t *testing.T) {
 		res := sendRaw(t, hr)
 		if res.Status != http.StatusMisdirectedRequest || problem(t, res).Code != "table_owner_moved" {
 			t.Errorf("a forwarded request to B, which does not own the table: %d %s", res.Status, res.Body)
+		}
+	})
+	t.Run("OwnerSeesTheClientsAddress", func(t *testing.T) {
+		for _, c := range []struct {
+			name, xff, want string
+		}{
+			{"Direct", "", "client=198.51.100.7"},
+			{"BehindAnUntrustedProxy", "203.0.113.9", "client=198.51.100.8"},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				remote := "198.51.100.7:4321"
+				h := map[string]string{}
+				if c.xff != "" {
+					remote, h["X-Forwarded-For"] = "198.51.100.8:4321", c.xff
+				}
+				b.must(200, req{Method: "GET", Path: tablePath(tb.ID, "state"), Token: tokens[0], RemoteAddr: remote, Header: h}, nil)
+				if !strings.Contains(a.logs.String(), c.want) {
+					t.Errorf("the owner's log has no %s:\n%s", c.want, a.logs.String())
+				}
+			})
 		}
 	})
 	t.Run("ClientsForwardedHeaderIsIgnored", func(t *testing.T) {
