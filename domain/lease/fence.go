@@ -38,12 +38,18 @@ func FenceFrom(ctx context.Context) (Fence, bool) {
 	return f, ok
 }
 
-// Fence returns the fence of table's writes while this process owns it.
+// Fence returns the fence of table's writes while this process owns it,
+// and notes the table in use (a request is served for it).
 func (m *Manager) Fence(table int64) (Fence, bool) {
+	now := m.cfg.Now()
 	m.mu.Lock()
 	h, ok := m.held[table]
+	if ok && now.Before(h.deadline) {
+		h.used = now
+		m.held[table] = h
+	}
 	m.mu.Unlock()
-	if !ok || !m.cfg.Now().Before(h.deadline) {
+	if !ok || !now.Before(h.deadline) {
 		return Fence{}, false
 	}
 	return Fence{Table: table, Owner: m.cfg.Owner, Epoch: h.epoch, lost: func() { m.lose(table, h.epoch) }}, true

@@ -47,11 +47,13 @@ type Store interface {
 	// ok is false when another process holds it live, or the table does
 	// not exist.
 	Acquire(ctx context.Context, table int64, owner string, ttl time.Duration) (epoch int64, ok bool, err error)
-	// Renew extends every lease of owner by ttl (and its seen_at) and
-	// returns the epoch of each, by table.
+	// Renew extends every live lease of owner by ttl (and its seen_at)
+	// and returns the epoch of each, by table; an expired one is left.
 	Renew(ctx context.Context, owner string, ttl time.Duration) (map[int64]int64, error)
 	// Release expires every lease of owner at once.
 	Release(ctx context.Context, owner string) error
+	// ReleaseTables expires owner's leases of tables at once.
+	ReleaseTables(ctx context.Context, owner string, tables []int64) error
 	// Holder returns who holds table's lease; ErrNoLease when nobody has.
 	Holder(ctx context.Context, table int64) (Holder, error)
 }
@@ -62,12 +64,19 @@ type Store interface {
 // retry (the 5 s goal of issue 30).
 const DefaultTTL = 3 * time.Second
 
+// DefaultIdle is how long a lease is kept without a request for its table
+// (§4.4): a finished table's lease is then released, so that the renewal,
+// which extends every lease of the process, stays as small as the tables
+// in play.
+const DefaultIdle = 10 * time.Minute
+
 // Config configures a Manager. Zero fields take the defaults.
 type Config struct {
 	Store Store
 	Owner string        // this process's id; default a random 128-bit one, new at every start
 	Addr  string        // this process's internal address (Register)
 	TTL   time.Duration // default DefaultTTL
+	Idle  time.Duration // default DefaultIdle
 	// Now is the clock of the local deadlines; default time.Now, whose
 	// readings carry the monotonic clock (§4.5): a wall-clock step does
 	// not move them.
@@ -78,6 +87,7 @@ type Config struct {
 type held struct {
 	epoch    int64
 	deadline time.Time // on the local clock: past it, the lease may be gone
+	used     time.Time // the last request for the table (Fence)
 }
 
 // Manager holds this process's leases. Its methods are safe for
@@ -106,6 +116,9 @@ func NewManager(cfg Config) (*Manager, error) {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.Idle <= 0 {
+		cfg.Idle = DefaultIdle
 	}
 	if cfg.Owner == "" {
 		var b [16]byte
@@ -155,7 +168,7 @@ func (m *Manager) Acquire(ctx context.Context, table int64) (bool, error) {
 		m.acquired.Add(1)
 	}
 	m.mu.Lock()
-	m.held[table] = held{epoch: epoch, deadline: sent.Add(m.cfg.TTL - m.margin)}
+	m.held[table] = held{epoch: epoch, deadline: sent.Add(m.cfg.TTL - m.margin), used: sent}
 	m.mu.Unlock()
 	return true, nil
 }
@@ -168,7 +181,12 @@ func (m *Manager) Holder(ctx context.Context, table int64) (Holder, error) {
 // Renew renews all of this process's leases. A lease the answer does not
 // list (or lists at another epoch) was taken over: it is forgotten. A
 // failed renewal extends nothing, so the deadlines run out on their own.
+// Leases idle past Config.Idle are released first.
 func (m *Manager) Renew(ctx context.Context) error {
+	if err := m.releaseIdle(ctx); err != nil {
+		m.renewErrs.Add(1)
+		return err
+	}
 	sent := m.cfg.Now()
 	got, err := m.cfg.Store.Renew(ctx, m.cfg.Owner, m.cfg.TTL)
 	if err != nil {
@@ -185,9 +203,32 @@ func (m *Manager) Renew(ctx context.Context) error {
 		}
 	}
 	for table, epoch := range got {
-		m.held[table] = held{epoch: epoch, deadline: deadline}
+		used := sent // a lease of this process it did not know (acquired before a restart of the map): as new
+		if h, ok := m.held[table]; ok {
+			used = h.used
+		}
+		m.held[table] = held{epoch: epoch, deadline: deadline, used: used}
 	}
 	return nil
+}
+
+// releaseIdle releases the leases of the tables without a request for
+// Config.Idle, and forgets them.
+func (m *Manager) releaseIdle(ctx context.Context) error {
+	now := m.cfg.Now()
+	var idle []int64
+	m.mu.Lock()
+	for table, h := range m.held {
+		if now.Sub(h.used) >= m.cfg.Idle {
+			idle = append(idle, table)
+			delete(m.held, table)
+		}
+	}
+	m.mu.Unlock()
+	if len(idle) == 0 {
+		return nil
+	}
+	return m.cfg.Store.ReleaseTables(ctx, m.cfg.Owner, idle)
 }
 
 // Register records this process and its internal address, before it

@@ -80,7 +80,7 @@ func (s *memStore) Renew(_ context.Context, owner string, ttl time.Duration) (ma
 	}
 	out := map[int64]int64{}
 	for id, r := range s.rows {
-		if r.owner == owner {
+		if r.owner == owner && !r.expires.Before(s.clk.Now()) {
 			r.expires = s.clk.Now().Add(ttl)
 			s.rows[id] = r
 			out[id] = r.epoch
@@ -99,6 +99,18 @@ func (s *memStore) Release(_ context.Context, owner string) error {
 		}
 	}
 	s.released = append(s.released, owner)
+	return nil
+}
+
+func (s *memStore) ReleaseTables(_ context.Context, owner string, tables []int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, id := range tables {
+		if r, ok := s.rows[id]; ok && r.owner == owner {
+			r.expires = s.clk.Now().Add(-time.Second)
+			s.rows[id] = r
+		}
+	}
 	return nil
 }
 
@@ -187,10 +199,11 @@ func TestRenewalDropsWhatAnotherTookOver(t *testing.T) {
 	clk := &clock{t: time.Unix(1000, 0)}
 	st := newMemStore(clk)
 	a, b := newManager(t, st, clk, "a"), newManager(t, st, clk, "b")
-	mustAcquire(t, a, 1, true)
 	mustAcquire(t, a, 2, true)
 	mustAcquire(t, b, 2, false) // live: refused
-	clk.Add(3001 * time.Millisecond)
+	clk.Add(2 * time.Second)
+	mustAcquire(t, a, 1, true)
+	clk.Add(1001 * time.Millisecond)
 	mustAcquire(t, b, 2, true) // expired: taken over
 	if err := a.Renew(t.Context()); err != nil {
 		t.Fatal(err)
@@ -267,4 +280,31 @@ func TestALostFenceForgetsTheTable(t *testing.T) {
 	if s := a.Stats(); s.FencedWrites != 1 || s.Deposed != 1 {
 		t.Errorf("stats %+v; want 1 fenced write, 1 deposed", s)
 	}
+}
+
+// TestAnIdleLeaseIsReleased: a table without a request for the idle time
+// is released at the next renewal (another process may take it at once)
+// and forgotten; one whose requests go on is kept.
+func TestAnIdleLeaseIsReleased(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	st := newMemStore(clk)
+	m, err := lease.NewManager(lease.Config{Store: st, Owner: "a", TTL: 3 * time.Second, Idle: time.Minute, Now: clk.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustAcquire(t, m, 1, true)
+	mustAcquire(t, m, 2, true)
+	for range 60 { // a minute of renewals; table 2 has a request every second
+		clk.Add(time.Second)
+		if _, ok := m.Fence(2); !ok {
+			t.Fatal("table 2 not owned while its requests go on")
+		}
+		if err := m.Renew(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if m.Owns(1) || !m.Owns(2) {
+		t.Errorf("after a minute: owns the idle table 1: %v, the used table 2: %v", m.Owns(1), m.Owns(2))
+	}
+	mustAcquire(t, newManager(t, st, clk, "b"), 1, true)
 }

@@ -77,12 +77,15 @@ func (l *Leases) Acquire(ctx context.Context, table int64, owner string, ttl tim
 	return epoch, true, nil
 }
 
-// Renew extends every lease of owner, and its process row's seen_at, in
-// one round trip, and returns the epochs of the leases it holds.
+// Renew extends every live lease of owner, and its process row's seen_at,
+// in one round trip, and returns the epochs of the leases it holds. An
+// expired lease is not extended, even if nobody took it: it was released
+// (idle, §4.4), or the process's own deadline passed and it stopped
+// serving the table; the next request takes it again, at a new epoch.
 func (l *Leases) Renew(ctx context.Context, owner string, ttl time.Duration) (map[int64]int64, error) {
 	rows, err := l.db.QueryContext(ctx, `WITH p AS (UPDATE server_processes SET seen_at = now() WHERE owner = $1)
 		UPDATE table_leases SET expires_at = now() + $2::bigint * interval '1 millisecond'
-		 WHERE owner = $1 RETURNING table_id, epoch`, owner, millis(ttl))
+		 WHERE owner = $1 AND expires_at >= now() RETURNING table_id, epoch`, owner, millis(ttl))
 	if err != nil {
 		return nil, fmt.Errorf("store: renew leases: %w", err)
 	}
@@ -106,6 +109,16 @@ func (l *Leases) Renew(ctx context.Context, owner string, ttl time.Duration) (ma
 // expired too).
 func (l *Leases) Release(ctx context.Context, owner string) error {
 	_, err := l.db.ExecContext(ctx, `UPDATE table_leases SET expires_at = now() - interval '1 second' WHERE owner = $1`, owner)
+	if err != nil {
+		return fmt.Errorf("store: release leases: %w", err)
+	}
+	return nil
+}
+
+// ReleaseTables expires owner's leases of tables now.
+func (l *Leases) ReleaseTables(ctx context.Context, owner string, tables []int64) error {
+	_, err := l.db.ExecContext(ctx, `UPDATE table_leases SET expires_at = now() - interval '1 second'
+		WHERE owner = $1 AND table_id = ANY($2)`, owner, tables)
 	if err != nil {
 		return fmt.Errorf("store: release leases: %w", err)
 	}

@@ -120,15 +120,17 @@ func TestAcquireRacingProcessesOneWins(t *testing.T) {
 }
 
 // TestRenewListsOnlyTheLeasesStillHeld: a renewal extends the process's
-// leases and lists them with their epochs; one taken over meanwhile is
-// not listed (its old owner learns it lost it), and an extended lease is
-// live again.
+// live leases and lists them with their epochs; one taken over meanwhile
+// is not listed (its old owner learns it lost it), nor one that expired
+// (released, or past the owner's deadline: taken again at the next
+// request), which stays expired.
 func TestRenewListsOnlyTheLeasesStillHeld(t *testing.T) {
-	l, ids := leaseTables(t, 2)
-	kept, lost := ids[0], ids[1]
-	mustAcquire(t, l, kept, "a", expired, 1, true)
+	l, ids := leaseTables(t, 3)
+	kept, lost, lapsed := ids[0], ids[1], ids[2]
+	mustAcquire(t, l, kept, "a", time.Second, 1, true)
 	mustAcquire(t, l, lost, "a", expired, 1, true)
 	mustAcquire(t, l, lost, "b", time.Minute, 2, true)
+	mustAcquire(t, l, lapsed, "a", expired, 1, true)
 	got, err := l.Renew(t.Context(), "a", time.Minute)
 	if err != nil {
 		t.Fatal(err)
@@ -136,7 +138,22 @@ func TestRenewListsOnlyTheLeasesStillHeld(t *testing.T) {
 	if len(got) != 1 || got[kept] != 1 {
 		t.Errorf("a's renewal lists %v; want only table %d at epoch 1", got, kept)
 	}
-	mustAcquire(t, l, kept, "b", time.Minute, 0, false) // renewed: live
+	mustAcquire(t, l, kept, "b", time.Minute, 0, false)  // renewed: live
+	mustAcquire(t, l, lapsed, "b", time.Minute, 2, true) // not renewed
+}
+
+// TestReleaseTablesReleasesOnlyThose: the idle tables' leases are expired
+// at once; the others stay live.
+func TestReleaseTablesReleasesOnlyThose(t *testing.T) {
+	l, ids := leaseTables(t, 2)
+	idle, used := ids[0], ids[1]
+	mustAcquire(t, l, idle, "a", time.Minute, 1, true)
+	mustAcquire(t, l, used, "a", time.Minute, 1, true)
+	if err := l.ReleaseTables(t.Context(), "a", []int64{idle}); err != nil {
+		t.Fatal(err)
+	}
+	mustAcquire(t, l, idle, "b", time.Minute, 2, true)
+	mustAcquire(t, l, used, "b", time.Minute, 0, false)
 }
 
 // TestReleaseLetsAnotherTakeOverAtOnce: a released lease is expired at
