@@ -70,6 +70,12 @@ type ForwardConfig struct {
 	// larger one is served here (and refused by the API's own limit).
 	// Default 1 MiB.
 	MaxBodyBytes int64
+	// Shutdown is done when the server shuts down: forwards under way (a
+	// long poll waiting at the owner) are cut and answered 503
+	// table_owner_moved, as the API's own long polls end at once, so that
+	// the shutdown does not wait a minute on another process. Default:
+	// never.
+	Shutdown     context.Context
 	Transport    http.RoundTripper // default: kept-alive connections to peers
 	Stats        *ForwardStats     // default: kept, not served
 	Log          *slog.Logger      // default: discarded
@@ -104,6 +110,9 @@ func RouteTables(next http.Handler, cfg ForwardConfig) http.Handler {
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Shutdown == nil {
+		cfg.Shutdown = context.Background()
 	}
 	return &tableRouter{next: next, cfg: cfg, owners: map[int64]lease.Holder{}}
 }
@@ -321,6 +330,10 @@ func (t *tableRouter) forward(w http.ResponseWriter, r *http.Request, id int64, 
 				return
 			}
 			t.forget(id)
+			if t.cfg.Shutdown.Err() != nil && r.Context().Err() == nil {
+				t.refuse(w, r, http.StatusServiceUnavailable, "this server process is shutting down; try again")
+				return
+			}
 			if errors.Is(err, errMisdirected) {
 				t.cfg.Stats.Misdirected.Add(1)
 				if misdirected++; misdirected == 1 {
@@ -357,7 +370,10 @@ func (t *tableRouter) forward(w http.ResponseWriter, r *http.Request, id int64, 
 // (long polls, event streams): nil when the owner answered (anything but
 // a 421), else why not, and nothing is written to w.
 func (t *tableRouter) proxy(w http.ResponseWriter, r *http.Request, h lease.Holder, body []byte) error {
-	in := r.Clone(r.Context())
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	defer context.AfterFunc(t.cfg.Shutdown, cancel)()
+	in := r.Clone(ctx)
 	in.Body, in.ContentLength = http.NoBody, 0
 	if body != nil {
 		in.Body, in.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))

@@ -22,6 +22,7 @@ import (
 // listener (env.h), its internal listener, and its lease manager.
 type proc struct {
 	*env
+	shutdown context.CancelFunc // ends its forwards, as serve's shutdown does
 	leases   *lease.Manager
 	reads    *countingOwners // the lease reads of its forwarding
 	internal *httptest.Server
@@ -58,7 +59,9 @@ func newProcs(t *testing.T, n int, ttl, wait time.Duration) []*proc {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := &proc{env: e, stats: &api.ForwardStats{}}
+		shutdown, stop := context.WithCancel(context.Background())
+		t.Cleanup(stop)
+		p := &proc{env: e, stats: &api.ForwardStats{}, shutdown: stop}
 		inner := e.h
 		p.internal = httptest.NewUnstartedServer(nil)
 		p.leases, err = lease.NewManager(lease.Config{Store: leases, Addr: p.internal.Listener.Addr().String(), TTL: ttl})
@@ -69,7 +72,7 @@ func newProcs(t *testing.T, n int, ttl, wait time.Duration) []*proc {
 			t.Fatal(err)
 		}
 		p.reads = &countingOwners{Manager: p.leases}
-		cfg := api.ForwardConfig{Owners: p.reads, Stats: p.stats, OwnerGoneWait: wait, Poll: 50 * time.Millisecond}
+		cfg := api.ForwardConfig{Owners: p.reads, Stats: p.stats, OwnerGoneWait: wait, Poll: 50 * time.Millisecond, Shutdown: shutdown}
 		internal := cfg
 		internal.Internal = true
 		p.internal.Config.Handler = api.RouteTables(inner, internal)
@@ -227,6 +230,31 @@ func TestPresenceIsTheOwnersWhicheverProcessIsAsked(t *testing.T) {
 		if st, _ := p.state(tokens[0], tb.ID); presenceOf(t, st, 1).State != "present" {
 			t.Errorf("on the %s, seat 1 after its poll on B: %+v", name, presenceOf(t, st, 1))
 		}
+	}
+}
+
+// TestAForwardedLongPollEndsWithTheForwardersShutdown: a long poll
+// forwarded to the owner, waiting there, is cut when the forwarder shuts
+// down and answered 503 table_owner_moved (the client polls again,
+// elsewhere), so that the forwarder's shutdown does not wait on it.
+func TestAForwardedLongPollEndsWithTheForwardersShutdown(t *testing.T) {
+	ps := newProcs(t, 2, time.Minute, 5*time.Second)
+	a, b := ps[0], ps[1]
+	tb, tokens := twoHumans(a.env)
+	st, _ := a.state(tokens[0], tb.ID)
+	answered := make(chan response, 1)
+	go func() {
+		answered <- b.do(req{Method: "GET", Path: fmt.Sprintf("%s?since=%d&wait=20", tablePath(tb.ID, "state"), st.Version), Token: tokens[0]})
+	}()
+	time.Sleep(200 * time.Millisecond) // the poll waits at A
+	b.shutdown()
+	select {
+	case res := <-answered:
+		if res.Status != http.StatusServiceUnavailable || problem(t, res).Code != "table_owner_moved" {
+			t.Errorf("the forwarded poll at the forwarder's shutdown: %d %s", res.Status, res.Body)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the forwarded poll still waits 5 s after the forwarder's shutdown")
 	}
 }
 

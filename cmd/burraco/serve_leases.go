@@ -90,7 +90,7 @@ func startOwnership(ctx context.Context, o ownership, db *store.DB, handler http
 		return nil, fmt.Errorf("table leases: %w", err)
 	}
 	stats := &api.ForwardStats{}
-	cfg := api.ForwardConfig{Owners: m, Stats: stats, Log: log}
+	cfg := api.ForwardConfig{Owners: m, Stats: stats, Log: log, Shutdown: ctx}
 	internal := cfg
 	internal.Internal = true
 	srv := api.NewHTTPServer(api.RouteTables(handler, internal), slog.NewLogLogger(log.Handler(), slog.LevelWarn))
