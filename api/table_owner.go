@@ -75,10 +75,10 @@ type ForwardConfig struct {
 	// table_owner_moved, as the API's own long polls end at once, so that
 	// the shutdown does not wait a minute on another process. Default:
 	// never.
-	Shutdown     context.Context
-	Transport    http.RoundTripper // default: kept-alive connections to peers
-	Stats        *ForwardStats     // default: kept, not served
-	Log          *slog.Logger      // default: discarded
+	Shutdown  context.Context
+	Transport http.RoundTripper // default: kept-alive connections to peers
+	Stats     *ForwardStats     // default: kept, not served
+	Log       *slog.Logger      // default: discarded
 }
 
 // ForwardStats are forwarding's figures, by outcome (docs/metrics.md).
