@@ -14,7 +14,7 @@ import (
 // newline copied every kept body into one a quarter larger (issue 30's
 // memory per table).
 func TestAnEncodedStateHasRoomForItsNewline(t *testing.T) {
-	s := &server{stampedItems: newStampedBodies(maxStampedItems)}
+	h := tableHandlers{s: &server{stampedItems: newStampedBodies(maxStampedItems)}}
 	at := time.Date(2026, 11, 28, 20, 0, 0, 0, time.UTC)
 	uid1, uid2 := int64(1), int64(2)
 	for _, c := range []struct {
@@ -28,7 +28,7 @@ func TestAnEncodedStateHasRoomForItsNewline(t *testing.T) {
 				CreatedAt: at, UpdatedAt: at, Seats: []domain.Seat{{Seat: 0, UserID: &uid1, UserName: "Anna"}, {Seat: 1, UserID: &uid2, UserName: "Bruno"}}}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			body, err := s.encodeState(c.st)
+			body, err := h.encodeState(c.st)
 			if err != nil {
 				t.Fatal(err)
 			}

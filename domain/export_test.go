@@ -18,13 +18,13 @@ func AnnounceTableChange(svc TableService, id, version int64) {
 // one-query path: always in a read-only transaction (the baseline of
 // BenchmarkTableStatePoll).
 func TableStateInSnapshot(svc TableService, ctx context.Context, actor Actor, id int64) (TableState, error) {
-	return svc.(*tableService).stateRead(ctx, actor, id, "", false)
+	return svc.(*tableService).views.stateRead(ctx, actor, id, "", false)
 }
 
 // CachedPosition reports whether svc's game cache holds table id's running
 // deal, and how many bytes of stored position that entry keeps.
 func CachedPosition(svc TableService, id int64) (held bool, positionBytes int) {
-	c := svc.(*tableService).games
+	c := svc.(*tableService).views.games
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := c.m[id]

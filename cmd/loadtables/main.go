@@ -65,6 +65,11 @@ type options struct {
 	// tournament plays the tables as the round of a tournament played
 	// online (the round's start opens them; the engine writes the sheets).
 	tournament bool
+	// leases runs the servers with table leases and forwarding
+	// (-internal-addr, issue 30); failover kills the server owning the
+	// most tables this long into play (0: none).
+	leases   bool
+	failover time.Duration
 }
 
 func main() {
@@ -88,6 +93,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&o.midway, "midway", time.Minute, "the latest time into play at which each server's /metrics is scraped (it must answer under load) and, with -heap-profile, its heap profile taken; sooner when the first table finishes")
 	fs.StringVar(&o.binary, "binary", "", "burraco binary (default: built from this checkout)")
 	fs.BoolVar(&o.tournament, "tournament", false, "play the tables as one round of a tournament played online (-deals 2 to 4; 3 and 4 have built-in VP tables)")
+	fs.BoolVar(&o.leases, "leases", false, "run the servers with table leases and forwarding (serve -internal-addr; -db postgres)")
+	fs.DurationVar(&o.failover, "failover", 0, "SIGKILL the server owning the most tables this long into play, and report how long each table took to move again (implies -leases; -db postgres, 2 or more processes)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -100,6 +107,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if o.db != "sqlite" && o.db != "postgres" || o.db == "sqlite" && o.processes != 1 || o.tables < 1 || o.processes < 1 {
 		fmt.Fprintln(stderr, "loadtables: -db is sqlite (one process) or postgres (any number)")
+		return 2
+	}
+	if o.failover > 0 {
+		o.leases = true
+	}
+	if o.leases && o.db != "postgres" || o.failover > 0 && o.processes < 2 || o.failover < 0 {
+		fmt.Fprintln(stderr, "loadtables: -leases needs -db postgres; -failover also 2 or more -processes")
 		return 2
 	}
 	if o.db == "postgres" && o.pgURL == "" {

@@ -27,6 +27,10 @@ type table struct {
 	playing  atomic.Int32 // seats whose client has not seen the end yet
 	stuck    atomic.Bool
 	cancel   context.CancelFunc
+	// -failover: maxSeen at the kill, when it was, and when a version
+	// past it was first seen (UnixNano; 0: not yet).
+	atKill, killedAt, resumedAt atomic.Int64
+	doneAtKill                  atomic.Bool
 	// seats is, for a stuck table, what each seat's client was doing when
 	// the watchdog found it stuck.
 	seats []string
@@ -81,7 +85,11 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 		}
 	}()
 	for i := range o.processes { // one after the other: the first migrates
-		s, err := launch(o.binary, dbURL, filepath.Join(dir, fmt.Sprintf("serve%d.log", i+1)))
+		var env []string
+		if o.leases {
+			env = append(env, "BURRACO_INTERNAL_ADDR=127.0.0.1:0")
+		}
+		s, err := launch(o.binary, dbURL, filepath.Join(dir, fmt.Sprintf("serve%d.log", i+1)), env...)
 		if err != nil {
 			return nil, err
 		}
@@ -138,6 +146,18 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 			}()
 		}
 	}
+	killCtx, stopKill := context.WithCancel(ctx)
+	defer stopKill()
+	killed := make(chan error, 1)
+	if o.failover > 0 {
+		go func() {
+			var err error
+			res.failover, err = killOwner(killCtx, o.failover, servers, tables, c.moves.Load)
+			killed <- err
+		}()
+	} else {
+		killed <- nil
+	}
 	// The servers' resident set is sampled while the tables play (their
 	// peak since start would count the sign-ups' password hashing).
 	rss := make([]int64, len(servers))
@@ -181,11 +201,21 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 		}
 	}()
 	wg.Wait()
+	stopKill()
+	if err := <-killed; err != nil && killCtx.Err() == nil {
+		return nil, fmt.Errorf("failover: %w", err)
+	}
+	if res.failover != nil {
+		res.failover.measure(tables)
+	}
 	close(watchdog)
 	<-watched // its samples of rss are read below
 	res.elapsed = time.Since(start)
 	for i, s := range servers {
-		after, err := readProc(s.cmd.Process.Pid)
+		after, err := s.cpuAtKill, error(nil)
+		if !s.killed.Load() {
+			after, err = readProc(s.cmd.Process.Pid)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -436,6 +466,9 @@ func move(ctx context.Context, cl *client, tb *table, st tableState, c *counters
 func (tb *table) seen(v int64, at time.Time) {
 	if raise(&tb.maxSeen, v) {
 		tb.changed.Store(at.UnixNano())
+		if k := tb.killedAt.Load(); k != 0 && v > tb.atKill.Load() && at.UnixNano() > k {
+			tb.resumedAt.CompareAndSwap(0, at.UnixNano())
+		}
 	}
 }
 

@@ -37,6 +37,12 @@ func scrape(ctx context.Context, servers []*server) (serverFigures, time.Duratio
 	var total serverFigures
 	var slowest time.Duration
 	for _, s := range servers {
+		if s.killed.Load() { // -failover: its figures as of the kill
+			total.moves += s.atKill.moves
+			total.polls += s.atKill.polls
+			total.moveRequests += s.atKill.moveRequests
+			continue
+		}
 		start := time.Now()
 		body, err := get(ctx, s.metrics+"/metrics")
 		if err != nil {
