@@ -22,6 +22,9 @@ type client struct {
 	// on a busy machine outlast it); it runs on the goroutine using the
 	// client, as every request of a client does.
 	renew func(ctx context.Context) error
+	// renewals counts the requests answered 401 and sent again: the server
+	// answered each twice.
+	renewals atomic.Int64
 	// now is what the client is doing, for the report of a stuck table.
 	now atomic.Pointer[activity]
 }
@@ -68,6 +71,7 @@ func (c *client) do(ctx context.Context, method, path string, body any, header m
 	if err != nil || code != http.StatusUnauthorized || c.renew == nil {
 		return code, b, err
 	}
+	c.renewals.Add(1)
 	if err := c.renew(ctx); err != nil {
 		return 0, nil, fmt.Errorf("renewing the access token: %w", err)
 	}

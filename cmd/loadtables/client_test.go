@@ -45,6 +45,9 @@ func TestAnExpiredAccessTokenIsRenewedAndTheRequestSentAgain(t *testing.T) {
 	if err != nil || code != http.StatusOK {
 		t.Fatalf("%d %v, want 200", code, err)
 	}
+	if c.renewals.Load() != 1 {
+		t.Errorf("renewals %d, want 1", c.renewals.Load())
+	}
 	want := []string{"Bearer old", "refresh r1", "Bearer new"}
 	if strings.Join(seen, "|") != strings.Join(want, "|") {
 		t.Errorf("requests %q, want %q", seen, want)

@@ -336,10 +336,11 @@ func playSeat(ctx context.Context, cl *client, tb *table, c *counters, propagati
 			q = fmt.Sprintf("%s?since=%d&wait=%d", path, since, pollWait)
 		}
 		sent := time.Now()
+		renewed := cl.renewals.Load()
 		code, body, err := cl.do(ctx, "GET", q, nil, nil, nil)
 		got := time.Now()
 		if err == nil {
-			c.polls.Add(1)
+			c.polls.Add(1 + cl.renewals.Load() - renewed) // a 401 renewed was answered too
 		}
 		if ctx.Err() != nil {
 			return
@@ -425,10 +426,11 @@ func move(ctx context.Context, cl *client, tb *table, st tableState, c *counters
 	}
 	var next tableState
 	sent := time.Now()
+	renewed := cl.renewals.Load()
 	code, body, err := cl.do(ctx, "POST", fmt.Sprintf("/api/v1/tables/%d/moves", tb.id), m, nil, nil)
 	acked := time.Now()
 	if err == nil {
-		c.moveRequests.Add(1)
+		c.moveRequests.Add(1 + cl.renewals.Load() - renewed) // a 401 renewed was answered too
 	}
 	if err != nil {
 		if ctx.Err() == nil {
