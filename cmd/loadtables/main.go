@@ -12,9 +12,13 @@
 // was sent; with several processes, more than a second before: a process
 // learns of another's moves through PostgreSQL's notifications and answers
 // from memory until one arrives), and acknowledged moves missing from the
-// deals' records; at the end it scrapes each server's /metrics (serve
-// runs with -metrics-addr) and fails when the servers counted fewer moves
-// (burraco_moves_total) than the clients were acknowledged. And it
+// deals' records; it scrapes each server's /metrics (serve runs with
+// -metrics-addr) before play, midway and at the end, reports the servers'
+// moves, moves/s and state and move requests beside its own, and fails
+// when the servers counted fewer moves (burraco_moves_total) than the
+// clients were acknowledged. With -think each seat pauses before each move
+// (human pace); with -heap-profile each server's heap profile is taken
+// midway. And it
 // measures moves/s, move latency, wake-up latency (from the mover's
 // acknowledgement to the poll's answer), each server's peak RSS and CPU
 // per move (and PostgreSQL's, when it runs on this machine).
