@@ -153,6 +153,7 @@ func (s *State) Config() Config {
 		su.VPTable = &t
 	}
 	su.TieBreaks = append(su.TieBreaks[:0:0], su.TieBreaks...)
+	su.Phases = clonePhases(su.Phases)
 	return su
 }
 
