@@ -257,6 +257,7 @@ func (s Setup) checkMovement(ps *problems, kind string) {
 		if s.Rounds != 0 {
 			ps.add("rounds", PInvalid, "a knockout's rounds follow from its bracket: rounds must be 0")
 		}
+	case len(s.Phases) > 0: // the phases' total: checkPhases bounds it
 	case s.Movement == RoundRobin:
 		if s.Rounds < 0 || s.Rounds > MaxRounds {
 			ps.add("rounds", POutOfRange, "rounds must be between 0 (every entry meets every other) and %d", MaxRounds)
