@@ -87,6 +87,8 @@ type ResultsPrize struct {
 	Category   string `json:"category,omitempty"`
 	Places     int    `json:"places"`
 	Cumulative bool   `json:"cumulative,omitempty"`
+	Group      string `json:"group,omitempty"` // version 2: a group's prize
+	Phase      int    `json:"phase,omitempty"` // version 2: the phase of the group (0: the last with groups)
 }
 
 // ResultsEntry is a pair, team or player, in the order of entry.

@@ -41,10 +41,10 @@ const (
 
 // Limits of phases and groups.
 const (
-	MaxPhases        = 10
-	MaxGroups        = 26 // named A..Z
-	MaxPhaseName     = 60
-	MinGroupEntries  = 2
+	MaxPhases       = 10
+	MaxGroups       = 26 // named A..Z
+	MaxPhaseName    = 60
+	MinGroupEntries = 2
 )
 
 // Grouping is how a phase makes its groups: By, and Count groups (not for
@@ -414,4 +414,36 @@ func (s *State) PhaseStandings(k int, group string, overall bool) (Standings, er
 		return Standings{}, err
 	}
 	return st.clone(), nil
+}
+
+// ScopedStandings are the standings of a phase (Overall: with the VP
+// carried into it) of one group ("": the whole field).
+type ScopedStandings struct {
+	Phase   int    `json:"phase"`
+	Group   string `json:"group,omitempty"`
+	Overall bool   `json:"overall"`
+	Standings
+}
+
+// phaseStandingsAll is, for every phase begun, its overall and its own
+// standings of the whole field, then each group's overall standings.
+func (s *State) phaseStandingsAll() ([]ScopedStandings, error) {
+	var out []ScopedStandings
+	for k := 1; k <= s.phaseCount() && s.phaseFirst(k) <= len(s.rounds); k++ {
+		scopes := []ScopedStandings{{Phase: k, Overall: true}, {Phase: k}}
+		for _, g := range s.seatings[k] {
+			if g.Name != "" {
+				scopes = append(scopes, ScopedStandings{Phase: k, Group: g.Name, Overall: true})
+			}
+		}
+		for _, sc := range scopes {
+			st, err := s.PhaseStandings(sc.Phase, sc.Group, sc.Overall)
+			if err != nil {
+				return nil, err
+			}
+			sc.Standings = st
+			out = append(out, sc)
+		}
+	}
+	return out, nil
 }

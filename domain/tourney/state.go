@@ -58,15 +58,15 @@ type TableLayout struct {
 	Number int `json:"number"`
 	// Group is the table's group in a phase with groups (docs/PHASES.md);
 	// the fold sets it from the phase's seeding.
-	Group  string `json:"group,omitempty"`
-	Match  int   `json:"match,omitempty"`
-	Pair   int   `json:"pair,omitempty"`
-	NS     int64 `json:"ns,omitempty"`
-	EW     int64 `json:"ew,omitempty"`
-	N      int64 `json:"n,omitempty"`
-	S      int64 `json:"s,omitempty"`
-	E      int64 `json:"e,omitempty"`
-	W      int64 `json:"w,omitempty"`
+	Group string `json:"group,omitempty"`
+	Match int    `json:"match,omitempty"`
+	Pair  int    `json:"pair,omitempty"`
+	NS    int64  `json:"ns,omitempty"`
+	EW    int64  `json:"ew,omitempty"`
+	N     int64  `json:"n,omitempty"`
+	S     int64  `json:"s,omitempty"`
+	E     int64  `json:"e,omitempty"`
+	W     int64  `json:"w,omitempty"`
 }
 
 // Deal is one deal of a sheet as it stands: the parts of both sides, who
