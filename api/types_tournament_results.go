@@ -158,7 +158,7 @@ type TournamentStanding struct {
 	Entry   TournamentEntryRef `json:"entry"`
 	Players []TournamentPlayer `json:"players"`
 	// Victory points, after VP penalties.
-	VP        int `json:"vp" example:"52"`
+	VP int `json:"vp" example:"52"`
 	// A tournament in phases, in a phase's overall standings: the VP carried into the phase (included in vp).
 	CarriedVP int `json:"carried_vp,omitempty" example:"26"`
 	MPFor     int `json:"mp_for" example:"5210"`
