@@ -352,3 +352,12 @@ func (te *tourneyEnv) checkExamPrizes(t *testing.T, id int64) {
 		t.Errorf("the awards' order (-want +got):\n%s", d)
 	}
 }
+
+// playedExam is the exam, played, finished and its results published.
+func (te *tourneyEnv) playedExam(t *testing.T) int64 {
+	t.Helper()
+	id := te.runExam(t)
+	te.lifecycle(id, te.referee, "finish")
+	te.lifecycle(id, te.director, "publish_results")
+	return id
+}
