@@ -42,12 +42,14 @@ type TournamentPhase struct {
 } // @name TournamentPhase
 
 // TournamentGrouping is how a phase splits its field into groups named
-// A, B, …: by standing (serpentine A B C C B A …, or blocks), by club, or
-// by the director's hand (given when drawing the phase's first round).
+// A, B, …: by standing (serpentine A B C C B A …, or blocks), by club, by
+// the players' region (Player.region: the regions by name, entries without
+// one last), or by the director's hand (given when drawing the phase's
+// first round).
 type TournamentGrouping struct {
 	// Required.
-	By string `json:"by,omitempty" enums:"serpentine,blocks,club,hand"`
-	// serpentine, blocks and hand: 2 to 26; absent for club.
+	By string `json:"by,omitempty" enums:"serpentine,blocks,club,region,hand"`
+	// serpentine, blocks and hand: 2 to 26; absent for club and region.
 	Count int `json:"count,omitempty" minimum:"0" maximum:"26"`
 } // @name TournamentGrouping
 

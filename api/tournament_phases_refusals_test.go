@@ -65,8 +65,10 @@ func TestBadPhaseSetUpsAreRefused(t *testing.T) {
 		{"AnUnknownCarryOver", two(func(p *api.TournamentPhase) { p.CarryOver = "half" }), nil, []string{"phases[1].carry_over invalid"}},
 		{"OneGroup", two(func(p *api.TournamentPhase) { p.Groups = &api.TournamentGrouping{By: "blocks", Count: 1} }), nil,
 			[]string{"phases[1].groups.count out_of_range"}},
-		{"GroupsByRegion", two(func(p *api.TournamentPhase) { p.Groups = &api.TournamentGrouping{By: "region", Count: 2} }), nil,
+		{"GroupsByCounty", two(func(p *api.TournamentPhase) { p.Groups = &api.TournamentGrouping{By: "county", Count: 2} }), nil,
 			[]string{"phases[1].groups.by invalid"}},
+		{"RegionGroupsWithACount", two(func(p *api.TournamentPhase) { p.Groups = &api.TournamentGrouping{By: "region", Count: 2} }), nil,
+			[]string{"phases[1].groups.count not_allowed"}},
 		{"TwoDealsWithoutAVPTable", two(func(p *api.TournamentPhase) { p.DealsPerRound = 2 }), nil, []string{"phases[1].vp_table required"}},
 		{"APrizeOfAGroupNoPhaseHas", []api.TournamentPhase{ok}, []api.TournamentPrize{{Name: "A", Group: "A", Places: 1}}, []string{"prizes[0].group invalid"}},
 		{"APrizeOfGroupCOfTwo", two(func(p *api.TournamentPhase) { p.Groups = &api.TournamentGrouping{By: "serpentine", Count: 2} }),
@@ -172,6 +174,72 @@ func TestPhasePlayRefusals(t *testing.T) {
 			if p := te.problem(c.status, req{Method: "GET", Path: tpath(id) + c.path}); p.Code != c.code {
 				t.Errorf("%s: %s, want %s", c.path, p.Code, c.code)
 			}
+		}
+	})
+}
+
+// TestGroupsByRegionFollowThePlayersProfiles: on SQLite and PostgreSQL,
+// players' regions (set on create and by PATCH, read back) make a phase's
+// groups: the regions by name, the entries without one last; groups given
+// with that draw are refused, the profiles decide.
+func TestGroupsByRegionFollowThePlayersProfiles(t *testing.T) {
+	t.Parallel()
+	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
+		te := newTourneyEnv(t, db)
+		tour, _ := te.createPhased([]api.TournamentPhase{
+			{Name: "Uno", Movement: "danish", Rounds: 1},
+			{Name: "Regioni", Movement: "danish", Rounds: 1, Groups: &api.TournamentGrouping{By: "region"}},
+		}, nil, http.StatusCreated)
+		id := tour.ID
+		if _, err := te.svc.Tournaments.AssignReferee(t.Context(), te.owner, id, te.refereeID); err != nil {
+			t.Fatal(err)
+		}
+		te.lifecycle(id, te.director, "open_registration")
+		regions := []string{"Veneto", "Lazio", "", "Lazio", "Veneto", "", "Lazio", "Veneto", "", ""}
+		for i, region := range regions {
+			var a api.Player
+			te.must(http.StatusCreated, req{Method: "POST", Path: "/api/v1/players", Token: te.director,
+				Body: api.PlayerCreateRequest{Name: fmt.Sprintf("R%d-A", i), ClubID: &te.club, Region: region}}, &a)
+			b := te.player(fmt.Sprintf("R%d-B", i), false)
+			if i == 2 || i == 5 { // the partner's region counts when the first player has none
+				var got api.Player
+				te.must(http.StatusOK, req{Method: "PATCH", Path: fmt.Sprintf("/api/v1/players/%d", b), Token: te.director,
+					Body: api.PlayerUpdateRequest{Region: new("Umbria")}}, &got)
+				if got.Region != "Umbria" {
+					t.Fatalf("region read back: %+v", got)
+				}
+				regions[i] = "Umbria"
+			}
+			te.enter(id, te.director, a.ID, b)
+		}
+		te.start(id)
+		r := te.draw(id)
+		rnd := rand.New(rand.NewPCG(8, 32))
+		for _, tb := range r.Tables {
+			te.scores(id, 1, tb.Number, te.referee, randomDeals(rnd, 3)...)
+		}
+		te.closeRound(id, 1)
+		if p := te.problem(http.StatusUnprocessableEntity, req{Method: "POST", Path: tpath(id, "rounds"), Token: te.referee,
+			Body: map[string]any{"round": 2, "groups": [][]int{{1, 2, 3, 4, 5}, {6, 7, 8, 9, 10}}}}); p.Code != "bad_groups" {
+			t.Fatalf("groups given for a phase by region: %+v", p)
+		}
+		r2 := te.draw(id)
+		want := map[string]string{"Lazio": "A", "Umbria": "B", "Veneto": "C", "": "D"}
+		for _, tb := range r2.Tables {
+			for _, e := range []api.TournamentEntryRef{tb.NS.Entries[0], tb.EW.Entries[0]} {
+				if g := want[regions[e.Number-1]]; g != tb.Group {
+					t.Errorf("table %d (group %s): entry %d of region %q, whose group is %s", tb.Number, tb.Group, e.Number, regions[e.Number-1], g)
+				}
+			}
+		}
+		var phases api.TournamentPhaseList
+		te.must(http.StatusOK, req{Method: "GET", Path: tpath(id, "phases")}, &phases)
+		var sizes []int
+		for _, g := range phases.Items[1].Groups {
+			sizes = append(sizes, len(g.Entries))
+		}
+		if !slices.Equal(sizes, []int{3, 2, 3, 2}) {
+			t.Errorf("group sizes %v, want Lazio 3, Umbria 2, Veneto 3, none 2", sizes)
 		}
 	})
 }

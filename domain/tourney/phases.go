@@ -37,7 +37,28 @@ const (
 	GroupBlocks     GroupBy = "blocks"     // by standing: the first ⌈n/count⌉ to A, the next to B, …
 	GroupClub       GroupBy = "club"       // one group per club (by name), entries without a club last
 	GroupHand       GroupBy = "hand"       // the director gives them when drawing the phase's first round
+	// GroupRegion is one group per region of the players' profiles: the
+	// service, which knows the profiles, gives them with the draw of the
+	// phase's first round (A, B, … the regions by name, entries without
+	// one last), as a director gives hand groups.
+	GroupRegion GroupBy = "region"
 )
+
+// givenGroups reports whether a way of grouping takes its groups with the
+// draw (hand, region) rather than making them from the standings.
+func givenGroups(g *Grouping) bool {
+	return g != nil && (g.By == GroupHand || g.By == GroupRegion)
+}
+
+// GroupsByRegion reports whether drawing (or setting by hand) round n
+// seeds a phase whose groups are by region: the caller then gives them.
+func (s *State) GroupsByRegion(n int) bool {
+	if !s.seeds(n) {
+		return false
+	}
+	g := s.phase(s.phaseOf(n)).Groups
+	return g != nil && g.By == GroupRegion
+}
 
 // Limits of phases and groups.
 const (
@@ -185,12 +206,12 @@ func (p Phase) checkGroups(ps *problems, f string) {
 		if g.Count < 2 || g.Count > MaxGroups {
 			ps.add(f+".groups.count", POutOfRange, "count must be 2 to %d groups", MaxGroups)
 		}
-	case GroupClub:
+	case GroupClub, GroupRegion:
 		if g.Count != 0 {
-			ps.add(f+".groups.count", PNotAllowed, "groups by club are one per club: no count")
+			ps.add(f+".groups.count", PNotAllowed, "groups by %s are one per %s: no count", g.By, g.By)
 		}
 	default:
-		ps.add(f+".groups.by", PInvalid, "by is serpentine, blocks, club or hand")
+		ps.add(f+".groups.by", PInvalid, "by is serpentine, blocks, club, region or hand")
 	}
 }
 

@@ -20,10 +20,10 @@ func (s *State) drawPhase(n int, hand [][]int, rnd pairing.Rand) (*RoundDrawn, e
 	var seeded []Group
 	switch {
 	case s.seeds(n):
-		if hand == nil && ph.Groups != nil && ph.Groups.By == GroupHand {
-			return nil, groupsProblem("groups", PRequired, "phase %d's groups are made by hand: give them when drawing round %d", k, n)
+		if hand == nil && givenGroups(ph.Groups) {
+			return nil, groupsProblem("groups", PRequired, "phase %d's groups are made by %s: give them when drawing round %d", k, ph.Groups.By, n)
 		}
-		if hand != nil && (ph.Groups == nil || ph.Groups.By != GroupHand) {
+		if hand != nil && !givenGroups(ph.Groups) {
 			return nil, groupsProblem("groups", PNotAllowed, "phase %d's groups are not made by hand", k)
 		}
 		var err error
@@ -143,8 +143,12 @@ func (s *State) seat(k int, hand [][]int) ([]Group, error) {
 	case ph.Groups == nil:
 		groups = []Group{{Name: "", Entries: order}}
 	case hand != nil:
+		count := ph.Groups.Count
+		if ph.Groups.By != GroupHand && ph.Groups.By != GroupSerpentine && ph.Groups.By != GroupBlocks {
+			count = min(len(hand), MaxGroups) // one per club or region
+		}
 		var err error
-		if groups, err = s.handGroups(hand, ph.Groups.Count, order); err != nil {
+		if groups, err = s.handGroups(hand, count, order); err != nil {
 			return nil, err
 		}
 	case ph.Groups.By == GroupSerpentine:
@@ -411,15 +415,15 @@ func (s *State) overrideGroups(c OverridePairings, replaced bool) ([]Group, erro
 	case c.Groups != nil && ph.Groups == nil:
 		return nil, groupsProblem("groups", PNotAllowed, "phase %d has no groups", k)
 	case c.Groups != nil:
-		groups, err := s.handGroups(c.Groups, len(c.Groups), s.seedOrder())
-		if err == nil && ph.Groups.By != GroupClub && len(c.Groups) != ph.Groups.Count {
+		groups, err := s.handGroups(c.Groups, min(len(c.Groups), MaxGroups), s.seedOrder())
+		if err == nil && ph.Groups.By != GroupClub && ph.Groups.By != GroupRegion && len(c.Groups) != ph.Groups.Count {
 			err = groupsProblem("groups", PBadCount, "the phase has %d groups, not %d", ph.Groups.Count, len(c.Groups))
 		}
 		return groups, err
 	case replaced:
 		return cloneGroups(s.seatings[k]), nil
-	case ph.Groups != nil && ph.Groups.By == GroupHand:
-		return nil, groupsProblem("groups", PRequired, "phase %d's groups are made by hand: give them with the pairings", k)
+	case givenGroups(ph.Groups):
+		return nil, groupsProblem("groups", PRequired, "phase %d's groups are made by %s: give them with the pairings", k, ph.Groups.By)
 	}
 	return s.seat(k, nil)
 }

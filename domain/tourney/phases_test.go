@@ -216,7 +216,7 @@ func TestPhaseSetupRefusals(t *testing.T) {
 		{"FractionWithoutPercent", with(func(p *Phase) { p.CarryOver = CarryFraction }), 0, []string{"phases[1].carry_over_percent out_of_range"}},
 		{"PercentWithoutFraction", with(func(p *Phase) { p.CarryOverPercent = 50 }), 0, []string{"phases[1].carry_over_percent not_allowed"}},
 		{"OneGroup", with(func(p *Phase) { p.Groups = &Grouping{By: GroupSerpentine, Count: 1} }), 0, []string{"phases[1].groups.count out_of_range"}},
-		{"UnknownGrouping", with(func(p *Phase) { p.Groups = &Grouping{By: "region", Count: 2} }), 0, []string{"phases[1].groups.by invalid"}},
+		{"UnknownGrouping", with(func(p *Phase) { p.Groups = &Grouping{By: "county", Count: 2} }), 0, []string{"phases[1].groups.by invalid"}},
 		{"ClubGroupsWithACount", with(func(p *Phase) { p.Groups = &Grouping{By: GroupClub, Count: 2} }), 0, []string{"phases[1].groups.count not_allowed"}},
 		{"TwoDealsWithoutAVPTable", with(func(p *Phase) { p.DealsPerRound = 2 }), 0, []string{"phases[1].vp_table required"}},
 		{"StepOfADanish", with(func(p *Phase) { p.MitchellStep = 2 }), 0, []string{"phases[1].mitchell_step out_of_range"}},
