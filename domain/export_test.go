@@ -20,3 +20,16 @@ func AnnounceTableChange(svc TableService, id, version int64) {
 func TableStateInSnapshot(svc TableService, ctx context.Context, actor Actor, id int64) (TableState, error) {
 	return svc.(*tableService).views.stateRead(ctx, actor, id, "", false)
 }
+
+// CachedPosition reports whether svc's game cache holds table id's running
+// deal, and how many bytes of stored position that entry keeps.
+func CachedPosition(svc TableService, id int64) (held bool, positionBytes int) {
+	c := svc.(*tableService).views.games
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.m[id]
+	if e == nil {
+		return false, 0
+	}
+	return true, len(e.p.deal.Position)
+}

@@ -161,6 +161,10 @@ func (c *gameCache) put(t Table, p *playing) {
 	}
 	e := &cachedGame{version: t.Version, p: *p}
 	e.p.t = nil
+	// The stored position (kilobytes of JSON) served to build the game; the
+	// game is what is kept. savePosition marshals a new one when it
+	// stores, and catchUpFrom reads the log, not the position.
+	e.p.deal.Position = nil
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old, ok := c.m[t.ID]; ok && old.version > t.Version {

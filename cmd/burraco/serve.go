@@ -39,7 +39,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "burraco serve:", err)
 		return 2
 	}
-	if err := c.openTableTTLFlag(fs); err != nil {
+	if err := errors.Join(c.openTableTTLFlag(fs), c.owners.flags(fs)); err != nil {
 		fmt.Fprintln(stderr, "burraco serve:", err)
 		return 2
 	}
@@ -114,6 +114,15 @@ func serve(ctx context.Context, c config, log *slog.Logger) error {
 		LoginFailuresPerAddress: c.auth.addressFailures,
 		Metrics:                 m,
 	}, svc, db, log)
+	own, err := startOwnership(ctx, c.owners, db, handler, log)
+	if err != nil {
+		return err
+	}
+	if own != nil {
+		defer own.stop() // after the public listener's shutdown (listenAndServe)
+		handler = own.public
+		registerOwnershipMetrics(m, own)
+	}
 	go tickTables(ctx, svc.Tables, log)
 	go func() { // other processes' table changes wake this one's long polls (PostgreSQL)
 		if err := svc.Tables.Follow(ctx); err != nil {

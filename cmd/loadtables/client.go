@@ -65,7 +65,7 @@ func (c *client) do(ctx context.Context, method, path string, body any, header m
 		}
 		r = bytes.NewReader(b)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, c.base+path, r)
+	req, err := http.NewRequestWithContext(ctx, method, baseOf(c.base)+path, r)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -355,6 +355,9 @@ func (db *DB) InTx(ctx context.Context, fn func(tx domain.Tx) error) error {
 	defer writes.end()
 	err := db.gorm.WithContext(db.writeContext(ctx, writes)).Transaction(func(g *gorm.DB) error {
 		t = &tx{db: g, dialect: db.dialect, tables: db.tables}
+		if err := t.fence(ctx); err != nil { // leases.go
+			return err
+		}
 		if err := fn(t); err != nil {
 			return err
 		}
