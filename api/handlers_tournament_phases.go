@@ -209,14 +209,17 @@ func (h resultHandlers) listTournamentPhases(w http.ResponseWriter, r *http.Requ
 //
 //	@Summary		Get a phase's standings
 //	@ID			getTournamentPhaseStandings
-//	@Description	The standings of a phase of a tournament in phases (docs/PHASES.md), as they stand: scope overall (the default: the phase's rounds plus the VP carried into it, each row's carried_vp included in its vp; at the end of the last phase, the tournament's standings) or phase (its rounds alone). With group, only the group's entries, ranked among themselves on their group's tables: what the hall shows for one group. A penalty of the event (no round) counts in the current phase's overall standings. A tournament without phases has one phase: phase 1, overall, is GET …/standings. Who may see the tournament.
+//	@Description	The standings of a phase of a tournament in phases (docs/PHASES.md), as they stand: scope overall (the default: the phase's rounds plus the VP carried into it, each row's carried_vp included in its vp; at the end of the last phase, the tournament's standings) or phase (its rounds alone). With group, only the group's entries, ranked among themselves on their group's tables: what the hall shows for one group. A penalty of the event (no round) counts in the current phase's overall standings. A tournament without phases has one phase: phase 1, overall, is GET …/standings. The ETag is the tournament's version, as the standings': send it back in If-None-Match for a 304 (a hall showing one group polls this). Who may see the tournament.
 //	@Tags			results
 //	@Produce		json
 //	@Param			tournamentID	path		int		true	"Tournament id"
 //	@Param			phase			path		int		true	"Phase number, from 1"
 //	@Param			group			query		string	false	"A group of the phase"	Enums(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V, W, X, Y, Z)
 //	@Param			scope			query		string	false	"overall (default) or phase"	Enums(overall, phase)
+//	@Param			If-None-Match	header		string	false	"The ETag of the standings the caller has"
 //	@Success		200				{object}	TournamentPhaseStandings
+//	@Header			200				{string}	ETag	"The tournament's version (as GET …/standings')"
+//	@Success		304				"Nothing changed (If-None-Match matched)"
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer, or scope is not overall or phase"
 //	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), phase_not_found, group_not_found (no such group in the phase, or the phase not yet seeded)"
 //	@x-auth-optional	true
@@ -247,6 +250,11 @@ func (h resultHandlers) tournamentPhaseStandings(w http.ResponseWriter, r *http.
 	if err != nil {
 		return err
 	}
+	etag := standingsETag(read.Tournament)
+	if etagMatches(r.Header.Get("If-None-Match"), etag) {
+		return notModified(w, etag)
+	}
+	w.Header().Set("ETag", etag)
 	snap := *read.Snapshot
 	snap.Standings = st
 	read.Snapshot = &snap

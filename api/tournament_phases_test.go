@@ -290,6 +290,11 @@ func (te *tourneyEnv) runExam(t *testing.T) int64 {
 		}
 	}
 	checkPhaseStandings(t, "overall", te.standings(id), book.phaseTotals(3, all, carry3))
+	res := te.must(http.StatusOK, req{Method: "GET", Path: tpath(id, "phases", 3, "standings") + "?group=A"}, nil)
+	if etag := res.Header.Get("ETag"); etag == "" ||
+		te.do(req{Method: "GET", Path: tpath(id, "phases", 3, "standings") + "?group=A", Header: map[string]string{"If-None-Match": etag}}).Status != http.StatusNotModified {
+		t.Errorf("a group's standings polled with their ETag: not 304 (ETag %q)", etag)
+	}
 	checkPhaseStandings(t, "phase 3 alone", te.phaseStandings(id, 3, "?scope=phase").TournamentStandings, book.phaseTotals(3, all, nil))
 	for g, members := range groups {
 		checkPhaseStandings(t, "group "+g, te.phaseStandings(id, 3, "?group="+g).TournamentStandings, book.phaseTotals(3, members, carry3))
