@@ -13,6 +13,7 @@ import { t, has, lang, fmtNumber } from './i18n.js';
 import { PARTS, partsTotal } from './score.js';
 import { tableState } from './console-state.js';
 import { mountClubTools, showEntryCodes } from './console-club.js';
+import { wirePrizes, renderPrizes } from './console-prizes.js';
 
 const $ = (id) => document.getElementById(id);
 const TIE_BREAKS = ['vp', 'mp_difference', 'mp_for', 'head_to_head', 'opponents_vp', 'lots'];
@@ -430,6 +431,7 @@ function wireTournament() {
   $('corr-form').addEventListener('submit', correctDeal);
   $('rul-form').addEventListener('submit', giveRuling);
   $('pen-form').addEventListener('submit', givePenalty);
+  wirePrizes({ el, act, said, problemText, state });
 }
 
 // closeRound closes the round being played. The server refuses while a
@@ -459,13 +461,16 @@ async function closeRound() {
 // runs, the round's controls and its live tables (the finish first once
 // every round is closed), with the entries folded away while a round is
 // played; before and after, the set-up's order.
-const ORDER = ['sec-state', 'sec-referees', 'sec-entries', 'sec-rounds', 'sec-live', 'sec-correct', 'sec-rulings', 'sec-print', 'sec-audit'];
-const RUNNING_ORDER = ['sec-rounds', 'sec-live', 'sec-state', 'sec-entries', 'sec-referees', 'sec-correct', 'sec-rulings', 'sec-print', 'sec-audit'];
+const ORDER = ['sec-state', 'sec-referees', 'sec-entries', 'sec-prizes', 'sec-rounds', 'sec-live', 'sec-correct', 'sec-rulings', 'sec-print', 'sec-audit'];
+const RUNNING_ORDER = ['sec-rounds', 'sec-live', 'sec-state', 'sec-entries', 'sec-referees', 'sec-correct', 'sec-rulings', 'sec-prizes', 'sec-print', 'sec-audit'];
+// Once finished, the prizes given are what the director reads out next.
+const FINISHED_ORDER = ['sec-state', 'sec-prizes', 'sec-print', 'sec-entries', 'sec-referees', 'sec-rounds', 'sec-live', 'sec-correct', 'sec-rulings', 'sec-audit'];
 
 function arrange() {
   const r = currentRound();
   const running = state.tour.status === 'running';
-  let order = running ? RUNNING_ORDER.slice() : ORDER;
+  const finished = ['finished', 'results_published'].includes(state.tour.status);
+  let order = running ? RUNNING_ORDER.slice() : finished ? FINISHED_ORDER : ORDER;
   if (running && roundsLeft().left === 0 && (!r || r.status === 'closed')) order = ['sec-state', ...order.filter((x) => x !== 'sec-state')];
   const box = $('console-tournament');
   const nav = box.querySelector('nav.sections');
@@ -515,6 +520,7 @@ function render() {
   renderCorrection();
   renderRulingForms();
   renderPrintLinks();
+  renderPrizes();
   renderAudit();
 }
 
