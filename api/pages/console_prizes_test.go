@@ -187,6 +187,9 @@ func TestBrowserConsoleGivesPrizesByCategoryFromTheFinalStandings(t *testing.T) 
 		}
 	}
 
+	do(t, desk, "looking at the set-up", chromedp.ScrollIntoView(chromedp.ID("prize-form")))
+	screenshot(t, desk, "console-prizes-setup-desktop")
+
 	// Once the event runs the list is shown, frozen, without inputs.
 	consoleDraw(t, desk)
 	waitJS(t, desk, "the prize list frozen", visible("prize-frozen")+` && document.querySelectorAll('#prize-table input').length === 0`)

@@ -14,6 +14,8 @@ import { PARTS, partsTotal } from './score.js';
 import { tableState } from './console-state.js';
 import { mountClubTools, showEntryCodes } from './console-club.js';
 import { wirePrizes, renderPrizes } from './console-prizes.js';
+import { parseBands } from './console-vp.js';
+import { wirePhases, renderPhases, roundPhaseText, drawLabel, drawBody } from './console-phases.js';
 
 const $ = (id) => document.getElementById(id);
 const TIE_BREAKS = ['vp', 'mp_difference', 'mp_for', 'head_to_head', 'opponents_vp', 'lots'];
@@ -277,18 +279,6 @@ function renderDeals() {
   note.hidden = !note.textContent;
 }
 
-// parseBands reads the custom VP table's lines: from, to, winner, loser.
-function parseBands(text) {
-  const bands = [];
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    const f = line.split(/[,;\s]+/).filter((x) => x !== '');
-    const n = (x) => (x === undefined || x === '' || x === '-' ? undefined : Number(x));
-    bands.push({ from: n(f[0]), to: f.length >= 4 ? n(f[1]) : undefined, winner: n(f[f.length - 2]), loser: n(f[f.length - 1]) });
-  }
-  return bands;
-}
-
 async function createTournament(e) {
   e.preventDefault();
   const body = {
@@ -413,7 +403,8 @@ function wireTournament() {
     }
   });
   $('new-player-create').addEventListener('click', createPlayer);
-  $('round-draw').addEventListener('click', () => act('round-error', () => send('POST', `/tournaments/${state.id}/rounds`), t('console.drawn')));
+  // The first round of a phase grouped by hand carries its groups (console-phases.js).
+  $('round-draw').addEventListener('click', () => act('round-error', () => send('POST', `/tournaments/${state.id}/rounds`, drawBody()), t('console.drawn')));
   $('round-start').addEventListener('click', () => act('round-error', () => send('POST', `/tournaments/${state.id}/rounds/${currentRound().number}/start`), t('console.started')));
   $('round-close').addEventListener('click', closeRound);
   $('pair-form').addEventListener('submit', overridePairings);
@@ -432,6 +423,7 @@ function wireTournament() {
   $('rul-form').addEventListener('submit', giveRuling);
   $('pen-form').addEventListener('submit', givePenalty);
   wirePrizes({ el, act, said, problemText, state });
+  wirePhases({ el, act, said, problemText, state });
 }
 
 // closeRound closes the round being played. The server refuses while a
@@ -461,10 +453,10 @@ async function closeRound() {
 // runs, the round's controls and its live tables (the finish first once
 // every round is closed), with the entries folded away while a round is
 // played; before and after, the set-up's order.
-const ORDER = ['sec-state', 'sec-referees', 'sec-entries', 'sec-prizes', 'sec-rounds', 'sec-live', 'sec-correct', 'sec-rulings', 'sec-print', 'sec-audit'];
-const RUNNING_ORDER = ['sec-rounds', 'sec-live', 'sec-state', 'sec-entries', 'sec-referees', 'sec-correct', 'sec-rulings', 'sec-prizes', 'sec-print', 'sec-audit'];
+const ORDER = ['sec-state', 'sec-referees', 'sec-entries', 'sec-phases', 'sec-prizes', 'sec-rounds', 'sec-live', 'sec-standings', 'sec-correct', 'sec-rulings', 'sec-print', 'sec-audit'];
+const RUNNING_ORDER = ['sec-rounds', 'sec-live', 'sec-standings', 'sec-state', 'sec-phases', 'sec-entries', 'sec-referees', 'sec-correct', 'sec-rulings', 'sec-prizes', 'sec-print', 'sec-audit'];
 // Once finished, the prizes given are what the director reads out next.
-const FINISHED_ORDER = ['sec-state', 'sec-prizes', 'sec-print', 'sec-entries', 'sec-referees', 'sec-rounds', 'sec-live', 'sec-correct', 'sec-rulings', 'sec-audit'];
+const FINISHED_ORDER = ['sec-state', 'sec-prizes', 'sec-standings', 'sec-print', 'sec-phases', 'sec-entries', 'sec-referees', 'sec-rounds', 'sec-live', 'sec-correct', 'sec-rulings', 'sec-audit'];
 
 function arrange() {
   const r = currentRound();
@@ -520,6 +512,7 @@ function render() {
   renderCorrection();
   renderRulingForms();
   renderPrintLinks();
+  renderPhases();
   renderPrizes();
   renderAudit();
 }
@@ -737,9 +730,11 @@ async function addEntry(e) {
 function renderRounds() {
   const r = currentRound();
   const planned = state.rounds ? state.rounds.planned_rounds : 0;
+  const phase = r ? roundPhaseText(r.number) : '';
   $('round-current').textContent = r
-    ? t('console.roundNow', { n: r.number, of: planned || '?', status: t('console.rs.' + r.status) })
+    ? t('console.roundNow', { n: r.number, of: planned || '?', status: t('console.rs.' + r.status) }) + (phase ? ' ' + phase : '')
     : t('console.noRound');
+  $('round-draw').textContent = drawLabel();
   const running = state.tour.status === 'running';
   $('round-draw').hidden = !running || (r && r.status !== 'closed') || (planned > 0 && r && r.number >= planned);
   $('round-start').hidden = !running || !r || r.status !== 'pairings_published';
@@ -827,7 +822,7 @@ function renderLive() {
     if (s.late) text += ' · ' + t('console.late', { m: s.mins });
     const mp = tb.result ? `${fmtNumber(tb.result.mp_ns)}–${fmtNumber(tb.result.mp_ew)}` : '';
     return el('tr', { class: s.cls, 'data-table': tb.number, 'data-state': s.key },
-      el('td', { class: 'num', text: String(tb.number) }),
+      el('td', { class: 'num', text: tb.group ? `${tb.number} · ${tb.group}` : String(tb.number) }),
       el('td', { text: sideName(tb.ns) }),
       el('td', { text: sideName(tb.ew) }),
       el('td', { class: 'num', text: mp }),
