@@ -27,7 +27,7 @@ const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
 const $ = (id) => document.getElementById(id);
 
-let ctx = null; // {el, act, said, problemText, state}
+let ctx = null; // {el, act, said, problemText, state, onPhases}
 // list is GET …/phases as last read (null: not read, or no phases).
 const phases = { list: null, key: '', reading: null };
 const standings = { key: '', reading: null, chosen: false };
@@ -148,6 +148,16 @@ export function renderPhases() {
   drawHandGroups();
   fillStandingChoices();
   readStandings(false);
+}
+
+// hallGroups are the groups of the latest phase that has them, for the
+// hall display of each (/app/hall/{id}?group=A).
+export function hallGroups() {
+  const items = (phases.list && phases.list.items) || [];
+  for (let i = items.length - 1; i >= 0; i--) {
+    if (items[i].groups && items[i].groups.length && items[i].status !== 'pending') return items[i].groups.map((g) => g.name);
+  }
+  return [];
 }
 
 // --- the set-up ---
@@ -287,6 +297,7 @@ function readPhases() {
   const reading = (phases.reading = get(`/tournaments/${ctx.state.id}/phases`).then((res) => {
     if (reading !== phases.reading) return;
     phases.list = res.data;
+    if (ctx.onPhases) ctx.onPhases(); // the hall display of each group
     drawDone();
     fillStandingChoices();
     readStandings(false);

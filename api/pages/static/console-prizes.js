@@ -64,7 +64,7 @@ export function renderPrizes() {
   $('prize-frozen').hidden = setup || !(tour.prizes || []).length;
   $('prize-add').hidden = !setup;
   $('prize-save').hidden = !setup;
-  const saved = JSON.stringify(tour.prizes || []);
+  const saved = JSON.stringify(tour.prizes || []) + '|' + groupLetters().join('');
   if (form.dataset.saved !== saved || form.dataset.setup !== String(setup) || form.dataset.lang !== lang()) {
     if (!form.dataset.dirty || !setup) {
       form.dataset.saved = saved;
@@ -86,9 +86,21 @@ function formRows() {
   return [...$('prize-table').querySelectorAll('tbody tr[data-prize]')].map((tr) => ({
     name: tr.querySelector('.p-name').value,
     category: tr.querySelector('.p-category').value,
+    group: tr.querySelector('.p-group') ? tr.querySelector('.p-group').value : '',
     places: Number(tr.querySelector('.p-places').value),
     cumulative: tr.querySelector('.p-cumulative').checked,
   }));
+}
+
+// groupLetters are the groups a prize may name: A, B, … as many as the
+// phase with the most groups has (a phase grouped by club has as many as
+// clubs, unknown before its draw: eight are offered); none without groups.
+function groupLetters() {
+  let n = 0;
+  for (const p of ctx.state.tour.phases || []) {
+    if (p.groups) n = Math.max(n, p.groups.count || 8);
+  }
+  return 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'.slice(0, n).split('');
 }
 
 // drawForm shows rows in the prize table: inputs while editable, text
@@ -96,11 +108,14 @@ function formRows() {
 function drawForm(rows, editable) {
   const { el } = ctx;
   const body = $('prize-table').querySelector('tbody');
+  const letters = groupLetters();
+  $('prize-table').querySelector('thead th.p-group-col').hidden = !letters.length;
   body.replaceChildren(...rows.map((p, i) => {
     const n = i + 1;
     if (!editable) {
       return el('tr', { 'data-prize': i },
         el('td', { text: p.name }),
+        letters.length ? el('td', { text: p.group ? t('console.ph.group', { g: p.group }) : '—' }) : null,
         el('td', { text: p.category ? catName(p.category) : t('console.prize.overall') }),
         el('td', { class: 'num', text: String(p.places) }),
         el('td', { text: p.cumulative ? t('console.prize.yes') : t('console.prize.no') }));
@@ -108,6 +123,9 @@ function drawForm(rows, editable) {
     return el('tr', { 'data-prize': i },
       el('td', {}, el('input', { class: 'p-name', value: p.name || '', maxlength: 100, required: true,
         'aria-label': t('console.prize.nameN', { n }) })),
+      letters.length ? el('td', {}, el('select', { class: 'p-group', 'aria-label': t('console.prize.groupN', { n }) },
+        el('option', { value: '', text: '—' }),
+        ...letters.map((g) => el('option', { value: g, text: g, selected: p.group === g })))) : null,
       el('td', {}, el('input', { class: 'p-category', value: p.category || '', maxlength: 24, list: 'prize-datalist',
         autocapitalize: 'none', spellcheck: 'false', 'aria-label': t('console.prize.categoryN', { n }) })),
       el('td', {}, el('input', { class: 'p-places', type: 'number', min: 1, max: 100, value: p.places || 1, inputmode: 'numeric',
@@ -126,7 +144,7 @@ function drawForm(rows, editable) {
   // The actions' column is there only while the list may change.
   $('prize-table').querySelector('thead th.p-actions').hidden = !editable;
   if (!rows.length) {
-    body.append(el('tr', { class: 'empty' }, el('td', { colspan: editable ? 5 : 4, class: 'muted', text: t('console.prize.none') })));
+    body.append(el('tr', { class: 'empty' }, el('td', { colspan: (editable ? 5 : 4) + (letters.length ? 1 : 0), class: 'muted', text: t('console.prize.none') })));
   }
 }
 
@@ -138,6 +156,7 @@ async function savePrizes(e) {
     const out = { name: p.name.trim(), places: p.places };
     const c = p.category.trim();
     if (c) out.category = c;
+    if (p.group) out.group = p.group;
     if (p.cumulative) out.cumulative = true;
     return out;
   });
@@ -162,7 +181,7 @@ async function savePrizes(e) {
 // (prizes[i].name, .category, .places).
 function markInvalid(err) {
   if (!(err instanceof ApiError)) return;
-  const cls = { name: 'p-name', category: 'p-category', places: 'p-places' };
+  const cls = { name: 'p-name', category: 'p-category', group: 'p-group', places: 'p-places' };
   for (const f of err.problem.errors || []) {
     const m = /^prizes\[(\d+)\]\.(\w+)$/.exec(f.field || '');
     if (!m || !cls[m[2]]) continue;
@@ -229,7 +248,9 @@ function drawAwards(awards) {
     ...awards.map((a, i) => {
       // "Over 65 · Over 65" says it twice: a prize named as its category is its name.
       const cat = a.category ? catName(a.category) : '';
-      const title = cat && cat.toLowerCase() !== a.name.toLowerCase() ? `${a.name} · ${cat}` : a.name;
+      let title = cat && cat.toLowerCase() !== a.name.toLowerCase() ? `${a.name} · ${cat}` : a.name;
+      // "Girone A" needs no "· Group A" after it.
+      if (a.group && !new RegExp(`\\b${a.group}$`).test(a.name)) title += ' · ' + t('console.ph.group', { g: a.group });
       const list = el('ol', { class: 'plain stack awards', 'aria-labelledby': `award-${i}-h` },
         ...a.winners.map((w) => {
           // The players, when the entry has a name of its own.

@@ -15,7 +15,7 @@ import { tableState } from './console-state.js';
 import { mountClubTools, showEntryCodes } from './console-club.js';
 import { wirePrizes, renderPrizes } from './console-prizes.js';
 import { parseBands } from './console-vp.js';
-import { wirePhases, renderPhases, roundPhaseText, drawLabel, drawBody } from './console-phases.js';
+import { wirePhases, renderPhases, roundPhaseText, drawLabel, drawBody, hallGroups } from './console-phases.js';
 
 const $ = (id) => document.getElementById(id);
 const TIE_BREAKS = ['vp', 'mp_difference', 'mp_for', 'head_to_head', 'opponents_vp', 'lots'];
@@ -423,7 +423,7 @@ function wireTournament() {
   $('rul-form').addEventListener('submit', giveRuling);
   $('pen-form').addEventListener('submit', givePenalty);
   wirePrizes({ el, act, said, problemText, state });
-  wirePhases({ el, act, said, problemText, state });
+  wirePhases({ el, act, said, problemText, state, onPhases: renderPrintLinks });
 }
 
 // closeRound closes the round being played. The server refuses while a
@@ -967,8 +967,9 @@ function renderPrintLinks() {
     ['csv-rounds', `${base}/export/rounds.csv`, 'console.pr.csvRounds'],
     ['csv-sheets', `${base}/export/sheets.csv`, 'console.pr.csvSheets'],
     ['hall-link', `/app/hall/${state.id}`, 'console.pr.hall'],
+    ...hallGroups().map((g) => [`hall-link-${g}`, `/app/hall/${state.id}?group=${g}`, 'console.pr.hallGroup', { g }]),
   ];
-  $('print-links').replaceChildren(...links.map(([id, href, key]) => el('li', {}, el('a', { id, href, target: id.startsWith('csv') ? undefined : '_blank', rel: 'noopener', text: t(key) }))));
+  $('print-links').replaceChildren(...links.map(([id, href, key, vars]) => el('li', {}, el('a', { id, href, target: id.startsWith('csv') ? undefined : '_blank', rel: 'noopener', text: t(key, vars) }))));
 }
 
 function renderAudit() {

@@ -3,7 +3,9 @@
 // public tournament. It follows the tournament by polling the standings
 // with If-None-Match each second (a 304 costs a few bytes); when they
 // change (any command moves the tournament's version), it reads the
-// rounds again. Long standings page themselves.
+// rounds again. Long standings page themselves. With ?group=A (or
+// #group=A) it shows one group of the current phase (issue 32): that
+// group's standings (GET …/phases/{n}/standings?group=A) and its tables.
 import { start } from './layout.js';
 import { get, poll, session } from './api.js';
 import { t, fmtNumber } from './i18n.js';
@@ -13,7 +15,7 @@ import { showInvite } from './hall-invite.js';
 const $ = (id) => document.getElementById(id);
 // Seconds a page of the standings stays up (?seconds=, 3 to 60).
 const PAGE_SECONDS = Math.min(60, Math.max(3, Number(new URLSearchParams(location.search).get('seconds')) || 10));
-const state = { id: 0, standings: null, rounds: null, page: 0, pages: 1, seatPage: 0, seatPages: 1, version: -1 };
+const state = { id: 0, standings: null, rounds: null, page: 0, pages: 1, seatPage: 0, seatPages: 1, version: -1, group: groupParam(), phase: 0 };
 
 start();
 main();
@@ -22,6 +24,12 @@ function tournamentID() {
   const m = location.pathname.match(/^\/app\/hall\/(\d+)$/);
   const id = Number(m ? m[1] : new URLSearchParams(location.search).get('tournament'));
   return Number.isInteger(id) && id > 0 ? id : 0;
+}
+
+// groupParam is the group asked for by ?group= or #group= (a letter), or ''.
+function groupParam() {
+  const g = (new URLSearchParams(location.search).get('group') || new URLSearchParams(location.hash.slice(1)).get('group') || '').toUpperCase();
+  return /^[A-Z]$/.test(g) ? g : '';
 }
 
 function status(text) {
@@ -38,19 +46,25 @@ async function main() {
   const opts = { auth: !!session(), interactive: false };
   get(`/tournaments/${state.id}`, opts).then(
     (res) => {
-      $('hall-title').textContent = res.data.name;
-      document.title = res.data.name;
+      const name = res.data.name + (state.group ? ' · ' + t('hall.group', { g: state.group }) : '');
+      $('hall-title').textContent = name;
+      document.title = name;
     },
     (err) => status(err.message),
   );
-  const stop = poll(`/tournaments/${state.id}/standings`, onStandings, {
-    interval: 1000,
-    auth: opts.auth,
-    onError: (err) => {
-      status(err.message);
-      if (err.status === 404) stop(); // no such tournament (or not public): nothing to follow
-    },
-  });
+  if (state.group) {
+    followGroup(opts);
+    setInterval(() => followGroup(opts), 5000); // a new phase: its group of the same letter
+  } else {
+    const stop = poll(`/tournaments/${state.id}/standings`, onStandings, {
+      interval: 1000,
+      auth: opts.auth,
+      onError: (err) => {
+        status(err.message);
+        if (err.status === 404) stop(); // no such tournament (or not public): nothing to follow
+      },
+    });
+  }
   setInterval(nextPage, PAGE_SECONDS * 1000);
   showSeason(state.id); // the club's season between rounds (hall-season.js)
   showInvite(); // an invitation's QR code between rounds, from #invite= (hall-invite.js)
@@ -63,6 +77,31 @@ async function main() {
   document.addEventListener('langchange', () => {
     renderStandings();
     renderRound();
+  });
+}
+
+let stopGroup = null;
+
+// followGroup follows the group's standings in the current phase: the
+// phases are read again every few seconds, and the poll moves to the
+// next phase when it starts. Until the phase's groups are drawn the
+// group is not found: that is said, and the poll goes on.
+async function followGroup(opts) {
+  let current;
+  try {
+    current = (await get(`/tournaments/${state.id}/phases`, opts)).data.current;
+  } catch (err) {
+    status(err.message);
+    return;
+  }
+  if (!current || current === state.phase) return;
+  state.phase = current;
+  state.version = -1;
+  if (stopGroup) stopGroup();
+  stopGroup = poll(`/tournaments/${state.id}/phases/${current}/standings?group=${state.group}`, onStandings, {
+    interval: 1000,
+    auth: opts.auth,
+    onError: (err) => status(err.message),
   });
 }
 
@@ -151,7 +190,7 @@ function renderStandings() {
   const before = beforeFirstRound(s);
   const h = $('hall-standings-h');
   h.dataset.i18n = before ? 'hall.entries' : 'hall.standings';
-  h.textContent = t(h.dataset.i18n);
+  h.textContent = t(h.dataset.i18n) + (state.group ? ' · ' + t('hall.group', { g: state.group }) : '');
   // The texts above the table first: the rows are measured below them.
   $('hall-standings-note').textContent = before
     ? [t('hall.beforeFirst'), t('hall.alphabetical')].join(' · ')
@@ -227,7 +266,9 @@ function renderRound() {
   // The standings are as wide as the seating leaves them: measured again.
   if (section.hidden !== wasHidden) renderStandings();
   if (section.hidden) return;
-  const r = list.items[list.items.length - 1];
+  const last = list.items[list.items.length - 1];
+  // One group's hall shows its own tables (table numbers run on across groups).
+  const r = state.group ? { ...last, tables: last.tables.filter((tb) => tb.group === state.group) } : last;
   document.body.dataset.round = r.status; // hall-season.js shows the season when no round is playing
   $('hall-round-h').textContent = t('hall.round.' + r.status, { n: r.number });
   const open = r.tables.filter((tb) => !(tb.result && tb.result.final)).map((tb) => tb.number);
