@@ -45,6 +45,8 @@ func (s *server) tournamentPlayRoutes(r routes) {
 	auth.get("/forbidden", s.getTournamentForbidden)
 	auth.put("/forbidden", s.setTournamentForbidden)
 	r.get("/standings", s.tournamentStandings)
+	r.get("/phases", s.listTournamentPhases)
+	r.get("/phases/{phase}/standings", s.tournamentPhaseStandings)
 	auth.get("/audit", s.tournamentAudit)
 	r.get("/export/standings.csv", s.exportTournamentStandings)
 	r.get("/export/rounds.csv", s.exportTournamentRounds)

@@ -70,6 +70,13 @@ func applySetup(s *TournamentSetup, in SetupInput, kind TournamentKind) {
 	if in.Prizes != nil {
 		s.Prizes = normalPrizes(*in.Prizes)
 	}
+	if in.Phases != nil {
+		s.Phases = nil
+		if len(*in.Phases) > 0 {
+			s.Phases = slices.Clone(*in.Phases)
+		}
+	}
+	s.MirrorPhases()
 }
 
 // validateSetup records every invalid set-up field of t in v: the request's
@@ -81,7 +88,7 @@ func validateSetup(v *Validator, t *Tournament, in SetupInput) {
 		v.Add(p.Field, p.Code, p.Message)
 	}
 	checkOnline(v, &t.TournamentSetup)
-	checkPrizes(v, t.Prizes)
+	checkPrizes(v, t.Prizes, t.Phases)
 }
 
 // defaultMovement is the movement of a new tournament of kind when none is
