@@ -155,7 +155,8 @@ export function renderPhases() {
 export function hallGroups() {
   const items = (phases.list && phases.list.items) || [];
   for (let i = items.length - 1; i >= 0; i--) {
-    if (items[i].groups && items[i].groups.length && items[i].status !== 'pending') return items[i].groups.map((g) => g.name);
+    const seeded = items[i].groups_seeded || [];
+    if (seeded.length && items[i].status !== 'pending') return seeded.map((g) => g.name);
   }
   return [];
 }
@@ -166,7 +167,7 @@ export function hallGroups() {
 // built-in VP table is no table of the director's own.
 function fromServer(p) {
   const out = { ...p };
-  if (p.vp_table_builtin !== false) delete out.vp_table;
+  if (p.vp_table_builtin) delete out.vp_table;
   return out;
 }
 
@@ -320,8 +321,8 @@ function drawDone() {
     const n = i + 1;
     const it = items.find((x) => x.number === n) || {};
     const carry = i === 0 ? '—' : p.carry_over === 'fraction' ? `${p.carry_over_percent}%` : t('console.ph.carry.' + (p.carry_over || 'all'));
-    const groups = it.groups && it.groups.length
-      ? it.groups.map((g) => `${g.name} (${g.entries.length})`).join(', ')
+    const groups = it.groups_seeded && it.groups_seeded.length
+      ? it.groups_seeded.map((g) => `${g.name} (${g.entries.length})`).join(', ')
       : p.groups ? t('console.ph.by.' + p.groups.by) + (p.groups.count ? ` · ${p.groups.count}` : '') : '—';
     return el('tr', { 'data-phase': n, class: n === current ? 'current' : '' },
       el('td', { class: 'num', text: String(n) }),
@@ -395,7 +396,7 @@ function fillGroupChoice() {
   const { el } = ctx;
   const n = Number($('st-phase').value);
   const item = phases.list && (phases.list.items || []).find((x) => x.number === n);
-  const groups = (item && item.groups) || [];
+  const groups = (item && item.groups_seeded) || [];
   const keep = $('st-group').value;
   $('st-group').replaceChildren(el('option', { value: '', text: t('console.ph.allGroups') }),
     ...groups.map((g) => el('option', { value: g.name, text: t('console.ph.group', { g: g.name }), selected: g.name === keep })));
@@ -409,6 +410,7 @@ function readStandings(force) {
   const ps = tourPhases();
   let path = `/tournaments/${ctx.state.id}/standings`;
   if (ps.length && !SETUP.includes(tour.status)) {
+    if (!phases.list) return; // which phase is current comes first: readPhases reads them then
     const q = new URLSearchParams({ scope: $('st-scope').value });
     if ($('st-group').value) q.set('group', $('st-group').value);
     path = `/tournaments/${ctx.state.id}/phases/${$('st-phase').value || 1}/standings?${q}`;

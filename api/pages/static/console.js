@@ -334,16 +334,12 @@ async function openTournament() {
   wireTournament();
   await refresh();
   // Follow the tournament: any change moves its version, and the rounds'
-  // ETag with it.
-  let first = true;
+  // ETag with it. The poll starts from the rounds just read: a big
+  // event's rounds (every table of every round) are not read twice.
   state.stopPoll = poll(`/tournaments/${state.id}/rounds`, (data) => {
-    if (first) {
-      first = false;
-      return;
-    }
     state.rounds = data;
     refresh();
-  }, { interval: 2000, onError: (e) => status(problemText(e)) });
+  }, { interval: 2000, etag: state.roundsETag, onError: (e) => status(problemText(e)) });
   setInterval(renderLive, 15000); // "late" moves with the clock too
 }
 
@@ -364,6 +360,7 @@ function refresh() {
       state.tour = tour.data;
       state.entries = entries.data.items || [];
       state.rounds = rounds.data;
+      state.roundsETag = rounds.etag;
       state.forbidden = forbidden.data.pairs || [];
       state.referees = referees.data.items || [];
       state.members = (members.data.items || []).filter((m) => REFEREE_ROLES.includes(m.role));
