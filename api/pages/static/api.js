@@ -218,11 +218,10 @@ export async function send(method, path, body, opts = {}) {
 }
 
 // poll follows path: onChange(data) at once and whenever its ETag changes;
-// a 304 costs nothing. Errors go to onError (it keeps polling). With etag
-// (of a read just made), the first answer is a 304 unless it changed since.
-// Returns a function that stops it.
-export function poll(path, onChange, { interval = 1000, onError, auth = true, etag: known = null } = {}) {
-  let etag = known;
+// a 304 costs nothing. Errors go to onError (it keeps polling). Returns a
+// function that stops it.
+export function poll(path, onChange, { interval = 1000, onError, auth = true } = {}) {
+  let etag = null;
   let stopped = false;
   let timer = null;
   let ctrl = null;

@@ -3,7 +3,7 @@
 // /me and /me/clubs say whether this person directs anything (staff pages
 // refuse others plainly); GET /rules feeds the new-tournament form (the
 // rule set and only its options); one tournament (?t=ID) is followed by
-// polling its rounds with If-None-Match every 2 s — any command moves the
+// polling its standings with If-None-Match every 2 s — any command moves the
 // tournament's version, so one cheap poll notices every change, and only
 // then are the entries, the forbidden pairs and the audit trail read again.
 import './console-messages.js';
@@ -333,13 +333,17 @@ async function openTournament() {
   $('console-tournament').hidden = false;
   wireTournament();
   await refresh();
-  // Follow the tournament: any change moves its version, and the rounds'
-  // ETag with it. The poll starts from the rounds just read: a big
-  // event's rounds (every table of every round) are not read twice.
-  state.stopPoll = poll(`/tournaments/${state.id}/rounds`, (data) => {
-    state.rounds = data;
-    refresh();
-  }, { interval: 2000, etag: state.roundsETag, onError: (e) => status(problemText(e)) });
+  // Follow the tournament: any change moves its version, and the
+  // standings' ETag with it (answered from memory: a 304 costs the server
+  // no read). Not the rounds: they have no ETag, so their poll answered
+  // every table of every round every 2 s, and the console read everything
+  // again each time. The first answer is of the tournament just read.
+  let first = true;
+  state.stopPoll = poll(`/tournaments/${state.id}/standings`, (data) => {
+    const known = first && data.version === state.tour.version;
+    first = false;
+    if (!known) refresh();
+  }, { interval: 2000, onError: (e) => status(problemText(e)) });
   setInterval(renderLive, 15000); // "late" moves with the clock too
 }
 
@@ -360,7 +364,6 @@ function refresh() {
       state.tour = tour.data;
       state.entries = entries.data.items || [];
       state.rounds = rounds.data;
-      state.roundsETag = rounds.etag;
       state.forbidden = forbidden.data.pairs || [];
       state.referees = referees.data.items || [];
       state.members = (members.data.items || []).filter((m) => REFEREE_ROLES.includes(m.role));
