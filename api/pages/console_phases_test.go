@@ -460,3 +460,87 @@ func TestBrowserConsoleRunsAnEventInPhasesAndGroups(t *testing.T) {
 	t.Logf("budget: the console of the finished event transferred %d bytes", transferred(t, desk))
 	screenshot(t, desk, "console-phases-prizes-desktop")
 }
+
+// TestBrowserConsoleDrawsAPhaseInGroupsGivenByHand: the director of an
+// eight-pair event whose second phase is grouped by hand is asked, once
+// the first phase is over, to put each entry in its group: a group left
+// empty is refused by the server (too small) and nothing is drawn; the groups chosen
+// are the ones the API then has, and each table of the phase's first round
+// seats two entries of one group. Removing every phase in the set-up asks
+// first, and going back keeps them.
+func TestBrowserConsoleDrawsAPhaseInGroupsGivenByHand(t *testing.T) {
+	t.Parallel() // a browser and a server of its own
+	b := newBrowser(t)
+	srv := startServer(t)
+	c := directorOpensClub(t, srv.URL)
+	desk := consoleContext(t, b, 1280, 900)
+	signInPage(t, desk, srv.URL, c.director, "/app/console")
+	id := consoleCreateTournament(t, desk, srv.URL, "Finale a gironi", 2, 3)
+	entry := make([]int64, 9)
+	for i := 1; i <= 8; i++ {
+		entry[i] = c.directorEntersPair(id, c.profile(fmt.Sprintf("Socio %da", i), nil), c.profile(fmt.Sprintf("Socio %db", i), nil))
+	}
+	consoleOpen(t, desk, srv.URL, fmt.Sprintf("?t=%d", id))
+	if msg := consoleSetPhases(t, desk, []consolePhase{
+		{Name: "Qualifica", Movement: "danish", Rounds: 1},
+		{Name: "Finale", Movement: "danish", Rounds: 1, Carry: "none", GroupBy: "hand", Groups: 2},
+	}); msg != "" {
+		t.Fatalf("the phases were refused: %s", msg)
+	}
+	click(t, desk, "playing in one phase", chromedp.ID("phases-clear"))
+	if said := consoleAsked(t, desk, "Play in one phase?"); !strings.Contains(said, "The 2 phases set up are removed") {
+		t.Errorf("removing the phases asks %q", said)
+	}
+	click(t, desk, "going back", chromedp.ID("confirm-cancel"))
+	var tour struct {
+		Phases []json.RawMessage `json:"phases"`
+	}
+	c.director.api.call("GET", fmt.Sprintf("/tournaments/%d", id), nil, &tour, http.StatusOK)
+	if len(tour.Phases) != 2 {
+		t.Fatalf("after going back the tournament has %d phases, want 2", len(tour.Phases))
+	}
+
+	consoleDraw(t, desk)
+	round := consoleStartRound(t, desk)
+	c.scoreRound(id, round)
+	consoleCloseRound(t, desk, round)
+	waitJS(t, desk, "the hand groups asked", visible("groups-form")+` && document.querySelectorAll('#groups-table select').length === 8`)
+	// setGroups chooses each entry's group: groupOf is a JavaScript
+	// function of the entry's number.
+	setGroups := func(groupOf string) {
+		evalBool(t, desk, fmt.Sprintf(`(() => { const g = %s;
+			for (const s of document.querySelectorAll('#groups-table select')) s.value = g(Number(s.dataset.number));
+			return true; })()`, groupOf))
+	}
+	setGroups(`n => 'A'`)
+	click(t, desk, "drawing with every entry in A", chromedp.ID("round-draw"))
+	waitJS(t, desk, "the draw refused", `document.getElementById('round-error').textContent !== ''`)
+	if msg := evalString(t, desk, `document.getElementById('round-error').textContent`); !strings.HasPrefix(msg, "A group is too small") {
+		t.Errorf("a group left empty is refused with %q", msg)
+	}
+	if s := c.roundStatus(id, 1); s != "closed" || len(c.phaseGroups(id, 2)) != 0 {
+		t.Fatalf("after a refused draw round 1 is %s and phase 2 has groups %v", s, c.phaseGroups(id, 2))
+	}
+	setGroups(`n => n <= 4 ? 'A' : 'B'`)
+	click(t, desk, "drawing the final in two groups", chromedp.ID("round-draw"))
+	waitJS(t, desk, "the final drawn", visible("round-start"))
+	groups := c.phaseGroups(id, 2)
+	for g, want := range map[string][]int64{"A": entry[1:5], "B": entry[5:9]} {
+		got := slices.Clone(groups[g])
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("group %s has entries %v, want %v", g, got, want)
+		}
+	}
+	var r apiRound
+	c.director.api.call("GET", fmt.Sprintf("/tournaments/%d/rounds/2", id), nil, &r, http.StatusOK)
+	for _, tb := range r.Tables {
+		ns, ew := tb.NS.Entries[0].ID, tb.EW.Entries[0].ID
+		if slices.Contains(groups[tb.Group], ns) != slices.Contains(groups[tb.Group], ew) || !slices.Contains(groups[tb.Group], ns) {
+			t.Errorf("table %d of group %s seats entries %d and %d", tb.Number, tb.Group, ns, ew)
+		}
+	}
+	if evalBool(t, desk, visible("groups-form")) {
+		t.Errorf("the hand groups are still asked once the phase is drawn")
+	}
+}

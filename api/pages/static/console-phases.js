@@ -27,7 +27,7 @@ const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
 const $ = (id) => document.getElementById(id);
 
-let ctx = null; // {el, act, said, problemText, state, onPhases}
+let ctx = null; // {el, act, said, problemText, confirmAction, state, onPhases}
 // list is GET …/phases as last read (null: not read, or no phases).
 const phases = { list: null, key: '', reading: null };
 const standings = { key: '', reading: null, chosen: false };
@@ -109,7 +109,12 @@ export function wirePhases(c) {
     e.preventDefault();
     savePhases(readForm());
   });
-  $('phases-clear').addEventListener('click', () => savePhases([]));
+  // Removing every phase loses their set-up: asked first.
+  $('phases-clear').addEventListener('click', async () => {
+    const ok = await ctx.confirmAction({ title: t('console.ph.askClear'), lines: [t('console.ph.askClearWhat', { n: tourPhases().length })],
+      action: t('console.ph.clearAction') });
+    if (ok) savePhases([]);
+  });
   $('phases-form').addEventListener('input', (e) => {
     $('phases-form').dataset.dirty = '1';
     showDependent(e.target.closest('fieldset[data-phase]'));
@@ -388,7 +393,8 @@ function fillStandingChoices() {
   if (!ps.length) return;
   const current = phases.list ? phases.list.current : 1;
   const keep = standings.chosen ? $('st-phase').value : String(current || 1);
-  $('st-phase').replaceChildren(...ps.map((p, i) => el('option', { value: i + 1, text: phaseLabel({ ...p, number: i + 1 }), selected: String(i + 1) === keep })));
+  $('st-phase').replaceChildren(...ps.map((p, i) => el('option', { value: i + 1, text: p.name ? t('console.ph.option', { n: i + 1, name: p.name }) : t('console.ph.label', { n: i + 1 }),
+    selected: String(i + 1) === keep })));
   fillGroupChoice();
 }
 

@@ -116,7 +116,7 @@ function drawForm(rows, editable) {
       return el('tr', { 'data-prize': i },
         el('td', { text: p.name }),
         letters.length ? el('td', { text: p.group ? t('console.ph.group', { g: p.group }) : '—' }) : null,
-        el('td', { text: p.category ? catName(p.category) : t('console.prize.overall') }),
+        el('td', { text: p.category ? catName(p.category) : p.group ? '—' : t('console.prize.overall') }),
         el('td', { class: 'num', text: String(p.places) }),
         el('td', { text: p.cumulative ? t('console.prize.yes') : t('console.prize.no') }));
     }
@@ -260,7 +260,7 @@ function drawAwards(awards) {
             el('span', { class: 'place', text: t('console.prize.place', { n: w.place }) }), ' ',
             el('strong', { class: 'winner', text: w.entry.name }),
             el('span', { class: 'muted', text: ' · ' + [named ? players.join(', ') : '', t('console.prize.entryNo', { n: w.entry.number }),
-              t('console.prize.rank', { n: w.rank })].filter(Boolean).join(' · ') }));
+              a.group ? t('console.prize.rankGroup', { n: w.rank, g: a.group }) : t('console.prize.rank', { n: w.rank })].filter(Boolean).join(' · ') }));
         }));
       const short = a.winners.length < a.places
         ? el('p', { class: 'muted', text: a.winners.length ? t('console.prize.fewer', { k: a.winners.length, n: a.places }) : t('console.prize.nobody') })

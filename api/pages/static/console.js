@@ -423,7 +423,7 @@ function wireTournament() {
   $('rul-form').addEventListener('submit', giveRuling);
   $('pen-form').addEventListener('submit', givePenalty);
   wirePrizes({ el, act, said, problemText, state });
-  wirePhases({ el, act, said, problemText, state, onPhases: renderPrintLinks });
+  wirePhases({ el, act, said, problemText, confirmAction, state, onPhases: renderPrintLinks });
 }
 
 // closeRound closes the round being played. The server refuses while a
