@@ -23,7 +23,7 @@ type TournamentPhase struct {
 	Movement string `json:"movement" enums:"mitchell,danish,modified_danish,round_robin,random" example:"danish"`
 	Rounds   int    `json:"rounds" minimum:"1" maximum:"50" example:"3"`
 	// Mitchell only; absent: 1.
-	MitchellStep int `json:"mitchell_step,omitempty" minimum:"0" maximum:"20" example:"1"`
+	MitchellStep int `json:"mitchell_step,omitempty" minimum:"0" maximum:"20"`
 	// Absent: the tournament's deals_per_round.
 	DealsPerRound int `json:"deals_per_round,omitempty" minimum:"0" maximum:"4" example:"4"`
 	// The phase's own MP→VP table; absent: the built-in one for its deals (required for 2-deal phases). In a Tournament, the table in force.
@@ -31,22 +31,23 @@ type TournamentPhase struct {
 	// In a Tournament: whether vp_table is the built-in one.
 	VPTableBuiltin bool `json:"vp_table_builtin,omitempty" example:"true"`
 	// How much of the VP at the end of the phase before this one starts with: all (absent, but on the first phase, which carries nothing), none, or fraction (carry_over_percent of them, rounded half away from zero to a whole VP).
-	CarryOver        string `json:"carry_over,omitempty" enums:"all,none,fraction" example:"fraction"`
-	CarryOverPercent int    `json:"carry_over_percent,omitempty" minimum:"0" maximum:"99" example:"50"`
+	CarryOver        string `json:"carry_over,omitempty" enums:"all,none,fraction"`
+	CarryOverPercent int    `json:"carry_over_percent,omitempty" minimum:"0" maximum:"99"`
 	// Absent: one group, the whole field.
 	Groups *TournamentGrouping `json:"groups,omitempty"`
 	// In a Tournament: the phase's first and last round.
-	FirstRound int `json:"first_round,omitempty" example:"9"`
-	LastRound  int `json:"last_round,omitempty" example:"11"`
+	FirstRound int `json:"first_round,omitempty"`
+	LastRound  int `json:"last_round,omitempty"`
 } // @name TournamentPhase
 
 // TournamentGrouping is how a phase splits its field into groups named
 // A, B, …: by standing (serpentine A B C C B A …, or blocks), by club, or
 // by the director's hand (given when drawing the phase's first round).
 type TournamentGrouping struct {
-	By string `json:"by" enums:"serpentine,blocks,club,hand" example:"serpentine"`
+	// Required.
+	By string `json:"by,omitempty" enums:"serpentine,blocks,club,hand"`
 	// serpentine, blocks and hand: 2 to 26; absent for club.
-	Count int `json:"count,omitempty" minimum:"0" maximum:"26" example:"2"`
+	Count int `json:"count,omitempty" minimum:"0" maximum:"26"`
 } // @name TournamentGrouping
 
 func (p TournamentPhase) domain() tourney.Phase {
@@ -210,7 +211,7 @@ func (s *server) listTournamentPhases(w http.ResponseWriter, r *http.Request) er
 //	@Produce		json
 //	@Param			tournamentID	path		int		true	"Tournament id"
 //	@Param			phase			path		int		true	"Phase number, from 1"
-//	@Param			group			query		string	false	"A group of the phase: A, B, …"
+//	@Param			group			query		string	false	"A group of the phase"	Enums(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V, W, X, Y, Z)
 //	@Param			scope			query		string	false	"overall (default) or phase"	Enums(overall, phase)
 //	@Success		200				{object}	TournamentPhaseStandings
 //	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer, or scope is not overall or phase"
@@ -218,7 +219,7 @@ func (s *server) listTournamentPhases(w http.ResponseWriter, r *http.Request) er
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/phases/{phase}/standings [get]
 func (s *server) tournamentPhaseStandings(w http.ResponseWriter, r *http.Request) error {
-	_, read, err := s.playOf(r)
+	id, err := pathTournament(r)
 	if err != nil {
 		return err
 	}
@@ -228,8 +229,12 @@ func (s *server) tournamentPhaseStandings(w http.ResponseWriter, r *http.Request
 	}
 	q := query{r: r}
 	scope := q.enum("scope", func(v string) bool { return v == scopeOverall || v == scopePhase }, "overall, phase")
-	group, _ := q.value("group")
+	group := q.enum("group", func(v string) bool { return len(v) == 1 && v[0] >= 'A' && v[0] <= 'Z' }, "A to Z")
 	if err := q.err(); err != nil {
+		return err
+	}
+	read, err := s.readPlay(r, id)
+	if err != nil {
 		return err
 	}
 	if scope == "" {

@@ -375,7 +375,8 @@ func TestImportRefusesWhatItCannotRead(t *testing.T) {
 		field  string
 	}{
 		{"UnsupportedFormat", te.director, edit(func(m map[string]any) { m["format"] = "usebio" }), 422, "unsupported_format", ""},
-		{"UnsupportedVersion", te.director, edit(func(m map[string]any) { m["version"] = 2 }), 422, "unsupported_format", ""},
+		// Versions 1 and 2 (a tournament in phases) are read; 3 is not.
+		{"UnsupportedVersion", te.director, edit(func(m map[string]any) { m["version"] = 3 }), 422, "unsupported_format", ""},
 		{"NoFormatAtAll", te.director, []byte(`{"name":"x"}`), 422, "unsupported_format", ""},
 		{"NotJSON", te.director, []byte(`{"format":`), 400, "malformed_json", ""},
 		{"PlayerWithoutName", te.director, edit(func(m map[string]any) {

@@ -14,9 +14,9 @@ type TournamentPrize struct {
 	// Whether an entry that already won a prize may take this one too; false: it is skipped and the next qualifying entry gets it.
 	Cumulative bool `json:"cumulative,omitempty" example:"false"`
 	// A tournament in phases (docs/PHASES.md): the prize is given from this group's overall standings (A, B, …); absent for the whole field.
-	Group string `json:"group,omitempty" example:"A"`
+	Group string `json:"group,omitempty"`
 	// With group: the phase whose group it is (from 1); absent: the last phase with groups.
-	Phase int `json:"phase,omitempty" minimum:"0" example:"3"`
+	Phase int `json:"phase,omitempty" minimum:"0"`
 } // @name TournamentPrize
 
 func prizeOut(p domain.Prize) TournamentPrize {

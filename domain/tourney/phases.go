@@ -111,9 +111,6 @@ func (s Setup) checkPhases(ps *problems, kind string, dealsPerRound int) {
 	if kindValid(kind) && kind != KindPairs {
 		ps.add("phases", PNotAllowed, "phases are for pairs events")
 	}
-	if s.LateEntryRound != 0 {
-		ps.add("late_entry_round", PNotAllowed, "a tournament in phases takes no late entries: late_entry_round must be 0")
-	}
 	total := 0
 	for i, p := range s.Phases {
 		total += max(p.Rounds, 0)

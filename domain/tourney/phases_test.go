@@ -220,7 +220,6 @@ func TestPhaseSetupRefusals(t *testing.T) {
 		{"ClubGroupsWithACount", with(func(p *Phase) { p.Groups = &Grouping{By: GroupClub, Count: 2} }), 0, []string{"phases[1].groups.count not_allowed"}},
 		{"TwoDealsWithoutAVPTable", with(func(p *Phase) { p.DealsPerRound = 2 }), 0, []string{"phases[1].vp_table required"}},
 		{"StepOfADanish", with(func(p *Phase) { p.MitchellStep = 2 }), 0, []string{"phases[1].mitchell_step out_of_range"}},
-		{"LateEntries", []Phase{ok, ok}, 1, []string{"late_entry_round not_allowed"}},
 		{"TooManyRounds", with(func(p *Phase) { p.Rounds = MaxRounds }), 0, []string{"phases out_of_range"}},
 	}
 	for _, c := range cases {
