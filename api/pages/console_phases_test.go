@@ -425,6 +425,18 @@ func TestBrowserConsoleRunsAnEventInPhasesAndGroups(t *testing.T) {
 	}
 	waitJS(t, hall, "group B's tables", fmt.Sprintf(
 		`[...document.querySelectorAll('#hall-seating tbody tr td:first-child')].map(td => td.textContent).join(',') === %q`, strings.Join(tablesB, ",")))
+	inB := map[string]bool{}
+	for i := 1; i <= pairs; i++ {
+		if slices.Contains(groups["B"], entry[i]) {
+			inB[fmt.Sprint(i)] = true
+		}
+	}
+	shown := evalString(t, hall, `[...document.querySelectorAll('#hall-table tbody .entry-name')].map(e => e.textContent.split('.')[0]).join(',')`)
+	for _, n := range strings.Split(shown, ",") {
+		if !inB[n] {
+			t.Errorf("the hall display of group B shows entry %s, not of group B (it shows %s)", n, shown)
+		}
+	}
 	checkAxe(t, hall, "hall-group")
 	screenshot(t, hall, "hall-group-desktop")
 	playRound()

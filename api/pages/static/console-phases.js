@@ -135,12 +135,13 @@ export function renderPhases() {
   const tour = ctx.state.tour;
   const setup = SETUP.includes(tour.status);
   const ps = tourPhases();
-  $('phases-form').hidden = !setup;
+  const pairs = tour.kind === 'pairs'; // phases are for pairs events
+  $('phases-form').hidden = !setup || !pairs;
   $('phases-done').hidden = setup || !ps.length;
   $('phases-clear').hidden = !ps.length;
   $('phases-summary').textContent = ps.length
     ? t('console.ph.summary', { n: ps.length, rounds: ps.reduce((a, p) => a + p.rounds, 0) })
-    : t('console.ph.one');
+    : pairs ? t('console.ph.one') : t('console.ph.pairsOnly');
   const form = $('phases-form');
   const saved = JSON.stringify(ps);
   if (setup && (form.dataset.saved !== saved || form.dataset.lang !== lang()) && !form.dataset.dirty) {

@@ -5,7 +5,9 @@
 // change (any command moves the tournament's version), it reads the
 // rounds again. Long standings page themselves. With ?group=A (or
 // #group=A) it shows one group of the current phase (issue 32): that
-// group's standings (GET …/phases/{n}/standings?group=A) and its tables.
+// group's standings (GET …/phases/{n}/standings?group=A, read when the
+// tournament's standings' ETag says something changed: that route has
+// none of its own) and its tables.
 import { start } from './layout.js';
 import { get, poll, session } from './api.js';
 import { t, fmtNumber } from './i18n.js';
@@ -15,7 +17,7 @@ import { showInvite } from './hall-invite.js';
 const $ = (id) => document.getElementById(id);
 // Seconds a page of the standings stays up (?seconds=, 3 to 60).
 const PAGE_SECONDS = Math.min(60, Math.max(3, Number(new URLSearchParams(location.search).get('seconds')) || 10));
-const state = { id: 0, standings: null, rounds: null, page: 0, pages: 1, seatPage: 0, seatPages: 1, version: -1, group: groupParam(), phase: 0 };
+const state = { id: 0, standings: null, rounds: null, page: 0, pages: 1, seatPage: 0, seatPages: 1, version: -1, group: groupParam() };
 
 start();
 main();
@@ -52,19 +54,14 @@ async function main() {
     },
     (err) => status(err.message),
   );
-  if (state.group) {
-    followGroup(opts);
-    setInterval(() => followGroup(opts), 5000); // a new phase: its group of the same letter
-  } else {
-    const stop = poll(`/tournaments/${state.id}/standings`, onStandings, {
-      interval: 1000,
-      auth: opts.auth,
-      onError: (err) => {
-        status(err.message);
-        if (err.status === 404) stop(); // no such tournament (or not public): nothing to follow
-      },
-    });
-  }
+  const stop = poll(`/tournaments/${state.id}/standings`, state.group ? (s) => onGroupChange(s, opts) : onStandings, {
+    interval: 1000,
+    auth: opts.auth,
+    onError: (err) => {
+      status(err.message);
+      if (err.status === 404) stop(); // no such tournament (or not public): nothing to follow
+    },
+  });
   setInterval(nextPage, PAGE_SECONDS * 1000);
   showSeason(state.id); // the club's season between rounds (hall-season.js)
   showInvite(); // an invitation's QR code between rounds, from #invite= (hall-invite.js)
@@ -80,28 +77,22 @@ async function main() {
   });
 }
 
-let stopGroup = null;
+let groupReading = Promise.resolve();
 
-// followGroup follows the group's standings in the current phase: the
-// phases are read again every few seconds, and the poll moves to the
-// next phase when it starts. Until the phase's groups are drawn the
-// group is not found: that is said, and the poll goes on.
-async function followGroup(opts) {
-  let current;
-  try {
-    current = (await get(`/tournaments/${state.id}/phases`, opts)).data.current;
-  } catch (err) {
-    status(err.message);
-    return;
-  }
-  if (!current || current === state.phase) return;
-  state.phase = current;
-  state.version = -1;
-  if (stopGroup) stopGroup();
-  stopGroup = poll(`/tournaments/${state.id}/phases/${current}/standings?group=${state.group}`, onStandings, {
-    interval: 1000,
-    auth: opts.auth,
-    onError: (err) => status(err.message),
+// onGroupChange reads the group's standings in the current phase (the
+// phase of the latest round drawn, so a new phase's group of the same
+// letter once it is drawn) whenever the tournament's standings change,
+// one read at a time. Until the phase's groups are drawn the group is not
+// found: that is said, and the hall waits for the next change.
+function onGroupChange(s, opts) {
+  groupReading = groupReading.then(async () => {
+    try {
+      const current = (await get(`/tournaments/${state.id}/phases`, opts)).data.current;
+      const g = (await get(`/tournaments/${state.id}/phases/${current}/standings?group=${state.group}`, opts)).data;
+      await onStandings({ ...g, version: s.version });
+    } catch (err) {
+      status(err.message);
+    }
   });
 }
 
