@@ -471,6 +471,17 @@ func TestBrowserConsoleRunsAnEventInPhasesAndGroups(t *testing.T) {
 	checkAxe(t, desk, "console-phases-prizes-desktop")
 	t.Logf("budget: the console of the finished event transferred %d bytes", transferred(t, desk))
 	screenshot(t, desk, "console-phases-prizes-desktop")
+
+	// On a phone the console of an event in phases still fits the screen.
+	phone := consoleContext(t, b, 360, 740)
+	signInPage(t, phone, srv.URL, c.director, fmt.Sprintf("/app/console?t=%d", id))
+	consoleOpen(t, phone, srv.URL, fmt.Sprintf("?t=%d", id))
+	waitJS(t, phone, "the phases listed", `document.querySelectorAll('#phases-table tbody tr[data-phase]').length === 3 && document.querySelectorAll('#st-table tbody tr[data-entry]').length > 0`)
+	if w := pageWidth(t, phone); w > 360 {
+		t.Errorf("the console of an event in phases on a 360 px phone is %d px wide", w)
+	}
+	do(t, phone, "looking at the standings", chromedp.Evaluate[chromedp.Void](`document.getElementById('sec-standings').scrollIntoView({block: 'start'})`))
+	screenshot(t, phone, "console-phases-standings-phone")
 }
 
 // TestBrowserConsoleDrawsAPhaseInGroupsGivenByHand: the director of an

@@ -449,10 +449,10 @@ function drawStandings(s) {
   $('st-table').querySelector('tbody').replaceChildren(...(s.rows || []).map((r) => el('tr', { 'data-entry': r.entry.id, class: r.provisional ? 'provisional' : '' },
     el('td', { class: 'num', text: String(r.rank) }),
     el('td', { text: `${r.entry.number}. ${r.entry.name}` }),
-    el('td', { class: 'num', text: String(r.played) }),
+    el('td', { class: 'num st-played', text: String(r.played) }),
     carried ? el('td', { class: 'num st-carried', text: fmtNumber(r.carried_vp || 0) }) : null,
     el('td', { class: 'num st-vp', text: fmtNumber(r.vp) }),
-    el('td', { class: 'num', text: (r.mp_difference > 0 ? '+' : '') + fmtNumber(r.mp_difference) }))));
+    el('td', { class: 'num st-diff', text: (r.mp_difference > 0 ? '+' : '') + fmtNumber(r.mp_difference) }))));
   if (!(s.rows || []).length) {
     $('st-table').querySelector('tbody').append(el('tr', {}, el('td', { colspan: 6, class: 'muted', text: t('console.noEntries') })));
   }
