@@ -103,6 +103,7 @@ export function wirePhases(c) {
       : { name: '', movement: tour.movement === 'knockout' ? 'danish' : tour.movement, rounds: tour.rounds || 1 });
     drawForm(rows, true);
     $('phases-form').dataset.dirty = '1';
+    $('phases-save').hidden = false;
     $(`ph-${rows.length - 1}-name`).focus();
   });
   $('phases-form').addEventListener('submit', (e) => {
@@ -136,7 +137,12 @@ export function renderPhases() {
   const setup = SETUP.includes(tour.status);
   const ps = tourPhases();
   const pairs = tour.kind === 'pairs'; // phases are for pairs events
+  // Once the event runs in one phase there is nothing here for the director.
+  const none = !setup && !ps.length;
+  $('sec-phases').hidden = none;
+  document.querySelector('nav.sections a[href="#sec-phases"]').hidden = none;
   $('phases-form').hidden = !setup || !pairs;
+  $('phases-save').hidden = !ps.length && !$('phases-list').querySelector('fieldset[data-phase]');
   $('phases-done').hidden = setup || !ps.length;
   $('phases-clear').hidden = !ps.length;
   $('phases-summary').textContent = ps.length

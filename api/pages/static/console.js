@@ -462,7 +462,9 @@ function arrange() {
   const r = currentRound();
   const running = state.tour.status === 'running';
   const finished = ['finished', 'results_published'].includes(state.tour.status);
-  let order = running ? RUNNING_ORDER.slice() : finished ? FINISHED_ORDER : ORDER;
+  let order = running ? RUNNING_ORDER.slice() : finished ? FINISHED_ORDER.slice() : ORDER;
+  // A finished event without prizes has none to read out: its section goes after the printouts.
+  if (finished && !(state.tour.prizes || []).length) order = [...order.filter((x) => x !== 'sec-prizes'), 'sec-prizes'];
   if (running && roundsLeft().left === 0 && (!r || r.status === 'closed')) order = ['sec-state', ...order.filter((x) => x !== 'sec-state')];
   const box = $('console-tournament');
   const nav = box.querySelector('nav.sections');
