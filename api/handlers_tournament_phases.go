@@ -11,7 +11,8 @@ import (
 )
 
 // Tournaments in phases and groups (issue 32, docs/PHASES.md): the set-up's
-// phases, and the reads of phases and their standings.
+// phases (TournamentSetupInput.Phases), and the reads of phases and their
+// standings, on resultHandlers (routed in resultHandlers.routes).
 
 // TournamentPhase is one phase of a tournament in phases: in a set-up
 // request as given (absent fields take their defaults), in a Tournament
@@ -194,8 +195,8 @@ const (
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/phases [get]
-func (s *server) listTournamentPhases(w http.ResponseWriter, r *http.Request) error {
-	_, read, err := s.playOf(r)
+func (h resultHandlers) listTournamentPhases(w http.ResponseWriter, r *http.Request) error {
+	_, read, err := h.s.playOf(r)
 	if err != nil {
 		return err
 	}
@@ -218,7 +219,7 @@ func (s *server) listTournamentPhases(w http.ResponseWriter, r *http.Request) er
 //	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), phase_not_found, group_not_found (no such group in the phase, or the phase not yet seeded)"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/phases/{phase}/standings [get]
-func (s *server) tournamentPhaseStandings(w http.ResponseWriter, r *http.Request) error {
+func (h resultHandlers) tournamentPhaseStandings(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathTournament(r)
 	if err != nil {
 		return err
@@ -233,7 +234,7 @@ func (s *server) tournamentPhaseStandings(w http.ResponseWriter, r *http.Request
 	if err := q.err(); err != nil {
 		return err
 	}
-	read, err := s.readPlay(r, id)
+	read, err := h.s.readPlay(r, id)
 	if err != nil {
 		return err
 	}

@@ -134,14 +134,6 @@ func checkPhaseStandings(t *testing.T, what string, got api.TournamentStandings,
 	}
 }
 
-func ids(ts []total) []int64 {
-	out := make([]int64, len(ts))
-	for i, t := range ts {
-		out[i] = t.entry
-	}
-	return out
-}
-
 func (te *tourneyEnv) phaseStandings(id int64, phase int, query string) api.TournamentPhaseStandings {
 	te.t.Helper()
 	var s api.TournamentPhaseStandings

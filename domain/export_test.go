@@ -18,5 +18,5 @@ func AnnounceTableChange(svc TableService, id, version int64) {
 // one-query path: always in a read-only transaction (the baseline of
 // BenchmarkTableStatePoll).
 func TableStateInSnapshot(svc TableService, ctx context.Context, actor Actor, id int64) (TableState, error) {
-	return svc.(*tableService).stateRead(ctx, actor, id, "", false)
+	return svc.(*tableService).views.stateRead(ctx, actor, id, "", false)
 }

@@ -110,10 +110,9 @@ func NewServices(st Storage, cfg Config) Services {
 	hasher.prepare()
 	stamps := newTournamentStamps()
 	play := newTournamentPlayService(st, now, cfg.Random, stamps)
-	tables := newTableService(st, now, cfg.Random, cfg.Bot, cfg.MaxOpenTables, cfg.OpenTableTTL)
 	kept := newKeptReads(st, cfg.KeptReadsMaxAge)
-	tables.kept = kept
-	play.tables, tables.tourney = tables, play
+	tables := newTableService(st, now, cfg.Random, cfg.Bot, cfg.MaxOpenTables, cfg.OpenTableTTL, kept, play)
+	play.tables = tables.match
 	tables.notes.tournamentChanged = stamps.changed
 	return Services{
 		Auth: &authService{st: st, now: now, ttl: cfg.RefreshTTL, random: cfg.Random, hasher: hasher,

@@ -100,7 +100,7 @@ func (c *gameCache) take(t *Table) (p *playing, behind, ok bool) {
 // the cached one when it is at that version; the cached one caught up with
 // the moves logged since, when it is behind in the same deal; else read
 // from the rows.
-func (s *tableService) running(tx Tx, t *Table) (*playing, error) {
+func (s *tableMatch) running(tx Tx, t *Table) (*playing, error) {
 	p, behind, ok := s.games.take(t)
 	if !ok {
 		return load(tx, t)

@@ -13,11 +13,6 @@ import (
 	"github.com/burraco/burraco/engine"
 )
 
-// RuleSet is the engine's rule set id (fibur, fibur-row, reale, aberto,
-// fechado), named here so that the layers above the domain need not import
-// the engine.
-type RuleSet = engine.RuleSet
-
 // TournamentStatus is where a tournament is in its life (issue 8): draft →
 // registration open → registration closed (check-in) → running → finished →
 // results published; cancelled (with a reason) from any status before

@@ -123,7 +123,7 @@ type tournamentPlayService struct {
 	random io.Reader
 	states *tournamentStates
 	stamps *tournamentStamps // shared with the tournamentService
-	tables *tableService     // the online tables of tournaments played online
+	tables onlineTables      // the online tables of tournaments played online
 }
 
 func newTournamentPlayService(st Storage, now func() time.Time, random io.Reader, stamps *tournamentStamps) *tournamentPlayService {

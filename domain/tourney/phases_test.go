@@ -254,3 +254,69 @@ func TestCarryVPRoundsHalfAwayFromZero(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupsByBlocksAndByClub: blocks cut the standings so far into runs
+// (the first group one longer when the field does not divide); club
+// groups are one per club by name. A Mitchell in groups seats each group
+// on its own, table numbers running on past a group's phantom table.
+func TestGroupsByBlocksAndByClub(t *testing.T) {
+	cases := []struct {
+		name    string
+		groups  *Grouping
+		move    Movement
+		entries int
+		sizes   []int
+	}{
+		{"Blocks", &Grouping{By: GroupBlocks, Count: 2}, Danish, 9, []int{5, 4}},
+		{"Club", &Grouping{By: GroupClub}, Danish, 10, []int{2, 2, 2, 2, 2}},
+		{"MitchellInBlocks", &Grouping{By: GroupBlocks, Count: 2}, Mitchell, 10, []int{5, 5}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := phasedSetup(c.groups)
+			cfg.Phases[2].Movement = c.move
+			h := newHarness(t, cfg)
+			h.register(c.entries)
+			h.do(Start{}, referee)
+			for n := 1; n <= 5; n++ {
+				h.playPhaseRound(n, nil)
+			}
+			order := h.s.seedOrder()
+			rv := h.playPhaseRound(6, nil)
+			gs := h.s.Phases()[2].Groups
+			var sizes []int
+			at := 0
+			for i, g := range gs {
+				sizes = append(sizes, len(g.Entries))
+				if g.Name != GroupName(i) {
+					t.Errorf("group %d named %q", i, g.Name)
+				}
+				for _, id := range g.Entries {
+					e, _ := h.s.Entry(id)
+					if c.groups.By == GroupClub && e.Club != h.s.entries[g.Entries[0]-1].Club {
+						t.Errorf("group %s mixes clubs", g.Name)
+					}
+					if c.groups.By == GroupBlocks && id != order[at] {
+						t.Errorf("group %s: entry %d at seed %d, want %d", g.Name, id, at, order[at])
+					}
+					at++
+				}
+			}
+			if !slices.Equal(sizes, c.sizes) {
+				t.Fatalf("group sizes %v, want %v", sizes, c.sizes)
+			}
+			seen := map[int]bool{}
+			for _, tv := range rv.Tables {
+				if seen[tv.Number] {
+					t.Errorf("table number %d twice", tv.Number)
+				}
+				seen[tv.Number] = true
+				if h.s.groupOf(3, tv.NS) != tv.Group || h.s.groupOf(3, tv.EW) != tv.Group {
+					t.Errorf("table %d (group %s) seats %d and %d", tv.Number, tv.Group, tv.NS, tv.EW)
+				}
+			}
+			h.playPhaseRound(7, nil)
+			h.checkReplay()
+		})
+	}
+}

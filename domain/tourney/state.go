@@ -136,6 +136,14 @@ type round struct {
 // standings they compute lazily are cached under a lock); Apply needs the
 // state to itself — the service serialises commands per tournament, as the
 // event log's sequence does.
+//
+// State is an event-sourced aggregate: every command is decided against
+// it and every event applied to it (the commands' decide and the events'
+// apply methods are their own, in entries.go, lifecycle.go, rounds.go,
+// …), and the rules they consult (the draw, the sheets' checks, the
+// standings) and the reads of the fold are its methods, some ninety. It is
+// the one type the house's bound of 40 methods a type (issue 31) leaves
+// aside: every rule reads the one state the log folds into.
 type State struct {
 	setup          Config
 	seq            int64
