@@ -511,7 +511,7 @@ func TestBrowserConsoleDrawsAPhaseInGroupsGivenByHand(t *testing.T) {
 		t.Fatalf("the phases were refused: %s", msg)
 	}
 	click(t, desk, "playing in one phase", chromedp.ID("phases-clear"))
-	if said := consoleAsked(t, desk, "Play in one phase?"); !strings.Contains(said, "The 2 phases set up are removed") {
+	if said := consoleAsked(t, desk, "Play in one phase?"); !strings.Contains(said, "The 2 phases set up are removed: the tournament is played in one phase, with the movement of the first (Danish) and 2 rounds.") {
 		t.Errorf("removing the phases asks %q", said)
 	}
 	click(t, desk, "going back", chromedp.ID("confirm-cancel"))

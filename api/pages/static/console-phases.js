@@ -112,7 +112,10 @@ export function wirePhases(c) {
   });
   // Removing every phase loses their set-up: asked first.
   $('phases-clear').addEventListener('click', async () => {
-    const ok = await ctx.confirmAction({ title: t('console.ph.askClear'), lines: [t('console.ph.askClearWhat', { n: tourPhases().length })],
+    // The phases leave the first one's movement and their rounds in all (docs/PHASES.md).
+    const ps = tourPhases();
+    const what = { n: ps.length, movement: ps.length ? t('console.mv.' + ps[0].movement) : '', rounds: ps.reduce((a, p) => a + p.rounds, 0) };
+    const ok = await ctx.confirmAction({ title: t('console.ph.askClear'), lines: [t('console.ph.askClearWhat', what)],
       action: t('console.ph.clearAction') });
     if (ok) savePhases([]);
   });
