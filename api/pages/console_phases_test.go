@@ -412,8 +412,14 @@ func TestBrowserConsoleRunsAnEventInPhasesAndGroups(t *testing.T) {
 
 	// The hall display of group B: its standings and its tables only.
 	consoleDraw(t, desk)
+	// The console links it under Print and CSV.
+	waitJS(t, desk, "the hall display of group B linked", `document.getElementById('hall-link-B') !== null`)
+	link := evalString(t, desk, `document.getElementById('hall-link-B').href`)
+	if want := fmt.Sprintf("%s/app/hall/%d?group=B", srv.URL, id); link != want {
+		t.Errorf("the console links group B's hall display as %q, want %q", link, want)
+	}
 	hall := b.newContext(1280, 800)
-	do(t, hall, "opening the hall display of group B", chromedp.Navigate(fmt.Sprintf("%s/app/hall/%d?group=B", srv.URL, id)))
+	do(t, hall, "opening the hall display of group B", chromedp.Navigate(link))
 	waitJS(t, hall, "group B's standings", `document.getElementById('hall-standings-h').textContent.endsWith('Group B') && document.querySelectorAll('#hall-table tbody tr').length > 0`)
 	var r5 apiRound
 	c.director.api.call("GET", fmt.Sprintf("/tournaments/%d/rounds/5", id), nil, &r5, http.StatusOK)
