@@ -30,7 +30,7 @@ const $ = (id) => document.getElementById(id);
 let ctx = null; // {el, act, said, problemText, confirmAction, state, onPhases}
 // list is GET …/phases as last read (null: not read, or no phases).
 const phases = { list: null, key: '', reading: null };
-const standings = { key: '', reading: null, chosen: false };
+const standings = { key: '', reading: null, chosen: false, last: null };
 
 // tourPhases are the set-up's phases ([] when played in one phase).
 export function tourPhases() {
@@ -101,7 +101,7 @@ export function wirePhases(c) {
     const tour = ctx.state.tour;
     rows.push(rows.length ? { name: '', movement: 'danish', rounds: 1, carry_over: 'all' }
       : { name: '', movement: tour.movement === 'knockout' ? 'danish' : tour.movement, rounds: tour.rounds || 1 });
-    drawForm(rows, true);
+    drawForm(rows);
     $('phases-form').dataset.dirty = '1';
     $('phases-save').hidden = false;
     $(`ph-${rows.length - 1}-name`).focus();
@@ -156,7 +156,7 @@ export function renderPhases() {
   if (setup && (form.dataset.saved !== saved || form.dataset.lang !== lang()) && !form.dataset.dirty) {
     form.dataset.saved = saved;
     form.dataset.lang = lang();
-    drawForm(ps.map(fromServer), true);
+    drawForm(ps.map(fromServer));
   }
   readPhases();
   drawDone();
@@ -437,7 +437,7 @@ function readStandings(force) {
   const reading = (standings.reading = get(path).then((res) => {
     if (reading !== standings.reading) return;
     $('st-error').textContent = '';
-    if (!res.data.phase || !res.data.group) standings.last = res.data; // the whole field's, for the hand groups' guess
+    if (!res.data.group) standings.last = res.data; // the whole field's, for the hand groups' guess
     drawStandings(res.data);
   }).catch((err) => {
     if (reading !== standings.reading) return;
