@@ -573,3 +573,69 @@ func TestBrowserConsoleDrawsAPhaseInGroupsGivenByHand(t *testing.T) {
 		t.Errorf("the hand groups are still asked once the phase is drawn")
 	}
 }
+
+// TestBrowserConsoleSetsAPhasesOwnVPTable: a phase of 2 deals a round has
+// no built-in VP table: saving it with the built-in one is refused with
+// the choice of table marked; with bands of the director's own it is
+// saved, the API has them, and the console opened again shows them.
+func TestBrowserConsoleSetsAPhasesOwnVPTable(t *testing.T) {
+	t.Parallel() // a browser and a server of its own
+	b := newBrowser(t)
+	srv := startServer(t)
+	c := directorOpensClub(t, srv.URL)
+	desk := consoleContext(t, b, 1280, 900)
+	signInPage(t, desk, srv.URL, c.director, "/app/console")
+	id := consoleCreateTournament(t, desk, srv.URL, "Due fasi", 2, 3)
+	phases := []consolePhase{
+		{Name: "Andata", Movement: "danish", Rounds: 1},
+		{Name: "Ritorno", Movement: "danish", Rounds: 1, Carry: "all"},
+	}
+	setDeals := `(() => { const e = document.getElementById('ph-1-deals_per_round'); e.value = '2';
+		e.dispatchEvent(new Event('change', {bubbles: true})); return true; })()`
+	click(t, desk, "adding a phase", chromedp.ID("phase-add"))
+	click(t, desk, "adding a phase", chromedp.ID("phase-add"))
+	evalBool(t, desk, setDeals)
+	msg := consoleSetPhases(t, desk, phases)
+	if !strings.Contains(msg, "phases[1].vp_table") {
+		t.Errorf("a 2-deal phase with the built-in VP table is refused with %q, want the field named", msg)
+	}
+	if !evalBool(t, desk, `document.getElementById('ph-1-vp').getAttribute('aria-invalid') === 'true'`) {
+		t.Errorf("the refused phase's choice of VP table is not marked invalid")
+	}
+	bands := "0, 20, 10, 10\n25, 100, 12, 8\n105, 200, 14, 6\n205, 16, 4"
+	evalBool(t, desk, fmt.Sprintf(`(() => {
+		const set = (id, v) => { const e = document.getElementById(id); e.value = v;
+			e.dispatchEvent(new Event('input', {bubbles: true})); e.dispatchEvent(new Event('change', {bubbles: true})); };
+		set('ph-1-vp', 'own'); set('ph-1-vp_table', %s); return true; })()`, jsString(bands)))
+	click(t, desk, "saving the phases", chromedp.ID("phases-save"))
+	waitJS(t, desk, "the phases saved", `document.getElementById('console-msg').textContent === 'The phases are saved.' || document.getElementById('phases-error').textContent !== ''`)
+	if msg := evalString(t, desk, `document.getElementById('phases-error').textContent`); msg != "" {
+		t.Fatalf("the phase's own VP table was refused: %s", msg)
+	}
+	var tour struct {
+		Phases []struct {
+			DealsPerRound int  `json:"deals_per_round"`
+			Builtin       bool `json:"vp_table_builtin"`
+			VPTable       struct {
+				Bands []struct {
+					From   int  `json:"from"`
+					To     *int `json:"to"`
+					Winner int  `json:"winner"`
+				} `json:"bands"`
+			} `json:"vp_table"`
+		} `json:"phases"`
+	}
+	c.director.api.call("GET", fmt.Sprintf("/tournaments/%d", id), nil, &tour, http.StatusOK)
+	if len(tour.Phases) != 2 || tour.Phases[1].DealsPerRound != 2 || tour.Phases[1].Builtin || len(tour.Phases[1].VPTable.Bands) != 4 ||
+		tour.Phases[1].VPTable.Bands[3].From != 205 || tour.Phases[1].VPTable.Bands[3].To != nil || !tour.Phases[0].Builtin {
+		t.Errorf("the API has the phases %+v, want the second of 2 deals with the console's 4 bands, the first with the built-in table", tour.Phases)
+	}
+	consoleOpen(t, desk, srv.URL, fmt.Sprintf("?t=%d", id))
+	waitJS(t, desk, "the phases shown", `document.querySelectorAll('#phases-list fieldset[data-phase]').length === 2`)
+	if got := evalString(t, desk, `document.getElementById('ph-1-vp').value + '|' + document.getElementById('ph-1-vp_table').value + '|' + document.getElementById('ph-0-vp').value`); got != "own|"+bands+"|builtin" {
+		t.Errorf("opened again, the console shows the phases' VP tables as %q", got)
+	}
+	if !evalBool(t, desk, visible("ph-1-vp_table")) || evalBool(t, desk, visible("ph-0-vp_table")) {
+		t.Errorf("the bands show for the wrong phase")
+	}
+}

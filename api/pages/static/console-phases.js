@@ -240,7 +240,9 @@ function drawForm(rows) {
 function showDependent(fs) {
   if (!fs) return;
   const i = fs.dataset.phase;
-  const v = (name) => ($(`ph-${i}-${name}`) || {}).value;
+  // Asked of the fieldset, not the document: drawForm calls this before
+  // the fieldset is in the page.
+  const v = (name) => (fs.querySelector(`[id="ph-${i}-${name}"]`) || {}).value;
   const show = (cls, on) => fs.querySelectorAll('.' + cls).forEach((n) => (n.hidden = !on));
   show('dep-mitchell', v('movement') === 'mitchell');
   show('dep-fraction', v('carry_over') === 'fraction');
@@ -292,7 +294,10 @@ function markInvalid(err) {
   for (const f of err.problem.errors || []) {
     const m = /^phases\[(\d+)\]\.(\w+)(?:\.(\w+))?/.exec(f.field || '');
     if (!m) continue;
-    const el = $(`ph-${m[1]}-${m[2]}-${m[3]}`) || $(`ph-${m[1]}-${m[2]}`);
+    let el = $(`ph-${m[1]}-${m[2]}-${m[3]}`) || $(`ph-${m[1]}-${m[2]}`);
+    // A VP table required of a phase that has the built-in one: its bands
+    // are hidden, the choice of table is what to change.
+    if (el && el.closest('label').hidden && m[2] === 'vp_table') el = $(`ph-${m[1]}-vp`);
     if (el) el.setAttribute('aria-invalid', 'true');
   }
 }
