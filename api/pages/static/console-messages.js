@@ -349,13 +349,13 @@ const en = {
   'console.cat.reading': 'Reading the players’ categories…',
   'console.cat.tick': '{name}: {cat}',
   'console.cat.saved': 'The categories of {name} are saved.',
-  'console.cat.ladies': 'Ladies',
-  'console.cat.mixed': 'Mixed',
-  'console.cat.men': 'Men',
-  'console.cat.newcomer': 'Newcomers',
-  'console.cat.over65': 'Over 65',
-  'console.cat.junior': 'Juniors',
-  'console.cat.senior': 'Seniors',
+  'console.catName.ladies': 'Ladies',
+  'console.catName.mixed': 'Mixed',
+  'console.catName.men': 'Men',
+  'console.catName.newcomer': 'Newcomers',
+  'console.catName.over65': 'Over 65',
+  'console.catName.junior': 'Juniors',
+  'console.catName.senior': 'Seniors',
 };
 
 const it = {
@@ -702,13 +702,13 @@ const it = {
   'console.cat.reading': 'Lettura delle categorie dei giocatori…',
   'console.cat.tick': '{name}: {cat}',
   'console.cat.saved': 'Le categorie di {name} sono salvate.',
-  'console.cat.ladies': 'Signore',
-  'console.cat.mixed': 'Coppie miste',
-  'console.cat.men': 'Uomini',
-  'console.cat.newcomer': 'Esordienti',
-  'console.cat.over65': 'Over 65',
-  'console.cat.junior': 'Juniores',
-  'console.cat.senior': 'Seniores',
+  'console.catName.ladies': 'Signore',
+  'console.catName.mixed': 'Coppie miste',
+  'console.catName.men': 'Uomini',
+  'console.catName.newcomer': 'Esordienti',
+  'console.catName.over65': 'Over 65',
+  'console.catName.junior': 'Juniores',
+  'console.catName.senior': 'Seniores',
 };
 
 Object.assign(messages.en, en);

@@ -14,7 +14,7 @@
 // grid only when the players or its columns change (the console's poll
 // calls renderPrizes every time the tournament moves).
 import { get, send, ApiError } from './api.js';
-import { t, lang } from './i18n.js';
+import { t, has, lang } from './i18n.js';
 
 // SUGGESTED are the categories offered while typing one (any slug goes).
 const SUGGESTED = ['ladies', 'mixed', 'men', 'newcomer', 'over65', 'junior', 'senior'];
@@ -193,9 +193,8 @@ function markInvalid(err) {
 // catName is a category as people read it: the known ones in words,
 // the others as their tag.
 function catName(c) {
-  const key = 'console.cat.' + c;
-  const s = t(key);
-  return s === key ? c : s;
+  const key = 'console.catName.' + c; // apart from console.cat.*: a tag named title is no sentence
+  return has(key) ? t(key) : c;
 }
 
 // --- the printouts ---
