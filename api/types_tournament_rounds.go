@@ -287,8 +287,13 @@ func (v playView) roundOut(r tourney.RoundView) TournamentRound {
 	return out
 }
 
-func (v playView) rounds() TournamentRoundList {
-	return TournamentRoundList{Items: mapSlice(v.snap.Rounds, v.roundOut), CurrentRound: v.snap.CurrentRound,
+// rounds lists the rounds drawn; latest keeps only the last of them.
+func (v playView) rounds(latest bool) TournamentRoundList {
+	rs := v.snap.Rounds
+	if latest && len(rs) > 1 {
+		rs = rs[len(rs)-1:]
+	}
+	return TournamentRoundList{Items: mapSlice(rs, v.roundOut), CurrentRound: v.snap.CurrentRound,
 		PlannedRounds: v.snap.PlannedRounds, Version: v.snap.Seq}
 }
 
