@@ -29,7 +29,8 @@ const state = {
   id: 0,
   tour: null,
   entries: [],
-  rounds: null,
+  rounds: null, // GET …/rounds?latest=true: the latest round only, and the counts
+  past: { version: -1, rounds: {} }, // earlier rounds read for a correction, by number, at the tournament's version
   forbidden: [],
   referees: [], // the tournament's assigned referees
   members: [], // the club's members who may referee it (referee, admin, owner)
@@ -337,7 +338,8 @@ async function openTournament() {
   // standings' ETag with it (answered from memory: a 304 costs the server
   // no read). Not the rounds: they have no ETag, so their poll answered
   // every table of every round every 2 s, and the console read everything
-  // again each time. The first answer is of the tournament just read.
+  // again each time (now it reads the latest round only: ?latest=true). The
+  // first answer is of the tournament just read.
   let first = true;
   state.stopPoll = poll(`/tournaments/${state.id}/standings`, (data) => {
     const known = first && data.version === state.tour.version;
@@ -356,14 +358,18 @@ function refresh() {
     try {
       const base = `/tournaments/${state.id}`;
       // The audit trail only grows: read what is new since the last event.
+      // Of the rounds only the latest: the whole list of a big event is
+      // megabytes (every table of every round), and what the console shows
+      // of earlier rounds (a correction) it reads when asked (pastRound).
       const after = state.audit.length ? state.audit[state.audit.length - 1].seq : 0;
       const [tour, entries, rounds, forbidden, audit, referees, members] = await Promise.all([
-        get(base), get(base + '/entries'), get(base + '/rounds'), get(base + '/forbidden'), get(`${base}/audit?after=${after}&limit=500`),
+        get(base), get(base + '/entries'), get(base + '/rounds?latest=true'), get(base + '/forbidden'), get(`${base}/audit?after=${after}&limit=500`),
         get(base + '/referees'), get(`/clubs/${state.tour.club_id}/members?limit=100`),
       ]);
       state.tour = tour.data;
       state.entries = entries.data.items || [];
       state.rounds = rounds.data;
+      if (state.past.version !== state.tour.version) state.past = { version: state.tour.version, rounds: {} };
       state.forbidden = forbidden.data.pairs || [];
       state.referees = referees.data.items || [];
       state.members = (members.data.items || []).filter((m) => REFEREE_ROLES.includes(m.role));
@@ -523,7 +529,9 @@ function render() {
 // leaves unplayed.
 function roundsLeft() {
   const planned = (state.rounds && state.rounds.planned_rounds) || state.tour.rounds || 0;
-  const closed = state.rounds && state.rounds.items ? state.rounds.items.filter((r) => r.status === 'closed').length : 0;
+  // Every round before the latest is closed (a draw needs the one before closed).
+  const r = currentRound();
+  const closed = r ? r.number - (r.status === 'closed' ? 0 : 1) : 0;
   return { planned, closed, left: Math.max(0, planned - closed) };
 }
 
@@ -857,21 +865,48 @@ function showTotals() {
   for (const side of ['ns', 'ew']) $(`corr-${side}-total`).textContent = t('console.total', { n: partsOf(`corr-${side}`).total });
 }
 
+// roundByNumber is round n as the console has it: the latest, or an
+// earlier one read for a correction at the tournament's version (null
+// until read: pastRound reads it).
 function roundByNumber(n) {
-  return state.rounds && state.rounds.items ? state.rounds.items.find((r) => r.number === n) : null;
+  const r = currentRound();
+  return r && r.number === n ? r : state.past.rounds[n] || null;
+}
+
+// pastRound reads earlier round n once per version of the tournament, and
+// fills the correction form again with it.
+async function pastRound(n) {
+  const version = state.past.version;
+  if (state.past.reading === n) return; // one read at a time is enough
+  state.past.reading = n;
+  try {
+    const r = (await get(`/tournaments/${state.id}/rounds/${n}`)).data;
+    if (state.past.version !== version) return; // the tournament moved on: read again on the next fill
+    state.past.rounds[n] = r;
+    if (Number($('corr-round').value) === n) fillCorrection('round');
+  } catch (e) {
+    $('corr-error').textContent = problemText(e);
+  } finally {
+    if (state.past.version === version) state.past.reading = 0;
+  }
 }
 
 function renderCorrection() {
-  const rounds = state.rounds && state.rounds.items ? state.rounds.items.filter((r) => r.status !== 'pairings_published') : [];
-  const keepR = $('corr-round').value || (rounds.length ? String(rounds[rounds.length - 1].number) : '');
-  $('corr-round').replaceChildren(...rounds.map((r) => el('option', { value: r.number, text: String(r.number), selected: String(r.number) === keepR })));
+  // Rounds 1 to the latest, but a latest whose pairings are only published.
+  const last = currentRound();
+  const upTo = last ? last.number - (last.status === 'pairings_published' ? 1 : 0) : 0;
+  const numbers = Array.from({ length: upTo }, (_, i) => i + 1);
+  const keepR = $('corr-round').value || (upTo ? String(upTo) : '');
+  $('corr-round').replaceChildren(...numbers.map((n) => el('option', { value: n, text: String(n), selected: String(n) === keepR })));
   fillCorrection('refresh');
 }
 
 // fillCorrection fills the table and deal lists and, when the choice
 // changed, the parts of the chosen deal as they are.
 function fillCorrection(changed) {
-  const r = roundByNumber(Number($('corr-round').value));
+  const n = Number($('corr-round').value);
+  const r = roundByNumber(n);
+  if (n && !r) pastRound(n);
   const tables = r ? r.tables.filter((tb) => tb.ns && tb.ew) : [];
   const keepT = $('corr-table').value;
   $('corr-table').replaceChildren(...tables.map((tb) => el('option', { value: tb.number, text: String(tb.number), selected: String(tb.number) === keepT })));
