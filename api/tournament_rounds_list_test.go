@@ -13,7 +13,8 @@ import (
 // TestTournamentRoundsListETagAndLatest: GET …/rounds carries the
 // tournament's version as its ETag and answers 304 to it until something
 // changes; ?latest=true lists only the latest round (none before the
-// first) with the same counts; a latest that is no boolean is refused by
+// first) with the same counts; a round started says when (started_at,
+// the audit trail's round_started); a latest that is no boolean is refused by
 // name. On SQLite and PostgreSQL.
 func TestTournamentRoundsListETagAndLatest(t *testing.T) {
 	t.Parallel()
@@ -29,7 +30,22 @@ func TestTournamentRoundsListETagAndLatest(t *testing.T) {
 			t.Errorf("latest before the first round: %s", jsonOf(none))
 		}
 
-		r1 := te.draw(id)
+		// A round says when its play started (started_at), once it has.
+		var r1 api.TournamentRound
+		te.must(http.StatusCreated, req{Method: "POST", Path: tpath(id, "rounds"), Token: te.referee}, &r1)
+		if r1.StartedAt != nil {
+			t.Errorf("a round drawn, not started, has started_at %v", r1.StartedAt)
+		}
+		te.must(http.StatusOK, req{Method: "POST", Path: tpath(id, "rounds", 1, "start"), Token: te.referee}, &r1)
+		var started *api.TournamentAuditEvent
+		for _, e := range te.audit(id) {
+			if e.Kind == "round_started" {
+				started = &e
+			}
+		}
+		if started == nil || r1.StartedAt == nil || !r1.StartedAt.Equal(started.At) {
+			t.Errorf("round 1 started at %v, the audit trail's round_started %+v", r1.StartedAt, started)
+		}
 		rnd := newRand()
 		for _, tb := range r1.Tables {
 			te.scores(id, 1, tb.Number, te.referee, randomDeals(rnd, 3)...)

@@ -357,11 +357,13 @@ function refresh() {
   refreshing = (async () => {
     try {
       const base = `/tournaments/${state.id}`;
-      // The audit trail only grows: read what is new since the last event.
+      // The audit trail only grows: read what is new since the last event;
+      // on opening, the last AUDIT_SHOWN events only (seq runs from 1 with no
+      // gaps to the tournament's version), not the first 500 of thousands.
       // Of the rounds only the latest: the whole list of a big event is
       // megabytes (every table of every round), and what the console shows
       // of earlier rounds (a correction) it reads when asked (pastRound).
-      const after = state.audit.length ? state.audit[state.audit.length - 1].seq : 0;
+      const after = state.audit.length ? state.audit[state.audit.length - 1].seq : Math.max(0, (state.tour.version || 0) - AUDIT_SHOWN);
       const [tour, entries, rounds, forbidden, audit, referees, members] = await Promise.all([
         get(base), get(base + '/entries'), get(base + '/rounds?latest=true'), get(base + '/forbidden'), get(`${base}/audit?after=${after}&limit=500`),
         get(base + '/referees'), get(`/clubs/${state.tour.club_id}/members?limit=100`),
@@ -384,6 +386,9 @@ function refresh() {
   });
   return refreshing;
 }
+
+// AUDIT_SHOWN is how many of the latest events the audit trail lists.
+const AUDIT_SHOWN = 100;
 
 // REFEREE_ROLES are the club roles that may referee its tournaments.
 const REFEREE_ROLES = ['referee', 'admin', 'owner'];
@@ -806,8 +811,11 @@ async function overridePairings(e) {
 
 // --- the tables, live ---
 
-// roundStartedAt is when round n started, from the audit trail.
+// roundStartedAt is when round n started: the round says (started_at),
+// else the audit trail.
 function roundStartedAt(n) {
+  const r = roundByNumber(n);
+  if (r && r.started_at) return new Date(r.started_at).getTime();
   const ev = state.audit.filter((a) => a.kind === 'round_started' && a.data && a.data.round === n).pop();
   return ev ? new Date(ev.at).getTime() : 0;
 }
@@ -1011,7 +1019,7 @@ function renderPrintLinks() {
 
 function renderAudit() {
   const name = new Map(state.entries.map((x) => [x.id, `${x.number}. ${x.display_name}`]));
-  const items = state.audit.slice(-100).reverse();
+  const items = state.audit.slice(-AUDIT_SHOWN).reverse();
   $('audit-list').replaceChildren(...items.map((a) => {
     const d = a.data || {};
     const where = [d.round ? t('console.roundN', { n: d.round }) : '', d.table ? t('console.tableN', { n: d.table }) : '', d.deal ? t('console.dealN', { n: d.deal }) : '',
