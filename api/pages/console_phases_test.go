@@ -467,6 +467,31 @@ func TestBrowserConsoleRunsAnEventInPhasesAndGroups(t *testing.T) {
 	}
 	checkAxe(t, hall, "hall-group")
 	screenshot(t, hall, "hall-group-desktop")
+
+	// Beside it, group B's printed standings: the phase's, overall, of
+	// group B's entries only, with the VP the test computes.
+	plink := evalString(t, desk, `document.getElementById('print-standings-B').href`)
+	if want := fmt.Sprintf("%s/api/v1/tournaments/%d/print/standings?phase=3&group=B&lang=en", srv.URL, id); plink != want {
+		t.Errorf("the console links group B's printed standings as %q, want %q", plink, want)
+	}
+	do(t, hall, "opening group B's printed standings", chromedp.Navigate(plink))
+	waitJS(t, hall, "group B's printed standings", `document.querySelector('h1') !== null && document.querySelector('h1').textContent.startsWith('Standings · Group B')`)
+	if meta := evalString(t, hall, `document.querySelector('.meta.phase').textContent`); meta != "Phase 3 of 3: Gironi · the VP carried into the phase included" {
+		t.Errorf("group B's printed standings say %q of their phase", meta)
+	}
+	raw := evalString(t, hall, `JSON.stringify([...document.querySelectorAll('tbody tr')].map(r => [Number(r.cells[1].textContent), Number(r.cells[3].textContent)]))`)
+	var printed [][2]int64
+	if err := json.Unmarshal([]byte(raw), &printed); err != nil {
+		t.Fatalf("the printed rows %s: %v", raw, err)
+	}
+	inPhase3 := book.totals(3, carry3)
+	rows = nil
+	for _, p := range printed { // number, VP; the page prints no carried VP: the book's stand in
+		e := entry[p[0]]
+		rows = append(rows, [3]int64{e, int64(inPhase3[e].carried), p[1]})
+	}
+	checkBookStandings(t, "group B printed", rows, inPhase3, groups["B"])
+	screenshot(t, hall, "print-standings-group-desktop")
 	playRound()
 
 	// The finish, and the prizes given.

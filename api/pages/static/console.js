@@ -15,7 +15,7 @@ import { tableState } from './console-state.js';
 import { mountClubTools, showEntryCodes } from './console-club.js';
 import { wirePrizes, renderPrizes } from './console-prizes.js';
 import { parseBands } from './console-vp.js';
-import { wirePhases, renderPhases, roundPhaseText, drawLabel, drawBody, hallGroups } from './console-phases.js';
+import { wirePhases, renderPhases, roundPhaseText, drawLabel, drawBody, hallGroups, groupedPhase } from './console-phases.js';
 
 const $ = (id) => document.getElementById(id);
 const TIE_BREAKS = ['vp', 'mp_difference', 'mp_for', 'head_to_head', 'opponents_vp', 'lots'];
@@ -1012,7 +1012,10 @@ function renderPrintLinks() {
     ['csv-rounds', `${base}/export/rounds.csv`, 'console.pr.csvRounds'],
     ['csv-sheets', `${base}/export/sheets.csv`, 'console.pr.csvSheets'],
     ['hall-link', `/app/hall/${state.id}`, 'console.pr.hall'],
-    ...hallGroups().map((g) => [`hall-link-${g}`, `/app/hall/${state.id}?group=${g}`, 'console.pr.hallGroup', { g }]),
+    // Each group's hall display, and beside it its printed standings (the
+    // phase's, overall: with the VP carried in).
+    ...hallGroups().flatMap((g) => [[`hall-link-${g}`, `/app/hall/${state.id}?group=${g}`, 'console.pr.hallGroup', { g }],
+      [`print-standings-${g}`, `${base}/print/standings?phase=${groupedPhase().number}&group=${g}&lang=${l}`, 'console.pr.standingsGroup', { g }]]),
   ];
   $('print-links').replaceChildren(...links.map(([id, href, key, vars]) => el('li', {}, el('a', { id, href, target: id.startsWith('csv') ? undefined : '_blank', rel: 'noopener', text: t(key, vars) }))));
 }
