@@ -58,7 +58,7 @@ type playBodyKey struct {
 type roundsList uint8
 
 const (
-	notRoundsList roundsList = iota
+	_ roundsList = iota // the zero value: not a list (the standings, one round)
 	listAllRounds
 	listLatestRound
 )

@@ -235,10 +235,10 @@ type examShape struct {
 }
 
 // consoleExamShape is the exam's own shape: 28 pairs (as the api
-// package's exam), 6 Mitchell rounds, 2 Danish, 3 Danish by groups — 62 s
-// on two idle cores on 2026-11-28. BURRACO_EXAM_SMALL=1 plays the same
-// three phases with 24 pairs and 2, 1 and 2 rounds, for the edit loop (34
-// s).
+// package's exam), 6 Mitchell rounds, 2 Danish, 3 Danish by groups — about
+// a minute on the project's two cores shared with other work (54–76 s on
+// 2026-11-28). BURRACO_EXAM_SMALL=1 plays the same three phases with 24
+// pairs and 2, 1 and 2 rounds, for the edit loop (34–40 s).
 func consoleExamShape() examShape {
 	if os.Getenv("BURRACO_EXAM_SMALL") == "1" {
 		return examShape{pairs: 24, rounds: [3]int{2, 1, 2}}
