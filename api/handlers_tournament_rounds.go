@@ -33,21 +33,43 @@ func (h roundHandlers) routes(r routes) {
 //
 //	@Summary		List a tournament's rounds
 //	@ID			listTournamentRounds
-//	@Description	Every round drawn, oldest first, with its tables (seats, score sheets, rulings, results), byes, team matches and knockout bracket.
+//	@Description	Every round drawn, oldest first, with its tables (seats, score sheets, rulings, results), byes, team matches and knockout bracket. With latest=true only the latest round drawn (items empty before the first; current_round and planned_rounds as ever): what a console or a hall needs to follow play, a few KB where the whole list of a big event is megabytes (read an earlier round with GET …/rounds/{round}). The ETag is the tournament's version, as the standings': send it back in If-None-Match for a 304.
 //	@Tags			rounds
 //	@Produce		json
-//	@Param			tournamentID	path		int	true	"Tournament id"
+//	@Param			tournamentID	path		int		true	"Tournament id"
+//	@Param			latest			query		bool	false	"Only the latest round drawn"	default(false)
+//	@Param			If-None-Match	header		string	false	"The ETag of the rounds the caller has"
 //	@Success		200				{object}	TournamentRoundList
-//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer"
+//	@Header			200				{string}	ETag	"The tournament's version"
+//	@Success		304				"Nothing changed (If-None-Match matched)"
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer, or latest is not true or false"
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds [get]
 func (h roundHandlers) listTournamentRounds(w http.ResponseWriter, r *http.Request) error {
-	_, read, err := h.s.playOf(r)
+	id, err := pathTournament(r)
 	if err != nil {
 		return err
 	}
-	return respond(w, http.StatusOK, newPlayView(read).rounds())
+	q := query{r: r}
+	latest := q.bool("latest")
+	if err := q.err(); err != nil {
+		return err
+	}
+	k := playBodyKey{id: id, list: listAllRounds}
+	if latest {
+		k.list = listLatestRound
+	}
+	if answered, err := h.s.cachedPlay(w, r, k, true); answered || err != nil {
+		return err
+	}
+	read, err := h.s.readPlay(r, id)
+	if err != nil {
+		return err
+	}
+	etag := standingsETag(read.Tournament)
+	w.Header().Set("ETag", etag)
+	return h.s.encodePlay(w, r, k, etag, newPlayView(read).rounds(latest))
 }
 
 // getTournamentRound returns a round.
@@ -114,8 +136,8 @@ func (h roundHandlers) respondRound(w http.ResponseWriter, r *http.Request, read
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
 //	@Failure	403	{object}	Problem	"referee_only: not a referee or director of the tournament"
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
-//	@Failure	409	{object}	Problem	"bad_transition (not running, or round is not the next), round_open (the previous round is not closed), no_more_rounds, unpairable, knockout_tied"
-//	@Failure	422	{object}	Problem	"invalid_command; idempotency_key_reused"
+//	@Failure	409	{object}	Problem	"bad_transition (not running, or round is not the next), round_open (the previous round is not closed), phase_not_final (a phase's first round drawn before the previous round is closed), group_too_small (a group its movement cannot play the phase's rounds in), no_more_rounds, unpairable, knockout_tied"
+//	@Failure	422	{object}	Problem	"invalid_command; bad_groups (hand groups that miss, repeat or invent an entry, each in errors; groups on a draw that takes none); idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds [post]
 func (h roundHandlers) drawTournamentRound(w http.ResponseWriter, r *http.Request) error {
 	id, req, b, err := withBody[TournamentDrawRequest](h.s, w, r, pathTournament, true)
@@ -130,7 +152,7 @@ func (h roundHandlers) drawTournamentRound(w http.ResponseWriter, r *http.Reques
 		}
 		n = read.Snapshot.CurrentRound + 1
 	}
-	out, err := h.s.act(r, id, tourney.DrawRound{Round: n}, b)
+	out, err := h.s.act(r, id, tourney.DrawRound{Round: n, Groups: req.Groups}, b)
 	if err != nil {
 		return err
 	}
@@ -169,7 +191,7 @@ func drawnRound(e tourney.Event, n int) int {
 //	@Failure	403	{object}	Problem	"referee_only: not a referee or director of the tournament"
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@Failure	409	{object}	Problem	"bad_transition, round_open, round_has_scores, override_knockout, no_more_rounds"
-//	@Failure	422	{object}	Problem	"bad_pairings (every problem listed in errors: an entry twice or missing, a forbidden pair, a bye not needed), reason_required, idempotency_key_reused"
+//	@Failure	422	{object}	Problem	"bad_pairings (every problem listed in errors: an entry twice or missing, a forbidden pair, a bye not needed, a table across two groups), bad_groups, reason_required, idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/pairings [put]
 func (h roundHandlers) overrideTournamentPairings(w http.ResponseWriter, r *http.Request) error {
 	a, req, b, err := withBody[TournamentPairingsRequest](h.s, w, r, pathRound, false)
