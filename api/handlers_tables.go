@@ -346,7 +346,7 @@ func (h tableHandlers) tableState(w http.ResponseWriter, r *http.Request) error 
 	if hasSince && version <= since || etagMatches(r.Header.Get("If-None-Match"), etag) {
 		return notModified(w, etag)
 	}
-	return h.answerState(w, r, id, invite, version, seat)
+	return h.answerState(w, r, id, invite, version, seat, hasSince && wait > 0)
 }
 
 // watch returns the table's version and the caller's seat, first waiting

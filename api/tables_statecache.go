@@ -57,8 +57,13 @@ func viewerKey(actor domain.Actor, seat int) (int, bool) {
 
 // answerState answers 200 with the state of table id at version (or newer)
 // as the caller at seat sees it, from the cache when it holds it, else
-// read (once for every concurrent caller of the same key) and cached.
-func (h tableHandlers) answerState(w http.ResponseWriter, r *http.Request, id int64, invite string, version int64, seat int) error {
+// read (once for every concurrent caller of the same key) and cached. once
+// says the caller reads this version once (a long poll: its next request
+// waits for the next version): a seat's body is then released as soon as it
+// is answered, instead of staying until the table moves (at human pace, four
+// bodies of a few kB a table for seconds; issue 30's memory). An anonymous
+// body stays: any number of spectators read it.
+func (h tableHandlers) answerState(w http.ResponseWriter, r *http.Request, id int64, invite string, version int64, seat int, once bool) error {
 	actor := ActorFrom(r.Context())
 	key, ok := viewerKey(actor, seat)
 	if !ok {
@@ -101,6 +106,9 @@ func (h tableHandlers) answerState(w http.ResponseWriter, r *http.Request, id in
 	}
 	if !call.ok {
 		return h.readState(w, r, id, invite)
+	}
+	if once && key >= 0 {
+		c.drop(id, version, key, call) // those sharing call hold it still
 	}
 	w.Header().Set("ETag", tableETag(id, version, seat))
 	w.Header().Set("Content-Type", "application/json")
