@@ -97,10 +97,12 @@ func (db *DB) announceOwned(ctx context.Context) {
 		case <-ctx.Done():
 			sctx, cancel := context.WithTimeout(context.Background(), time.Second)
 			db.sendOwned(sctx)
+			db.sendOwnedWrites(sctx)
 			cancel()
 			return
 		case <-tick.C:
 			db.sendOwned(ctx)
+			db.sendOwnedWrites(ctx) // write_marks_owned.go
 		}
 	}
 }

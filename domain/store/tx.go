@@ -40,6 +40,9 @@ type tx struct {
 	// holds them until the commit.
 	fenced   bool
 	deferred []tableVersion
+	// deferredWrites are the records a fenced play transaction wrote, for
+	// the second's list likewise (write_marks_owned.go).
+	deferredWrites []string
 }
 
 // done caches the rows the transaction read or wrote, once it committed.
