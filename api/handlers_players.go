@@ -79,7 +79,7 @@ func (h playerHandlers) createPlayer(w http.ResponseWriter, r *http.Request) err
 	if err := h.s.decode(w, r, &req); err != nil {
 		return err
 	}
-	in := domain.PlayerInput{Name: req.Name, FederationID: req.FederationID, ClubID: req.ClubID, UserID: req.UserID}
+	in := domain.PlayerInput{Name: req.Name, FederationID: req.FederationID, ClubID: req.ClubID, UserID: req.UserID, Region: req.Region}
 	p, err := h.s.svc.Players.Create(r.Context(), ActorFrom(r.Context()), in)
 	if err != nil {
 		return err
@@ -136,7 +136,7 @@ func (h playerHandlers) updatePlayer(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	patch := domain.PlayerPatch{Name: req.Name, FederationID: req.FederationID, ClubID: req.ClubID, ClearClub: req.ClearClub,
-		Categories: req.Categories}
+		Categories: req.Categories, Region: req.Region}
 	p, err := h.s.svc.Players.Update(r.Context(), ActorFrom(r.Context()), id, patch)
 	if err == nil {
 		p, err = h.s.svc.Players.CategoriesSeen(r.Context(), ActorFrom(r.Context()), p)

@@ -19,6 +19,8 @@ type resultHandlers struct{ s *server }
 
 func (h resultHandlers) routes(r routes) {
 	r.get("/standings", h.tournamentStandings)
+	r.get("/phases", h.listTournamentPhases)
+	r.get("/phases/{phase}/standings", h.tournamentPhaseStandings)
 	r.with(h.s.requireAuth).get("/audit", h.tournamentAudit)
 	r.get("/prizes", h.tournamentPrizes)
 	r.get("/export/standings.csv", h.exportTournamentStandings)

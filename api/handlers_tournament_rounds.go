@@ -114,8 +114,8 @@ func (h roundHandlers) respondRound(w http.ResponseWriter, r *http.Request, read
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
 //	@Failure	403	{object}	Problem	"referee_only: not a referee or director of the tournament"
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
-//	@Failure	409	{object}	Problem	"bad_transition (not running, or round is not the next), round_open (the previous round is not closed), no_more_rounds, unpairable, knockout_tied"
-//	@Failure	422	{object}	Problem	"invalid_command; idempotency_key_reused"
+//	@Failure	409	{object}	Problem	"bad_transition (not running, or round is not the next), round_open (the previous round is not closed), phase_not_final (a phase's first round drawn before the previous round is closed), group_too_small (a group its movement cannot play the phase's rounds in), no_more_rounds, unpairable, knockout_tied"
+//	@Failure	422	{object}	Problem	"invalid_command; bad_groups (hand groups that miss, repeat or invent an entry, each in errors; groups on a draw that takes none); idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds [post]
 func (h roundHandlers) drawTournamentRound(w http.ResponseWriter, r *http.Request) error {
 	id, req, b, err := withBody[TournamentDrawRequest](h.s, w, r, pathTournament, true)
@@ -130,7 +130,7 @@ func (h roundHandlers) drawTournamentRound(w http.ResponseWriter, r *http.Reques
 		}
 		n = read.Snapshot.CurrentRound + 1
 	}
-	out, err := h.s.act(r, id, tourney.DrawRound{Round: n}, b)
+	out, err := h.s.act(r, id, tourney.DrawRound{Round: n, Groups: req.Groups}, b)
 	if err != nil {
 		return err
 	}
@@ -169,7 +169,7 @@ func drawnRound(e tourney.Event, n int) int {
 //	@Failure	403	{object}	Problem	"referee_only: not a referee or director of the tournament"
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@Failure	409	{object}	Problem	"bad_transition, round_open, round_has_scores, override_knockout, no_more_rounds"
-//	@Failure	422	{object}	Problem	"bad_pairings (every problem listed in errors: an entry twice or missing, a forbidden pair, a bye not needed), reason_required, idempotency_key_reused"
+//	@Failure	422	{object}	Problem	"bad_pairings (every problem listed in errors: an entry twice or missing, a forbidden pair, a bye not needed, a table across two groups), bad_groups, reason_required, idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/pairings [put]
 func (h roundHandlers) overrideTournamentPairings(w http.ResponseWriter, r *http.Request) error {
 	a, req, b, err := withBody[TournamentPairingsRequest](h.s, w, r, pathRound, false)

@@ -208,6 +208,10 @@ type SetupInput struct {
 	Online *OnlineSettings
 	// Prizes replaces the prize list (an empty list clears it).
 	Prizes *[]Prize
+	// Phases replaces the phases (docs/PHASES.md; an empty list: one
+	// phase again). With phases, the movement, rounds, Mitchell step and
+	// VP table follow them (tourney.Setup.MirrorPhases).
+	Phases *[]tourney.Phase
 }
 
 // DefaultMovement is the movement of a new pairs or teams tournament when

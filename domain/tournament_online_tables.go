@@ -78,6 +78,9 @@ func (s *tournamentPlayService) onlineTable(tx Tx, t Tournament, st *tourney.Sta
 		return Table{}, err
 	}
 	match := MatchFormat{Deals: t.DealsPerRound}
+	if tv, err := st.Table(n, number); err == nil && tv.Sheet.PlannedDeals > 0 {
+		match.Deals = tv.Sheet.PlannedDeals // a phase's own deals per round (docs/PHASES.md)
+	}
 	if t.Movement == MovementKnockout {
 		match = MatchFormat{Target: t.TargetScore}
 	}

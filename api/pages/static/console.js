@@ -3,7 +3,7 @@
 // /me and /me/clubs say whether this person directs anything (staff pages
 // refuse others plainly); GET /rules feeds the new-tournament form (the
 // rule set and only its options); one tournament (?t=ID) is followed by
-// polling its rounds with If-None-Match every 2 s — any command moves the
+// polling its standings with If-None-Match every 2 s — any command moves the
 // tournament's version, so one cheap poll notices every change, and only
 // then are the entries, the forbidden pairs and the audit trail read again.
 import './console-messages.js';
@@ -13,6 +13,9 @@ import { t, has, lang, fmtNumber } from './i18n.js';
 import { PARTS, partsTotal } from './score.js';
 import { tableState } from './console-state.js';
 import { mountClubTools, showEntryCodes } from './console-club.js';
+import { wirePrizes, renderPrizes } from './console-prizes.js';
+import { parseBands } from './console-vp.js';
+import { wirePhases, renderPhases, roundPhaseText, drawLabel, drawBody, hallGroups } from './console-phases.js';
 
 const $ = (id) => document.getElementById(id);
 const TIE_BREAKS = ['vp', 'mp_difference', 'mp_for', 'head_to_head', 'opponents_vp', 'lots'];
@@ -276,18 +279,6 @@ function renderDeals() {
   note.hidden = !note.textContent;
 }
 
-// parseBands reads the custom VP table's lines: from, to, winner, loser.
-function parseBands(text) {
-  const bands = [];
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    const f = line.split(/[,;\s]+/).filter((x) => x !== '');
-    const n = (x) => (x === undefined || x === '' || x === '-' ? undefined : Number(x));
-    bands.push({ from: n(f[0]), to: f.length >= 4 ? n(f[1]) : undefined, winner: n(f[f.length - 2]), loser: n(f[f.length - 1]) });
-  }
-  return bands;
-}
-
 async function createTournament(e) {
   e.preventDefault();
   const body = {
@@ -342,16 +333,16 @@ async function openTournament() {
   $('console-tournament').hidden = false;
   wireTournament();
   await refresh();
-  // Follow the tournament: any change moves its version, and the rounds'
-  // ETag with it.
+  // Follow the tournament: any change moves its version, and the
+  // standings' ETag with it (answered from memory: a 304 costs the server
+  // no read). Not the rounds: they have no ETag, so their poll answered
+  // every table of every round every 2 s, and the console read everything
+  // again each time. The first answer is of the tournament just read.
   let first = true;
-  state.stopPoll = poll(`/tournaments/${state.id}/rounds`, (data) => {
-    if (first) {
-      first = false;
-      return;
-    }
-    state.rounds = data;
-    refresh();
+  state.stopPoll = poll(`/tournaments/${state.id}/standings`, (data) => {
+    const known = first && data.version === state.tour.version;
+    first = false;
+    if (!known) refresh();
   }, { interval: 2000, onError: (e) => status(problemText(e)) });
   setInterval(renderLive, 15000); // "late" moves with the clock too
 }
@@ -412,7 +403,8 @@ function wireTournament() {
     }
   });
   $('new-player-create').addEventListener('click', createPlayer);
-  $('round-draw').addEventListener('click', () => act('round-error', () => send('POST', `/tournaments/${state.id}/rounds`), t('console.drawn')));
+  // The first round of a phase grouped by hand carries its groups (console-phases.js).
+  $('round-draw').addEventListener('click', () => act('round-error', () => send('POST', `/tournaments/${state.id}/rounds`, drawBody()), t('console.drawn')));
   $('round-start').addEventListener('click', () => act('round-error', () => send('POST', `/tournaments/${state.id}/rounds/${currentRound().number}/start`), t('console.started')));
   $('round-close').addEventListener('click', closeRound);
   $('pair-form').addEventListener('submit', overridePairings);
@@ -430,6 +422,8 @@ function wireTournament() {
   $('corr-form').addEventListener('submit', correctDeal);
   $('rul-form').addEventListener('submit', giveRuling);
   $('pen-form').addEventListener('submit', givePenalty);
+  wirePrizes({ el, act, said, problemText, state });
+  wirePhases({ el, act, said, problemText, confirmAction, state, onPhases: renderPrintLinks });
 }
 
 // closeRound closes the round being played. The server refuses while a
@@ -459,13 +453,18 @@ async function closeRound() {
 // runs, the round's controls and its live tables (the finish first once
 // every round is closed), with the entries folded away while a round is
 // played; before and after, the set-up's order.
-const ORDER = ['sec-state', 'sec-referees', 'sec-entries', 'sec-rounds', 'sec-live', 'sec-correct', 'sec-rulings', 'sec-print', 'sec-audit'];
-const RUNNING_ORDER = ['sec-rounds', 'sec-live', 'sec-state', 'sec-entries', 'sec-referees', 'sec-correct', 'sec-rulings', 'sec-print', 'sec-audit'];
+const ORDER = ['sec-state', 'sec-referees', 'sec-entries', 'sec-phases', 'sec-prizes', 'sec-rounds', 'sec-live', 'sec-standings', 'sec-correct', 'sec-rulings', 'sec-print', 'sec-audit'];
+const RUNNING_ORDER = ['sec-rounds', 'sec-live', 'sec-standings', 'sec-state', 'sec-phases', 'sec-entries', 'sec-referees', 'sec-correct', 'sec-rulings', 'sec-prizes', 'sec-print', 'sec-audit'];
+// Once finished, the prizes given are what the director reads out next.
+const FINISHED_ORDER = ['sec-state', 'sec-prizes', 'sec-standings', 'sec-print', 'sec-phases', 'sec-entries', 'sec-referees', 'sec-rounds', 'sec-live', 'sec-correct', 'sec-rulings', 'sec-audit'];
 
 function arrange() {
   const r = currentRound();
   const running = state.tour.status === 'running';
-  let order = running ? RUNNING_ORDER.slice() : ORDER;
+  const finished = ['finished', 'results_published'].includes(state.tour.status);
+  let order = running ? RUNNING_ORDER.slice() : finished ? FINISHED_ORDER.slice() : ORDER;
+  // A finished event without prizes has none to read out: its section goes after the printouts.
+  if (finished && !(state.tour.prizes || []).length) order = [...order.filter((x) => x !== 'sec-prizes'), 'sec-prizes'];
   if (running && roundsLeft().left === 0 && (!r || r.status === 'closed')) order = ['sec-state', ...order.filter((x) => x !== 'sec-state')];
   const box = $('console-tournament');
   const nav = box.querySelector('nav.sections');
@@ -515,6 +514,8 @@ function render() {
   renderCorrection();
   renderRulingForms();
   renderPrintLinks();
+  renderPhases();
+  renderPrizes();
   renderAudit();
 }
 
@@ -731,9 +732,11 @@ async function addEntry(e) {
 function renderRounds() {
   const r = currentRound();
   const planned = state.rounds ? state.rounds.planned_rounds : 0;
+  const phase = r ? roundPhaseText(r.number) : '';
   $('round-current').textContent = r
-    ? t('console.roundNow', { n: r.number, of: planned || '?', status: t('console.rs.' + r.status) })
+    ? t('console.roundNow', { n: r.number, of: planned || '?', status: t('console.rs.' + r.status) }) + (phase ? ' ' + phase : '')
     : t('console.noRound');
+  $('round-draw').textContent = drawLabel();
   const running = state.tour.status === 'running';
   $('round-draw').hidden = !running || (r && r.status !== 'closed') || (planned > 0 && r && r.number >= planned);
   $('round-start').hidden = !running || !r || r.status !== 'pairings_published';
@@ -821,7 +824,7 @@ function renderLive() {
     if (s.late) text += ' · ' + t('console.late', { m: s.mins });
     const mp = tb.result ? `${fmtNumber(tb.result.mp_ns)}–${fmtNumber(tb.result.mp_ew)}` : '';
     return el('tr', { class: s.cls, 'data-table': tb.number, 'data-state': s.key },
-      el('td', { class: 'num', text: String(tb.number) }),
+      el('td', { class: 'num', text: tb.group ? `${tb.number} · ${tb.group}` : String(tb.number) }),
       el('td', { text: sideName(tb.ns) }),
       el('td', { text: sideName(tb.ew) }),
       el('td', { class: 'num', text: mp }),
@@ -966,8 +969,9 @@ function renderPrintLinks() {
     ['csv-rounds', `${base}/export/rounds.csv`, 'console.pr.csvRounds'],
     ['csv-sheets', `${base}/export/sheets.csv`, 'console.pr.csvSheets'],
     ['hall-link', `/app/hall/${state.id}`, 'console.pr.hall'],
+    ...hallGroups().map((g) => [`hall-link-${g}`, `/app/hall/${state.id}?group=${g}`, 'console.pr.hallGroup', { g }]),
   ];
-  $('print-links').replaceChildren(...links.map(([id, href, key]) => el('li', {}, el('a', { id, href, target: id.startsWith('csv') ? undefined : '_blank', rel: 'noopener', text: t(key) }))));
+  $('print-links').replaceChildren(...links.map(([id, href, key, vars]) => el('li', {}, el('a', { id, href, target: id.startsWith('csv') ? undefined : '_blank', rel: 'noopener', text: t(key, vars) }))));
 }
 
 function renderAudit() {
