@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -187,21 +188,40 @@ func writePage(w http.ResponseWriter, lang printout.Lang, status int, body []byt
 //
 //	@Summary		Print the standings
 //	@ID			printTournamentStandings
-//	@Description	A printable A4 page of the standings, also read on a phone (360 px: the optional columns are left out there), in Italian or English (?lang=, else Accept-Language, else English).
+//	@Description	A printable A4 page of the standings, also read on a phone (360 px: the optional columns are left out there), in Italian or English (?lang=, else Accept-Language, else English). With phase or group, the overall standings of that phase (its rounds plus the VP carried into it) and of that group only, as GET …/phases/{phase}/standings gives them (docs/PHASES.md): group alone is the current phase's group; the page's title names them.
 //	@Tags			results
 //	@Produce		html
 //	@Param			tournamentID	path		int		true	"Tournament id"
+//	@Param			phase			query		int		false	"A phase, from 1 (default: the current phase when group is given; else the tournament's standings)"	minimum(1)
+//	@Param			group			query		string	false	"A group of the phase, A to Z"
 //	@Param			lang			query		string	false	"it or en"	Enums(it, en)
 //	@Param			Accept-Language	header		string	false	"Used when lang is absent"
 //	@Success		200				{string}	string	"The page"
 //	@Header			200				{string}	Content-Security-Policy	"default-src 'none' and the page's own inline style by its hash: static HTML, no script"
-//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer, or lang is not it or en. Like every refusal of a printable page: a Problem, or for a browser (Accept naming text/html) an HTML page with this status saying what is wrong and what to do, its code in X-Problem-Code"
-//	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see (for a browser an HTML page, see 400)"
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer, phase is not one, group is not a letter A to Z, or lang is not it or en (each named in errors). Like every refusal of a printable page: a Problem, or for a browser (Accept naming text/html) an HTML page with this status saying what is wrong and what to do, its code in X-Problem-Code"
+//	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), phase_not_found, group_not_found (not seeded yet); for a browser an HTML page, see 400"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/print/standings [get]
 func (h resultHandlers) printTournamentStandings(w http.ResponseWriter, r *http.Request) error {
+	q := query{r: r}
+	phase := q.intIn("phase", 1, maxInt32Param) // 0: absent
+	group := q.enum("group", isGroupName, "A to Z")
+	if err := q.v.Err(); err != nil {
+		lang, _ := langOf(r)
+		var de *domain.Error
+		errors.As(err, &de)
+		h.s.failPage(w, r, lang, printout.Head{}, newProblem(r, codeInvalidParameter, "some query parameters are invalid"), fieldErrorsOut(de.Fields)...)
+		return nil
+	}
 	return h.printPage(w, r, func(out io.Writer, l printout.Lang, v playView) error {
-		return printout.RenderStandings(out, l, v.printStandings(h.s.cfg.Now()))
+		if phase == 0 && group == "" {
+			return printout.RenderStandings(out, l, v.printStandings(h.s.cfg.Now()))
+		}
+		pv, err := v.phaseOf(h.s.cfg.Now(), phase, group)
+		if err != nil {
+			return err
+		}
+		return printout.RenderStandings(out, l, pv)
 	})
 }
 

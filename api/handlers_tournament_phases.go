@@ -235,7 +235,7 @@ func (h resultHandlers) tournamentPhaseStandings(w http.ResponseWriter, r *http.
 	}
 	q := query{r: r}
 	scope := q.enum("scope", func(v string) bool { return v == scopeOverall || v == scopePhase }, "overall, phase")
-	group := q.enum("group", func(v string) bool { return len(v) == 1 && v[0] >= 'A' && v[0] <= 'Z' }, "A to Z")
+	group := q.enum("group", isGroupName, "A to Z")
 	if err := q.err(); err != nil {
 		return err
 	}

@@ -47,11 +47,21 @@ type playBodies struct {
 }
 
 // playBodyKey is a tournament's answer: round 0 its standings, n > 0 its
-// round n.
+// round n; list, when set, its list of rounds (all, or the latest).
 type playBodyKey struct {
 	id    int64
 	round int
+	list  roundsList
 }
+
+// roundsList is which list of rounds a playBodyKey names.
+type roundsList uint8
+
+const (
+	_ roundsList = iota // the zero value: not a list (the standings, one round)
+	listAllRounds
+	listLatestRound
+)
 
 type cachedBody struct {
 	etag string

@@ -33,21 +33,43 @@ func (h roundHandlers) routes(r routes) {
 //
 //	@Summary		List a tournament's rounds
 //	@ID			listTournamentRounds
-//	@Description	Every round drawn, oldest first, with its tables (seats, score sheets, rulings, results), byes, team matches and knockout bracket.
+//	@Description	Every round drawn, oldest first, with its tables (seats, score sheets, rulings, results), byes, team matches and knockout bracket. With latest=true only the latest round drawn (items empty before the first; current_round and planned_rounds as ever): what a console or a hall needs to follow play, a few KB where the whole list of a big event is megabytes (read an earlier round with GET …/rounds/{round}). The ETag is the tournament's version, as the standings': send it back in If-None-Match for a 304.
 //	@Tags			rounds
 //	@Produce		json
-//	@Param			tournamentID	path		int	true	"Tournament id"
+//	@Param			tournamentID	path		int		true	"Tournament id"
+//	@Param			latest			query		bool	false	"Only the latest round drawn"	default(false)
+//	@Param			If-None-Match	header		string	false	"The ETag of the rounds the caller has"
 //	@Success		200				{object}	TournamentRoundList
-//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer"
+//	@Header			200				{string}	ETag	"The tournament's version"
+//	@Success		304				"Nothing changed (If-None-Match matched)"
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer, or latest is not true or false"
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds [get]
 func (h roundHandlers) listTournamentRounds(w http.ResponseWriter, r *http.Request) error {
-	_, read, err := h.s.playOf(r)
+	id, err := pathTournament(r)
 	if err != nil {
 		return err
 	}
-	return respond(w, http.StatusOK, newPlayView(read).rounds())
+	q := query{r: r}
+	latest := q.bool("latest")
+	if err := q.err(); err != nil {
+		return err
+	}
+	k := playBodyKey{id: id, list: listAllRounds}
+	if latest {
+		k.list = listLatestRound
+	}
+	if answered, err := h.s.cachedPlay(w, r, k, true); answered || err != nil {
+		return err
+	}
+	read, err := h.s.readPlay(r, id)
+	if err != nil {
+		return err
+	}
+	etag := standingsETag(read.Tournament)
+	w.Header().Set("ETag", etag)
+	return h.s.encodePlay(w, r, k, etag, newPlayView(read).rounds(latest))
 }
 
 // getTournamentRound returns a round.

@@ -197,6 +197,8 @@ type TournamentRound struct {
 	Overridden bool `json:"overridden" example:"false"`
 	// How many times it was reopened after closing.
 	Reopened int `json:"reopened" example:"0"`
+	// When play of the round started (POST …/start); absent before. What tells a table late before any deal is in.
+	StartedAt *time.Time `json:"started_at,omitempty" format:"date-time"`
 	// The tournament's version this was read at.
 	Version int64 `json:"version" example:"48"`
 } // @name TournamentRound
@@ -272,7 +274,7 @@ func (v playView) rulingOut(r tourney.RulingRecord) TournamentRuling {
 func (v playView) roundOut(r tourney.RoundView) TournamentRound {
 	out := TournamentRound{Number: r.Number, Phase: r.Phase, Status: r.Status, Byes: v.refs(r.Byes), Draws: r.Draws,
 		Overridden: r.Overridden, Reopened: r.Reopened, Version: v.snap.Seq, Rule: r.Rule,
-		Tables: mapSlice(r.Tables, func(t tourney.TableView) TournamentTable { return v.tableOut(r.Number, t) })}
+		Tables: mapSlice(r.Tables, func(t tourney.TableView) TournamentTable { return v.tableOut(r.Number, t) }), StartedAt: r.StartedAt}
 	if rd := r.Redraw; rd != nil {
 		out.Redrawn, out.RedrawnAt = true, &rd.At
 		out.RedrawReason = &TournamentRedrawReason{Round: rd.Round, Table: rd.Table, Reason: rd.Reason}
@@ -287,8 +289,13 @@ func (v playView) roundOut(r tourney.RoundView) TournamentRound {
 	return out
 }
 
-func (v playView) rounds() TournamentRoundList {
-	return TournamentRoundList{Items: mapSlice(v.snap.Rounds, v.roundOut), CurrentRound: v.snap.CurrentRound,
+// rounds lists the rounds drawn; latest keeps only the last of them.
+func (v playView) rounds(latest bool) TournamentRoundList {
+	rs := v.snap.Rounds
+	if latest && len(rs) > 1 {
+		rs = rs[len(rs)-1:]
+	}
+	return TournamentRoundList{Items: mapSlice(rs, v.roundOut), CurrentRound: v.snap.CurrentRound,
 		PlannedRounds: v.snap.PlannedRounds, Version: v.snap.Seq}
 }
 

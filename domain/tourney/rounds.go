@@ -185,7 +185,10 @@ func (p *RoundStarted) check(s *State) error {
 	return err
 }
 
-func (p *RoundStarted) apply(s *State, _ Event) { s.rounds[p.Round-1].status = RoundStatusPlaying }
+func (p *RoundStarted) apply(s *State, e Event) {
+	r := s.rounds[p.Round-1]
+	r.status, r.startedAt = RoundStatusPlaying, e.At
+}
 
 func (c CloseRound) decide(s *State, who Actor, _ pairing.Rand) (payload, string, error) {
 	if err := needStaff(who, "closing a round"); err != nil {

@@ -128,7 +128,8 @@ type round struct {
 	reopened   int
 	rule       string // what drew it (Rule*)
 	redraw     *Redraw
-	phase      int // its phase, from 1
+	phase      int       // its phase, from 1
+	startedAt  time.Time // when play started (round_started); zero before
 }
 
 // State is a tournament as the fold of its events. Decide never changes it;

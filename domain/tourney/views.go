@@ -97,6 +97,9 @@ type RoundView struct {
 	Reopened   int           `json:"reopened,omitempty"`
 	Rule       string        `json:"rule,omitempty"`
 	Redraw     *Redraw       `json:"redraw,omitempty"`
+	// StartedAt is when play of the round started; nil before. A console
+	// tells a late table by it without reading the audit trail.
+	StartedAt *time.Time `json:"started_at,omitempty"`
 }
 
 // Standings are the standings as they stand: Provisional until the
@@ -280,6 +283,10 @@ func (s *State) roundView(r *round) RoundView {
 	if r.redraw != nil {
 		rd := *r.redraw
 		v.Redraw = &rd
+	}
+	if !r.startedAt.IsZero() {
+		at := r.startedAt
+		v.StartedAt = &at
 	}
 	for i, t := range r.tables {
 		v.Tables[i] = s.tableView(r, t)

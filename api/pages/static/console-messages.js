@@ -308,6 +308,7 @@ const en = {
   'console.st.provisional': 'provisional',
   'console.st.final': 'final',
   'console.pr.hallGroup': 'Hall display, group {g}',
+  'console.pr.standingsGroup': 'Standings of group {g} (print)',
   'console.prize.group': 'Group (blank: all)',
   'console.prize.groupN': 'Group of prize {n} (blank: all)',
   // prizes and categories (console-prizes.js)
@@ -661,6 +662,7 @@ const it = {
   'console.st.provisional': 'provvisoria',
   'console.st.final': 'definitiva',
   'console.pr.hallGroup': 'Schermo in sala, girone {g}',
+  'console.pr.standingsGroup': 'Classifica del girone {g} (stampa)',
   'console.prize.group': 'Girone (vuoto: tutti)',
   'console.prize.groupN': 'Girone del premio {n} (vuoto: tutti)',
   // premi e categorie (console-prizes.js)

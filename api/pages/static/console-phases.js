@@ -166,14 +166,21 @@ export function renderPhases() {
 }
 
 // hallGroups are the groups of the latest phase that has them, for the
-// hall display of each (/app/hall/{id}?group=A).
+// hall display of each (/app/hall/{id}?group=A) and its printed standings.
 export function hallGroups() {
+  const p = groupedPhase();
+  return p ? p.groups_seeded.map((g) => g.name) : [];
+}
+
+// groupedPhase is the latest phase begun with groups seeded (null when
+// none): the phase whose groups' standings the print links name.
+export function groupedPhase() {
   const items = (phases.list && phases.list.items) || [];
   for (let i = items.length - 1; i >= 0; i--) {
     const seeded = items[i].groups_seeded || [];
-    if (seeded.length && items[i].status !== 'pending') return seeded.map((g) => g.name);
+    if (seeded.length && items[i].status !== 'pending') return items[i];
   }
-  return [];
+  return null;
 }
 
 // --- the set-up ---

@@ -113,7 +113,8 @@ async function onStandings(s) {
   if (s.version !== state.version) {
     state.version = s.version;
     try {
-      state.rounds = (await get(`/tournaments/${state.id}/rounds`, { auth: !!session(), interactive: false })).data;
+      // Only the latest round: the hall shows nothing of the others.
+      state.rounds = (await get(`/tournaments/${state.id}/rounds?latest=true`, { auth: !!session(), interactive: false })).data;
       renderRound();
     } catch (err) {
       status(err.message);
