@@ -193,7 +193,7 @@ func writePage(w http.ResponseWriter, lang printout.Lang, status int, body []byt
 //	@Produce		html
 //	@Param			tournamentID	path		int		true	"Tournament id"
 //	@Param			phase			query		int		false	"A phase, from 1 (default: the current phase when group is given; else the tournament's standings)"	minimum(1)
-//	@Param			group			query		string	false	"A group of the phase, A to Z"
+//	@Param			group			query		string	false	"A group of the phase, A to Z"	Enums(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V, W, X, Y, Z)
 //	@Param			lang			query		string	false	"it or en"	Enums(it, en)
 //	@Param			Accept-Language	header		string	false	"Used when lang is absent"
 //	@Success		200				{string}	string	"The page"

@@ -64,7 +64,8 @@ func newProcs(t *testing.T, n int, ttl, wait time.Duration) []*proc {
 		p := &proc{env: e, stats: &api.ForwardStats{}, shutdown: stop}
 		inner := e.h
 		p.internal = httptest.NewUnstartedServer(nil)
-		p.leases, err = lease.NewManager(lease.Config{Store: leases, Addr: p.internal.Listener.Addr().String(), TTL: ttl})
+		p.leases, err = lease.NewManager(lease.Config{Store: leases, Addr: p.internal.Listener.Addr().String(), TTL: ttl,
+			Moved: e.svc.Tables.Forget})
 		if err != nil {
 			t.Fatal(err)
 		}

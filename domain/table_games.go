@@ -176,6 +176,14 @@ func (c *gameCache) put(t Table, p *playing) {
 	c.m[t.ID] = e
 }
 
+// drop removes the entry of table id: a move or a view reads the table's
+// deal from the rows again.
+func (c *gameCache) drop(id int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.m, id)
+}
+
 // stored is a time as the store keeps it (UTC, microseconds), so that an
 // answer built in memory says what a later read of the rows says.
 func stored(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }

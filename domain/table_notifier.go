@@ -146,6 +146,21 @@ func (n *tableNotifier) forget() {
 	}
 }
 
+// forgetTable marks table id's entry unknown and wakes its waiters, as
+// forget does for every entry: the next look reads the table again, and a
+// read that began before cannot vouch for it. The floor stays.
+func (n *tableNotifier) forgetTable(id int64) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	w := n.tables[id]
+	if w == nil {
+		return
+	}
+	n.clock++
+	w.known, w.marked = false, n.clock
+	w.wake()
+}
+
 // prune drops, when there are too many entries, those nobody waits on.
 // Reads that began before may no longer create entries (n.pruned).
 func (n *tableNotifier) prune() {

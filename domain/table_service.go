@@ -46,6 +46,7 @@ type tableService struct {
 	referee *tableReferee
 	moves   *tableMoves
 	views   *tableViews
+	games   *gameCache
 }
 
 // newTableService builds the table service and its parts, which share the
@@ -60,7 +61,7 @@ func newTableService(st Storage, now func() time.Time, random io.Reader, bot Bot
 	match := &tableMatch{now: now, random: random, bot: bot, games: games, recorder: recorder}
 	referee := &tableReferee{st: st, now: now, notes: notes, games: games, match: match, recorder: recorder}
 	return &tableService{st: st, now: now, maxOpen: maxOpen, openTTL: openTTL, notes: notes, presence: presence,
-		kept: kept, match: match, referee: referee,
+		kept: kept, match: match, referee: referee, games: games,
 		moves: &tableMoves{st: st, now: now, notes: notes, games: games, presence: presence, match: match, referee: referee},
 		views: &tableViews{st: st, now: now, notes: notes, games: games, presence: presence, match: match, referee: referee}}
 }
@@ -118,6 +119,13 @@ func (s *tableService) Watch(ctx context.Context, actor Actor, id int64, invite 
 // Follow implements TableService: the views'.
 func (s *tableService) Follow(ctx context.Context) error {
 	return s.views.Follow(ctx)
+}
+
+// Forget implements TableService. The version stays the notifier's floor
+// (versions never go backwards); only what was known at it is dropped.
+func (s *tableService) Forget(id int64) {
+	s.games.drop(id)
+	s.notes.forgetTable(id)
 }
 
 // errTableNotFound is also the answer about a private table the actor may

@@ -123,7 +123,7 @@ func serve(ctx context.Context, c config, log *slog.Logger) error {
 		LoginFailuresPerAddress: c.auth.addressFailures,
 		Metrics:                 m,
 	}, svc, db, log)
-	own, err := startOwnership(ctx, c.owners, db, handler, log)
+	own, err := startOwnership(ctx, c.owners, db, handler, svc.Tables.Forget, log)
 	if err != nil {
 		return err
 	}

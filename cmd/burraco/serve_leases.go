@@ -61,8 +61,9 @@ type owned struct {
 
 // startOwnership opens the internal listener, registers this process and
 // starts renewing its leases; with no -internal-addr it returns handler
-// as it is and nil.
-func startOwnership(ctx context.Context, o ownership, db *store.DB, handler http.Handler, log *slog.Logger) (*owned, error) {
+// as it is and nil. moved is told each table whose lease comes or goes
+// (the table service's Forget).
+func startOwnership(ctx context.Context, o ownership, db *store.DB, handler http.Handler, moved func(int64), log *slog.Logger) (*owned, error) {
 	if o.internalAddr == "" {
 		if db.Dialect() == store.Postgres {
 			log.Info("no -internal-addr: every server process serves every table (no table leases, no forwarding)")
@@ -81,7 +82,7 @@ func startOwnership(ctx context.Context, o ownership, db *store.DB, handler http
 	if addr == "" {
 		addr = ln.Addr().String()
 	}
-	m, err := lease.NewManager(lease.Config{Store: leases, Addr: addr, TTL: o.ttl})
+	m, err := lease.NewManager(lease.Config{Store: leases, Addr: addr, TTL: o.ttl, Moved: moved})
 	if err == nil {
 		err = m.Register(ctx)
 	}

@@ -65,7 +65,10 @@ func TestFailoverRunTakesTheKilledOwnersTablesOver(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and plays tables over HTTP")
 	}
-	args := []string{"-tables", "8", "-stuck", "30s", "-db", "postgres", "-processes", "2", "-failover", "1500ms",
+	// Three deals a match: on a quiet machine, with an owned table's moves
+	// sending no notice, eight tables of one deal were all over in 1.3 s,
+	// before the kill (no failover line to check).
+	args := []string{"-tables", "8", "-deals", "3", "-stuck", "30s", "-db", "postgres", "-processes", "2", "-failover", "1500ms",
 		"-postgres", storetest.PostgresURL(t), "-binary", servertest.Binary(t)}
 	var out bytes.Buffer
 	if code := run(t.Context(), args, &out, &out); code != 0 || !strings.Contains(out.String(), ": clean") {

@@ -59,9 +59,13 @@ func (m *Manager) Fence(table int64) (Fence, bool) {
 func (m *Manager) lose(table, epoch int64) {
 	m.fenced.Add(1)
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	if h, ok := m.held[table]; ok && h.epoch == epoch {
+	h, ok := m.held[table]
+	if ok && h.epoch == epoch {
 		delete(m.held, table)
 		m.deposed.Add(1)
+	}
+	m.mu.Unlock()
+	if ok && h.epoch == epoch {
+		m.moved(table)
 	}
 }

@@ -81,6 +81,12 @@ type Config struct {
 	// readings carry the monotonic clock (§4.5): a wall-clock step does
 	// not move them.
 	Now func() time.Time
+	// Moved, when set, is told each table whose lease comes to this
+	// process (at its new epoch, before the table is served) or leaves it
+	// (deposed, fenced out, released idle): what the process keeps of the
+	// table in memory may be older than the table, or is no longer its to
+	// serve (the table service's Forget). Called without the manager's lock.
+	Moved func(table int64)
 }
 
 // held is one lease of this process.
@@ -170,6 +176,9 @@ func (m *Manager) Acquire(ctx context.Context, table int64) (bool, error) {
 	m.mu.Lock()
 	m.held[table] = held{epoch: epoch, deadline: sent.Add(m.cfg.TTL - m.margin), used: sent}
 	m.mu.Unlock()
+	// Another process may have moved the table since this one last served
+	// it: nothing it kept may be shown (§5 rule 2, §4.6).
+	m.moved(table)
 	return true, nil
 }
 
@@ -194,12 +203,15 @@ func (m *Manager) Renew(ctx context.Context) error {
 		return err
 	}
 	deadline := sent.Add(m.cfg.TTL - m.margin)
+	var lost []int64
+	defer func() { m.moved(lost...) }() // after the unlock
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for table, h := range m.held {
 		if epoch, ok := got[table]; !ok || epoch != h.epoch {
 			delete(m.held, table)
 			m.deposed.Add(1)
+			lost = append(lost, table)
 		}
 	}
 	for table, epoch := range got {
@@ -228,7 +240,18 @@ func (m *Manager) releaseIdle(ctx context.Context) error {
 	if len(idle) == 0 {
 		return nil
 	}
+	m.moved(idle...)
 	return m.cfg.Store.ReleaseTables(ctx, m.cfg.Owner, idle)
+}
+
+// moved tells Config.Moved of tables whose lease came or went.
+func (m *Manager) moved(tables ...int64) {
+	if m.cfg.Moved == nil {
+		return
+	}
+	for _, t := range tables {
+		m.cfg.Moved(t)
+	}
 }
 
 // Register records this process and its internal address, before it

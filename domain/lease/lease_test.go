@@ -3,6 +3,7 @@ package lease_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -307,4 +308,70 @@ func TestAnIdleLeaseIsReleased(t *testing.T) {
 		t.Errorf("after a minute: owns the idle table 1: %v, the used table 2: %v", m.Owns(1), m.Owns(2))
 	}
 	mustAcquire(t, newManager(t, st, clk, "b"), 1, true)
+}
+
+// movedLog records what Config.Moved is told.
+type movedLog struct {
+	mu     sync.Mutex
+	tables []int64
+}
+
+func (l *movedLog) moved(table int64) { l.mu.Lock(); l.tables = append(l.tables, table); l.mu.Unlock() }
+
+func (l *movedLog) take() []int64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := l.tables
+	l.tables = nil
+	return out
+}
+
+// TestMovedIsToldOfEachLeaseThatComesOrGoes: the process's memory of a
+// table is dropped whenever its lease comes to the process (another may
+// have moved the table since) or leaves it (deposed at a renewal, fenced
+// out, released idle); a request for a table already owned tells nothing.
+func TestMovedIsToldOfEachLeaseThatComesOrGoes(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	st := newMemStore(clk)
+	var log movedLog
+	a, err := lease.NewManager(lease.Config{Store: st, Owner: "a", TTL: 3 * time.Second, Idle: time.Minute, Now: clk.Now, Moved: log.moved})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		do   func(t *testing.T)
+		want []int64
+	}{
+		{"Acquired", func(t *testing.T) { mustAcquire(t, a, 1, true); mustAcquire(t, a, 2, true); mustAcquire(t, a, 3, true) }, []int64{1, 2, 3}},
+		{"AlreadyOwnedTellsNothing", func(t *testing.T) { mustAcquire(t, a, 1, true) }, nil},
+		{"DeposedAtARenewal", func(t *testing.T) {
+			st.ReleaseTables(t.Context(), "a", []int64{1}) // as if it expired
+			mustAcquire(t, newManager(t, st, clk, "b"), 1, true)
+			if err := a.Renew(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+		}, []int64{1}},
+		{"FencedOut", func(t *testing.T) {
+			f, ok := a.Fence(2)
+			if !ok {
+				t.Fatal("no fence of table 2")
+			}
+			f.Lost()
+			f.Lost() // once: the table is gone already
+		}, []int64{2}},
+		{"ReleasedIdle", func(t *testing.T) {
+			clk.Add(time.Minute)
+			if err := a.Renew(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+		}, []int64{3}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.do(t)
+			if got := log.take(); !slices.Equal(got, c.want) {
+				t.Errorf("Moved told of %v; want %v", got, c.want)
+			}
+		})
+	}
 }

@@ -89,8 +89,10 @@ type DB struct {
 	busyTimeout time.Duration
 	url         string // PostgreSQL: for the tables' listener's own connection
 	tables      *tableCache
-	marks       *writeMarks // what the write transactions wrote (write_marks.go)
-	release     func()      // SQLite file: drops the hold a restore waits for (backup.go)
+	marks       *writeMarks   // what the write transactions wrote (write_marks.go)
+	owned       ownedVersions // the owners' versions to announce in the second's list (table_feed_owned.go)
+	ownedWrites ownedWrites   // and the records its play wrote (write_marks_owned.go)
+	release     func()        // SQLite file: drops the hold a restore waits for (backup.go)
 }
 
 var _ domain.Storage = (*DB)(nil)
@@ -368,6 +370,8 @@ func (db *DB) InTx(ctx context.Context, fn func(tx domain.Tx) error) error {
 	})
 	if err == nil {
 		t.done()
+		db.owned.add(t.deferred) // table_feed_owned.go
+		db.ownedWrites.add(t.deferredWrites)
 		if db.ckpt != nil {
 			db.ckpt.written()
 		}

@@ -162,5 +162,6 @@ func (t *tx) fence(ctx context.Context) error {
 	case err != nil:
 		return fmt.Errorf("store: fence of table %d: %w", f.Table, err)
 	}
+	t.fenced = true
 	return nil
 }
