@@ -102,6 +102,10 @@ func (h tableHandlers) answerState(w http.ResponseWriter, r *http.Request, id in
 		select {
 		case <-call.done:
 		case <-r.Context().Done():
+			// The owner may still be writing call: read nothing of it
+			// (as the owner's failure would, the state is read afresh,
+			// which ends at once on the done context).
+			return h.readState(w, r, id, invite)
 		}
 	}
 	if !call.ok {
