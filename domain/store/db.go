@@ -19,7 +19,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -69,16 +68,12 @@ var sqliteReadPragmas = map[string]string{
 // tail of a write load), and a pool of read-only connections for View. On
 // PostgreSQL, and on an in-memory SQLite, one pool does both.
 type DB struct {
-	gorm *gorm.DB // write transactions
-	read *gorm.DB // View
-	// plainOnlyDB is read's handle on which GORM refuses to run (ViewOne)
-	plainOnlyDB *gorm.DB
-	plainOnce   sync.Once
-	sql         *sql.DB
-	readSQL     *sql.DB
-	dialect     string
-	stmts       []*stmtPool   // SQLite: the pools' prepared statements
-	ckpt        *checkpointer // SQLite file: background checkpoints
+	gorm    *gorm.DB // write transactions
+	read    *gorm.DB // View
+	sql     *sql.DB
+	readSQL *sql.DB
+	dialect string
+	ckpt    *checkpointer // SQLite file: background checkpoints
 	// writers take turns at the one write connection of a SQLite file (see
 	// batch.go), each waiting at most busyTimeout (SQLite's own
 	// busy_timeout) for its turn.
@@ -135,7 +130,7 @@ func open(ctx context.Context, databaseURL string) (*DB, string, error) {
 		return nil, "", errors.New("store: empty database URL")
 	}
 	if strings.HasPrefix(databaseURL, "postgres://") || strings.HasPrefix(databaseURL, "postgresql://") {
-		g, err := openGORM(postgres.Open(databaseURL)) // pgx keeps prepared statements itself
+		g, err := openGORM(postgres.Open(databaseURL), false)
 		if err != nil {
 			return nil, Postgres, err
 		}
@@ -153,12 +148,19 @@ func open(ctx context.Context, databaseURL string) (*DB, string, error) {
 	return openSQLite(ctx, databaseURL)
 }
 
-func openGORM(dialector gorm.Dialector) (*gorm.DB, error) {
+// openGORM opens GORM on a dialector. prepare turns on GORM's cache of
+// prepared statements (SQLite: go-sqlite3 would prepare every statement
+// anew; pgx keeps its own cache per connection).
+func openGORM(dialector gorm.Dialector, prepare bool) (*gorm.DB, error) {
 	g, err := gorm.Open(dialector, &gorm.Config{
 		Logger:                 logger.Discard,
 		SkipDefaultTransaction: true,
 		DisableAutomaticPing:   true,
-		NowFunc:                func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) },
+		PrepareStmt:            prepare,
+		// GORM writes LIMIT and OFFSET into the SQL text, so paging
+		// makes new statements: the cache keeps the most recent.
+		PrepareStmtMaxSize: stmtCacheSize,
+		NowFunc:            func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) },
 	})
 	if err != nil {
 		return nil, err
@@ -166,20 +168,21 @@ func openGORM(dialector gorm.Dialector) (*gorm.DB, error) {
 	return g, registerChecks(g)
 }
 
+// stmtCacheSize bounds the prepared statements GORM keeps per pool.
+const stmtCacheSize = 512
+
 // openSQLitePool opens a pool of connections to a SQLite DSN with the
-// driver, with GORM over it through a stmtPool.
+// driver, with GORM over it.
 func (db *DB) openSQLitePool(driver, dsn string) (*gorm.DB, *sql.DB, error) {
 	sqlDB, err := sql.Open(driver, dsn)
 	if err != nil {
 		return nil, nil, err
 	}
-	pool := newStmtPool(sqlDB)
-	g, err := openGORM(sqlite.New(sqlite.Config{Conn: pool}))
+	g, err := openGORM(sqlite.New(sqlite.Config{Conn: sqlDB}), true)
 	if err != nil {
 		sqlDB.Close()
 		return nil, nil, err
 	}
-	db.stmts = append(db.stmts, pool)
 	return g, sqlDB, nil
 }
 
@@ -314,8 +317,13 @@ func (db *DB) Close() error {
 		err = db.ckpt.close()
 		db.ckpt = nil
 	}
-	for _, p := range db.stmts {
-		p.close()
+	for _, g := range []*gorm.DB{db.gorm, db.read} {
+		if g == nil {
+			continue
+		}
+		if p, ok := g.ConnPool.(*gorm.PreparedStmtDB); ok {
+			p.Close()
+		}
 	}
 	err = errors.Join(err, db.sql.Close())
 	if db.readSQL != nil && db.readSQL != db.sql {
@@ -396,20 +404,8 @@ func (db *DB) View(ctx context.Context, fn func(tx domain.Tx) error) error {
 func (db *DB) ViewOne(ctx context.Context, fn func(tx domain.Tx) error) error {
 	one := &oneQuery{}
 	one.budget.Store(1)
-	qctx := db.oneQueryContext(ctx, one)
-	// The hot reads are plain SQL (plainsql.go), which needs only the pool
-	// and the context: GORM's WithContext, a copy of its config and
-	// statement, cost a tenth of a get. fn first runs without it; if it
-	// reaches for GORM, its statement is stopped before it runs
-	// (errNeedsGORM) and fn runs again with a GORM handle. What the first
-	// run did is undone: it read at most one row, and its budget returns.
-	one.tx = tx{db: db.plainOnly(), pool: db.read.Statement.ConnPool, ctx: qctx, dialect: db.dialect, tables: db.tables}
+	one.tx = tx{db: db.read.WithContext(db.oneQueryContext(ctx, one)), dialect: db.dialect, tables: db.tables}
 	err := fn(&one.tx)
-	if errors.Is(err, errNeedsGORM) {
-		one.budget.Store(1)
-		one.tx = tx{db: db.read.WithContext(qctx), dialect: db.dialect, tables: db.tables}
-		err = fn(&one.tx)
-	}
 	if err == nil {
 		one.tx.done() // read only: what it read is committed
 	}
@@ -494,25 +490,12 @@ func (c *sqliteContext) Value(key any) any {
 type (
 	// callerKey holds the caller's context behind a queryContext.
 	callerKey struct{}
-	// plainOnlyKey marks the context of plainOnly's handle.
-	plainOnlyKey struct{}
 	// oneQueryKey marks the context of a ViewOne; its value is the number
 	// of queries fn may still make.
 	oneQueryKey struct{}
 )
 
-// plainOnly is the GORM handle of a ViewOne's first run, on which every
-// statement fails with errNeedsGORM before it runs. It is made once: its
-// context is the marker, not the caller's (which the tx holds).
-func (db *DB) plainOnly() *gorm.DB {
-	db.plainOnce.Do(func() {
-		db.plainOnlyDB = db.read.WithContext(context.WithValue(context.Background(), plainOnlyKey{}, true))
-	})
-	return db.plainOnlyDB
-}
-
 var (
-	errNeedsGORM   = errors.New("store: GORM in a ViewOne's plain-SQL run")
 	errSecondQuery = domain.ErrSecondQuery
 	errWriteInView = errors.New("store: a write in ViewOne")
 )
@@ -523,10 +506,6 @@ var (
 func registerChecks(g *gorm.DB) error {
 	before := func(write bool) func(*gorm.DB) {
 		return func(g *gorm.DB) {
-			if g.Statement.Context.Value(plainOnlyKey{}) != nil {
-				_ = g.AddError(errNeedsGORM)
-				return
-			}
 			if err := checkQuery(g.Statement.Context, write); err != nil {
 				_ = g.AddError(err)
 			}

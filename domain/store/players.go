@@ -38,8 +38,8 @@ type playerRepo struct{ t *tx }
 
 // playerColumns are, per dialect, what playerDest reads.
 var playerColumns = map[string]string{
-	SQLite:   "id, user_id, name, federation_id, club_id, categories, " + stamps[SQLite],
-	Postgres: "id, user_id, name, federation_id, club_id, categories, " + stamps[Postgres],
+	SQLite:   "id, user_id, name, federation_id, club_id, categories, " + timeCols[SQLite],
+	Postgres: "id, user_id, name, federation_id, club_id, categories, " + timeCols[Postgres],
 }
 
 // playerDest is where a row of playerColumns is scanned, followed by extra.

@@ -108,7 +108,7 @@ func eventRows(tournamentID, expectSeq int64, events []domain.TournamentEventRec
 func (r tournamentEventRepo) After(tournamentID, afterSeq int64) ([]domain.TournamentEventRecord, error) {
 	at := "at"
 	if r.t.dialect == SQLite {
-		at = "CAST(at AS TEXT)" // parsed by timestamp (see stamps)
+		at = "CAST(at AS TEXT)" // parsed by timestamp (see timeCols)
 	}
 	rows, err := r.t.query("SELECT seq, "+at+", by_user_id, kind, data, reason FROM tournament_events "+
 		"WHERE tournament_id = $1 AND seq > $2 ORDER BY seq", tournamentID, afterSeq)

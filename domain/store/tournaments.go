@@ -182,7 +182,7 @@ func (r tournamentRepo) Lock(id int64) (domain.Tournament, error) {
 }
 
 // tournamentColumns is the select list of a tournament joined with its
-// club (t, c), in the order scanTournament reads it; timestamps as stamps
+// club (t, c), in the order scanTournament reads it; timestamps as timeCols
 // reads them.
 var tournamentColumns = map[string]string{
 	SQLite:   tournamentCols("CAST(t.starts_at AS TEXT)", "CAST(t.opened_at AS TEXT)", "CAST(t.created_at AS TEXT)", "CAST(t.updated_at AS TEXT)"),
@@ -209,7 +209,7 @@ func (r tournamentRepo) get(id int64, lock string) (domain.Tournament, error) {
 		&t.DealsPerRound, timestamp{&t.StartsAt}, &t.Status, &t.Search, &c.Movement, &c.Rounds, &c.MitchellStep, &c.TargetScore,
 		&c.VPTable, &c.TieBreaks, &c.RestVP, &c.RestMP, &c.AbandonVP, &c.RemainingGetsRest, &c.ForbidSameClub,
 		&c.AvoidRepeatOpponents, &c.LateEntryRound, &c.TeamPairs, &c.Played, &c.Online, &c.Prizes, &t.LotsSeed, &t.CancelReason,
-		optStamp{&opened}, &t.Version, timestamp{&t.CreatedAt}, timestamp{&t.UpdatedAt})
+		optTime{&opened}, &t.Version, timestamp{&t.CreatedAt}, timestamp{&t.UpdatedAt})
 	if err != nil {
 		return domain.Tournament{}, translate(err, "tournament")
 	}
