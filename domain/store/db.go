@@ -68,8 +68,11 @@ var sqliteReadPragmas = map[string]string{
 // tail of a write load), and a pool of read-only connections for View. On
 // PostgreSQL, and on an in-memory SQLite, one pool does both.
 type DB struct {
-	gorm    *gorm.DB // write transactions
-	read    *gorm.DB // View
+	gorm *gorm.DB // write transactions
+	read *gorm.DB // View
+	// readOne is read for ViewOne: on SQLite with GORM's cache of prepared
+	// statements (see openSQLite).
+	readOne *gorm.DB
 	sql     *sql.DB
 	readSQL *sql.DB
 	dialect string
@@ -130,7 +133,7 @@ func open(ctx context.Context, databaseURL string) (*DB, string, error) {
 		return nil, "", errors.New("store: empty database URL")
 	}
 	if strings.HasPrefix(databaseURL, "postgres://") || strings.HasPrefix(databaseURL, "postgresql://") {
-		g, err := openGORM(postgres.Open(databaseURL), false)
+		g, err := openGORM(postgres.Open(databaseURL)) // pgx keeps prepared statements itself
 		if err != nil {
 			return nil, Postgres, err
 		}
@@ -141,24 +144,22 @@ func open(ctx context.Context, databaseURL string) (*DB, string, error) {
 		sqlDB.SetMaxOpenConns(25)
 		sqlDB.SetMaxIdleConns(25)
 		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
-		db := &DB{gorm: g, read: g, sql: sqlDB, readSQL: sqlDB, dialect: Postgres, url: databaseURL, tables: newTableCache(),
+		db := &DB{gorm: g, read: g, readOne: g, sql: sqlDB, readSQL: sqlDB, dialect: Postgres, url: databaseURL, tables: newTableCache(),
 			marks: newWriteMarks(false)}
 		return db, Postgres, db.ping(ctx)
 	}
 	return openSQLite(ctx, databaseURL)
 }
 
-// openGORM opens GORM on a dialector. prepare turns on GORM's cache of
-// prepared statements (SQLite: go-sqlite3 would prepare every statement
-// anew; pgx keeps its own cache per connection).
-func openGORM(dialector gorm.Dialector, prepare bool) (*gorm.DB, error) {
+// openGORM opens GORM on a dialector.
+func openGORM(dialector gorm.Dialector) (*gorm.DB, error) {
 	g, err := gorm.Open(dialector, &gorm.Config{
 		Logger:                 logger.Discard,
 		SkipDefaultTransaction: true,
 		DisableAutomaticPing:   true,
-		PrepareStmt:            prepare,
 		// GORM writes LIMIT and OFFSET into the SQL text, so paging
-		// makes new statements: the cache keeps the most recent.
+		// makes new statements: its cache of prepared statements (used
+		// by ViewOne on SQLite) keeps the most recent.
 		PrepareStmtMaxSize: stmtCacheSize,
 		NowFunc:            func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) },
 	})
@@ -178,7 +179,7 @@ func (db *DB) openSQLitePool(driver, dsn string) (*gorm.DB, *sql.DB, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	g, err := openGORM(sqlite.New(sqlite.Config{Conn: sqlDB}), true)
+	g, err := openGORM(sqlite.New(sqlite.Config{Conn: sqlDB}))
 	if err != nil {
 		sqlDB.Close()
 		return nil, nil, err
@@ -224,6 +225,7 @@ func openSQLite(ctx context.Context, location string) (*DB, string, error) {
 	db.sql.SetMaxOpenConns(1)
 	db.sql.SetMaxIdleConns(1)
 	db.read, db.readSQL = db.gorm, db.sql
+	db.readOne = db.prepared(db.read)
 	if err := db.ping(ctx); err != nil || memory { // each connection to :memory: is a new database
 		return db, SQLite, err
 	}
@@ -242,7 +244,25 @@ func openSQLite(ctx context.Context, location string) (*DB, string, error) {
 	n := max(4, runtime.NumCPU())
 	db.readSQL.SetMaxOpenConns(n)
 	db.readSQL.SetMaxIdleConns(n) // keep them, and their prepared statements
+	db.readOne = db.prepared(db.read)
 	return db, SQLite, db.ping(ctx)
+}
+
+// prepared is g with GORM's cache of prepared statements, for ViewOne on
+// SQLite (go-sqlite3 prepares every statement it is given as text).
+//
+// Only ViewOne's statements, which run outside a transaction, use it. GORM
+// keeps a statement first prepared inside a transaction bound to that
+// transaction, so every later transaction prepares it again: no gain for
+// View and InTx. And a statement it prepares outside a transaction needs a
+// free connection, while the transactions that meet it meanwhile wait for
+// that preparation holding theirs: with all the read connections held so,
+// the reads stopped for good (a load run of 100 tables did). So View and
+// InTx run unprepared: the load run's CPU per move was 0.7-0.8 ms with a
+// pool of statements kept across transactions and 0.8-0.9 ms without
+// (2026-11-28, a loaded machine, inside its noise).
+func (db *DB) prepared(g *gorm.DB) *gorm.DB {
+	return g.Session(&gorm.Session{PrepareStmt: true})
 }
 
 // ping checks both pools, closing them on failure.
@@ -317,11 +337,8 @@ func (db *DB) Close() error {
 		err = db.ckpt.close()
 		db.ckpt = nil
 	}
-	for _, g := range []*gorm.DB{db.gorm, db.read} {
-		if g == nil {
-			continue
-		}
-		if p, ok := g.ConnPool.(*gorm.PreparedStmtDB); ok {
+	if db.readOne != nil {
+		if p, ok := db.readOne.Statement.ConnPool.(*gorm.PreparedStmtDB); ok {
 			p.Close()
 		}
 	}
@@ -404,7 +421,7 @@ func (db *DB) View(ctx context.Context, fn func(tx domain.Tx) error) error {
 func (db *DB) ViewOne(ctx context.Context, fn func(tx domain.Tx) error) error {
 	one := &oneQuery{}
 	one.budget.Store(1)
-	one.tx = tx{db: db.read.WithContext(db.oneQueryContext(ctx, one)), dialect: db.dialect, tables: db.tables}
+	one.tx = tx{db: db.readOne.WithContext(db.oneQueryContext(ctx, one)), dialect: db.dialect, tables: db.tables}
 	err := fn(&one.tx)
 	if err == nil {
 		one.tx.done() // read only: what it read is committed
