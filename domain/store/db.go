@@ -1,9 +1,3 @@
-// Package store implements domain.Storage with GORM on SQLite (a file) or
-// PostgreSQL. It is the only package that knows GORM and the SQL drivers:
-// its models are separate from the domain types, and driver errors are
-// translated into *domain.Error here, once.
-//
-// The schema is created by the migrations package, never by GORM.
 package store
 
 import (

@@ -364,7 +364,7 @@ func (r tableRepo) cached(id, version int64) (tableRow, []domain.Seat, bool) {
 	return row, seats, ok
 }
 
-// byID reads a table and its seats in plain SQL (every move and every
+// byID reads a table and its seats in raw SQL (every move and every
 // state read reads its table), locking the row on PostgreSQL when lock is
 // set (SQLite's write transaction holds the whole database). One statement
 // reads the table's version and its seats with their users' names; the
@@ -521,7 +521,7 @@ func (r tableRepo) withSeats(rows []tableRow) ([]domain.Table, error) {
 	if len(rows) == 0 {
 		return ts, nil
 	}
-	// Plain SQL (see plainsql.go): the lobby reads a page of tables and
+	// Raw SQL (see rawsql.go): the lobby reads a page of tables and
 	// their seats on every call.
 	q := `SELECT s.table_id, s.seat, s.user_id, u.name, s.bot, ` + r.t.timeCol("s.joined_at") + `, s.stand_in,
 		s.stand_in_reason, s.player_back
@@ -733,7 +733,7 @@ func (r tableRepo) Moves(tableID int64, deal int) ([]domain.TableMove, error) {
 	return mapRows(rows, moveRow.domain), nil
 }
 
-// MovesFrom reads in plain SQL: every state read after a move and every
+// MovesFrom reads in raw SQL: every state read after a move and every
 // move that finds no game in memory reads the moves past the stored
 // position.
 func (r tableRepo) MovesFrom(tableID int64, deal, from int) ([]domain.TableMove, error) {
@@ -757,7 +757,7 @@ func (r tableRepo) MovesFrom(tableID int64, deal, from int) ([]domain.TableMove,
 	return out, translate(rows.Err(), "move")
 }
 
-// DealFrom reads in plain SQL, in one statement: a move, or a poll, that
+// DealFrom reads in raw SQL, in one statement: a move, or a poll, that
 // finds its running deal in memory behind the table (another process
 // moved it) reads the deal's state and the moves it lacks, not the
 // deal's position (kilobytes).

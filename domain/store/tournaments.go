@@ -197,7 +197,7 @@ func tournamentCols(startsAt, openedAt, createdAt, updatedAt string) string {
 		openedAt + ", t.version, " + createdAt + ", " + updatedAt
 }
 
-// get reads tournament id in plain SQL (a command's first statement, and
+// get reads tournament id in raw SQL (a command's first statement, and
 // every read of a tournament's state), lock appended to the statement.
 func (r tournamentRepo) get(id int64, lock string) (domain.Tournament, error) {
 	var v tournamentView
@@ -273,7 +273,7 @@ func (r tournamentRepo) List(f domain.TournamentFilter, drafts domain.DraftScope
 	return listPage(where, "t.starts_at, t.id", f.Limit, f.Offset, "tournament", tournamentView.domain)
 }
 
-// Stamp implements domain.TournamentRepo in plain SQL: a poll's only query.
+// Stamp implements domain.TournamentRepo in raw SQL: a poll's only query.
 func (r tournamentRepo) Stamp(id int64) (domain.TournamentStamp, error) {
 	st := domain.TournamentStamp{ID: id}
 	err := r.t.queryRow(false, "SELECT club_id, version, updated_at, opened_at IS NOT NULL FROM tournaments WHERE id = $1",

@@ -39,7 +39,7 @@ func (r userRepo) Create(u *domain.User, passwordHash string) error {
 	return nil
 }
 
-// Get reads the user in plain SQL (see plainsql.go): it is on the path of
+// Get reads the user in raw SQL (see rawsql.go): it is on the path of
 // authentication.
 func (r userRepo) Get(id int64) (domain.User, error) {
 	var row userRow
