@@ -96,7 +96,7 @@ func (r playerRepo) Delete(id int64, at time.Time) error {
 }
 
 // List reads a page and the total in one statement, in raw SQL (see
-// plainsql.go).
+// rawsql.go).
 func (r playerRepo) List(f domain.PlayerFilter) ([]domain.Player, int, error) {
 	return r.listColumns(r.listQuery(f), f)
 }
