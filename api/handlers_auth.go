@@ -6,6 +6,22 @@ import (
 	"github.com/burraco/burraco/domain"
 )
 
+// authHandlers sign people up and in, refresh their tokens and sign them
+// out (/api/v1/auth). They ignore the Authorization header (routes.go).
+type authHandlers struct{ s *server }
+
+// signInRoutes are the ones limited per client address as sign-ins.
+func (h authHandlers) signInRoutes(r routes) {
+	r.post("/register", h.register)
+	r.post("/login", h.login)
+}
+
+// refreshRoutes are the ones limited per client address as refreshes.
+func (h authHandlers) refreshRoutes(r routes) {
+	r.post("/refresh", h.refresh)
+	r.post("/logout", h.logout)
+}
+
 // register creates an account.
 //
 //	@Summary		Register an account
@@ -23,12 +39,12 @@ import (
 //	@Failure	429	{object}	Problem	"rate_limited: too many sign-ups and sign-ins from this address (serve -auth-burst at once, then -auth-per-minute); see Retry-After"
 //	@Header		429	{integer}	Retry-After	"seconds to wait before retrying"
 //	@Router			/api/v1/auth/register [post]
-func (s *server) register(w http.ResponseWriter, r *http.Request) error {
+func (h authHandlers) register(w http.ResponseWriter, r *http.Request) error {
 	var req RegisterRequest
-	if err := s.decode(w, r, &req); err != nil {
+	if err := h.s.decode(w, r, &req); err != nil {
 		return err
 	}
-	u, err := s.svc.Auth.Register(r.Context(), domain.RegisterInput{Email: req.Email, Password: req.Password, Name: req.Name})
+	u, err := h.s.svc.Auth.Register(r.Context(), domain.RegisterInput{Email: req.Email, Password: req.Password, Name: req.Name})
 	if err != nil {
 		return err
 	}
@@ -50,18 +66,18 @@ func (s *server) register(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	429	{object}	Problem	"rate_limited (too many sign-ups and sign-ins from this address: serve -auth-burst at once, then -auth-per-minute) or too_many_failed_logins (too many failed logins for this email, serve -login-failures-per-account, or from this address, -login-failures-per-address, at once and then an hour: refused before the password is checked); see Retry-After"
 //	@Header		429	{integer}	Retry-After	"seconds to wait before retrying"
 //	@Router			/api/v1/auth/login [post]
-func (s *server) login(w http.ResponseWriter, r *http.Request) error {
+func (h authHandlers) login(w http.ResponseWriter, r *http.Request) error {
 	var req LoginRequest
-	if err := s.decode(w, r, &req); err != nil {
+	if err := h.s.decode(w, r, &req); err != nil {
 		return err
 	}
-	done, err := s.failures.attempt(w, req.Email, s.loginAddress(r))
+	done, err := h.s.failures.attempt(w, req.Email, h.s.loginAddress(r))
 	if err != nil {
 		return err
 	}
-	sess, err := s.svc.Auth.Login(r.Context(), req.Email, req.Password)
+	sess, err := h.s.svc.Auth.Login(r.Context(), req.Email, req.Password)
 	done(err)
-	return s.respondSession(w, r, sess, err)
+	return h.respondSession(w, r, sess, err)
 }
 
 // refresh rotates a refresh token.
@@ -80,22 +96,22 @@ func (s *server) login(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	429	{object}	Problem	"rate_limited: too many refreshes and logouts from this address (serve -refresh-per-minute); see Retry-After"
 //	@Header		429	{integer}	Retry-After	"seconds to wait before retrying"
 //	@Router			/api/v1/auth/refresh [post]
-func (s *server) refresh(w http.ResponseWriter, r *http.Request) error {
+func (h authHandlers) refresh(w http.ResponseWriter, r *http.Request) error {
 	var req RefreshRequest
-	if err := s.decode(w, r, &req); err != nil {
+	if err := h.s.decode(w, r, &req); err != nil {
 		return err
 	}
-	sess, err := s.svc.Auth.Refresh(r.Context(), req.RefreshToken)
-	return s.respondSession(w, r, sess, err)
+	sess, err := h.s.svc.Auth.Refresh(r.Context(), req.RefreshToken)
+	return h.respondSession(w, r, sess, err)
 }
 
 // respondSession answers a login or refresh: the session with a fresh
 // access token, or the error.
-func (s *server) respondSession(w http.ResponseWriter, r *http.Request, sess domain.Session, err error) error {
+func (h authHandlers) respondSession(w http.ResponseWriter, r *http.Request, sess domain.Session, err error) error {
 	if err != nil {
 		return err
 	}
-	access, ttl, err := s.tokens.Mint(sess.User)
+	access, ttl, err := h.s.tokens.Mint(sess.User)
 	if err != nil {
 		return err
 	}
@@ -124,54 +140,13 @@ func (s *server) respondSession(w http.ResponseWriter, r *http.Request, sess dom
 //	@Failure	429	{object}	Problem	"rate_limited: too many refreshes and logouts from this address (serve -refresh-per-minute); see Retry-After"
 //	@Header		429	{integer}	Retry-After	"seconds to wait before retrying"
 //	@Router			/api/v1/auth/logout [post]
-func (s *server) logout(w http.ResponseWriter, r *http.Request) error {
+func (h authHandlers) logout(w http.ResponseWriter, r *http.Request) error {
 	var req RefreshRequest
-	if err := s.decode(w, r, &req); err != nil {
+	if err := h.s.decode(w, r, &req); err != nil {
 		return err
 	}
-	if err := s.svc.Auth.Logout(r.Context(), req.RefreshToken); err != nil {
+	if err := h.s.svc.Auth.Logout(r.Context(), req.RefreshToken); err != nil {
 		return err
 	}
 	return noContent(w)
-}
-
-// myClubs lists the caller's clubs and roles.
-//
-//	@Summary		The current user's clubs and roles
-//	@ID				getMyClubs
-//	@Description	The clubs the caller belongs to, with the role there, ordered by club name: what a frontend needs after login to show admin or referee tools.
-//	@Tags			auth
-//	@Produce		json
-//	@Security		BearerAuth
-//	@Param			limit	query		int	false	"Page size, 1..100; 0 or absent means 20"	default(20)	minimum(0)	maximum(100)
-//	@Param			offset	query		int	false	"Items to skip"								default(0)	minimum(0)
-//	@Success		200		{object}	MemberList
-//	@Failure		400		{object}	Problem	"invalid_parameter: a query parameter the schema does not allow (not a number, empty, past its bounds, not one of its values, too long, control characters), every one named in errors"
-//	@Router			/api/v1/me/clubs [get]
-func (s *server) myClubs(w http.ResponseWriter, r *http.Request) error {
-	q := query{r: r}
-	var f domain.MyClubsFilter
-	f.Limit, f.Offset = q.page()
-	if err := q.err(); err != nil {
-		return err
-	}
-	p, err := s.svc.Clubs.MyClubs(r.Context(), ActorFrom(r.Context()), f)
-	if err != nil {
-		return err
-	}
-	return respond(w, http.StatusOK, MemberList{Items: mapSlice(p.Items, memberOut), Total: p.Total, Limit: p.Limit, Offset: p.Offset})
-}
-
-// me returns the caller.
-//
-//	@Summary	The current user
-//	@ID			getMe
-//	@Tags		auth
-//	@Produce	json
-//	@Security	BearerAuth
-//	@Success	200	{object}	User
-//	@Router		/api/v1/me [get]
-func (s *server) me(w http.ResponseWriter, r *http.Request) error {
-	u, err := s.svc.Auth.User(r.Context(), ActorFrom(r.Context()).UserID)
-	return answer(w, http.StatusOK, userOut, u, err)
 }

@@ -7,6 +7,28 @@ import (
 	"github.com/burraco/burraco/domain"
 )
 
+// clubHandlers serve clubs and their members (/api/v1/clubs). A club's
+// invitations, claim codes and imports of players are joiningHandlers',
+// its seasons seasonHandlers', its new tournaments tournamentHandlers'.
+type clubHandlers struct{ s *server }
+
+func (h clubHandlers) routes(r routes) {
+	auth := r.with(h.s.requireAuth) // on matched routes only: 404/405 first
+	r.get("/", h.listClubs)
+	auth.post("/", h.createClub)
+	r.under("/{clubID}", func(r routes) {
+		auth := r.with(h.s.requireAuth)
+		r.get("/", h.getClub)
+		auth.patch("/", h.updateClub)
+		auth.under("/members", func(r routes) {
+			r.get("/", h.listMembers)
+			r.post("/", h.addMember)
+			r.patch("/{userID}", h.updateMember)
+			r.delete("/{userID}", h.removeMember)
+		})
+	})
+}
+
 // listClubs lists clubs.
 //
 //	@Summary	List clubs
@@ -20,14 +42,14 @@ import (
 //	@Failure	400	{object}	Problem	"invalid_parameter: a query parameter the schema does not allow (not a number, empty, past its bounds, not one of its values, too long, control characters), every one named in errors"
 //	@x-auth-optional	true
 //	@Router		/api/v1/clubs [get]
-func (s *server) listClubs(w http.ResponseWriter, r *http.Request) error {
+func (h clubHandlers) listClubs(w http.ResponseWriter, r *http.Request) error {
 	q := query{r: r}
 	f := domain.ClubFilter{Query: q.search()}
 	f.Limit, f.Offset = q.page()
 	if err := q.err(); err != nil {
 		return err
 	}
-	p, err := s.svc.Clubs.List(r.Context(), f)
+	p, err := h.s.svc.Clubs.List(r.Context(), f)
 	if err != nil {
 		return err
 	}
@@ -49,12 +71,12 @@ func (s *server) listClubs(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	400	{object}	Problem	"malformed_json: the body is not JSON, not an object, or has a field of the wrong type or an unknown field (named in errors)"
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, city, description)"
 //	@Router			/api/v1/clubs [post]
-func (s *server) createClub(w http.ResponseWriter, r *http.Request) error {
+func (h clubHandlers) createClub(w http.ResponseWriter, r *http.Request) error {
 	var req ClubCreateRequest
-	if err := s.decode(w, r, &req); err != nil {
+	if err := h.s.decode(w, r, &req); err != nil {
 		return err
 	}
-	c, err := s.svc.Clubs.Create(r.Context(), ActorFrom(r.Context()), domain.ClubInput{Name: req.Name, City: req.City, Description: req.Description})
+	c, err := h.s.svc.Clubs.Create(r.Context(), ActorFrom(r.Context()), domain.ClubInput{Name: req.Name, City: req.City, Description: req.Description})
 	if err != nil {
 		return err
 	}
@@ -73,12 +95,12 @@ func (s *server) createClub(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	404	{object}	Problem	"not_found: no such club"
 //	@x-auth-optional	true
 //	@Router		/api/v1/clubs/{clubID} [get]
-func (s *server) getClub(w http.ResponseWriter, r *http.Request) error {
+func (h clubHandlers) getClub(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "clubID")
 	if err != nil {
 		return err
 	}
-	c, err := s.svc.Clubs.Get(r.Context(), id)
+	c, err := h.s.svc.Clubs.Get(r.Context(), id)
 	return answer(w, http.StatusOK, clubOut, c, err)
 }
 
@@ -99,12 +121,12 @@ func (s *server) getClub(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	404	{object}	Problem	"not_found: no such club"
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, city, description)"
 //	@Router			/api/v1/clubs/{clubID} [patch]
-func (s *server) updateClub(w http.ResponseWriter, r *http.Request) error {
-	id, req, err := idAndBody[ClubUpdateRequest](s, w, r, "clubID")
+func (h clubHandlers) updateClub(w http.ResponseWriter, r *http.Request) error {
+	id, req, err := idAndBody[ClubUpdateRequest](h.s, w, r, "clubID")
 	if err != nil {
 		return err
 	}
-	c, err := s.svc.Clubs.Update(r.Context(), ActorFrom(r.Context()), id, domain.ClubPatch{Name: req.Name, City: req.City, Description: req.Description})
+	c, err := h.s.svc.Clubs.Update(r.Context(), ActorFrom(r.Context()), id, domain.ClubPatch{Name: req.Name, City: req.City, Description: req.Description})
 	return answer(w, http.StatusOK, clubOut, c, err)
 }
 
@@ -125,7 +147,7 @@ func (s *server) updateClub(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	403	{object}	Problem	"forbidden: the caller lacks the role this needs: member of the club"
 //	@Failure	404	{object}	Problem	"not_found: no such club"
 //	@Router			/api/v1/clubs/{clubID}/members [get]
-func (s *server) listMembers(w http.ResponseWriter, r *http.Request) error {
+func (h clubHandlers) listMembers(w http.ResponseWriter, r *http.Request) error {
 	clubID, err := pathID(r, "clubID")
 	if err != nil {
 		return err
@@ -136,7 +158,7 @@ func (s *server) listMembers(w http.ResponseWriter, r *http.Request) error {
 	if err := q.err(); err != nil {
 		return err
 	}
-	p, err := s.svc.Clubs.ListMembers(r.Context(), ActorFrom(r.Context()), clubID, f)
+	p, err := h.s.svc.Clubs.ListMembers(r.Context(), ActorFrom(r.Context()), clubID, f)
 	if err != nil {
 		return err
 	}
@@ -162,8 +184,8 @@ func (s *server) listMembers(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	409	{object}	Problem	"conflict: the user is already a member"
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (role; neither or both of user_id and email)"
 //	@Router			/api/v1/clubs/{clubID}/members [post]
-func (s *server) addMember(w http.ResponseWriter, r *http.Request) error {
-	clubID, req, err := idAndBody[MemberAddRequest](s, w, r, "clubID")
+func (h clubHandlers) addMember(w http.ResponseWriter, r *http.Request) error {
+	clubID, req, err := idAndBody[MemberAddRequest](h.s, w, r, "clubID")
 	if err != nil {
 		return err
 	}
@@ -172,9 +194,9 @@ func (s *server) addMember(w http.ResponseWriter, r *http.Request) error {
 	}
 	var m domain.Membership
 	if req.Email != nil {
-		m, err = s.svc.Clubs.AddMemberByEmail(r.Context(), ActorFrom(r.Context()), clubID, *req.Email, domain.Role(req.Role))
+		m, err = h.s.svc.Clubs.AddMemberByEmail(r.Context(), ActorFrom(r.Context()), clubID, *req.Email, domain.Role(req.Role))
 	} else {
-		m, err = s.svc.Clubs.AddMember(r.Context(), ActorFrom(r.Context()), clubID, *req.UserID, domain.Role(req.Role))
+		m, err = h.s.svc.Clubs.AddMember(r.Context(), ActorFrom(r.Context()), clubID, *req.UserID, domain.Role(req.Role))
 	}
 	if err != nil {
 		return err
@@ -201,16 +223,16 @@ func (s *server) addMember(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	409	{object}	Problem	"conflict: the last owner cannot be demoted"
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (role)"
 //	@Router			/api/v1/clubs/{clubID}/members/{userID} [patch]
-func (s *server) updateMember(w http.ResponseWriter, r *http.Request) error {
+func (h clubHandlers) updateMember(w http.ResponseWriter, r *http.Request) error {
 	clubID, err := pathID(r, "clubID")
 	if err != nil {
 		return err
 	}
-	userID, req, err := idAndBody[MemberUpdateRequest](s, w, r, "userID")
+	userID, req, err := idAndBody[MemberUpdateRequest](h.s, w, r, "userID")
 	if err != nil {
 		return err
 	}
-	m, err := s.svc.Clubs.SetRole(r.Context(), ActorFrom(r.Context()), clubID, userID, domain.Role(req.Role))
+	m, err := h.s.svc.Clubs.SetRole(r.Context(), ActorFrom(r.Context()), clubID, userID, domain.Role(req.Role))
 	return answer(w, http.StatusOK, memberOut, m, err)
 }
 
@@ -229,7 +251,7 @@ func (s *server) updateMember(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	404	{object}	Problem	"not_found: the club, or the user is not a member"
 //	@Failure	409	{object}	Problem	"conflict: the last owner cannot be removed"
 //	@Router			/api/v1/clubs/{clubID}/members/{userID} [delete]
-func (s *server) removeMember(w http.ResponseWriter, r *http.Request) error {
+func (h clubHandlers) removeMember(w http.ResponseWriter, r *http.Request) error {
 	clubID, err := pathID(r, "clubID")
 	if err != nil {
 		return err
@@ -238,7 +260,7 @@ func (s *server) removeMember(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.svc.Clubs.RemoveMember(r.Context(), ActorFrom(r.Context()), clubID, userID); err != nil {
+	if err := h.s.svc.Clubs.RemoveMember(r.Context(), ActorFrom(r.Context()), clubID, userID); err != nil {
 		return err
 	}
 	return noContent(w)

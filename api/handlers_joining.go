@@ -13,6 +13,36 @@ import (
 	"github.com/burraco/burraco/internal/clientaddr"
 )
 
+// joiningHandlers serve the ways into a club (issue 28): invitations by
+// link or QR code, claim codes for players imported from a list, and a
+// person's claim of (or release from) a player profile.
+type joiningHandlers struct{ s *server }
+
+// invitationRoutes are an invitation's, by its token
+// (/api/v1/invitations/{token}).
+func (h joiningHandlers) invitationRoutes(r routes) {
+	r.get("/", h.previewInvitation)
+	r.get("/qr", h.invitationQR)
+	r.with(h.s.requireAuth).post("/accept", h.acceptInvitation)
+}
+
+// clubRoutes are a club's staff's, under /api/v1/clubs/{clubID}.
+func (h joiningHandlers) clubRoutes(r routes) {
+	auth := r.with(h.s.requireAuth)
+	auth.post("/invitations", h.createInvitation)
+	auth.get("/invitations", h.listInvitations)
+	auth.delete("/invitations/{invitationID}", h.revokeInvitation)
+	auth.get("/claim-codes", h.listClaimCodes)
+	auth.post("/players/import", h.importPlayers)
+}
+
+// playerRoutes are a person's, under /api/v1/players.
+func (h joiningHandlers) playerRoutes(r routes) {
+	auth := r.with(h.s.requireAuth)
+	auth.post("/claim", h.claimPlayer)
+	auth.post("/{playerID}/unlink", h.unlinkPlayer)
+}
+
 // Players join by themselves (issue 28): invitations, claim codes, the
 // import of a club's players and a player's own results.
 
@@ -34,17 +64,17 @@ import (
 //	@Failure	404	{object}	Problem	"not_found: no such club"
 //	@Failure	422	{object}	Problem	"invalid_input: expires_at not in the future, max_uses outside 1..10000 (named in errors)"
 //	@Router			/api/v1/clubs/{clubID}/invitations [post]
-func (s *server) createInvitation(w http.ResponseWriter, r *http.Request) error {
-	clubID, req, err := idAndBody[InvitationCreateRequest](s, w, r, "clubID")
+func (h joiningHandlers) createInvitation(w http.ResponseWriter, r *http.Request) error {
+	clubID, req, err := idAndBody[InvitationCreateRequest](h.s, w, r, "clubID")
 	if err != nil {
 		return err
 	}
-	inv, err := s.svc.Joins.CreateInvitation(r.Context(), ActorFrom(r.Context()), clubID,
+	inv, err := h.s.svc.Joins.CreateInvitation(r.Context(), ActorFrom(r.Context()), clubID,
 		domain.InvitationInput{ExpiresAt: req.ExpiresAt, MaxUses: req.MaxUses})
 	if err != nil {
 		return err
 	}
-	out := NewInvitation{Invitation: invitationOut(s.cfg.Now())(inv.Invitation), Token: inv.Token,
+	out := NewInvitation{Invitation: invitationOut(h.s.cfg.Now())(inv.Invitation), Token: inv.Token,
 		Link: "/app/join/" + inv.Token, QR: "/api/v1/invitations/" + inv.Token + "/qr"}
 	return created(w, fmt.Sprintf("/api/v1/clubs/%d/invitations/%d", clubID, inv.ID), out)
 }
@@ -63,16 +93,16 @@ func (s *server) createInvitation(w http.ResponseWriter, r *http.Request) error 
 //	@Failure	403	{object}	Problem	"forbidden: the caller lacks the role this needs"
 //	@Failure	404	{object}	Problem	"not_found: no such club"
 //	@Router			/api/v1/clubs/{clubID}/invitations [get]
-func (s *server) listInvitations(w http.ResponseWriter, r *http.Request) error {
+func (h joiningHandlers) listInvitations(w http.ResponseWriter, r *http.Request) error {
 	clubID, err := pathID(r, "clubID")
 	if err != nil {
 		return err
 	}
-	invs, err := s.svc.Joins.Invitations(r.Context(), ActorFrom(r.Context()), clubID)
+	invs, err := h.s.svc.Joins.Invitations(r.Context(), ActorFrom(r.Context()), clubID)
 	if err != nil {
 		return err
 	}
-	return respond(w, http.StatusOK, InvitationList{Items: mapSlice(invs, invitationOut(s.cfg.Now()))})
+	return respond(w, http.StatusOK, InvitationList{Items: mapSlice(invs, invitationOut(h.s.cfg.Now()))})
 }
 
 // revokeInvitation revokes an invitation.
@@ -90,7 +120,7 @@ func (s *server) listInvitations(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	403	{object}	Problem	"forbidden: the caller lacks the role this needs"
 //	@Failure	404	{object}	Problem	"not_found: no such club, or no such invitation of it"
 //	@Router			/api/v1/clubs/{clubID}/invitations/{invitationID} [delete]
-func (s *server) revokeInvitation(w http.ResponseWriter, r *http.Request) error {
+func (h joiningHandlers) revokeInvitation(w http.ResponseWriter, r *http.Request) error {
 	clubID, err := pathID(r, "clubID")
 	if err != nil {
 		return err
@@ -99,8 +129,8 @@ func (s *server) revokeInvitation(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	inv, err := s.svc.Joins.RevokeInvitation(r.Context(), ActorFrom(r.Context()), clubID, id)
-	return answer(w, http.StatusOK, invitationOut(s.cfg.Now()), inv, err)
+	inv, err := h.s.svc.Joins.RevokeInvitation(r.Context(), ActorFrom(r.Context()), clubID, id)
+	return answer(w, http.StatusOK, invitationOut(h.s.cfg.Now()), inv, err)
 }
 
 // previewInvitation tells what an invitation link is for.
@@ -115,8 +145,8 @@ func (s *server) revokeInvitation(w http.ResponseWriter, r *http.Request) error 
 //	@Failure	404	{object}	Problem	"not_found: no invitation has this token"
 //	@x-auth-optional	true
 //	@Router			/api/v1/invitations/{token} [get]
-func (s *server) previewInvitation(w http.ResponseWriter, r *http.Request) error {
-	p, err := s.svc.Joins.PreviewInvitation(r.Context(), chi.URLParam(r, "token"))
+func (h joiningHandlers) previewInvitation(w http.ResponseWriter, r *http.Request) error {
+	p, err := h.s.svc.Joins.PreviewInvitation(r.Context(), chi.URLParam(r, "token"))
 	if err != nil {
 		return err
 	}
@@ -135,9 +165,9 @@ func (s *server) previewInvitation(w http.ResponseWriter, r *http.Request) error
 //	@Failure	404	{object}	Problem	"not_found: no invitation has this token"
 //	@x-auth-optional	true
 //	@Router			/api/v1/invitations/{token}/qr [get]
-func (s *server) invitationQR(w http.ResponseWriter, r *http.Request) error {
+func (h joiningHandlers) invitationQR(w http.ResponseWriter, r *http.Request) error {
 	token := chi.URLParam(r, "token")
-	if _, err := s.svc.Joins.PreviewInvitation(r.Context(), token); err != nil {
+	if _, err := h.s.svc.Joins.PreviewInvitation(r.Context(), token); err != nil {
 		return err // a QR code only of a link that exists
 	}
 	scheme := "http"
@@ -173,8 +203,8 @@ func (s *server) invitationQR(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	404	{object}	Problem	"not_found: no invitation has this token"
 //	@Failure	409	{object}	Problem	"invitation_revoked, invitation_expired or invitation_used_up"
 //	@Router			/api/v1/invitations/{token}/accept [post]
-func (s *server) acceptInvitation(w http.ResponseWriter, r *http.Request) error {
-	j, err := s.svc.Joins.AcceptInvitation(r.Context(), ActorFrom(r.Context()), chi.URLParam(r, "token"))
+func (h joiningHandlers) acceptInvitation(w http.ResponseWriter, r *http.Request) error {
+	j, err := h.s.svc.Joins.AcceptInvitation(r.Context(), ActorFrom(r.Context()), chi.URLParam(r, "token"))
 	if err != nil {
 		return err
 	}
@@ -196,12 +226,12 @@ func (s *server) acceptInvitation(w http.ResponseWriter, r *http.Request) error 
 //	@Failure	403	{object}	Problem	"forbidden: the caller lacks the role this needs"
 //	@Failure	404	{object}	Problem	"not_found: no such club"
 //	@Router			/api/v1/clubs/{clubID}/claim-codes [get]
-func (s *server) listClaimCodes(w http.ResponseWriter, r *http.Request) error {
+func (h joiningHandlers) listClaimCodes(w http.ResponseWriter, r *http.Request) error {
 	clubID, err := pathID(r, "clubID")
 	if err != nil {
 		return err
 	}
-	codes, err := s.svc.Joins.ClaimCodes(r.Context(), ActorFrom(r.Context()), clubID)
+	codes, err := h.s.svc.Joins.ClaimCodes(r.Context(), ActorFrom(r.Context()), clubID)
 	if err != nil {
 		return err
 	}
@@ -226,13 +256,13 @@ func (s *server) listClaimCodes(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	422	{object}	Problem	"claim_code_invalid: no profile has this code"
 //	@Failure	429	{object}	Problem	"too_many_claim_attempts: 10 wrong codes in the last hour from this account or address"
 //	@Router			/api/v1/players/claim [post]
-func (s *server) claimPlayer(w http.ResponseWriter, r *http.Request) error {
+func (h joiningHandlers) claimPlayer(w http.ResponseWriter, r *http.Request) error {
 	var req ClaimRequest
-	if err := s.decode(w, r, &req); err != nil {
+	if err := h.s.decode(w, r, &req); err != nil {
 		return err
 	}
-	address := clientaddr.Key(s.proxies.ClientAddr(r))
-	p, err := s.svc.Joins.Claim(r.Context(), ActorFrom(r.Context()), address, req.Code)
+	address := clientaddr.Key(h.s.proxies.ClientAddr(r))
+	p, err := h.s.svc.Joins.Claim(r.Context(), ActorFrom(r.Context()), address, req.Code)
 	return answer(w, http.StatusOK, playerOut, p, err)
 }
 
@@ -250,12 +280,12 @@ func (s *server) claimPlayer(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	403	{object}	Problem	"forbidden: the caller lacks the role this needs"
 //	@Failure	404	{object}	Problem	"not_found: no such player"
 //	@Router			/api/v1/players/{playerID}/unlink [post]
-func (s *server) unlinkPlayer(w http.ResponseWriter, r *http.Request) error {
+func (h joiningHandlers) unlinkPlayer(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "playerID")
 	if err != nil {
 		return err
 	}
-	p, err := s.svc.Joins.Unlink(r.Context(), ActorFrom(r.Context()), id)
+	p, err := h.s.svc.Joins.Unlink(r.Context(), ActorFrom(r.Context()), id)
 	return answer(w, http.StatusOK, playerOut, p, err)
 }
 
@@ -280,7 +310,7 @@ const maxImportBytes = 256 << 10
 //	@Failure	404	{object}	Problem	"not_found: no such club"
 //	@Failure	422	{object}	Problem	"invalid_input: csv (not CSV, no name column, no lines or more than 2000)"
 //	@Router			/api/v1/clubs/{clubID}/players/import [post]
-func (s *server) importPlayers(w http.ResponseWriter, r *http.Request) error {
+func (h joiningHandlers) importPlayers(w http.ResponseWriter, r *http.Request) error {
 	clubID, err := pathID(r, "clubID")
 	if err != nil {
 		return err
@@ -291,7 +321,7 @@ func (s *server) importPlayers(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	body := http.MaxBytesReader(w, r.Body, maxImportBytes)
-	rep, err := s.svc.Joins.ImportPlayers(r.Context(), ActorFrom(r.Context()), clubID, body, dryRun)
+	rep, err := h.s.svc.Joins.ImportPlayers(r.Context(), ActorFrom(r.Context()), clubID, body, dryRun)
 	if err != nil {
 		return decodeIfTooLarge(err)
 	}
@@ -341,24 +371,4 @@ func myResultOut(r domain.MyResult) MyResult {
 		out.Place = &place
 	}
 	return out
-}
-
-// myResults returns the caller's tournaments as a player.
-//
-//	@Summary		The current user's results
-//	@ID				getMyResults
-//	@Description	The tournaments the caller plays in through their player profile: those not finished (registered, closed or running) and, latest first, the finished ones with the caller's place, VP and partners. Cancelled tournaments are left out. For the player's own page (/app/me).
-//	@Tags			auth
-//	@Produce		json
-//	@Security		BearerAuth
-//	@Success		200		{object}	MyResults
-//	@Failure		401		{object}	Problem	"unauthenticated"
-//	@Router			/api/v1/me/results [get]
-func (s *server) myResults(w http.ResponseWriter, r *http.Request) error {
-	mine, err := s.svc.Play.Mine(r.Context(), ActorFrom(r.Context()))
-	if err != nil {
-		return err
-	}
-	res := domain.ResultsOf(mine)
-	return respond(w, http.StatusOK, MyResults{Upcoming: mapSlice(res.Upcoming, myResultOut), Past: mapSlice(res.Past, myResultOut)})
 }

@@ -15,8 +15,8 @@ import (
 //	@Success		200		{object}	MyTournamentList
 //	@Failure		401		{object}	Problem	"unauthenticated"
 //	@Router			/api/v1/me/tournaments [get]
-func (s *server) myTournaments(w http.ResponseWriter, r *http.Request) error {
-	mine, err := s.svc.Play.Mine(r.Context(), ActorFrom(r.Context()))
+func (h meHandlers) myTournaments(w http.ResponseWriter, r *http.Request) error {
+	mine, err := h.s.svc.Play.Mine(r.Context(), ActorFrom(r.Context()))
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,21 @@ import (
 	"github.com/burraco/burraco/domain"
 )
 
+// playerHandlers serve the player profiles (/api/v1/players); claiming
+// and unlinking one are joiningHandlers'.
+type playerHandlers struct{ s *server }
+
+func (h playerHandlers) routes(r routes) {
+	r.get("/", h.listPlayers)
+	r.with(h.s.requireAuth).post("/", h.createPlayer)
+	r.under("/{playerID}", func(r routes) {
+		auth := r.with(h.s.requireAuth)
+		r.get("/", h.getPlayer)
+		auth.patch("/", h.updatePlayer)
+		auth.delete("/", h.deletePlayer)
+	})
+}
+
 // listPlayers lists player profiles.
 //
 //	@Summary	List players
@@ -25,18 +40,18 @@ import (
 //	@Failure	400	{object}	Problem	"invalid_parameter: a query parameter the schema does not allow (not a number, empty, past its bounds, not one of its values, too long, control characters), every one named in errors"
 //	@x-auth-optional	true
 //	@Router		/api/v1/players [get]
-func (s *server) listPlayers(w http.ResponseWriter, r *http.Request) error {
+func (h playerHandlers) listPlayers(w http.ResponseWriter, r *http.Request) error {
 	q := query{r: r}
 	f := domain.PlayerFilter{Query: q.search(), ClubID: q.int64("club_id")}
 	f.Limit, f.Offset = q.page()
 	if err := q.err(); err != nil {
 		return err
 	}
-	p, err := s.svc.Players.List(r.Context(), f)
+	p, err := h.s.svc.Players.List(r.Context(), f)
 	if err != nil {
 		return err
 	}
-	return s.respondStamped(w, r, p.Stamp, func() any {
+	return h.s.respondStamped(w, r, p.Stamp, func() any {
 		return PlayerList{Items: mapSlice(p.Items, listedPlayerOut), Total: p.Total, Limit: p.Limit, Offset: p.Offset}
 	})
 }
@@ -59,13 +74,13 @@ func (s *server) listPlayers(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	409	{object}	Problem	"conflict: the federation id is taken, or the user already has a profile"
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, federation_id, club_id, user_id)"
 //	@Router			/api/v1/players [post]
-func (s *server) createPlayer(w http.ResponseWriter, r *http.Request) error {
+func (h playerHandlers) createPlayer(w http.ResponseWriter, r *http.Request) error {
 	var req PlayerCreateRequest
-	if err := s.decode(w, r, &req); err != nil {
+	if err := h.s.decode(w, r, &req); err != nil {
 		return err
 	}
-	in := domain.PlayerInput{Name: req.Name, FederationID: req.FederationID, ClubID: req.ClubID, UserID: req.UserID}
-	p, err := s.svc.Players.Create(r.Context(), ActorFrom(r.Context()), in)
+	in := domain.PlayerInput{Name: req.Name, FederationID: req.FederationID, ClubID: req.ClubID, UserID: req.UserID, Region: req.Region}
+	p, err := h.s.svc.Players.Create(r.Context(), ActorFrom(r.Context()), in)
 	if err != nil {
 		return err
 	}
@@ -85,14 +100,14 @@ func (s *server) createPlayer(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	404	{object}	Problem	"not_found: no such player"
 //	@x-auth-optional	true
 //	@Router		/api/v1/players/{playerID} [get]
-func (s *server) getPlayer(w http.ResponseWriter, r *http.Request) error {
+func (h playerHandlers) getPlayer(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "playerID")
 	if err != nil {
 		return err
 	}
-	p, err := s.svc.Players.Get(r.Context(), id)
+	p, err := h.s.svc.Players.Get(r.Context(), id)
 	if err == nil {
-		p, err = s.svc.Players.CategoriesSeen(r.Context(), ActorFrom(r.Context()), p)
+		p, err = h.s.svc.Players.CategoriesSeen(r.Context(), ActorFrom(r.Context()), p)
 	}
 	return answer(w, http.StatusOK, playerOut, p, err)
 }
@@ -115,16 +130,16 @@ func (s *server) getPlayer(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	409	{object}	Problem	"conflict: the federation id is taken"
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, federation_id, club_id; club_id and clear_club together; categories: too_many, categories[i]: invalid)"
 //	@Router			/api/v1/players/{playerID} [patch]
-func (s *server) updatePlayer(w http.ResponseWriter, r *http.Request) error {
-	id, req, err := idAndBody[PlayerUpdateRequest](s, w, r, "playerID")
+func (h playerHandlers) updatePlayer(w http.ResponseWriter, r *http.Request) error {
+	id, req, err := idAndBody[PlayerUpdateRequest](h.s, w, r, "playerID")
 	if err != nil {
 		return err
 	}
 	patch := domain.PlayerPatch{Name: req.Name, FederationID: req.FederationID, ClubID: req.ClubID, ClearClub: req.ClearClub,
-		Categories: req.Categories}
-	p, err := s.svc.Players.Update(r.Context(), ActorFrom(r.Context()), id, patch)
+		Categories: req.Categories, Region: req.Region}
+	p, err := h.s.svc.Players.Update(r.Context(), ActorFrom(r.Context()), id, patch)
 	if err == nil {
-		p, err = s.svc.Players.CategoriesSeen(r.Context(), ActorFrom(r.Context()), p)
+		p, err = h.s.svc.Players.CategoriesSeen(r.Context(), ActorFrom(r.Context()), p)
 	}
 	return answer(w, http.StatusOK, playerOut, p, err)
 }
@@ -143,12 +158,12 @@ func (s *server) updatePlayer(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	404	{object}	Problem	"not_found: no such player"
 //	@Failure	409	{object}	Problem	"conflict: the player is still referenced"
 //	@Router			/api/v1/players/{playerID} [delete]
-func (s *server) deletePlayer(w http.ResponseWriter, r *http.Request) error {
+func (h playerHandlers) deletePlayer(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "playerID")
 	if err != nil {
 		return err
 	}
-	if err := s.svc.Players.Delete(r.Context(), ActorFrom(r.Context()), id); err != nil {
+	if err := h.s.svc.Players.Delete(r.Context(), ActorFrom(r.Context()), id); err != nil {
 		return err
 	}
 	return noContent(w)

@@ -6,60 +6,14 @@ import (
 	"github.com/burraco/burraco/domain"
 )
 
-// ratingRoutes registers the ratings' routes (issue 29).
-func (s *server) ratingRoutes(r routes) {
-	auth := r.with(s.requireAuth)
-	auth.get("/ratings", s.listRatings)
-	auth.get("/users/{userID}/ratings", s.userRatings)
-}
+// ratingHandlers serve the players' ratings (issue 29); a rematch, which
+// a rated match leads to, is tableHandlers'.
+type ratingHandlers struct{ s *server }
 
-// wishRematch records the caller's wish to play again.
-//
-//	@Summary		Ask for a rematch
-//	@ID			wishRematch
-//	@Description	Once the match is over, each player may ask to play again with the same seats (rematch.wishes in the table lists who did). When every seated user has asked (a bot always agrees), a new table starts at once: the same creator, club, rule set, options, match, clocks, rated, private and seats, the first deal dealt by the seat after the finished match's first dealer; rematch.table_id names it. Asking again changes nothing (no new version), also once the rematch began (the answer names it). Of two players completing the agreement at once, exactly one starts the rematch.
-//	@Tags			tables
-//	@Produce		json
-//	@Security		BearerAuth
-//	@Param			tableID	path		int	true	"Table id"
-//	@Success		200		{object}	Table
-//	@Failure	400	{object}	Problem	"invalid_parameter: a path id that is not a positive integer"
-//	@Failure	401	{object}	Problem	"unauthenticated: no or bad token"
-//	@Failure	403	{object}	Problem	"not_seated: the caller did not play the match"
-//	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
-//	@Failure	409	{object}	Problem	"match_not_over: the match is not over; table_cancelled: it never started; conflict: a tournament's table (its tournament pairs the next round)"
-//	@Router			/api/v1/tables/{tableID}/rematch [post]
-func (s *server) wishRematch(w http.ResponseWriter, r *http.Request) error {
-	return s.rematch(w, r, true)
-}
-
-// withdrawRematch withdraws the caller's wish to play again.
-//
-//	@Summary		Withdraw a rematch wish
-//	@ID			withdrawRematch
-//	@Description	Takes back the caller's wish to play again, before every player agreed; without a wish it changes nothing. Once the rematch began it cannot be withdrawn (409 rematch_started): leave the new table instead.
-//	@Tags			tables
-//	@Produce		json
-//	@Security		BearerAuth
-//	@Param			tableID	path		int	true	"Table id"
-//	@Success		200		{object}	Table
-//	@Failure	400	{object}	Problem	"invalid_parameter: a path id that is not a positive integer"
-//	@Failure	401	{object}	Problem	"unauthenticated: no or bad token"
-//	@Failure	403	{object}	Problem	"not_seated: the caller did not play the match"
-//	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
-//	@Failure	409	{object}	Problem	"match_not_over; table_cancelled; conflict: a tournament's table; rematch_started: every player agreed and the rematch began"
-//	@Router			/api/v1/tables/{tableID}/rematch [delete]
-func (s *server) withdrawRematch(w http.ResponseWriter, r *http.Request) error {
-	return s.rematch(w, r, false)
-}
-
-func (s *server) rematch(w http.ResponseWriter, r *http.Request, want bool) error {
-	id, err := pathID(r, "tableID")
-	if err != nil {
-		return err
-	}
-	t, err := s.svc.Tables.Rematch(r.Context(), ActorFrom(r.Context()), id, want)
-	return answer(w, http.StatusOK, tableOut, t, err)
+func (h ratingHandlers) routes(r routes) {
+	auth := r.with(h.s.requireAuth)
+	auth.get("/ratings", h.listRatings)
+	auth.get("/users/{userID}/ratings", h.userRatings)
 }
 
 // listRatings returns a family's leaderboard.
@@ -77,14 +31,14 @@ func (s *server) rematch(w http.ResponseWriter, r *http.Request, want bool) erro
 //	@Failure	400	{object}	Problem	"invalid_parameter: a query parameter the schema does not allow (not a number, empty, past its bounds, not one of its values), every one named in errors"
 //	@Failure	401	{object}	Problem	"unauthenticated: no or bad token"
 //	@Router			/api/v1/ratings [get]
-func (s *server) listRatings(w http.ResponseWriter, r *http.Request) error {
+func (h ratingHandlers) listRatings(w http.ResponseWriter, r *http.Request) error {
 	q := query{r: r}
 	f := domain.RatingFilter{Family: domain.RatingFamily(q.enum("family", func(s string) bool { return domain.RatingFamily(s).Valid() }, "italian, reale, brazilian"))}
 	f.Limit, f.Offset = q.page()
 	if err := q.err(); err != nil {
 		return err
 	}
-	page, err := s.svc.Ratings.Leaderboard(r.Context(), ActorFrom(r.Context()), f)
+	page, err := h.s.svc.Ratings.Leaderboard(r.Context(), ActorFrom(r.Context()), f)
 	return answer(w, http.StatusOK, ratingListOut, page, err)
 }
 
@@ -102,11 +56,11 @@ func (s *server) listRatings(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	401	{object}	Problem	"unauthenticated: no or bad token"
 //	@Failure	404	{object}	Problem	"not_found: no such user"
 //	@Router			/api/v1/users/{userID}/ratings [get]
-func (s *server) userRatings(w http.ResponseWriter, r *http.Request) error {
+func (h ratingHandlers) userRatings(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "userID")
 	if err != nil {
 		return err
 	}
-	u, err := s.svc.Ratings.OfUser(r.Context(), ActorFrom(r.Context()), id)
+	u, err := h.s.svc.Ratings.OfUser(r.Context(), ActorFrom(r.Context()), id)
 	return answer(w, http.StatusOK, userRatingsOut, u, err)
 }

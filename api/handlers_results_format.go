@@ -32,8 +32,8 @@ const maxResultsBytes = 8 << 20
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/export/results.json [get]
-func (s *server) exportTournamentResultsJSON(w http.ResponseWriter, r *http.Request) error {
-	id, doc, err := s.resultsDocument(r)
+func (h resultHandlers) exportTournamentResultsJSON(w http.ResponseWriter, r *http.Request) error {
+	id, doc, err := h.resultsDocument(r)
 	if err != nil {
 		return err
 	}
@@ -60,8 +60,8 @@ func (s *server) exportTournamentResultsJSON(w http.ResponseWriter, r *http.Requ
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/export/federation.csv [get]
-func (s *server) exportTournamentFederation(w http.ResponseWriter, r *http.Request) error {
-	id, doc, err := s.resultsDocument(r)
+func (h resultHandlers) exportTournamentFederation(w http.ResponseWriter, r *http.Request) error {
+	id, doc, err := h.resultsDocument(r)
 	if err != nil {
 		return err
 	}
@@ -72,12 +72,12 @@ func (s *server) exportTournamentFederation(w http.ResponseWriter, r *http.Reque
 	return sendFile(w, "text/csv; charset=utf-8", fmt.Sprintf("tournament-%d-federation.csv", id), buf.Bytes())
 }
 
-func (s *server) resultsDocument(r *http.Request) (int64, domain.ResultsDocument, error) {
+func (h resultHandlers) resultsDocument(r *http.Request) (int64, domain.ResultsDocument, error) {
 	id, err := pathID(r, "tournamentID")
 	if err != nil {
 		return 0, domain.ResultsDocument{}, err
 	}
-	doc, err := s.svc.Results.Export(r.Context(), ActorFrom(r.Context()), id)
+	doc, err := h.s.svc.Results.Export(r.Context(), ActorFrom(r.Context()), id)
 	return id, doc, err
 }
 
@@ -142,7 +142,7 @@ func federationRows(doc domain.ResultsDocument) []printout.FederationRow {
 //	@Failure	415	{object}	Problem	"unsupported_media_type: send Content-Type: application/json"
 //	@Failure	422	{object}	Problem	"unsupported_format (format is not burraco-results, or version not 1); invalid_input (every field that breaks a rule, named by its place in the document; wrong_type for a value of the wrong type); or the code of a command the replayed tournament refused, its field the place in the document"
 //	@Router			/api/v1/clubs/{clubID}/tournaments/import [post]
-func (s *server) importTournament(w http.ResponseWriter, r *http.Request) error {
+func (h tournamentHandlers) importTournament(w http.ResponseWriter, r *http.Request) error {
 	clubID, err := pathID(r, "clubID")
 	if err != nil {
 		return err
@@ -158,7 +158,7 @@ func (s *server) importTournament(w http.ResponseWriter, r *http.Request) error 
 		var v any
 		return decodeProblem(json.Unmarshal(body, &v))
 	}
-	t, err := s.svc.Results.Import(r.Context(), ActorFrom(r.Context()), clubID, body)
+	t, err := h.s.svc.Results.Import(r.Context(), ActorFrom(r.Context()), clubID, body)
 	if err != nil {
 		return err
 	}

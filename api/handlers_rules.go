@@ -25,7 +25,7 @@ const rulesCacheControl = "public, max-age=3600"
 //	@Success		200		{object}	RuleSetList
 //	@Failure		400		{object}	Problem	"invalid_parameter: a query parameter the schema does not allow (not a number, empty, past its bounds, not one of its values, too long, control characters), every one named in errors"
 //	@Router			/api/v1/rules [get]
-func (s *server) listRules(w http.ResponseWriter, r *http.Request) error {
+func (h metaHandlers) listRules(w http.ResponseWriter, r *http.Request) error {
 	q := query{r: r}
 	limit, offset := q.page()
 	if err := q.err(); err != nil {
@@ -52,7 +52,7 @@ func (s *server) listRules(w http.ResponseWriter, r *http.Request) error {
 //	@Success	200		{object}	RuleSet
 //	@Failure	404		{object}	Problem	"not_found: no such rule set"
 //	@Router		/api/v1/rules/{ruleSet} [get]
-func (s *server) getRules(w http.ResponseWriter, r *http.Request) error {
+func (h metaHandlers) getRules(w http.ResponseWriter, r *http.Request) error {
 	info, ok := engine.RuleSetCatalog(engine.RuleSet(chi.URLParam(r, "ruleSet")))
 	if !ok {
 		return problem(string(domain.ENotFound), "there is no such rule set; GET /api/v1/rules lists them")

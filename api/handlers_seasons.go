@@ -12,21 +12,25 @@ import (
 	"github.com/burraco/burraco/domain"
 )
 
-// seasonRoutes are a club's seasons, under /clubs/{clubID}.
-func (s *server) seasonRoutes(r routes) {
-	auth := r.with(s.requireAuth)
-	r.get("/", s.listSeasons)
-	auth.post("/", s.createSeason)
+// seasonHandlers serve a club's seasons and their rankings
+// (/api/v1/clubs/{clubID}/seasons); the caller's own rankings are
+// meHandlers'.
+type seasonHandlers struct{ s *server }
+
+func (h seasonHandlers) routes(r routes) {
+	auth := r.with(h.s.requireAuth)
+	r.get("/", h.listSeasons)
+	auth.post("/", h.createSeason)
 	r.under("/{seasonID}", func(r routes) {
-		auth := r.with(s.requireAuth)
-		r.get("/", s.getSeason)
-		auth.patch("/", s.updateSeason)
-		auth.delete("/", s.deleteSeason)
-		auth.put("/exclusions/{tournamentID}", s.excludeSeasonTournament)
-		auth.delete("/exclusions/{tournamentID}", s.includeSeasonTournament)
-		r.get("/ranking", s.seasonRanking)
-		r.get("/ranking.csv", s.exportSeasonRanking)
-		r.get("/print/ranking", s.printSeasonRanking)
+		auth := r.with(h.s.requireAuth)
+		r.get("/", h.getSeason)
+		auth.patch("/", h.updateSeason)
+		auth.delete("/", h.deleteSeason)
+		auth.put("/exclusions/{tournamentID}", h.excludeSeasonTournament)
+		auth.delete("/exclusions/{tournamentID}", h.includeSeasonTournament)
+		r.get("/ranking", h.seasonRanking)
+		r.get("/ranking.csv", h.exportSeasonRanking)
+		r.get("/print/ranking", h.printSeasonRanking)
 	})
 }
 
@@ -52,16 +56,16 @@ func clubAndSeason(r *http.Request) (clubID, seasonID int64, err error) {
 //	@Failure		404		{object}	Problem	"not_found: no such club"
 //	@x-auth-optional	true
 //	@Router			/api/v1/clubs/{clubID}/seasons [get]
-func (s *server) listSeasons(w http.ResponseWriter, r *http.Request) error {
+func (h seasonHandlers) listSeasons(w http.ResponseWriter, r *http.Request) error {
 	clubID, err := pathID(r, "clubID")
 	if err != nil {
 		return err
 	}
-	l, err := s.svc.Seasons.List(r.Context(), clubID)
+	l, err := h.s.svc.Seasons.List(r.Context(), clubID)
 	if err != nil {
 		return err
 	}
-	return respond(w, http.StatusOK, SeasonList{Items: mapSlice(l, seasonOut(s.cfg.Now()))})
+	return respond(w, http.StatusOK, SeasonList{Items: mapSlice(l, seasonOut(h.s.cfg.Now()))})
 }
 
 // createSeason creates a season.
@@ -83,18 +87,18 @@ func (s *server) listSeasons(w http.ResponseWriter, r *http.Request) error {
 //	@Failure		404		{object}	Problem	"not_found: no such club"
 //	@Failure		422		{object}	Problem	"invalid_input: every bad field in errors (name; starts_on and ends_on dates YYYY-MM-DD, ends_on not before starts_on: code before_start; scheme: code unknown; points_step, reference_size, min_evenings out_of_range)"
 //	@Router			/api/v1/clubs/{clubID}/seasons [post]
-func (s *server) createSeason(w http.ResponseWriter, r *http.Request) error {
-	clubID, req, err := idAndBody[SeasonCreateRequest](s, w, r, "clubID")
+func (h seasonHandlers) createSeason(w http.ResponseWriter, r *http.Request) error {
+	clubID, req, err := idAndBody[SeasonCreateRequest](h.s, w, r, "clubID")
 	if err != nil {
 		return err
 	}
-	se, err := s.svc.Seasons.Create(r.Context(), ActorFrom(r.Context()), clubID, domain.SeasonInput{Name: req.Name,
+	se, err := h.s.svc.Seasons.Create(r.Context(), ActorFrom(r.Context()), clubID, domain.SeasonInput{Name: req.Name,
 		StartsOn: req.StartsOn, EndsOn: req.EndsOn, Scheme: domain.SeasonScheme(req.Scheme), PointsStep: req.PointsStep,
 		ReferenceSize: req.ReferenceSize, MinEvenings: req.MinEvenings})
 	if err != nil {
 		return err
 	}
-	return created(w, fmt.Sprintf("/api/v1/clubs/%d/seasons/%d", clubID, se.ID), seasonOut(s.cfg.Now())(se))
+	return created(w, fmt.Sprintf("/api/v1/clubs/%d/seasons/%d", clubID, se.ID), seasonOut(h.s.cfg.Now())(se))
 }
 
 // getSeason returns a season with its tournaments.
@@ -111,13 +115,13 @@ func (s *server) createSeason(w http.ResponseWriter, r *http.Request) error {
 //	@Failure		404			{object}	Problem	"not_found: no such season of this club"
 //	@x-auth-optional	true
 //	@Router			/api/v1/clubs/{clubID}/seasons/{seasonID} [get]
-func (s *server) getSeason(w http.ResponseWriter, r *http.Request) error {
+func (h seasonHandlers) getSeason(w http.ResponseWriter, r *http.Request) error {
 	clubID, id, err := clubAndSeason(r)
 	if err != nil {
 		return err
 	}
-	d, err := s.svc.Seasons.Get(r.Context(), clubID, id)
-	return answer(w, http.StatusOK, seasonDetailOut(s.cfg.Now()), d, err)
+	d, err := h.s.svc.Seasons.Get(r.Context(), clubID, id)
+	return answer(w, http.StatusOK, seasonDetailOut(h.s.cfg.Now()), d, err)
 }
 
 // updateSeason changes a season.
@@ -139,13 +143,13 @@ func (s *server) getSeason(w http.ResponseWriter, r *http.Request) error {
 //	@Failure		404			{object}	Problem	"not_found: no such season of this club"
 //	@Failure		422			{object}	Problem	"invalid_input: every bad field in errors, as createSeason"
 //	@Router			/api/v1/clubs/{clubID}/seasons/{seasonID} [patch]
-func (s *server) updateSeason(w http.ResponseWriter, r *http.Request) error {
+func (h seasonHandlers) updateSeason(w http.ResponseWriter, r *http.Request) error {
 	clubID, id, err := clubAndSeason(r)
 	if err != nil {
 		return err
 	}
 	var req SeasonUpdateRequest
-	if err := s.decode(w, r, &req); err != nil {
+	if err := h.s.decode(w, r, &req); err != nil {
 		return err
 	}
 	p := domain.SeasonPatch{Name: req.Name, StartsOn: req.StartsOn, EndsOn: req.EndsOn, PointsStep: req.PointsStep,
@@ -153,8 +157,8 @@ func (s *server) updateSeason(w http.ResponseWriter, r *http.Request) error {
 	if req.Scheme != nil {
 		p.Scheme = new(domain.SeasonScheme(*req.Scheme))
 	}
-	se, err := s.svc.Seasons.Update(r.Context(), ActorFrom(r.Context()), clubID, id, p)
-	return answer(w, http.StatusOK, seasonOut(s.cfg.Now()), se, err)
+	se, err := h.s.svc.Seasons.Update(r.Context(), ActorFrom(r.Context()), clubID, id, p)
+	return answer(w, http.StatusOK, seasonOut(h.s.cfg.Now()), se, err)
 }
 
 // deleteSeason deletes a season.
@@ -172,12 +176,12 @@ func (s *server) updateSeason(w http.ResponseWriter, r *http.Request) error {
 //	@Failure		403			{object}	Problem	"forbidden: the caller lacks the role this needs: admin of the club"
 //	@Failure		404			{object}	Problem	"not_found: no such season of this club"
 //	@Router			/api/v1/clubs/{clubID}/seasons/{seasonID} [delete]
-func (s *server) deleteSeason(w http.ResponseWriter, r *http.Request) error {
+func (h seasonHandlers) deleteSeason(w http.ResponseWriter, r *http.Request) error {
 	clubID, id, err := clubAndSeason(r)
 	if err != nil {
 		return err
 	}
-	if err := s.svc.Seasons.Delete(r.Context(), ActorFrom(r.Context()), clubID, id); err != nil {
+	if err := h.s.svc.Seasons.Delete(r.Context(), ActorFrom(r.Context()), clubID, id); err != nil {
 		return err
 	}
 	return noContent(w)
@@ -203,17 +207,17 @@ func (s *server) deleteSeason(w http.ResponseWriter, r *http.Request) error {
 //	@Failure		404				{object}	Problem	"not_found: no such season of this club, or no such tournament"
 //	@Failure		422				{object}	Problem	"tournament_of_another_club: the tournament is not the season's club's; invalid_input: reason missing or longer than 1000 characters"
 //	@Router			/api/v1/clubs/{clubID}/seasons/{seasonID}/exclusions/{tournamentID} [put]
-func (s *server) excludeSeasonTournament(w http.ResponseWriter, r *http.Request) error {
+func (h seasonHandlers) excludeSeasonTournament(w http.ResponseWriter, r *http.Request) error {
 	clubID, id, err := clubAndSeason(r)
 	if err != nil {
 		return err
 	}
-	tournamentID, req, err := idAndBody[SeasonExclusionRequest](s, w, r, "tournamentID")
+	tournamentID, req, err := idAndBody[SeasonExclusionRequest](h.s, w, r, "tournamentID")
 	if err != nil {
 		return err
 	}
-	d, err := s.svc.Seasons.Exclude(r.Context(), ActorFrom(r.Context()), clubID, id, tournamentID, req.Reason)
-	return answer(w, http.StatusOK, seasonDetailOut(s.cfg.Now()), d, err)
+	d, err := h.s.svc.Seasons.Exclude(r.Context(), ActorFrom(r.Context()), clubID, id, tournamentID, req.Reason)
+	return answer(w, http.StatusOK, seasonDetailOut(h.s.cfg.Now()), d, err)
 }
 
 // includeSeasonTournament puts an excluded tournament back.
@@ -233,7 +237,7 @@ func (s *server) excludeSeasonTournament(w http.ResponseWriter, r *http.Request)
 //	@Failure		403				{object}	Problem	"forbidden: the caller lacks the role this needs: admin of the club"
 //	@Failure		404				{object}	Problem	"not_found: no such season of this club, or the tournament is not excluded from it"
 //	@Router			/api/v1/clubs/{clubID}/seasons/{seasonID}/exclusions/{tournamentID} [delete]
-func (s *server) includeSeasonTournament(w http.ResponseWriter, r *http.Request) error {
+func (h seasonHandlers) includeSeasonTournament(w http.ResponseWriter, r *http.Request) error {
 	clubID, id, err := clubAndSeason(r)
 	if err != nil {
 		return err
@@ -242,8 +246,8 @@ func (s *server) includeSeasonTournament(w http.ResponseWriter, r *http.Request)
 	if err != nil {
 		return err
 	}
-	d, err := s.svc.Seasons.Include(r.Context(), ActorFrom(r.Context()), clubID, id, tournamentID)
-	return answer(w, http.StatusOK, seasonDetailOut(s.cfg.Now()), d, err)
+	d, err := h.s.svc.Seasons.Include(r.Context(), ActorFrom(r.Context()), clubID, id, tournamentID)
+	return answer(w, http.StatusOK, seasonDetailOut(h.s.cfg.Now()), d, err)
 }
 
 // seasonRanking answers a season's ranking.
@@ -264,21 +268,21 @@ func (s *server) includeSeasonTournament(w http.ResponseWriter, r *http.Request)
 //	@Failure		404				{object}	Problem	"not_found: no such season of this club"
 //	@x-auth-optional	true
 //	@Router			/api/v1/clubs/{clubID}/seasons/{seasonID}/ranking [get]
-func (s *server) seasonRanking(w http.ResponseWriter, r *http.Request) error {
+func (h seasonHandlers) seasonRanking(w http.ResponseWriter, r *http.Request) error {
 	if strings.Contains(r.Header.Get("Accept"), "text/csv") {
-		return s.exportSeasonRanking(w, r)
+		return h.exportSeasonRanking(w, r)
 	}
 	clubID, id, err := clubAndSeason(r)
 	if err != nil {
 		return err
 	}
-	body, err := s.rankingBody(r, clubID, id)
+	body, err := h.rankingBody(r, clubID, id)
 	if err != nil {
 		return err
 	}
-	h := fnv.New64a()
-	_, _ = h.Write(body)
-	etag := `"r` + strconv.FormatUint(h.Sum64(), 36) + `"`
+	sum := fnv.New64a()
+	_, _ = sum.Write(body)
+	etag := `"r` + strconv.FormatUint(sum.Sum64(), 36) + `"`
 	if etagMatches(r.Header.Get("If-None-Match"), etag) {
 		return notModified(w, etag)
 	}
@@ -292,23 +296,23 @@ func (s *server) seasonRanking(w http.ResponseWriter, r *http.Request) error {
 // its tournaments' versions), so a poll while nothing changed costs the
 // basis's few light statements, not the ranking; the ETag is a hash of the
 // bytes all the same.
-func (s *server) rankingBody(r *http.Request, clubID, id int64) ([]byte, error) {
-	basis, err := s.svc.Seasons.Basis(r.Context(), clubID, id)
+func (h seasonHandlers) rankingBody(r *http.Request, clubID, id int64) ([]byte, error) {
+	basis, err := h.s.svc.Seasons.Basis(r.Context(), clubID, id)
 	if err != nil {
 		return nil, err
 	}
-	if body, ok := s.stamped.get(fmt.Sprintf("season/%d/%s", id, basis)); ok {
+	if body, ok := h.s.stamped.get(fmt.Sprintf("season/%d/%s", id, basis)); ok {
 		return body, nil
 	}
-	rk, err := s.svc.Seasons.Ranking(r.Context(), clubID, id)
+	rk, err := h.s.svc.Seasons.Ranking(r.Context(), clubID, id)
 	if err != nil {
 		return nil, err
 	}
 	var buf bytes.Buffer
-	if err := encodeJSON(&buf, seasonRankingOut(s.cfg.Now(), rk)); err != nil {
+	if err := encodeJSON(&buf, seasonRankingOut(h.s.cfg.Now(), rk)); err != nil {
 		return nil, err
 	}
-	s.stamped.put(fmt.Sprintf("season/%d/%s", id, rk.Basis), buf.Bytes())
+	h.s.stamped.put(fmt.Sprintf("season/%d/%s", id, rk.Basis), buf.Bytes())
 	return buf.Bytes(), nil
 }
 
@@ -327,17 +331,17 @@ func (s *server) rankingBody(r *http.Request, clubID, id int64) ([]byte, error) 
 //	@Failure		404			{object}	Problem	"not_found: no such season of this club"
 //	@x-auth-optional	true
 //	@Router			/api/v1/clubs/{clubID}/seasons/{seasonID}/ranking.csv [get]
-func (s *server) exportSeasonRanking(w http.ResponseWriter, r *http.Request) error {
+func (h seasonHandlers) exportSeasonRanking(w http.ResponseWriter, r *http.Request) error {
 	clubID, id, err := clubAndSeason(r)
 	if err != nil {
 		return err
 	}
-	rk, err := s.svc.Seasons.Ranking(r.Context(), clubID, id)
+	rk, err := h.s.svc.Seasons.Ranking(r.Context(), clubID, id)
 	if err != nil {
 		return err
 	}
 	var buf bytes.Buffer
-	if err := printout.WriteSeasonRankingCSV(&buf, printRanking(s, rk)); err != nil {
+	if err := printout.WriteSeasonRankingCSV(&buf, printRanking(h.s, rk)); err != nil {
 		return err
 	}
 	return sendFile(w, "text/csv; charset=utf-8", fmt.Sprintf("season-%d-ranking.csv", id), buf.Bytes())
@@ -360,26 +364,26 @@ func (s *server) exportSeasonRanking(w http.ResponseWriter, r *http.Request) err
 //	@Failure		404				{object}	Problem	"not_found: no such season of this club (for a browser an HTML page, see 400)"
 //	@x-auth-optional	true
 //	@Router			/api/v1/clubs/{clubID}/seasons/{seasonID}/print/ranking [get]
-func (s *server) printSeasonRanking(w http.ResponseWriter, r *http.Request) error {
+func (h seasonHandlers) printSeasonRanking(w http.ResponseWriter, r *http.Request) error {
 	lang, langOK := langOf(r)
 	clubID, id, err := clubAndSeason(r)
 	if err != nil {
-		s.failPage(w, r, lang, printout.Head{}, s.problemOfErr(r, err))
+		h.s.failPage(w, r, lang, printout.Head{}, h.s.problemOfErr(r, err))
 		return nil
 	}
 	if !langOK {
-		s.failPage(w, r, lang, printout.Head{}, newProblem(r, codeInvalidParameter, "the language is not one the printouts have"),
+		h.s.failPage(w, r, lang, printout.Head{}, newProblem(r, codeInvalidParameter, "the language is not one the printouts have"),
 			FieldError{Field: "lang", Code: "invalid", Message: "must be it or en"})
 		return nil
 	}
-	rk, err := s.svc.Seasons.Ranking(r.Context(), clubID, id)
+	rk, err := h.s.svc.Seasons.Ranking(r.Context(), clubID, id)
 	if err != nil {
-		p := s.problemOfErr(r, err)
-		s.failPageWith(w, r, lang, printout.NewSeasonNotice(lang, p.Code), printout.Head{}, p)
+		p := h.s.problemOfErr(r, err)
+		h.s.failPageWith(w, r, lang, printout.NewSeasonNotice(lang, p.Code), printout.Head{}, p)
 		return nil
 	}
 	var buf bytes.Buffer
-	if err := printout.RenderSeasonRanking(&buf, lang, printRanking(s, rk)); err != nil {
+	if err := printout.RenderSeasonRanking(&buf, lang, printRanking(h.s, rk)); err != nil {
 		return err
 	}
 	writePage(w, lang, http.StatusOK, buf.Bytes())
@@ -405,23 +409,4 @@ func printRanking(s *server, rk domain.SeasonRanking) printout.SeasonRanking {
 		out.Rows = append(out.Rows, row)
 	}
 	return out
-}
-
-// myRankings lists the season rankings the caller is in.
-//
-//	@Summary		The current user's season rankings
-//	@ID				getMyRankings
-//	@Description	The season rankings the caller is in through any of their player profiles (an evening of theirs counted), by club name, then latest season first: the caller's place (null when not ranked), points (placing points or VP, by the scheme), evenings and how many players are ranked. A plain array.
-//	@Tags			auth
-//	@Produce		json
-//	@Security		BearerAuth
-//	@Success		200		{array}		MyRanking
-//	@Failure		401		{object}	Problem	"unauthenticated"
-//	@Router			/api/v1/me/rankings [get]
-func (s *server) myRankings(w http.ResponseWriter, r *http.Request) error {
-	mine, err := s.svc.Seasons.Mine(r.Context(), ActorFrom(r.Context()))
-	if err != nil {
-		return err
-	}
-	return respond(w, http.StatusOK, mapSlice(mine, myRankingOut))
 }

@@ -24,16 +24,16 @@ import (
 //	@Failure	409	{object}	Problem	"opponent_present: no opponent is gone; window_not_over: an opponent is gone but their reconnect window has not ended (errors[0] names window_ends, its message the time); claim_not_allowed: the claim policy does not give that; conflict: the match is not being played; table_cancelled"
 //	@Failure	422	{object}	Problem	"invalid_input: result is not win, draw or bot"
 //	@Router			/api/v1/tables/{tableID}/claim [post]
-func (s *server) claimTable(w http.ResponseWriter, r *http.Request) error {
+func (h tableHandlers) claimTable(w http.ResponseWriter, r *http.Request) error {
 	var req TableClaimRequest
 	id, err := pathID(r, "tableID")
 	if err == nil && r.ContentLength != 0 {
-		err = s.decode(w, r, &req)
+		err = h.s.decode(w, r, &req)
 	}
 	if err != nil {
 		return err
 	}
-	t, err := s.svc.Tables.Claim(r.Context(), ActorFrom(r.Context()), id, domain.ClaimPolicy(req.Result))
+	t, err := h.s.svc.Tables.Claim(r.Context(), ActorFrom(r.Context()), id, domain.ClaimPolicy(req.Result))
 	return answer(w, http.StatusOK, tableOut, t, err)
 }
 
@@ -52,11 +52,11 @@ func (s *server) claimTable(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
 //	@Failure	409	{object}	Problem	"already_started: a player has moved; opponent_present: nobody else is gone; abort_not_allowed: a tournament's table; conflict: the match is not being played; table_cancelled"
 //	@Router			/api/v1/tables/{tableID}/abort [post]
-func (s *server) abortTable(w http.ResponseWriter, r *http.Request) error {
+func (h tableHandlers) abortTable(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "tableID")
 	if err != nil {
 		return err
 	}
-	t, err := s.svc.Tables.Abort(r.Context(), ActorFrom(r.Context()), id)
+	t, err := h.s.svc.Tables.Abort(r.Context(), ActorFrom(r.Context()), id)
 	return answer(w, http.StatusOK, tableOut, t, err)
 }

@@ -30,12 +30,12 @@ import (
 //	@Header		429	{integer}	Retry-After	"seconds to wait before retrying"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tables/{tableID}/events [get]
-func (s *server) tableEvents(w http.ResponseWriter, r *http.Request) error {
+func (h tableHandlers) tableEvents(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "tableID")
 	if err != nil {
 		return err
 	}
-	release, err := s.hold(w, r, s.streams, &s.cfg.Metrics.streams, codeTooManyEventStreams, "event streams")
+	release, err := h.s.hold(w, r, h.s.streams, &h.s.cfg.Metrics.streams, codeTooManyEventStreams, "event streams")
 	if err != nil {
 		return err
 	}
@@ -44,9 +44,9 @@ func (s *server) tableEvents(w http.ResponseWriter, r *http.Request) error {
 	actor := ActorFrom(r.Context())
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	stop := context.AfterFunc(s.cfg.Shutdown, cancel)
+	stop := context.AfterFunc(h.s.cfg.Shutdown, cancel)
 	defer stop()
-	version, _, err := s.svc.Tables.Watch(ctx, actor, id, invite, -1) // visible? (answered from memory when known)
+	version, _, err := h.s.svc.Tables.Watch(ctx, actor, id, invite, -1) // visible? (answered from memory when known)
 	if err != nil {
 		return err
 	}
@@ -74,9 +74,9 @@ func (s *server) tableEvents(w http.ResponseWriter, r *http.Request) error {
 		return nil // the client is gone
 	}
 	for ctx.Err() == nil {
-		if pos, err = s.nextEvent(ctx, w, actor, id, invite, pos); err != nil {
+		if pos, err = h.nextEvent(ctx, w, actor, id, invite, pos); err != nil {
 			if ctx.Err() == nil {
-				s.log.WarnContext(r.Context(), "table events", "table_id", id, "request_id", RequestIDFrom(r.Context()), "err", err)
+				h.s.log.WarnContext(r.Context(), "table events", "table_id", id, "request_id", RequestIDFrom(r.Context()), "err", err)
 			}
 			return nil // the status is sent: the stream ends
 		}
@@ -97,10 +97,10 @@ type streamPos struct {
 // writes the moves made since (one event each, in order) and then the state,
 // or a heartbeat comment when nothing moved; it returns where the stream
 // stands then.
-func (s *server) nextEvent(ctx context.Context, w http.ResponseWriter, actor domain.Actor, id int64, invite string, pos streamPos) (streamPos, error) {
+func (h tableHandlers) nextEvent(ctx context.Context, w http.ResponseWriter, actor domain.Actor, id int64, invite string, pos streamPos) (streamPos, error) {
 	if pos.version >= 0 {
-		wait, cancel := context.WithTimeout(ctx, s.cfg.EventsHeartbeat)
-		version, _, err := s.svc.Tables.Watch(wait, actor, id, invite, pos.version)
+		wait, cancel := context.WithTimeout(ctx, h.s.cfg.EventsHeartbeat)
+		version, _, err := h.s.svc.Tables.Watch(wait, actor, id, invite, pos.version)
 		cancel()
 		switch {
 		case err != nil:
@@ -112,15 +112,15 @@ func (s *server) nextEvent(ctx context.Context, w http.ResponseWriter, actor dom
 			return pos, err
 		}
 	}
-	read, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
+	read, cancel := context.WithTimeout(ctx, h.s.cfg.RequestTimeout)
 	defer cancel()
-	st, err := s.svc.Tables.State(read, actor, id, invite)
+	st, err := h.s.svc.Tables.State(read, actor, id, invite)
 	if err != nil {
 		return pos, err
 	}
 	if pos.version >= 0 {
 		// Read after the state, the moves up to its version are all there.
-		if err := s.writeMoves(read, w, actor, id, invite, pos, st.Table); err != nil {
+		if err := h.writeMoves(read, w, actor, id, invite, pos, st.Table); err != nil {
 			return pos, err
 		}
 	}
@@ -133,13 +133,13 @@ func (s *server) nextEvent(ctx context.Context, w http.ResponseWriter, actor dom
 // and those of the next: the feed answers from the deal pos is in, which
 // may be before t's (a stream resumed, or a deal that ended while an event
 // was being written), so that no move and no deal change is skipped.
-func (s *server) writeMoves(ctx context.Context, w http.ResponseWriter, actor domain.Actor, id int64, invite string, pos streamPos, t domain.Table) error {
+func (h tableHandlers) writeMoves(ctx context.Context, w http.ResponseWriter, actor domain.Actor, id int64, invite string, pos streamPos, t domain.Table) error {
 	if t.DealNumber == 0 {
 		return nil
 	}
 	since := pos.version
 	for {
-		f, err := s.svc.Tables.Moves(ctx, actor, id, invite, 0, since)
+		f, err := h.s.svc.Tables.Moves(ctx, actor, id, invite, 0, since)
 		if err != nil {
 			return err
 		}

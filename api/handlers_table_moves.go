@@ -1,7 +1,10 @@
 package api
 
 import (
+	"encoding/json"
 	"net/http"
+
+	"github.com/burraco/burraco/domain"
 )
 
 // listTableMoves returns a deal's moves past a version, and the change to
@@ -21,7 +24,7 @@ import (
 //	@Failure	404	{object}	Problem	"not_found: no such table or deal (also before the start), or a private table the caller may not see"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tables/{tableID}/moves [get]
-func (s *server) listTableMoves(w http.ResponseWriter, r *http.Request) error {
+func (h tableHandlers) listTableMoves(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "tableID")
 	if err != nil {
 		return err
@@ -35,6 +38,58 @@ func (s *server) listTableMoves(w http.ResponseWriter, r *http.Request) error {
 	if !hasSince {
 		since = -1
 	}
-	f, err := s.svc.Tables.Moves(r.Context(), ActorFrom(r.Context()), id, r.URL.Query().Get("invite"), deal, since)
+	f, err := h.s.svc.Tables.Moves(r.Context(), ActorFrom(r.Context()), id, r.URL.Query().Get("invite"), deal, since)
 	return answer(w, http.StatusOK, tableMovesOut, f, err)
+}
+
+// playMove plays a move.
+//
+//	@Summary		Play a move
+//	@ID			playMove
+//	@Description	The move in the engine's JSON notation (as in the conformance cases) and the version the caller saw: If-Match with the state's ETag, or version in the body. The bots on turn then play at once; a deal that ends is scored and the next dealt. Answers the new state as the caller sees it. Version in If-Match or in the body, one or the other (OpenAPI cannot say so): neither is 422 invalid_input naming version. The body has no field but the move's and version; OpenAPI 3.0 cannot close an allOf, so the schema does not say additionalProperties: false, but another field is 400 malformed_json (unknown_field).
+//	@Tags			tables
+//	@Accept			json
+//	@Produce		json
+//	@Security		BearerAuth
+//	@Param			tableID			path		int			true	"Table id"
+//	@Param			If-Match		header		string		false	"The ETag of the state the move was chosen from"
+//	@Param			Idempotency-Key	header		string		false	"A key the caller chooses per move: a retry with the same key answers the first result instead of playing twice (kept 24 h)"
+//	@Param			body			body		MoveRequest	true	"The move"
+//	@Success		200				{object}	TableState
+//	@Header			200				{string}	ETag	"The new state's version as seen by the caller"
+//	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json"
+//	@Failure	403	{object}	Problem	"forbidden: the caller does not sit at the table"
+//	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
+//	@Failure	409	{object}	Problem	"version_conflict (the table moved on: current_version and errors give the current version), not_your_turn (the engine's code), or conflict (the match has not started or is over)"
+//	@Failure	422	{object}	Problem	"one of the rules engine's codes (every one is listed under 422 in Problem.code's description: invalid_meld, must_keep_card, card_not_in_hand, wrong_phase, bad_notation, unknown_move, …) with a message for people; invalid_input (version missing); idempotency_key_reused"
+//	@Router			/api/v1/tables/{tableID}/moves [post]
+func (h tableHandlers) playMove(w http.ResponseWriter, r *http.Request) error {
+	id, req, err := idAndBody[MoveRequest](h.s, w, r, "tableID")
+	if err != nil {
+		return err
+	}
+	in := domain.MoveInput{Version: req.Version, IdempotencyKey: r.Header.Get("Idempotency-Key")}
+	if in.Version == 0 {
+		in.Version = etagVersion(r.Header.Get("If-Match"), id)
+	}
+	in.Move, _ = json.Marshal(req.MoveNotation) // plain fields: cannot fail
+	st, err := h.s.svc.Tables.Move(r.Context(), ActorFrom(r.Context()), id, in)
+	if err != nil {
+		return err
+	}
+	h.s.cfg.Metrics.moves.Inc()
+	w.Header().Set("ETag", tableETag(id, st.Table.Version, st.Seat))
+	if st.Seat < 0 || st.TurnLeft != nil || st.MatchLeft != nil {
+		return respond(w, http.StatusOK, tableStateOut(st))
+	}
+	// The mover's state at the new version, which their next poll reads:
+	// encoded once, for both.
+	body, err := h.encodeState(st)
+	if err != nil {
+		return err
+	}
+	body = append(body, '\n') // as respond writes it
+	h.s.states.offer(id, st.Table.Version, st.Seat, body)
+	writeBody(w, body)
+	return nil
 }

@@ -2,14 +2,11 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/go-chi/chi/v5"
 
 	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/internal/strictjson"
@@ -18,38 +15,42 @@ import (
 // maxWait caps the wait of a long poll of a table's state.
 const maxWait = 60 * time.Second
 
-// tableRoutes registers the /tables routes with their full patterns (see
-// routes): each nested router adds half a kilobyte of frames under the
-// handler, and a long poll of the state holds its goroutine's stack for up
-// to a minute (issue 7).
-func (s *server) tableRoutes(r chi.Router) {
-	routes{r: r, s: s}.under("/tables", func(r routes) {
-		timed := r.with(timeout(s.cfg.RequestTimeout))
-		timed.get("/", s.listTables)
-		timed.with(s.requireAuth).post("/", s.createTable)
-		// A long poll of the state waits up to maxWait: it is not under the
-		// request timeout, and times its database reads itself.
-		r.get("/{tableID}/state", s.tableState)
-		r.get("/{tableID}/events", s.tableEvents) // a stream: ends with the client or the server
-		timed.under("/{tableID}", func(r routes) {
-			r.get("/", s.getTable)
-			r.get("/deals", s.listTableDeals)
-			r.get("/moves", s.listTableMoves)
-			auth := r.with(s.requireAuth)
-			auth.post("/join", s.joinTable)
-			auth.post("/leave", s.leaveTable)
-			auth.post("/bots", s.addTableBot)
-			auth.post("/start", s.startTable)
-			auth.post("/cancel", s.cancelTable)
-			auth.post("/rematch", s.wishRematch)
-			auth.delete("/rematch", s.withdrawRematch)
-			auth.post("/moves", s.playMove)
-			auth.post("/timeout", s.callTimeOut)
-			auth.post("/stand-ins", s.replaceSeatByBot)
-			auth.post("/claim", s.claimTable)
-			auth.post("/abort", s.abortTable)
-			auth.get("/deals/{number}/record", s.dealRecord)
-		})
+// tableHandlers serve the tables (/api/v1/tables): the lobby, seats,
+// moves, states and their long polls, event streams, claims, rematches.
+// Their files are handlers_table*.go.
+type tableHandlers struct{ s *server }
+
+// routes are the tables', all with their full patterns (see routes): each
+// nested router adds half a kilobyte of frames under the handler, and a
+// long poll of the state holds its goroutine's stack for up to a minute
+// (issue 7). They are under the request timeout route by route, not as a
+// group (routes.go).
+func (h tableHandlers) routes(r routes) {
+	timed := r.with(timeout(h.s.cfg.RequestTimeout))
+	timed.get("/", h.listTables)
+	timed.with(h.s.requireAuth).post("/", h.createTable)
+	// A long poll of the state waits up to maxWait: it is not under the
+	// request timeout, and times its database reads itself.
+	r.get("/{tableID}/state", h.tableState)
+	r.get("/{tableID}/events", h.tableEvents) // a stream: ends with the client or the server
+	timed.under("/{tableID}", func(r routes) {
+		r.get("/", h.getTable)
+		r.get("/deals", h.listTableDeals)
+		r.get("/moves", h.listTableMoves)
+		auth := r.with(h.s.requireAuth)
+		auth.post("/join", h.joinTable)
+		auth.post("/leave", h.leaveTable)
+		auth.post("/bots", h.addTableBot)
+		auth.post("/start", h.startTable)
+		auth.post("/cancel", h.cancelTable)
+		auth.post("/rematch", h.wishRematch)
+		auth.delete("/rematch", h.withdrawRematch)
+		auth.post("/moves", h.playMove)
+		auth.post("/timeout", h.callTimeOut)
+		auth.post("/stand-ins", h.replaceSeatByBot)
+		auth.post("/claim", h.claimTable)
+		auth.post("/abort", h.abortTable)
+		auth.get("/deals/{number}/record", h.dealRecord)
 	})
 }
 
@@ -75,7 +76,7 @@ func (s *server) tableRoutes(r chi.Router) {
 //	@Failure	422	{object}	Problem	"invalid_input: mine=true without an access token"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tables [get]
-func (s *server) listTables(w http.ResponseWriter, r *http.Request) error {
+func (h tableHandlers) listTables(w http.ResponseWriter, r *http.Request) error {
 	q := query{r: r}
 	f := domain.TableFilter{OpenSeats: q.bool("open_seats"), Rules: domain.RuleSet(q.enum("rules", knownRuleSet, "the rule sets of /api/v1/rules")),
 		ClubID: q.int64("club_id"), Mine: q.bool("mine"),
@@ -84,11 +85,11 @@ func (s *server) listTables(w http.ResponseWriter, r *http.Request) error {
 	if err := q.err(); err != nil {
 		return err
 	}
-	p, err := s.svc.Tables.List(r.Context(), ActorFrom(r.Context()), f)
+	p, err := h.s.svc.Tables.List(r.Context(), ActorFrom(r.Context()), f)
 	if err != nil {
 		return err
 	}
-	return respondStampedPage(s, w, r, p, s.tableBody, func(t domain.Table) any { return tableOut(t) })
+	return respondStampedPage(h.s, w, r, p, h.tableBody, func(t domain.Table) any { return tableOut(t) })
 }
 
 // bool reads an optional boolean parameter; false when absent.
@@ -120,12 +121,12 @@ func (q *query) bool(name string) bool {
 //	@Failure	409	{object}	Problem	"too_many_open_tables: the caller has created as many tables not finished as one may"
 //	@Failure	422	{object}	Problem	"invalid_input: every invalid field listed in errors (rules, options, players, match, club_id, turn_seconds, match_seconds, seat)"
 //	@Router			/api/v1/tables [post]
-func (s *server) createTable(w http.ResponseWriter, r *http.Request) error {
+func (h tableHandlers) createTable(w http.ResponseWriter, r *http.Request) error {
 	var req TableCreateRequest
-	if err := s.decode(w, r, &req); err != nil {
+	if err := h.s.decode(w, r, &req); err != nil {
 		return err
 	}
-	t, err := s.svc.Tables.Create(r.Context(), ActorFrom(r.Context()), req.input())
+	t, err := h.s.svc.Tables.Create(r.Context(), ActorFrom(r.Context()), req.input())
 	if err != nil {
 		return err
 	}
@@ -146,12 +147,12 @@ func (s *server) createTable(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tables/{tableID} [get]
-func (s *server) getTable(w http.ResponseWriter, r *http.Request) error {
+func (h tableHandlers) getTable(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "tableID")
 	if err != nil {
 		return err
 	}
-	t, err := s.svc.Tables.Get(r.Context(), ActorFrom(r.Context()), id, r.URL.Query().Get("invite"))
+	t, err := h.s.svc.Tables.Get(r.Context(), ActorFrom(r.Context()), id, r.URL.Query().Get("invite"))
 	return answer(w, http.StatusOK, tableOut, t, err)
 }
 
@@ -173,21 +174,21 @@ func (s *server) getTable(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	409	{object}	Problem	"conflict: the match has started, the seat is taken, the table is full, or the caller already sits there; table_cancelled: the table was cancelled"
 //	@Failure	422	{object}	Problem	"invalid_input: seat out of range"
 //	@Router			/api/v1/tables/{tableID}/join [post]
-func (s *server) joinTable(w http.ResponseWriter, r *http.Request) error {
-	id, req, err := s.seatRequest(w, r)
+func (h tableHandlers) joinTable(w http.ResponseWriter, r *http.Request) error {
+	id, req, err := h.seatRequest(w, r)
 	if err != nil {
 		return err
 	}
-	t, err := s.svc.Tables.Join(r.Context(), ActorFrom(r.Context()), id, req.Seat, req.Invite)
+	t, err := h.s.svc.Tables.Join(r.Context(), ActorFrom(r.Context()), id, req.Seat, req.Invite)
 	return answer(w, http.StatusOK, tableOut, t, err)
 }
 
 // seatRequest reads the table id and an optional SeatRequest body.
-func (s *server) seatRequest(w http.ResponseWriter, r *http.Request) (int64, SeatRequest, error) {
+func (h tableHandlers) seatRequest(w http.ResponseWriter, r *http.Request) (int64, SeatRequest, error) {
 	var req SeatRequest
 	id, err := pathID(r, "tableID")
 	if err == nil && r.ContentLength != 0 {
-		err = s.decode(w, r, &req)
+		err = h.s.decode(w, r, &req)
 	}
 	return id, req, err
 }
@@ -206,12 +207,12 @@ func (s *server) seatRequest(w http.ResponseWriter, r *http.Request) (int64, Sea
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
 //	@Failure	409	{object}	Problem	"conflict: the caller does not sit there, or the match is over; table_cancelled: the table was cancelled"
 //	@Router			/api/v1/tables/{tableID}/leave [post]
-func (s *server) leaveTable(w http.ResponseWriter, r *http.Request) error {
+func (h tableHandlers) leaveTable(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "tableID")
 	if err != nil {
 		return err
 	}
-	t, err := s.svc.Tables.Leave(r.Context(), ActorFrom(r.Context()), id)
+	t, err := h.s.svc.Tables.Leave(r.Context(), ActorFrom(r.Context()), id)
 	return answer(w, http.StatusOK, tableOut, t, err)
 }
 
@@ -233,12 +234,12 @@ func (s *server) leaveTable(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	409	{object}	Problem	"conflict: the match has started, the seat is taken, or the table is full; table_cancelled: the table was cancelled"
 //	@Failure	422	{object}	Problem	"invalid_input: seat out of range"
 //	@Router			/api/v1/tables/{tableID}/bots [post]
-func (s *server) addTableBot(w http.ResponseWriter, r *http.Request) error {
-	id, req, err := s.seatRequest(w, r)
+func (h tableHandlers) addTableBot(w http.ResponseWriter, r *http.Request) error {
+	id, req, err := h.seatRequest(w, r)
 	if err != nil {
 		return err
 	}
-	t, err := s.svc.Tables.AddBot(r.Context(), ActorFrom(r.Context()), id, req.Seat)
+	t, err := h.s.svc.Tables.AddBot(r.Context(), ActorFrom(r.Context()), id, req.Seat)
 	return answer(w, http.StatusOK, tableOut, t, err)
 }
 
@@ -257,12 +258,12 @@ func (s *server) addTableBot(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
 //	@Failure	409	{object}	Problem	"conflict: already started, or a seat is free; table_cancelled: the table was cancelled"
 //	@Router			/api/v1/tables/{tableID}/start [post]
-func (s *server) startTable(w http.ResponseWriter, r *http.Request) error {
+func (h tableHandlers) startTable(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "tableID")
 	if err != nil {
 		return err
 	}
-	t, err := s.svc.Tables.Start(r.Context(), ActorFrom(r.Context()), id)
+	t, err := h.s.svc.Tables.Start(r.Context(), ActorFrom(r.Context()), id)
 	return answer(w, http.StatusOK, tableOut, t, err)
 }
 
@@ -282,12 +283,12 @@ func (s *server) startTable(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
 //	@Failure	409	{object}	Problem	"conflict: the match has started or is over (a player leaves a started match, forfeiting it); table_cancelled: already cancelled"
 //	@Router			/api/v1/tables/{tableID}/cancel [post]
-func (s *server) cancelTable(w http.ResponseWriter, r *http.Request) error {
+func (h tableHandlers) cancelTable(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "tableID")
 	if err != nil {
 		return err
 	}
-	t, err := s.svc.Tables.Cancel(r.Context(), ActorFrom(r.Context()), id)
+	t, err := h.s.svc.Tables.Cancel(r.Context(), ActorFrom(r.Context()), id)
 	return answer(w, http.StatusOK, tableOut, t, err)
 }
 
@@ -295,7 +296,7 @@ func (s *server) cancelTable(w http.ResponseWriter, r *http.Request) error {
 //
 //	@Summary		Get a table's state (poll)
 //	@ID			getTableState
-//	@Description	The caller's own hand and everything public (a spectator, or anyone not seated, sees no hand). ETag depends on the table, its version and the caller's seat only: send it in If-None-Match for a 304 when nothing changed. Long poll: since=VERSION&wait=SECONDS (at most 60) answers as soon as the version moves past since, or 304 when the wait ends (also when the server shuts down). One user (anonymous: one client address) may hold at most 20 long polls open at once (serve -max-long-polls): more are refused with 429 too_many_long_polls. Several server processes on one PostgreSQL database hear of each other's moves through its notifications, usually within milliseconds, and until then answer from what they know: a poll in that moment may get the version before a move another process has just acknowledged. A poll with since set to the version your own move was acknowledged at is never answered an older state (it waits, or gets 304). A private table's state is for its creator, players and holders of its invite code (a tournament's online table's, which has no creator, for its players, and for the tournament's referees and directors only while its staff_watch is on, as a spectator: without it they get not_found, whoever started the round). A cancelled table's state has status cancelled. presence says which seated players are at the table (a long poll or event stream open, or a request in the last 10 seconds) and since when the others are gone, with the end of their reconnect window; it is not part of the version nor the ETag (read it from each 200).
+//	@Description	The caller's own hand and everything public (a spectator, or anyone not seated, sees no hand). ETag depends on the table, its version and the caller's seat only: send it in If-None-Match for a 304 when nothing changed. Long poll: since=VERSION&wait=SECONDS (at most 60) answers as soon as the version moves past since, or 304 when the wait ends (also when the server shuts down). One user (anonymous: one client address) may hold at most 20 long polls open at once (serve -max-long-polls): more are refused with 429 too_many_long_polls. Several server processes on one PostgreSQL database without table leases hear of each other's moves through its notifications, usually within milliseconds, and until then answer from what they know: a poll in that moment may get the version before a move another process has just acknowledged; with table leases (serve -internal-addr) every request of a table is answered by the one process that owns it (forwarded there), so no such moment, and a table whose owner process died is taken over within seconds (meanwhile 503 table_owner_moved, with Retry-After). A poll with since set to the version your own move was acknowledged at is never answered an older state (it waits, or gets 304). A private table's state is for its creator, players and holders of its invite code (a tournament's online table's, which has no creator, for its players, and for the tournament's referees and directors only while its staff_watch is on, as a spectator: without it they get not_found, whoever started the round). A cancelled table's state has status cancelled. presence says which seated players are at the table (a long poll or event stream open, or a request in the last 10 seconds) and since when the others are gone, with the end of their reconnect window; it is not part of the version nor the ETag (read it from each 200).
 //	@Tags			tables
 //	@Produce		json
 //	@Param			tableID			path		int		true	"Table id"
@@ -313,7 +314,7 @@ func (s *server) cancelTable(w http.ResponseWriter, r *http.Request) error {
 //	@Header		429	{integer}	Retry-After	"seconds to wait before retrying"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tables/{tableID}/state [get]
-func (s *server) tableState(w http.ResponseWriter, r *http.Request) error {
+func (h tableHandlers) tableState(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "tableID")
 	if err != nil {
 		return err
@@ -329,7 +330,7 @@ func (s *server) tableState(w http.ResponseWriter, r *http.Request) error {
 		since = -1 // answer at once
 	}
 	if hasSince && wait > 0 { // a long poll holds its connection: counted per caller
-		release, err := s.hold(w, r, s.polls, &s.cfg.Metrics.polls, codeTooManyLongPolls, "long polls")
+		release, err := h.s.hold(w, r, h.s.polls, &h.s.cfg.Metrics.polls, codeTooManyLongPolls, "long polls")
 		if err != nil {
 			return err
 		}
@@ -337,7 +338,7 @@ func (s *server) tableState(w http.ResponseWriter, r *http.Request) error {
 	}
 	// The version and the caller's seat come from memory (the notifier);
 	// the state itself from the cache of (version, seat) when it holds it.
-	version, seat, err := s.watch(r, id, invite, since, waitSeconds(wait))
+	version, seat, err := h.watch(r, id, invite, since, waitSeconds(wait))
 	if err != nil {
 		return err
 	}
@@ -345,22 +346,22 @@ func (s *server) tableState(w http.ResponseWriter, r *http.Request) error {
 	if hasSince && version <= since || etagMatches(r.Header.Get("If-None-Match"), etag) {
 		return notModified(w, etag)
 	}
-	return s.answerState(w, r, id, invite, version, seat)
+	return h.answerState(w, r, id, invite, version, seat, hasSince && wait > 0)
 }
 
 // watch returns the table's version and the caller's seat, first waiting
 // up to wait (capped at maxWait; cut short by the server's shutdown) for
 // the version to move past since; since -1 or no wait answers at once.
-func (s *server) watch(r *http.Request, id int64, invite string, since int64, wait time.Duration) (int64, int, error) {
+func (h tableHandlers) watch(r *http.Request, id int64, invite string, since int64, wait time.Duration) (int64, int, error) {
 	actor := ActorFrom(r.Context())
 	if since < 0 || wait <= 0 {
-		return s.svc.Tables.Watch(r.Context(), actor, id, invite, -1)
+		return h.s.svc.Tables.Watch(r.Context(), actor, id, invite, -1)
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), min(wait, maxWait))
 	defer cancel()
-	stop := context.AfterFunc(s.cfg.Shutdown, cancel)
+	stop := context.AfterFunc(h.s.cfg.Shutdown, cancel)
 	defer stop()
-	return s.svc.Tables.Watch(ctx, actor, id, invite, since)
+	return h.s.svc.Tables.Watch(ctx, actor, id, invite, since)
 }
 
 // waitSeconds converts a wait parameter in seconds, capped at maxWait
@@ -427,58 +428,6 @@ func notModified(w http.ResponseWriter, etag string) error {
 	return nil
 }
 
-// playMove plays a move.
-//
-//	@Summary		Play a move
-//	@ID			playMove
-//	@Description	The move in the engine's JSON notation (as in the conformance cases) and the version the caller saw: If-Match with the state's ETag, or version in the body. The bots on turn then play at once; a deal that ends is scored and the next dealt. Answers the new state as the caller sees it. Version in If-Match or in the body, one or the other (OpenAPI cannot say so): neither is 422 invalid_input naming version. The body has no field but the move's and version; OpenAPI 3.0 cannot close an allOf, so the schema does not say additionalProperties: false, but another field is 400 malformed_json (unknown_field).
-//	@Tags			tables
-//	@Accept			json
-//	@Produce		json
-//	@Security		BearerAuth
-//	@Param			tableID			path		int			true	"Table id"
-//	@Param			If-Match		header		string		false	"The ETag of the state the move was chosen from"
-//	@Param			Idempotency-Key	header		string		false	"A key the caller chooses per move: a retry with the same key answers the first result instead of playing twice (kept 24 h)"
-//	@Param			body			body		MoveRequest	true	"The move"
-//	@Success		200				{object}	TableState
-//	@Header			200				{string}	ETag	"The new state's version as seen by the caller"
-//	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json"
-//	@Failure	403	{object}	Problem	"forbidden: the caller does not sit at the table"
-//	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
-//	@Failure	409	{object}	Problem	"version_conflict (the table moved on: current_version and errors give the current version), not_your_turn (the engine's code), or conflict (the match has not started or is over)"
-//	@Failure	422	{object}	Problem	"one of the rules engine's codes (every one is listed under 422 in Problem.code's description: invalid_meld, must_keep_card, card_not_in_hand, wrong_phase, bad_notation, unknown_move, …) with a message for people; invalid_input (version missing); idempotency_key_reused"
-//	@Router			/api/v1/tables/{tableID}/moves [post]
-func (s *server) playMove(w http.ResponseWriter, r *http.Request) error {
-	id, req, err := idAndBody[MoveRequest](s, w, r, "tableID")
-	if err != nil {
-		return err
-	}
-	in := domain.MoveInput{Version: req.Version, IdempotencyKey: r.Header.Get("Idempotency-Key")}
-	if in.Version == 0 {
-		in.Version = etagVersion(r.Header.Get("If-Match"), id)
-	}
-	in.Move, _ = json.Marshal(req.MoveNotation) // plain fields: cannot fail
-	st, err := s.svc.Tables.Move(r.Context(), ActorFrom(r.Context()), id, in)
-	if err != nil {
-		return err
-	}
-	s.cfg.Metrics.moves.Inc()
-	w.Header().Set("ETag", tableETag(id, st.Table.Version, st.Seat))
-	if st.Seat < 0 || st.TurnLeft != nil || st.MatchLeft != nil {
-		return respond(w, http.StatusOK, tableStateOut(st))
-	}
-	// The mover's state at the new version, which their next poll reads:
-	// encoded once, for both.
-	body, err := s.encodeState(st)
-	if err != nil {
-		return err
-	}
-	body = append(body, '\n') // as respond writes it
-	s.states.offer(id, st.Table.Version, st.Seat, body)
-	writeBody(w, body)
-	return nil
-}
-
 // callTimeOut is the referee's time-out of the running deal.
 //
 //	@Summary		Call the referee's time-out
@@ -496,12 +445,12 @@ func (s *server) playMove(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	409	{object}	Problem	"conflict: the match is not being played"
 //	@Failure	422	{object}	Problem	"not_allowed: the time-out was already called in this deal"
 //	@Router			/api/v1/tables/{tableID}/timeout [post]
-func (s *server) callTimeOut(w http.ResponseWriter, r *http.Request) error {
+func (h tableHandlers) callTimeOut(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "tableID")
 	if err != nil {
 		return err
 	}
-	st, err := s.svc.Tables.CallTimeOut(r.Context(), ActorFrom(r.Context()), id)
+	st, err := h.s.svc.Tables.CallTimeOut(r.Context(), ActorFrom(r.Context()), id)
 	if err != nil {
 		return err
 	}
@@ -528,20 +477,20 @@ func (s *server) callTimeOut(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	409	{object}	Problem	"conflict: the match is not being played, the seat is a bot's, or a bot already stands in for it"
 //	@Failure	422	{object}	Problem	"invalid_input: seat (required, below the table's players), reason (required, at most 500 characters)"
 //	@Router			/api/v1/tables/{tableID}/stand-ins [post]
-func (s *server) replaceSeatByBot(w http.ResponseWriter, r *http.Request) error {
+func (h tableHandlers) replaceSeatByBot(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "tableID")
 	if err != nil {
 		return err
 	}
 	var req StandInRequest
-	if err := s.decode(w, r, &req); err != nil {
+	if err := h.s.decode(w, r, &req); err != nil {
 		return err
 	}
 	seat := -1
 	if req.Seat != nil {
 		seat = *req.Seat
 	}
-	st, err := s.svc.Tables.ReplaceByBot(r.Context(), ActorFrom(r.Context()), id, seat, req.Reason)
+	st, err := h.s.svc.Tables.ReplaceByBot(r.Context(), ActorFrom(r.Context()), id, seat, req.Reason)
 	if err != nil {
 		return err
 	}
@@ -563,12 +512,12 @@ func (s *server) replaceSeatByBot(w http.ResponseWriter, r *http.Request) error 
 //	@Failure	404	{object}	Problem	"not_found: no such table, or a private table the caller may not see"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tables/{tableID}/deals [get]
-func (s *server) listTableDeals(w http.ResponseWriter, r *http.Request) error {
+func (h tableHandlers) listTableDeals(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "tableID")
 	if err != nil {
 		return err
 	}
-	ds, err := s.svc.Tables.Deals(r.Context(), ActorFrom(r.Context()), id, r.URL.Query().Get("invite"))
+	ds, err := h.s.svc.Tables.Deals(r.Context(), ActorFrom(r.Context()), id, r.URL.Query().Get("invite"))
 	if err != nil {
 		return err
 	}
@@ -591,7 +540,7 @@ func (s *server) listTableDeals(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	404	{object}	Problem	"not_found: no such table or deal, or a private table the caller may not see"
 //	@Failure	409	{object}	Problem	"conflict: the deal is still being played"
 //	@Router			/api/v1/tables/{tableID}/deals/{number}/record [get]
-func (s *server) dealRecord(w http.ResponseWriter, r *http.Request) error {
+func (h tableHandlers) dealRecord(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "tableID")
 	if err != nil {
 		return err
@@ -600,6 +549,6 @@ func (s *server) dealRecord(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rec, err := s.svc.Tables.Record(r.Context(), ActorFrom(r.Context()), id, int(n))
+	rec, err := h.s.svc.Tables.Record(r.Context(), ActorFrom(r.Context()), id, int(n))
 	return answer(w, http.StatusOK, dealRecordOut, rec, err)
 }

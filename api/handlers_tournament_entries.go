@@ -9,6 +9,21 @@ import (
 	"github.com/burraco/burraco/domain/tourney"
 )
 
+// entryHandlers serve a tournament's entries (pairs or players), under
+// /api/v1/tournaments/{tournamentID}.
+type entryHandlers struct{ s *server }
+
+func (h entryHandlers) routes(r routes) {
+	auth := r.with(h.s.requireAuth) // on matched routes only: 404/405 first
+	r.get("/entries", h.listTournamentEntries)
+	auth.post("/entries", h.addTournamentEntry)
+	r.get("/entries/{entryID}", h.getTournamentEntry)
+	auth.patch("/entries/{entryID}", h.updateTournamentEntry)
+	auth.post("/entries/{entryID}/check-in", h.checkInTournamentEntry)
+	auth.post("/entries/{entryID}/withdraw", h.withdrawTournamentEntry)
+	r.get("/entries/{entryID}/history", h.tournamentEntryHistory)
+}
+
 // listTournamentEntries lists a tournament's entries.
 //
 //	@Summary		List a tournament's entries
@@ -22,8 +37,8 @@ import (
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/entries [get]
-func (s *server) listTournamentEntries(w http.ResponseWriter, r *http.Request) error {
-	_, read, err := s.playOf(r)
+func (h entryHandlers) listTournamentEntries(w http.ResponseWriter, r *http.Request) error {
+	_, read, err := h.s.playOf(r)
 	if err != nil {
 		return err
 	}
@@ -50,12 +65,12 @@ func (s *server) listTournamentEntries(w http.ResponseWriter, r *http.Request) e
 //	@Failure	409	{object}	Problem	"bad_transition (registration is not open, or the tournament is over), late_entry_closed, already_entered (a player is in another entry), duplicate_number"
 //	@Failure	422	{object}	Problem	"invalid_command: every bad field listed in errors (players: count, unknown or repeated; name, club, number, seed; fee_paid, seed or number not_allowed from a player); idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/entries [post]
-func (s *server) addTournamentEntry(w http.ResponseWriter, r *http.Request) error {
-	id, req, b, err := withBody[TournamentEntryRequest](s, w, r, pathTournament, false)
+func (h entryHandlers) addTournamentEntry(w http.ResponseWriter, r *http.Request) error {
+	id, req, b, err := withBody[TournamentEntryRequest](h.s, w, r, pathTournament, false)
 	if err != nil {
 		return err
 	}
-	out, err := s.act(r, id, req.command(), b)
+	out, err := h.s.act(r, id, req.command(), b)
 	if err != nil {
 		return err
 	}
@@ -63,12 +78,12 @@ func (s *server) addTournamentEntry(w http.ResponseWriter, r *http.Request) erro
 	if err := json.Unmarshal(out.Event.Data, &added); err != nil || out.Event.Kind != tourney.EventEntryAdded {
 		return fmt.Errorf("tournament %d: event %d is not the entry added: %s", id, out.Event.Seq, out.Event.Kind)
 	}
-	return s.respondEntry(w, r, out.TournamentRead, added.Entry.ID, http.StatusCreated)
+	return h.respondEntry(w, r, out.TournamentRead, added.Entry.ID, http.StatusCreated)
 }
 
 // respondEntry answers entry id of the state read, with status (201 with
 // its Location).
-func (s *server) respondEntry(w http.ResponseWriter, r *http.Request, read domain.TournamentRead, entry int64, status int) error {
+func (h entryHandlers) respondEntry(w http.ResponseWriter, r *http.Request, read domain.TournamentRead, entry int64, status int) error {
 	v := newPlayView(read)
 	e, ok := v.entry(entry)
 	if !ok {
@@ -94,12 +109,12 @@ func (s *server) respondEntry(w http.ResponseWriter, r *http.Request, read domai
 //	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), entry_not_found"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/entries/{entryID} [get]
-func (s *server) getTournamentEntry(w http.ResponseWriter, r *http.Request) error {
-	a, read, err := s.entryOf(r)
+func (h entryHandlers) getTournamentEntry(w http.ResponseWriter, r *http.Request) error {
+	a, read, err := h.entryOf(r)
 	if err != nil {
 		return err
 	}
-	return s.respondEntry(w, r, read, a.entry, http.StatusOK)
+	return h.respondEntry(w, r, read, a.entry, http.StatusOK)
 }
 
 // updateTournamentEntry changes an entry.
@@ -122,12 +137,12 @@ func (s *server) getTournamentEntry(w http.ResponseWriter, r *http.Request) erro
 //	@Failure	409	{object}	Problem	"bad_transition (the tournament is over), duplicate_number"
 //	@Failure	422	{object}	Problem	"invalid_command: every bad field listed in errors (name, club, number, seed); idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/entries/{entryID} [patch]
-func (s *server) updateTournamentEntry(w http.ResponseWriter, r *http.Request) error {
-	a, req, b, err := withBody[TournamentEntryUpdateRequest](s, w, r, pathEntry, false)
+func (h entryHandlers) updateTournamentEntry(w http.ResponseWriter, r *http.Request) error {
+	a, req, b, err := withBody[TournamentEntryUpdateRequest](h.s, w, r, pathEntry, false)
 	if err != nil {
 		return err
 	}
-	return s.entryCommand(w, r, a, req.command(a.entry), b)
+	return h.entryCommand(w, r, a, req.command(a.entry), b)
 }
 
 // checkInTournamentEntry checks an entry in or out.
@@ -150,12 +165,12 @@ func (s *server) updateTournamentEntry(w http.ResponseWriter, r *http.Request) e
 //	@Failure	409	{object}	Problem	"bad_transition (the tournament has started), entry_withdrawn"
 //	@Failure	422	{object}	Problem	"idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/entries/{entryID}/check-in [post]
-func (s *server) checkInTournamentEntry(w http.ResponseWriter, r *http.Request) error {
-	a, req, b, err := withBody[TournamentCheckInRequest](s, w, r, pathEntry, true)
+func (h entryHandlers) checkInTournamentEntry(w http.ResponseWriter, r *http.Request) error {
+	a, req, b, err := withBody[TournamentCheckInRequest](h.s, w, r, pathEntry, true)
 	if err != nil {
 		return err
 	}
-	return s.entryCommand(w, r, a, tourney.CheckIn{Entry: a.entry, Undo: req.Undo}, b)
+	return h.entryCommand(w, r, a, tourney.CheckIn{Entry: a.entry, Undo: req.Undo}, b)
 }
 
 // withdrawTournamentEntry withdraws an entry.
@@ -178,12 +193,12 @@ func (s *server) checkInTournamentEntry(w http.ResponseWriter, r *http.Request) 
 //	@Failure	409	{object}	Problem	"bad_transition (the tournament is over), entry_withdrawn (already)"
 //	@Failure	422	{object}	Problem	"invalid_command (errors: reason too long); idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/entries/{entryID}/withdraw [post]
-func (s *server) withdrawTournamentEntry(w http.ResponseWriter, r *http.Request) error {
-	a, req, b, err := withBody[TournamentWithdrawRequest](s, w, r, pathEntry, true)
+func (h entryHandlers) withdrawTournamentEntry(w http.ResponseWriter, r *http.Request) error {
+	a, req, b, err := withBody[TournamentWithdrawRequest](h.s, w, r, pathEntry, true)
 	if err != nil {
 		return err
 	}
-	return s.entryCommand(w, r, a, tourney.Withdraw{Entry: a.entry, Reason: req.Reason}, b)
+	return h.entryCommand(w, r, a, tourney.Withdraw{Entry: a.entry, Reason: req.Reason}, b)
 }
 
 // tournamentEntryHistory returns an entry's rounds.
@@ -200,16 +215,16 @@ func (s *server) withdrawTournamentEntry(w http.ResponseWriter, r *http.Request)
 //	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), entry_not_found"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/entries/{entryID}/history [get]
-func (s *server) tournamentEntryHistory(w http.ResponseWriter, r *http.Request) error {
-	a, read, err := s.entryOf(r)
+func (h entryHandlers) tournamentEntryHistory(w http.ResponseWriter, r *http.Request) error {
+	a, read, err := h.entryOf(r)
 	if err != nil {
 		return err
 	}
-	h, ok := newPlayView(read).history(a.entry)
+	hist, ok := newPlayView(read).history(a.entry)
 	if !ok {
 		return domain.Errorf(domain.Code(tourney.CodeEntryNotFound), "no entry %d", a.entry)
 	}
-	return respond(w, http.StatusOK, h)
+	return respond(w, http.StatusOK, hist)
 }
 
 // pathEntry reads the tournament and entry ids of an entry's path; 400
@@ -224,12 +239,12 @@ func pathEntry(r *http.Request) (a entryAddress, err error) {
 
 // entryOf reads the entry address of the path and its tournament's state
 // as the caller.
-func (s *server) entryOf(r *http.Request) (entryAddress, domain.TournamentRead, error) {
+func (h entryHandlers) entryOf(r *http.Request) (entryAddress, domain.TournamentRead, error) {
 	a, err := pathEntry(r)
 	if err != nil {
 		return a, domain.TournamentRead{}, err
 	}
-	read, err := s.readPlay(r, a.id)
+	read, err := h.s.readPlay(r, a.id)
 	return a, read, err
 }
 
@@ -238,10 +253,10 @@ type entryAddress struct{ id, entry int64 }
 
 // entryCommand gives a command about one entry and answers the entry as
 // it is after it.
-func (s *server) entryCommand(w http.ResponseWriter, r *http.Request, a entryAddress, cmd tourney.Command, b sentBody) error {
-	out, err := s.act(r, a.id, cmd, b)
+func (h entryHandlers) entryCommand(w http.ResponseWriter, r *http.Request, a entryAddress, cmd tourney.Command, b sentBody) error {
+	out, err := h.s.act(r, a.id, cmd, b)
 	if err != nil {
 		return err
 	}
-	return s.respondEntry(w, r, out.TournamentRead, a.entry, http.StatusOK)
+	return h.respondEntry(w, r, out.TournamentRead, a.entry, http.StatusOK)
 }

@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -20,8 +21,8 @@ import (
 // exportCSV answers a CSV export of tournament id: write fills it from the
 // state read. The file is written to a buffer first, so that a failure is
 // a problem and not half a file.
-func (s *server) exportCSV(w http.ResponseWriter, r *http.Request, name string, write func(io.Writer, playView) error) error {
-	id, read, err := s.playOf(r)
+func (h resultHandlers) exportCSV(w http.ResponseWriter, r *http.Request, name string, write func(io.Writer, playView) error) error {
+	id, read, err := h.s.playOf(r)
 	if err != nil {
 		return err
 	}
@@ -46,9 +47,9 @@ func (s *server) exportCSV(w http.ResponseWriter, r *http.Request, name string, 
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/export/standings.csv [get]
-func (s *server) exportTournamentStandings(w http.ResponseWriter, r *http.Request) error {
-	return s.exportCSV(w, r, "standings", func(out io.Writer, v playView) error {
-		return printout.WriteStandingsCSV(out, v.printStandings(s.cfg.Now()))
+func (h resultHandlers) exportTournamentStandings(w http.ResponseWriter, r *http.Request) error {
+	return h.exportCSV(w, r, "standings", func(out io.Writer, v playView) error {
+		return printout.WriteStandingsCSV(out, v.printStandings(h.s.cfg.Now()))
 	})
 }
 
@@ -66,9 +67,9 @@ func (s *server) exportTournamentStandings(w http.ResponseWriter, r *http.Reques
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/export/rounds.csv [get]
-func (s *server) exportTournamentRounds(w http.ResponseWriter, r *http.Request) error {
-	return s.exportCSV(w, r, "rounds", func(out io.Writer, v playView) error {
-		return printout.WriteRoundsCSV(out, v.printResults(s.cfg.Now(), printout.English))
+func (h resultHandlers) exportTournamentRounds(w http.ResponseWriter, r *http.Request) error {
+	return h.exportCSV(w, r, "rounds", func(out io.Writer, v playView) error {
+		return printout.WriteRoundsCSV(out, v.printResults(h.s.cfg.Now(), printout.English))
 	})
 }
 
@@ -86,9 +87,9 @@ func (s *server) exportTournamentRounds(w http.ResponseWriter, r *http.Request) 
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/export/sheets.csv [get]
-func (s *server) exportTournamentSheets(w http.ResponseWriter, r *http.Request) error {
-	return s.exportCSV(w, r, "sheets", func(out io.Writer, v playView) error {
-		return printout.WriteSheetsCSV(out, v.printSheets(s.cfg.Now()))
+func (h resultHandlers) exportTournamentSheets(w http.ResponseWriter, r *http.Request) error {
+	return h.exportCSV(w, r, "sheets", func(out io.Writer, v playView) error {
+		return printout.WriteSheetsCSV(out, v.printSheets(h.s.cfg.Now()))
 	})
 }
 
@@ -97,36 +98,36 @@ func (s *server) exportTournamentSheets(w http.ResponseWriter, r *http.Request) 
 // refuses. The pages are for people: a refusal (no such tournament, no
 // round drawn, a wrong ?lang=) is a page too, with the problem's status,
 // saying what is missing and what to do (see failPage).
-func (s *server) printPage(w http.ResponseWriter, r *http.Request, render func(io.Writer, printout.Lang, playView) error) error {
-	return s.printPageOf(w, r, s.svc.Play.Read, render)
+func (h resultHandlers) printPage(w http.ResponseWriter, r *http.Request, render func(io.Writer, printout.Lang, playView) error) error {
+	return h.printPageOf(w, r, h.s.svc.Play.Read, render)
 }
 
 // printPageOf is printPage with the tournament's state read by read (the
 // prize list reads its awards with it).
-func (s *server) printPageOf(w http.ResponseWriter, r *http.Request,
+func (h resultHandlers) printPageOf(w http.ResponseWriter, r *http.Request,
 	read func(context.Context, domain.Actor, int64) (domain.TournamentRead, error),
 	render func(io.Writer, printout.Lang, playView) error) error {
 	lang, langOK := langOf(r)
 	id, err := strconv.ParseInt(chi.URLParam(r, "tournamentID"), 10, 64)
 	if err != nil || id <= 0 || id > strictjson.MaxInteger {
-		s.failPage(w, r, lang, printout.Head{}, newProblem(r, codeInvalidParameter, "a path parameter is invalid"),
+		h.s.failPage(w, r, lang, printout.Head{}, newProblem(r, codeInvalidParameter, "a path parameter is invalid"),
 			FieldError{Field: "tournamentID", Code: "invalid", Message: "must be a positive integer"})
 		return nil
 	}
 	if !langOK {
-		s.failPage(w, r, lang, printout.Head{}, newProblem(r, codeInvalidParameter, "the language is not one the printouts have"),
+		h.s.failPage(w, r, lang, printout.Head{}, newProblem(r, codeInvalidParameter, "the language is not one the printouts have"),
 			FieldError{Field: "lang", Code: "invalid", Message: "must be it or en"})
 		return nil
 	}
 	state, err := read(r.Context(), ActorFrom(r.Context()), id)
 	if err != nil {
-		s.failPage(w, r, lang, printout.Head{}, s.problemOfErr(r, err))
+		h.s.failPage(w, r, lang, printout.Head{}, h.s.problemOfErr(r, err))
 		return nil
 	}
 	v := newPlayView(state)
 	var buf bytes.Buffer
 	if err := render(&buf, lang, v); err != nil {
-		s.failPage(w, r, lang, v.head(s.cfg.Now()), s.problemOfErr(r, err))
+		h.s.failPage(w, r, lang, v.head(h.s.cfg.Now()), h.s.problemOfErr(r, err))
 		return nil
 	}
 	writePage(w, lang, http.StatusOK, buf.Bytes())
@@ -187,21 +188,40 @@ func writePage(w http.ResponseWriter, lang printout.Lang, status int, body []byt
 //
 //	@Summary		Print the standings
 //	@ID			printTournamentStandings
-//	@Description	A printable A4 page of the standings, also read on a phone (360 px: the optional columns are left out there), in Italian or English (?lang=, else Accept-Language, else English).
+//	@Description	A printable A4 page of the standings, also read on a phone (360 px: the optional columns are left out there), in Italian or English (?lang=, else Accept-Language, else English). With phase or group, the overall standings of that phase (its rounds plus the VP carried into it) and of that group only, as GET …/phases/{phase}/standings gives them (docs/PHASES.md): group alone is the current phase's group; the page's title names them.
 //	@Tags			results
 //	@Produce		html
 //	@Param			tournamentID	path		int		true	"Tournament id"
+//	@Param			phase			query		int		false	"A phase, from 1 (default: the current phase when group is given; else the tournament's standings)"	minimum(1)
+//	@Param			group			query		string	false	"A group of the phase, A to Z"	Enums(A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V, W, X, Y, Z)
 //	@Param			lang			query		string	false	"it or en"	Enums(it, en)
 //	@Param			Accept-Language	header		string	false	"Used when lang is absent"
 //	@Success		200				{string}	string	"The page"
 //	@Header			200				{string}	Content-Security-Policy	"default-src 'none' and the page's own inline style by its hash: static HTML, no script"
-//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer, or lang is not it or en. Like every refusal of a printable page: a Problem, or for a browser (Accept naming text/html) an HTML page with this status saying what is wrong and what to do, its code in X-Problem-Code"
-//	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see (for a browser an HTML page, see 400)"
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer, phase is not one, group is not a letter A to Z, or lang is not it or en (each named in errors). Like every refusal of a printable page: a Problem, or for a browser (Accept naming text/html) an HTML page with this status saying what is wrong and what to do, its code in X-Problem-Code"
+//	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), phase_not_found, group_not_found (not seeded yet); for a browser an HTML page, see 400"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/print/standings [get]
-func (s *server) printTournamentStandings(w http.ResponseWriter, r *http.Request) error {
-	return s.printPage(w, r, func(out io.Writer, l printout.Lang, v playView) error {
-		return printout.RenderStandings(out, l, v.printStandings(s.cfg.Now()))
+func (h resultHandlers) printTournamentStandings(w http.ResponseWriter, r *http.Request) error {
+	q := query{r: r}
+	phase := q.intIn("phase", 1, maxInt32Param) // 0: absent
+	group := q.enum("group", isGroupName, "A to Z")
+	if err := q.v.Err(); err != nil {
+		lang, _ := langOf(r)
+		var de *domain.Error
+		errors.As(err, &de)
+		h.s.failPage(w, r, lang, printout.Head{}, newProblem(r, codeInvalidParameter, "some query parameters are invalid"), fieldErrorsOut(de.Fields)...)
+		return nil
+	}
+	return h.printPage(w, r, func(out io.Writer, l printout.Lang, v playView) error {
+		if phase == 0 && group == "" {
+			return printout.RenderStandings(out, l, v.printStandings(h.s.cfg.Now()))
+		}
+		pv, err := v.phaseOf(h.s.cfg.Now(), phase, group)
+		if err != nil {
+			return err
+		}
+		return printout.RenderStandings(out, l, pv)
 	})
 }
 
@@ -222,16 +242,16 @@ func (s *server) printTournamentStandings(w http.ResponseWriter, r *http.Request
 //	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), round_not_found (also before the first draw: the page says to draw the round first); for a browser an HTML page, see 400"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/print/tables [get]
-func (s *server) printTournamentTables(w http.ResponseWriter, r *http.Request) error {
+func (h resultHandlers) printTournamentTables(w http.ResponseWriter, r *http.Request) error {
 	q := query{r: r}
 	round := q.intIn("round", 1, maxInt32Param) // 0: absent, the current round
 	if err := q.err(); err != nil {
 		lang, _ := langOf(r)
-		s.failPage(w, r, lang, printout.Head{}, newProblem(r, codeInvalidParameter, "some query parameters are invalid"),
+		h.s.failPage(w, r, lang, printout.Head{}, newProblem(r, codeInvalidParameter, "some query parameters are invalid"),
 			FieldError{Field: "round", Code: "invalid", Message: "must be a positive integer"})
 		return nil
 	}
-	return s.printPage(w, r, func(out io.Writer, l printout.Lang, v playView) error {
+	return h.printPage(w, r, func(out io.Writer, l printout.Lang, v playView) error {
 		n := v.snap.CurrentRound
 		if round != 0 {
 			n = round
@@ -239,7 +259,7 @@ func (s *server) printTournamentTables(w http.ResponseWriter, r *http.Request) e
 		if n < 1 || n > len(v.snap.Rounds) {
 			return domain.Errorf(domain.Code(tourney.CodeRoundNotFound), "no round %d", n)
 		}
-		return printout.RenderTableCards(out, l, v.printTables(s.cfg.Now(), v.snap.Rounds[n-1]))
+		return printout.RenderTableCards(out, l, v.printTables(h.s.cfg.Now(), v.snap.Rounds[n-1]))
 	})
 }
 
@@ -259,9 +279,9 @@ func (s *server) printTournamentTables(w http.ResponseWriter, r *http.Request) e
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see (for a browser an HTML page, see 400)"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/print/results [get]
-func (s *server) printTournamentResults(w http.ResponseWriter, r *http.Request) error {
-	return s.printPage(w, r, func(out io.Writer, l printout.Lang, v playView) error {
-		return printout.RenderResults(out, l, v.printResults(s.cfg.Now(), l))
+func (h resultHandlers) printTournamentResults(w http.ResponseWriter, r *http.Request) error {
+	return h.printPage(w, r, func(out io.Writer, l printout.Lang, v playView) error {
+		return printout.RenderResults(out, l, v.printResults(h.s.cfg.Now(), l))
 	})
 }
 

@@ -26,8 +26,8 @@ import (
 //	@Failure	409	{object}	Problem	"bad_transition (not from this status), round_open (finish with a round not closed), not_enough_entries (start)"
 //	@Failure	422	{object}	Problem	"invalid_input (action unknown), reason_required (cancel), invalid_setup (start: the movement cannot be played with this field, errors says why), idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/lifecycle [post]
-func (s *server) tournamentLifecycle(w http.ResponseWriter, r *http.Request) error {
-	id, req, b, err := withBody[TournamentLifecycleRequest](s, w, r, pathTournament, false)
+func (h tournamentHandlers) tournamentLifecycle(w http.ResponseWriter, r *http.Request) error {
+	id, req, b, err := withBody[TournamentLifecycleRequest](h.s, w, r, pathTournament, false)
 	if err != nil {
 		return err
 	}
@@ -36,7 +36,7 @@ func (s *server) tournamentLifecycle(w http.ResponseWriter, r *http.Request) err
 		return problem(string(domain.EInvalid), "the action is not known", FieldError{Field: "action", Code: "invalid",
 			Message: "must be open_registration, close_registration, start, finish, publish_results or cancel"})
 	}
-	out, err := s.act(r, id, cmd, b)
+	out, err := h.s.act(r, id, cmd, b)
 	if err != nil {
 		return err
 	}
@@ -62,13 +62,13 @@ func (s *server) tournamentLifecycle(w http.ResponseWriter, r *http.Request) err
 //	@Failure	409	{object}	Problem	"bad_transition: the tournament is not running or finished"
 //	@Failure	422	{object}	Problem	"invalid_command (every bad field listed in errors: round, vp, mp), reason_required, idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/penalties [post]
-func (s *server) tournamentPenalty(w http.ResponseWriter, r *http.Request) error {
-	id, req, b, err := withBody[TournamentPenaltyRequest](s, w, r, pathTournament, false)
+func (h tournamentHandlers) tournamentPenalty(w http.ResponseWriter, r *http.Request) error {
+	id, req, b, err := withBody[TournamentPenaltyRequest](h.s, w, r, pathTournament, false)
 	if err != nil {
 		return err
 	}
 	cmd := tourney.Penalty{Round: req.Round, Entry: req.Entry, VP: req.VP, MP: req.MP, Reason: req.Reason}
-	out, err := s.act(r, id, cmd, b)
+	out, err := h.s.act(r, id, cmd, b)
 	if err != nil {
 		return err
 	}
@@ -96,9 +96,9 @@ func (s *server) tournamentPenalty(w http.ResponseWriter, r *http.Request) error
 //	@Failure	413	{object}	Problem	"request_too_large: the body is over 32 KiB"
 //	@Failure	422	{object}	Problem	"invalid_input (a pair that is not two ids, or more than 500 pairs: errors names pairs, code count), invalid_command (every unknown entry or self-pair listed in errors), idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/forbidden [put]
-func (s *server) setTournamentForbidden(w http.ResponseWriter, r *http.Request) error {
+func (h tournamentHandlers) setTournamentForbidden(w http.ResponseWriter, r *http.Request) error {
 	r.Body = http.MaxBytesReader(w, r.Body, maxForbiddenBody)
-	id, req, b, err := withBody[TournamentForbiddenRequest](s, w, r, pathTournament, false)
+	id, req, b, err := withBody[TournamentForbiddenRequest](h.s, w, r, pathTournament, false)
 	if err != nil {
 		return err
 	}
@@ -106,7 +106,7 @@ func (s *server) setTournamentForbidden(w http.ResponseWriter, r *http.Request) 
 	if err != nil {
 		return err
 	}
-	out, err := s.act(r, id, cmd, b)
+	out, err := h.s.act(r, id, cmd, b)
 	if err != nil {
 		return err
 	}
@@ -128,12 +128,12 @@ func (s *server) setTournamentForbidden(w http.ResponseWriter, r *http.Request) 
 //	@Failure	403	{object}	Problem	"forbidden: not a referee or director of the tournament"
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@Router			/api/v1/tournaments/{tournamentID}/forbidden [get]
-func (s *server) getTournamentForbidden(w http.ResponseWriter, r *http.Request) error {
+func (h tournamentHandlers) getTournamentForbidden(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathTournament(r)
 	if err != nil {
 		return err
 	}
-	read, err := s.readPlay(r, id)
+	read, err := h.s.readPlay(r, id)
 	if err != nil {
 		return err
 	}

@@ -13,51 +13,12 @@ import (
 	"github.com/burraco/burraco/domain/tourney"
 )
 
-// tournamentPlayRoutes are the routes of a tournament's life after its
-// set-up, under /tournaments/{tournamentID}: each command maps to one
-// tourney command given through Services.Play.Act, each read to
-// Services.Play.Read. Commands need an access token; reads are public once
-// the tournament has left draft, except the audit trail and the forbidden
-// pairs (the staff's).
-func (s *server) tournamentPlayRoutes(r routes) {
-	auth := r.with(s.requireAuth) // on matched routes only: 404/405 first
-	auth.post("/lifecycle", s.tournamentLifecycle)
-	r.get("/entries", s.listTournamentEntries)
-	auth.post("/entries", s.addTournamentEntry)
-	r.get("/entries/{entryID}", s.getTournamentEntry)
-	auth.patch("/entries/{entryID}", s.updateTournamentEntry)
-	auth.post("/entries/{entryID}/check-in", s.checkInTournamentEntry)
-	auth.post("/entries/{entryID}/withdraw", s.withdrawTournamentEntry)
-	r.get("/entries/{entryID}/history", s.tournamentEntryHistory)
-	r.get("/rounds", s.listTournamentRounds)
-	auth.post("/rounds", s.drawTournamentRound)
-	r.get("/rounds/{round}", s.getTournamentRound)
-	auth.put("/rounds/{round}/pairings", s.overrideTournamentPairings)
-	auth.post("/rounds/{round}/start", s.startTournamentRound)
-	auth.post("/rounds/{round}/close", s.closeTournamentRound)
-	auth.post("/rounds/{round}/reopen", s.reopenTournamentRound)
-	r.get("/rounds/{round}/tables/{table}", s.getTournamentTable)
-	auth.post("/rounds/{round}/tables/{table}/scores", s.enterTournamentScores)
-	auth.post("/rounds/{round}/tables/{table}/confirm", s.confirmTournamentScores)
-	auth.post("/rounds/{round}/tables/{table}/corrections", s.correctTournamentScore)
-	auth.post("/rounds/{round}/tables/{table}/rulings", s.tournamentRuling)
-	auth.post("/penalties", s.tournamentPenalty)
-	auth.get("/forbidden", s.getTournamentForbidden)
-	auth.put("/forbidden", s.setTournamentForbidden)
-	r.get("/standings", s.tournamentStandings)
-	auth.get("/audit", s.tournamentAudit)
-	r.get("/export/standings.csv", s.exportTournamentStandings)
-	r.get("/export/rounds.csv", s.exportTournamentRounds)
-	r.get("/export/sheets.csv", s.exportTournamentSheets)
-	r.get("/export/results.json", s.exportTournamentResultsJSON)
-	r.get("/export/federation.csv", s.exportTournamentFederation)
-	r.get("/print/standings", s.printTournamentStandings)
-	r.get("/print/tables", s.printTournamentTables)
-	r.get("/print/results", s.printTournamentResults)
-	r.get("/prizes", s.tournamentPrizes)
-	r.get("/export/prizes.csv", s.exportTournamentPrizes)
-	r.get("/print/prizes", s.printTournamentPrizes)
-}
+// A tournament's life after its set-up, under /tournaments/{tournamentID}
+// (entryHandlers, roundHandlers, resultHandlers and tournamentHandlers'
+// lifecycle): each command maps to one tourney command given through
+// Services.Play.Act (act), each read to Services.Play.Read (readPlay).
+// Commands need an access token; reads are public once the tournament has
+// left draft, except the audit trail and the forbidden pairs (the staff's).
 
 // act gives cmd to tournament id as the caller, with the request's
 // Idempotency-Key and a hash of its method, path and body (its bytes as

@@ -26,12 +26,12 @@ import (
 //	@Failure	409	{object}	Problem	"standings_not_final: the tournament is not finished, or a table's score is not final"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/prizes [get]
-func (s *server) tournamentPrizes(w http.ResponseWriter, r *http.Request) error {
+func (h resultHandlers) tournamentPrizes(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathTournament(r)
 	if err != nil {
 		return err
 	}
-	p, err := s.svc.Play.Prizes(r.Context(), ActorFrom(r.Context()), id)
+	p, err := h.s.svc.Play.Prizes(r.Context(), ActorFrom(r.Context()), id)
 	if err != nil {
 		return err
 	}
@@ -53,17 +53,17 @@ func (s *server) tournamentPrizes(w http.ResponseWriter, r *http.Request) error 
 //	@Failure	409	{object}	Problem	"standings_not_final: the tournament is not finished, or a table's score is not final"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/export/prizes.csv [get]
-func (s *server) exportTournamentPrizes(w http.ResponseWriter, r *http.Request) error {
+func (h resultHandlers) exportTournamentPrizes(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathTournament(r)
 	if err != nil {
 		return err
 	}
-	p, err := s.svc.Play.Prizes(r.Context(), ActorFrom(r.Context()), id)
+	p, err := h.s.svc.Play.Prizes(r.Context(), ActorFrom(r.Context()), id)
 	if err != nil {
 		return err
 	}
 	var buf bytes.Buffer
-	if err := printout.WritePrizesCSV(&buf, newPlayView(p.TournamentRead).printPrizes(s.cfg.Now(), p.Awards)); err != nil {
+	if err := printout.WritePrizesCSV(&buf, newPlayView(p.TournamentRead).printPrizes(h.s.cfg.Now(), p.Awards)); err != nil {
 		return err
 	}
 	return sendFile(w, "text/csv; charset=utf-8", fmt.Sprintf("tournament-%d-prizes.csv", id), buf.Bytes())
@@ -86,15 +86,15 @@ func (s *server) exportTournamentPrizes(w http.ResponseWriter, r *http.Request) 
 //	@Failure	409	{object}	Problem	"standings_not_final: the standings are still provisional (for a browser an HTML page)"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/print/prizes [get]
-func (s *server) printTournamentPrizes(w http.ResponseWriter, r *http.Request) error {
+func (h resultHandlers) printTournamentPrizes(w http.ResponseWriter, r *http.Request) error {
 	var awards []domain.PrizeAward
 	read := func(ctx context.Context, a domain.Actor, id int64) (domain.TournamentRead, error) {
-		p, err := s.svc.Play.Prizes(ctx, a, id)
+		p, err := h.s.svc.Play.Prizes(ctx, a, id)
 		awards = p.Awards
 		return p.TournamentRead, err
 	}
-	return s.printPageOf(w, r, read, func(out io.Writer, l printout.Lang, v playView) error {
-		return printout.RenderPrizes(out, l, v.printPrizes(s.cfg.Now(), awards))
+	return h.printPageOf(w, r, read, func(out io.Writer, l printout.Lang, v playView) error {
+		return printout.RenderPrizes(out, l, v.printPrizes(h.s.cfg.Now(), awards))
 	})
 }
 

@@ -10,6 +10,31 @@ import (
 	"github.com/burraco/burraco/domain"
 )
 
+// resultHandlers serve what a tournament's play adds up to, under
+// /api/v1/tournaments/{tournamentID}: standings, the audit trail, prizes,
+// the exports (CSV, JSON, the federation's format) and the printouts.
+// Their files are handlers_tournament_{results,exports,prizes}.go and
+// handlers_results_format.go.
+type resultHandlers struct{ s *server }
+
+func (h resultHandlers) routes(r routes) {
+	r.get("/standings", h.tournamentStandings)
+	r.get("/phases", h.listTournamentPhases)
+	r.get("/phases/{phase}/standings", h.tournamentPhaseStandings)
+	r.with(h.s.requireAuth).get("/audit", h.tournamentAudit)
+	r.get("/prizes", h.tournamentPrizes)
+	r.get("/export/standings.csv", h.exportTournamentStandings)
+	r.get("/export/rounds.csv", h.exportTournamentRounds)
+	r.get("/export/sheets.csv", h.exportTournamentSheets)
+	r.get("/export/results.json", h.exportTournamentResultsJSON)
+	r.get("/export/federation.csv", h.exportTournamentFederation)
+	r.get("/export/prizes.csv", h.exportTournamentPrizes)
+	r.get("/print/standings", h.printTournamentStandings)
+	r.get("/print/tables", h.printTournamentTables)
+	r.get("/print/results", h.printTournamentResults)
+	r.get("/print/prizes", h.printTournamentPrizes)
+}
+
 // playBodies keeps answers that are the same for every reader of a
 // tournament — its standings, its rounds — as encoded for its latest
 // ETag: a hall screen's poll answered 200 (a new screen, or a change)
@@ -22,11 +47,21 @@ type playBodies struct {
 }
 
 // playBodyKey is a tournament's answer: round 0 its standings, n > 0 its
-// round n.
+// round n; list, when set, its list of rounds (all, or the latest).
 type playBodyKey struct {
 	id    int64
 	round int
+	list  roundsList
 }
+
+// roundsList is which list of rounds a playBodyKey names.
+type roundsList uint8
+
+const (
+	_ roundsList = iota // the zero value: not a list (the standings, one round)
+	listAllRounds
+	listLatestRound
+)
 
 type cachedBody struct {
 	etag string
@@ -128,22 +163,22 @@ func stampETag(st domain.TournamentStamp) string {
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/standings [get]
-func (s *server) tournamentStandings(w http.ResponseWriter, r *http.Request) error {
+func (h resultHandlers) tournamentStandings(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathTournament(r)
 	if err != nil {
 		return err
 	}
 	k := playBodyKey{id: id}
-	if answered, err := s.cachedPlay(w, r, k, true); answered || err != nil {
+	if answered, err := h.s.cachedPlay(w, r, k, true); answered || err != nil {
 		return err
 	}
-	read, err := s.readPlay(r, id)
+	read, err := h.s.readPlay(r, id)
 	if err != nil {
 		return err
 	}
 	etag := standingsETag(read.Tournament)
 	w.Header().Set("ETag", etag)
-	return s.encodePlay(w, r, k, etag, newPlayView(read).standings())
+	return h.s.encodePlay(w, r, k, etag, newPlayView(read).standings())
 }
 
 // auditLimitDefault is the audit page size when the caller gives none.
@@ -168,7 +203,7 @@ const auditLimitMax = 500
 //	@Failure	403	{object}	Problem	"forbidden: not a referee or director of the tournament"
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@Router			/api/v1/tournaments/{tournamentID}/audit [get]
-func (s *server) tournamentAudit(w http.ResponseWriter, r *http.Request) error {
+func (h resultHandlers) tournamentAudit(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathTournament(r)
 	if err != nil {
 		return err
@@ -182,7 +217,7 @@ func (s *server) tournamentAudit(w http.ResponseWriter, r *http.Request) error {
 	if _, given := q.value("limit"); !given {
 		limit = auditLimitDefault
 	}
-	events, err := s.svc.Play.Audit(r.Context(), ActorFrom(r.Context()), id, after, limit)
+	events, err := h.s.svc.Play.Audit(r.Context(), ActorFrom(r.Context()), id, after, limit)
 	if err != nil {
 		return err
 	}

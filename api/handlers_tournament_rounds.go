@@ -8,25 +8,68 @@ import (
 	"github.com/burraco/burraco/domain/tourney"
 )
 
+// roundHandlers serve a tournament's rounds and, in
+// handlers_tournament_sheets.go, their tables' score sheets and rulings,
+// under /api/v1/tournaments/{tournamentID}.
+type roundHandlers struct{ s *server }
+
+func (h roundHandlers) routes(r routes) {
+	auth := r.with(h.s.requireAuth) // on matched routes only: 404/405 first
+	r.get("/rounds", h.listTournamentRounds)
+	auth.post("/rounds", h.drawTournamentRound)
+	r.get("/rounds/{round}", h.getTournamentRound)
+	auth.put("/rounds/{round}/pairings", h.overrideTournamentPairings)
+	auth.post("/rounds/{round}/start", h.startTournamentRound)
+	auth.post("/rounds/{round}/close", h.closeTournamentRound)
+	auth.post("/rounds/{round}/reopen", h.reopenTournamentRound)
+	r.get("/rounds/{round}/tables/{table}", h.getTournamentTable)
+	auth.post("/rounds/{round}/tables/{table}/scores", h.enterTournamentScores)
+	auth.post("/rounds/{round}/tables/{table}/confirm", h.confirmTournamentScores)
+	auth.post("/rounds/{round}/tables/{table}/corrections", h.correctTournamentScore)
+	auth.post("/rounds/{round}/tables/{table}/rulings", h.tournamentRuling)
+}
+
 // listTournamentRounds lists the rounds drawn.
 //
 //	@Summary		List a tournament's rounds
 //	@ID			listTournamentRounds
-//	@Description	Every round drawn, oldest first, with its tables (seats, score sheets, rulings, results), byes, team matches and knockout bracket.
+//	@Description	Every round drawn, oldest first, with its tables (seats, score sheets, rulings, results), byes, team matches and knockout bracket. With latest=true only the latest round drawn (items empty before the first; current_round and planned_rounds as ever): what a console or a hall needs to follow play, a few KB where the whole list of a big event is megabytes (read an earlier round with GET …/rounds/{round}). The ETag is the tournament's version, as the standings': send it back in If-None-Match for a 304.
 //	@Tags			rounds
 //	@Produce		json
-//	@Param			tournamentID	path		int	true	"Tournament id"
+//	@Param			tournamentID	path		int		true	"Tournament id"
+//	@Param			latest			query		bool	false	"Only the latest round drawn"	default(false)
+//	@Param			If-None-Match	header		string	false	"The ETag of the rounds the caller has"
 //	@Success		200				{object}	TournamentRoundList
-//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer"
+//	@Header			200				{string}	ETag	"The tournament's version"
+//	@Success		304				"Nothing changed (If-None-Match matched)"
+//	@Failure	400	{object}	Problem	"invalid_parameter: a path parameter is not a positive integer, or latest is not true or false"
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds [get]
-func (s *server) listTournamentRounds(w http.ResponseWriter, r *http.Request) error {
-	_, read, err := s.playOf(r)
+func (h roundHandlers) listTournamentRounds(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathTournament(r)
 	if err != nil {
 		return err
 	}
-	return respond(w, http.StatusOK, newPlayView(read).rounds())
+	q := query{r: r}
+	latest := q.bool("latest")
+	if err := q.err(); err != nil {
+		return err
+	}
+	k := playBodyKey{id: id, list: listAllRounds}
+	if latest {
+		k.list = listLatestRound
+	}
+	if answered, err := h.s.cachedPlay(w, r, k, true); answered || err != nil {
+		return err
+	}
+	read, err := h.s.readPlay(r, id)
+	if err != nil {
+		return err
+	}
+	etag := standingsETag(read.Tournament)
+	w.Header().Set("ETag", etag)
+	return h.s.encodePlay(w, r, k, etag, newPlayView(read).rounds(latest))
 }
 
 // getTournamentRound returns a round.
@@ -43,29 +86,29 @@ func (s *server) listTournamentRounds(w http.ResponseWriter, r *http.Request) er
 //	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), round_not_found"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round} [get]
-func (s *server) getTournamentRound(w http.ResponseWriter, r *http.Request) error {
+func (h roundHandlers) getTournamentRound(w http.ResponseWriter, r *http.Request) error {
 	a, err := pathRound(r)
 	if err != nil {
 		return err
 	}
 	id, n := a.id, a.round
 	k := playBodyKey{id: id, round: n}
-	if answered, err := s.cachedPlay(w, r, k, false); answered || err != nil {
+	if answered, err := h.s.cachedPlay(w, r, k, false); answered || err != nil {
 		return err
 	}
-	read, err := s.readPlay(r, id)
+	read, err := h.s.readPlay(r, id)
 	if err != nil {
 		return err
 	}
 	if n > len(read.Snapshot.Rounds) {
-		return s.respondRound(w, r, read, n, http.StatusOK) // round_not_found
+		return h.respondRound(w, r, read, n, http.StatusOK) // round_not_found
 	}
-	return s.encodePlay(w, r, k, standingsETag(read.Tournament), newPlayView(read).roundOut(read.Snapshot.Rounds[n-1]))
+	return h.s.encodePlay(w, r, k, standingsETag(read.Tournament), newPlayView(read).roundOut(read.Snapshot.Rounds[n-1]))
 }
 
 // respondRound answers round n of the state read with status (201 with
 // its Location).
-func (s *server) respondRound(w http.ResponseWriter, r *http.Request, read domain.TournamentRead, n, status int) error {
+func (h roundHandlers) respondRound(w http.ResponseWriter, r *http.Request, read domain.TournamentRead, n, status int) error {
 	if n < 1 || n > len(read.Snapshot.Rounds) {
 		return domain.Errorf(domain.Code(tourney.CodeRoundNotFound), "no round %d", n)
 	}
@@ -93,30 +136,30 @@ func (s *server) respondRound(w http.ResponseWriter, r *http.Request, read domai
 //	@Failure	400	{object}	Problem	"invalid_parameter or malformed_json (errors names a wrong_type or unknown_field)"
 //	@Failure	403	{object}	Problem	"referee_only: not a referee or director of the tournament"
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
-//	@Failure	409	{object}	Problem	"bad_transition (not running, or round is not the next), round_open (the previous round is not closed), no_more_rounds, unpairable, knockout_tied"
-//	@Failure	422	{object}	Problem	"invalid_command; idempotency_key_reused"
+//	@Failure	409	{object}	Problem	"bad_transition (not running, or round is not the next), round_open (the previous round is not closed), phase_not_final (a phase's first round drawn before the previous round is closed), group_too_small (a group its movement cannot play the phase's rounds in), no_more_rounds, unpairable, knockout_tied"
+//	@Failure	422	{object}	Problem	"invalid_command; bad_groups (hand groups that miss, repeat or invent an entry, each in errors; groups on a draw that takes none); idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds [post]
-func (s *server) drawTournamentRound(w http.ResponseWriter, r *http.Request) error {
-	id, req, b, err := withBody[TournamentDrawRequest](s, w, r, pathTournament, true)
+func (h roundHandlers) drawTournamentRound(w http.ResponseWriter, r *http.Request) error {
+	id, req, b, err := withBody[TournamentDrawRequest](h.s, w, r, pathTournament, true)
 	if err != nil {
 		return err
 	}
 	n := req.Round
 	if n == 0 {
-		read, err := s.readPlay(r, id)
+		read, err := h.s.readPlay(r, id)
 		if err != nil {
 			return err
 		}
 		n = read.Snapshot.CurrentRound + 1
 	}
-	out, err := s.act(r, id, tourney.DrawRound{Round: n}, b)
+	out, err := h.s.act(r, id, tourney.DrawRound{Round: n, Groups: req.Groups}, b)
 	if err != nil {
 		return err
 	}
 	if out.Replayed {
 		n = drawnRound(out.Event, n)
 	}
-	return s.respondRound(w, r, out.TournamentRead, n, http.StatusCreated)
+	return h.respondRound(w, r, out.TournamentRead, n, http.StatusCreated)
 }
 
 // drawnRound is the round a replayed draw drew (n when the event does not
@@ -148,19 +191,19 @@ func drawnRound(e tourney.Event, n int) int {
 //	@Failure	403	{object}	Problem	"referee_only: not a referee or director of the tournament"
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@Failure	409	{object}	Problem	"bad_transition, round_open, round_has_scores, override_knockout, no_more_rounds"
-//	@Failure	422	{object}	Problem	"bad_pairings (every problem listed in errors: an entry twice or missing, a forbidden pair, a bye not needed), reason_required, idempotency_key_reused"
+//	@Failure	422	{object}	Problem	"bad_pairings (every problem listed in errors: an entry twice or missing, a forbidden pair, a bye not needed, a table across two groups), bad_groups, reason_required, idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/pairings [put]
-func (s *server) overrideTournamentPairings(w http.ResponseWriter, r *http.Request) error {
-	a, req, b, err := withBody[TournamentPairingsRequest](s, w, r, pathRound, false)
+func (h roundHandlers) overrideTournamentPairings(w http.ResponseWriter, r *http.Request) error {
+	a, req, b, err := withBody[TournamentPairingsRequest](h.s, w, r, pathRound, false)
 	if err != nil {
 		return err
 	}
-	read, err := s.readPlay(r, a.id)
+	read, err := h.s.readPlay(r, a.id)
 	if err != nil {
 		return err
 	}
 	cmd := req.command(a.round, read.Tournament.Kind == domain.IndividualTournament)
-	return s.roundAct(w, r, a, cmd, b)
+	return h.roundAct(w, r, a, cmd, b)
 }
 
 // startTournamentRound starts play of a round.
@@ -181,8 +224,8 @@ func (s *server) overrideTournamentPairings(w http.ResponseWriter, r *http.Reque
 //	@Failure	409	{object}	Problem	"bad_transition: the round's pairings are not (or no longer) just published"
 //	@Failure	422	{object}	Problem	"idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/start [post]
-func (s *server) startTournamentRound(w http.ResponseWriter, r *http.Request) error {
-	return s.roundCommand(w, r, func(n int, _ TournamentReasonRequest) tourney.Command { return tourney.StartRound{Round: n} }, false)
+func (h roundHandlers) startTournamentRound(w http.ResponseWriter, r *http.Request) error {
+	return h.roundCommand(w, r, func(n int, _ TournamentReasonRequest) tourney.Command { return tourney.StartRound{Round: n} }, false)
 }
 
 // closeTournamentRound closes a round.
@@ -203,8 +246,8 @@ func (s *server) startTournamentRound(w http.ResponseWriter, r *http.Request) er
 //	@Failure	409	{object}	Problem	"table_missing_result (a table lacks deals: decide it with a ruling), unconfirmed_deals, round_not_playing"
 //	@Failure	422	{object}	Problem	"idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/close [post]
-func (s *server) closeTournamentRound(w http.ResponseWriter, r *http.Request) error {
-	return s.roundCommand(w, r, func(n int, _ TournamentReasonRequest) tourney.Command { return tourney.CloseRound{Round: n} }, false)
+func (h roundHandlers) closeTournamentRound(w http.ResponseWriter, r *http.Request) error {
+	return h.roundCommand(w, r, func(n int, _ TournamentReasonRequest) tourney.Command { return tourney.CloseRound{Round: n} }, false)
 }
 
 // reopenTournamentRound reopens the latest round.
@@ -227,30 +270,30 @@ func (s *server) closeTournamentRound(w http.ResponseWriter, r *http.Request) er
 //	@Failure	409	{object}	Problem	"not_latest_round, bad_transition (the round is not closed, or the tournament is finished)"
 //	@Failure	422	{object}	Problem	"reason_required; idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/reopen [post]
-func (s *server) reopenTournamentRound(w http.ResponseWriter, r *http.Request) error {
-	return s.roundCommand(w, r, func(n int, req TournamentReasonRequest) tourney.Command {
+func (h roundHandlers) reopenTournamentRound(w http.ResponseWriter, r *http.Request) error {
+	return h.roundCommand(w, r, func(n int, req TournamentReasonRequest) tourney.Command {
 		return tourney.ReopenRound{Round: n, Reason: req.Reason}
 	}, true)
 }
 
 // roundCommand gives the command of a round's path (with a reason body
 // when reason) and answers the round as it is after it.
-func (s *server) roundCommand(w http.ResponseWriter, r *http.Request, cmd func(int, TournamentReasonRequest) tourney.Command, reason bool) error {
-	a, req, b, err := withBody[TournamentReasonRequest](s, w, r, pathRound, !reason)
+func (h roundHandlers) roundCommand(w http.ResponseWriter, r *http.Request, cmd func(int, TournamentReasonRequest) tourney.Command, reason bool) error {
+	a, req, b, err := withBody[TournamentReasonRequest](h.s, w, r, pathRound, !reason)
 	if err != nil {
 		return err
 	}
-	return s.roundAct(w, r, a, cmd(a.round, req), b)
+	return h.roundAct(w, r, a, cmd(a.round, req), b)
 }
 
 // roundAct gives cmd to the tournament of round a and answers the round as
 // it is after it.
-func (s *server) roundAct(w http.ResponseWriter, r *http.Request, a roundAddress, cmd tourney.Command, b sentBody) error {
-	out, err := s.act(r, a.id, cmd, b)
+func (h roundHandlers) roundAct(w http.ResponseWriter, r *http.Request, a roundAddress, cmd tourney.Command, b sentBody) error {
+	out, err := h.s.act(r, a.id, cmd, b)
 	if err != nil {
 		return err
 	}
-	return s.respondRound(w, r, out.TournamentRead, a.round, http.StatusOK)
+	return h.respondRound(w, r, out.TournamentRead, a.round, http.StatusOK)
 }
 
 // roundAddress is a round's place in the URL path.

@@ -25,12 +25,12 @@ import (
 //	@Failure	404	{object}	Problem	"not_found (no such tournament, or a draft the caller may not see), round_not_found, table_not_found"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/tables/{table} [get]
-func (s *server) getTournamentTable(w http.ResponseWriter, r *http.Request) error {
+func (h roundHandlers) getTournamentTable(w http.ResponseWriter, r *http.Request) error {
 	a, err := pathTable(r)
 	if err != nil {
 		return err
 	}
-	read, err := s.readPlay(r, a.id)
+	read, err := h.s.readPlay(r, a.id)
 	if err != nil {
 		return err
 	}
@@ -65,10 +65,10 @@ func tableOf(snap *tourney.Snapshot, a tableAddress) (tourney.TableView, error) 
 
 // sheetCommand gives a score command of table a and answers the table as
 // it is after it, with its ETag; a refusal is sheetErr's.
-func (s *server) sheetCommand(w http.ResponseWriter, r *http.Request, a tableAddress, cmd tourney.Command, b sentBody) error {
-	out, err := s.act(r, a.id, cmd, b)
+func (h roundHandlers) sheetCommand(w http.ResponseWriter, r *http.Request, a tableAddress, cmd tourney.Command, b sentBody) error {
+	out, err := h.s.act(r, a.id, cmd, b)
 	if err != nil {
-		return s.sheetErr(w, r, a, err)
+		return h.s.sheetErr(w, r, a, err)
 	}
 	t, err := tableOf(out.Snapshot, a)
 	if err != nil {
@@ -121,8 +121,8 @@ func versionOf(r *http.Request, a tableAddress, inBody int64, required bool) (in
 //	@Failure	409	{object}	Problem	"stale_sheet (the sheet moved on: current_version, errors and the ETag header give its version), round_not_playing, table_complete, table_decided, already_confirmed, bad_transition, online_sheet (the tournament is played online: the engine writes its sheets)"
 //	@Failure	422	{object}	Problem	"bad_score: every bad field listed in errors (deals[0].ns.cards not_multiple_5, deals[0].ew.total parts_sum, deals[0] two_closings, out_of_range, deal_order, …); invalid_input (version missing); idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/tables/{table}/scores [post]
-func (s *server) enterTournamentScores(w http.ResponseWriter, r *http.Request) error {
-	a, req, b, err := withBody[TournamentScoresRequest](s, w, r, pathTable, false)
+func (h roundHandlers) enterTournamentScores(w http.ResponseWriter, r *http.Request) error {
+	a, req, b, err := withBody[TournamentScoresRequest](h.s, w, r, pathTable, false)
 	if err != nil {
 		return err
 	}
@@ -131,7 +131,7 @@ func (s *server) enterTournamentScores(w http.ResponseWriter, r *http.Request) e
 		return err
 	}
 	deals := mapSlice(req.Deals, TournamentDealInput.input)
-	return s.sheetCommand(w, r, a, tourney.EnterScore{Round: a.round, Table: a.table, Version: v, Deals: deals}, b)
+	return h.sheetCommand(w, r, a, tourney.EnterScore{Round: a.round, Table: a.table, Version: v, Deals: deals}, b)
 }
 
 // confirmTournamentScores confirms entered deals.
@@ -157,8 +157,8 @@ func (s *server) enterTournamentScores(w http.ResponseWriter, r *http.Request) e
 //	@Failure	409	{object}	Problem	"stale_sheet (current_version, errors and the ETag header give the current version), nothing_to_confirm, already_confirmed, round_not_playing, online_sheet (the tournament is played online: the engine writes its sheets)"
 //	@Failure	422	{object}	Problem	"invalid_input (version missing); invalid_command; idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/tables/{table}/confirm [post]
-func (s *server) confirmTournamentScores(w http.ResponseWriter, r *http.Request) error {
-	a, req, b, err := withBody[TournamentConfirmRequest](s, w, r, pathTable, true)
+func (h roundHandlers) confirmTournamentScores(w http.ResponseWriter, r *http.Request) error {
+	a, req, b, err := withBody[TournamentConfirmRequest](h.s, w, r, pathTable, true)
 	if err != nil {
 		return err
 	}
@@ -166,7 +166,7 @@ func (s *server) confirmTournamentScores(w http.ResponseWriter, r *http.Request)
 	if err != nil {
 		return err
 	}
-	return s.sheetCommand(w, r, a, tourney.ConfirmScore{Round: a.round, Table: a.table, Version: v, Deals: req.Deals}, b)
+	return h.sheetCommand(w, r, a, tourney.ConfirmScore{Round: a.round, Table: a.table, Version: v, Deals: req.Deals}, b)
 }
 
 // correctTournamentScore replaces a deal on the sheet.
@@ -192,8 +192,8 @@ func (s *server) confirmTournamentScores(w http.ResponseWriter, r *http.Request)
 //	@Failure	409	{object}	Problem	"stale_sheet (current_version, errors and the ETag header give the current version), knockout_result_locked, bad_transition"
 //	@Failure	422	{object}	Problem	"bad_score (every bad field listed in errors), reason_required, invalid_input (version missing), idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/tables/{table}/corrections [post]
-func (s *server) correctTournamentScore(w http.ResponseWriter, r *http.Request) error {
-	a, req, b, err := withBody[TournamentCorrectionRequest](s, w, r, pathTable, false)
+func (h roundHandlers) correctTournamentScore(w http.ResponseWriter, r *http.Request) error {
+	a, req, b, err := withBody[TournamentCorrectionRequest](h.s, w, r, pathTable, false)
 	if err != nil {
 		return err
 	}
@@ -201,7 +201,7 @@ func (s *server) correctTournamentScore(w http.ResponseWriter, r *http.Request) 
 	if err != nil {
 		return err
 	}
-	return s.sheetCommand(w, r, a, tourney.CorrectScore{Round: a.round, Table: a.table, Version: v, Deal: req.Deal.input(), Reason: req.Reason}, b)
+	return h.sheetCommand(w, r, a, tourney.CorrectScore{Round: a.round, Table: a.table, Version: v, Deal: req.Deal.input(), Reason: req.Reason}, b)
 }
 
 // tournamentRuling records a referee's ruling at a table.
@@ -227,11 +227,11 @@ func (s *server) correctTournamentScore(w http.ResponseWriter, r *http.Request) 
 //	@Failure	409	{object}	Problem	"stale_sheet (current_version, errors and the ETag header give the current version), table_decided, table_complete, round_not_playing, unconfirmed_deals, knockout_tied"
 //	@Failure	422	{object}	Problem	"invalid_command (every bad field listed in errors: kind, entry, deal, deals), bad_score, idempotency_key_reused"
 //	@Router			/api/v1/tournaments/{tournamentID}/rounds/{round}/tables/{table}/rulings [post]
-func (s *server) tournamentRuling(w http.ResponseWriter, r *http.Request) error {
-	a, req, b, err := withBody[TournamentRulingRequest](s, w, r, pathTable, false)
+func (h roundHandlers) tournamentRuling(w http.ResponseWriter, r *http.Request) error {
+	a, req, b, err := withBody[TournamentRulingRequest](h.s, w, r, pathTable, false)
 	if err != nil {
 		return err
 	}
 	v, _ := versionOf(r, a, req.Version, false)
-	return s.sheetCommand(w, r, a, req.command(a, v), b)
+	return h.sheetCommand(w, r, a, req.command(a, v), b)
 }

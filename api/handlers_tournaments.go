@@ -7,6 +7,37 @@ import (
 	"github.com/burraco/burraco/domain"
 )
 
+// tournamentHandlers serve tournaments' set-up and life as a whole
+// (/api/v1/tournaments): create (or import), read, change, delete, the
+// lifecycle, penalties, forbidden pairs and referees. Entries, rounds with
+// their score sheets, and results are entryHandlers', roundHandlers' and
+// resultHandlers'.
+type tournamentHandlers struct{ s *server }
+
+func (h tournamentHandlers) routes(r routes) {
+	r.get("/", h.listTournaments)
+	r.under("/{tournamentID}", func(r routes) {
+		auth := r.with(h.s.requireAuth) // on matched routes only: 404/405 first
+		r.get("/", h.getTournament)
+		auth.patch("/", h.updateTournament)
+		auth.delete("/", h.deleteTournament)
+		auth.post("/lifecycle", h.tournamentLifecycle)
+		auth.post("/penalties", h.tournamentPenalty)
+		auth.get("/forbidden", h.getTournamentForbidden)
+		auth.put("/forbidden", h.setTournamentForbidden)
+		r.get("/referees", h.listTournamentReferees)
+		auth.put("/referees/{userID}", h.assignTournamentReferee)
+		auth.delete("/referees/{userID}", h.unassignTournamentReferee)
+	})
+}
+
+// clubRoutes are a club's new tournaments, under /api/v1/clubs/{clubID}.
+func (h tournamentHandlers) clubRoutes(r routes) {
+	auth := r.with(h.s.requireAuth)
+	auth.post("/tournaments", h.createTournament)
+	auth.post("/tournaments/import", h.importTournament)
+}
+
 // listTournaments lists the tournaments the caller may see.
 //
 //	@Summary		List tournaments
@@ -23,7 +54,7 @@ import (
 //	@Failure	400	{object}	Problem	"invalid_parameter: a query parameter the schema does not allow (not a number, empty, past its bounds, not one of its values, too long, control characters), every one named in errors"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments [get]
-func (s *server) listTournaments(w http.ResponseWriter, r *http.Request) error {
+func (h tournamentHandlers) listTournaments(w http.ResponseWriter, r *http.Request) error {
 	q := query{r: r}
 	f := domain.TournamentFilter{ClubID: q.int64("club_id"), Query: q.search(),
 		Status: domain.TournamentStatus(q.enum("status", func(s string) bool { return domain.TournamentStatus(s).Valid() }, "the statuses of a tournament"))}
@@ -31,7 +62,7 @@ func (s *server) listTournaments(w http.ResponseWriter, r *http.Request) error {
 	if err := q.err(); err != nil {
 		return err
 	}
-	p, err := s.svc.Tournaments.List(r.Context(), ActorFrom(r.Context()), f)
+	p, err := h.s.svc.Tournaments.List(r.Context(), ActorFrom(r.Context()), f)
 	if err != nil {
 		return err
 	}
@@ -56,12 +87,12 @@ func (s *server) listTournaments(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	404	{object}	Problem	"not_found: no such club"
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (name, description, rules, options, players_per_table, kind, deals_per_round, starts_at, movement, rounds, mitchell_step, target_score, vp_table and vp_table.bands[i] with the VP table's own codes, tie_breaks[i], rest_vp, rest_mp, abandon_vp, late_entry_round, team_pairs, played, online and online.turn_seconds, online.round_seconds, online.absent, online.grace_seconds); the message of rules, players_per_table and options is the rules engine's"
 //	@Router			/api/v1/clubs/{clubID}/tournaments [post]
-func (s *server) createTournament(w http.ResponseWriter, r *http.Request) error {
-	clubID, req, err := idAndBody[TournamentCreateRequest](s, w, r, "clubID")
+func (h tournamentHandlers) createTournament(w http.ResponseWriter, r *http.Request) error {
+	clubID, req, err := idAndBody[TournamentCreateRequest](h.s, w, r, "clubID")
 	if err != nil {
 		return err
 	}
-	t, err := s.svc.Tournaments.Create(r.Context(), ActorFrom(r.Context()), clubID, req.input())
+	t, err := h.s.svc.Tournaments.Create(r.Context(), ActorFrom(r.Context()), clubID, req.input())
 	if err != nil {
 		return err
 	}
@@ -81,12 +112,12 @@ func (s *server) createTournament(w http.ResponseWriter, r *http.Request) error 
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID} [get]
-func (s *server) getTournament(w http.ResponseWriter, r *http.Request) error {
+func (h tournamentHandlers) getTournament(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathTournament(r)
 	if err != nil {
 		return err
 	}
-	t, err := s.svc.Tournaments.Get(r.Context(), ActorFrom(r.Context()), id)
+	t, err := h.s.svc.Tournaments.Get(r.Context(), ActorFrom(r.Context()), id)
 	return answer(w, http.StatusOK, tournamentOut, t, err)
 }
 
@@ -108,12 +139,12 @@ func (s *server) getTournament(w http.ResponseWriter, r *http.Request) error {
 //	@Failure	409	{object}	Problem	"conflict: rules, players_per_table, options, kind or team_pairs changed after draft, or the set-up once running"
 //	@Failure	422	{object}	Problem	"invalid_input: fields that break a rule, every one listed in errors (those of createTournament, builtin_vp_table, and status: lifecycle_action when it is not the current one)"
 //	@Router			/api/v1/tournaments/{tournamentID} [patch]
-func (s *server) updateTournament(w http.ResponseWriter, r *http.Request) error {
-	id, req, err := idAndBody[TournamentUpdateRequest](s, w, r, "tournamentID")
+func (h tournamentHandlers) updateTournament(w http.ResponseWriter, r *http.Request) error {
+	id, req, err := idAndBody[TournamentUpdateRequest](h.s, w, r, "tournamentID")
 	if err != nil {
 		return err
 	}
-	t, err := s.svc.Tournaments.Update(r.Context(), ActorFrom(r.Context()), id, req.patch())
+	t, err := h.s.svc.Tournaments.Update(r.Context(), ActorFrom(r.Context()), id, req.patch())
 	return answer(w, http.StatusOK, tournamentOut, t, err)
 }
 
@@ -131,12 +162,12 @@ func (s *server) updateTournament(w http.ResponseWriter, r *http.Request) error 
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@Failure	409	{object}	Problem	"conflict: the tournament is no longer a draft"
 //	@Router			/api/v1/tournaments/{tournamentID} [delete]
-func (s *server) deleteTournament(w http.ResponseWriter, r *http.Request) error {
+func (h tournamentHandlers) deleteTournament(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathTournament(r)
 	if err != nil {
 		return err
 	}
-	if err := s.svc.Tournaments.Delete(r.Context(), ActorFrom(r.Context()), id); err != nil {
+	if err := h.s.svc.Tournaments.Delete(r.Context(), ActorFrom(r.Context()), id); err != nil {
 		return err
 	}
 	return noContent(w)
@@ -155,12 +186,12 @@ func (s *server) deleteTournament(w http.ResponseWriter, r *http.Request) error 
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@x-auth-optional	true
 //	@Router			/api/v1/tournaments/{tournamentID}/referees [get]
-func (s *server) listTournamentReferees(w http.ResponseWriter, r *http.Request) error {
+func (h tournamentHandlers) listTournamentReferees(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathTournament(r)
 	if err != nil {
 		return err
 	}
-	refs, err := s.svc.Tournaments.Referees(r.Context(), ActorFrom(r.Context()), id)
+	refs, err := h.s.svc.Tournaments.Referees(r.Context(), ActorFrom(r.Context()), id)
 	if err != nil {
 		return err
 	}
@@ -183,12 +214,12 @@ func (s *server) listTournamentReferees(w http.ResponseWriter, r *http.Request) 
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@Failure	422	{object}	Problem	"not_a_referee: the user is not a member of the tournament's club with the referee role or higher"
 //	@Router			/api/v1/tournaments/{tournamentID}/referees/{userID} [put]
-func (s *server) assignTournamentReferee(w http.ResponseWriter, r *http.Request) error {
+func (h tournamentHandlers) assignTournamentReferee(w http.ResponseWriter, r *http.Request) error {
 	id, userID, err := pathTournamentUser(r)
 	if err != nil {
 		return err
 	}
-	ref, err := s.svc.Tournaments.AssignReferee(r.Context(), ActorFrom(r.Context()), id, userID)
+	ref, err := h.s.svc.Tournaments.AssignReferee(r.Context(), ActorFrom(r.Context()), id, userID)
 	return answer(w, http.StatusOK, refereeOut, ref, err)
 }
 
@@ -206,12 +237,12 @@ func (s *server) assignTournamentReferee(w http.ResponseWriter, r *http.Request)
 //	@Failure	403	{object}	Problem	"forbidden: the caller lacks the role this needs: admin of the tournament's club"
 //	@Failure	404	{object}	Problem	"not_found: no such tournament, or a draft the caller may not see"
 //	@Router			/api/v1/tournaments/{tournamentID}/referees/{userID} [delete]
-func (s *server) unassignTournamentReferee(w http.ResponseWriter, r *http.Request) error {
+func (h tournamentHandlers) unassignTournamentReferee(w http.ResponseWriter, r *http.Request) error {
 	id, userID, err := pathTournamentUser(r)
 	if err != nil {
 		return err
 	}
-	if err := s.svc.Tournaments.UnassignReferee(r.Context(), ActorFrom(r.Context()), id, userID); err != nil {
+	if err := h.s.svc.Tournaments.UnassignReferee(r.Context(), ActorFrom(r.Context()), id, userID); err != nil {
 		return err
 	}
 	return noContent(w)

@@ -11,8 +11,8 @@ import (
 
 // openapiJSON serves the OpenAPI document as JSON, for the tools that read
 // only JSON; it is converted from the YAML once, on first use.
-func (s *server) openapiJSON(w http.ResponseWriter, r *http.Request) error {
-	body, err := s.specJSON()
+func (h metaHandlers) openapiJSON(w http.ResponseWriter, r *http.Request) error {
+	body, err := h.s.specJSON()
 	if err != nil {
 		return fmt.Errorf("openapi.json: %w", err) // a 500, logged
 	}

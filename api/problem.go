@@ -118,6 +118,8 @@ var problemTable = []problemRow{
 	{code: string(domain.EAlreadyStarted), problemKind: problemKind{title: "Match already started"}},
 	{code: string(domain.EAbortNotAllowed), problemKind: problemKind{title: "Abort not allowed"}},
 	{code: string(engine.ErrNotYourTurn), problemKind: problemKind{title: "Not your turn"}},
+	// 503 to a client; 421 between two server processes (api/table_owner.go)
+	{code: string(domain.ETableOwnerMoved), problemKind: problemKind{title: "Table owner moved"}},
 
 	{code: codeMalformedJSON, problemKind: problemKind{http.StatusBadRequest, "Malformed JSON"}},
 	{code: codeInvalidParameter, problemKind: problemKind{http.StatusBadRequest, "Invalid parameter"}},

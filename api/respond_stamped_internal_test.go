@@ -33,7 +33,7 @@ func TestStampedPageIsTheWholePagesEncoding(t *testing.T) {
 		p.Stamp = name
 		rec := httptest.NewRecorder()
 		if err := respondStampedPage(s, rec, httptest.NewRequest("GET", "/api/v1/tables", nil), p,
-			s.tableBody, func(t domain.Table) any { return tableOut(t) }); err != nil {
+			tableHandlers{s}.tableBody, func(t domain.Table) any { return tableOut(t) }); err != nil {
 			t.Fatal(err)
 		}
 		var whole bytes.Buffer

@@ -215,7 +215,8 @@ func TestExportValidatesAgainstThePublishedSchema(t *testing.T) {
 		}
 	})
 	te := newTourneyEnv(t, storetest.SQLite(t))
-	for name, id := range map[string]int64{"pairs": te.playedPairs(), "individual": te.playedIndividual(), "teams": te.playedTeams(), "knockout": te.playedKnockout()} {
+	for name, id := range map[string]int64{"pairs": te.playedPairs(), "individual": te.playedIndividual(), "teams": te.playedTeams(),
+		"knockout": te.playedKnockout(), "phased": te.playedExam(t)} {
 		t.Run(name, func(t *testing.T) {
 			body, doc := te.exportResults(id)
 			inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(body))
@@ -234,7 +235,14 @@ func TestExportValidatesAgainstThePublishedSchema(t *testing.T) {
 			if len(doc.Standings) == 0 || len(doc.Rounds) == 0 || doc.Event.Status == "" {
 				t.Errorf("an empty export: %s", body)
 			}
-			if name != "teams" && doc.Entries[0].Players[0].FederationID == "" {
+			if wantVersion := map[bool]int{true: 2, false: 1}[name == "phased"]; doc.Version != wantVersion {
+				t.Errorf("version %d, want %d", doc.Version, wantVersion)
+			}
+			if name == "phased" && (len(doc.Event.Phases) != 3 || len(doc.Event.Phases[2].Groups) != 2 || doc.Rounds[10].Phase != 3 ||
+				doc.Rounds[10].Tables[13].Group != "B" || len(doc.PhaseStandings) != 8 || doc.Standings[0].CarriedVP == 0) {
+				t.Errorf("the phased export lacks its phases, groups or phase standings: %s", body)
+			}
+			if name != "teams" && name != "phased" && doc.Entries[0].Players[0].FederationID == "" {
 				t.Errorf("the first player's federation id is missing: %s", jsonOf(doc.Entries[0]))
 			}
 			if name == "pairs" && (len(doc.Penalties) != 1 || len(doc.Adjustments) != 1 || doc.Adjustments[0].DecidedBy != "abandonment" ||
@@ -294,7 +302,8 @@ func TestExportImportExportIsIdentical(t *testing.T) {
 		for _, c := range []struct {
 			name string
 			id   int64
-		}{{"pairs", te.playedPairs()}, {"individual", te.playedIndividual()}, {"teams", te.playedTeams()}, {"running", te.runningPairs()}, {"knockout", te.playedKnockout()}} {
+		}{{"pairs", te.playedPairs()}, {"individual", te.playedIndividual()}, {"teams", te.playedTeams()}, {"running", te.runningPairs()},
+			{"knockout", te.playedKnockout()}, {"phased", te.playedExam(t)}} {
 			body, before := te.exportResults(c.id)
 			imported := te.importResults(club, tok, body)
 			if imported.ClubID != club || imported.Status != before.Event.Status {
@@ -312,6 +321,14 @@ func TestExportImportExportIsIdentical(t *testing.T) {
 				t.Errorf("%s: the imported standings differ (-original +imported):\n%s", c.name, d)
 			}
 			te.checkImportedPlayers(t, c.name, c.id, imported.ID, before)
+			if c.name == "phased" {
+				for _, q := range []string{"", "?scope=phase"} {
+					a, b := te.phaseStandings(c.id, 2, q), te.phaseStandings(imported.ID, 2, q)
+					if d := cmp.Diff(standingRows(a.TournamentStandings), standingRows(b.TournamentStandings)); d != "" {
+						t.Errorf("phase 2%s: the imported standings differ (-original +imported):\n%s", q, d)
+					}
+				}
+			}
 		}
 	})
 }
@@ -358,7 +375,8 @@ func TestImportRefusesWhatItCannotRead(t *testing.T) {
 		field  string
 	}{
 		{"UnsupportedFormat", te.director, edit(func(m map[string]any) { m["format"] = "usebio" }), 422, "unsupported_format", ""},
-		{"UnsupportedVersion", te.director, edit(func(m map[string]any) { m["version"] = 2 }), 422, "unsupported_format", ""},
+		// Versions 1 and 2 (a tournament in phases) are read; 3 is not.
+		{"UnsupportedVersion", te.director, edit(func(m map[string]any) { m["version"] = 3 }), 422, "unsupported_format", ""},
 		{"NoFormatAtAll", te.director, []byte(`{"name":"x"}`), 422, "unsupported_format", ""},
 		{"NotJSON", te.director, []byte(`{"format":`), 400, "malformed_json", ""},
 		{"PlayerWithoutName", te.director, edit(func(m map[string]any) {

@@ -8,12 +8,6 @@ import (
 	"net/netip"
 	"time"
 
-	"github.com/burraco/burraco/api/pages"
-
-	"github.com/go-chi/chi/v5"
-	"github.com/go-chi/chi/v5/middleware"
-	"github.com/go-chi/cors"
-
 	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/internal/clientaddr"
 	"github.com/burraco/burraco/internal/logs"
@@ -148,7 +142,12 @@ type Pinger interface {
 	Ping(ctx context.Context) error
 }
 
-// server holds what the handlers share.
+// server holds what the handlers share: the configuration, the services,
+// the caches, the limits and the token issuer. Each resource's handlers are
+// a type of their own (clubHandlers, tableHandlers, …) holding a pointer to
+// it, not embedding it, so that a reader sees which type owns which
+// handler; what stays a method of server is what several resources use
+// (serve, decode, failErr, the middlewares, the play and page helpers).
 type server struct {
 	cfg     Config
 	svc     domain.Services
@@ -198,130 +197,4 @@ func NewServer(cfg Config, svc domain.Services, db Pinger, log *slog.Logger) htt
 		specJSON:     specJSONOnce(cfg.OpenAPI),
 	}
 	return front{Router: s.routes(), s: s}
-}
-
-// routes is the router, which front serves.
-func (s *server) routes() chi.Router {
-	r := chi.NewRouter()
-	r.Use(s.recoverPanics)
-	// HEAD is GET without the body (RFC 9110 9.3.2) on every GET route:
-	// the server discards what the handler writes.
-	r.Use(middleware.GetHead)
-	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
-		fail(w, r, codeRouteNotFound, "there is no such endpoint; see /openapi.yaml")
-	})
-
-	r.Get("/healthz", s.serve(s.healthz))
-	r.Get("/readyz", s.serve(s.readyz))
-	r.Get("/openapi.yaml", s.serve(s.openapi))
-	r.Get("/openapi.json", s.serve(s.openapiJSON))
-	docsRoutes(r)
-	pages.Mount(r) // the pages for people (/app/, /favicon.ico): clients of /api/v1 like any other
-	// A person who opens the server's address wants the pages (a developer
-	// knows /docs); a temporary redirect, so that / may serve something
-	// else one day.
-	r.Get("/", http.RedirectHandler(pages.Prefix, http.StatusFound).ServeHTTP)
-
-	r.Route("/api/v1", func(r chi.Router) {
-		r.Use(cors.Handler(cors.Options{
-			AllowedOrigins: s.cfg.CORSOrigins,
-			AllowedMethods: []string{"GET", "POST", "PATCH", "PUT", "DELETE", "OPTIONS"},
-			AllowedHeaders: []string{"Authorization", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match", "X-Request-ID"},
-			ExposedHeaders: []string{"Location", "Retry-After", "X-Request-ID", "ETag"},
-			MaxAge:         600,
-		}))
-		// Tables time their routes themselves: a long poll of a state
-		// waits up to a minute, longer than the request timeout.
-		r.Group(func(r chi.Router) {
-			r.Use(s.authenticate)
-			s.tableRoutes(r)
-		})
-		r = r.With(timeout(s.cfg.RequestTimeout))
-		// The auth endpoints ignore the Authorization header: a client that
-		// sends its expired access token along with its refresh token must
-		// still be able to refresh.
-		r.Route("/auth", func(r chi.Router) {
-			signIns, refreshes := r.With(s.rateLimit(s.signIns)), r.With(s.rateLimit(s.refreshes))
-			signIns.Post("/register", s.serve(s.register))
-			signIns.Post("/login", s.serve(s.login))
-			refreshes.Post("/refresh", s.serve(s.refresh))
-			refreshes.Post("/logout", s.serve(s.logout))
-		})
-		r.Get("/rules", s.serve(s.listRules))
-		r.Get("/rules/{ruleSet}", s.serve(s.getRules))
-		r.Group(func(r chi.Router) {
-			r.Use(s.authenticate)
-			r.With(s.requireAuth).Get("/me", s.serve(s.me))
-			r.With(s.requireAuth).Get("/me/clubs", s.serve(s.myClubs))
-			r.With(s.requireAuth).Get("/me/tournaments", s.serve(s.myTournaments))
-			r.With(s.requireAuth).Get("/me/results", s.serve(s.myResults))
-			r.With(s.requireAuth).Get("/me/rankings", s.serve(s.myRankings))
-			rt := routes{r: r, s: s}
-			rt.under("/invitations/{token}", s.invitationRoutes)
-			rt.under("/clubs", s.clubRoutes)
-			rt.under("/players", s.playerRoutes)
-			rt.under("/tournaments", s.tournamentRoutes)
-			s.ratingRoutes(rt)
-		})
-	})
-	return r
-}
-
-func (s *server) clubRoutes(r routes) {
-	auth := r.with(s.requireAuth) // on matched routes only: 404/405 first
-	r.get("/", s.listClubs)
-	auth.post("/", s.createClub)
-	r.under("/{clubID}", func(r routes) {
-		auth := r.with(s.requireAuth)
-		r.get("/", s.getClub)
-		auth.patch("/", s.updateClub)
-		auth.post("/tournaments", s.createTournament)
-		auth.post("/tournaments/import", s.importTournament)
-		auth.post("/invitations", s.createInvitation)
-		auth.get("/invitations", s.listInvitations)
-		auth.delete("/invitations/{invitationID}", s.revokeInvitation)
-		auth.get("/claim-codes", s.listClaimCodes)
-		auth.post("/players/import", s.importPlayers)
-		r.under("/seasons", s.seasonRoutes)
-		auth.under("/members", func(r routes) {
-			r.get("/", s.listMembers)
-			r.post("/", s.addMember)
-			r.patch("/{userID}", s.updateMember)
-			r.delete("/{userID}", s.removeMember)
-		})
-	})
-}
-
-// invitationRoutes are an invitation's, by its token (issue 28).
-func (s *server) invitationRoutes(r routes) {
-	r.get("/", s.previewInvitation)
-	r.get("/qr", s.invitationQR)
-	r.with(s.requireAuth).post("/accept", s.acceptInvitation)
-}
-
-func (s *server) playerRoutes(r routes) {
-	r.get("/", s.listPlayers)
-	r.with(s.requireAuth).post("/", s.createPlayer)
-	r.with(s.requireAuth).post("/claim", s.claimPlayer)
-	r.under("/{playerID}", func(r routes) {
-		auth := r.with(s.requireAuth)
-		r.get("/", s.getPlayer)
-		auth.patch("/", s.updatePlayer)
-		auth.delete("/", s.deletePlayer)
-		auth.post("/unlink", s.unlinkPlayer)
-	})
-}
-
-func (s *server) tournamentRoutes(r routes) {
-	r.get("/", s.listTournaments)
-	r.under("/{tournamentID}", func(r routes) {
-		auth := r.with(s.requireAuth)
-		r.get("/", s.getTournament)
-		auth.patch("/", s.updateTournament)
-		auth.delete("/", s.deleteTournament)
-		s.tournamentPlayRoutes(r)
-		r.get("/referees", s.listTournamentReferees)
-		auth.put("/referees/{userID}", s.assignTournamentReferee)
-		auth.delete("/referees/{userID}", s.unassignTournamentReferee)
-	})
 }

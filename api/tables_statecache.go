@@ -57,14 +57,19 @@ func viewerKey(actor domain.Actor, seat int) (int, bool) {
 
 // answerState answers 200 with the state of table id at version (or newer)
 // as the caller at seat sees it, from the cache when it holds it, else
-// read (once for every concurrent caller of the same key) and cached.
-func (s *server) answerState(w http.ResponseWriter, r *http.Request, id int64, invite string, version int64, seat int) error {
+// read (once for every concurrent caller of the same key) and cached. once
+// says the caller reads this version once (a long poll: its next request
+// waits for the next version): a seat's body is then released as soon as it
+// is answered, instead of staying until the table moves (at human pace, four
+// bodies of a few kB a table for seconds; issue 30's memory). An anonymous
+// body stays: any number of spectators read it.
+func (h tableHandlers) answerState(w http.ResponseWriter, r *http.Request, id int64, invite string, version int64, seat int, once bool) error {
 	actor := ActorFrom(r.Context())
 	key, ok := viewerKey(actor, seat)
 	if !ok {
-		return s.readState(w, r, id, invite)
+		return h.readState(w, r, id, invite)
 	}
-	c := s.states
+	c := h.s.states
 	c.mu.Lock()
 	ts := c.tables[id]
 	if ts == nil || ts.version < version {
@@ -85,10 +90,10 @@ func (s *server) answerState(w http.ResponseWriter, r *http.Request, id int64, i
 	}
 	c.mu.Unlock()
 	if call == nil { // the cache moved past version: read it fresh
-		return s.readState(w, r, id, invite)
+		return h.readState(w, r, id, invite)
 	}
 	if owner {
-		call.body, call.ok = s.stateBody(r, id, invite, version, seat)
+		call.body, call.ok = h.stateBody(r, id, invite, version, seat)
 		close(call.done)
 		if !call.ok {
 			c.drop(id, version, key, call)
@@ -100,11 +105,14 @@ func (s *server) answerState(w http.ResponseWriter, r *http.Request, id int64, i
 		}
 	}
 	if !call.ok {
-		return s.readState(w, r, id, invite)
+		return h.readState(w, r, id, invite)
+	}
+	if once && key >= 0 {
+		c.drop(id, version, key, call) // those sharing call hold it still
 	}
 	w.Header().Set("ETag", tableETag(id, version, seat))
 	w.Header().Set("Content-Type", "application/json")
-	ps, _ := s.svc.Tables.Presence(id)
+	ps, _ := h.s.svc.Tables.Presence(id)
 	if len(ps) == 0 || !bytes.HasSuffix(call.body, []byte("}\n")) {
 		w.Header().Set("Content-Length", strconv.Itoa(len(call.body))) // as writeJSON answers
 		w.WriteHeader(http.StatusOK)
@@ -187,15 +195,15 @@ func (c *stateCache) offer(id, version int64, key int, body []byte) {
 
 // stateBody reads the state for the cache: ok only when it is the state of
 // exactly version and seat, without clocks.
-func (s *server) stateBody(r *http.Request, id int64, invite string, version int64, seat int) ([]byte, bool) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), s.cfg.RequestTimeout)
+func (h tableHandlers) stateBody(r *http.Request, id int64, invite string, version int64, seat int) ([]byte, bool) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), h.s.cfg.RequestTimeout)
 	defer cancel()
-	st, err := s.svc.Tables.State(ctx, ActorFrom(r.Context()), id, invite)
+	st, err := h.s.svc.Tables.State(ctx, ActorFrom(r.Context()), id, invite)
 	if err != nil || st.Table.Version != version || st.Seat != seat || st.TurnLeft != nil || st.MatchLeft != nil {
 		return nil, false
 	}
 	st.Presence = nil // answerState adds it as it is when it answers
-	b, err := s.encodeState(st)
+	b, err := h.encodeState(st)
 	if err != nil {
 		return nil, false
 	}
@@ -206,17 +214,20 @@ func (s *server) stateBody(r *http.Request, id int64, invite string, version int
 // tables' kept encodings (stampedItems, by domain.Table.ShownStamp), which
 // the lobby shares: the states of the seats of one version (and the lobby)
 // encode their table once. The table is the answer's first field.
-func (s *server) encodeState(st domain.TableState) ([]byte, error) {
+func (h tableHandlers) encodeState(st domain.TableState) ([]byte, error) {
 	rest, err := json.Marshal(tableStateRestOut(st))
 	if err != nil {
 		return nil, err
 	}
 	prefix := zeroTablePrefix()
-	table, err := s.tableBody(st.Table)
+	table, err := h.tableBody(st.Table)
 	if err != nil || !bytes.HasPrefix(rest, prefix) {
 		return json.Marshal(tableStateOut(st))
 	}
-	body := make([]byte, 0, len(`{"table":`)+len(table)+len(rest)-len(prefix)+1)
+	// Room for the comma and for the newline the callers append (respond's
+	// form): without it that append copied every body kept in the cache
+	// into a buffer a quarter larger.
+	body := make([]byte, 0, len(`{"table":`)+len(table)+1+len(rest)-len(prefix)+1)
 	body = append(body, `{"table":`...)
 	body = append(body, table...)
 	body = append(body, ',')
@@ -231,9 +242,9 @@ var zeroTablePrefix = sync.OnceValue(func() []byte {
 })
 
 // tableBody is t's answer encoded, kept by its ShownStamp.
-func (s *server) tableBody(t domain.Table) ([]byte, error) {
+func (h tableHandlers) tableBody(t domain.Table) ([]byte, error) {
 	key := t.ShownStamp()
-	if body, ok := s.stampedItems.get(key); ok {
+	if body, ok := h.s.stampedItems.get(key); ok {
 		return body, nil
 	}
 	var buf bytes.Buffer
@@ -241,7 +252,7 @@ func (s *server) tableBody(t domain.Table) ([]byte, error) {
 		return nil, err
 	}
 	body := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-	s.stampedItems.put(key, body)
+	h.s.stampedItems.put(key, body)
 	return body, nil
 }
 
@@ -255,10 +266,10 @@ func (c *stateCache) drop(id, version int64, key int, call *stateCall) {
 }
 
 // readState answers the state read from the database, uncached.
-func (s *server) readState(w http.ResponseWriter, r *http.Request, id int64, invite string) error {
-	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
+func (h tableHandlers) readState(w http.ResponseWriter, r *http.Request, id int64, invite string) error {
+	ctx, cancel := context.WithTimeout(r.Context(), h.s.cfg.RequestTimeout)
 	defer cancel()
-	st, err := s.svc.Tables.State(ctx, ActorFrom(r.Context()), id, invite)
+	st, err := h.s.svc.Tables.State(ctx, ActorFrom(r.Context()), id, invite)
 	if err != nil {
 		return err
 	}

@@ -145,3 +145,39 @@ func withoutPresence(body []byte) string {
 }
 
 var presenceField = regexp.MustCompile(`,"presence":\[[^\]]*\]\}\n$`)
+
+// TestALongPollReleasesItsSeatsStateOnceAnswered: a seat's long poll reads
+// each version once (its next request waits for the next one), so the
+// state cache lets go of the seat's encoded state once it is answered; a
+// plain poll's stays for the polls after it, and so does the anonymous
+// one, which any number of spectators read.
+func TestALongPollReleasesItsSeatsStateOnceAnswered(t *testing.T) {
+	e := newEnv(t, storetest.SQLite(t))
+	tb, tokens := twoHumans(e)
+	_, c := e.user("carla@example.com", "Carla")
+	watched := e.newTable(c.AccessToken, api.TableCreateRequest{Rules: "fibur", Players: 2, Spectate: true, Match: &api.MatchFormat{Deals: 1}})
+	for _, cc := range []struct {
+		name     string
+		table    int64
+		token    string
+		query    string
+		key      int
+		wantKept bool
+	}{
+		{"ASeatsLongPollReleasesIt", tb.ID, tokens[0], "?since=0&wait=5", 0, false},
+		{"ASeatsPlainPollKeepsIt", tb.ID, tokens[1], "", 1, true},
+		{"ASeatsPollWithoutAWaitKeepsIt", tb.ID, tokens[1], "?since=0", 1, true},
+		{"ASpectatorsLongPollKeepsTheAnonymousOne", watched.ID, "", "?since=0&wait=5", -1, true},
+	} {
+		t.Run(cc.name, func(t *testing.T) {
+			var st api.TableState
+			e.must(200, req{Method: "GET", Path: tablePath(cc.table, "state") + cc.query, Token: cc.token}, &st)
+			if st.Seat != cc.key {
+				t.Fatalf("seat %d, want %d", st.Seat, cc.key)
+			}
+			if got := api.StateBodyKept(e.h, cc.table, cc.key); got != cc.wantKept {
+				t.Errorf("the encoded state is kept: %v, want %v", got, cc.wantKept)
+			}
+		})
+	}
+}

@@ -275,6 +275,8 @@ var playMatrix = []playRoute{
 	}, staffOnly(200)},
 	{"GET /forbidden", "", func(f fresh) req { return req{Method: "GET", Path: tpath(f.id, "forbidden")} }, staffOnly(200)},
 	{"GET /standings", "", func(f fresh) req { return req{Method: "GET", Path: tpath(f.id, "standings")} }, all(200, nil)},
+	{"GET /phases", "", func(f fresh) req { return req{Method: "GET", Path: tpath(f.id, "phases")} }, all(200, nil)},
+	{"GET /phases/1/standings", "", func(f fresh) req { return req{Method: "GET", Path: tpath(f.id, "phases", 1, "standings")} }, all(200, nil)},
 	{"GET /audit", "", func(f fresh) req { return req{Method: "GET", Path: tpath(f.id, "audit")} },
 		all(403, map[string]int{anonymous: 401, referee: 200, clubAdmin: 200, siteAdmin: 200})},
 	{"GET /export/standings.csv", "", func(f fresh) req { return req{Method: "GET", Path: tpath(f.id, "export", "standings.csv")} }, all(200, nil)},

@@ -16,14 +16,16 @@ type Player struct {
 	FederationID *string `json:"federation_id,omitempty" example:"RM-012345"`
 	ClubID       *int64  `json:"club_id,omitempty" example:"7"`
 	// Category tags for prizes (issue 32), sorted; set by the directors of the player's club. Shown only to the player themself, those directors and site admins (absent for anyone else, in lists, and when none).
-	Categories []string  `json:"categories,omitempty" example:"ladies,over65"`
-	CreatedAt  time.Time `json:"created_at" format:"date-time"`
-	UpdatedAt  time.Time `json:"updated_at" format:"date-time"`
+	Categories []string `json:"categories,omitempty" example:"ladies,over65"`
+	// Where the player plays (free text); absent when none. A phase of a tournament may make its groups by region.
+	Region    string    `json:"region,omitempty" example:"Lazio"`
+	CreatedAt time.Time `json:"created_at" format:"date-time"`
+	UpdatedAt time.Time `json:"updated_at" format:"date-time"`
 } // @name Player
 
 func playerOut(p domain.Player) Player {
 	return Player{ID: p.ID, UserID: p.UserID, Name: p.Name, FederationID: p.FederationID, ClubID: p.ClubID,
-		Categories: p.Categories, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}
+		Categories: p.Categories, Region: p.Region, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}
 }
 
 // PlayerCreateRequest creates a player profile.
@@ -33,6 +35,8 @@ type PlayerCreateRequest struct {
 	ClubID       *int64  `json:"club_id,omitempty" example:"7"`
 	// The account to link: your own id for your own profile; only a site admin may link another user.
 	UserID *int64 `json:"user_id,omitempty" example:"42"`
+	// Where the player plays (free text, at most 60 characters).
+	Region string `json:"region,omitempty" maxLength:"60" example:"Lazio"`
 } // @name PlayerCreateRequest
 
 // PlayerUpdateRequest changes a player; absent fields are left as they are.
@@ -44,6 +48,8 @@ type PlayerUpdateRequest struct {
 	ClearClub bool `json:"clear_club,omitempty" example:"false"`
 	// Replaces the category tags (an empty list clears them): lowercase slugs (a letter, then up to 23 letters, digits, - or _), at most 10. Only the directors (admins) of the player's club and site admins may give it, not the player.
 	Categories *[]string `json:"categories,omitempty" example:"ladies,over65"`
+	// Replaces the region ("" clears it; at most 60 characters).
+	Region *string `json:"region,omitempty" maxLength:"60" example:"Lazio"`
 } // @name PlayerUpdateRequest
 
 // PlayerList is one page of players.

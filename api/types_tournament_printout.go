@@ -179,3 +179,31 @@ func (v playView) printSheets(now time.Time) printout.Sheets {
 	}
 	return out
 }
+
+// isGroupName reports whether s names a group: one letter, A to Z.
+func isGroupName(s string) bool { return len(s) == 1 && s[0] >= 'A' && s[0] <= 'Z' }
+
+// phaseOf is the printed standings of phase k (the current phase when 0)
+// and of its group (the whole field when ""), overall: the phase's rounds
+// plus the VP carried into it, as GET …/phases/{phase}/standings gives
+// them; its title names the phase and the group.
+func (v playView) phaseOf(now time.Time, k int, group string) (printout.Standings, error) {
+	ps := v.phases()
+	if k == 0 {
+		k = ps.Current
+	}
+	st, err := phaseStandingsOf(v.read.Snapshot, k, group, true)
+	if err != nil {
+		return printout.Standings{}, err
+	}
+	snap := *v.read.Snapshot
+	snap.Standings = st
+	read := v.read
+	read.Snapshot = &snap
+	out := newPlayView(read).printStandings(now)
+	out.Phase, out.Phases, out.Group = k, len(ps.Items), group
+	if k <= len(ps.Items) {
+		out.PhaseName = ps.Items[k-1].Name
+	}
+	return out, nil
+}

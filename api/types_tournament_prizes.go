@@ -13,14 +13,18 @@ type TournamentPrize struct {
 	Places int `json:"places" minimum:"1" maximum:"100" example:"2"`
 	// Whether an entry that already won a prize may take this one too; false: it is skipped and the next qualifying entry gets it.
 	Cumulative bool `json:"cumulative,omitempty" example:"false"`
+	// A tournament in phases (docs/PHASES.md): the prize is given from this group's overall standings (A, B, …); absent for the whole field.
+	Group string `json:"group,omitempty"`
+	// With group: the phase whose group it is (from 1); absent: the last phase with groups.
+	Phase int `json:"phase,omitempty" minimum:"0"`
 } // @name TournamentPrize
 
 func prizeOut(p domain.Prize) TournamentPrize {
-	return TournamentPrize{Name: p.Name, Category: p.Category, Places: p.Places, Cumulative: p.Cumulative}
+	return TournamentPrize(p)
 }
 
 func (p TournamentPrize) domain() domain.Prize {
-	return domain.Prize{Name: p.Name, Category: p.Category, Places: p.Places, Cumulative: p.Cumulative}
+	return domain.Prize(p)
 }
 
 // prizesOut is a prize list as the set-up shows it: nil (absent) for none.

@@ -158,7 +158,9 @@ type TournamentStanding struct {
 	Entry   TournamentEntryRef `json:"entry"`
 	Players []TournamentPlayer `json:"players"`
 	// Victory points, after VP penalties.
-	VP        int `json:"vp" example:"52"`
+	VP int `json:"vp" example:"52"`
+	// A tournament in phases, in a phase's overall standings: the VP carried into the phase (included in vp).
+	CarriedVP int `json:"carried_vp,omitempty" example:"26"`
 	MPFor     int `json:"mp_for" example:"5210"`
 	MPAgainst int `json:"mp_against" example:"4105"`
 	// After MP penalties.
@@ -226,7 +228,7 @@ func (v playView) finished() bool {
 }
 
 func (v playView) standingOut(r standings.Row) TournamentStanding {
-	out := TournamentStanding{Rank: r.Rank, Entry: *v.ref(r.Entry), VP: r.VP, MPFor: r.MPFor, MPAgainst: r.MPAgainst,
+	out := TournamentStanding{Rank: r.Rank, Entry: *v.ref(r.Entry), VP: r.VP, CarriedVP: r.CarriedVP, MPFor: r.MPFor, MPAgainst: r.MPAgainst,
 		MPDifference: r.MPDiff, PenaltyVP: r.PenaltyVP, PenaltyMP: r.PenaltyMP, Played: r.Played, Byes: r.Byes,
 		OpponentsVP: r.OpponentsVP, AheadBy: string(r.AheadBy), Players: []TournamentPlayer{},
 		Provisional: v.unsettled(r.Entry)}

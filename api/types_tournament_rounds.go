@@ -128,6 +128,8 @@ type TournamentResult struct {
 type TournamentTable struct {
 	Round  int `json:"round" example:"2"`
 	Number int `json:"number" example:"4"`
+	// A phase with groups (docs/PHASES.md): the table's group. Table numbers continue across the groups of a round.
+	Group string `json:"group,omitempty" example:"B"`
 	// Team events: the team match this table belongs to, and which of the teams' pairs sit here.
 	Match int `json:"match,omitempty" example:"1"`
 	Pair  int `json:"pair,omitempty" example:"2"`
@@ -170,6 +172,8 @@ type TournamentBracketSlot struct {
 // (knockout) bracket.
 type TournamentRound struct {
 	Number int `json:"number" example:"2"`
+	// A tournament in phases: the round's phase, from 1 (docs/PHASES.md); absent otherwise.
+	Phase int `json:"phase,omitempty" example:"1"`
 	// pairings_published → playing → closed.
 	Status string            `json:"status" enums:"pairings_published,playing,closed" example:"playing"`
 	Tables []TournamentTable `json:"tables"`
@@ -193,6 +197,8 @@ type TournamentRound struct {
 	Overridden bool `json:"overridden" example:"false"`
 	// How many times it was reopened after closing.
 	Reopened int `json:"reopened" example:"0"`
+	// When play of the round started (POST …/start); absent before. What tells a table late before any deal is in.
+	StartedAt *time.Time `json:"started_at,omitempty" format:"date-time"`
 	// The tournament's version this was read at.
 	Version int64 `json:"version" example:"48"`
 } // @name TournamentRound
@@ -252,7 +258,7 @@ func (v playView) seated(e tourney.Entry, pair int) []int64 {
 
 func (v playView) tableOut(round int, t tourney.TableView) TournamentTable {
 	res := t.Result
-	return TournamentTable{Round: round, Number: t.Number, Match: t.Match, Pair: t.Pair, OnlineTable: t.OnlineTable,
+	return TournamentTable{Round: round, Number: t.Number, Group: t.Group, Match: t.Match, Pair: t.Pair, OnlineTable: t.OnlineTable,
 		NS: v.side(t.NS, t.Pair, t.N, t.S), EW: v.side(t.EW, t.Pair, t.E, t.W),
 		Version: t.Sheet.Version, PlannedDeals: t.Sheet.PlannedDeals, Deals: mapSlice(t.Sheet.Deals, dealOut),
 		Rulings: mapSlice(t.Rulings, v.rulingOut),
@@ -266,9 +272,9 @@ func (v playView) rulingOut(r tourney.RulingRecord) TournamentRuling {
 }
 
 func (v playView) roundOut(r tourney.RoundView) TournamentRound {
-	out := TournamentRound{Number: r.Number, Status: r.Status, Byes: v.refs(r.Byes), Draws: r.Draws,
+	out := TournamentRound{Number: r.Number, Phase: r.Phase, Status: r.Status, Byes: v.refs(r.Byes), Draws: r.Draws,
 		Overridden: r.Overridden, Reopened: r.Reopened, Version: v.snap.Seq, Rule: r.Rule,
-		Tables: mapSlice(r.Tables, func(t tourney.TableView) TournamentTable { return v.tableOut(r.Number, t) })}
+		Tables: mapSlice(r.Tables, func(t tourney.TableView) TournamentTable { return v.tableOut(r.Number, t) }), StartedAt: r.StartedAt}
 	if rd := r.Redraw; rd != nil {
 		out.Redrawn, out.RedrawnAt = true, &rd.At
 		out.RedrawReason = &TournamentRedrawReason{Round: rd.Round, Table: rd.Table, Reason: rd.Reason}
@@ -283,8 +289,13 @@ func (v playView) roundOut(r tourney.RoundView) TournamentRound {
 	return out
 }
 
-func (v playView) rounds() TournamentRoundList {
-	return TournamentRoundList{Items: mapSlice(v.snap.Rounds, v.roundOut), CurrentRound: v.snap.CurrentRound,
+// rounds lists the rounds drawn; latest keeps only the last of them.
+func (v playView) rounds(latest bool) TournamentRoundList {
+	rs := v.snap.Rounds
+	if latest && len(rs) > 1 {
+		rs = rs[len(rs)-1:]
+	}
+	return TournamentRoundList{Items: mapSlice(rs, v.roundOut), CurrentRound: v.snap.CurrentRound,
 		PlannedRounds: v.snap.PlannedRounds, Version: v.snap.Seq}
 }
 
@@ -292,6 +303,8 @@ func (v playView) rounds() TournamentRoundList {
 type TournamentDrawRequest struct {
 	// The round to draw; absent means the next one. Naming it makes a retry without an Idempotency-Key harmless: it is refused instead of drawing the round after.
 	Round int `json:"round,omitempty" minimum:"1" example:"3"`
+	// The first round of a phase whose groups are made by hand (docs/PHASES.md): the groups, A first, as lists of entry numbers (as on the table cards). Every entry still in exactly once; refused (422 bad_groups) on any other draw.
+	Groups [][]int `json:"groups,omitempty"`
 } // @name TournamentDrawRequest
 
 // TournamentPairingTable is a table set by hand: NS against EW (pairs and
@@ -317,10 +330,12 @@ type TournamentPairingsRequest struct {
 	// The entries sitting out.
 	Byes   []int64 `json:"byes,omitempty" example:"11"`
 	Reason string  `json:"reason" example:"pair 4 and 9 are family"`
+	// The first round of a phase with groups (docs/PHASES.md): the groups, A first, as lists of entry numbers, replacing those the phase would make; absent: the phase's own (hand groups must be given). Refused (422 bad_groups) in any other round.
+	Groups [][]int `json:"groups,omitempty"`
 } // @name TournamentPairingsRequest
 
 func (req TournamentPairingsRequest) command(round int, individual bool) tourney.OverridePairings {
-	c := tourney.OverridePairings{Round: round, Byes: req.Byes, Reason: req.Reason}
+	c := tourney.OverridePairings{Round: round, Byes: req.Byes, Reason: req.Reason, Groups: req.Groups}
 	for _, t := range req.Tables {
 		if individual {
 			c.Foursomes = append(c.Foursomes, pairing.Foursome{Number: t.Number, N: t.N, S: t.S, E: t.E, W: t.W})

@@ -79,6 +79,8 @@ type TournamentSetupOut struct {
 	Online *OnlineSettings `json:"online,omitempty"`
 	// The prize list (issue 32): overall prizes (no category) and category prizes, given from the final standings by GET …/prizes; absent when there is none.
 	Prizes []TournamentPrize `json:"prizes,omitempty"`
+	// A tournament in phases (docs/PHASES.md): its phases, defaults filled in, each with its first and last round; movement, mitchell_step and vp_table are then the first phase's and rounds the phases' total. Absent for a tournament of one phase.
+	Phases []TournamentPhase `json:"phases,omitempty"`
 }
 
 // OnlineSettings is how the tables of a tournament played online play:
@@ -216,7 +218,8 @@ func setupOut(t domain.Tournament) TournamentSetupOut {
 	out := TournamentSetupOut{Movement: string(s.Movement), Rounds: s.Rounds, MitchellStep: s.MitchellStep, TargetScore: s.TargetScore,
 		VPTableBuiltin: s.VPTable == nil, RestVP: s.RestVP, RestMP: s.RestMP, AbandonVP: s.AbandonVP, RemainingGetsRest: s.RemainingGetsRest,
 		ForbidSameClub: s.ForbidSameClub, AvoidRepeatOpponents: s.AvoidRepeatOpponents, LateEntryRound: s.LateEntryRound,
-		TeamPairs: s.TeamPairs, Played: string(s.Played), Online: onlineOut(s.Online), Prizes: prizesOut(s.Prizes)}
+		TeamPairs: s.TeamPairs, Played: string(s.Played), Online: onlineOut(s.Online), Prizes: prizesOut(s.Prizes),
+		Phases: phasesOut(t)}
 	if table, ok := t.VPTableInForce(); ok {
 		out.VPTable = vpTableOut(table)
 	} else {
@@ -336,13 +339,15 @@ type TournamentSetupInput struct {
 	Online *OnlineSettingsInput `json:"online,omitempty"`
 	// Replaces the prize list (an empty list clears it); frozen once the tournament runs, as the rest of the set-up. At most 20 prizes; errors name prizes[i].name, .category, .places.
 	Prizes *[]TournamentPrize `json:"prizes,omitempty"`
+	// Replaces the phases (docs/PHASES.md; an empty list: one phase again); frozen once the tournament runs. With phases, movement, rounds, mitchell_step and vp_table follow the first phase (rounds: the total) and late_entry_round must be 0. Errors name phases[i].name, .movement, .rounds, .mitchell_step, .deals_per_round, .vp_table, .carry_over, .carry_over_percent, .groups.by, .groups.count.
+	Phases *[]TournamentPhase `json:"phases,omitempty"`
 }
 
 func (in TournamentSetupInput) domain() domain.SetupInput {
 	out := domain.SetupInput{Rounds: in.Rounds, MitchellStep: in.MitchellStep, TargetScore: in.TargetScore, VPTable: in.VPTable.domain(),
 		RestVP: in.RestVP, RestMP: in.RestMP, AbandonVP: in.AbandonVP, RemainingGetsRest: in.RemainingGetsRest,
 		ForbidSameClub: in.ForbidSameClub, AvoidRepeatOpponents: in.AvoidRepeatOpponents, LateEntryRound: in.LateEntryRound,
-		TeamPairs: in.TeamPairs, Online: in.Online.domain(), Prizes: prizesIn(in.Prizes)}
+		TeamPairs: in.TeamPairs, Online: in.Online.domain(), Prizes: prizesIn(in.Prizes), Phases: phasesIn(in.Phases)}
 	if in.Played != nil {
 		out.Played = new(domain.Played(*in.Played))
 	}

@@ -13,6 +13,19 @@
 // Code the client switches on (the engine's rule codes among them,
 // converted by FromRuleError).
 //
+// Tables and tournaments are two halves that depend one way: tournaments
+// use tables, tables know nothing of tournaments. A tournament played
+// online opens its rounds' tables through onlineTables, an interface
+// declared on the tournaments' side (tournament_online_tables.go) that the
+// tables' service implements; a table of a tournament tells it what it
+// must know (a deal ended, a side forfeited, a bot stood in) through
+// dealRecorder, an interface declared on the tables' side
+// (table_recorder.go) that the tournaments' service implements, and the
+// notifier tells it a table changed through a function (tableNotifier).
+// NewServices wires the two. Each half's files (table*.go,
+// tournament*.go) read alone; the rule-set vocabulary both use is in
+// rules.go, authorisation in access.go.
+//
 // Words used in the comments of the speed code (docs/performance.md says
 // what each piece buys):
 //   - a stamp names one version of an answer (a tournament's, a kept

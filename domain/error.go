@@ -48,6 +48,12 @@ const (
 	EUnavailable     Code = "unavailable"          // KindUnavailable: the database is busy (lock wait ran out)
 	EInternal        Code = "internal"             // KindInternal
 
+	// ETableOwnerMoved (KindUnavailable): with table leases (several
+	// processes on PostgreSQL), this process no longer owns the table
+	// whose request it serves: its write was fenced off, or its owner
+	// could not be reached in time. Worth another try.
+	ETableOwnerMoved Code = "table_owner_moved"
+
 	// EIdempotencyKeyReused (KindInvalid): an Idempotency-Key (a table
 	// move's, a tournament request's) sent again with another request.
 	EIdempotencyKeyReused Code = "idempotency_key_reused"
@@ -122,6 +128,7 @@ var codeKinds = map[Code]Kind{
 	EUnavailable:     KindUnavailable,
 	EInternal:        KindInternal,
 
+	ETableOwnerMoved:      KindUnavailable,
 	EIdempotencyKeyReused: KindInvalid,
 	ENotAReferee:          KindInvalid,
 	ETooManyOpenTables:    KindConflict,

@@ -57,6 +57,15 @@ func (p PasswordParams) withDefaults() PasswordParams {
 type passwordHasher struct {
 	params PasswordParams
 	random io.Reader
+	// slots bounds the hashes computed at once (nil: no bound). Each holds
+	// params.Memory (19 MiB by default) while it runs: a sign-in storm of
+	// a hundred players at once held 1.9 GB, and the process's resident set
+	// stayed that large long after (issue 30's load runs: 400 MB with 8
+	// sign-ups at a time). Hashing is CPU-bound, so more at once than the
+	// CPUs finishes none sooner.
+	slots chan struct{}
+	// derive is argon2.IDKey (nil), or a recorder in tests.
+	derive func(password, salt []byte, time, memory uint32, threads uint8, keyLen uint32) []byte
 
 	dummyOnce sync.Once
 	dummy     string // a hash to check against when the user is unknown
@@ -68,7 +77,7 @@ func (h *passwordHasher) hash(password string) (string, error) {
 	if _, err := io.ReadFull(h.random, salt); err != nil {
 		return "", fmt.Errorf("password salt: %w", err)
 	}
-	key := argon2.IDKey([]byte(password), salt, p.Iterations, p.Memory, p.Parallelism, p.KeyLength)
+	key := h.key(password, salt, p, p.KeyLength)
 	b64 := base64.RawStdEncoding
 	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s",
 		argon2.Version, p.Memory, p.Iterations, p.Parallelism, b64.EncodeToString(salt), b64.EncodeToString(key)), nil
@@ -80,8 +89,21 @@ func (h *passwordHasher) verify(password, encoded string) bool {
 	if err != nil {
 		return false
 	}
-	got := argon2.IDKey([]byte(password), salt, p.Iterations, p.Memory, p.Parallelism, uint32(len(key)))
+	got := h.key(password, salt, p, uint32(len(key)))
 	return subtle.ConstantTimeCompare(got, key) == 1
+}
+
+// key derives the argon2id key of password, in one of the hasher's slots.
+func (h *passwordHasher) key(password string, salt []byte, p PasswordParams, keyLen uint32) []byte {
+	if h.slots != nil {
+		h.slots <- struct{}{}
+		defer func() { <-h.slots }()
+	}
+	derive := h.derive
+	if derive == nil {
+		derive = argon2.IDKey
+	}
+	return derive([]byte(password), salt, p.Iterations, p.Memory, p.Parallelism, keyLen)
 }
 
 // spend checks password against a throw-away hash, so that a login for an

@@ -18,8 +18,11 @@ type Player struct {
 	// most MaxCategories. Set by the directors of the player's club (its
 	// admins) or a site admin, never by the player: a prize depends on them.
 	Categories []string
-	CreatedAt  time.Time
-	UpdatedAt  time.Time
+	// Region is where the player plays (e.g. Lazio), free text, "" for
+	// none: a phase may make its groups by region (docs/PHASES.md).
+	Region    string
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 // PlayerInput creates a player.
@@ -28,6 +31,7 @@ type PlayerInput struct {
 	FederationID *string
 	ClubID       *int64
 	UserID       *int64 // only a site admin may link another user; a user may create their own profile (UserID = self)
+	Region       string
 }
 
 // PlayerPatch updates a player; nil fields are left as they are. ClearClub
@@ -40,6 +44,8 @@ type PlayerPatch struct {
 	// Categories replaces the tags (an empty list clears them); only the
 	// directors of the player's club and site admins may give it.
 	Categories *[]string
+	// Region replaces the region ("" clears it).
+	Region *string
 }
 
 // PlayerFilter filters and pages a player list.

@@ -28,7 +28,7 @@ func (s *playerService) Create(ctx context.Context, actor Actor, in PlayerInput)
 		return Player{}, errLoginRequired
 	}
 	p := Player{Name: strings.TrimSpace(in.Name), FederationID: trimPtr(in.FederationID),
-		ClubID: in.ClubID, UserID: in.UserID}
+		ClubID: in.ClubID, UserID: in.UserID, Region: strings.TrimSpace(in.Region)}
 	if err := checkPlayer(p); err != nil {
 		return Player{}, err
 	}
@@ -52,6 +52,7 @@ func (s *playerService) Create(ctx context.Context, actor Actor, in PlayerInput)
 func checkPlayer(p Player) error {
 	var v Validator
 	checkText(&v, "name", p.Name, true, MaxNameLength)
+	checkText(&v, "region", p.Region, false, MaxRegionLength)
 	if p.FederationID != nil {
 		checkFederationID(&v, "federation_id", *p.FederationID)
 	}
@@ -122,7 +123,13 @@ func applyPlayerPatch(p *Player, patch PlayerPatch) {
 	if patch.Categories != nil {
 		p.Categories = normalCategories(*patch.Categories)
 	}
+	if patch.Region != nil {
+		p.Region = strings.TrimSpace(*patch.Region)
+	}
 }
+
+// MaxRegionLength bounds a player's region.
+const MaxRegionLength = 60
 
 // Delete implements PlayerService, with the same rights as Update.
 func (s *playerService) Delete(ctx context.Context, actor Actor, id int64) error {

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/burraco/burraco/domain/standings"
+	"github.com/burraco/burraco/domain/tourney"
 )
 
 // Prize is one prize of a tournament's prize list (issue 32), given on its
@@ -20,6 +23,11 @@ type Prize struct {
 	// too; without it an entry gets one prize, and the next qualifying
 	// entry takes its place.
 	Cumulative bool
+	// Group gives the prize from a group's standings (docs/PHASES.md):
+	// those of Phase (0: the last phase with groups), overall (the VP
+	// carried into it counted). "" for the whole field.
+	Group string
+	Phase int
 }
 
 // Limits of a prize list.
@@ -28,8 +36,9 @@ const (
 	MaxPrizePlaces = 100
 )
 
-// checkPrizes records in v every problem of a prize list.
-func checkPrizes(v *Validator, prizes []Prize) {
+// checkPrizes records in v every problem of a prize list, for a set-up
+// of phases (none: one phase).
+func checkPrizes(v *Validator, prizes []Prize, phases []tourney.Phase) {
 	v.Check(len(prizes) <= MaxPrizes, "prizes", "too_many", fmt.Sprintf("at most %d prizes", MaxPrizes))
 	for i, p := range prizes {
 		f := fmt.Sprintf("prizes[%d]", i)
@@ -38,7 +47,47 @@ func checkPrizes(v *Validator, prizes []Prize) {
 			"a category is a lowercase slug: a letter, then up to 23 letters, digits, - or _")
 		v.Check(p.Places >= 1 && p.Places <= MaxPrizePlaces, f+".places", "out_of_range",
 			fmt.Sprintf("places must be 1 to %d", MaxPrizePlaces))
+		checkPrizeGroup(v, f, p, phases)
 	}
+}
+
+// checkPrizeGroup: a group prize names a phase with groups (by default the
+// last) and a group it can have.
+func checkPrizeGroup(v *Validator, f string, p Prize, phases []tourney.Phase) {
+	if p.Group == "" {
+		v.Check(p.Phase == 0, f+".phase", "not_allowed", "phase goes with group: a prize of the whole field is given from the final standings")
+		return
+	}
+	k := PrizePhase(p, phases)
+	switch {
+	case p.Phase < 0 || p.Phase > len(phases):
+		v.Add(f+".phase", "out_of_range", fmt.Sprintf("phase must be 1 to %d", len(phases)))
+	case k == 0 || phases[k-1].Groups == nil:
+		v.Add(f+".group", "invalid", "no phase has groups: set up a phase with groups first")
+	case !validGroupName(p.Group, phases[k-1].Groups):
+		v.Add(f+".group", "invalid", fmt.Sprintf("phase %d has no group %q (groups are A, B, …)", k, p.Group))
+	}
+}
+
+func validGroupName(name string, g *tourney.Grouping) bool {
+	if len(name) != 1 || name[0] < 'A' || name[0] >= 'A'+tourney.MaxGroups {
+		return false
+	}
+	return g.By == tourney.GroupClub || int(name[0]-'A') < g.Count
+}
+
+// PrizePhase is the phase a group prize is given in: its own, else the
+// last phase with groups (0: none has).
+func PrizePhase(p Prize, phases []tourney.Phase) int {
+	if p.Phase != 0 {
+		return p.Phase
+	}
+	for k := len(phases); k >= 1; k-- {
+		if phases[k-1].Groups != nil {
+			return k
+		}
+	}
+	return 0
 }
 
 // normalPrizes is a prize list as stored: names trimmed, nil for none (so
@@ -90,22 +139,36 @@ type PrizeAward struct {
 // cumulative. Ties follow the standings' order. The awards are in the order
 // they were given.
 func AwardPrizes(prizes []Prize, entries []PrizeEntry) []PrizeAward {
+	return AwardGroupPrizes(prizes, entries, nil)
+}
+
+// AwardGroupPrizes is AwardPrizes with group prizes (docs/PHASES.md):
+// group gives the entries of a group in the order of its standings (those
+// of the prize's phase, PrizePhase). The prizes of the whole field go
+// first, then the group prizes, then the category prizes (of the whole
+// field, or of a group when they name one), each in list order.
+func AwardGroupPrizes(prizes []Prize, entries []PrizeEntry, group func(Prize) []PrizeEntry) []PrizeAward {
 	order := make([]Prize, 0, len(prizes))
-	for _, p := range prizes {
-		if p.Category == "" {
-			order = append(order, p)
-		}
-	}
-	for _, p := range prizes {
-		if p.Category != "" {
-			order = append(order, p)
+	for _, pass := range []func(Prize) bool{
+		func(p Prize) bool { return p.Category == "" && p.Group == "" },
+		func(p Prize) bool { return p.Category == "" && p.Group != "" },
+		func(p Prize) bool { return p.Category != "" },
+	} {
+		for _, p := range prizes {
+			if pass(p) {
+				order = append(order, p)
+			}
 		}
 	}
 	won := map[int64]bool{}
 	out := make([]PrizeAward, 0, len(order))
 	for _, p := range order {
 		a := PrizeAward{Prize: p, Winners: []PrizeEntry{}}
-		for _, e := range entries {
+		field := entries
+		if p.Group != "" && group != nil {
+			field = group(p)
+		}
+		for _, e := range field {
 			if len(a.Winners) == p.Places {
 				break
 			}
@@ -158,13 +221,26 @@ func (s *tournamentPlayService) Prizes(ctx context.Context, actor Actor, id int6
 	if err != nil {
 		return TournamentPrizes{}, err
 	}
-	entries := make([]PrizeEntry, 0, len(st.Rows))
-	for _, r := range st.Rows {
-		e := PrizeEntry{Entry: r.Entry, Rank: r.Rank}
-		for _, p := range players[r.Entry] {
-			e.Players = append(e.Players, tags[p])
+	entriesOf := func(rows []standings.Row) []PrizeEntry {
+		entries := make([]PrizeEntry, 0, len(rows))
+		for _, r := range rows {
+			e := PrizeEntry{Entry: r.Entry, Rank: r.Rank}
+			for _, p := range players[r.Entry] {
+				e.Players = append(e.Players, tags[p])
+			}
+			entries = append(entries, e)
 		}
-		entries = append(entries, e)
+		return entries
 	}
-	return TournamentPrizes{TournamentRead: read, Awards: AwardPrizes(read.Tournament.Prizes, entries)}, nil
+	group := func(p Prize) []PrizeEntry {
+		k := PrizePhase(p, read.Tournament.Phases)
+		for _, sc := range read.Snapshot.PhaseStandings {
+			if sc.Phase == k && sc.Group == p.Group && sc.Overall {
+				return entriesOf(sc.Rows)
+			}
+		}
+		return nil // a group that was never seeded: nobody wins it
+	}
+	awards := AwardGroupPrizes(read.Tournament.Prizes, entriesOf(st.Rows), group)
+	return TournamentPrizes{TournamentRead: read, Awards: awards}, nil
 }

@@ -57,3 +57,48 @@ func TestAwardPrizes(t *testing.T) {
 		})
 	}
 }
+
+// TestAwardGroupPrizes: the whole field's prizes go first, then the
+// groups', then the categories' (within a group when they name one); a
+// group prize goes down its group's standings, skipping entries that won;
+// a group never seeded gives nobody its prize.
+func TestAwardGroupPrizes(t *testing.T) {
+	ladies := []string{"ladies"}
+	field := []domain.PrizeEntry{
+		{Entry: 1, Rank: 1, Players: [][]string{ladies, ladies}}, {Entry: 2, Rank: 2}, {Entry: 3, Rank: 3},
+		{Entry: 4, Rank: 4, Players: [][]string{ladies, ladies}}, {Entry: 5, Rank: 5}, {Entry: 6, Rank: 6, Players: [][]string{ladies, ladies}},
+	}
+	groups := map[string][]domain.PrizeEntry{"A": {field[0], field[3], field[4]}, "B": {field[1], field[2], field[5]}}
+	byGroup := func(p domain.Prize) []domain.PrizeEntry { return groups[p.Group] }
+	for _, tc := range []struct {
+		name   string
+		prizes []domain.Prize
+		want   map[string][]int64
+		order  []string
+	}{
+		{"GroupPrizesSkipTheOverallWinners", []domain.Prize{{Name: "GA", Group: "A", Places: 2}, {Name: "GB", Group: "B", Places: 1},
+			{Name: "O", Places: 2}}, map[string][]int64{"O": {1, 2}, "GA": {4, 5}, "GB": {3}}, []string{"O", "GA", "GB"}},
+		{"ACategoryPrizeOfAGroupGoesLast", []domain.Prize{{Name: "LB", Category: "ladies", Group: "B", Places: 1},
+			{Name: "GB", Group: "B", Places: 1}}, map[string][]int64{"GB": {2}, "LB": {6}}, []string{"GB", "LB"}},
+		{"AGroupNeverSeededGivesNothing", []domain.Prize{{Name: "GC", Group: "C", Places: 2}}, map[string][]int64{"GC": {}}, []string{"GC"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := domain.AwardGroupPrizes(tc.prizes, field, byGroup)
+			names := []string{}
+			wins := map[string][]int64{}
+			for _, a := range got {
+				names = append(names, a.Prize.Name)
+				wins[a.Prize.Name] = []int64{}
+				for _, w := range a.Winners {
+					wins[a.Prize.Name] = append(wins[a.Prize.Name], w.Entry)
+				}
+			}
+			if d := cmp.Diff(tc.want, wins); d != "" {
+				t.Errorf("winners (-want +got):\n%s", d)
+			}
+			if d := cmp.Diff(tc.order, names); d != "" {
+				t.Errorf("order (-want +got):\n%s", d)
+			}
+		})
+	}
+}

@@ -17,9 +17,17 @@ import (
 // Versioning: a change that a reader of the same version could not read
 // (a field removed, renamed, or its meaning changed) is a new Version; new
 // optional fields are not, and readers ignore what they do not know.
+//
+// Version 2 (issue 32, docs/PHASES.md) is a tournament in phases: the
+// event's phases, each round's phase, each table's group, and the
+// standings of every phase and group; a version 1 reader would misread
+// such a document's standings (VP carried over, a VP table per phase), so
+// it is a new version. A tournament of one phase is still written as
+// version 1, byte for byte as before; both versions are read.
 const (
 	ResultsFormat        = "burraco-results"
-	ResultsFormatVersion = 1
+	ResultsFormatVersion = 1 // a tournament of one phase
+	ResultsFormatPhased  = 2 // a tournament in phases
 )
 
 // EUnsupportedFormat (KindInvalid): an imported document is not of the
@@ -39,6 +47,41 @@ type ResultsDocument struct {
 	Penalties   []ResultsPenalty    `json:"penalties"`
 	Adjustments []ResultsAdjustment `json:"adjustments"`
 	Standings   []ResultsStanding   `json:"standings"`
+	// PhaseStandings (version 2) are the standings of each phase begun:
+	// overall (carried VP counted) and the phase's own, of the whole
+	// field, then each group's overall.
+	PhaseStandings []ResultsPhaseStandings `json:"phase_standings,omitempty"`
+}
+
+// ResultsPhase is a phase of the event's set-up (version 2), with the
+// groups it was seeded into (entry numbers, in seeded order), once seeded.
+type ResultsPhase struct {
+	Name             string         `json:"name"`
+	Movement         string         `json:"movement"`
+	Rounds           int            `json:"rounds"`
+	MitchellStep     int            `json:"mitchell_step,omitempty"`
+	DealsPerRound    int            `json:"deals_per_round,omitempty"`
+	VPTable          *vp.Table      `json:"vp_table,omitempty"`
+	CarryOver        string         `json:"carry_over,omitempty"`
+	CarryOverPercent int            `json:"carry_over_percent,omitempty"`
+	GroupsBy         string         `json:"groups_by,omitempty"`
+	GroupCount       int            `json:"group_count,omitempty"`
+	Groups           []ResultsGroup `json:"groups,omitempty"`
+}
+
+// ResultsGroup is a group of a phase: its name and entries (numbers).
+type ResultsGroup struct {
+	Name    string `json:"name"`
+	Entries []int  `json:"entries"`
+}
+
+// ResultsPhaseStandings are a phase's standings (of a group, when Group is
+// set): scope overall (the VP carried into it counted) or phase.
+type ResultsPhaseStandings struct {
+	Phase     int               `json:"phase"`
+	Group     string            `json:"group,omitempty"`
+	Scope     string            `json:"scope"`
+	Standings []ResultsStanding `json:"standings"`
 }
 
 // ResultsEvent is the tournament and how it was played.
@@ -79,6 +122,9 @@ type ResultsEvent struct {
 	CancelReason string `json:"cancel_reason,omitempty"`
 	// Prizes is the set-up's prize list (issue 32), absent when none.
 	Prizes []ResultsPrize `json:"prizes,omitempty"`
+	// Phases (version 2) are the event's phases; movement, mitchell_step,
+	// vp_table and rounds above are then the first phase's and the total.
+	Phases []ResultsPhase `json:"phases,omitempty"`
 }
 
 // ResultsPrize is one prize of the prize list, as the set-up has it.
@@ -87,6 +133,8 @@ type ResultsPrize struct {
 	Category   string `json:"category,omitempty"`
 	Places     int    `json:"places"`
 	Cumulative bool   `json:"cumulative,omitempty"`
+	Group      string `json:"group,omitempty"` // version 2: a group's prize
+	Phase      int    `json:"phase,omitempty"` // version 2: the phase of the group (0: the last with groups)
 }
 
 // ResultsEntry is a pair, team or player, in the order of entry.
@@ -110,6 +158,7 @@ type ResultsPlayer struct {
 // ResultsRound is a round drawn.
 type ResultsRound struct {
 	Number int            `json:"number"`
+	Phase  int            `json:"phase,omitempty"` // version 2
 	Status string         `json:"status"`
 	Tables []ResultsTable `json:"tables"`
 	Byes   []int          `json:"byes,omitempty"`
@@ -120,6 +169,7 @@ type ResultsRound struct {
 // event), its deals, MP and VP, and the referee's rulings.
 type ResultsTable struct {
 	Number    int             `json:"number"`
+	Group     string          `json:"group,omitempty"` // version 2: its group in a phase with groups
 	Match     int             `json:"match,omitempty"`
 	Pair      int             `json:"pair,omitempty"`
 	NS        []int           `json:"ns"`
@@ -181,6 +231,7 @@ type ResultsStanding struct {
 	Rank        int    `json:"rank"`
 	Entry       int    `json:"entry"`
 	VP          int    `json:"vp"`
+	CarriedVP   int    `json:"carried_vp,omitempty"` // version 2: of vp, carried into the phase
 	MPFor       int    `json:"mp_for"`
 	MPAgainst   int    `json:"mp_against"`
 	MPDiff      int    `json:"mp_difference"`
@@ -201,7 +252,7 @@ func ResultsDocumentOf(read TournamentRead, fed map[int64]string) ResultsDocumen
 	for _, e := range snap.Entries {
 		number[e.ID] = e.Number
 	}
-	doc := ResultsDocument{Format: ResultsFormat, Version: ResultsFormatVersion, Event: resultsEvent(t, snap),
+	doc := ResultsDocument{Format: ResultsFormat, Version: ResultsFormatVersion, Event: resultsEvent(t, snap, number),
 		Entries: []ResultsEntry{}, Rounds: []ResultsRound{}, Penalties: []ResultsPenalty{},
 		Adjustments: []ResultsAdjustment{}, Standings: []ResultsStanding{}}
 	for _, e := range snap.Entries {
@@ -221,16 +272,60 @@ func ResultsDocumentOf(read TournamentRead, fed map[int64]string) ResultsDocumen
 	for _, p := range snap.Penalties {
 		doc.Penalties = append(doc.Penalties, ResultsPenalty{Round: p.Round, Entry: number[p.Entry], VP: p.VP, MP: p.MP, Reason: p.Reason})
 	}
-	for _, row := range snap.Standings.Rows {
-		doc.Standings = append(doc.Standings, ResultsStanding{Rank: row.Rank, Entry: number[row.Entry], VP: row.VP,
-			MPFor: row.MPFor, MPAgainst: row.MPAgainst, MPDiff: row.MPDiff, PenaltyVP: row.PenaltyVP, PenaltyMP: row.PenaltyMP,
-			Played: row.Played, Byes: row.Byes, OpponentsVP: row.OpponentsVP, AheadBy: string(row.AheadBy),
-			Provisional: snap.Standings.Provisional})
+	doc.Standings = resultsStandings(snap.Standings, number)
+	if len(t.Phases) > 0 {
+		doc.Version = ResultsFormatPhased
+		for _, sc := range snap.PhaseStandings {
+			scope := "phase"
+			if sc.Overall {
+				scope = "overall"
+			}
+			doc.PhaseStandings = append(doc.PhaseStandings, ResultsPhaseStandings{Phase: sc.Phase, Group: sc.Group, Scope: scope,
+				Standings: resultsStandings(sc.Standings, number)})
+		}
 	}
 	return doc
 }
 
-func resultsEvent(t Tournament, snap *tourney.Snapshot) ResultsEvent {
+func resultsStandings(st tourney.Standings, number map[int64]int) []ResultsStanding {
+	out := []ResultsStanding{}
+	for _, row := range st.Rows {
+		out = append(out, ResultsStanding{Rank: row.Rank, Entry: number[row.Entry], VP: row.VP, CarriedVP: row.CarriedVP,
+			MPFor: row.MPFor, MPAgainst: row.MPAgainst, MPDiff: row.MPDiff, PenaltyVP: row.PenaltyVP, PenaltyMP: row.PenaltyMP,
+			Played: row.Played, Byes: row.Byes, OpponentsVP: row.OpponentsVP, AheadBy: string(row.AheadBy),
+			Provisional: st.Provisional})
+	}
+	return out
+}
+
+// resultsPhases is the set-up's phases as stored, with their seeding.
+func resultsPhases(phases []tourney.Phase, snap *tourney.Snapshot, number map[int64]int) []ResultsPhase {
+	var out []ResultsPhase
+	for i, p := range phases {
+		rp := ResultsPhase{Name: p.Name, Movement: string(p.Movement), Rounds: p.Rounds, MitchellStep: p.MitchellStep,
+			DealsPerRound: p.DealsPerRound, CarryOver: string(p.CarryOver), CarryOverPercent: p.CarryOverPercent}
+		if p.VPTable != nil {
+			t := p.VPTable.Clone()
+			rp.VPTable = &t
+		}
+		if p.Groups != nil {
+			rp.GroupsBy, rp.GroupCount = string(p.Groups.By), p.Groups.Count
+		}
+		if i < len(snap.Phases) {
+			for _, g := range snap.Phases[i].Groups {
+				rg := ResultsGroup{Name: g.Name, Entries: []int{}}
+				for _, id := range g.Entries {
+					rg.Entries = append(rg.Entries, number[id])
+				}
+				rp.Groups = append(rp.Groups, rg)
+			}
+		}
+		out = append(out, rp)
+	}
+	return out
+}
+
+func resultsEvent(t Tournament, snap *tourney.Snapshot, number map[int64]int) ResultsEvent {
 	s := t.Setup
 	ev := ResultsEvent{Name: t.Name, Description: t.Description, Club: t.ClubName, StartsAt: t.StartsAt.UTC(),
 		Rules: string(t.Rules), Options: t.Options, PlayersPerTable: t.PlayersPerTable, Kind: string(t.Kind),
@@ -255,6 +350,7 @@ func resultsEvent(t Tournament, snap *tourney.Snapshot) ResultsEvent {
 	for _, p := range t.Prizes {
 		ev.Prizes = append(ev.Prizes, ResultsPrize(p))
 	}
+	ev.Phases = resultsPhases(t.Phases, snap, number)
 	return ev
 }
 
@@ -268,7 +364,7 @@ func resultsEntry(e tourney.Entry, names map[int64]string, fed map[int64]string)
 }
 
 func resultsRound(r tourney.RoundView, number map[int64]int) ResultsRound {
-	out := ResultsRound{Number: r.Number, Status: r.Status, Tables: []ResultsTable{}}
+	out := ResultsRound{Number: r.Number, Phase: r.Phase, Status: r.Status, Tables: []ResultsTable{}}
 	for _, b := range r.Byes {
 		out.Byes = append(out.Byes, number[b])
 	}
@@ -280,7 +376,7 @@ func resultsRound(r tourney.RoundView, number map[int64]int) ResultsRound {
 }
 
 func resultsTable(tb tourney.TableView, number map[int64]int) ResultsTable {
-	out := ResultsTable{Number: tb.Number, Match: tb.Match, Pair: tb.Pair, Deals: []ResultsDeal{},
+	out := ResultsTable{Number: tb.Number, Group: tb.Group, Match: tb.Match, Pair: tb.Pair, Deals: []ResultsDeal{},
 		MP: ResultsSides{NS: tb.Result.MPNS, EW: tb.Result.MPEW}, VP: ResultsSides{NS: tb.Result.VPNS, EW: tb.Result.VPEW},
 		Complete: tb.Result.Complete, DecidedBy: tb.Result.DecidedBy}
 	if tb.N != 0 {

@@ -146,9 +146,9 @@ func ParseResults(body []byte) (ResultsDocument, error) {
 	_ = json.Unmarshal(body, &head) // a wrong shape leaves them nil: another format
 	f, _ := head.Format.(string)
 	v, _ := head.Version.(float64)
-	if f != ResultsFormat || v != ResultsFormatVersion {
-		return ResultsDocument{}, Errorf(EUnsupportedFormat, "this server reads %s version %d: the document's format is %v, version %v",
-			ResultsFormat, ResultsFormatVersion, head.Format, head.Version)
+	if f != ResultsFormat || (v != ResultsFormatVersion && v != ResultsFormatPhased) {
+		return ResultsDocument{}, Errorf(EUnsupportedFormat, "this server reads %s versions %d and %d: the document's format is %v, version %v",
+			ResultsFormat, ResultsFormatVersion, ResultsFormatPhased, head.Format, head.Version)
 	}
 	var doc ResultsDocument
 	if err := json.Unmarshal(body, &doc); err != nil {
@@ -205,6 +205,13 @@ func importedTournament(clubID int64, doc ResultsDocument) (Tournament, Tourname
 			prizes[i] = Prize(p)
 		}
 		in.Setup.Prizes = &prizes
+	}
+	if len(ev.Phases) > 0 {
+		phases := make([]tourney.Phase, len(ev.Phases))
+		for i, p := range ev.Phases {
+			phases[i] = p.phase()
+		}
+		in.Setup.Phases = &phases
 	}
 	t := Tournament{ClubID: clubID, Name: strings.TrimSpace(in.Name), Description: strings.TrimSpace(in.Description),
 		Rules: in.Rules, PlayersPerTable: ev.PlayersPerTable, Kind: in.Kind, DealsPerRound: ev.DealsPerRound,
@@ -548,7 +555,7 @@ func (r *replay) pairings(where string, rd ResultsRound) error {
 		}
 		return nil
 	}
-	cmd := tourney.OverridePairings{Round: rd.Number, Reason: "imported"}
+	cmd := tourney.OverridePairings{Round: rd.Number, Reason: "imported", Groups: r.seeding(rd)}
 	for _, b := range rd.Byes {
 		cmd.Byes = append(cmd.Byes, r.ids[b])
 	}
@@ -700,4 +707,40 @@ func (r *replay) append(tx Tx, t *Tournament, events []tourney.Event, m Tourname
 		}
 	}
 	return nil
+}
+
+// phase is the set-up's phase the document describes.
+func (p ResultsPhase) phase() tourney.Phase {
+	out := tourney.Phase{Name: p.Name, Movement: Movement(p.Movement), Rounds: p.Rounds, MitchellStep: p.MitchellStep,
+		DealsPerRound: p.DealsPerRound, CarryOver: tourney.CarryOver(p.CarryOver), CarryOverPercent: p.CarryOverPercent}
+	if p.VPTable != nil {
+		t := p.VPTable.Clone()
+		out.VPTable = &t
+	}
+	if p.GroupsBy != "" {
+		out.Groups = &tourney.Grouping{By: tourney.GroupBy(p.GroupsBy), Count: p.GroupCount}
+	}
+	return out
+}
+
+// seeding is the groups (entry numbers) the document's phase of round rd
+// was seeded into, when rd is that phase's first round and the phase has
+// groups: the override then seats the same groups, whatever made them.
+func (r *replay) seeding(rd ResultsRound) [][]int {
+	phases := r.doc.Event.Phases
+	if rd.Phase < 1 || rd.Phase > len(phases) || phases[rd.Phase-1].GroupsBy == "" {
+		return nil
+	}
+	first := 1
+	for _, p := range phases[:rd.Phase-1] {
+		first += p.Rounds
+	}
+	if rd.Number != first {
+		return nil
+	}
+	var out [][]int
+	for _, g := range phases[rd.Phase-1].Groups {
+		out = append(out, slices.Clone(g.Entries))
+	}
+	return out
 }

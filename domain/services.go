@@ -3,6 +3,7 @@ package domain
 import (
 	"crypto/rand"
 	"io"
+	"runtime"
 	"time"
 )
 
@@ -106,14 +107,13 @@ type Services struct {
 func NewServices(st Storage, cfg Config) Services {
 	cfg = cfg.withDefaults()
 	now := cfg.clock()
-	hasher := &passwordHasher{params: cfg.PasswordParams, random: cfg.Random}
+	hasher := &passwordHasher{params: cfg.PasswordParams, random: cfg.Random, slots: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	hasher.prepare()
 	stamps := newTournamentStamps()
 	play := newTournamentPlayService(st, now, cfg.Random, stamps)
-	tables := newTableService(st, now, cfg.Random, cfg.Bot, cfg.MaxOpenTables, cfg.OpenTableTTL)
 	kept := newKeptReads(st, cfg.KeptReadsMaxAge)
-	tables.kept = kept
-	play.tables, tables.tourney = tables, play
+	tables := newTableService(st, now, cfg.Random, cfg.Bot, cfg.MaxOpenTables, cfg.OpenTableTTL, kept, play)
+	play.tables = tables.match
 	tables.notes.tournamentChanged = stamps.changed
 	return Services{
 		Auth: &authService{st: st, now: now, ttl: cfg.RefreshTTL, random: cfg.Random, hasher: hasher,

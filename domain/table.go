@@ -562,6 +562,15 @@ type TableService interface {
 	// the life of the process. Without it, Watch sees this process's
 	// changes only.
 	Follow(ctx context.Context) error
+	// Forget drops what this process keeps of table id in memory (its
+	// parsed game, the version and access its polls are answered from)
+	// and wakes the polls waiting on it, which read the table again.
+	// Called when the table's lease comes to this process (another may
+	// have moved the table since this one last served it, and with leases
+	// its moves send no notice of their own: docs/SCALE-OUT.md §5, §7)
+	// and when it leaves (the polls it holds learn the new owner's
+	// versions from the database, not from what it kept).
+	Forget(id int64)
 }
 
 // TableFeed carries table changes between server processes sharing one

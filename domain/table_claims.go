@@ -158,7 +158,7 @@ func (r *tableReferee) endWithout(tx Tx, p *playing, st engine.MatchStatus, resu
 		return err
 	}
 	st.Totals = totals
-	r.tables.finish(p.t, st, result)
+	r.match.finish(p.t, st, result)
 	return nil
 }
 

@@ -15,39 +15,36 @@ import (
 // the clocks and their time-outs (this file), the forfeits and the
 // referee's time-out call (table_forfeit.go), and the bots that stand in
 // for absent or replaced players (table_standin.go). tableService hands
-// it Tick, CallTimeOut and ReplaceByBot, and asks it to book a turn's
-// time (chargeClock), to forfeit a leaver's match (abandon) and to mark a
-// player back (reclaim).
+// it Tick, CallTimeOut and ReplaceByBot, and asks it to forfeit a
+// leaver's match (abandon), to end a claimed match (forfeit, endWithout,
+// standInAbsent) and to mark a player back (reclaim).
 //
 // It is its own type so that the rules of time and absence are read in
 // one place with what they use, and no more: the state only they keep
 // (watching), the shared pieces (storage, notifier, clock, games cache),
-// and a pointer back to the service for the moves the referee makes
-// (apply, botMove, advance, commitTable...), which stay the service's
-// since the players' moves go through them too.
+// and the match (tableMatch) for the moves the referee makes (apply,
+// botMove, advance, commitTable...), which the players' moves play too.
 type tableReferee struct {
 	st    Storage
 	now   func() time.Time
 	notes *tableNotifier
 	games *gameCache
-	// tables plays the moves the referee makes, and holds tourney (set
-	// after both are built).
-	tables *tableService
+	// match plays the moves the referee makes.
+	match *tableMatch
+	// recorder tells a tournament of a forfeit or a stand-in at its table
+	// (nil: tables of no tournament only).
+	recorder dealRecorder
 	// watching is when this process first ticked: absence is counted from
 	// then at the latest, so that a server that was down does not forfeit
 	// the matches of players who could not play meanwhile.
 	watching atomic.Pointer[time.Time]
 }
 
-func newTableReferee(s *tableService) *tableReferee {
-	return &tableReferee{st: s.st, now: s.now, notes: s.notes, games: s.games, tables: s}
-}
-
 // chargeClock books the time of a turn that a move of seat has just ended
 // (the turn passed on, or the deal ended) to the seat's match clock, and
 // starts the next turn's clock. Moves within a turn book nothing: a turn
 // (mano) is the take, the melds and the discard together.
-func (r *tableReferee) chargeClock(p *playing, seat int, now time.Time) {
+func chargeClock(p *playing, seat int, now time.Time) {
 	t := p.t
 	if !p.game.Over() && p.game.Turn() == seat {
 		return
@@ -202,7 +199,7 @@ func (r *tableReferee) tickTable(ctx context.Context, id int64, now time.Time) (
 			return err
 		}
 		changed = true
-		return r.tables.commitTable(tx, &t, read)
+		return r.match.commitTable(tx, &t, read)
 	})
 	if err == nil && changed {
 		r.notes.publish(t, tk)
@@ -219,17 +216,17 @@ func (r *tableReferee) timeOut(tx Tx, p *playing, seat int) error {
 	moves, err := engine.TimeoutMoves(p.game)
 	if err == nil {
 		for _, m := range moves {
-			if err := r.tables.apply(tx, p, seat, m, ByClock); err != nil {
+			if err := r.match.apply(tx, p, seat, m, ByClock); err != nil {
 				return fmt.Errorf("time-out of seat %d: %w", seat, err)
 			}
 		}
 	}
 	for !p.game.Over() && p.game.Turn() == seat {
-		if err := r.tables.botMove(tx, p, seat, ByClock); err != nil {
+		if err := r.match.botMove(tx, p, seat, ByClock); err != nil {
 			return fmt.Errorf("time-out of seat %d: %w", seat, err)
 		}
 	}
-	_, err = r.tables.advance(tx, p)
+	_, err = r.match.advance(tx, p)
 	return err
 }
 

@@ -19,9 +19,9 @@ func (r *tableReferee) forfeit(tx Tx, p *playing, seat int, result TableResult) 
 		return err
 	}
 	st := engine.MatchStatus{Totals: totals, Over: true, Winner: 1 - p.game.Team(seat)}
-	r.tables.finish(t, st, result)
-	if t.Tournament != nil && r.tables.tourney != nil {
-		return r.tables.tourney.recordForfeit(tx, t, seat, result)
+	r.match.finish(t, st, result)
+	if t.Tournament != nil && r.recorder != nil {
+		return r.recorder.recordForfeit(tx, t, seat, result)
 	}
 	return nil
 }
@@ -40,7 +40,7 @@ func (r *tableReferee) endRunningDeal(tx Tx, p *playing) ([]int, error) {
 	if p.deal.EndedAt == nil {
 		p.deal.Score, p.deal.EndedAt = p.game.Score(), &now
 	}
-	if err := r.tables.savePosition(tx, p); err != nil {
+	if err := r.match.savePosition(tx, p); err != nil {
 		return nil, err
 	}
 	deals, err := tx.Tables().Deals(p.t.ID)
@@ -81,7 +81,7 @@ func (r *tableReferee) CallTimeOut(ctx context.Context, actor Actor, id int64) (
 		p.deal.TimeOutAt = &called
 		// The position is stored with the time-out in it (and its count of
 		// moves): a deal read back never replays moves across the call.
-		return p, r.tables.savePosition(tx, p)
+		return p, r.match.savePosition(tx, p)
 	})
 }
 
@@ -113,10 +113,10 @@ func (r *tableReferee) rule(ctx context.Context, actor Actor, id int64, what str
 			return err
 		}
 		t.Version++
-		if p, err = r.tables.advance(tx, p); err != nil {
+		if p, err = r.match.advance(tx, p); err != nil {
 			return err
 		}
-		if err := r.tables.commitTable(tx, &t, read); err != nil {
+		if err := r.match.commitTable(tx, &t, read); err != nil {
 			return err
 		}
 		state = playedState(t, t.SeatOf(actor.UserID), p)
@@ -126,9 +126,8 @@ func (r *tableReferee) rule(ctx context.Context, actor Actor, id int64, what str
 	if err != nil {
 		return TableState{}, err
 	}
-	if played != nil && len(played.forks) > 0 {
-		r.tables.tourney.publishForks(played.forks)
-		played.forks = nil
+	if played != nil {
+		played.afterCommit()
 	}
 	r.games.put(t, played)
 	r.notes.publish(t, tk)

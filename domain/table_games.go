@@ -100,7 +100,7 @@ func (c *gameCache) take(t *Table) (p *playing, behind, ok bool) {
 // the cached one when it is at that version; the cached one caught up with
 // the moves logged since, when it is behind in the same deal; else read
 // from the rows.
-func (s *tableService) running(tx Tx, t *Table) (*playing, error) {
+func (s *tableMatch) running(tx Tx, t *Table) (*playing, error) {
 	p, behind, ok := s.games.take(t)
 	if !ok {
 		return load(tx, t)
@@ -161,6 +161,10 @@ func (c *gameCache) put(t Table, p *playing) {
 	}
 	e := &cachedGame{version: t.Version, p: *p}
 	e.p.t = nil
+	// The stored position (kilobytes of JSON) served to build the game; the
+	// game is what is kept. savePosition marshals a new one when it
+	// stores, and catchUpFrom reads the log, not the position.
+	e.p.deal.Position = nil
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old, ok := c.m[t.ID]; ok && old.version > t.Version {
@@ -170,6 +174,14 @@ func (c *gameCache) put(t Table, p *playing) {
 		clear(c.m)
 	}
 	c.m[t.ID] = e
+}
+
+// drop removes the entry of table id: a move or a view reads the table's
+// deal from the rows again.
+func (c *gameCache) drop(id int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.m, id)
 }
 
 // stored is a time as the store keeps it (UTC, microseconds), so that an

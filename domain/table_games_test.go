@@ -74,3 +74,51 @@ func TestTableMovesAnswerWhatIsStored(t *testing.T) {
 		}
 	})
 }
+
+// TestTheCachedGameHoldsNoStoredPosition: the running deal a process keeps
+// in memory is the parsed game, not the stored position it came from (a
+// few kilobytes of JSON a table, issue 30's memory), whether it was read
+// from the rows, moved on, or moved on by the move that stored a new
+// position.
+func TestTheCachedGameHoldsNoStoredPosition(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		moves int
+	}{
+		{"ReadFromTheRows", 0},
+		{"AfterAMove", 1},
+		{"AfterTheMoveThatStoredAPosition", domain.PositionEvery},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			storetest.Each(t, func(t *testing.T, db *store.DB) {
+				f := newFixture(t, db)
+				anna, bruno := f.user("anna@example.org"), f.user("bruno@example.org")
+				tb := startedTwoSeats(t, f.svc, anna, bruno)
+				seats := [2]domain.Actor{anna, bruno}
+				st, err := f.svc.Tables.State(t.Context(), anna, tb.ID, "")
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range c.moves {
+					if st, err = benchMove(f.svc, seats[st.View.Turn], tb.ID, st); err != nil {
+						t.Fatalf("move %d: %v", i, err)
+					}
+				}
+				svc := f.svc.Tables
+				if c.moves == 0 { // a process with nothing in memory reads the rows
+					svc = domain.NewServices(db, domain.Config{Now: f.clock.Now, PasswordParams: domain.TestPasswordParams}).Tables
+					if _, err := svc.State(t.Context(), anna, tb.ID, ""); err != nil {
+						t.Fatal(err)
+					}
+				}
+				held, n := domain.CachedPosition(svc, tb.ID)
+				if !held {
+					t.Fatal("the running deal is not in memory")
+				}
+				if n != 0 {
+					t.Errorf("the cached game keeps %d bytes of stored position", n)
+				}
+			})
+		})
+	}
+}

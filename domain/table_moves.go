@@ -56,8 +56,22 @@ type FeedMove struct {
 	DrawnHidden bool
 }
 
+// tableMoves is the players' side of a running match: a player's move
+// (Move), and the feed of a deal's moves to those who follow it (Moves).
+// The match itself is played by match; a player a bot stands in for who
+// tries a move is marked back by the referee.
+type tableMoves struct {
+	st       Storage
+	now      func() time.Time
+	notes    *tableNotifier
+	games    *gameCache
+	presence *presenceBook
+	match    *tableMatch
+	referee  *tableReferee
+}
+
 // Moves implements TableService.
-func (s *tableService) Moves(ctx context.Context, actor Actor, id int64, invite string, deal int, since int64) (MoveFeed, error) {
+func (s *tableMoves) Moves(ctx context.Context, actor Actor, id int64, invite string, deal int, since int64) (MoveFeed, error) {
 	var feed MoveFeed
 	var back bool
 	err := s.st.View(ctx, func(tx Tx) error {

@@ -146,6 +146,21 @@ func (n *tableNotifier) forget() {
 	}
 }
 
+// forgetTable marks table id's entry unknown and wakes its waiters, as
+// forget does for every entry: the next look reads the table again, and a
+// read that began before cannot vouch for it. The floor stays.
+func (n *tableNotifier) forgetTable(id int64) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	w := n.tables[id]
+	if w == nil {
+		return
+	}
+	n.clock++
+	w.known, w.marked = false, n.clock
+	w.wake()
+}
+
 // prune drops, when there are too many entries, those nobody waits on.
 // Reads that began before may no longer create entries (n.pruned).
 func (n *tableNotifier) prune() {
@@ -165,7 +180,7 @@ func (n *tableNotifier) prune() {
 }
 
 // Follow implements TableService.
-func (s *tableService) Follow(ctx context.Context) error {
+func (s *tableViews) Follow(ctx context.Context) error {
 	feed, ok := s.st.(TableFeed)
 	if !ok {
 		<-ctx.Done()
@@ -221,7 +236,7 @@ func (n *tableNotifier) away(id int64, seat int) bool {
 // returns first: a long poll waits for up to a minute, and the goroutine
 // stack it holds meanwhile shrinks at GC only down to four times what is in
 // use (issue 7: 10,000 waiting polls).
-func (s *tableService) Watch(ctx context.Context, actor Actor, id int64, invite string, since int64) (int64, int, error) {
+func (s *tableViews) Watch(ctx context.Context, actor Actor, id int64, invite string, since int64) (int64, int, error) {
 	seen := false
 	version, seat, err := s.wait(ctx, actor, id, invite, since, &seen)
 	if seen { // not deferred: a deferred closure would cost every poll an allocation
@@ -232,7 +247,7 @@ func (s *tableService) Watch(ctx context.Context, actor Actor, id int64, invite 
 
 // wait is Watch but for the end of the presence it records: seen is set
 // once the poll counts as its seat's player's presence at the table.
-func (s *tableService) wait(ctx context.Context, actor Actor, id int64, invite string, since int64, seen *bool) (int64, int, error) {
+func (s *tableViews) wait(ctx context.Context, actor Actor, id int64, invite string, since int64, seen *bool) (int64, int, error) {
 	reclaimed := false
 	for {
 		version, seat, changed, done, err := s.look(ctx, actor, id, invite, since)
@@ -273,7 +288,7 @@ func (s *tableService) wait(ctx context.Context, actor Actor, id int64, invite s
 // closes only if the entry must be read again, so a poll for a newer
 // version waits its whole time (none will come) and a client polling on
 // does not spin.
-func (s *tableService) look(ctx context.Context, actor Actor, id int64, invite string, since int64) (version int64, seat int, changed <-chan struct{}, done func(), err error) {
+func (s *tableViews) look(ctx context.Context, actor Actor, id int64, invite string, since int64) (version int64, seat int, changed <-chan struct{}, done func(), err error) {
 	for reads := 1; ; reads++ {
 		version, access, changed, done, ok := s.notes.get(id)
 		if !ok {
@@ -315,7 +330,7 @@ const primeTimeout = 10 * time.Second
 // short by the end of the caller's wait (a poll's or a heartbeat's
 // deadline): a wait that ends while the table is read answers with what
 // was read, not with an error.
-func (s *tableService) prime(ctx context.Context, id int64) (Table, error) {
+func (s *tableViews) prime(ctx context.Context, id int64) (Table, error) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), primeTimeout)
 	defer cancel()
 	tk := s.notes.ticket()
@@ -333,7 +348,7 @@ func (s *tableService) prime(ctx context.Context, id int64) (Table, error) {
 
 // answerRead answers look from a table read: now, unless the table is
 // finished and the poll is for a newer version, which waits its whole time.
-func (s *tableService) answerRead(ctx context.Context, t Table, actor Actor, invite string, since int64) (int64, int, <-chan struct{}, func(), error) {
+func (s *tableViews) answerRead(ctx context.Context, t Table, actor Actor, invite string, since int64) (int64, int, <-chan struct{}, func(), error) {
 	a := accessOf(t)
 	if !a.visible(actor, invite) {
 		if ok, err := s.staffWatches(ctx, actor, a.tournament); err != nil || !ok {
@@ -349,7 +364,7 @@ func (s *tableService) answerRead(ctx context.Context, t Table, actor Actor, inv
 // staffWatches reports whether the actor, who is not at the table, may
 // watch it as the staff of its tournament (access.staffWatches): a read
 // the notifier's cached access cannot answer, made for them only.
-func (s *tableService) staffWatches(ctx context.Context, actor Actor, tournament int64) (bool, error) {
+func (s *tableViews) staffWatches(ctx context.Context, actor Actor, tournament int64) (bool, error) {
 	if tournament == 0 || actor.Anonymous() {
 		return false, nil
 	}

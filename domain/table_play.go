@@ -2,9 +2,13 @@ package domain
 
 import (
 	"context"
+	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"time"
 
 	"github.com/burraco/burraco/engine"
 )
@@ -22,6 +26,43 @@ const maxMovesPerDeal = 10_000
 // stored position.
 const PositionEvery = 16
 
+// tableMatch plays the match of a table within the transaction it is
+// given: it deals (start, deal), applies a move and logs it (apply), plays
+// the bots' turns and ends deals (advance, endDeal), ends the match
+// (finish) and stores the table (commitTable). The players' moves
+// (tableMoves), the referee's acts (tableReferee), the lobby's start
+// (tableService) and a tournament's round (onlineTables) all go through
+// it; it answers no request itself, so it owns no transaction and holds no
+// storage.
+type tableMatch struct {
+	now    func() time.Time
+	random io.Reader // seeds, first dealers and invite codes: crypto/rand unless a test injects one
+	bot    BotFunc
+	games  *gameCache
+	// recorder writes the deals of a tournament's online tables into its
+	// sheets (nil: tables of no tournament only).
+	recorder dealRecorder
+}
+
+// inviteCode returns a fresh random invite code (128 bits, hex).
+func (s *tableMatch) inviteCode() (string, error) {
+	b := make([]byte, 16)
+	if _, err := io.ReadFull(s.random, b); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b), nil
+}
+
+// randomUint64 draws a secret seed (or a first dealer) from the random
+// source: never derived from anything a client sees.
+func (s *tableMatch) randomUint64() (uint64, error) {
+	var b [8]byte
+	if _, err := io.ReadFull(s.random, b[:]); err != nil {
+		return 0, err
+	}
+	return binary.LittleEndian.Uint64(b[:]), nil
+}
+
 // playing is a table's running deal loaded for play within a transaction.
 type playing struct {
 	t     *Table
@@ -30,9 +71,10 @@ type playing struct {
 	game  *engine.Game
 	done  []TableDeal // the deals before this one, without their positions
 	last  *LastMove   // the last move played in this deal, once known
-	// forks are the tournament states the deals ended in this
-	// transaction wrote into their sheets: published once it commits.
-	forks []tournamentFork
+	// committed is what the tournament of the table asked to run once
+	// this transaction commits (dealRecorder): the states its sheets took
+	// the deals ended here in.
+	committed []func()
 }
 
 // tableRules returns the engine rules a table plays.
@@ -49,7 +91,7 @@ func tableRules(t Table) (engine.Rules, error) {
 
 // start deals the first deal of a full table (the first dealer drawn at
 // random) and lets the bots play up to the first human turn.
-func (s *tableService) start(tx Tx, t *Table) error {
+func (s *tableMatch) start(tx Tx, t *Table) error {
 	n, err := s.randomUint64()
 	if err != nil {
 		return err
@@ -60,7 +102,7 @@ func (s *tableService) start(tx Tx, t *Table) error {
 // startWith deals the first deal of a full table with dealer dealing (a
 // rematch's: the seat after the last match's first dealer) and lets the
 // bots play up to the first human turn.
-func (s *tableService) startWith(tx Tx, t *Table, dealer int) error {
+func (s *tableMatch) startWith(tx Tx, t *Table, dealer int) error {
 	now := s.now()
 	t.Status, t.StartedAt = TablePlaying, &now
 	t.ClockUsed = make([]int64, t.Players)
@@ -79,7 +121,7 @@ func (s *tableService) startWith(tx Tx, t *Table, dealer int) error {
 }
 
 // deal deals deal number n with a fresh secret seed and stores it.
-func (s *tableService) deal(tx Tx, t *Table, n, dealer int, totals []int, tieBreak bool) (*playing, error) {
+func (s *tableMatch) deal(tx Tx, t *Table, n, dealer int, totals []int, tieBreak bool) (*playing, error) {
 	r, err := tableRules(*t)
 	if err != nil {
 		return nil, err
@@ -165,7 +207,7 @@ func (p *playing) catchUp(tx Tx) error {
 
 // apply plays one move of seat, chosen by by, and appends it to the move
 // log (marked auto unless the seat's player chose it).
-func (s *tableService) apply(tx Tx, p *playing, seat int, m engine.Move, by MovedBy) error {
+func (s *tableMatch) apply(tx Tx, p *playing, seat int, m engine.Move, by MovedBy) error {
 	auto := by != ByPlayer
 	if p.deal.Moves >= maxMovesPerDeal {
 		return fmt.Errorf("table %d deal %d: more than %d moves", p.t.ID, p.deal.Number, maxMovesPerDeal)
@@ -183,7 +225,7 @@ func (s *tableService) apply(tx Tx, p *playing, seat int, m engine.Move, by Move
 		return err
 	}
 	now := s.now()
-	s.referee.chargeClock(p, seat, now)
+	chargeClock(p, seat, now)
 	// Each move is a version of its own, so that a client sees the bots'
 	// moves one by one (the move feed, the event stream) rather than the
 	// board jumping past them.
@@ -199,7 +241,7 @@ func (s *tableService) apply(tx Tx, p *playing, seat int, m engine.Move, by Move
 // next until the match is decided, and stores the running deal's position.
 // It stops at a human's turn, and returns the deal it stopped in (the last
 // deal when the match is over).
-func (s *tableService) advance(tx Tx, p *playing) (*playing, error) {
+func (s *tableMatch) advance(tx Tx, p *playing) (*playing, error) {
 	for {
 		g := p.game
 		if g.Over() {
@@ -228,7 +270,7 @@ func (s *tableService) advance(tx Tx, p *playing) (*playing, error) {
 }
 
 // botMove plays the bot's move for seat, marked by by (auto).
-func (s *tableService) botMove(tx Tx, p *playing, seat int, by MovedBy) error {
+func (s *tableMatch) botMove(tx Tx, p *playing, seat int, by MovedBy) error {
 	seed, err := s.randomUint64()
 	if err != nil {
 		return err
@@ -242,7 +284,7 @@ func (s *tableService) botMove(tx Tx, p *playing, seat int, by MovedBy) error {
 
 // savePosition stores the running deal's position, with its move count,
 // score, end and time-out.
-func (s *tableService) savePosition(tx Tx, p *playing) error {
+func (s *tableMatch) savePosition(tx Tx, p *playing) error {
 	pos, err := p.game.MarshalJSON()
 	if err != nil {
 		return err
@@ -258,21 +300,21 @@ func (s *tableService) savePosition(tx Tx, p *playing) error {
 // endDeal stores the score of the deal that just ended and either ends the
 // match (MatchFormat.Status) or deals the next deal, the deal passing
 // clockwise; it returns the next deal, or nil when the match is over.
-func (s *tableService) endDeal(tx Tx, p *playing) (*playing, error) {
+func (s *tableMatch) endDeal(tx Tx, p *playing) (*playing, error) {
 	now := stored(s.now())
 	p.deal.Score, p.deal.EndedAt = p.game.Score(), &now
 	if err := s.savePosition(tx, p); err != nil {
 		return nil, err
 	}
 	closed := false // the tournament took the table out of play: no deal follows
-	if p.t.Tournament != nil && s.tourney != nil {
-		var f *forked
+	if p.t.Tournament != nil && s.recorder != nil {
+		var after func()
 		var err error
-		if closed, f, err = s.tourney.recordPlayedDeal(tx, p.t, p.deal); err != nil {
+		if closed, after, err = s.recorder.recordPlayedDeal(tx, p.t, p.deal); err != nil {
 			return nil, fmt.Errorf("table %d deal %d: writing it into tournament %d's sheet: %w", p.t.ID, p.deal.Number, p.t.Tournament.ID, err)
 		}
-		if f != nil {
-			p.forks = append(p.forks, tournamentFork{id: p.t.Tournament.ID, f: f})
+		if after != nil {
+			p.committed = append(p.committed, after)
 		}
 	}
 	deals, err := tx.Tables().Deals(p.t.ID)
@@ -297,12 +339,12 @@ func (s *tableService) endDeal(tx Tx, p *playing) (*playing, error) {
 	if err != nil {
 		return nil, err
 	}
-	next.done, next.forks = finished(deals, next.deal.Number), p.forks
+	next.done, next.committed = finished(deals, next.deal.Number), p.committed
 	return next, nil
 }
 
 // finish marks the match decided, how by result.
-func (s *tableService) finish(t *Table, st engine.MatchStatus, result TableResult) {
+func (s *tableMatch) finish(t *Table, st engine.MatchStatus, result TableResult) {
 	now := s.now()
 	t.Status, t.FinishedAt, t.TurnStartedAt, t.Draw, t.Result = TableFinished, &now, nil, st.Draw, result
 	if st.Winner >= 0 {
@@ -336,7 +378,7 @@ func parseMove(raw json.RawMessage) (engine.Move, error) {
 }
 
 // Move implements TableService.
-func (s *tableService) Move(ctx context.Context, actor Actor, id int64, in MoveInput) (TableState, error) {
+func (s *tableMoves) Move(ctx context.Context, actor Actor, id int64, in MoveInput) (TableState, error) {
 	if actor.Anonymous() {
 		return TableState{}, errLoginRequired
 	}
@@ -394,10 +436,7 @@ func (s *tableService) Move(ctx context.Context, actor Actor, id int64, in MoveI
 		if in.IdempotencyKey == "" {
 			state = s.movedState(t, actor, p)
 		}
-		if len(p.forks) > 0 {
-			s.tourney.publishForks(p.forks)
-			p.forks = nil
-		}
+		p.afterCommit()
 		s.games.put(t, p) // from here on another move may take p
 		s.notes.publish(t, tk)
 	}
@@ -406,7 +445,7 @@ func (s *tableService) Move(ctx context.Context, actor Actor, id int64, in MoveI
 }
 
 // movedState is the state after a move as the mover sees it.
-func (s *tableService) movedState(t Table, actor Actor, p *playing) TableState {
+func (s *tableMoves) movedState(t Table, actor Actor, p *playing) TableState {
 	st := playedState(t, t.SeatOf(actor.UserID), p)
 	st.TurnLeft, st.MatchLeft = clocksLeft(t, st.View, s.now())
 	st.BankLeft = banksLeft(t, st.View, s.now())
@@ -419,12 +458,12 @@ func (s *tableService) movedState(t Table, actor Actor, p *playing) TableState {
 // keep once the transaction commits. The running deal comes from the game
 // cache when it was stored at the version t has under the lock, else from
 // the rows.
-func (s *tableService) play(tx Tx, t *Table, actor Actor, m engine.Move, version int64) (*playing, error) {
+func (s *tableMoves) play(tx Tx, t *Table, actor Actor, m engine.Move, version int64) (*playing, error) {
 	seat := t.SeatOf(actor.UserID)
 	if err := checkMove(*t, seat, version); err != nil {
 		return nil, err
 	}
-	p, err := s.running(tx, t)
+	p, err := s.match.running(tx, t)
 	if err != nil {
 		return nil, err
 	}
@@ -432,14 +471,14 @@ func (s *tableService) play(tx Tx, t *Table, actor Actor, m engine.Move, version
 		s.games.put(*t, p) // unchanged: still good at t.Version
 		return nil, Errorf(Code(engine.ErrNotYourTurn), "it is seat %d's turn, not yours (seat %d)", p.game.Turn(), seat)
 	}
-	if err := s.apply(tx, p, seat, m, ByPlayer); err != nil {
+	if err := s.match.apply(tx, p, seat, m, ByPlayer); err != nil {
 		return nil, err
 	}
-	p, err = s.advance(tx, p)
+	p, err = s.match.advance(tx, p)
 	if err != nil {
 		return nil, err
 	}
-	return p, s.commitTable(tx, t, version)
+	return p, s.match.commitTable(tx, t, version)
 }
 
 // idempotent is the move request as its Idempotency-Key knows it: the
@@ -469,7 +508,7 @@ func checkMove(t Table, seat int, version int64) error {
 // commitTable stores a table changed in this transaction, which read it
 // at version read: the moves played took a version each, and a change
 // without a move (a time-out called, a forfeit) takes the next one.
-func (s *tableService) commitTable(tx Tx, t *Table, read int64) error {
+func (s *tableMatch) commitTable(tx Tx, t *Table, read int64) error {
 	if t.Version == read {
 		t.Version++
 	}

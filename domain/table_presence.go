@@ -176,7 +176,7 @@ func (b *presenceBook) of(t presenceSeats, now time.Time) []SeatPresence {
 }
 
 // Presence implements TableService.
-func (s *tableService) Presence(id int64) ([]SeatPresence, bool) {
+func (s *tableViews) Presence(id int64) ([]SeatPresence, bool) {
 	seats, ok := s.notes.presenceSeats(id)
 	if !ok || !seats.open() {
 		return nil, ok

@@ -109,7 +109,7 @@ func (s *tableService) startRematch(tx Tx, old Table) (Table, error) {
 		AbsentPolicy: old.AbsentPolicy, ReconnectSeconds: old.ReconnectSeconds, ClaimPolicy: old.ClaimPolicy,
 		BankSeconds: old.BankSeconds, Rated: old.Rated, Status: TableOpen, Version: 1, ClockUsed: []int64{},
 		CreatedAt: now, UpdatedAt: now}
-	if t.InviteCode, err = s.inviteCode(); err != nil {
+	if t.InviteCode, err = s.match.inviteCode(); err != nil {
 		return Table{}, err
 	}
 	t.Seats = make([]Seat, len(old.Seats))
@@ -120,10 +120,10 @@ func (s *tableService) startRematch(tx Tx, old Table) (Table, error) {
 		return Table{}, err
 	}
 	read := t.Version
-	if err := s.startWith(tx, &t, engine.NextDealer(first.Dealer, t.Players)); err != nil {
+	if err := s.match.startWith(tx, &t, engine.NextDealer(first.Dealer, t.Players)); err != nil {
 		return Table{}, err
 	}
-	if err := s.commitTable(tx, &t, read); err != nil {
+	if err := s.match.commitTable(tx, &t, read); err != nil {
 		return Table{}, err
 	}
 	return t, nil

@@ -2,8 +2,6 @@ package domain
 
 import (
 	"context"
-	"encoding/binary"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -15,12 +13,19 @@ import (
 	"github.com/burraco/burraco/engine"
 )
 
-// tableService implements TableService.
+// tableService implements TableService. Its own methods are the lobby and
+// the seats: creating, listing and cancelling tables, sitting down and
+// leaving, starting, rematches (table_rematch.go), and the claims of the
+// players present about a seat that is gone (table_claims.go). The rest it
+// hands to the part that does it, each its own type with what it needs
+// and no more: the match played within a transaction (tableMatch,
+// table_play.go), the players' moves and the move feed (tableMoves,
+// table_moves.go), what a table looks like and the polls that wait on it
+// (tableViews, table_state.go), and the clocks, forfeits and stand-ins
+// (tableReferee, table_clock.go).
 type tableService struct {
-	st     Storage
-	now    func() time.Time
-	random io.Reader // seeds, first dealers and invite codes: crypto/rand unless a test injects one
-	bot    BotFunc
+	st  Storage
+	now func() time.Time
 	// maxOpen is how many tables not finished a user may have created
 	// (negative: no limit).
 	maxOpen int
@@ -28,29 +33,37 @@ type tableService struct {
 	// CloseStale cancels it (0 or negative: for ever).
 	openTTL time.Duration
 	notes   *tableNotifier
-	games   *gameCache
 	// presence is when each player was last seen at each table, from
 	// their polls, streams and moves (table_presence.go).
 	presence *presenceBook
+	// kept keeps the lobby's pages while no table, seat or name changes.
+	kept *keptReads
+	// match starts the matches of the tables that fill.
+	match *tableMatch
 	// referee keeps the clocks, calls time-outs and forfeits, and puts
 	// bots in for absent players (table_clock.go, table_forfeit.go,
 	// table_standin.go): Tick, CallTimeOut and ReplaceByBot are its.
 	referee *tableReferee
-	// tourney writes the deals of a tournament's online tables into its
-	// sheets (nil: tables of no tournament only, as in some tests).
-	tourney *tournamentPlayService
-	// kept keeps the lobby's pages while no table, seat or name changes.
-	kept *keptReads
+	moves   *tableMoves
+	views   *tableViews
+	games   *gameCache
 }
 
-func newTableService(st Storage, now func() time.Time, random io.Reader, bot BotFunc, maxOpen int, openTTL time.Duration) *tableService {
+// newTableService builds the table service and its parts, which share the
+// notifier, the game cache and the presence book. recorder is the
+// tournaments' (nil: tables of no tournament only).
+func newTableService(st Storage, now func() time.Time, random io.Reader, bot BotFunc, maxOpen int, openTTL time.Duration,
+	kept *keptReads, recorder dealRecorder) *tableService {
 	if bot == nil {
 		bot = EngineBot
 	}
-	s := &tableService{st: st, now: now, random: random, bot: bot, maxOpen: maxOpen, openTTL: openTTL,
-		notes: newTableNotifier(), games: newGameCache(), presence: newPresenceBook()}
-	s.referee = newTableReferee(s)
-	return s
+	notes, games, presence := newTableNotifier(), newGameCache(), newPresenceBook()
+	match := &tableMatch{now: now, random: random, bot: bot, games: games, recorder: recorder}
+	referee := &tableReferee{st: st, now: now, notes: notes, games: games, match: match, recorder: recorder}
+	return &tableService{st: st, now: now, maxOpen: maxOpen, openTTL: openTTL, notes: notes, presence: presence,
+		kept: kept, match: match, referee: referee, games: games,
+		moves: &tableMoves{st: st, now: now, notes: notes, games: games, presence: presence, match: match, referee: referee},
+		views: &tableViews{st: st, now: now, notes: notes, games: games, presence: presence, match: match, referee: referee}}
 }
 
 // Tick implements TableService: the referee's.
@@ -66,6 +79,53 @@ func (s *tableService) CallTimeOut(ctx context.Context, actor Actor, id int64) (
 // ReplaceByBot implements TableService: the referee's.
 func (s *tableService) ReplaceByBot(ctx context.Context, actor Actor, id int64, seat int, reason string) (TableState, error) {
 	return s.referee.ReplaceByBot(ctx, actor, id, seat, reason)
+}
+
+// Move implements TableService: the moves'.
+func (s *tableService) Move(ctx context.Context, actor Actor, id int64, in MoveInput) (TableState, error) {
+	return s.moves.Move(ctx, actor, id, in)
+}
+
+// Moves implements TableService: the moves'.
+func (s *tableService) Moves(ctx context.Context, actor Actor, id int64, invite string, deal int, since int64) (MoveFeed, error) {
+	return s.moves.Moves(ctx, actor, id, invite, deal, since)
+}
+
+// State implements TableService: the views'.
+func (s *tableService) State(ctx context.Context, actor Actor, id int64, invite string) (TableState, error) {
+	return s.views.State(ctx, actor, id, invite)
+}
+
+// Deals implements TableService: the views'.
+func (s *tableService) Deals(ctx context.Context, actor Actor, id int64, invite string) ([]DealScore, error) {
+	return s.views.Deals(ctx, actor, id, invite)
+}
+
+// Record implements TableService: the views'.
+func (s *tableService) Record(ctx context.Context, actor Actor, id int64, number int) (DealRecord, error) {
+	return s.views.Record(ctx, actor, id, number)
+}
+
+// Presence implements TableService: the views'.
+func (s *tableService) Presence(id int64) ([]SeatPresence, bool) {
+	return s.views.Presence(id)
+}
+
+// Watch implements TableService: the views'.
+func (s *tableService) Watch(ctx context.Context, actor Actor, id int64, invite string, since int64) (int64, int, error) {
+	return s.views.Watch(ctx, actor, id, invite, since)
+}
+
+// Follow implements TableService: the views'.
+func (s *tableService) Follow(ctx context.Context) error {
+	return s.views.Follow(ctx)
+}
+
+// Forget implements TableService. The version stays the notifier's floor
+// (versions never go backwards); only what was known at it is dropped.
+func (s *tableService) Forget(id int64) {
+	s.games.drop(id)
+	s.notes.forgetTable(id)
 }
 
 // errTableNotFound is also the answer about a private table the actor may
@@ -113,7 +173,7 @@ func (s *tableService) Create(ctx context.Context, actor Actor, in TableInput) (
 	if err != nil {
 		return Table{}, err
 	}
-	if t.InviteCode, err = s.inviteCode(); err != nil {
+	if t.InviteCode, err = s.match.inviteCode(); err != nil {
 		return Table{}, err
 	}
 	t.CreatorID, t.CreatedAt, t.UpdatedAt = actor.UserID, now, now
@@ -288,25 +348,6 @@ func mayJoinClubTable(tx Tx, actor Actor, clubID int64) error {
 	return nil
 }
 
-// inviteCode returns a fresh random invite code (128 bits, hex).
-func (s *tableService) inviteCode() (string, error) {
-	b := make([]byte, 16)
-	if _, err := io.ReadFull(s.random, b); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(b), nil
-}
-
-// randomUint64 draws a secret seed (or a first dealer) from the random
-// source: never derived from anything a client sees.
-func (s *tableService) randomUint64() (uint64, error) {
-	var b [8]byte
-	if _, err := io.ReadFull(s.random, b[:]); err != nil {
-		return 0, err
-	}
-	return binary.LittleEndian.Uint64(b[:]), nil
-}
-
 // Get implements TableService.
 func (s *tableService) Get(ctx context.Context, actor Actor, id int64, invite string) (Table, error) {
 	var t Table
@@ -449,15 +490,6 @@ func appendStampPart(b []byte, str string) []byte {
 	b = strconv.AppendInt(b, int64(len(str)), 10)
 	b = append(b, ':')
 	return append(b, str...)
-}
-
-func validRuleSet(id RuleSet) bool {
-	for _, r := range engine.RuleSets() {
-		if r == id {
-			return true
-		}
-	}
-	return false
 }
 
 // Join implements TableService.
@@ -630,7 +662,7 @@ func (s *tableService) closeStale(ctx context.Context, id int64, before time.Tim
 		read := t.Version
 		s.cancel(&t, CancelledExpired)
 		changed = true
-		return s.commitTable(tx, &t, read)
+		return s.match.commitTable(tx, &t, read)
 	})
 	if err == nil && changed {
 		s.notes.publish(t, tk)
@@ -655,7 +687,7 @@ func (s *tableService) Start(ctx context.Context, actor Actor, id int64) (Table,
 		case t.FreeSeats > 0:
 			return Errorf(EConflict, "every seat must be taken to start: %d free", t.FreeSeats)
 		}
-		return s.start(tx, t)
+		return s.match.start(tx, t)
 	})
 }
 
@@ -673,7 +705,7 @@ func (s *tableService) change(ctx context.Context, actor Actor, id int64, invite
 		if err := fn(tx, &t); err != nil {
 			return err
 		}
-		if err := s.commitTable(tx, &t, read); err != nil { // a start's bot moves took a version each
+		if err := s.match.commitTable(tx, &t, read); err != nil { // a start's bot moves took a version each
 			return err
 		}
 		t, err = tx.Tables().Get(id) // with the new seats' names
@@ -707,7 +739,7 @@ func (s *tableService) sit(tx Tx, t *Table, seat *int, who Seat) error {
 		return err
 	}
 	if t.FreeSeats == 0 && t.AutoStart {
-		return s.start(tx, t)
+		return s.match.start(tx, t)
 	}
 	return nil
 }

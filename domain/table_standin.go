@@ -22,7 +22,7 @@ func (r *tableReferee) standInAbsent(tx Tx, p *playing, seat int) error {
 	if err := tx.Tables().SetSeat(p.t.ID, p.t.Seats[seat]); err != nil {
 		return err
 	}
-	_, err := r.tables.advance(tx, p)
+	_, err := r.match.advance(tx, p)
 	return err
 }
 
@@ -64,7 +64,7 @@ func (r *tableReferee) reclaim(ctx context.Context, actor Actor, id int64) error
 			return err
 		}
 		changed = true
-		return r.tables.commitTable(tx, &t, read)
+		return r.match.commitTable(tx, &t, read)
 	})
 	if err == nil && changed {
 		r.notes.publish(t, tk)
@@ -105,17 +105,17 @@ func (r *tableReferee) ReplaceByBot(ctx context.Context, actor Actor, id int64, 
 		if err := tx.Tables().SetSeat(t.ID, *st); err != nil {
 			return nil, err
 		}
-		p, err := r.tables.running(tx, t)
+		p, err := r.match.running(tx, t)
 		if err != nil {
 			return nil, err
 		}
-		if t.Tournament != nil && r.tables.tourney != nil { // the tournament's audit trail has it
-			f, err := r.tables.tourney.recordStandIn(tx, t, seat, actor.UserID, reason)
+		if t.Tournament != nil && r.recorder != nil { // the tournament's audit trail has it
+			after, err := r.recorder.recordStandIn(tx, t, seat, actor.UserID, reason)
 			if err != nil {
 				return nil, err
 			}
-			if f != nil {
-				p.forks = append(p.forks, tournamentFork{id: t.Tournament.ID, f: f})
+			if after != nil {
+				p.committed = append(p.committed, after)
 			}
 		}
 		return p, nil
@@ -143,12 +143,12 @@ func (r *tableReferee) callDeadline(tx Tx, p *playing) error {
 	default:
 		called := p.deal.Moves
 		p.deal.TimeOutAt = &called
-		if err := r.tables.savePosition(tx, p); err != nil {
+		if err := r.match.savePosition(tx, p); err != nil {
 			return err
 		}
 	}
 	p.t.Version++ // the call is a version of its own, before the bots' moves
-	_, err = r.tables.advance(tx, p)
+	_, err = r.match.advance(tx, p)
 	return err
 }
 

@@ -10,8 +10,23 @@ import (
 	"github.com/burraco/burraco/engine"
 )
 
+// tableViews answers what a table looks like to each viewer and when it
+// changes: its state (State), its deals and their records, the presence
+// of its players, and the long polls and the other processes' feed that
+// wait on its versions (table_notifier.go). Reads only, but for a player a
+// bot stands in for, whom a read marks back (the referee's reclaim).
+type tableViews struct {
+	st       Storage
+	now      func() time.Time
+	notes    *tableNotifier
+	games    *gameCache
+	presence *presenceBook
+	match    *tableMatch // the running deal of a table read from the rows
+	referee  *tableReferee
+}
+
 // State implements TableService.
-func (s *tableService) State(ctx context.Context, actor Actor, id int64, invite string) (TableState, error) {
+func (s *tableViews) State(ctx context.Context, actor Actor, id int64, invite string) (TableState, error) {
 	state, err := s.state(ctx, actor, id, invite)
 	if err != nil {
 		return state, err
@@ -31,7 +46,7 @@ func (s *tableService) State(ctx context.Context, actor Actor, id int64, invite 
 }
 
 // presenceOf is the presence of t's seats now (none when t is closed).
-func (s *tableService) presenceOf(t Table) []SeatPresence {
+func (s *tableViews) presenceOf(t Table) []SeatPresence {
 	if t.Status.Closed() {
 		return nil
 	}
@@ -46,7 +61,7 @@ var errNotInMemory = errors.New("the running deal is not in memory")
 // the running deal in the game cache: their read is then the table's one
 // statement, without BEGIN and COMMIT around it (ViewOne); a deal to read
 // from the rows is read in a snapshot (View).
-func (s *tableService) state(ctx context.Context, actor Actor, id int64, invite string) (TableState, error) {
+func (s *tableViews) state(ctx context.Context, actor Actor, id int64, invite string) (TableState, error) {
 	var state TableState
 	tk := s.notes.ticket()
 	var newest int64
@@ -106,14 +121,14 @@ func (s *tableService) state(ctx context.Context, actor Actor, id int64, invite 
 // running deal comes from the game cache when it holds the table's version
 // (the version read in this transaction), else from the rows, and is then
 // offered to the cache.
-func (s *tableService) stateOf(tx Tx, t Table, seat int) (TableState, error) {
+func (s *tableViews) stateOf(tx Tx, t Table, seat int) (TableState, error) {
 	if t.DealNumber == 0 {
 		return TableState{Table: t, Seat: seat}, nil
 	}
 	if st, ok := s.games.view(t, seat); ok {
 		return st, nil
 	}
-	p, err := s.running(tx, &t)
+	p, err := s.match.running(tx, &t)
 	if err != nil {
 		return TableState{}, err
 	}
@@ -157,7 +172,7 @@ func clocksLeft(t Table, v *engine.View, now time.Time) (*float64, []float64) {
 }
 
 // Deals implements TableService.
-func (s *tableService) Deals(ctx context.Context, actor Actor, id int64, invite string) ([]DealScore, error) {
+func (s *tableViews) Deals(ctx context.Context, actor Actor, id int64, invite string) ([]DealScore, error) {
 	var out []DealScore
 	err := s.st.View(ctx, func(tx Tx) error {
 		if _, err := visibleTable(tx, actor, id, invite, false); err != nil {
@@ -174,7 +189,7 @@ func (s *tableService) Deals(ctx context.Context, actor Actor, id int64, invite 
 
 // Record implements TableService: only a finished deal, only for the
 // table's players and creator (and site admins).
-func (s *tableService) Record(ctx context.Context, actor Actor, id int64, number int) (DealRecord, error) {
+func (s *tableViews) Record(ctx context.Context, actor Actor, id int64, number int) (DealRecord, error) {
 	if actor.Anonymous() {
 		return DealRecord{}, errLoginRequired
 	}

@@ -13,11 +13,6 @@ import (
 	"github.com/burraco/burraco/engine"
 )
 
-// RuleSet is the engine's rule set id (fibur, fibur-row, reale, aberto,
-// fechado), named here so that the layers above the domain need not import
-// the engine.
-type RuleSet = engine.RuleSet
-
 // TournamentStatus is where a tournament is in its life (issue 8): draft →
 // registration open → registration closed (check-in) → running → finished →
 // results published; cancelled (with a reason) from any status before
@@ -213,6 +208,10 @@ type SetupInput struct {
 	Online *OnlineSettings
 	// Prizes replaces the prize list (an empty list clears it).
 	Prizes *[]Prize
+	// Phases replaces the phases (docs/PHASES.md; an empty list: one
+	// phase again). With phases, the movement, rounds, Mitchell step and
+	// VP table follow them (tourney.Setup.MirrorPhases).
+	Phases *[]tourney.Phase
 }
 
 // DefaultMovement is the movement of a new pairs or teams tournament when

@@ -19,6 +19,21 @@ import (
 // it (recordPlayedDeal): a sheet never holds a deal the records do not, nor
 // misses one they do.
 
+// onlineTables is what a tournament played online needs of the tables to
+// open a round's online tables, in the transaction that starts the round.
+// It is declared here, on the tournaments' side, and the tables' service
+// implements it: tournaments use tables, and the tables tell a tournament
+// of its tables' deals only through dealRecorder, which it implements.
+type onlineTables interface {
+	// inviteCode returns a fresh invite code for a new table.
+	inviteCode() (string, error)
+	// start deals the first deal at a full table and lets the bots play
+	// up to the first human turn.
+	start(tx Tx, t *Table) error
+	// commitTable stores t, read at version read and changed in tx.
+	commitTable(tx Tx, t *Table, read int64) error
+}
+
 // onlineRoundStarted opens the online tables of round n, which e (the
 // round's start, applied to f.state) just started: it creates them, records
 // them (the event it returns, applied to f.state), and leaves them to be
@@ -63,6 +78,9 @@ func (s *tournamentPlayService) onlineTable(tx Tx, t Tournament, st *tourney.Sta
 		return Table{}, err
 	}
 	match := MatchFormat{Deals: t.DealsPerRound}
+	if tv, err := st.Table(n, number); err == nil && tv.Sheet.PlannedDeals > 0 {
+		match.Deals = tv.Sheet.PlannedDeals // a phase's own deals per round (docs/PHASES.md)
+	}
 	if t.Movement == MovementKnockout {
 		match = MatchFormat{Target: t.TargetScore}
 	}
@@ -128,33 +146,31 @@ func (s *tournamentPlayService) startOnlineTables(tx Tx, tables []Table) error {
 // forfeited it, its deals are complete): the deal is not written, and the
 // online table ends rather than refuse its players' moves for ever.
 //
-// The state with the deal, f, is for the caller to publish once the
-// transaction has committed (publishForks), so that the next deal's fork
-// starts from it rather than from the state of the round's start.
-func (s *tournamentPlayService) recordPlayedDeal(tx Tx, tb *Table, d TableDeal) (closed bool, f *forked, err error) {
+// The state with the deal is for the caller to publish once the
+// transaction has committed (committed: see publishing), so that the next
+// deal's fork starts from it rather than from the state of the round's
+// start. It implements dealRecorder.
+func (s *tournamentPlayService) recordPlayedDeal(tx Tx, tb *Table, d TableDeal) (closed bool, committed func(), err error) {
 	link := tb.Tournament
-	return s.serverCommand(tx, link.ID, 0, tourney.RecordPlayedDeal{Round: link.Round, Table: link.Table, OnlineTable: tb.ID,
+	closed, f, err := s.serverCommand(tx, link.ID, 0, tourney.RecordPlayedDeal{Round: link.Round, Table: link.Table, OnlineTable: tb.ID,
 		Deal: dealInputOf(d)})
+	return closed, s.publishing(link.ID, f), err
 }
 
-// publishForks makes the states forked by committed deals the shared
-// states of their tournaments (each skipped when the shared one is newer).
-func (s *tournamentPlayService) publishForks(forks []tournamentFork) {
-	for _, f := range forks {
-		s.states.cell(f.id).publish(f.f)
+// publishing is what makes f, the state of tournament id forked by a
+// server command, the tournament's shared state once the command's
+// transaction has committed (skipped when the shared one is newer); nil
+// when there is none.
+func (s *tournamentPlayService) publishing(id int64, f *forked) func() {
+	if f == nil {
+		return nil
 	}
-}
-
-// tournamentFork is a tournament's state after a server command, to
-// publish once committed.
-type tournamentFork struct {
-	id int64
-	f  *forked
+	return func() { s.states.cell(id).publish(f) }
 }
 
 // recordForfeit rules the abandonment of the entry at seat on the sheet of
 // the online table it forfeited, in the forfeit's transaction. A table the
-// tournament already decided stays as it was.
+// tournament already decided stays as it was. It implements dealRecorder.
 func (s *tournamentPlayService) recordForfeit(tx Tx, tb *Table, seat int, result TableResult) error {
 	link := tb.Tournament
 	cmd := tourney.RecordForfeit{Round: link.Round, Table: link.Table, OnlineTable: tb.ID, Seat: seat,
@@ -167,13 +183,13 @@ func (s *tournamentPlayService) recordForfeit(tx Tx, tb *Table, seat int, result
 // that its referee, by, put a bot in the place of the player at seat, with
 // their reason, in the replacement's transaction. A table the tournament
 // already decided takes no note. The state after it is for the caller to
-// publish once committed.
-func (s *tournamentPlayService) recordStandIn(tx Tx, tb *Table, seat int, by int64, reason string) (*forked, error) {
+// publish once committed (committed). It implements dealRecorder.
+func (s *tournamentPlayService) recordStandIn(tx Tx, tb *Table, seat int, by int64, reason string) (committed func(), err error) {
 	link := tb.Tournament
 	cmd := tourney.RecordStandIn{Round: link.Round, Table: link.Table, OnlineTable: tb.ID, Seat: seat,
 		Reason: fmt.Sprintf("online table %d: a bot stands in for seat %d: %s", tb.ID, seat, reason)}
 	_, f, err := s.serverCommand(tx, link.ID, by, cmd)
-	return f, err
+	return s.publishing(link.ID, f), err
 }
 
 // serverCommand decides and appends a command of the server (an online

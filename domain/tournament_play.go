@@ -123,7 +123,7 @@ type tournamentPlayService struct {
 	random io.Reader
 	states *tournamentStates
 	stamps *tournamentStamps // shared with the tournamentService
-	tables *tableService     // the online tables of tournaments played online
+	tables onlineTables      // the online tables of tournaments played online
 }
 
 func newTournamentPlayService(st Storage, now func() time.Time, random io.Reader, stamps *tournamentStamps) *tournamentPlayService {
@@ -234,7 +234,11 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 			out.Staff = staff
 			return err
 		}
-		e, err = f.state.Decide(in.Command, who, s.now(), pairing.NewRand(seed))
+		cmd, err := regionGroups(tx, f.state, in.Command)
+		if err != nil {
+			return err
+		}
+		e, err = f.state.Decide(cmd, who, s.now(), pairing.NewRand(seed))
 		if in.Invalid != nil && !callerRefused(err) {
 			return in.Invalid
 		}

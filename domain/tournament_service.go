@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"reflect"
@@ -152,23 +151,6 @@ func checkGame(v *Validator, t *Tournament, options json.RawMessage, playersAbse
 	if err != nil {
 		v.Add("options", "invalid", ruleMessage(err))
 	}
-}
-
-// ruleMessage is the human message of an engine error.
-func ruleMessage(err error) string {
-	var re *engine.RuleError
-	if errors.As(err, &re) {
-		return re.Message
-	}
-	return err.Error()
-}
-
-func ruleSetList() string {
-	ids := make([]string, 0, len(engine.RuleSets()))
-	for _, id := range engine.RuleSets() {
-		ids = append(ids, string(id))
-	}
-	return strings.Join(ids, ", ")
 }
 
 // Get implements TournamentService.

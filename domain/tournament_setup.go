@@ -70,6 +70,13 @@ func applySetup(s *TournamentSetup, in SetupInput, kind TournamentKind) {
 	if in.Prizes != nil {
 		s.Prizes = normalPrizes(*in.Prizes)
 	}
+	if in.Phases != nil {
+		s.Phases = nil
+		if len(*in.Phases) > 0 {
+			s.Phases = slices.Clone(*in.Phases)
+		}
+	}
+	s.MirrorPhases()
 }
 
 // validateSetup records every invalid set-up field of t in v: the request's
@@ -81,7 +88,32 @@ func validateSetup(v *Validator, t *Tournament, in SetupInput) {
 		v.Add(p.Field, p.Code, p.Message)
 	}
 	checkOnline(v, &t.TournamentSetup)
-	checkPrizes(v, t.Prizes)
+	checkPrizes(v, t.Prizes, t.Phases)
+	if len(t.Phases) > 0 {
+		checkMirrored(v, in)
+	}
+}
+
+// checkMirrored checks the set-up fields the phases then decide
+// (tourney.Setup.MirrorPhases) as given: a value out of its range is
+// refused even where the phases supersede it, so that what the request
+// says is never silently wrong.
+func checkMirrored(v *Validator, in SetupInput) {
+	if in.MitchellStep != nil {
+		v.Check(*in.MitchellStep >= 1 && *in.MitchellStep <= tourney.MaxMitchellStep, "mitchell_step", "out_of_range",
+			"mitchell_step must be between 1 and 20 tables")
+	}
+	if in.Rounds != nil {
+		v.Check(*in.Rounds >= 0 && *in.Rounds <= tourney.MaxRounds, "rounds", "out_of_range", "rounds must be between 0 and 50")
+	}
+	if in.Movement != nil {
+		v.Check(in.Movement.Valid(), "movement", "invalid", "movement is not one of the movements")
+	}
+	if in.VPTable != nil {
+		for _, p := range in.VPTable.Validate() {
+			v.Add("vp_table", p.Code, p.Message)
+		}
+	}
 }
 
 // defaultMovement is the movement of a new tournament of kind when none is

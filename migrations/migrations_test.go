@@ -41,7 +41,7 @@ func TestRoundTrip(t *testing.T) {
 		if diff := cmp.Diff(versions(st), applied); diff != "" {
 			t.Errorf("applied (-want +got):\n%s", diff)
 		}
-		wantTables(t, db, "claim_failures", "club_invitations", "clubs", "deleted_player_names", "idempotency_keys", "memberships", "players", "rating_history", "ratings", "refresh_tokens", "season_exclusions", "seasons", "settings", "table_deals", "table_moves", "table_seats", "tables", "tournament_events", "tournament_players", "tournament_referees", "tournaments", "users")
+		wantTables(t, db, "claim_failures", "club_invitations", "clubs", "deleted_player_names", "idempotency_keys", "memberships", "players", "rating_history", "ratings", "refresh_tokens", "season_exclusions", "seasons", "server_processes", "settings", "table_deals", "table_leases", "table_moves", "table_seats", "tables", "tournament_events", "tournament_players", "tournament_referees", "tournaments", "users")
 
 		again, err := migrations.Up(ctx, sqlDB, d)
 		must(t, err)
@@ -73,7 +73,7 @@ func TestRoundTrip(t *testing.T) {
 		if diff := cmp.Diff(versions(st), applied); diff != "" {
 			t.Errorf("re-applied (-want +got):\n%s", diff)
 		}
-		wantTables(t, db, "claim_failures", "club_invitations", "clubs", "deleted_player_names", "idempotency_keys", "memberships", "players", "rating_history", "ratings", "refresh_tokens", "season_exclusions", "seasons", "settings", "table_deals", "table_moves", "table_seats", "tables", "tournament_events", "tournament_players", "tournament_referees", "tournaments", "users")
+		wantTables(t, db, "claim_failures", "club_invitations", "clubs", "deleted_player_names", "idempotency_keys", "memberships", "players", "rating_history", "ratings", "refresh_tokens", "season_exclusions", "seasons", "server_processes", "settings", "table_deals", "table_leases", "table_moves", "table_seats", "tables", "tournament_events", "tournament_players", "tournament_referees", "tournaments", "users")
 	})
 }
 

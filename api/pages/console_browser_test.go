@@ -179,7 +179,10 @@ func consoleCorrectSheet(t *testing.T, ctx context.Context, round, table, deal i
 	t.Helper()
 	do(t, ctx, "choosing the deal to correct",
 		chromedp.SetValue(chromedp.ID("corr-round"), fmt.Sprint(round)),
-		chromedp.Evaluate[chromedp.Void](`document.getElementById('corr-round').dispatchEvent(new Event('change'))`),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById('corr-round').dispatchEvent(new Event('change'))`))
+	// An earlier round than the latest is read when chosen (GET …/rounds/{round}).
+	waitJS(t, ctx, "the round's tables to correct", fmt.Sprintf(`document.querySelector('#corr-table option[value="%d"]') !== null`, table))
+	do(t, ctx, "choosing the deal to correct",
 		chromedp.SetValue(chromedp.ID("corr-table"), fmt.Sprint(table)),
 		chromedp.Evaluate[chromedp.Void](`document.getElementById('corr-table').dispatchEvent(new Event('change'))`),
 		chromedp.SetValue(chromedp.ID("corr-deal"), fmt.Sprint(deal)),

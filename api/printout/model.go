@@ -23,6 +23,13 @@ type Standings struct {
 	Provisional bool
 	TieBreaks   []string // criterion codes, in order (vp, mp_difference, …)
 	Rows        []StandingRow
+	// Phase, when set, is the phase (from 1, of Phases, named PhaseName)
+	// whose overall standings these are, and Group the group (A, B, …) they
+	// rank alone: the title says so.
+	Phase     int
+	Phases    int
+	PhaseName string
+	Group     string
 }
 
 // StandingRow is one entry's line. AheadBy is the criterion code that put

@@ -86,6 +86,48 @@ func TestStandingsPageEscapesNamesAndSpeaksTheLanguage(t *testing.T) {
 	}
 }
 
+// TestStandingsPageNamesItsPhaseAndGroup: a group's standings of a phase
+// say in their heading and title which group and phase they rank, and
+// whether the VP carried in count, in either language; the tournament's
+// standings name neither.
+func TestStandingsPageNamesItsPhaseAndGroup(t *testing.T) {
+	for _, tt := range []struct {
+		name         string
+		lang         Lang
+		phase        int
+		group        string
+		words, never []string
+	}{
+		{"GroupOfLastPhaseEnglish", English, 3, "B", []string{"<title>Standings · Group B — Coppa", "<h1>Standings · Group B (Provisional)", "Phase 3 of 3: Gironi", "the VP carried into the phase included"}, nil},
+		{"GroupOfLastPhaseItalian", Italian, 3, "A", []string{"<title>Classifica · Girone A — Coppa", "<h1>Classifica · Girone A (Provvisoria)", "Fase 3 di 3: Gironi", "compresi i VP portati"}, nil},
+		{"FirstPhaseCarriesNothing", English, 1, "", []string{"<h1>Standings (Provisional)", "Phase 1 of 3: Gironi"}, []string{"carried", "Group"}},
+		{"TournamentNamesNoPhase", English, 0, "", []string{"<h1>Standings (Provisional)"}, []string{"Phase", "Group"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			st := sampleStandings()
+			st.Group = tt.group
+			if tt.phase > 0 {
+				st.Phase, st.Phases, st.PhaseName = tt.phase, 3, "Gironi"
+			}
+			var b bytes.Buffer
+			if err := RenderStandings(&b, tt.lang, st); err != nil {
+				t.Fatal(err)
+			}
+			text := html.UnescapeString(b.String())
+			for _, w := range tt.words {
+				if !strings.Contains(text, w) {
+					t.Errorf("the page lacks %q", w)
+				}
+			}
+			for _, w := range tt.never {
+				if strings.Contains(text, w) {
+					t.Errorf("the page says %q", w)
+				}
+			}
+		})
+	}
+}
+
 func TestTableCardsHaveSeatsAndOneBlankRowPerDeal(t *testing.T) {
 	cards := TableCards{Head: Head{Tournament: "Coppa", Generated: at}, Round: 3, Deals: 3, ExtraRows: 2,
 		Tables: []TableCard{

@@ -27,6 +27,7 @@ type config struct {
 	limits         userLimits
 	openTableTTL   time.Duration // BURRACO_OPEN_TABLE_TTL
 	auth           authLimits
+	owners         ownership // -internal-addr, -lease-ttl: table ownership on PostgreSQL
 }
 
 // openTableTTLFlag registers -open-table-ttl, with its default from the

@@ -34,12 +34,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		"listen address of /metrics (Prometheus) and /debug/pprof/, kept apart from the API's (env BURRACO_METRICS_ADDR); default empty: not served")
 	proxies := fs.String("trusted-proxies", os.Getenv("BURRACO_TRUSTED_PROXIES"),
 		"comma-separated CIDRs of the reverse proxies whose X-Forwarded-For and Forwarded headers give the client address (env BURRACO_TRUSTED_PROXIES); default none")
+	memLimit := fs.String("memory-limit", os.Getenv("BURRACO_MEMORY_LIMIT"),
+		"the Go runtime's soft memory limit, e.g. 150MiB, 1GiB, or off (env BURRACO_MEMORY_LIMIT); default: GOMEMLIMIT if set, else 80% of the container's memory limit when one is found, else none")
 	c.flags(fs)
 	if err := errors.Join(c.limits.flags(fs), c.auth.flags(fs)); err != nil {
 		fmt.Fprintln(stderr, "burraco serve:", err)
 		return 2
 	}
-	if err := c.openTableTTLFlag(fs); err != nil {
+	if err := errors.Join(c.openTableTTLFlag(fs), c.owners.flags(fs)); err != nil {
 		fmt.Fprintln(stderr, "burraco serve:", err)
 		return 2
 	}
@@ -48,6 +50,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	var err error
 	if c.trustedProxies, err = parseTrustedProxies(*proxies); err != nil {
+		fmt.Fprintln(stderr, "burraco serve:", err)
+		return 2
+	}
+	self, _ := os.ReadFile("/proc/self/cgroup")
+	limit, err := chooseMemoryLimit(*memLimit, os.Getenv("GOMEMLIMIT"), "/sys/fs/cgroup", self)
+	if err != nil {
 		fmt.Fprintln(stderr, "burraco serve:", err)
 		return 2
 	}
@@ -62,6 +70,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 	log = slog.New(buf.Handler(log.Handler()))
+	applyMemoryLimit(limit, log)
 	if err := serve(ctx, c, log); err != nil {
 		log.Error("serve failed", "err", err)
 		return 1
@@ -114,6 +123,15 @@ func serve(ctx context.Context, c config, log *slog.Logger) error {
 		LoginFailuresPerAddress: c.auth.addressFailures,
 		Metrics:                 m,
 	}, svc, db, log)
+	own, err := startOwnership(ctx, c.owners, db, handler, svc.Tables.Forget, log)
+	if err != nil {
+		return err
+	}
+	if own != nil {
+		defer own.stop() // after the public listener's shutdown (listenAndServe)
+		handler = own.public
+		registerOwnershipMetrics(m, own)
+	}
 	go tickTables(ctx, svc.Tables, log)
 	go func() { // other processes' table changes wake this one's long polls (PostgreSQL)
 		if err := svc.Tables.Follow(ctx); err != nil {

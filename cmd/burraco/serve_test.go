@@ -253,7 +253,7 @@ func (l *lockedLog) String() string {
 func TestServeRefusesBadLimits(t *testing.T) {
 	for _, env := range []string{"BURRACO_MAX_OPEN_TABLES", "BURRACO_MAX_LONG_POLLS", "BURRACO_MAX_EVENT_STREAMS",
 		"BURRACO_OPEN_TABLE_TTL", "BURRACO_AUTH_PER_MINUTE", "BURRACO_AUTH_BURST", "BURRACO_REFRESH_PER_MINUTE",
-		"BURRACO_LOGIN_FAILURES_PER_ACCOUNT", "BURRACO_LOGIN_FAILURES_PER_ADDRESS"} {
+		"BURRACO_LOGIN_FAILURES_PER_ACCOUNT", "BURRACO_LOGIN_FAILURES_PER_ADDRESS", "BURRACO_LEASE_TTL"} {
 		t.Run(env, func(t *testing.T) {
 			t.Setenv(env, "many")
 			var out, errOut bytes.Buffer

@@ -17,6 +17,14 @@ type client struct {
 	http  *http.Client
 	base  string
 	token string
+	// renew, when set, exchanges the refresh token for a new pair (an
+	// access token lasts 15 minutes: a thousand tables' sign-ups and play
+	// on a busy machine outlast it); it runs on the goroutine using the
+	// client, as every request of a client does.
+	renew func(ctx context.Context) error
+	// renewals counts the requests answered 401 and sent again: the server
+	// answered each twice.
+	renewals atomic.Int64
 	// now is what the client is doing, for the report of a stuck table.
 	now atomic.Pointer[activity]
 }
@@ -55,8 +63,22 @@ func newHTTPClient(localIP net.IP) *http.Client {
 }
 
 // do sends a JSON request and decodes a JSON answer into out when the status
-// is 2xx; it returns the status and the body.
+// is 2xx; it returns the status and the body. An answer 401 (the access
+// token expired) renews the token, when the client can, and sends the
+// request once more.
 func (c *client) do(ctx context.Context, method, path string, body any, header map[string]string, out any) (int, []byte, error) {
+	code, b, err := c.doOnce(ctx, method, path, body, header, out)
+	if err != nil || code != http.StatusUnauthorized || c.renew == nil {
+		return code, b, err
+	}
+	c.renewals.Add(1)
+	if err := c.renew(ctx); err != nil {
+		return 0, nil, fmt.Errorf("renewing the access token: %w", err)
+	}
+	return c.doOnce(ctx, method, path, body, header, out)
+}
+
+func (c *client) doOnce(ctx context.Context, method, path string, body any, header map[string]string, out any) (int, []byte, error) {
 	var r io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)
@@ -65,7 +87,7 @@ func (c *client) do(ctx context.Context, method, path string, body any, header m
 		}
 		r = bytes.NewReader(b)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, c.base+path, r)
+	req, err := http.NewRequestWithContext(ctx, method, baseOf(c.base)+path, r)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -136,14 +158,26 @@ func signUp(ctx context.Context, auth, base string, localIP net.IP, email string
 		return nil, err
 	}
 	var tok struct {
-		AccessToken string `json:"access_token"`
+		AccessToken  string `json:"access_token"`
+		RefreshToken string `json:"refresh_token"`
 	}
 	delete(creds, "name")
 	if err := c.must(ctx, "POST", "/api/v1/auth/login", creds, http.StatusOK, &tok); err != nil {
 		return nil, err
 	}
-	// The polls leave from the default address: only auth is limited.
-	return &client{http: newHTTPClient(nil), base: base, token: tok.AccessToken}, nil
+	// The polls leave from the default address: only auth is limited. A
+	// refresh leaves from the player's own, as its sign-up did (refreshes
+	// are limited per address too).
+	p := &client{http: newHTTPClient(nil), base: base, token: tok.AccessToken}
+	p.renew = func(ctx context.Context) error {
+		in := map[string]string{"refresh_token": tok.RefreshToken}
+		if err := c.must(ctx, "POST", "/api/v1/auth/refresh", in, http.StatusOK, &tok); err != nil {
+			return err
+		}
+		p.token = tok.AccessToken
+		return nil
+	}
+	return p, nil
 }
 
 // tableState is the part of a table's state the players read.

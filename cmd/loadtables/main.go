@@ -12,9 +12,13 @@
 // was sent; with several processes, more than a second before: a process
 // learns of another's moves through PostgreSQL's notifications and answers
 // from memory until one arrives), and acknowledged moves missing from the
-// deals' records; at the end it scrapes each server's /metrics (serve
-// runs with -metrics-addr) and fails when the servers counted fewer moves
-// (burraco_moves_total) than the clients were acknowledged. And it
+// deals' records; it scrapes each server's /metrics (serve runs with
+// -metrics-addr) before play, midway and at the end, reports the servers'
+// moves, moves/s and state and move requests beside its own, and fails
+// when the servers counted fewer moves (burraco_moves_total) than the
+// clients were acknowledged. With -think each seat pauses before each move
+// (human pace); with -heap-profile each server's heap profile is taken
+// midway. And it
 // measures moves/s, move latency, wake-up latency (from the mover's
 // acknowledgement to the poll's answer), each server's peak RSS and CPU
 // per move (and PostgreSQL's, when it runs on this machine).
@@ -23,6 +27,7 @@
 //	go run ./cmd/loadtables -tables 100 -db postgres -processes 2 \
 //	    -postgres 'postgres://burraco:burraco@localhost:5432/burraco_test?sslmode=disable'
 //	go run ./cmd/loadtables -tables 100 -deals 3 -tournament   # one round of an online tournament
+//	go run ./cmd/loadtables -tables 1000 -think 2s             # human pace: 2 s (±25%) before each move
 //
 // It builds the binary from this checkout (or takes -binary), starts the
 // servers on a fresh database each run and stops them at the end. The exit
@@ -52,9 +57,23 @@ type options struct {
 	stuck     time.Duration
 	timeout   time.Duration
 	binary    string
+	// think is each seat's pause before each of its moves (human pace);
+	// 0 is bots' pace.
+	think time.Duration
+	// heapProfile is the directory where each server's heap profile is
+	// written midway (when the first table finishes); empty: none taken.
+	heapProfile string
+	// midway is the latest time into play at which /metrics is scraped
+	// and the heap profiles taken (sooner when a table finishes).
+	midway time.Duration
 	// tournament plays the tables as the round of a tournament played
 	// online (the round's start opens them; the engine writes the sheets).
 	tournament bool
+	// leases runs the servers with table leases and forwarding
+	// (-internal-addr, issue 30); failover kills the server owning the
+	// most tables this long into play (0: none).
+	leases   bool
+	failover time.Duration
 }
 
 func main() {
@@ -73,16 +92,32 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.runs, "runs", 1, "runs, each on a fresh database")
 	fs.DurationVar(&o.stuck, "stuck", 30*time.Second, "a table with no new version for this long is stuck")
 	fs.DurationVar(&o.timeout, "timeout", 15*time.Minute, "bound of one run")
+	fs.DurationVar(&o.think, "think", 0, "a seat's think time before each move (draw or discard), drawn uniformly within ±25% of it so tables do not move in lockstep; 0 is bots' pace (e.g. -think 2s for human pace)")
+	fs.StringVar(&o.heapProfile, "heap-profile", "", "a directory: each server's heap profile (/debug/pprof/heap), RSS and goroutines are taken midway (see -midway), into DIR/runN/serveN.heap")
+	fs.DurationVar(&o.midway, "midway", time.Minute, "the latest time into play at which each server's /metrics is scraped (it must answer under load) and, with -heap-profile, its heap profile taken; sooner when the first table finishes")
 	fs.StringVar(&o.binary, "binary", "", "burraco binary (default: built from this checkout)")
 	fs.BoolVar(&o.tournament, "tournament", false, "play the tables as one round of a tournament played online (-deals 2 to 4; 3 and 4 have built-in VP tables)")
+	fs.BoolVar(&o.leases, "leases", false, "run the servers with table leases and forwarding (serve -internal-addr; -db postgres)")
+	fs.DurationVar(&o.failover, "failover", 0, "SIGKILL the server owning the most tables this long into play, and report how long each table took to move again (implies -leases; -db postgres, 2 or more processes)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
 	}
+	if o.think < 0 {
+		fmt.Fprintln(stderr, "loadtables: -think is a duration of 0 or more")
+		return 2
+	}
 	if o.db != "sqlite" && o.db != "postgres" || o.db == "sqlite" && o.processes != 1 || o.tables < 1 || o.processes < 1 {
 		fmt.Fprintln(stderr, "loadtables: -db is sqlite (one process) or postgres (any number)")
+		return 2
+	}
+	if o.failover > 0 {
+		o.leases = true
+	}
+	if o.leases && o.db != "postgres" || o.failover > 0 && o.processes < 2 || o.failover < 0 {
+		fmt.Fprintln(stderr, "loadtables: -leases needs -db postgres; -failover also 2 or more -processes")
 		return 2
 	}
 	if o.db == "postgres" && o.pgURL == "" {

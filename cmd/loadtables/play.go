@@ -27,6 +27,10 @@ type table struct {
 	playing  atomic.Int32 // seats whose client has not seen the end yet
 	stuck    atomic.Bool
 	cancel   context.CancelFunc
+	// -failover: maxSeen at the kill, when it was, and when a version
+	// past it was first seen (UnixNano; 0: not yet).
+	atKill, killedAt, resumedAt atomic.Int64
+	doneAtKill                  atomic.Bool
 	// seats is, for a stuck table, what each seat's client was doing when
 	// the watchdog found it stuck.
 	seats []string
@@ -42,10 +46,14 @@ type ackedMove struct {
 // counters of one run, shared by every client.
 type counters struct {
 	moves, lostWakeups, staleAnswers, errors atomic.Int64
-	behind                                   atomic.Int64 // answers within the propagation between processes
-	mu                                       sync.Mutex
-	moveLat, wakeLat                         []time.Duration
-	firstErr                                 string
+	// polls and moveRequests are the requests of the state and moves
+	// routes that got an answer (any status): the servers' /metrics must
+	// count as many.
+	polls, moveRequests atomic.Int64
+	behind              atomic.Int64 // answers within the propagation between processes
+	mu                  sync.Mutex
+	moveLat, wakeLat    []time.Duration
+	firstErr            string
 }
 
 func (c *counters) fail(format string, args ...any) {
@@ -77,7 +85,11 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 		}
 	}()
 	for i := range o.processes { // one after the other: the first migrates
-		s, err := launch(o.binary, dbURL, filepath.Join(dir, fmt.Sprintf("serve%d.log", i+1)))
+		var env []string
+		if o.leases {
+			env = append(env, "BURRACO_INTERNAL_ADDR=127.0.0.1:0")
+		}
+		s, err := launch(o.binary, dbURL, filepath.Join(dir, fmt.Sprintf("serve%d.log", i+1)), env...)
 		if err != nil {
 			return nil, err
 		}
@@ -103,6 +115,12 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 		before[i], _ = readProc(s.cmd.Process.Pid)
 	}
 	pgBefore := postgresCPU()
+	// /metrics before play: the figures compared are those of play alone
+	// (the sign-ups and the seating made requests of their own).
+	figuresBefore, _, err := scrape(ctx, servers)
+	if err != nil {
+		return nil, err
+	}
 	var c counters
 	// propagation is how long a move acknowledged by one server process
 	// may take to reach the others: they learn of it through PostgreSQL's
@@ -124,9 +142,21 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				playSeat(tctx, cl, tb, &c, propagation)
+				playSeat(tctx, cl, tb, &c, propagation, humanPace(o.think))
 			}()
 		}
+	}
+	killCtx, stopKill := context.WithCancel(ctx)
+	defer stopKill()
+	killed := make(chan error, 1)
+	if o.failover > 0 {
+		go func() {
+			var err error
+			res.failover, err = killOwner(killCtx, o.failover, servers, tables, c.moves.Load)
+			killed <- err
+		}()
+	} else {
+		killed <- nil
 	}
 	// The servers' resident set is sampled while the tables play (their
 	// peak since start would count the sign-ups' password hashing).
@@ -136,11 +166,21 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 		defer close(watched)
 		tick := time.NewTicker(time.Second)
 		defer tick.Stop()
+		midway := false
 		for {
 			select {
 			case <-watchdog:
 				return
 			case <-tick.C:
+			}
+			// Midway is when the first table has finished (every other
+			// has played about as long, and the servers hold them all), or
+			// -midway into play on a machine too slow for that. /metrics
+			// must answer then, under load; the heap profiles are taken
+			// then.
+			if !midway && (time.Since(start) >= o.midway || slices.ContainsFunc(tables, func(tb *table) bool { return tb.finished.Load() })) {
+				midway = true
+				res.midway(ctx, o, servers, dir)
 			}
 			for i, s := range servers {
 				if st, err := readProc(s.cmd.Process.Pid); err == nil {
@@ -161,11 +201,21 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 		}
 	}()
 	wg.Wait()
+	stopKill()
+	if err := <-killed; err != nil && killCtx.Err() == nil {
+		return nil, fmt.Errorf("failover: %w", err)
+	}
+	if res.failover != nil {
+		res.failover.measure(tables)
+	}
 	close(watchdog)
 	<-watched // its samples of rss are read below
 	res.elapsed = time.Since(start)
 	for i, s := range servers {
-		after, err := readProc(s.cmd.Process.Pid)
+		after, err := s.cpuAtKill, error(nil)
+		if !s.killed.Load() {
+			after, err = readProc(s.cmd.Process.Pid)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -185,13 +235,17 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 		}
 	}
 	res.moves, res.behind = c.moves.Load(), c.behind.Load()
+	res.polls, res.moveRequests = c.polls.Load(), c.moveRequests.Load()
 	// While the servers still run: /metrics must answer under load's
 	// aftermath, and count at least the moves the clients were told of (a
 	// move cut off by a stuck table's cancel may be counted and never
 	// acknowledged).
-	if res.serverMoves, err = scrapeMoves(ctx, servers); err != nil {
+	figuresAfter, _, err := scrape(ctx, servers)
+	if err != nil {
 		return nil, err
 	}
+	res.server = figuresAfter.minus(figuresBefore)
+	res.serverMoves = res.server.moves
 	res.lostWakeups, res.staleAnswers, res.errors, res.firstErr = c.lostWakeups.Load(), c.staleAnswers.Load(), c.errors.Load(), c.firstErr
 	res.moveLat, res.wakeLat = c.moveLat, c.wakeLat
 	for _, tb := range tables {
@@ -268,10 +322,10 @@ func seatPlayers(ctx context.Context, o options, servers []*server) ([]*table, m
 const pollWait = 20
 
 // playSeat is one seat's client: it long-polls the state and moves on its
-// turn until the match ends or ctx ends. An answer is stale when it is
-// older than a move acknowledged before the poll was sent (less
-// propagation, with several server processes).
-func playSeat(ctx context.Context, cl *client, tb *table, c *counters, propagation time.Duration) {
+// turn, thinking p's pause before each move, until the match ends or ctx
+// ends. An answer is stale when it is older than a move acknowledged before
+// the poll was sent (less propagation, with several server processes).
+func playSeat(ctx context.Context, cl *client, tb *table, c *counters, propagation time.Duration, p pace) {
 	path := fmt.Sprintf("/api/v1/tables/%d/state", tb.id)
 	var st tableState
 	since := int64(-1)
@@ -282,8 +336,12 @@ func playSeat(ctx context.Context, cl *client, tb *table, c *counters, propagati
 			q = fmt.Sprintf("%s?since=%d&wait=%d", path, since, pollWait)
 		}
 		sent := time.Now()
+		renewed := cl.renewals.Load()
 		code, body, err := cl.do(ctx, "GET", q, nil, nil, nil)
 		got := time.Now()
+		if err == nil {
+			c.polls.Add(1 + cl.renewals.Load() - renewed) // a 401 renewed was answered too
+		}
 		if ctx.Err() != nil {
 			return
 		}
@@ -333,6 +391,12 @@ func playSeat(ctx context.Context, cl *client, tb *table, c *counters, propagati
 		tb.seen(v, got)
 		since = v
 		for ctx.Err() == nil && st.Table.Status == "playing" && st.View != nil && st.View.Turn == st.Seat {
+			// The pause comes before the move, once the state is read: the
+			// move's latency and the others' wake-ups are measured from
+			// the request, so thinking shows only in moves/s.
+			if !p.wait(ctx) {
+				return
+			}
 			next, ok := move(ctx, cl, tb, st, c)
 			if !ok {
 				since = -1 // read the state afresh
@@ -362,8 +426,12 @@ func move(ctx context.Context, cl *client, tb *table, st tableState, c *counters
 	}
 	var next tableState
 	sent := time.Now()
+	renewed := cl.renewals.Load()
 	code, body, err := cl.do(ctx, "POST", fmt.Sprintf("/api/v1/tables/%d/moves", tb.id), m, nil, nil)
 	acked := time.Now()
+	if err == nil {
+		c.moveRequests.Add(1 + cl.renewals.Load() - renewed) // a 401 renewed was answered too
+	}
 	if err != nil {
 		if ctx.Err() == nil {
 			c.fail("move at table %d: %v", tb.id, err)
@@ -400,6 +468,9 @@ func move(ctx context.Context, cl *client, tb *table, st tableState, c *counters
 func (tb *table) seen(v int64, at time.Time) {
 	if raise(&tb.maxSeen, v) {
 		tb.changed.Store(at.UnixNano())
+		if k := tb.killedAt.Load(); k != 0 && v > tb.atKill.Load() && at.UnixNano() > k {
+			tb.resumedAt.CompareAndSwap(0, at.UnixNano())
+		}
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -16,6 +15,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the PostgreSQL driver for the run's schema
@@ -29,6 +29,11 @@ type server struct {
 	// end of a run to compare its moves with the clients'.
 	metrics string
 	log     *os.File
+	// killed (-failover): the process was killed mid-run; atKill and
+	// cpuAtKill are its figures and CPU just before.
+	killed    atomic.Bool
+	atKill    serverFigures
+	cpuAtKill procStats
 }
 
 // database prepares an empty database for a run: a SQLite file in dir, or a
@@ -65,7 +70,8 @@ func database(ctx context.Context, kind, pgURL, dir string) (string, func(), err
 
 // launch starts binary serve on a free loopback port and waits until it
 // answers /healthz.
-func launch(binary, databaseURL, logPath string) (*server, error) {
+// env is more of serve's environment (table leases: BURRACO_INTERNAL_ADDR).
+func launch(binary, databaseURL, logPath string, env ...string) (*server, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -85,6 +91,7 @@ func launch(binary, databaseURL, logPath string) (*server, error) {
 	cmd := exec.Command(binary, "serve")
 	cmd.Env = append(os.Environ(), "DATABASE_URL="+databaseURL, "BURRACO_ADDR="+addr, "BURRACO_METRICS_ADDR="+metricsAddr, "LOG_LEVEL=warn",
 		"BURRACO_ADMIN_PASSWORD=load-generator-admin")
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	if err := cmd.Start(); err != nil {
 		logFile.Close()
@@ -107,6 +114,10 @@ func launch(binary, databaseURL, logPath string) (*server, error) {
 }
 
 func (s *server) stop() {
+	if s.killed.Load() {
+		s.log.Close()
+		return
+	}
 	_ = s.cmd.Process.Signal(os.Interrupt)
 	done := make(chan struct{})
 	go func() { _ = s.cmd.Wait(); close(done) }()
@@ -186,39 +197,4 @@ func postgresCPU() time.Duration {
 		}
 	}
 	return total
-}
-
-// scrapeMoves is the servers' moves accepted, from their /metrics
-// (burraco_moves_total), summed.
-func scrapeMoves(ctx context.Context, servers []*server) (int64, error) {
-	var total int64
-	for _, s := range servers {
-		req, err := http.NewRequestWithContext(ctx, "GET", s.metrics+"/metrics", nil)
-		if err != nil {
-			return 0, err
-		}
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return 0, err
-		}
-		body, err := io.ReadAll(res.Body)
-		res.Body.Close()
-		if err != nil || res.StatusCode != http.StatusOK {
-			return 0, fmt.Errorf("scrape %s/metrics: %d %v", s.metrics, res.StatusCode, err)
-		}
-		found := false
-		for line := range strings.Lines(string(body)) {
-			if v, ok := strings.CutPrefix(strings.TrimSpace(line), "burraco_moves_total "); ok {
-				n, err := strconv.ParseFloat(v, 64)
-				if err != nil {
-					return 0, fmt.Errorf("scrape %s/metrics: %q: %v", s.metrics, line, err)
-				}
-				total, found = total+int64(n), true
-			}
-		}
-		if !found {
-			return 0, fmt.Errorf("scrape %s/metrics: no burraco_moves_total", s.metrics)
-		}
-	}
-	return total, nil
 }

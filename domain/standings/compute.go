@@ -134,6 +134,12 @@ func (s *state) count(in Input) {
 		r.PenaltyMP += p.MP
 		r.Penalties = append(r.Penalties, p)
 	}
+	for id, vp := range in.Carried {
+		if i, ok := s.pos[id]; ok {
+			s.rows[i].CarriedVP = vp
+			s.rows[i].VP += vp
+		}
+	}
 	for i := range s.rows {
 		r := &s.rows[i]
 		sort.SliceStable(r.Lines, func(x, y int) bool { return r.Lines[x].Round < r.Lines[y].Round })

@@ -66,6 +66,11 @@ type Input struct {
 	Matches   []Match
 	Byes      []Bye
 	Penalties []Penalty
+	// Carried is the VP an entry brings from an earlier phase of the event
+	// (issue 32: the carry-over, already scaled and rounded); it counts in
+	// the entry's VP, and so in its opponents' VP, but is no round: MP,
+	// lines and rounds played are the phase's own.
+	Carried map[int64]int
 }
 
 // Config is the event's settings for the standings.
@@ -114,7 +119,8 @@ type Line struct {
 type Row struct {
 	Rank        int       `json:"rank"` // shared by entries tied on every criterion
 	Entry       int64     `json:"entry"`
-	VP          int       `json:"vp"` // after VP penalties
+	VP          int       `json:"vp"` // after VP penalties, carried VP included
+	CarriedVP   int       `json:"carried_vp,omitempty"`
 	MPFor       int       `json:"mp_for"`
 	MPAgainst   int       `json:"mp_against"`
 	MPDiff      int       `json:"mp_difference"` // after MP penalties

@@ -81,8 +81,10 @@ type DB struct {
 	busyTimeout time.Duration
 	url         string // PostgreSQL: for the tables' listener's own connection
 	tables      *tableCache
-	marks       *writeMarks // what the write transactions wrote (write_marks.go)
-	release     func()      // SQLite file: drops the hold a restore waits for (backup.go)
+	marks       *writeMarks   // what the write transactions wrote (write_marks.go)
+	owned       ownedVersions // the owners' versions to announce in the second's list (table_feed_owned.go)
+	ownedWrites ownedWrites   // and the records its play wrote (write_marks_owned.go)
+	release     func()        // SQLite file: drops the hold a restore waits for (backup.go)
 }
 
 var _ domain.Storage = (*DB)(nil)
@@ -375,6 +377,9 @@ func (db *DB) InTx(ctx context.Context, fn func(tx domain.Tx) error) error {
 	defer writes.end()
 	err := db.gorm.WithContext(db.writeContext(ctx, writes)).Transaction(func(g *gorm.DB) error {
 		t = &tx{db: g, dialect: db.dialect, tables: db.tables}
+		if err := t.fence(ctx); err != nil { // leases.go
+			return err
+		}
 		if err := fn(t); err != nil {
 			return err
 		}
@@ -385,6 +390,8 @@ func (db *DB) InTx(ctx context.Context, fn func(tx domain.Tx) error) error {
 	})
 	if err == nil {
 		t.done()
+		db.owned.add(t.deferred) // table_feed_owned.go
+		db.ownedWrites.add(t.deferredWrites)
 		if db.ckpt != nil {
 			db.ckpt.written()
 		}

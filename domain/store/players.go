@@ -16,8 +16,9 @@ type playerRow struct {
 	Name         string
 	FederationID *string
 	ClubID       *int64
-	Search       string    // fold.Search(name): what ?q= compares
-	Categories   string    // the sorted tags joined by commas ("" for none)
+	Search       string // fold.Search(name): what ?q= compares
+	Categories   string // the sorted tags joined by commas ("" for none)
+	Region       string
 	CreatedAt    time.Time `gorm:"autoCreateTime:false"`
 	UpdatedAt    time.Time `gorm:"autoUpdateTime:false"`
 }
@@ -26,25 +27,25 @@ func (playerRow) TableName() string { return "players" }
 
 func playerRowOf(p domain.Player) playerRow {
 	return playerRow{ID: p.ID, UserID: p.UserID, Name: p.Name, FederationID: p.FederationID, ClubID: p.ClubID,
-		Search: fold.Search(p.Name), Categories: strings.Join(p.Categories, ","), CreatedAt: utc(p.CreatedAt), UpdatedAt: utc(p.UpdatedAt)}
+		Search: fold.Search(p.Name), Categories: strings.Join(p.Categories, ","), Region: p.Region, CreatedAt: utc(p.CreatedAt), UpdatedAt: utc(p.UpdatedAt)}
 }
 
 func (r playerRow) domain() domain.Player {
 	return domain.Player{ID: r.ID, UserID: r.UserID, Name: r.Name, FederationID: r.FederationID, ClubID: r.ClubID,
-		Categories: splitCategories(r.Categories), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
+		Categories: splitCategories(r.Categories), Region: r.Region, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
 }
 
 type playerRepo struct{ t *tx }
 
 // playerColumns are, per dialect, what playerDest reads.
 var playerColumns = map[string]string{
-	SQLite:   "id, user_id, name, federation_id, club_id, categories, " + timeCols[SQLite],
-	Postgres: "id, user_id, name, federation_id, club_id, categories, " + timeCols[Postgres],
+	SQLite:   "id, user_id, name, federation_id, club_id, categories, region, " + timeCols[SQLite],
+	Postgres: "id, user_id, name, federation_id, club_id, categories, region, " + timeCols[Postgres],
 }
 
 // playerDest is where a row of playerColumns is scanned, followed by extra.
 func playerDest(p *domain.Player, extra ...any) []any {
-	return append([]any{&p.ID, &p.UserID, &p.Name, &p.FederationID, &p.ClubID, categoryList{&p.Categories},
+	return append([]any{&p.ID, &p.UserID, &p.Name, &p.FederationID, &p.ClubID, categoryList{&p.Categories}, &p.Region,
 		timestamp{&p.CreatedAt}, timestamp{&p.UpdatedAt}}, extra...)
 }
 
@@ -53,9 +54,9 @@ func playerDest(p *domain.Player, extra ...any) []any {
 func (r playerRepo) Create(p *domain.Player) error {
 	row := playerRowOf(*p)
 	var id int64
-	err := r.t.queryRow(true, "INSERT INTO players (user_id, name, federation_id, club_id, search, categories, created_at, updated_at) "+
-		"VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
-		[]any{row.UserID, row.Name, row.FederationID, row.ClubID, row.Search, row.Categories, row.CreatedAt, row.UpdatedAt}, &id)
+	err := r.t.queryRow(true, "INSERT INTO players (user_id, name, federation_id, club_id, search, categories, region, created_at, updated_at) "+
+		"VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
+		[]any{row.UserID, row.Name, row.FederationID, row.ClubID, row.Search, row.Categories, row.Region, row.CreatedAt, row.UpdatedAt}, &id)
 	if err != nil {
 		return translate(err, "player")
 	}
@@ -79,7 +80,7 @@ func (r playerRepo) Update(p domain.Player) error {
 	row := playerRowOf(p)
 	return hitOne(r.t.db.Model(&playerRow{ID: p.ID}).Updates(map[string]any{
 		"user_id": row.UserID, "name": row.Name, "federation_id": row.FederationID,
-		"club_id": row.ClubID, "search": row.Search, "categories": row.Categories, "updated_at": row.UpdatedAt,
+		"club_id": row.ClubID, "search": row.Search, "categories": row.Categories, "region": row.Region, "updated_at": row.UpdatedAt,
 	}), "player")
 }
 

@@ -53,11 +53,15 @@ func (db *DB) FollowTables(ctx context.Context, changed func(tableID, version in
 		return nil
 	}
 	feed := feed{name: listenerName, channel: tablesChannel, listening: resync, payload: func(p string) {
-		if id, version, err := parseTableChange(p); err == nil {
-			changed(id, version)
-		}
+		parseTableChanges(p, changed) // one change, or an owner's list (table_feed_owned.go)
 	}}
+	done := make(chan struct{})
+	go func() { // the versions of the tables this process owns, once a second
+		defer close(done)
+		db.announceOwned(ctx)
+	}()
 	db.follow(ctx, feed)
+	<-done
 	return nil
 }
 

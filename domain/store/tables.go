@@ -578,6 +578,10 @@ func (r tableRepo) Update(t domain.Table) error {
 		// The seats read under the lock, unchanged since: the new version's.
 		r.t.committedSeats = append(r.t.committedSeats, tableSeats{id: t.ID, version: row.Version, seats: slices.Clone(seats)})
 	}
+	if r.t.fenced { // the owner's: in the second's list (table_feed_owned.go)
+		r.t.deferred = append(r.t.deferred, tableVersion{t.ID, t.Version})
+		return nil
+	}
 	return r.announce(t.ID, t.Version)
 }
 

@@ -54,6 +54,7 @@ type setupColumns struct {
 	Played               string  // live | online
 	Online               *string // the JSON domain.OnlineSettings; NULL when none were set
 	Prizes               *string // the JSON []domain.Prize; NULL when there are none
+	Phases               *string // the JSON []tourney.Phase; NULL for a tournament of one phase
 }
 
 func (tournamentRow) TableName() string { return "tournaments" }
@@ -76,6 +77,7 @@ func setupColumnsOf(s domain.TournamentSetup) setupColumns {
 	c.VPTable = jsonText(s.VPTable, s.VPTable != nil)
 	c.TieBreaks = jsonText(s.TieBreaks, s.TieBreaks != nil)
 	c.Prizes = jsonText(s.Prizes, len(s.Prizes) > 0)
+	c.Phases = jsonText(s.Phases, len(s.Phases) > 0)
 	return c
 }
 
@@ -126,6 +128,9 @@ func (c setupColumns) setup() domain.TournamentSetup {
 	}
 	if c.Prizes != nil && (json.Unmarshal([]byte(*c.Prizes), &s.Prizes) != nil || len(s.Prizes) == 0) {
 		s.Prizes = nil // a column edited by hand that no longer reads: no prizes
+	}
+	if c.Phases != nil && (json.Unmarshal([]byte(*c.Phases), &s.Phases) != nil || len(s.Phases) == 0) {
+		s.Phases = nil // edited by hand and no longer read: one phase, as the mirrored columns say
 	}
 	return s
 }
@@ -193,7 +198,7 @@ func tournamentCols(startsAt, openedAt, createdAt, updatedAt string) string {
 	return "t.id, t.club_id, c.name, t.name, t.description, t.rules, t.options, t.players_per_table, t.kind, " +
 		"t.deals_per_round, " + startsAt + ", t.status, t.search, t.movement, t.rounds, t.mitchell_step, t.target_score, " +
 		"t.vp_table, t.tie_breaks, t.rest_vp, t.rest_mp, t.abandon_vp, t.remaining_gets_rest, t.forbid_same_club, " +
-		"t.avoid_repeat_opponents, t.late_entry_round, t.team_pairs, t.played, t.online, t.prizes, t.lots_seed, t.cancel_reason, " +
+		"t.avoid_repeat_opponents, t.late_entry_round, t.team_pairs, t.played, t.online, t.prizes, t.phases, t.lots_seed, t.cancel_reason, " +
 		openedAt + ", t.version, " + createdAt + ", " + updatedAt
 }
 
@@ -208,7 +213,7 @@ func (r tournamentRepo) get(id int64, lock string) (domain.Tournament, error) {
 		&t.ID, &t.ClubID, &v.ClubName, &t.Name, &t.Description, &t.Rules, &t.Options, &t.PlayersPerTable, &t.Kind,
 		&t.DealsPerRound, timestamp{&t.StartsAt}, &t.Status, &t.Search, &c.Movement, &c.Rounds, &c.MitchellStep, &c.TargetScore,
 		&c.VPTable, &c.TieBreaks, &c.RestVP, &c.RestMP, &c.AbandonVP, &c.RemainingGetsRest, &c.ForbidSameClub,
-		&c.AvoidRepeatOpponents, &c.LateEntryRound, &c.TeamPairs, &c.Played, &c.Online, &c.Prizes, &t.LotsSeed, &t.CancelReason,
+		&c.AvoidRepeatOpponents, &c.LateEntryRound, &c.TeamPairs, &c.Played, &c.Online, &c.Prizes, &c.Phases, &t.LotsSeed, &t.CancelReason,
 		optTime{&opened}, &t.Version, timestamp{&t.CreatedAt}, timestamp{&t.UpdatedAt})
 	if err != nil {
 		return domain.Tournament{}, translate(err, "tournament")
@@ -229,7 +234,7 @@ func (r tournamentRepo) Update(t domain.Tournament) error {
 		"remaining_gets_rest": c.RemainingGetsRest, "forbid_same_club": c.ForbidSameClub,
 		"avoid_repeat_opponents": c.AvoidRepeatOpponents,
 		"late_entry_round":       c.LateEntryRound, "team_pairs": c.TeamPairs,
-		"played": c.Played, "online": c.Online, "prizes": c.Prizes,
+		"played": c.Played, "online": c.Online, "prizes": c.Prizes, "phases": c.Phases,
 	}), "tournament")
 	if err != nil {
 		return err

@@ -29,6 +29,15 @@ type tx struct {
 	committed []tableRow
 	// committedSeats are the tables' seats to cache likewise (the lobby's).
 	committedSeats []tableSeats
+	// fenced is set when the transaction is a table owner's, its lease
+	// checked (leases.go): its tables' versions are announced by the
+	// second's list (table_feed_owned.go), not one notice each; deferred
+	// holds them until the commit.
+	fenced   bool
+	deferred []tableVersion
+	// deferredWrites are the records a fenced play transaction wrote, for
+	// the second's list likewise (write_marks_owned.go).
+	deferredWrites []string
 }
 
 // done caches the rows the transaction read or wrote, once it committed.

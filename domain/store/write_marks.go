@@ -366,6 +366,9 @@ func (t *tx) announceWrites(w *writeSet) error {
 	if t.dialect != Postgres {
 		return nil
 	}
+	if t.deferWrites(w) { // write_marks_owned.go
+		return nil
+	}
 	tables := w.written()
 	if tables == "" {
 		return nil

@@ -11,7 +11,7 @@ func (s *State) clone() *State {
 	c := &State{setup: s.setup, seq: s.seq, status: s.status, cancelReason: s.cancelReason,
 		playerEntry: maps.Clone(s.playerEntry), forbidden: slices.Clone(s.forbidden),
 		schedForbidden: slices.Clone(s.schedForbidden), order: slices.Clone(s.order),
-		penalties: slices.Clone(s.penalties), cache: new(standingsCache)}
+		penalties: slices.Clone(s.penalties), seatings: maps.Clone(s.seatings), cache: new(standingsCache)}
 	c.entries = make([]*Entry, len(s.entries))
 	for i, e := range s.entries {
 		x := copyEntry(e)

@@ -35,6 +35,9 @@ var codes = map[string]Kind{
 	CodeOverrideKnockout: KindConflict,
 	CodeRoundHasScores:   KindConflict,
 	CodeOnlineSheet:      KindConflict,
+	CodePhaseNotFinal:    KindConflict,
+	CodeGroupTooSmall:    KindConflict,
+	CodeBadGroups:        KindInvalid,
 
 	CodeForbidden:   KindForbidden,
 	CodeRefereeOnly: KindForbidden,
@@ -46,6 +49,8 @@ var codes = map[string]Kind{
 	CodeRoundNotFound: KindNotFound,
 	CodeTableNotFound: KindNotFound,
 	CodeDealNotFound:  KindNotFound,
+	CodePhaseNotFound: KindNotFound,
+	CodeGroupNotFound: KindNotFound,
 }
 
 // Codes is every error code of the package with its kind, for the service

@@ -88,6 +88,10 @@ type Withdraw struct {
 // so a replay never draws again.
 type DrawRound struct {
 	Round int `json:"round"`
+	// Groups are the groups of a phase whose groups are made by hand,
+	// given when drawing its first round: entry numbers, one list per
+	// group, A first (docs/PHASES.md). Any other draw takes none.
+	Groups [][]int `json:"groups,omitempty"`
 }
 
 // OverridePairings sets a round by hand (referee or director, with a
@@ -102,6 +106,10 @@ type OverridePairings struct {
 	Foursomes []pairing.Foursome `json:"foursomes,omitempty"`
 	Byes      []int64            `json:"byes,omitempty"`
 	Reason    string             `json:"reason"`
+	// Groups replace the computed groups when the round is a phase's
+	// first (entry numbers, as DrawRound's); absent, the phase's own way
+	// makes them.
+	Groups [][]int `json:"groups,omitempty"`
 }
 
 // StartRound starts play of a round whose pairings are published.

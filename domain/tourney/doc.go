@@ -91,6 +91,17 @@
 // partners and tables each round (pairing.Individual); each player scores
 // their partnership's result, as a line against the opponent across.
 //
+// # Phases and groups
+//
+// A set-up with Phases (phases.go, docs/PHASES.md) plays each phase by
+// its own movement, rounds, deals and VP table. Drawing a phase's first
+// round seeds it (RoundDrawn.Groups): the entries still in, by the overall
+// standings so far, split into groups (serpentine, blocks, club, or the
+// director's hand); each group is drawn on its own, table numbers running
+// on from the group before. A phase's overall standings count the VP
+// carried from the phase before (CarryVP); PhaseStandings reads any phase
+// and group. Without phases there is one phase, and nothing of this shows.
+//
 // # Corrections
 //
 // CorrectScore replaces a deal and recomputes results and standings. In a
@@ -139,6 +150,9 @@
 //	override_knockout      conflict   overriding a knockout round
 //	round_has_scores       conflict   replacing pairings of a round being played; a no-show at a table that played
 //	online_sheet           conflict   a score entered or confirmed by hand at a tournament played online
+//	phase_not_final        conflict   drawing a phase's first round (its seeding) before the round before is closed
+//	group_too_small        conflict   a phase's group its movement cannot play the phase's rounds in
+//	bad_groups             invalid    groups given that miss, repeat or invent an entry, of the wrong count, or where none are taken
 //	forbidden              forbidden  a director's command by someone else
 //	referee_only           forbidden  a staff command by a player
 //	not_at_table           forbidden  a player scoring a table they do not sit at
@@ -148,4 +162,6 @@
 //	round_not_found        not_found  no such round
 //	table_not_found        not_found  no such table in the round
 //	deal_not_found         not_found  no such deal on the sheet
+//	phase_not_found        not_found  no such phase
+//	group_not_found        not_found  no such group in the phase (or the phase not seeded)
 package tourney

@@ -57,6 +57,9 @@ func (s *State) canDraw(n int) error {
 		return err
 	}
 	if r := s.latest(); r != nil && r.status != RoundStatusClosed {
+		if s.phased() && n == s.phaseFirst(s.phaseOf(n)) && n == r.number+1 {
+			return conflict(CodePhaseNotFinal, "phase %d is seeded from the standings of round %d, which is %s: close it first", s.phaseOf(n), r.number, r.status)
+		}
 		return conflict(CodeRoundOpen, "round %d is %s: close it before the next", r.number, r.status)
 	}
 	if n != len(s.rounds)+1 {
@@ -74,6 +77,9 @@ func (s *State) canDraw(n int) error {
 // draw draws round n by the movement on the state as it is (the rounds
 // before n drawn, n not).
 func (s *State) draw(n int, rnd pairing.Rand) (*RoundDrawn, error) {
+	if s.phased() {
+		return s.drawPhase(n, nil, rnd)
+	}
 	if s.setup.Kind == KindIndividual {
 		return s.drawIndividual(n, rnd)
 	}
@@ -128,6 +134,18 @@ const (
 
 // drawRule is the rule the movement draws round n by.
 func (s *State) drawRule(n int) string {
+	if s.phased() {
+		k := s.phaseOf(n)
+		m := s.phase(k).Movement
+		switch {
+		case m == ModifiedDanish && s.setup.AvoidRepeatOpponents:
+			return RuleModifiedAvoid
+		case m == ModifiedDanish && n == s.phaseFirst(k)+s.phase(k).Rounds-1:
+			return RuleModifiedLast
+		}
+		return map[Movement]string{Mitchell: RuleMitchell, RoundRobin: RuleRoundRobin, Danish: RuleDanish,
+			ModifiedDanish: RuleModified, Random: RuleRandom}[m]
+	}
 	switch {
 	case s.setup.Kind == KindIndividual:
 		return RuleIndividual
@@ -175,7 +193,8 @@ func (s *State) searchField(n int) pairing.Field {
 // in; before, by seed (seeded first) then number.
 func (s *State) rankOrder() []int64 {
 	st := s.standingsTable()
-	if st.AfterRound > 0 {
+	// A later phase ranks by the VP carried into it before its first result.
+	if st.AfterRound > 0 || s.currentPhase() > 1 {
 		out := make([]int64, len(st.Rows))
 		for i, r := range st.Rows {
 			out[i] = r.Entry
@@ -374,13 +393,15 @@ func (s *State) checkLayout(tables []TableLayout, byes []int64) error {
 }
 
 // newTables is a drawn layout's tables, their sheets at version seq.
-func (s *State) newTables(layout []TableLayout, seq int64) []*table {
+func (s *State) newTables(layout []TableLayout, seq int64, n int) []*table {
 	out := make([]*table, len(layout))
-	planned := s.setup.DealsPerRound
+	k := s.phaseOf(n)
+	planned := s.phase(k).DealsPerRound
 	if s.setup.Movement == Knockout {
 		planned = 0
 	}
 	for i, l := range layout {
+		l.Group = s.groupOf(k, l.NS)
 		out[i] = &table{TableLayout: l, version: seq, planned: planned}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Number < out[j].Number })

@@ -49,6 +49,10 @@ const (
 	CodeSeqGap           = "seq_gap"
 	CodeOverrideKnockout = "override_knockout"
 	CodeRoundHasScores   = "round_has_scores"
+	// Phases and groups (docs/PHASES.md).
+	CodePhaseNotFinal = "phase_not_final" // seeding a phase before the round before is closed
+	CodeGroupTooSmall = "group_too_small" // a group its movement cannot play the phase's rounds in
+	CodeBadGroups     = "bad_groups"      // groups given that miss, repeat or invent an entry, or where none are taken
 	// CodeOnlineSheet refuses a score entered or confirmed by hand at a
 	// tournament played online: the engine writes its sheets.
 	CodeOnlineSheet = "online_sheet"
@@ -63,6 +67,8 @@ const (
 	CodeRoundNotFound = "round_not_found"
 	CodeTableNotFound = "table_not_found"
 	CodeDealNotFound  = "deal_not_found"
+	CodePhaseNotFound = "phase_not_found"
+	CodeGroupNotFound = "group_not_found"
 )
 
 // Problem is one bad field. Field is a path into the command or set-up as
@@ -139,4 +145,5 @@ const (
 	PDealCards    = "deal_cards"
 	PBadCount     = "count"
 	PNotAllowed   = "not_allowed"
+	PMissing      = "missing"
 )

@@ -98,6 +98,10 @@ type (
 		Byes    []int64       `json:"byes,omitempty"`
 		Bracket []int64       `json:"bracket,omitempty"`
 		Rule    string        `json:"rule,omitempty"`
+		// Groups is the phase's seeding, in the draw of a phase's first
+		// round (tournaments in phases only): the groups and each one's
+		// entries in seeded order.
+		Groups []Group `json:"groups,omitempty"`
 	}
 	// PairingsOverridden is a round set by hand; Replaced when it replaced
 	// published pairings.
@@ -106,6 +110,7 @@ type (
 		Tables   []TableLayout `json:"tables"`
 		Byes     []int64       `json:"byes,omitempty"`
 		Replaced bool          `json:"replaced,omitempty"`
+		Groups   []Group       `json:"groups,omitempty"` // as RoundDrawn's
 	}
 	// RoundStarted: pairings_published → playing.
 	RoundStarted struct {

@@ -60,37 +60,112 @@ func (st *Standings) clone() Standings {
 }
 
 func (s *State) computeStandings() (*Standings, error) {
+	return s.scopedStandings(scope{phase: s.currentPhase(), carry: true, eventPenalties: true})
+}
+
+// scope is which standings: those of a phase (every round without
+// phases), of one group of it ("" for all), with the VP carried into it
+// or not, with the event's penalties (those of no round) or not.
+type scope struct {
+	phase          int
+	group          string
+	carry          bool
+	eventPenalties bool
+}
+
+// scopedStandings computes the standings of a scope. A phase's overall
+// standings count the VP carried from the overall standings at the end
+// of the phase before (without the event's penalties, which count once,
+// in the current phase: never scaled nor dropped).
+func (s *State) scopedStandings(sc scope) (*Standings, error) {
+	ph := s.phase(sc.phase)
 	cfg := standings.Config{TieBreaks: s.setup.TieBreaks, RestVP: s.setup.RestVP, RestMP: s.setup.RestMP,
-		DealsPerRound: s.setup.DealsPerRound, AbandonVP: s.setup.AbandonVP,
+		DealsPerRound: ph.DealsPerRound, AbandonVP: s.setup.AbandonVP,
 		RemainingGetsRest: s.setup.RemainingGetsRest, LotsSeed: s.setup.LotsSeed}
 	if s.setup.Movement == Knockout {
 		cfg.RestVP, cfg.RestMP = 1, 0 // a bye is a round won
 	}
+	member := s.groupMembers(sc)
 	var in standings.Input
 	for _, e := range s.entries {
 		// An entry that withdrew before its first round never played: it
 		// is not ranked.
-		if !e.Withdrawn || e.WithdrawnAfter >= max(e.FirstRound, 1) {
+		if (!e.Withdrawn || e.WithdrawnAfter >= max(e.FirstRound, 1)) && member(e.ID) {
 			in.Entries = append(in.Entries, e.ID)
 		}
 	}
 	after, final := 0, true
 	for _, r := range s.rounds {
-		for _, id := range r.byes {
-			in.Byes = append(in.Byes, standings.Bye{Round: r.number, Entry: id})
+		final = final && r.status == RoundStatusClosed
+		if s.phaseOf(r.number) != sc.phase {
+			continue
 		}
-		if s.roundLines(r, &in, cfg) {
+		for _, id := range r.byes {
+			if member(id) {
+				in.Byes = append(in.Byes, standings.Bye{Round: r.number, Entry: id})
+			}
+		}
+		if s.roundLines(r, &in, cfg, sc.group) {
 			after = r.number
 		}
-		final = final && r.status == RoundStatusClosed
 	}
-	in.Penalties = append(in.Penalties, s.penalties...)
+	for _, p := range s.penalties {
+		counts := (p.Round == 0 && sc.eventPenalties) || (p.Round > 0 && s.phaseOf(p.Round) == sc.phase)
+		if counts && member(p.Entry) {
+			in.Penalties = append(in.Penalties, p)
+		}
+	}
+	if sc.carry && sc.phase > 1 {
+		carried, err := s.carried(sc.phase)
+		if err != nil {
+			return nil, err
+		}
+		in.Carried = carried
+	}
 	tab, err := standings.Compute(in, cfg)
 	if err != nil {
 		return nil, err
 	}
 	done := s.status == StatusFinished || s.status == StatusResultsPublished
-	return &Standings{Provisional: !done || !final, AfterRound: after, Unsettled: s.unsettled(), Table: tab}, nil
+	var unsettled []int64
+	for _, id := range s.unsettled() {
+		if member(id) {
+			unsettled = append(unsettled, id)
+		}
+	}
+	return &Standings{Provisional: !done || !final, AfterRound: after, Unsettled: unsettled, Table: tab}, nil
+}
+
+// carried is the VP each entry starts phase k with: its overall VP at the
+// end of phase k−1, by phase k's carry-over.
+func (s *State) carried(k int) (map[int64]int, error) {
+	prev, err := s.scopedStandings(scope{phase: k - 1, carry: true})
+	if err != nil {
+		return nil, err
+	}
+	ph := s.phase(k)
+	out := make(map[int64]int, len(prev.Rows))
+	for _, r := range prev.Rows {
+		out[r.Entry] = CarryVP(ph.CarryOver, ph.CarryOverPercent, r.VP)
+	}
+	return out, nil
+}
+
+// groupMembers reports whether an entry is in the scope's group (every
+// entry when the scope has none).
+func (s *State) groupMembers(sc scope) func(int64) bool {
+	if sc.group == "" {
+		return func(int64) bool { return true }
+	}
+	in := map[int64]bool{}
+	for _, g := range s.seatings[sc.phase] {
+		if g.Name == sc.group {
+			for _, id := range g.Entries {
+				in[id] = true
+			}
+		}
+	}
+	return func(id int64) bool { return in[id] }
 }
 
 // unsettled is the entries, ascending, whose standings count a table that
@@ -124,7 +199,7 @@ func (s *State) unsettled() []int64 {
 
 // roundLines adds a round's results to the input, reporting whether any
 // counted.
-func (s *State) roundLines(r *round, in *standings.Input, cfg standings.Config) bool {
+func (s *State) roundLines(r *round, in *standings.Input, cfg standings.Config, group string) bool {
 	any := false
 	if s.setup.Kind == KindTeams {
 		for _, t := range r.tables {
@@ -136,7 +211,7 @@ func (s *State) roundLines(r *round, in *standings.Input, cfg standings.Config) 
 		return any
 	}
 	for _, t := range r.tables {
-		if !t.counted() {
+		if !t.counted() || (group != "" && t.Group != group) {
 			continue
 		}
 		any = true
@@ -184,7 +259,7 @@ func (s *State) individualLines(r *round, t *table, in *standings.Input, cfg sta
 		return
 	}
 	res := s.result(r, t)
-	vpNS, vpEW := s.convert(res.MPNS, res.MPEW)
+	vpNS, vpEW := s.convert(r, res.MPNS, res.MPEW)
 	type line struct {
 		id          int64
 		mpFor, vpts int

@@ -112,9 +112,9 @@ func (s *State) tableVP(r *round, t *table, res *Result) {
 			res.VPNS = s.setup.RestVP
 		}
 	default:
-		res.VPNS, res.VPEW = s.convert(res.MPNS, res.MPEW)
+		res.VPNS, res.VPEW = s.convert(r, res.MPNS, res.MPEW)
 		if s.setup.Kind == KindPairs {
-			res.VPNS, res.VPEW = s.abandoned(t.left, t.NS, res.VPNS, t.EW, res.VPEW)
+			res.VPNS, res.VPEW = s.abandonedIn(r, t.left, t.NS, res.VPNS, t.EW, res.VPEW)
 		}
 	}
 }
@@ -124,15 +124,21 @@ func (s *State) tableVP(r *round, t *table, res *Result) {
 // scored or, when the event says so, gets the rest score. With left 0 (or
 // not a or b) they are unchanged.
 func (s *State) abandoned(left, a int64, vpA int, b int64, vpB int) (int, int) {
+	return s.abandonedIn(nil, left, a, vpA, b, vpB)
+}
+
+// abandonedIn is abandoned in round r (nil: the set-up's deals), whose
+// phase's deals per round set RULES' cap.
+func (s *State) abandonedIn(r *round, left, a int64, vpA int, b int64, vpB int) (int, int) {
 	switch left {
 	case 0:
 	case a:
-		vpA = min(vpA, s.abandonCap())
+		vpA = min(vpA, s.abandonCap(r))
 		if s.setup.RemainingGetsRest {
 			vpB = s.setup.RestVP
 		}
 	case b:
-		vpB = min(vpB, s.abandonCap())
+		vpB = min(vpB, s.abandonCap(r))
 		if s.setup.RemainingGetsRest {
 			vpA = s.setup.RestVP
 		}
@@ -142,17 +148,27 @@ func (s *State) abandoned(left, a int64, vpA int, b int64, vpB int) (int, int) {
 
 // abandonCap is the most VP an entry that leaves keeps: the event's, else
 // RULES §10's for the round's length.
-func (s *State) abandonCap() int {
+func (s *State) abandonCap(r *round) int {
 	if s.setup.AbandonVP > 0 {
 		return s.setup.AbandonVP
+	}
+	if r != nil {
+		return standings.AbandonCap(s.phase(s.phaseOf(r.number)).DealsPerRound)
 	}
 	return standings.AbandonCap(s.setup.DealsPerRound)
 }
 
 // convert is the VP table's conversion; a difference no sheet can produce
 // (not a multiple of 5: the sheets are validated) converts to nothing.
-func (s *State) convert(a, b int) (int, int) {
-	x, y, err := s.setup.VPTable.Convert(a, b)
+func (s *State) convert(r *round, a, b int) (int, int) {
+	t := s.setup.VPTable
+	if s.phased() {
+		t = s.phase(s.phaseOf(r.number)).VPTable
+	}
+	if t == nil {
+		return 0, 0 // validated away: every phase has a table in force
+	}
+	x, y, err := t.Convert(a, b)
 	if err != nil {
 		return 0, 0
 	}

@@ -15,7 +15,16 @@ func (c DrawRound) decide(s *State, who Actor, rnd pairing.Rand) (payload, strin
 	if err := s.canDraw(c.Round); err != nil {
 		return nil, "", err
 	}
-	p, err := s.draw(c.Round, rnd)
+	var p *RoundDrawn
+	var err error
+	switch {
+	case s.phased():
+		p, err = s.drawPhase(c.Round, c.Groups, rnd)
+	case c.Groups != nil:
+		err = groupsProblem("groups", PNotAllowed, "the tournament is not set up in phases with groups")
+	default:
+		p, err = s.draw(c.Round, rnd)
+	}
 	if err != nil {
 		return nil, "", err
 	}
@@ -26,13 +35,24 @@ func (p *RoundDrawn) check(s *State) error {
 	if err := s.canDraw(p.Round); err != nil {
 		return err
 	}
-	return s.checkLayout(p.Tables, p.Byes)
+	if err := s.checkLayout(p.Tables, p.Byes); err != nil {
+		return err
+	}
+	return s.checkSeating(p.Round, p.Groups, p.Tables)
 }
 
 func (p *RoundDrawn) apply(s *State, e Event) {
+	s.seed(p.Round, p.Groups)
 	s.rounds = append(s.rounds, &round{number: p.Round, status: RoundStatusPublished,
-		tables: s.newTables(p.Tables, e.Seq), byes: append([]int64(nil), p.Byes...),
-		bracket: append([]int64(nil), p.Bracket...), draws: 1, rule: p.Rule})
+		tables: s.newTables(p.Tables, e.Seq, p.Round), byes: append([]int64(nil), p.Byes...),
+		bracket: append([]int64(nil), p.Bracket...), draws: 1, rule: p.Rule, phase: s.phaseOf(p.Round)})
+}
+
+// seed records a phase's groups, given by the draw of its first round.
+func (s *State) seed(n int, groups []Group) {
+	if len(groups) > 0 {
+		s.seatings[s.phaseOf(n)] = cloneGroups(groups)
+	}
 }
 
 func (c OverridePairings) decide(s *State, who Actor, _ pairing.Rand) (payload, string, error) {
@@ -61,6 +81,14 @@ func (c OverridePairings) decide(s *State, who Actor, _ pairing.Rand) (payload, 
 		layout = s.layout(r)
 	}
 	p := &PairingsOverridden{Round: c.Round, Tables: layout, Byes: append([]int64(nil), c.Byes...), Replaced: replaced}
+	groups, err := s.overrideGroups(c, replaced)
+	if err != nil {
+		return nil, "", err
+	}
+	p.Groups = groups
+	if err := s.checkSeating(c.Round, groups, layout); err != nil {
+		return nil, "", err
+	}
 	return p, trimmed(c.Reason), nil
 }
 
@@ -111,18 +139,22 @@ func (p *PairingsOverridden) check(s *State) error {
 	if err := s.canOverride(p.Round, p.Replaced); err != nil {
 		return err
 	}
-	return s.checkLayout(p.Tables, p.Byes)
+	if err := s.checkLayout(p.Tables, p.Byes); err != nil {
+		return err
+	}
+	return s.checkSeating(p.Round, p.Groups, p.Tables)
 }
 
 func (p *PairingsOverridden) apply(s *State, e Event) {
-	tables := s.newTables(p.Tables, e.Seq)
+	s.seed(p.Round, p.Groups)
+	tables := s.newTables(p.Tables, e.Seq, p.Round)
 	if p.Replaced {
 		r := s.rounds[p.Round-1]
 		r.tables, r.byes, r.overridden, r.rule = tables, append([]int64(nil), p.Byes...), true, RuleManual
 		return
 	}
 	s.rounds = append(s.rounds, &round{number: p.Round, status: RoundStatusPublished, tables: tables,
-		byes: append([]int64(nil), p.Byes...), draws: 1, overridden: true, rule: RuleManual})
+		byes: append([]int64(nil), p.Byes...), draws: 1, overridden: true, rule: RuleManual, phase: s.phaseOf(p.Round)})
 }
 
 // roundIn is round n when the tournament is running and the round in one of
@@ -153,7 +185,10 @@ func (p *RoundStarted) check(s *State) error {
 	return err
 }
 
-func (p *RoundStarted) apply(s *State, _ Event) { s.rounds[p.Round-1].status = RoundStatusPlaying }
+func (p *RoundStarted) apply(s *State, e Event) {
+	r := s.rounds[p.Round-1]
+	r.status, r.startedAt = RoundStatusPlaying, e.At
+}
 
 func (c CloseRound) decide(s *State, who Actor, _ pairing.Rand) (payload, string, error) {
 	if err := needStaff(who, "closing a round"); err != nil {

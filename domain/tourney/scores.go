@@ -355,7 +355,7 @@ func (p *ScoreCorrected) apply(s *State, e Event) {
 	t.version = e.Seq
 	for _, rd := range p.Redraws {
 		r := s.rounds[rd.Round-1]
-		r.tables = s.newTables(rd.Tables, e.Seq)
+		r.tables = s.newTables(rd.Tables, e.Seq, rd.Round)
 		r.byes = append([]int64(nil), rd.Byes...)
 		r.bracket = append([]int64(nil), rd.Bracket...)
 		r.draws++
@@ -376,7 +376,8 @@ func (p *ScoreCorrected) apply(s *State, e Event) {
 func (s *State) redraws(p *ScoreCorrected) error {
 	latest := s.latest()
 	ko := s.setup.Movement == Knockout
-	if latest.number <= p.Round || (!ko && s.setup.Movement != Danish && s.setup.Movement != ModifiedDanish) {
+	m := s.movementOf(latest.number)
+	if latest.number <= p.Round || (!ko && m != Danish && m != ModifiedDanish) {
 		return nil
 	}
 	cl := s.clone()
@@ -394,7 +395,9 @@ func (s *State) redraws(p *ScoreCorrected) error {
 	for k := p.Round + 1; k < latest.number; k++ {
 		p.KeptRounds = append(p.KeptRounds, k)
 	}
-	if latest.status != RoundStatusPublished || latest.overridden {
+	// A phase's first round keeps its groups and pairings: its seeding
+	// may have been the director's hand, which a redraw cannot repeat.
+	if latest.status != RoundStatusPublished || latest.overridden || s.seeds(latest.number) {
 		p.KeptRounds = append(p.KeptRounds, latest.number)
 		return nil
 	}

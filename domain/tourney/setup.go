@@ -122,6 +122,10 @@ type Setup struct {
 	// TeamPairs is how many pairs a team fields per match (team events
 	// only; 0 otherwise).
 	TeamPairs int
+	// Phases, when not empty, play the tournament in phases (issue 32,
+	// docs/PHASES.md); Movement, MitchellStep, VPTable and Rounds then
+	// mirror them (MirrorPhases). Nil: one phase, as before.
+	Phases []Phase
 }
 
 // TieBreakOrder is the tie-break order in force: the organiser's or the
@@ -158,6 +162,7 @@ func (c Config) normalized() Config {
 		c.TeamPairs = 1
 	}
 	c.TieBreaks = c.TieBreakOrder()
+	c.normalizePhases()
 	t, ok := c.Setup.VPTableInForce(c.Kind, c.DealsPerRound) // a copy
 	c.VPTable = nil
 	if ok {
@@ -222,6 +227,7 @@ func (s Setup) Problems(kind string, dealsPerRound int) []Problem {
 	if s.LateEntryRound < 0 || s.LateEntryRound > lastRound {
 		ps.add("late_entry_round", POutOfRange, "late_entry_round must be between 0 (before the start only) and %d (the last round)", lastRound)
 	}
+	s.checkPhases(&ps, kind, dealsPerRound)
 	switch {
 	case kind == KindTeams:
 		if s.TeamPairs < 2 || s.TeamPairs > MaxTeamPairs {
@@ -251,6 +257,7 @@ func (s Setup) checkMovement(ps *problems, kind string) {
 		if s.Rounds != 0 {
 			ps.add("rounds", PInvalid, "a knockout's rounds follow from its bracket: rounds must be 0")
 		}
+	case len(s.Phases) > 0: // the phases' total: checkPhases bounds it
 	case s.Movement == RoundRobin:
 		if s.Rounds < 0 || s.Rounds > MaxRounds {
 			ps.add("rounds", POutOfRange, "rounds must be between 0 (every entry meets every other) and %d", MaxRounds)

@@ -55,15 +55,18 @@ type Entry struct {
 // teams, whose pair number Pair sits there in team match Match), or in an
 // individual event the players N and S against E and W.
 type TableLayout struct {
-	Number int   `json:"number"`
-	Match  int   `json:"match,omitempty"`
-	Pair   int   `json:"pair,omitempty"`
-	NS     int64 `json:"ns,omitempty"`
-	EW     int64 `json:"ew,omitempty"`
-	N      int64 `json:"n,omitempty"`
-	S      int64 `json:"s,omitempty"`
-	E      int64 `json:"e,omitempty"`
-	W      int64 `json:"w,omitempty"`
+	Number int `json:"number"`
+	// Group is the table's group in a phase with groups (docs/PHASES.md);
+	// the fold sets it from the phase's seeding.
+	Group string `json:"group,omitempty"`
+	Match int    `json:"match,omitempty"`
+	Pair  int    `json:"pair,omitempty"`
+	NS    int64  `json:"ns,omitempty"`
+	EW    int64  `json:"ew,omitempty"`
+	N     int64  `json:"n,omitempty"`
+	S     int64  `json:"s,omitempty"`
+	E     int64  `json:"e,omitempty"`
+	W     int64  `json:"w,omitempty"`
 }
 
 // Deal is one deal of a sheet as it stands: the parts of both sides, who
@@ -125,6 +128,8 @@ type round struct {
 	reopened   int
 	rule       string // what drew it (Rule*)
 	redraw     *Redraw
+	phase      int       // its phase, from 1
+	startedAt  time.Time // when play started (round_started); zero before
 }
 
 // State is a tournament as the fold of its events. Decide never changes it;
@@ -132,6 +137,14 @@ type round struct {
 // standings they compute lazily are cached under a lock); Apply needs the
 // state to itself — the service serialises commands per tournament, as the
 // event log's sequence does.
+//
+// State is an event-sourced aggregate: every command is decided against
+// it and every event applied to it (the commands' decide and the events'
+// apply methods are their own, in entries.go, lifecycle.go, rounds.go,
+// …), and the rules they consult (the draw, the sheets' checks, the
+// standings) and the reads of the fold are its methods, some ninety. It is
+// the one type the house's bound of 40 methods a type (issue 31) leaves
+// aside: every rule reads the one state the log folds into.
 type State struct {
 	setup          Config
 	seq            int64
@@ -144,6 +157,7 @@ type State struct {
 	schedForbidden [][2]int64
 	order          []int64
 	penalties      []standings.Penalty
+	seatings       map[int][]Group // phase → its groups as seeded (never changed in place)
 	cache          *standingsCache
 }
 
@@ -153,7 +167,8 @@ func New(c Config) (*State, error) {
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
-	return &State{setup: c.normalized(), status: StatusDraft, playerEntry: map[int64]int64{}, cache: new(standingsCache)}, nil
+	return &State{setup: c.normalized(), status: StatusDraft, playerEntry: map[int64]int64{},
+		seatings: map[int][]Group{}, cache: new(standingsCache)}, nil
 }
 
 // Replay is the state after the events, in order.

@@ -86,6 +86,7 @@ type Redraw struct {
 // and how often it was reopened.
 type RoundView struct {
 	Number     int           `json:"number"`
+	Phase      int           `json:"phase,omitempty"` // in a tournament in phases, from 1
 	Status     string        `json:"status"`
 	Tables     []TableView   `json:"tables"`
 	Byes       []int64       `json:"byes,omitempty"`
@@ -96,6 +97,9 @@ type RoundView struct {
 	Reopened   int           `json:"reopened,omitempty"`
 	Rule       string        `json:"rule,omitempty"`
 	Redraw     *Redraw       `json:"redraw,omitempty"`
+	// StartedAt is when play of the round started; nil before. A console
+	// tells a late table by it without reading the audit trail.
+	StartedAt *time.Time `json:"started_at,omitempty"`
 }
 
 // Standings are the standings as they stand: Provisional until the
@@ -124,6 +128,11 @@ type Snapshot struct {
 	Forbidden     [][2]int64          `json:"forbidden,omitempty"`
 	Penalties     []standings.Penalty `json:"penalties,omitempty"`
 	Standings     Standings           `json:"standings"`
+	// Phases and PhaseStandings are a tournament in phases' (absent
+	// without phases): every phase, and the standings of each phase begun
+	// (PhaseStandingsOf).
+	Phases         []PhaseView       `json:"phases,omitempty"`
+	PhaseStandings []ScopedStandings `json:"phase_standings,omitempty"`
 }
 
 // Status is the tournament's lifecycle status.
@@ -153,6 +162,7 @@ func (s *State) Config() Config {
 		su.VPTable = &t
 	}
 	su.TieBreaks = append(su.TieBreaks[:0:0], su.TieBreaks...)
+	su.Phases = clonePhases(su.Phases)
 	return su
 }
 
@@ -242,12 +252,19 @@ func (s *State) Snapshot() (Snapshot, error) {
 	if err != nil {
 		return Snapshot{}, err
 	}
-	return Snapshot{
+	snap := Snapshot{
 		Seq: s.seq, Status: s.status, CancelReason: s.cancelReason,
 		CurrentRound: s.CurrentRound(), PlannedRounds: s.PlannedRounds(),
 		Entries: s.Entries(), Rounds: s.Rounds(), Forbidden: s.Forbidden(),
 		Penalties: s.Penalties(), Standings: st,
-	}, nil
+	}
+	if s.phased() {
+		snap.Phases = s.Phases()
+		if snap.PhaseStandings, err = s.phaseStandingsAll(); err != nil {
+			return Snapshot{}, err
+		}
+	}
+	return snap, nil
 }
 
 // MarshalJSON writes the Snapshot.
@@ -260,12 +277,16 @@ func (s *State) MarshalJSON() ([]byte, error) {
 }
 
 func (s *State) roundView(r *round) RoundView {
-	v := RoundView{Number: r.number, Status: r.status, Tables: make([]TableView, len(r.tables)),
+	v := RoundView{Number: r.number, Phase: r.phase, Status: r.status, Tables: make([]TableView, len(r.tables)),
 		Byes: append([]int64(nil), r.byes...), Bracket: append([]int64(nil), r.bracket...),
 		Draws: r.draws, Overridden: r.overridden, Reopened: r.reopened, Rule: r.rule}
 	if r.redraw != nil {
 		rd := *r.redraw
 		v.Redraw = &rd
+	}
+	if !r.startedAt.IsZero() {
+		at := r.startedAt
+		v.StartedAt = &at
 	}
 	for i, t := range r.tables {
 		v.Tables[i] = s.tableView(r, t)

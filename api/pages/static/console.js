@@ -3,7 +3,7 @@
 // /me and /me/clubs say whether this person directs anything (staff pages
 // refuse others plainly); GET /rules feeds the new-tournament form (the
 // rule set and only its options); one tournament (?t=ID) is followed by
-// polling its rounds with If-None-Match every 2 s — any command moves the
+// polling its standings with If-None-Match every 2 s — any command moves the
 // tournament's version, so one cheap poll notices every change, and only
 // then are the entries, the forbidden pairs and the audit trail read again.
 import './console-messages.js';
@@ -13,6 +13,9 @@ import { t, has, lang, fmtNumber } from './i18n.js';
 import { PARTS, partsTotal } from './score.js';
 import { tableState } from './console-state.js';
 import { mountClubTools, showEntryCodes } from './console-club.js';
+import { wirePrizes, renderPrizes } from './console-prizes.js';
+import { parseBands } from './console-vp.js';
+import { wirePhases, renderPhases, roundPhaseText, drawLabel, drawBody, hallGroups, groupedPhase } from './console-phases.js';
 
 const $ = (id) => document.getElementById(id);
 const TIE_BREAKS = ['vp', 'mp_difference', 'mp_for', 'head_to_head', 'opponents_vp', 'lots'];
@@ -26,7 +29,8 @@ const state = {
   id: 0,
   tour: null,
   entries: [],
-  rounds: null,
+  rounds: null, // GET …/rounds?latest=true: the latest round only, and the counts
+  past: { version: -1, rounds: {} }, // earlier rounds read for a correction, by number, at the tournament's version
   forbidden: [],
   referees: [], // the tournament's assigned referees
   members: [], // the club's members who may referee it (referee, admin, owner)
@@ -276,18 +280,6 @@ function renderDeals() {
   note.hidden = !note.textContent;
 }
 
-// parseBands reads the custom VP table's lines: from, to, winner, loser.
-function parseBands(text) {
-  const bands = [];
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    const f = line.split(/[,;\s]+/).filter((x) => x !== '');
-    const n = (x) => (x === undefined || x === '' || x === '-' ? undefined : Number(x));
-    bands.push({ from: n(f[0]), to: f.length >= 4 ? n(f[1]) : undefined, winner: n(f[f.length - 2]), loser: n(f[f.length - 1]) });
-  }
-  return bands;
-}
-
 async function createTournament(e) {
   e.preventDefault();
   const body = {
@@ -342,16 +334,17 @@ async function openTournament() {
   $('console-tournament').hidden = false;
   wireTournament();
   await refresh();
-  // Follow the tournament: any change moves its version, and the rounds'
-  // ETag with it.
+  // Follow the tournament: any change moves its version, and the
+  // standings' ETag with it (answered from memory: a 304 costs the server
+  // no read). Not the rounds: they have no ETag, so their poll answered
+  // every table of every round every 2 s, and the console read everything
+  // again each time (now it reads the latest round only: ?latest=true). The
+  // first answer is of the tournament just read.
   let first = true;
-  state.stopPoll = poll(`/tournaments/${state.id}/rounds`, (data) => {
-    if (first) {
-      first = false;
-      return;
-    }
-    state.rounds = data;
-    refresh();
+  state.stopPoll = poll(`/tournaments/${state.id}/standings`, (data) => {
+    const known = first && data.version === state.tour.version;
+    first = false;
+    if (!known) refresh();
   }, { interval: 2000, onError: (e) => status(problemText(e)) });
   setInterval(renderLive, 15000); // "late" moves with the clock too
 }
@@ -364,15 +357,21 @@ function refresh() {
   refreshing = (async () => {
     try {
       const base = `/tournaments/${state.id}`;
-      // The audit trail only grows: read what is new since the last event.
-      const after = state.audit.length ? state.audit[state.audit.length - 1].seq : 0;
+      // The audit trail only grows: read what is new since the last event;
+      // on opening, the last AUDIT_SHOWN events only (seq runs from 1 with no
+      // gaps to the tournament's version), not the first 500 of thousands.
+      // Of the rounds only the latest: the whole list of a big event is
+      // megabytes (every table of every round), and what the console shows
+      // of earlier rounds (a correction) it reads when asked (pastRound).
+      const after = state.audit.length ? state.audit[state.audit.length - 1].seq : Math.max(0, (state.tour.version || 0) - AUDIT_SHOWN);
       const [tour, entries, rounds, forbidden, audit, referees, members] = await Promise.all([
-        get(base), get(base + '/entries'), get(base + '/rounds'), get(base + '/forbidden'), get(`${base}/audit?after=${after}&limit=500`),
+        get(base), get(base + '/entries'), get(base + '/rounds?latest=true'), get(base + '/forbidden'), get(`${base}/audit?after=${after}&limit=500`),
         get(base + '/referees'), get(`/clubs/${state.tour.club_id}/members?limit=100`),
       ]);
       state.tour = tour.data;
       state.entries = entries.data.items || [];
       state.rounds = rounds.data;
+      if (state.past.version !== state.tour.version) state.past = { version: state.tour.version, rounds: {} };
       state.forbidden = forbidden.data.pairs || [];
       state.referees = referees.data.items || [];
       state.members = (members.data.items || []).filter((m) => REFEREE_ROLES.includes(m.role));
@@ -387,6 +386,9 @@ function refresh() {
   });
   return refreshing;
 }
+
+// AUDIT_SHOWN is how many of the latest events the audit trail lists.
+const AUDIT_SHOWN = 100;
 
 // REFEREE_ROLES are the club roles that may referee its tournaments.
 const REFEREE_ROLES = ['referee', 'admin', 'owner'];
@@ -412,7 +414,8 @@ function wireTournament() {
     }
   });
   $('new-player-create').addEventListener('click', createPlayer);
-  $('round-draw').addEventListener('click', () => act('round-error', () => send('POST', `/tournaments/${state.id}/rounds`), t('console.drawn')));
+  // The first round of a phase grouped by hand carries its groups (console-phases.js).
+  $('round-draw').addEventListener('click', () => act('round-error', () => send('POST', `/tournaments/${state.id}/rounds`, drawBody()), t('console.drawn')));
   $('round-start').addEventListener('click', () => act('round-error', () => send('POST', `/tournaments/${state.id}/rounds/${currentRound().number}/start`), t('console.started')));
   $('round-close').addEventListener('click', closeRound);
   $('pair-form').addEventListener('submit', overridePairings);
@@ -430,6 +433,8 @@ function wireTournament() {
   $('corr-form').addEventListener('submit', correctDeal);
   $('rul-form').addEventListener('submit', giveRuling);
   $('pen-form').addEventListener('submit', givePenalty);
+  wirePrizes({ el, act, said, problemText, state });
+  wirePhases({ el, act, said, problemText, confirmAction, state, onPhases: renderPrintLinks });
 }
 
 // closeRound closes the round being played. The server refuses while a
@@ -459,13 +464,18 @@ async function closeRound() {
 // runs, the round's controls and its live tables (the finish first once
 // every round is closed), with the entries folded away while a round is
 // played; before and after, the set-up's order.
-const ORDER = ['sec-state', 'sec-referees', 'sec-entries', 'sec-rounds', 'sec-live', 'sec-correct', 'sec-rulings', 'sec-print', 'sec-audit'];
-const RUNNING_ORDER = ['sec-rounds', 'sec-live', 'sec-state', 'sec-entries', 'sec-referees', 'sec-correct', 'sec-rulings', 'sec-print', 'sec-audit'];
+const ORDER = ['sec-state', 'sec-referees', 'sec-entries', 'sec-phases', 'sec-prizes', 'sec-rounds', 'sec-live', 'sec-standings', 'sec-correct', 'sec-rulings', 'sec-print', 'sec-audit'];
+const RUNNING_ORDER = ['sec-rounds', 'sec-live', 'sec-standings', 'sec-state', 'sec-phases', 'sec-entries', 'sec-referees', 'sec-correct', 'sec-rulings', 'sec-prizes', 'sec-print', 'sec-audit'];
+// Once finished, the prizes given are what the director reads out next.
+const FINISHED_ORDER = ['sec-state', 'sec-prizes', 'sec-standings', 'sec-print', 'sec-phases', 'sec-entries', 'sec-referees', 'sec-rounds', 'sec-live', 'sec-correct', 'sec-rulings', 'sec-audit'];
 
 function arrange() {
   const r = currentRound();
   const running = state.tour.status === 'running';
-  let order = running ? RUNNING_ORDER.slice() : ORDER;
+  const finished = ['finished', 'results_published'].includes(state.tour.status);
+  let order = running ? RUNNING_ORDER.slice() : finished ? FINISHED_ORDER.slice() : ORDER;
+  // A finished event without prizes has none to read out: its section goes after the printouts.
+  if (finished && !(state.tour.prizes || []).length) order = [...order.filter((x) => x !== 'sec-prizes'), 'sec-prizes'];
   if (running && roundsLeft().left === 0 && (!r || r.status === 'closed')) order = ['sec-state', ...order.filter((x) => x !== 'sec-state')];
   const box = $('console-tournament');
   const nav = box.querySelector('nav.sections');
@@ -515,6 +525,8 @@ function render() {
   renderCorrection();
   renderRulingForms();
   renderPrintLinks();
+  renderPhases();
+  renderPrizes();
   renderAudit();
 }
 
@@ -522,7 +534,9 @@ function render() {
 // leaves unplayed.
 function roundsLeft() {
   const planned = (state.rounds && state.rounds.planned_rounds) || state.tour.rounds || 0;
-  const closed = state.rounds && state.rounds.items ? state.rounds.items.filter((r) => r.status === 'closed').length : 0;
+  // Every round before the latest is closed (a draw needs the one before closed).
+  const r = currentRound();
+  const closed = r ? r.number - (r.status === 'closed' ? 0 : 1) : 0;
   return { planned, closed, left: Math.max(0, planned - closed) };
 }
 
@@ -731,9 +745,11 @@ async function addEntry(e) {
 function renderRounds() {
   const r = currentRound();
   const planned = state.rounds ? state.rounds.planned_rounds : 0;
+  const phase = r ? roundPhaseText(r.number) : '';
   $('round-current').textContent = r
-    ? t('console.roundNow', { n: r.number, of: planned || '?', status: t('console.rs.' + r.status) })
+    ? t('console.roundNow', { n: r.number, of: planned || '?', status: t('console.rs.' + r.status) }) + (phase ? ' ' + phase : '')
     : t('console.noRound');
+  $('round-draw').textContent = drawLabel();
   const running = state.tour.status === 'running';
   $('round-draw').hidden = !running || (r && r.status !== 'closed') || (planned > 0 && r && r.number >= planned);
   $('round-start').hidden = !running || !r || r.status !== 'pairings_published';
@@ -795,8 +811,11 @@ async function overridePairings(e) {
 
 // --- the tables, live ---
 
-// roundStartedAt is when round n started, from the audit trail.
+// roundStartedAt is when round n started: the round says (started_at),
+// else the audit trail.
 function roundStartedAt(n) {
+  const r = roundByNumber(n);
+  if (r && r.started_at) return new Date(r.started_at).getTime();
   const ev = state.audit.filter((a) => a.kind === 'round_started' && a.data && a.data.round === n).pop();
   return ev ? new Date(ev.at).getTime() : 0;
 }
@@ -821,7 +840,7 @@ function renderLive() {
     if (s.late) text += ' · ' + t('console.late', { m: s.mins });
     const mp = tb.result ? `${fmtNumber(tb.result.mp_ns)}–${fmtNumber(tb.result.mp_ew)}` : '';
     return el('tr', { class: s.cls, 'data-table': tb.number, 'data-state': s.key },
-      el('td', { class: 'num', text: String(tb.number) }),
+      el('td', { class: 'num', text: tb.group ? `${tb.number} · ${tb.group}` : String(tb.number) }),
       el('td', { text: sideName(tb.ns) }),
       el('td', { text: sideName(tb.ew) }),
       el('td', { class: 'num', text: mp }),
@@ -854,21 +873,48 @@ function showTotals() {
   for (const side of ['ns', 'ew']) $(`corr-${side}-total`).textContent = t('console.total', { n: partsOf(`corr-${side}`).total });
 }
 
+// roundByNumber is round n as the console has it: the latest, or an
+// earlier one read for a correction at the tournament's version (null
+// until read: pastRound reads it).
 function roundByNumber(n) {
-  return state.rounds && state.rounds.items ? state.rounds.items.find((r) => r.number === n) : null;
+  const r = currentRound();
+  return r && r.number === n ? r : state.past.rounds[n] || null;
+}
+
+// pastRound reads earlier round n once per version of the tournament, and
+// fills the correction form again with it.
+async function pastRound(n) {
+  const version = state.past.version;
+  if (state.past.reading === n) return; // one read at a time is enough
+  state.past.reading = n;
+  try {
+    const r = (await get(`/tournaments/${state.id}/rounds/${n}`)).data;
+    if (state.past.version !== version) return; // the tournament moved on: read again on the next fill
+    state.past.rounds[n] = r;
+    if (Number($('corr-round').value) === n) fillCorrection('round');
+  } catch (e) {
+    $('corr-error').textContent = problemText(e);
+  } finally {
+    if (state.past.version === version) state.past.reading = 0;
+  }
 }
 
 function renderCorrection() {
-  const rounds = state.rounds && state.rounds.items ? state.rounds.items.filter((r) => r.status !== 'pairings_published') : [];
-  const keepR = $('corr-round').value || (rounds.length ? String(rounds[rounds.length - 1].number) : '');
-  $('corr-round').replaceChildren(...rounds.map((r) => el('option', { value: r.number, text: String(r.number), selected: String(r.number) === keepR })));
+  // Rounds 1 to the latest, but a latest whose pairings are only published.
+  const last = currentRound();
+  const upTo = last ? last.number - (last.status === 'pairings_published' ? 1 : 0) : 0;
+  const numbers = Array.from({ length: upTo }, (_, i) => i + 1);
+  const keepR = $('corr-round').value || (upTo ? String(upTo) : '');
+  $('corr-round').replaceChildren(...numbers.map((n) => el('option', { value: n, text: String(n), selected: String(n) === keepR })));
   fillCorrection('refresh');
 }
 
 // fillCorrection fills the table and deal lists and, when the choice
 // changed, the parts of the chosen deal as they are.
 function fillCorrection(changed) {
-  const r = roundByNumber(Number($('corr-round').value));
+  const n = Number($('corr-round').value);
+  const r = roundByNumber(n);
+  if (n && !r) pastRound(n);
   const tables = r ? r.tables.filter((tb) => tb.ns && tb.ew) : [];
   const keepT = $('corr-table').value;
   $('corr-table').replaceChildren(...tables.map((tb) => el('option', { value: tb.number, text: String(tb.number), selected: String(tb.number) === keepT })));
@@ -966,13 +1012,17 @@ function renderPrintLinks() {
     ['csv-rounds', `${base}/export/rounds.csv`, 'console.pr.csvRounds'],
     ['csv-sheets', `${base}/export/sheets.csv`, 'console.pr.csvSheets'],
     ['hall-link', `/app/hall/${state.id}`, 'console.pr.hall'],
+    // Each group's hall display, and beside it its printed standings (the
+    // phase's, overall: with the VP carried in).
+    ...hallGroups().flatMap((g) => [[`hall-link-${g}`, `/app/hall/${state.id}?group=${g}`, 'console.pr.hallGroup', { g }],
+      [`print-standings-${g}`, `${base}/print/standings?phase=${groupedPhase().number}&group=${g}&lang=${l}`, 'console.pr.standingsGroup', { g }]]),
   ];
-  $('print-links').replaceChildren(...links.map(([id, href, key]) => el('li', {}, el('a', { id, href, target: id.startsWith('csv') ? undefined : '_blank', rel: 'noopener', text: t(key) }))));
+  $('print-links').replaceChildren(...links.map(([id, href, key, vars]) => el('li', {}, el('a', { id, href, target: id.startsWith('csv') ? undefined : '_blank', rel: 'noopener', text: t(key, vars) }))));
 }
 
 function renderAudit() {
   const name = new Map(state.entries.map((x) => [x.id, `${x.number}. ${x.display_name}`]));
-  const items = state.audit.slice(-100).reverse();
+  const items = state.audit.slice(-AUDIT_SHOWN).reverse();
   $('audit-list').replaceChildren(...items.map((a) => {
     const d = a.data || {};
     const where = [d.round ? t('console.roundN', { n: d.round }) : '', d.table ? t('console.tableN', { n: d.table }) : '', d.deal ? t('console.dealN', { n: d.deal }) : '',

@@ -3,7 +3,11 @@
 // public tournament. It follows the tournament by polling the standings
 // with If-None-Match each second (a 304 costs a few bytes); when they
 // change (any command moves the tournament's version), it reads the
-// rounds again. Long standings page themselves.
+// rounds again. Long standings page themselves. With ?group=A (or
+// #group=A) it shows one group of the current phase (issue 32): that
+// group's standings (GET …/phases/{n}/standings?group=A, read when the
+// tournament's standings' ETag says something changed: that route has
+// none of its own) and its tables.
 import { start } from './layout.js';
 import { get, poll, session } from './api.js';
 import { t, fmtNumber } from './i18n.js';
@@ -13,7 +17,7 @@ import { showInvite } from './hall-invite.js';
 const $ = (id) => document.getElementById(id);
 // Seconds a page of the standings stays up (?seconds=, 3 to 60).
 const PAGE_SECONDS = Math.min(60, Math.max(3, Number(new URLSearchParams(location.search).get('seconds')) || 10));
-const state = { id: 0, standings: null, rounds: null, page: 0, pages: 1, seatPage: 0, seatPages: 1, version: -1 };
+const state = { id: 0, standings: null, rounds: null, page: 0, pages: 1, seatPage: 0, seatPages: 1, version: -1, group: groupParam() };
 
 start();
 main();
@@ -22,6 +26,12 @@ function tournamentID() {
   const m = location.pathname.match(/^\/app\/hall\/(\d+)$/);
   const id = Number(m ? m[1] : new URLSearchParams(location.search).get('tournament'));
   return Number.isInteger(id) && id > 0 ? id : 0;
+}
+
+// groupParam is the group asked for by ?group= or #group= (a letter), or ''.
+function groupParam() {
+  const g = (new URLSearchParams(location.search).get('group') || new URLSearchParams(location.hash.slice(1)).get('group') || '').toUpperCase();
+  return /^[A-Z]$/.test(g) ? g : '';
 }
 
 function status(text) {
@@ -38,12 +48,13 @@ async function main() {
   const opts = { auth: !!session(), interactive: false };
   get(`/tournaments/${state.id}`, opts).then(
     (res) => {
-      $('hall-title').textContent = res.data.name;
-      document.title = res.data.name;
+      const name = res.data.name + (state.group ? ' · ' + t('hall.group', { g: state.group }) : '');
+      $('hall-title').textContent = name;
+      document.title = name;
     },
     (err) => status(err.message),
   );
-  const stop = poll(`/tournaments/${state.id}/standings`, onStandings, {
+  const stop = poll(`/tournaments/${state.id}/standings`, state.group ? (s) => onGroupChange(s, opts) : onStandings, {
     interval: 1000,
     auth: opts.auth,
     onError: (err) => {
@@ -66,6 +77,25 @@ async function main() {
   });
 }
 
+let groupReading = Promise.resolve();
+
+// onGroupChange reads the group's standings in the current phase (the
+// phase of the latest round drawn, so a new phase's group of the same
+// letter once it is drawn) whenever the tournament's standings change,
+// one read at a time. Until the phase's groups are drawn the group is not
+// found: that is said, and the hall waits for the next change.
+function onGroupChange(s, opts) {
+  groupReading = groupReading.then(async () => {
+    try {
+      const current = (await get(`/tournaments/${state.id}/phases`, opts)).data.current;
+      const g = (await get(`/tournaments/${state.id}/phases/${current}/standings?group=${state.group}`, opts)).data;
+      await onStandings({ ...g, version: s.version });
+    } catch (err) {
+      status(err.message);
+    }
+  });
+}
+
 function clock() {
   $('hall-clock').textContent = new Date().toLocaleTimeString(document.documentElement.lang, { hour: '2-digit', minute: '2-digit' });
 }
@@ -83,7 +113,8 @@ async function onStandings(s) {
   if (s.version !== state.version) {
     state.version = s.version;
     try {
-      state.rounds = (await get(`/tournaments/${state.id}/rounds`, { auth: !!session(), interactive: false })).data;
+      // Only the latest round: the hall shows nothing of the others.
+      state.rounds = (await get(`/tournaments/${state.id}/rounds?latest=true`, { auth: !!session(), interactive: false })).data;
       renderRound();
     } catch (err) {
       status(err.message);
@@ -151,7 +182,7 @@ function renderStandings() {
   const before = beforeFirstRound(s);
   const h = $('hall-standings-h');
   h.dataset.i18n = before ? 'hall.entries' : 'hall.standings';
-  h.textContent = t(h.dataset.i18n);
+  h.textContent = t(h.dataset.i18n) + (state.group ? ' · ' + t('hall.group', { g: state.group }) : '');
   // The texts above the table first: the rows are measured below them.
   $('hall-standings-note').textContent = before
     ? [t('hall.beforeFirst'), t('hall.alphabetical')].join(' · ')
@@ -227,7 +258,9 @@ function renderRound() {
   // The standings are as wide as the seating leaves them: measured again.
   if (section.hidden !== wasHidden) renderStandings();
   if (section.hidden) return;
-  const r = list.items[list.items.length - 1];
+  const last = list.items[list.items.length - 1];
+  // One group's hall shows its own tables (table numbers run on across groups).
+  const r = state.group ? { ...last, tables: last.tables.filter((tb) => tb.group === state.group) } : last;
   document.body.dataset.round = r.status; // hall-season.js shows the season when no round is playing
   $('hall-round-h').textContent = t('hall.round.' + r.status, { n: r.number });
   const open = r.tables.filter((tb) => !(tb.result && tb.result.final)).map((tb) => tb.number);

@@ -1,0 +1,71 @@
+package lease
+
+import "context"
+
+// Fence is what a write of a table checks before it writes (§4.3): that
+// the table's lease is still Owner's at Epoch. The store locks the lease
+// row in share mode at that epoch in the write's transaction, so that a
+// takeover (which bumps the epoch under the row's exclusive lock) waits for
+// the writes under way, and every write that begins after it fails: every
+// write a deposed owner commits is committed before the new owner's epoch
+// exists, and the new owner reads it when it loads the table.
+type Fence struct {
+	Table int64
+	Owner string
+	Epoch int64
+	lost  func() // the store calls it when the check fails
+}
+
+// Lost tells the fence's manager that the check failed: it forgets the
+// table at once, so that the next request is forwarded.
+func (f Fence) Lost() {
+	if f.lost != nil {
+		f.lost()
+	}
+}
+
+type fenceKey struct{}
+
+// WithFence returns ctx carrying f: the write transactions run with it are
+// fenced.
+func WithFence(ctx context.Context, f Fence) context.Context {
+	return context.WithValue(ctx, fenceKey{}, f)
+}
+
+// FenceFrom returns the fence ctx carries, if any.
+func FenceFrom(ctx context.Context) (Fence, bool) {
+	f, ok := ctx.Value(fenceKey{}).(Fence)
+	return f, ok
+}
+
+// Fence returns the fence of table's writes while this process owns it,
+// and notes the table in use (a request is served for it).
+func (m *Manager) Fence(table int64) (Fence, bool) {
+	now := m.cfg.Now()
+	m.mu.Lock()
+	h, ok := m.held[table]
+	if ok && now.Before(h.deadline) {
+		h.used = now
+		m.held[table] = h
+	}
+	m.mu.Unlock()
+	if !ok || !now.Before(h.deadline) {
+		return Fence{}, false
+	}
+	return Fence{Table: table, Owner: m.cfg.Owner, Epoch: h.epoch, lost: func() { m.lose(table, h.epoch) }}, true
+}
+
+// lose forgets table if this process still holds it at epoch.
+func (m *Manager) lose(table, epoch int64) {
+	m.fenced.Add(1)
+	m.mu.Lock()
+	h, ok := m.held[table]
+	if ok && h.epoch == epoch {
+		delete(m.held, table)
+		m.deposed.Add(1)
+	}
+	m.mu.Unlock()
+	if ok && h.epoch == epoch {
+		m.moved(table)
+	}
+}

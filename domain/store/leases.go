@@ -1,0 +1,167 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/lease"
+)
+
+// Leases is the lease store of issue 30 (docs/SCALE-OUT.md §4) on
+// PostgreSQL: table_leases and server_processes, written with plain SQL on
+// the pool (no GORM: a renewal runs every second, and none of it is domain
+// data that kept reads or write marks follow). Every time is the
+// database's now(), so that expiry needs no clock agreement between
+// processes.
+type Leases struct{ db *sql.DB }
+
+var _ lease.Store = (*Leases)(nil)
+
+// ErrLeasesNeedPostgres is Leases' answer on SQLite: one process by
+// design, which owns every table without asking.
+var ErrLeasesNeedPostgres = errors.New("store: table leases are for several processes on PostgreSQL; SQLite has one")
+
+// Leases returns the lease store; ErrLeasesNeedPostgres on SQLite.
+func (db *DB) Leases() (*Leases, error) {
+	if db.dialect != Postgres {
+		return nil, ErrLeasesNeedPostgres
+	}
+	return &Leases{db: db.sql}, nil
+}
+
+func millis(d time.Duration) int64 { return d.Milliseconds() }
+
+// Register records the process owner and its internal address.
+func (l *Leases) Register(ctx context.Context, owner, addr string) error {
+	_, err := l.db.ExecContext(ctx, `INSERT INTO server_processes (owner, internal_addr, started_at, seen_at)
+		VALUES ($1, $2, now(), now())
+		ON CONFLICT (owner) DO UPDATE SET internal_addr = EXCLUDED.internal_addr, seen_at = now()`, owner, addr)
+	if err != nil {
+		return fmt.Errorf("store: register process: %w", err)
+	}
+	return nil
+}
+
+// Unregister deletes the process's row.
+func (l *Leases) Unregister(ctx context.Context, owner string) error {
+	if _, err := l.db.ExecContext(ctx, `DELETE FROM server_processes WHERE owner = $1`, owner); err != nil {
+		return fmt.Errorf("store: unregister process: %w", err)
+	}
+	return nil
+}
+
+// Acquire takes the lease of table for owner when it is free, expired or
+// owner's own (§4.2), at a new epoch. The row is inserted from tables, so
+// that a table that does not exist gets no lease (ok false) instead of a
+// foreign key error. A lease held live by another is left alone: the
+// conflict's WHERE decides, in one statement, so two processes racing for
+// one table cannot both win.
+func (l *Leases) Acquire(ctx context.Context, table int64, owner string, ttl time.Duration) (int64, bool, error) {
+	var epoch int64
+	err := l.db.QueryRowContext(ctx, `INSERT INTO table_leases (table_id, owner, epoch, expires_at)
+		SELECT id, $2, 1, now() + $3::bigint * interval '1 millisecond' FROM tables WHERE id = $1
+		ON CONFLICT (table_id) DO UPDATE
+		   SET owner = EXCLUDED.owner, epoch = table_leases.epoch + 1, expires_at = EXCLUDED.expires_at
+		 WHERE table_leases.expires_at < now() OR table_leases.owner = EXCLUDED.owner
+		RETURNING epoch`, table, owner, millis(ttl)).Scan(&epoch)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return 0, false, nil
+	case err != nil:
+		return 0, false, fmt.Errorf("store: acquire lease of table %d: %w", table, err)
+	}
+	return epoch, true, nil
+}
+
+// Renew extends every live lease of owner, and its process row's seen_at,
+// in one round trip, and returns the epochs of the leases it holds. An
+// expired lease is not extended, even if nobody took it: it was released
+// (idle, §4.4), or the process's own deadline passed and it stopped
+// serving the table; the next request takes it again, at a new epoch.
+func (l *Leases) Renew(ctx context.Context, owner string, ttl time.Duration) (map[int64]int64, error) {
+	rows, err := l.db.QueryContext(ctx, `WITH p AS (UPDATE server_processes SET seen_at = now() WHERE owner = $1)
+		UPDATE table_leases SET expires_at = now() + $2::bigint * interval '1 millisecond'
+		 WHERE owner = $1 AND expires_at >= now() RETURNING table_id, epoch`, owner, millis(ttl))
+	if err != nil {
+		return nil, fmt.Errorf("store: renew leases: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64]int64{}
+	for rows.Next() {
+		var table, epoch int64
+		if err := rows.Scan(&table, &epoch); err != nil {
+			return nil, fmt.Errorf("store: renew leases: %w", err)
+		}
+		out[table] = epoch
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: renew leases: %w", err)
+	}
+	return out, nil
+}
+
+// Release expires every lease of owner now (a second in the past, so that
+// a transaction begun a moment earlier, whose now() is its start, sees it
+// expired too).
+func (l *Leases) Release(ctx context.Context, owner string) error {
+	_, err := l.db.ExecContext(ctx, `UPDATE table_leases SET expires_at = now() - interval '1 second' WHERE owner = $1`, owner)
+	if err != nil {
+		return fmt.Errorf("store: release leases: %w", err)
+	}
+	return nil
+}
+
+// ReleaseTables expires owner's leases of tables now.
+func (l *Leases) ReleaseTables(ctx context.Context, owner string, tables []int64) error {
+	_, err := l.db.ExecContext(ctx, `UPDATE table_leases SET expires_at = now() - interval '1 second'
+		WHERE owner = $1 AND table_id = ANY($2)`, owner, tables)
+	if err != nil {
+		return fmt.Errorf("store: release leases: %w", err)
+	}
+	return nil
+}
+
+// Holder returns who holds table's lease and the holder's address (empty
+// when its process row is gone); lease.ErrNoLease when nobody has held it.
+func (l *Leases) Holder(ctx context.Context, table int64) (lease.Holder, error) {
+	var h lease.Holder
+	err := l.db.QueryRowContext(ctx, `SELECT l.owner, coalesce(p.internal_addr, ''), l.epoch, l.expires_at >= now()
+		FROM table_leases l LEFT JOIN server_processes p ON p.owner = l.owner
+		WHERE l.table_id = $1`, table).Scan(&h.Owner, &h.Addr, &h.Epoch, &h.Live)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return lease.Holder{}, lease.ErrNoLease
+	case err != nil:
+		return lease.Holder{}, fmt.Errorf("store: holder of table %d: %w", table, err)
+	}
+	return h, nil
+}
+
+// fence checks, first in a write transaction whose context carries a
+// lease.Fence (a request for a table this process owns), that the lease
+// is still the fence's, and locks its row in share mode until the commit
+// (§4.3): a takeover waits for the write, and a write after a takeover
+// fails with ETableOwnerMoved, the fence's manager told at once. Nothing
+// on SQLite (one process), nor without a fence.
+func (t *tx) fence(ctx context.Context) error {
+	f, ok := lease.FenceFrom(ctx)
+	if !ok || t.dialect != Postgres {
+		return nil
+	}
+	var one int
+	err := t.queryRow(false, `SELECT 1 FROM table_leases WHERE table_id = $1 AND owner = $2 AND epoch = $3 FOR SHARE`,
+		[]any{f.Table, f.Owner, f.Epoch}, &one)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		f.Lost()
+		return domain.Errorf(domain.ETableOwnerMoved, "this server process no longer owns table %d; try again", f.Table)
+	case err != nil:
+		return fmt.Errorf("store: fence of table %d: %w", f.Table, err)
+	}
+	t.fenced = true
+	return nil
+}

@@ -1,0 +1,289 @@
+package store_test
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/lease"
+	"github.com/burraco/burraco/domain/store"
+	"github.com/burraco/burraco/domain/store/storetest"
+)
+
+// leaseTables returns the lease store of a fresh PostgreSQL database
+// holding n tables, and their ids.
+func leaseTables(t *testing.T, n int) (*store.Leases, []int64) {
+	t.Helper()
+	return leaseTablesOn(t, storetest.Postgres(t), n)
+}
+
+// leaseTablesOn is leaseTables on db.
+func leaseTablesOn(t *testing.T, db *store.DB, n int) (*store.Leases, []int64) {
+	t.Helper()
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	var ids []int64
+	err := db.InTx(t.Context(), func(tx domain.Tx) error {
+		u := domain.User{Email: "lease@example.com", Name: "Lea", CreatedAt: now, UpdatedAt: now}
+		if err := tx.Users().Create(&u, "hash"); err != nil {
+			return err
+		}
+		for i := range n {
+			tb := domain.Table{CreatorID: u.ID, Rules: "fibur", Options: []byte(`{}`), Players: 2, InviteCode: fmt.Sprint("code", i),
+				Status: domain.TablePlaying, Version: 1, ClockUsed: []int64{}, BankLeft: []int64{}, CreatedAt: now, UpdatedAt: now,
+				ClaimPolicy: domain.ClaimDraw, Seats: []domain.Seat{{Seat: 0, UserID: &u.ID, JoinedAt: &now}, {Seat: 1}}}
+			if err := tx.Tables().Create(&tb); err != nil {
+				return err
+			}
+			ids = append(ids, tb.ID)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := db.Leases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, ids
+}
+
+// expired is a ttl that makes a lease expired at once: the next
+// statement's now() is past it.
+const expired = -time.Second
+
+// TestAcquireTakesOnlyAnExpiredLease: a live lease of another process is
+// not taken; an expired one is, at the next epoch; a process's own live
+// lease is taken again (a process whose local deadline passed reloads).
+func TestAcquireTakesOnlyAnExpiredLease(t *testing.T) {
+	l, ids := leaseTables(t, 3)
+	ctx, live, expiredOne, own := t.Context(), ids[0], ids[1], ids[2]
+	mustAcquire(t, l, live, "a", time.Minute, 1, true)
+	mustAcquire(t, l, expiredOne, "a", expired, 1, true)
+	mustAcquire(t, l, own, "a", time.Minute, 1, true)
+	for _, c := range []struct {
+		name  string
+		table int64
+		owner string
+		epoch int64
+		ok    bool
+	}{
+		{"LiveLeaseOfAnotherIsKept", live, "b", 0, false},
+		{"ExpiredLeaseIsTakenAtTheNextEpoch", expiredOne, "b", 2, true},
+		{"OwnLiveLeaseIsTakenAgain", own, "a", 2, true},
+		{"MissingTableGetsNoLease", ids[2] + 1000, "a", 0, false},
+	} {
+		t.Run(c.name, func(t *testing.T) { mustAcquire(t, l, c.table, c.owner, time.Minute, c.epoch, c.ok) })
+	}
+	h, err := l.Holder(ctx, live)
+	if err != nil || h.Owner != "a" || !h.Live {
+		t.Errorf("after b's try the live lease is held by %+v, %v; want a's", h, err)
+	}
+}
+
+func mustAcquire(t *testing.T, l *store.Leases, table int64, owner string, ttl time.Duration, wantEpoch int64, wantOK bool) {
+	t.Helper()
+	epoch, ok, err := l.Acquire(t.Context(), table, owner, ttl)
+	if err != nil || ok != wantOK || epoch != wantEpoch {
+		t.Fatalf("Acquire(%d, %s) = %d, %v, %v; want %d, %v", table, owner, epoch, ok, err, wantEpoch, wantOK)
+	}
+}
+
+// TestAcquireRacingProcessesOneWins: processes racing for one free table
+// (each its own connection): exactly one gets it.
+func TestAcquireRacingProcessesOneWins(t *testing.T) {
+	l, ids := leaseTables(t, 1)
+	const n = 8
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	won := 0
+	for i := range n {
+		wg.Go(func() {
+			_, ok, err := l.Acquire(t.Context(), ids[0], string(rune('a'+i)), time.Minute)
+			if err != nil {
+				t.Error(err)
+			}
+			if ok {
+				mu.Lock()
+				won++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if won != 1 {
+		t.Errorf("%d of %d racing processes got the lease; want 1", won, n)
+	}
+}
+
+// TestRenewListsOnlyTheLeasesStillHeld: a renewal extends the process's
+// live leases and lists them with their epochs; one taken over meanwhile
+// is not listed (its old owner learns it lost it), nor one that expired
+// (released, or past the owner's deadline: taken again at the next
+// request), which stays expired.
+func TestRenewListsOnlyTheLeasesStillHeld(t *testing.T) {
+	l, ids := leaseTables(t, 3)
+	kept, lost, lapsed := ids[0], ids[1], ids[2]
+	mustAcquire(t, l, kept, "a", time.Second, 1, true)
+	mustAcquire(t, l, lost, "a", expired, 1, true)
+	mustAcquire(t, l, lost, "b", time.Minute, 2, true)
+	mustAcquire(t, l, lapsed, "a", expired, 1, true)
+	got, err := l.Renew(t.Context(), "a", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[kept] != 1 {
+		t.Errorf("a's renewal lists %v; want only table %d at epoch 1", got, kept)
+	}
+	mustAcquire(t, l, kept, "b", time.Minute, 0, false)  // renewed: live
+	mustAcquire(t, l, lapsed, "b", time.Minute, 2, true) // not renewed
+}
+
+// TestReleaseTablesReleasesOnlyThose: the idle tables' leases are expired
+// at once; the others stay live.
+func TestReleaseTablesReleasesOnlyThose(t *testing.T) {
+	l, ids := leaseTables(t, 2)
+	idle, used := ids[0], ids[1]
+	mustAcquire(t, l, idle, "a", time.Minute, 1, true)
+	mustAcquire(t, l, used, "a", time.Minute, 1, true)
+	if err := l.ReleaseTables(t.Context(), "a", []int64{idle}); err != nil {
+		t.Fatal(err)
+	}
+	mustAcquire(t, l, idle, "b", time.Minute, 2, true)
+	mustAcquire(t, l, used, "b", time.Minute, 0, false)
+}
+
+// TestReleaseLetsAnotherTakeOverAtOnce: a released lease is expired at
+// once, so another process takes it without waiting for its ttl.
+func TestReleaseLetsAnotherTakeOverAtOnce(t *testing.T) {
+	l, ids := leaseTables(t, 1)
+	mustAcquire(t, l, ids[0], "a", time.Minute, 1, true)
+	mustAcquire(t, l, ids[0], "b", time.Minute, 0, false)
+	if err := l.Release(t.Context(), "a"); err != nil {
+		t.Fatal(err)
+	}
+	mustAcquire(t, l, ids[0], "b", time.Minute, 2, true)
+}
+
+// TestHolderNamesTheOwnerAndItsAddress: the holder of a lease and the
+// internal address its process registered; a table nobody held is
+// ErrNoLease; once the process unregistered its address is empty.
+func TestHolderNamesTheOwnerAndItsAddress(t *testing.T) {
+	l, ids := leaseTables(t, 2)
+	ctx := t.Context()
+	if err := l.Register(ctx, "a", "10.0.0.1:9090"); err != nil {
+		t.Fatal(err)
+	}
+	mustAcquire(t, l, ids[0], "a", time.Minute, 1, true)
+	want := lease.Holder{Owner: "a", Addr: "10.0.0.1:9090", Epoch: 1, Live: true}
+	if h, err := l.Holder(ctx, ids[0]); err != nil || h != want {
+		t.Errorf("holder %+v, %v; want %+v", h, err, want)
+	}
+	if _, err := l.Holder(ctx, ids[1]); !errors.Is(err, lease.ErrNoLease) {
+		t.Errorf("holder of a table nobody held: %v; want ErrNoLease", err)
+	}
+	if err := l.Unregister(ctx, "a"); err != nil {
+		t.Fatal(err)
+	}
+	want.Addr = ""
+	if h, err := l.Holder(ctx, ids[0]); err != nil || h != want {
+		t.Errorf("holder after unregister %+v, %v; want %+v", h, err, want)
+	}
+}
+
+// TestLeasesAreRefusedOnSQLite: SQLite is one process, which owns every
+// table without asking; the lease store says so instead of half working.
+func TestLeasesAreRefusedOnSQLite(t *testing.T) {
+	if _, err := storetest.SQLite(t).Leases(); !errors.Is(err, store.ErrLeasesNeedPostgres) {
+		t.Errorf("Leases on SQLite: %v; want ErrLeasesNeedPostgres", err)
+	}
+}
+
+// fencedWrite runs a write transaction (a user's sign-up) fenced by f;
+// block, when not nil, holds it open after the fence until closed.
+func fencedWrite(t *testing.T, db *store.DB, f lease.Fence, email string, block <-chan struct{}) error {
+	now := time.Now().UTC()
+	return db.InTx(lease.WithFence(t.Context(), f), func(tx domain.Tx) error {
+		if block != nil {
+			<-block
+		}
+		u := domain.User{Email: email, Name: "F", CreatedAt: now, UpdatedAt: now}
+		return tx.Users().Create(&u, "hash")
+	})
+}
+
+func userExists(t *testing.T, db *store.DB, email string) bool {
+	t.Helper()
+	var n int
+	if err := db.SQL().QueryRow(`SELECT count(*) FROM users WHERE email = $1`, email).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n == 1
+}
+
+// TestAFencedWriteOfADeposedOwnerFails: a write fenced at the owner's
+// epoch commits; once another process took the lease over, the same
+// fence's write fails with table_owner_moved and writes nothing.
+func TestAFencedWriteOfADeposedOwnerFails(t *testing.T) {
+	db := storetest.Postgres(t)
+	l, ids := leaseTablesOn(t, db, 1)
+	mustAcquire(t, l, ids[0], "a", expired, 1, true)
+	f := lease.Fence{Table: ids[0], Owner: "a", Epoch: 1}
+	for _, c := range []struct {
+		name  string
+		setup func(t *testing.T)
+		email string
+		code  domain.Code // "" for a commit
+	}{
+		{"OwnersWriteCommits", func(*testing.T) {}, "owner@example.com", ""},
+		{"DeposedOwnersWriteFails", func(t *testing.T) { mustAcquire(t, l, ids[0], "b", time.Minute, 2, true) }, "deposed@example.com", domain.ETableOwnerMoved},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.setup(t)
+			err := fencedWrite(t, db, f, c.email, nil)
+			if got := domain.ErrorCode(err); c.code != "" && got != c.code || c.code == "" && err != nil {
+				t.Fatalf("fenced write: %v; want code %q", err, c.code)
+			}
+			if userExists(t, db, c.email) != (c.code == "") {
+				t.Errorf("the write is there: %v; want %v", !(c.code == ""), c.code == "")
+			}
+		})
+	}
+}
+
+// TestAcquireWaitsForAFencedWriteUnderWay: a takeover of an expired lease
+// waits until the old owner's fenced write under way commits, so that
+// the write is committed before the new epoch exists.
+func TestAcquireWaitsForAFencedWriteUnderWay(t *testing.T) {
+	db := storetest.Postgres(t)
+	l, ids := leaseTablesOn(t, db, 1)
+	mustAcquire(t, l, ids[0], "a", expired, 1, true)
+	block, wrote := make(chan struct{}), make(chan error, 1)
+	go func() {
+		wrote <- fencedWrite(t, db, lease.Fence{Table: ids[0], Owner: "a", Epoch: 1}, "underway@example.com", block)
+	}()
+	time.Sleep(100 * time.Millisecond) // the write holds the lease row in share mode
+	acquired := make(chan bool, 1)
+	go func() {
+		_, ok, err := l.Acquire(t.Context(), ids[0], "b", time.Minute)
+		if err != nil {
+			t.Error(err)
+		}
+		acquired <- ok
+	}()
+	select {
+	case <-acquired:
+		t.Fatal("the takeover did not wait for the fenced write under way")
+	case <-time.After(200 * time.Millisecond):
+	}
+	close(block)
+	if err := <-wrote; err != nil {
+		t.Fatalf("the fenced write under way: %v", err)
+	}
+	if !<-acquired || !userExists(t, db, "underway@example.com") {
+		t.Error("after the write committed, the takeover failed or the write is missing")
+	}
+}

@@ -1,0 +1,2 @@
+ALTER TABLE players DROP COLUMN region;
+ALTER TABLE tournaments DROP COLUMN phases;

@@ -1,0 +1,2 @@
+DROP TABLE table_leases;
+DROP TABLE server_processes;
