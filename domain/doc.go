@@ -25,4 +25,17 @@
 // NewServices wires the two. Each half's files (table*.go,
 // tournament*.go) read alone; the rule-set vocabulary both use is in
 // rules.go, authorisation in access.go.
+//
+// Words used in the comments of the speed code (docs/performance.md says
+// what each piece buys):
+//   - a stamp names one version of an answer (a tournament's, a kept
+//     page's), which the API sends as its ETag, so that a poll that finds
+//     the same stamp is answered 304 without a query;
+//   - a kept read (kept_reads.go) is a read's answer kept in memory while
+//     the storage's write marks (WriteMarks) say nothing it read has
+//     changed;
+//   - a tournament's cell (tournament_states.go) holds its event log
+//     folded into a state, in memory; a fork is a command's private copy
+//     of that state, which it changes and which replaces the cell's only
+//     once the command has committed.
 package domain

@@ -1,7 +1,5 @@
 package domain
 
-import "context"
-
 // CanRefereeTournament asks canRefereeTournament, for the tests of package
 // domain_test (which reach a real store).
 func CanRefereeTournament(tx Tx, actor Actor, t Tournament) (bool, error) {
@@ -12,13 +10,6 @@ func CanRefereeTournament(tx Tx, actor Actor, t Tournament) (bool, error) {
 // another process, as the PostgreSQL feed does (Follow).
 func AnnounceTableChange(svc TableService, id, version int64) {
 	svc.(*tableService).notes.stale(id, version)
-}
-
-// TableStateInSnapshot reads a table's state as State did before its
-// one-query path: always in a read-only transaction (the baseline of
-// BenchmarkTableStatePoll).
-func TableStateInSnapshot(svc TableService, ctx context.Context, actor Actor, id int64) (TableState, error) {
-	return svc.(*tableService).views.stateRead(ctx, actor, id, "", false)
 }
 
 // CachedPosition reports whether svc's game cache holds table id's running

@@ -32,9 +32,7 @@ type Storage interface {
 	// query, or a write, in fn fails (an internal error): use View. (A
 	// repository's List that reads its page and total in one statement
 	// may count with a second one when the page is past the end, where no
-	// row carries the total: its page is empty either way.) fn may run
-	// twice: a store may first try it on a cheaper path and stop it
-	// before its statement runs, so fn must do nothing but read.
+	// row carries the total: its page is empty either way.)
 	ViewOne(ctx context.Context, fn func(tx Tx) error) error
 }
 

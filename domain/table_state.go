@@ -62,12 +62,6 @@ var errNotInMemory = errors.New("the running deal is not in memory")
 // statement, without BEGIN and COMMIT around it (ViewOne); a deal to read
 // from the rows is read in a snapshot (View).
 func (s *tableViews) state(ctx context.Context, actor Actor, id int64, invite string) (TableState, error) {
-	return s.stateRead(ctx, actor, id, invite, true)
-}
-
-// stateRead is state; without mayOne it always reads in a snapshot (the
-// benchmark's baseline).
-func (s *tableViews) stateRead(ctx context.Context, actor Actor, id int64, invite string, mayOne bool) (TableState, error) {
 	var state TableState
 	tk := s.notes.ticket()
 	var newest int64
@@ -104,7 +98,7 @@ func (s *tableViews) stateRead(ctx context.Context, actor Actor, id int64, invit
 	var err error
 	newest, known := s.notes.newest(id)
 	cached, held := s.games.version(id)
-	one := mayOne && known && held && newest == cached
+	one := known && held && newest == cached
 	if one {
 		err = s.st.ViewOne(ctx, func(tx Tx) error { return read(tx, true) })
 	}

@@ -148,8 +148,7 @@ func (b *writeBatch) savepoint(stmt string) error {
 	if b.broken != nil {
 		return b.broken
 	}
-	pool, ctx := conn(b.g)
-	if _, err := pool.ExecContext(ctx, stmt); err != nil {
+	if err := b.g.Exec(stmt).Error; err != nil {
 		b.broken = err
 		return err
 	}

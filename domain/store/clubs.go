@@ -42,10 +42,10 @@ func (r clubRepo) Create(c *domain.Club) error {
 	return nil
 }
 
-// Get reads the club in plain SQL (see plainsql.go).
+// Get reads the club in raw SQL (see rawsql.go).
 func (r clubRepo) Get(id int64) (domain.Club, error) {
 	var row clubRow
-	err := r.t.queryRow(false, "SELECT id, name, city, description, "+stamps[r.t.dialect]+" FROM clubs WHERE id = $1",
+	err := r.t.queryRow(false, "SELECT id, name, city, description, "+timeCols[r.t.dialect]+" FROM clubs WHERE id = $1",
 		[]any{id}, &row.ID, &row.Name, &row.City, &row.Description, timestamp{&row.CreatedAt}, timestamp{&row.UpdatedAt})
 	if err != nil {
 		return domain.Club{}, translate(err, "club")

@@ -4,7 +4,6 @@ import (
 	"database/sql"
 	"fmt"
 	"sync"
-	"time"
 
 	"gorm.io/gorm/schema"
 
@@ -56,17 +55,6 @@ func Waiting(db *DB) int {
 	db.writers.mu.Lock()
 	defer db.writers.mu.Unlock()
 	return len(db.writers.queue)
-}
-
-// SetReadPin turns the SQLite read pin (checkpoint.go) on or off, and
-// waits until it is held or released.
-func SetReadPin(db *DB, on bool) {
-	c := db.ckpt
-	c.pinOff.Store(!on)
-	c.written()
-	for c.pinned.Load() != on {
-		time.Sleep(time.Millisecond)
-	}
 }
 
 // ReadPinned reports whether the read pin is held.

@@ -39,8 +39,8 @@ type playerRepo struct{ t *tx }
 
 // playerColumns are, per dialect, what playerDest reads.
 var playerColumns = map[string]string{
-	SQLite:   "id, user_id, name, federation_id, club_id, categories, region, " + stamps[SQLite],
-	Postgres: "id, user_id, name, federation_id, club_id, categories, region, " + stamps[Postgres],
+	SQLite:   "id, user_id, name, federation_id, club_id, categories, region, " + timeCols[SQLite],
+	Postgres: "id, user_id, name, federation_id, club_id, categories, region, " + timeCols[Postgres],
 }
 
 // playerDest is where a row of playerColumns is scanned, followed by extra.
@@ -49,7 +49,7 @@ func playerDest(p *domain.Player, extra ...any) []any {
 		timestamp{&p.CreatedAt}, timestamp{&p.UpdatedAt}}, extra...)
 }
 
-// Create inserts the player in plain SQL (see plainsql.go): it is the
+// Create inserts the player in raw SQL (see rawsql.go): it is the
 // request path's cheap write.
 func (r playerRepo) Create(p *domain.Player) error {
 	row := playerRowOf(*p)
@@ -65,7 +65,7 @@ func (r playerRepo) Create(p *domain.Player) error {
 	return nil
 }
 
-// Get reads the player in plain SQL (see plainsql.go).
+// Get reads the player in raw SQL (see rawsql.go).
 func (r playerRepo) Get(id int64) (domain.Player, error) {
 	var p domain.Player
 	err := r.t.queryRow(false, "SELECT "+playerColumns[r.t.dialect]+" FROM players WHERE id = $1", []any{id}, playerDest(&p)...)
@@ -96,8 +96,8 @@ func (r playerRepo) Delete(id int64, at time.Time) error {
 	return deletedOne(r.t.db.Delete(&playerRow{}, id), "player")
 }
 
-// List reads a page and the total in one statement, in plain SQL (see
-// plainsql.go).
+// List reads a page and the total in one statement, in raw SQL (see
+// rawsql.go).
 func (r playerRepo) List(f domain.PlayerFilter) ([]domain.Player, int, error) {
 	return r.listColumns(r.listQuery(f), f)
 }
@@ -164,7 +164,7 @@ func (r playerRepo) Names(ids []int64) (map[int64]string, error) {
 	return out, nil
 }
 
-// names reads the names of ids into out, in plain SQL (see plainsql.go):
+// names reads the names of ids into out, in raw SQL (see rawsql.go):
 // every tournament command and read of a tournament's state names its
 // players, and GORM's scan into a struct cost twice the statement.
 func (r playerRepo) names(ids []int64, out map[int64]string) error {

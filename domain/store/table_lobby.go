@@ -139,7 +139,7 @@ func (r tableRepo) lobbySeats(ts []domain.Table) error {
 // ts; in and args their placeholders and values), without their users'
 // names.
 func (r tableRepo) readSeats(ts []domain.Table, missing map[int64]int, in []string, args sqlArgs) error {
-	rs, err := r.t.query(`SELECT table_id, seat, user_id, bot, `+r.t.stampCol("joined_at")+`, stand_in, stand_in_reason,
+	rs, err := r.t.query(`SELECT table_id, seat, user_id, bot, `+r.t.timeCol("joined_at")+`, stand_in, stand_in_reason,
 		player_back FROM table_seats WHERE table_id IN (`+strings.Join(in, ", ")+`) ORDER BY table_id, seat`, args...)
 	if err != nil {
 		return translate(err, "table seat")
@@ -149,7 +149,7 @@ func (r tableRepo) readSeats(ts []domain.Table, missing map[int64]int, in []stri
 		var id int64
 		var s domain.Seat
 		var standIn string
-		if err := rs.Scan(&id, &s.Seat, &s.UserID, &s.Bot, optStamp{&s.JoinedAt}, &standIn, &s.StandInReason, &s.Returning); err != nil {
+		if err := rs.Scan(&id, &s.Seat, &s.UserID, &s.Bot, optTime{&s.JoinedAt}, &standIn, &s.StandInReason, &s.Returning); err != nil {
 			return translate(err, "table seat")
 		}
 		s.JoinedAt, s.StandIn = utcPtr(s.JoinedAt), domain.StandIn(standIn)

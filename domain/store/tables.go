@@ -364,7 +364,7 @@ func (r tableRepo) cached(id, version int64) (tableRow, []domain.Seat, bool) {
 	return row, seats, ok
 }
 
-// byID reads a table and its seats in plain SQL (every move and every
+// byID reads a table and its seats in raw SQL (every move and every
 // state read reads its table), locking the row on PostgreSQL when lock is
 // set (SQLite's write transaction holds the whole database). One statement
 // reads the table's version and its seats with their users' names; the
@@ -379,7 +379,7 @@ func (r tableRepo) byID(id int64, lock bool) (domain.Table, error) {
 			return tb, err
 		}
 	}
-	q := `SELECT t.version, s.seat, s.user_id, u.name, s.bot, ` + t.stampCol("s.joined_at") + `, s.stand_in,
+	q := `SELECT t.version, s.seat, s.user_id, u.name, s.bot, ` + t.timeCol("s.joined_at") + `, s.stand_in,
 		s.stand_in_reason, s.player_back
 		FROM tables AS t LEFT JOIN table_seats AS s ON s.table_id = t.id LEFT JOIN users AS u ON u.id = s.user_id
 		WHERE t.id = $1 ORDER BY s.seat`
@@ -421,9 +421,9 @@ func tableRowColumns(t *tx, prefix string) string {
 	for i, c := range cols {
 		cols[i] = prefix + c
 	}
-	cols = append(cols, t.stampCol(prefix+"turn_started_at"), prefix+"clock_used", t.stampCol(prefix+"created_at"),
-		t.stampCol(prefix+"updated_at"), t.stampCol(prefix+"started_at"), t.stampCol(prefix+"finished_at"),
-		prefix+"absent_policy", t.stampCol(prefix+"deadline"), prefix+"deadline_passed",
+	cols = append(cols, t.timeCol(prefix+"turn_started_at"), prefix+"clock_used", t.timeCol(prefix+"created_at"),
+		t.timeCol(prefix+"updated_at"), t.timeCol(prefix+"started_at"), t.timeCol(prefix+"finished_at"),
+		prefix+"absent_policy", t.timeCol(prefix+"deadline"), prefix+"deadline_passed",
 		prefix+"tournament_id", prefix+"tournament_round", prefix+"tournament_table", prefix+"cancelled",
 		prefix+"reconnect_seconds", prefix+"claim_policy", prefix+"outcome", prefix+"bank_seconds", prefix+"bank_left",
 		prefix+"rated", prefix+"rematch_wishes", prefix+"rematch_id")
@@ -436,8 +436,8 @@ func (r *tableRow) scanTargets() []any {
 		&r.MatchDeals, &r.MatchTarget, &r.MatchRequireWinner, &r.Private, &r.InviteCode, &r.AutoStart,
 		&r.TurnSeconds, &r.MatchSeconds, &r.GraceSeconds, &r.Status, &r.FreeSeats, &r.Version,
 		&r.DealNumber, &r.Winner, &r.Draw, &r.LostOnTime, &r.Result, &r.AbandonedBy,
-		optStamp{&r.TurnStartedAt}, &r.ClockUsed, timestamp{&r.CreatedAt}, timestamp{&r.UpdatedAt},
-		optStamp{&r.StartedAt}, optStamp{&r.FinishedAt}, &r.AbsentPolicy, optStamp{&r.Deadline}, &r.DeadlinePassed,
+		optTime{&r.TurnStartedAt}, &r.ClockUsed, timestamp{&r.CreatedAt}, timestamp{&r.UpdatedAt},
+		optTime{&r.StartedAt}, optTime{&r.FinishedAt}, &r.AbsentPolicy, optTime{&r.Deadline}, &r.DeadlinePassed,
 		&r.TournamentID, &r.TournamentRound, &r.TournamentTable, &r.Cancelled,
 		&r.ReconnectSeconds, &r.ClaimPolicy, &r.Outcome, &r.BankSeconds, &r.BankLeft,
 		&r.Rated, &r.RematchWishes, &r.RematchID}
@@ -460,7 +460,7 @@ func (r tableRepo) seats(q string, id int64) (int64, []domain.Seat, error) {
 		var bot, returning *bool
 		var standIn, reason *string
 		var s domain.Seat
-		if err := rows.Scan(&version, &seat, &s.UserID, &name, &bot, optStamp{&s.JoinedAt}, &standIn, &reason,
+		if err := rows.Scan(&version, &seat, &s.UserID, &name, &bot, optTime{&s.JoinedAt}, &standIn, &reason,
 			&returning); err != nil {
 			return 0, nil, translate(err, "table seat")
 		}
@@ -521,9 +521,9 @@ func (r tableRepo) withSeats(rows []tableRow) ([]domain.Table, error) {
 	if len(rows) == 0 {
 		return ts, nil
 	}
-	// Plain SQL (see plainsql.go): the lobby reads a page of tables and
+	// Raw SQL (see rawsql.go): the lobby reads a page of tables and
 	// their seats on every call.
-	q := `SELECT s.table_id, s.seat, s.user_id, u.name, s.bot, ` + r.t.stampCol("s.joined_at") + `, s.stand_in,
+	q := `SELECT s.table_id, s.seat, s.user_id, u.name, s.bot, ` + r.t.timeCol("s.joined_at") + `, s.stand_in,
 		s.stand_in_reason, s.player_back
 		FROM table_seats AS s LEFT JOIN users AS u ON u.id = s.user_id
 		WHERE s.table_id IN (` + strings.Join(in, ", ") + `) ORDER BY s.table_id, s.seat`
@@ -537,7 +537,7 @@ func (r tableRepo) withSeats(rows []tableRow) ([]domain.Table, error) {
 		var name *string
 		var s domain.Seat
 		var standIn string
-		if err := seats.Scan(&id, &s.Seat, &s.UserID, &name, &s.Bot, optStamp{&s.JoinedAt}, &standIn, &s.StandInReason,
+		if err := seats.Scan(&id, &s.Seat, &s.UserID, &name, &s.Bot, optTime{&s.JoinedAt}, &standIn, &s.StandInReason,
 			&s.Returning); err != nil {
 			return nil, translate(err, "table seat")
 		}
@@ -737,12 +737,12 @@ func (r tableRepo) Moves(tableID int64, deal int) ([]domain.TableMove, error) {
 	return mapRows(rows, moveRow.domain), nil
 }
 
-// MovesFrom reads in plain SQL: every state read after a move and every
+// MovesFrom reads in raw SQL: every state read after a move and every
 // move that finds no game in memory reads the moves past the stored
 // position.
 func (r tableRepo) MovesFrom(tableID int64, deal, from int) ([]domain.TableMove, error) {
 	t := r.t
-	rows, err := t.query(`SELECT idx, seat, "move", "auto", `+t.stampCol(`"at"`)+`, played_by FROM table_moves
+	rows, err := t.query(`SELECT idx, seat, "move", "auto", `+t.timeCol(`"at"`)+`, played_by FROM table_moves
 		WHERE table_id = $1 AND deal = $2 AND idx >= $3 ORDER BY idx`, tableID, deal, from)
 	if err != nil {
 		return nil, translate(err, "move")
@@ -761,15 +761,15 @@ func (r tableRepo) MovesFrom(tableID int64, deal, from int) ([]domain.TableMove,
 	return out, translate(rows.Err(), "move")
 }
 
-// DealFrom reads in plain SQL, in one statement: a move, or a poll, that
+// DealFrom reads in raw SQL, in one statement: a move, or a poll, that
 // finds its running deal in memory behind the table (another process
 // moved it) reads the deal's state and the moves it lacks, not the
 // deal's position (kilobytes).
 func (r tableRepo) DealFrom(tableID int64, number, from int) (domain.TableDeal, []domain.TableMove, error) {
 	t := r.t
 	rows, err := t.query(`SELECT d.dealer, d.seed, d.totals, d.tie_break, d.moves, d.score, d.timeout_at, `+
-		t.stampCol("d.started_at")+`, `+t.stampCol("d.ended_at")+`, m.idx, m.seat, m."move", m."auto", `+
-		t.stampCol(`m."at"`)+`, m.played_by
+		t.timeCol("d.started_at")+`, `+t.timeCol("d.ended_at")+`, m.idx, m.seat, m."move", m."auto", `+
+		t.timeCol(`m."at"`)+`, m.played_by
 		FROM table_deals AS d LEFT JOIN table_moves AS m ON m.table_id = d.table_id AND m.deal = d.number AND m.idx >= $3
 		WHERE d.table_id = $1 AND d.number = $2 ORDER BY m.idx`, tableID, number, from)
 	if err != nil {
@@ -785,7 +785,7 @@ func (r tableRepo) DealFrom(tableID int64, number, from int) (domain.TableDeal, 
 		var auto *bool
 		var at *time.Time
 		if err := rows.Scan(&row.Dealer, &row.Seed, &row.Totals, &row.TieBreak, &row.Moves, &row.Score, &row.TimeoutAt,
-			timestamp{&row.StartedAt}, optStamp{&row.EndedAt}, &idx, &seat, &move, &auto, optStamp{&at}, &by); err != nil {
+			timestamp{&row.StartedAt}, optTime{&row.EndedAt}, &idx, &seat, &move, &auto, optTime{&at}, &by); err != nil {
 			return domain.TableDeal{}, nil, translate(err, "deal")
 		}
 		found = true

@@ -40,7 +40,7 @@ func (r tournamentEventRepo) Append(tournamentID, expectSeq int64, events []doma
 	last := rows[len(rows)-1]
 	// The conditional UPDATE first: it takes the row's lock, so that a
 	// second writer waits here and then finds the version moved. Plain
-	// SQL (see plainsql.go): every command of a tournament appends.
+	// SQL (see rawsql.go): every command of a tournament appends.
 	var args sqlArgs
 	set := "version = " + args.add(last.Seq) + ", updated_at = " + args.add(last.At)
 	if m.Status != "" {
@@ -103,12 +103,12 @@ func eventRows(tournamentID, expectSeq int64, events []domain.TournamentEventRec
 	return rows, nil
 }
 
-// After implements domain.TournamentEventRepo in plain SQL: every command
+// After implements domain.TournamentEventRepo in raw SQL: every command
 // and read of a state behind the log catches up with it.
 func (r tournamentEventRepo) After(tournamentID, afterSeq int64) ([]domain.TournamentEventRecord, error) {
 	at := "at"
 	if r.t.dialect == SQLite {
-		at = "CAST(at AS TEXT)" // parsed by timestamp (see stamps)
+		at = "CAST(at AS TEXT)" // parsed by timestamp (see timeCols)
 	}
 	rows, err := r.t.query("SELECT seq, "+at+", by_user_id, kind, data, reason FROM tournament_events "+
 		"WHERE tournament_id = $1 AND seq > $2 ORDER BY seq", tournamentID, afterSeq)

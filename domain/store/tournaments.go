@@ -187,7 +187,7 @@ func (r tournamentRepo) Lock(id int64) (domain.Tournament, error) {
 }
 
 // tournamentColumns is the select list of a tournament joined with its
-// club (t, c), in the order scanTournament reads it; timestamps as stamps
+// club (t, c), in the order scanTournament reads it; timestamps as timeCols
 // reads them.
 var tournamentColumns = map[string]string{
 	SQLite:   tournamentCols("CAST(t.starts_at AS TEXT)", "CAST(t.opened_at AS TEXT)", "CAST(t.created_at AS TEXT)", "CAST(t.updated_at AS TEXT)"),
@@ -202,7 +202,7 @@ func tournamentCols(startsAt, openedAt, createdAt, updatedAt string) string {
 		openedAt + ", t.version, " + createdAt + ", " + updatedAt
 }
 
-// get reads tournament id in plain SQL (a command's first statement, and
+// get reads tournament id in raw SQL (a command's first statement, and
 // every read of a tournament's state), lock appended to the statement.
 func (r tournamentRepo) get(id int64, lock string) (domain.Tournament, error) {
 	var v tournamentView
@@ -214,7 +214,7 @@ func (r tournamentRepo) get(id int64, lock string) (domain.Tournament, error) {
 		&t.DealsPerRound, timestamp{&t.StartsAt}, &t.Status, &t.Search, &c.Movement, &c.Rounds, &c.MitchellStep, &c.TargetScore,
 		&c.VPTable, &c.TieBreaks, &c.RestVP, &c.RestMP, &c.AbandonVP, &c.RemainingGetsRest, &c.ForbidSameClub,
 		&c.AvoidRepeatOpponents, &c.LateEntryRound, &c.TeamPairs, &c.Played, &c.Online, &c.Prizes, &c.Phases, &t.LotsSeed, &t.CancelReason,
-		optStamp{&opened}, &t.Version, timestamp{&t.CreatedAt}, timestamp{&t.UpdatedAt})
+		optTime{&opened}, &t.Version, timestamp{&t.CreatedAt}, timestamp{&t.UpdatedAt})
 	if err != nil {
 		return domain.Tournament{}, translate(err, "tournament")
 	}
@@ -278,7 +278,7 @@ func (r tournamentRepo) List(f domain.TournamentFilter, drafts domain.DraftScope
 	return listPage(where, "t.starts_at, t.id", f.Limit, f.Offset, "tournament", tournamentView.domain)
 }
 
-// Stamp implements domain.TournamentRepo in plain SQL: a poll's only query.
+// Stamp implements domain.TournamentRepo in raw SQL: a poll's only query.
 func (r tournamentRepo) Stamp(id int64) (domain.TournamentStamp, error) {
 	st := domain.TournamentStamp{ID: id}
 	err := r.t.queryRow(false, "SELECT club_id, version, updated_at, opened_at IS NOT NULL FROM tournaments WHERE id = $1",

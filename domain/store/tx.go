@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"time"
 
 	"gorm.io/gorm"
@@ -13,10 +12,6 @@ import (
 type tx struct {
 	db      *gorm.DB
 	dialect string
-	// pool and ctx, when pool is set, are what plain SQL runs on (a
-	// ViewOne's first run, whose db refuses GORM statements).
-	pool gorm.ConnPool
-	ctx  context.Context
 	// locked holds the table rows as this transaction locked or last wrote
 	// them, so that an update writes only the columns that changed (see
 	// tableRepo.Update).

@@ -39,11 +39,11 @@ func (r userRepo) Create(u *domain.User, passwordHash string) error {
 	return nil
 }
 
-// Get reads the user in plain SQL (see plainsql.go): it is on the path of
+// Get reads the user in raw SQL (see rawsql.go): it is on the path of
 // authentication.
 func (r userRepo) Get(id int64) (domain.User, error) {
 	var row userRow
-	err := r.t.queryRow(false, "SELECT id, email, name, site_admin, session_version, "+stamps[r.t.dialect]+" FROM users WHERE id = $1",
+	err := r.t.queryRow(false, "SELECT id, email, name, site_admin, session_version, "+timeCols[r.t.dialect]+" FROM users WHERE id = $1",
 		[]any{id}, &row.ID, &row.Email, &row.Name, &row.SiteAdmin, &row.SessionVersion, timestamp{&row.CreatedAt}, timestamp{&row.UpdatedAt})
 	if err != nil {
 		return domain.User{}, translate(err, "user")

@@ -14,8 +14,8 @@ import (
 
 // Write marks let a read be kept in memory while nothing it read has
 // changed (domain.WriteMarks). Every write transaction notes the tables
-// its statements write, as it runs them (the GORM callbacks and the
-// plain-SQL helpers see every statement); while it is under way those
+// its statements write, as it runs them (GORM's callbacks see every
+// statement, the raw SQL's too); while it is under way those
 // tables are "in flight", and when it has committed (or rolled back) each
 // table's generation goes up by one. A mark is the sum of the generations
 // of the tables a read reads: it changes with every write to one of them.
