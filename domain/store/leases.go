@@ -7,17 +7,18 @@ import (
 	"fmt"
 	"time"
 
+	"gorm.io/gorm"
+
 	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/domain/lease"
 )
 
 // Leases is the lease store of issue 30 (docs/SCALE-OUT.md §4) on
-// PostgreSQL: table_leases and server_processes, written with plain SQL on
-// the pool (no GORM: a renewal runs every second, and none of it is domain
-// data that kept reads or write marks follow). Every time is the
-// database's now(), so that expiry needs no clock agreement between
-// processes.
-type Leases struct{ db *sql.DB }
+// PostgreSQL: table_leases and server_processes, written with GORM's raw
+// SQL outside any transaction (none of it is domain data that kept reads
+// or write marks follow). Every time is the database's now(), so that
+// expiry needs no clock agreement between processes.
+type Leases struct{ db *gorm.DB }
 
 var _ lease.Store = (*Leases)(nil)
 
@@ -30,16 +31,16 @@ func (db *DB) Leases() (*Leases, error) {
 	if db.dialect != Postgres {
 		return nil, ErrLeasesNeedPostgres
 	}
-	return &Leases{db: db.sql}, nil
+	return &Leases{db: db.gorm}, nil
 }
 
 func millis(d time.Duration) int64 { return d.Milliseconds() }
 
 // Register records the process owner and its internal address.
 func (l *Leases) Register(ctx context.Context, owner, addr string) error {
-	_, err := l.db.ExecContext(ctx, `INSERT INTO server_processes (owner, internal_addr, started_at, seen_at)
+	err := l.db.WithContext(ctx).Exec(`INSERT INTO server_processes (owner, internal_addr, started_at, seen_at)
 		VALUES ($1, $2, now(), now())
-		ON CONFLICT (owner) DO UPDATE SET internal_addr = EXCLUDED.internal_addr, seen_at = now()`, owner, addr)
+		ON CONFLICT (owner) DO UPDATE SET internal_addr = EXCLUDED.internal_addr, seen_at = now()`, owner, addr).Error
 	if err != nil {
 		return fmt.Errorf("store: register process: %w", err)
 	}
@@ -48,7 +49,7 @@ func (l *Leases) Register(ctx context.Context, owner, addr string) error {
 
 // Unregister deletes the process's row.
 func (l *Leases) Unregister(ctx context.Context, owner string) error {
-	if _, err := l.db.ExecContext(ctx, `DELETE FROM server_processes WHERE owner = $1`, owner); err != nil {
+	if err := l.db.WithContext(ctx).Exec(`DELETE FROM server_processes WHERE owner = $1`, owner).Error; err != nil {
 		return fmt.Errorf("store: unregister process: %w", err)
 	}
 	return nil
@@ -62,12 +63,12 @@ func (l *Leases) Unregister(ctx context.Context, owner string) error {
 // one table cannot both win.
 func (l *Leases) Acquire(ctx context.Context, table int64, owner string, ttl time.Duration) (int64, bool, error) {
 	var epoch int64
-	err := l.db.QueryRowContext(ctx, `INSERT INTO table_leases (table_id, owner, epoch, expires_at)
+	err := l.db.WithContext(ctx).Raw(`INSERT INTO table_leases (table_id, owner, epoch, expires_at)
 		SELECT id, $2, 1, now() + $3::bigint * interval '1 millisecond' FROM tables WHERE id = $1
 		ON CONFLICT (table_id) DO UPDATE
 		   SET owner = EXCLUDED.owner, epoch = table_leases.epoch + 1, expires_at = EXCLUDED.expires_at
 		 WHERE table_leases.expires_at < now() OR table_leases.owner = EXCLUDED.owner
-		RETURNING epoch`, table, owner, millis(ttl)).Scan(&epoch)
+		RETURNING epoch`, table, owner, millis(ttl)).Row().Scan(&epoch)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return 0, false, nil
@@ -83,9 +84,9 @@ func (l *Leases) Acquire(ctx context.Context, table int64, owner string, ttl tim
 // (idle, §4.4), or the process's own deadline passed and it stopped
 // serving the table; the next request takes it again, at a new epoch.
 func (l *Leases) Renew(ctx context.Context, owner string, ttl time.Duration) (map[int64]int64, error) {
-	rows, err := l.db.QueryContext(ctx, `WITH p AS (UPDATE server_processes SET seen_at = now() WHERE owner = $1)
+	rows, err := l.db.WithContext(ctx).Raw(`WITH p AS (UPDATE server_processes SET seen_at = now() WHERE owner = $1)
 		UPDATE table_leases SET expires_at = now() + $2::bigint * interval '1 millisecond'
-		 WHERE owner = $1 AND expires_at >= now() RETURNING table_id, epoch`, owner, millis(ttl))
+		 WHERE owner = $1 AND expires_at >= now() RETURNING table_id, epoch`, owner, millis(ttl)).Rows()
 	if err != nil {
 		return nil, fmt.Errorf("store: renew leases: %w", err)
 	}
@@ -108,7 +109,7 @@ func (l *Leases) Renew(ctx context.Context, owner string, ttl time.Duration) (ma
 // a transaction begun a moment earlier, whose now() is its start, sees it
 // expired too).
 func (l *Leases) Release(ctx context.Context, owner string) error {
-	_, err := l.db.ExecContext(ctx, `UPDATE table_leases SET expires_at = now() - interval '1 second' WHERE owner = $1`, owner)
+	err := l.db.WithContext(ctx).Exec(`UPDATE table_leases SET expires_at = now() - interval '1 second' WHERE owner = $1`, owner).Error
 	if err != nil {
 		return fmt.Errorf("store: release leases: %w", err)
 	}
@@ -117,8 +118,8 @@ func (l *Leases) Release(ctx context.Context, owner string) error {
 
 // ReleaseTables expires owner's leases of tables now.
 func (l *Leases) ReleaseTables(ctx context.Context, owner string, tables []int64) error {
-	_, err := l.db.ExecContext(ctx, `UPDATE table_leases SET expires_at = now() - interval '1 second'
-		WHERE owner = $1 AND table_id = ANY($2)`, owner, tables)
+	err := l.db.WithContext(ctx).Exec(`UPDATE table_leases SET expires_at = now() - interval '1 second'
+		WHERE owner = $1 AND table_id = ANY($2)`, owner, tables).Error
 	if err != nil {
 		return fmt.Errorf("store: release leases: %w", err)
 	}
@@ -129,9 +130,9 @@ func (l *Leases) ReleaseTables(ctx context.Context, owner string, tables []int64
 // when its process row is gone); lease.ErrNoLease when nobody has held it.
 func (l *Leases) Holder(ctx context.Context, table int64) (lease.Holder, error) {
 	var h lease.Holder
-	err := l.db.QueryRowContext(ctx, `SELECT l.owner, coalesce(p.internal_addr, ''), l.epoch, l.expires_at >= now()
+	err := l.db.WithContext(ctx).Raw(`SELECT l.owner, coalesce(p.internal_addr, ''), l.epoch, l.expires_at >= now()
 		FROM table_leases l LEFT JOIN server_processes p ON p.owner = l.owner
-		WHERE l.table_id = $1`, table).Scan(&h.Owner, &h.Addr, &h.Epoch, &h.Live)
+		WHERE l.table_id = $1`, table).Row().Scan(&h.Owner, &h.Addr, &h.Epoch, &h.Live)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return lease.Holder{}, lease.ErrNoLease
