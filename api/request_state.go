@@ -27,14 +27,19 @@ import (
 // SQLite store checks Err between statements), and a timer per request
 // costs as much as a point query under load.
 type requestState struct {
-	parent   context.Context
-	id       string
-	actor    domain.Actor
-	start    time.Time
-	deadline time.Time // zero: the parent's only
-
-	timedOnce sync.Once
-	timed     atomic.Pointer[timedContext] // made by Done when there is a deadline
+	parent context.Context
+	id     string
+	actor  domain.Actor
+	start  time.Time
+	// deadline is in Unix nanoseconds, 0 for the parent's only. It is
+	// atomic, and the timed context is made under mu, because Done may be
+	// asked from another goroutine while the request's own sets the
+	// deadline: database/sql watches a query's context from a goroutine of
+	// its own (Rows.awaitDone), and authenticate queries before the tables'
+	// routes set their timeout.
+	deadline atomic.Int64
+	mu       sync.Mutex
+	timed    atomic.Pointer[timedContext] // made by Done when there is a deadline
 
 	route *chi.Context // the router's routing context (front)
 }
@@ -42,7 +47,8 @@ type requestState struct {
 // timedContext is the context.WithDeadline a requestState makes on demand.
 type timedContext struct {
 	context.Context
-	cancel context.CancelFunc
+	cancel   context.CancelFunc
+	deadline int64 // the requestState's deadline it was made for
 }
 
 type requestStateKey struct{}
@@ -82,21 +88,29 @@ func (st *requestState) Value(key any) any {
 
 func (st *requestState) Deadline() (time.Time, bool) {
 	d, ok := st.parent.Deadline()
-	if !st.deadline.IsZero() && (!ok || st.deadline.Before(d)) {
-		return st.deadline, true
+	if own := st.deadline.Load(); own != 0 && (!ok || own < d.UnixNano()) {
+		return time.Unix(0, own), true
 	}
 	return d, ok
 }
 
 func (st *requestState) Done() <-chan struct{} {
-	if st.deadline.IsZero() {
+	own := st.deadline.Load()
+	if own == 0 {
 		return st.parent.Done()
 	}
-	st.timedOnce.Do(func() {
-		ctx, cancel := context.WithDeadline(st.parent, st.deadline)
-		st.timed.Store(&timedContext{ctx, cancel})
-	})
-	return st.timed.Load().Done()
+	if t := st.timed.Load(); t != nil && t.deadline == own {
+		return t.Done()
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	own = st.deadline.Load()
+	if t := st.timed.Load(); t != nil && t.deadline == own {
+		return t.Done()
+	}
+	ctx, cancel := context.WithDeadline(st.parent, time.Unix(0, own))
+	st.timed.Store(&timedContext{ctx, cancel, own})
+	return ctx.Done()
 }
 
 func (st *requestState) Err() error {
@@ -106,7 +120,7 @@ func (st *requestState) Err() error {
 	if err := st.parent.Err(); err != nil {
 		return err
 	}
-	if !st.deadline.IsZero() && !time.Now().Before(st.deadline) {
+	if own := st.deadline.Load(); own != 0 && time.Now().UnixNano() >= own {
 		return context.DeadlineExceeded
 	}
 	return nil
@@ -114,18 +128,20 @@ func (st *requestState) Err() error {
 
 // setTimeout gives the request a deadline d after it started. It is called
 // by the timeout middleware before the handler runs, in the request's own
-// goroutine; a Done asked for earlier (none on our routes) gets the new
-// deadline's channel from then on.
+// goroutine; a Done asked for earlier gets the new deadline's channel from
+// then on (database/sql asks from its own goroutine for the queries of
+// authenticate, which runs before the tables' routes set their timeout).
 func (st *requestState) setTimeout(d time.Duration) {
-	deadline := st.start.Add(d)
-	if !st.deadline.IsZero() && st.deadline.Before(deadline) {
+	deadline := st.start.Add(d).UnixNano()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if own := st.deadline.Load(); own != 0 && own < deadline {
 		return
 	}
-	st.deadline = deadline
+	st.deadline.Store(deadline)
 	if t := st.timed.Swap(nil); t != nil {
 		t.cancel()
 	}
-	st.timedOnce = sync.Once{}
 }
 
 // stop releases the deadline's timer, if one was made.
