@@ -78,13 +78,13 @@ func startClosingStaleTables(ctx context.Context, tables domain.TableService, tt
 		defer tick.Stop()
 		for {
 			n, err := tables.CloseStale(ctx, time.Now())
+			// What a sweep did is logged even when serve stops meanwhile;
+			// its failure only when it was not the stop that cut it.
 			switch {
-			case ctx.Err() != nil:
-				return
-			case err != nil:
-				log.Warn("closing the tables left open failed; retrying at the next tick", "err", err, "next_in", every)
-			case n > 0:
+			case err == nil && n > 0:
 				log.Info("cancelled tables left open past their TTL", "tables", n, "ttl", ttl)
+			case err != nil && ctx.Err() == nil:
+				log.Warn("closing the tables left open failed; retrying at the next tick", "err", err, "next_in", every)
 			}
 			select {
 			case <-ctx.Done():
