@@ -30,6 +30,18 @@ func (te *tourneyEnv) createPhased(phases []api.TournamentPhase, prizes []api.To
 	return t, api.Problem{}
 }
 
+// openPhased creates a tournament in phases, assigns the env's referee and
+// opens its registration: the set-up the phases' tests share.
+func (te *tourneyEnv) openPhased(phases []api.TournamentPhase) int64 {
+	te.t.Helper()
+	tour, _ := te.createPhased(phases, nil, http.StatusCreated)
+	if _, err := te.svc.Tournaments.AssignReferee(te.t.Context(), te.owner, tour.ID, te.refereeID); err != nil {
+		te.t.Fatal(err)
+	}
+	te.lifecycle(tour.ID, te.director, "open_registration")
+	return tour.ID
+}
+
 func fields(p api.Problem) []string {
 	var out []string
 	for _, e := range p.Errors {
@@ -97,16 +109,11 @@ func TestPhasePlayRefusals(t *testing.T) {
 	t.Parallel()
 	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		te := newTourneyEnv(t, db)
-		tour, _ := te.createPhased([]api.TournamentPhase{
+		id := te.openPhased([]api.TournamentPhase{
 			{Name: "Uno", Movement: "danish", Rounds: 1},
 			{Name: "Due", Movement: "danish", Rounds: 1, Groups: &api.TournamentGrouping{By: "hand", Count: 2}},
 			{Name: "Tre", Movement: "round_robin", Rounds: 2, CarryOver: "none", Groups: &api.TournamentGrouping{By: "blocks", Count: 4}},
-		}, nil, http.StatusCreated)
-		id := tour.ID
-		if _, err := te.svc.Tournaments.AssignReferee(t.Context(), te.owner, id, te.refereeID); err != nil {
-			t.Fatal(err)
-		}
-		te.lifecycle(id, te.director, "open_registration")
+		})
 		te.pairs(id, 8)
 		te.start(id)
 		rnd := rand.New(rand.NewPCG(7, 32))
@@ -186,15 +193,10 @@ func TestGroupsByRegionFollowThePlayersProfiles(t *testing.T) {
 	t.Parallel()
 	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		te := newTourneyEnv(t, db)
-		tour, _ := te.createPhased([]api.TournamentPhase{
+		id := te.openPhased([]api.TournamentPhase{
 			{Name: "Uno", Movement: "danish", Rounds: 1},
 			{Name: "Regioni", Movement: "danish", Rounds: 1, Groups: &api.TournamentGrouping{By: "region"}},
-		}, nil, http.StatusCreated)
-		id := tour.ID
-		if _, err := te.svc.Tournaments.AssignReferee(t.Context(), te.owner, id, te.refereeID); err != nil {
-			t.Fatal(err)
-		}
-		te.lifecycle(id, te.director, "open_registration")
+		})
 		regions := []string{"Veneto", "Lazio", "", "Lazio", "Veneto", "", "Lazio", "Veneto", "", ""}
 		for i, region := range regions {
 			var a api.Player

@@ -29,15 +29,10 @@ func TestPrintedStandingsOfAPhaseAndGroup(t *testing.T) {
 	t.Parallel()
 	storetest.EachParallel(t, func(t *testing.T, db *store.DB) {
 		te := newTourneyEnv(t, db)
-		tour, _ := te.createPhased([]api.TournamentPhase{
+		id := te.openPhased([]api.TournamentPhase{
 			{Name: "Uno", Movement: "danish", Rounds: 1},
 			{Name: "Due", Movement: "danish", Rounds: 1, Groups: &api.TournamentGrouping{By: "hand", Count: 2}},
-		}, nil, http.StatusCreated)
-		id := tour.ID
-		if _, err := te.svc.Tournaments.AssignReferee(t.Context(), te.owner, id, te.refereeID); err != nil {
-			t.Fatal(err)
-		}
-		te.lifecycle(id, te.director, "open_registration")
+		})
 		te.pairs(id, 8)
 		te.start(id)
 		rnd := rand.New(rand.NewPCG(32, 3))
