@@ -50,8 +50,18 @@ type tableWatch struct {
 	known   bool        // access is version's, and no newer version is known to exist
 	marked  uint64      // clock when last marked unknown; older tickets cannot vouch for the entry
 	access  tableAccess // valid when known
-	changed chan struct{}
+	// changed is cancelled when the entry changes (wake): long polls wait
+	// on its Done, and parked ones (ParkedPoll) have a function run by it
+	// (context.AfterFunc), which needs no goroutine until it runs.
+	changed context.Context
+	wakeAll context.CancelFunc
 	waiters int
+}
+
+func newTableWatch() *tableWatch {
+	w := &tableWatch{}
+	w.changed, w.wakeAll = context.WithCancel(context.Background())
+	return w
 }
 
 // maxWatchedTables bounds the entries kept (a few hundred bytes each).
@@ -82,7 +92,7 @@ func (n *tableNotifier) publish(t Table, tk uint64) {
 			return // the floor this read is to be checked against was pruned
 		}
 		n.prune() // before the insert: it drops other tables only, and this read overlapped none of it
-		w = &tableWatch{changed: make(chan struct{})}
+		w = newTableWatch()
 		n.tables[t.ID] = w
 	}
 	if t.Version < w.version || t.Version == w.version && w.known {
@@ -108,8 +118,8 @@ func (n *tableNotifier) publish(t Table, tk uint64) {
 
 // wake wakes the entry's waiters.
 func (w *tableWatch) wake() {
-	close(w.changed)
-	w.changed = make(chan struct{})
+	w.wakeAll()
+	w.changed, w.wakeAll = context.WithCancel(context.Background())
 }
 
 // stale records a change of a table made elsewhere (another process): its
@@ -123,7 +133,7 @@ func (n *tableNotifier) stale(id, version int64) {
 		// Not watched here, but a read of it may be under way: the floor
 		// keeps that read from publishing what this change replaced.
 		n.prune()
-		w = &tableWatch{changed: make(chan struct{})}
+		w = newTableWatch()
 		n.tables[id] = w
 	} else if version <= w.version {
 		return
@@ -189,10 +199,10 @@ func (s *tableViews) Follow(ctx context.Context) error {
 	return feed.FollowTables(ctx, s.notes.stale, s.notes.forget)
 }
 
-// get returns what is known of a table, and the channel closed at its next
-// change; ok is false when the table is not known (never read, or marked
+// get returns what is known of a table, and the context cancelled at its
+// next change; ok is false when the table is not known (never read, or marked
 // unknown). It counts a waiter until done is called.
-func (n *tableNotifier) get(id int64) (version int64, access tableAccess, changed <-chan struct{}, done func(), ok bool) {
+func (n *tableNotifier) get(id int64) (version int64, access tableAccess, changed context.Context, done func(), ok bool) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	w := n.tables[id]
@@ -272,8 +282,12 @@ func (s *tableViews) wait(ctx context.Context, actor Actor, id int64, invite str
 		if done == nil {
 			return version, seat, err
 		}
+		var woken <-chan struct{} // nil (never) for a finished table's entry
+		if changed != nil {
+			woken = changed.Done()
+		}
 		select {
-		case <-changed:
+		case <-woken:
 			done()
 		case <-ctx.Done():
 			done()
@@ -288,7 +302,7 @@ func (s *tableViews) wait(ctx context.Context, actor Actor, id int64, invite str
 // closes only if the entry must be read again, so a poll for a newer
 // version waits its whole time (none will come) and a client polling on
 // does not spin.
-func (s *tableViews) look(ctx context.Context, actor Actor, id int64, invite string, since int64) (version int64, seat int, changed <-chan struct{}, done func(), err error) {
+func (s *tableViews) look(ctx context.Context, actor Actor, id int64, invite string, since int64) (version int64, seat int, changed context.Context, done func(), err error) {
 	for reads := 1; ; reads++ {
 		version, access, changed, done, ok := s.notes.get(id)
 		if !ok {
@@ -348,7 +362,7 @@ func (s *tableViews) prime(ctx context.Context, id int64) (Table, error) {
 
 // answerRead answers look from a table read: now, unless the table is
 // finished and the poll is for a newer version, which waits its whole time.
-func (s *tableViews) answerRead(ctx context.Context, t Table, actor Actor, invite string, since int64) (int64, int, <-chan struct{}, func(), error) {
+func (s *tableViews) answerRead(ctx context.Context, t Table, actor Actor, invite string, since int64) (int64, int, context.Context, func(), error) {
 	a := accessOf(t)
 	if !a.visible(actor, invite) {
 		if ok, err := s.staffWatches(ctx, actor, a.tournament); err != nil || !ok {

@@ -28,7 +28,7 @@ func TestTableNotifierStaleAndForget(t *testing.T) {
 		if !ok {
 			t.Fatalf("table %d not known", id)
 		}
-		return ch, done
+		return ch.Done(), done
 	}
 	ch, done := woken(1)
 	n.stale(1, 5)
