@@ -329,10 +329,24 @@ func (h tableHandlers) tableState(w http.ResponseWriter, r *http.Request) error 
 	if !hasSince {
 		since = -1 // answer at once
 	}
-	if hasSince && wait > 0 { // a long poll holds its connection: counted per caller
+	long := hasSince && wait > 0
+	if long { // a long poll holds its connection: counted per caller
 		release, err := h.s.hold(w, r, h.s.polls, &h.s.cfg.Metrics.polls, codeTooManyLongPolls, "long polls")
 		if err != nil {
 			return err
+		}
+		if p := parkingOf(w, r); p != nil { // held without a goroutine (tables_park.go)
+			parked, version, seat, err := h.park(w, r, p, id, invite, since, waitSeconds(wait), release)
+			if parked {
+				return nil
+			}
+			if err != errNotParked {
+				release()
+				if err != nil {
+					return err
+				}
+				return h.answerPoll(w, r, id, invite, since, hasSince, long, version, seat)
+			}
 		}
 		defer release()
 	}
@@ -342,11 +356,18 @@ func (h tableHandlers) tableState(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
+	return h.answerPoll(w, r, id, invite, since, hasSince, long, version, seat)
+}
+
+// answerPoll answers a poll that found version and the caller's seat: 304
+// when the version is not past since or the client has its ETag, else the
+// state (long: a long poll's, which reads each version once).
+func (h tableHandlers) answerPoll(w http.ResponseWriter, r *http.Request, id int64, invite string, since int64, hasSince, long bool, version int64, seat int) error {
 	etag := tableETag(id, version, seat)
 	if hasSince && version <= since || etagMatches(r.Header.Get("If-None-Match"), etag) {
 		return notModified(w, etag)
 	}
-	return h.answerState(w, r, id, invite, version, seat, hasSince && wait > 0)
+	return h.answerState(w, r, id, invite, version, seat, long)
 }
 
 // watch returns the table's version and the caller's seat, first waiting

@@ -70,6 +70,9 @@ func (s *server) serveTracked(next http.Handler, w http.ResponseWriter, r *http.
 	r = r.WithContext(&t.requestState)
 	t.r = r
 	next.ServeHTTP(&t.statusWriter, r)
+	if t.parked {
+		return
+	}
 	s.cfg.Metrics.observe(r.Method, t.route.RoutePatterns, t.Status(), time.Since(t.start))
 	s.logRequest(r, &t.requestState, &t.statusWriter)
 }

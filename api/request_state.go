@@ -42,6 +42,9 @@ type requestState struct {
 	timed    atomic.Pointer[timedContext] // made by Done when there is a deadline
 
 	route *chi.Context // the router's routing context (front)
+	// parked: the handler took the connection to answer later (a parked
+	// long poll, tables_park.go), which logs and counts the request then.
+	parked bool
 }
 
 // timedContext is the context.WithDeadline a requestState makes on demand.

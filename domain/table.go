@@ -557,6 +557,10 @@ type TableService interface {
 	// for the ETag of a state. A change that is not yet seen is answered
 	// from memory, without reading the database. Errors: ENotFound.
 	Watch(ctx context.Context, actor Actor, id int64, invite string, since int64) (version int64, seat int, err error)
+	// Park is Watch for a caller that holds the wait without a goroutine:
+	// the ParkedPoll looks as Watch does and, instead of waiting, has a
+	// function run at the table's next change (see ParkedPoll).
+	Park(actor Actor, id int64, invite string, since int64) *ParkedPoll
 	// Follow feeds the changes other server processes commit to Watch
 	// (when the storage is a TableFeed) until ctx ends; serve runs it for
 	// the life of the process. Without it, Watch sees this process's

@@ -232,7 +232,7 @@ func listenAndServe(ctx context.Context, addr string, handler http.Handler, log 
 	}
 	srv := api.NewHTTPServer(handler, slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(api.Park(srv, ln)) }() // long polls held without a goroutine
 	log.Info("listening", "addr", ln.Addr().String())
 	select {
 	case err := <-errc:

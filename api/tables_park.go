@@ -1,0 +1,418 @@
+package api
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/burraco/burraco/domain"
+)
+
+// Parked long polls (issue 30: 1,000 playing tables under 150 MB).
+//
+// A long poll that waits in its handler holds, for up to a minute,
+// net/http's connection goroutine (its stack as deep as the deepest request
+// the connection served: 8–32 KB), the background read net/http starts for
+// every request, the connection's 4 KB reader and writer, the response's
+// 2 KB buffer and the request: about 35 KB, most of what a playing table
+// cost (docs/performance.md, *Memory per table*). A parked poll holds its
+// connection and a small record instead: the handler takes the connection
+// from net/http (Hijack), registers a function at the table's next change,
+// a timer at the end of its wait and one at the server's shutdown, and
+// returns. Whichever comes first looks at the table again in a goroutine of
+// its own, answers on the connection as the handler would have, and hands
+// the connection back to the http.Server through the listener (parking) for
+// the client's next request, after a goroutine with a small stack has seen
+// the request's first byte (as net/http's idle connection waits, up to the
+// server's IdleTimeout).
+//
+// What it does not do: notice a client that goes while its poll is parked
+// (net/http's background read did, ending the wait and the seat's
+// presence); the connection is closed, and the presence ends, when the wait
+// does (at most maxWait).
+
+// parkingKey is the base context's key of the server's parking (Park).
+type parkingKey struct{}
+
+// parking is a listener of an http.Server that also returns the
+// connections of answered parked polls, so that the server serves their
+// next requests.
+type parking struct {
+	net.Listener
+	srv      *http.Server
+	accepted chan accepted
+	back     chan net.Conn
+	done     chan struct{}
+	start    sync.Once
+	close    sync.Once
+}
+
+type accepted struct {
+	c   net.Conn
+	err error
+}
+
+// Park returns ln as srv must serve it (srv.Serve(Park(srv, ln))) for the
+// API's long polls of table states to be parked: held without a goroutine
+// while they wait. It sets srv.BaseContext (keeping srv's own, when set).
+// A server without it, or a request over HTTP/2, has its long polls wait in
+// their handlers.
+func Park(srv *http.Server, ln net.Listener) net.Listener {
+	p := &parking{Listener: ln, srv: srv, accepted: make(chan accepted), back: make(chan net.Conn), done: make(chan struct{})}
+	base := srv.BaseContext
+	srv.BaseContext = func(l net.Listener) context.Context {
+		ctx := context.Background()
+		if base != nil {
+			ctx = base(l)
+		}
+		return context.WithValue(ctx, parkingKey{}, p)
+	}
+	return p
+}
+
+// Accept returns the next connection: a new one, or one given back.
+func (p *parking) Accept() (net.Conn, error) {
+	p.start.Do(func() { go p.acceptNew() })
+	select {
+	case c := <-p.back:
+		return c, nil
+	case a := <-p.accepted:
+		return a.c, a.err
+	case <-p.done:
+		return nil, net.ErrClosed
+	}
+}
+
+// acceptNew accepts the listener's connections for Accept until it is
+// closed (its errors too: http.Server backs off on a temporary one).
+func (p *parking) acceptNew() {
+	for {
+		c, err := p.Listener.Accept()
+		select {
+		case p.accepted <- accepted{c, err}:
+		case <-p.done:
+			if c != nil {
+				c.Close()
+			}
+			return
+		}
+		if errors.Is(err, net.ErrClosed) {
+			return
+		}
+	}
+}
+
+func (p *parking) Close() error {
+	p.close.Do(func() { close(p.done) })
+	return p.Listener.Close()
+}
+
+// giveBack hands c to the server, or closes it once the server is closed.
+func (p *parking) giveBack(c net.Conn) {
+	select {
+	case p.back <- c:
+	case <-p.done:
+		c.Close()
+	}
+}
+
+// resumedConn is a connection given back with the bytes already read from
+// it (the first byte of the next request, or what a client sent on
+// after its poll).
+type resumedConn struct {
+	net.Conn
+	read []byte
+}
+
+func (c *resumedConn) Read(b []byte) (int, error) {
+	if len(c.read) > 0 {
+		n := copy(b, c.read)
+		c.read = c.read[n:]
+		return n, nil
+	}
+	return c.Conn.Read(b)
+}
+
+// parkingOf returns the server's parking when r may be parked: an HTTP/1.1
+// GET that keeps its connection, without a body, on a server with parking
+// whose connection net/http lets the handler take.
+func parkingOf(w http.ResponseWriter, r *http.Request) *parking {
+	if r.Method != http.MethodGet || !r.ProtoAtLeast(1, 1) || r.Close || r.ContentLength != 0 || len(r.TransferEncoding) > 0 {
+		return nil
+	}
+	p, _ := r.Context().Value(parkingKey{}).(*parking)
+	if p == nil {
+		return nil
+	}
+	for {
+		if _, ok := w.(http.Hijacker); ok {
+			return p
+		}
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			return nil
+		}
+		w = u.Unwrap()
+	}
+}
+
+// parkedPoll is a long poll waiting without a goroutine: what it needs to
+// look again and answer, and no more (the request itself is not kept).
+type parkedPoll struct {
+	h        tableHandlers
+	p        *parking
+	poll     *domain.ParkedPoll
+	release  func() // the caller's count of long polls open
+	deadline time.Time
+
+	// The request, as the answer and its log line need it.
+	id       int64
+	invite   string
+	since    int64
+	actor    domain.Actor
+	reqID    string
+	start    time.Time
+	method   string
+	url      *url.URL
+	remote   string
+	forward  http.Header // X-Forwarded-For and Forwarded, for the log's client address
+	inm      string      // If-None-Match
+	header   http.Header // what the middleware set on the answer (request id, CORS…)
+	patterns []string    // the route's, for the metrics
+
+	mu       sync.Mutex // one look at a time
+	conn     net.Conn
+	read     []byte // bytes the client sent after its request
+	timer    *time.Timer
+	shutdown func() bool
+	ended    bool
+}
+
+// park holds the long poll r without a goroutine when it must wait, and
+// reports whether it did; otherwise (the version is already past since, an
+// error) it returns what Watch would have, and the handler answers as
+// usual. release is the caller's count of long polls open: park's when it
+// parked.
+func (h tableHandlers) park(w http.ResponseWriter, r *http.Request, p *parking, id int64, invite string, since int64, wait time.Duration, release func()) (parked bool, version int64, seat int, err error) {
+	t := mustState(r)
+	pp := &parkedPoll{h: h, p: p, release: release, deadline: time.Now().Add(min(wait, maxWait)),
+		id: id, invite: invite, since: since, actor: t.actor, reqID: t.id, start: t.start}
+	pp.poll = h.s.svc.Tables.Park(pp.actor, id, invite, since)
+	pp.mu.Lock() // a change before the connection is taken waits for it
+	defer pp.mu.Unlock()
+	version, seat, answered, err := pp.poll.Look(r.Context(), pp.wake)
+	if answered || err != nil {
+		pp.poll.End()
+		return false, version, seat, err
+	}
+	conn, brw, err := http.NewResponseController(w).Hijack()
+	if err != nil { // parkingOf said it could: wait in the handler after all
+		pp.ended = true // a change that came meanwhile does nothing
+		pp.poll.End()
+		return false, version, seat, errNotParked
+	}
+	if n := brw.Reader.Buffered(); n > 0 { // a client that sent on (pipelining)
+		pp.read, _ = brw.Reader.Peek(n)
+		pp.read = bytes.Clone(pp.read)
+	}
+	pp.conn = conn
+	pp.method, pp.url, pp.remote = r.Method, r.URL, r.RemoteAddr
+	pp.inm = r.Header.Get("If-None-Match")
+	for _, k := range []string{"X-Forwarded-For", "Forwarded"} {
+		if v := r.Header.Values(k); len(v) > 0 {
+			if pp.forward == nil {
+				pp.forward = http.Header{}
+			}
+			pp.forward[k] = v
+		}
+	}
+	pp.header = w.Header().Clone()
+	pp.patterns = slices.Clone(t.route.RoutePatterns) // the router reuses its context
+	t.parked = true                                   // serveTracked logs and counts it when it is answered
+	pp.timer = time.AfterFunc(time.Until(pp.deadline), pp.end)
+	pp.shutdown = context.AfterFunc(h.s.cfg.Shutdown, pp.end)
+	return true, 0, 0, nil
+}
+
+// errNotParked: the connection could not be taken; the poll waits in its
+// handler.
+var errNotParked = errors.New("api: long poll not parked")
+
+// wake is run at the table's change: it looks again.
+func (pp *parkedPoll) wake() { pp.resume(false) }
+
+// end is run at the end of the wait or the server's shutdown.
+func (pp *parkedPoll) end() { pp.resume(true) }
+
+// resume looks at the table again and answers, unless it must wait on and
+// may (not the end of the wait).
+func (pp *parkedPoll) resume(last bool) {
+	pp.mu.Lock()
+	defer pp.mu.Unlock()
+	if pp.ended {
+		return
+	}
+	shutdown := pp.h.s.cfg.Shutdown.Err() != nil
+	last = last || shutdown || !time.Now().Before(pp.deadline)
+	st := &requestState{parent: context.Background(), id: pp.reqID, actor: pp.actor, start: pp.start}
+	ctx, cancel := context.WithTimeout(st, pp.h.s.cfg.RequestTimeout)
+	defer cancel()
+	wake := pp.wake
+	if last {
+		wake = nil
+	}
+	version, seat, answered, err := pp.poll.Look(ctx, wake)
+	if !answered && err == nil && !last {
+		return // the change did not move the version past since: parked on
+	}
+	pp.ended = true
+	pp.timer.Stop()
+	pp.shutdown()
+	pp.poll.End()
+	pp.release()
+	pp.answer(st, version, seat, err, shutdown)
+}
+
+// answer writes the poll's answer on its connection, as tableState would
+// have, logs and counts it, and gives the connection back to the server
+// (or closes it when the server shuts down).
+func (pp *parkedPoll) answer(st *requestState, version int64, seat int, err error, closing bool) {
+	h := pp.h
+	r := &http.Request{Method: pp.method, URL: pp.url, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: http.Header{}, RemoteAddr: pp.remote, Host: pp.url.Host}
+	for k, v := range pp.forward {
+		r.Header[k] = v
+	}
+	if pp.inm != "" {
+		r.Header.Set("If-None-Match", pp.inm)
+	}
+	r = r.WithContext(st)
+	rec := &recordedAnswer{header: pp.header}
+	sw := &statusWriter{ResponseWriter: rec, r: r}
+	if err == nil {
+		err = h.answerPoll(sw, r, pp.id, pp.invite, pp.since, true, true, version, seat)
+	}
+	if err != nil {
+		h.s.failErr(sw, r, err)
+	}
+	if werr := rec.writeTo(pp.conn, closing); werr != nil {
+		closing = true
+	}
+	h.s.cfg.Metrics.observe(r.Method, pp.patterns, sw.Status(), time.Since(pp.start))
+	h.s.logRequest(r, st, sw)
+	if closing {
+		pp.conn.Close()
+		return
+	}
+	conn, read := pp.conn, pp.read
+	pp.conn, pp.read = nil, nil
+	if len(read) > 0 {
+		pp.p.giveBack(&resumedConn{Conn: conn, read: read})
+		return
+	}
+	go pp.p.awaitRequest(conn, h.s.cfg.Shutdown)
+}
+
+// awaitRequest waits, in a goroutine whose stack stays small, for the first
+// byte of the client's next request on c (at most the server's
+// IdleTimeout, as net/http's idle connections do), then gives c back to the
+// server with it. It is not a method of parkedPoll so that the poll is not
+// kept meanwhile.
+func (p *parking) awaitRequest(c net.Conn, shutdown context.Context) {
+	if d := p.idleTimeout(); d > 0 {
+		_ = c.SetReadDeadline(time.Now().Add(d))
+	}
+	stop := context.AfterFunc(shutdown, func() { _ = c.SetReadDeadline(time.Unix(1, 0)) })
+	var b [1]byte
+	n, err := c.Read(b[:])
+	stop()
+	if n == 0 || err != nil {
+		c.Close()
+		return
+	}
+	_ = c.SetReadDeadline(time.Time{})
+	p.giveBack(&resumedConn{Conn: unwrapResumed(c), read: []byte{b[0]}})
+}
+
+// unwrapResumed returns the connection under a resumedConn whose bytes
+// were all read, so that a connection parked many times is not wrapped as
+// many.
+func unwrapResumed(c net.Conn) net.Conn {
+	if rc, ok := c.(*resumedConn); ok && len(rc.read) == 0 {
+		return rc.Conn
+	}
+	return c
+}
+
+func (p *parking) idleTimeout() time.Duration {
+	if p.srv.IdleTimeout != 0 {
+		return p.srv.IdleTimeout
+	}
+	return p.srv.ReadTimeout
+}
+
+// answerWriteTimeout bounds the write of a parked poll's answer.
+const answerWriteTimeout = 10 * time.Second
+
+// recordedAnswer is the ResponseWriter of a parked poll's answer: it
+// keeps the status, headers and body, which writeTo sends.
+type recordedAnswer struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (a *recordedAnswer) Header() http.Header { return a.header }
+
+func (a *recordedAnswer) WriteHeader(status int) {
+	if a.status == 0 {
+		a.status = status
+	}
+}
+
+func (a *recordedAnswer) Write(b []byte) (int, error) {
+	if a.status == 0 {
+		a.status = http.StatusOK
+	}
+	return a.body.Write(b)
+}
+
+// writeTo sends the answer as HTTP/1.1, as net/http would have: the
+// status line, the headers with Date and Content-Length (none on a 304),
+// Connection: close when the connection ends after it.
+func (a *recordedAnswer) writeTo(c net.Conn, closing bool) error {
+	status := a.status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	h := a.header
+	h.Set("Date", time.Now().UTC().Format(http.TimeFormat))
+	if status == http.StatusNotModified {
+		h.Del("Content-Length")
+		h.Del("Content-Type")
+	} else {
+		h.Set("Content-Length", strconv.Itoa(a.body.Len()))
+	}
+	if closing {
+		h.Set("Connection", "close")
+	}
+	_ = c.SetWriteDeadline(time.Now().Add(answerWriteTimeout))
+	bw := bufio.NewWriterSize(c, 512+a.body.Len())
+	_, _ = bw.WriteString("HTTP/1.1 " + strconv.Itoa(status) + " " + http.StatusText(status) + "\r\n")
+	_ = h.Write(bw)
+	_, _ = bw.WriteString("\r\n")
+	if status != http.StatusNotModified {
+		_, _ = bw.Write(a.body.Bytes())
+	}
+	err := bw.Flush()
+	_ = c.SetWriteDeadline(time.Time{})
+	return err
+}

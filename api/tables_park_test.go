@@ -1,0 +1,151 @@
+package api_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/burraco/burraco/api"
+	"github.com/burraco/burraco/domain/store"
+	"github.com/burraco/burraco/domain/store/storetest"
+)
+
+// parkingServer serves e's API over loopback HTTP with parked long polls
+// (api.Park), as serve does, and returns its address.
+func parkingServer(t *testing.T, e *env) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := api.NewHTTPServer(e.h, nil)
+	go func() { _ = srv.Serve(api.Park(srv, ln)) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	return ln.Addr().String()
+}
+
+// rawConn is one keep-alive client connection, read by hand.
+type rawConn struct {
+	t *testing.T
+	c net.Conn
+	r *bufio.Reader
+}
+
+func dialRaw(t *testing.T, addr string) *rawConn {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return &rawConn{t: t, c: c, r: bufio.NewReader(c)}
+}
+
+func (c *rawConn) send(reqs ...[]byte) {
+	c.t.Helper()
+	var all []byte
+	for _, r := range reqs {
+		all = append(all, r...)
+	}
+	if _, err := c.c.Write(all); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+// read reads one answer, failing after within.
+func (c *rawConn) read(within time.Duration) (*http.Response, []byte) {
+	c.t.Helper()
+	_ = c.c.SetReadDeadline(time.Now().Add(within))
+	res, err := http.ReadResponse(c.r, nil)
+	if err != nil {
+		c.t.Fatalf("no answer within %v: %v", within, err)
+	}
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return res, body
+}
+
+// TestAParkedLongPollIsAnsweredOnItsConnectionWhichServesOn: over real
+// HTTP with parking, a long poll whose table moves is answered the new
+// state on its connection, the seat counts as present meanwhile, and the
+// connection serves the client's next requests (also one sent before the
+// answer); a wait that ends is answered 304 with the ETag; the server's
+// shutdown answers a parked poll 304 and closes its connection.
+func TestAParkedLongPollIsAnsweredOnItsConnectionWhichServesOn(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		shutdown, stop := context.WithCancel(context.Background())
+		defer stop()
+		e := newEnv(t, db, func(c *api.Config) { c.Shutdown = shutdown })
+		addr := parkingServer(t, e)
+		tb, tokens := twoHumans(e)
+		st, _ := e.state(tokens[0], tb.ID)
+		statePath := tablePath(tb.ID, "state")
+		poll := func(wait int) []byte {
+			return tableRaw("GET", fmt.Sprintf("%s?since=%d&wait=%d", statePath, st.Version, wait), tokens[1], "", map[string]string{"X-Request-ID": "parked-1"})
+		}
+
+		// Woken by a move; the client sent its next request already.
+		c := dialRaw(t, addr)
+		c.send(poll(20), tableRaw("GET", tablePath(tb.ID, ""), tokens[1], "", nil))
+		time.Sleep(100 * time.Millisecond) // parked
+		var other api.TableState
+		e.must(200, req{Method: "GET", Path: statePath, Token: tokens[0]}, &other)
+		if len(other.Presence) != 2 || other.Presence[1].State != "present" {
+			t.Errorf("the parked poll's seat: presence %+v, want seat 1 present", other.Presence)
+		}
+		e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "moves"), Token: tokens[st.View.Turn],
+			Body: fmt.Sprintf(`{"move":"draw","version":%d}`, st.Version)}, nil)
+		res, body := c.read(5 * time.Second)
+		var got api.TableState
+		if res.StatusCode != 200 || json.Unmarshal(body, &got) != nil || got.Version != st.Version+1 || got.Seat != 1 {
+			t.Fatalf("the woken poll: %d %s", res.StatusCode, body)
+		}
+		if res.Header.Get("ETag") != fmt.Sprintf(`"t%d.v%d.s1"`, tb.ID, got.Version) || res.Header.Get("X-Request-Id") != "parked-1" ||
+			res.Header.Get("Content-Type") != "application/json" || res.Header.Get("X-Content-Type-Options") != "nosniff" || res.Header.Get("Date") == "" {
+			t.Errorf("the woken poll's headers: %v", res.Header)
+		}
+		if res, body := c.read(5 * time.Second); res.StatusCode != 200 || !strings.Contains(string(body), fmt.Sprintf(`"id":%d`, tb.ID)) {
+			t.Errorf("the request sent after the poll, on its connection: %d %s", res.StatusCode, body)
+		}
+
+		// The wait ends: 304 with the ETag, and the connection serves on.
+		st = got
+		c.send(poll(1))
+		start := time.Now()
+		res, _ = c.read(5 * time.Second)
+		if res.StatusCode != 304 || res.Header.Get("ETag") != fmt.Sprintf(`"t%d.v%d.s1"`, tb.ID, st.Version) || time.Since(start) < 900*time.Millisecond {
+			t.Errorf("the poll whose wait ended: %d %v after %v", res.StatusCode, res.Header, time.Since(start))
+		}
+		e.clock.Add(time.Minute) // past the seat's last request's presence
+		e.must(200, req{Method: "GET", Path: statePath, Token: tokens[0]}, &other)
+		if other.Presence[1].State != "gone" {
+			t.Errorf("after the poll: presence %+v, want seat 1 gone", other.Presence)
+		}
+		// The client's next request, later, on the same connection.
+		c.send(tableRaw("GET", statePath, tokens[1], "", nil))
+		if res, _ := c.read(5 * time.Second); res.StatusCode != 200 {
+			t.Errorf("a request after the ended poll, on its connection: %d", res.StatusCode)
+		}
+
+		// The server shuts down: 304, and the connection ends.
+		c.send(poll(60))
+		time.Sleep(100 * time.Millisecond)
+		stop()
+		res, _ = c.read(5 * time.Second)
+		if res.StatusCode != 304 || !res.Close {
+			t.Errorf("the poll at shutdown: %d, close %v", res.StatusCode, res.Close)
+		}
+		if _, err := c.r.ReadByte(); err != io.EOF {
+			t.Errorf("the connection after the shutdown's answer: %v, want EOF", err)
+		}
+	})
+}
