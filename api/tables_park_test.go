@@ -8,6 +8,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -148,4 +151,101 @@ func TestAParkedLongPollIsAnsweredOnItsConnectionWhichServesOn(t *testing.T) {
 			t.Errorf("the connection after the shutdown's answer: %v, want EOF", err)
 		}
 	})
+}
+
+// TestParkedLongPollsCostAFewKilobytesEach holds 300 long polls on a
+// server with parking and measures, from the runtime's figures before and
+// after (heap and stacks in use, after a collection; no timing), what each
+// costs: no goroutine, and a few kilobytes (its connection, its record, the
+// notifier's and the presence's entries). A poll waiting in its handler
+// costs two goroutines (net/http's connection and its background read) and
+// about 30 KB, logged from the same server without parking for
+// comparison. The client's side holds its connections without a goroutine
+// (it writes its requests and reads nothing until the end).
+func TestParkedLongPollsCostAFewKilobytesEach(t *testing.T) {
+	const polls = 300
+	m := api.NewMetrics()
+	e := newEnv(t, storetest.SQLite(t), func(c *api.Config) { c.MaxLongPolls, c.Metrics = -1, m })
+	tb, tokens := twoHumans(e)
+	st, _ := e.state(tokens[0], tb.ID)
+	req := tableRaw("GET", fmt.Sprintf("%s?since=%d&wait=60", tablePath(tb.ID, "state"), st.Version), tokens[1], "", nil)
+	measure := func(addr string) (goroutines, bytes float64) {
+		g0, m0 := heldMemory()
+		conns := make([]net.Conn, polls)
+		for i := range conns {
+			c, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if _, err := c.Write(req); err != nil {
+				t.Fatal(err)
+			}
+			conns[i] = c
+		}
+		for deadline := time.Now().Add(10 * time.Second); longPollsOpen(t, m) < polls; {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d long polls open, want %d", longPollsOpen(t, m), polls)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		g1, m1 := heldMemory()
+		// The polls are answered (the move) before their connections close,
+		// so that the next server starts from none open.
+		for _, c := range conns {
+			c.Close()
+		}
+		return float64(g1-g0) / polls, float64(m1-m0) / polls
+	}
+
+	parkedG, parkedB := measure(parkingServer(t, e))
+	// The same polls held in their handlers: a server without parking.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := api.NewHTTPServer(e.h, nil)
+	go func() { _ = srv.Serve(ln) }()
+	defer srv.Close()
+	e.must(200, req0(tb, st.View.Turn, tokens, st.Version), nil) // answers the parked polls
+	for deadline := time.Now().Add(10 * time.Second); longPollsOpen(t, m) > 0 && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	st, _ = e.state(tokens[0], tb.ID)
+	req = tableRaw("GET", fmt.Sprintf("%s?since=%d&wait=60", tablePath(tb.ID, "state"), st.Version), tokens[1], "", nil)
+	heldG, heldB := measure(ln.Addr().String())
+	t.Logf("a parked poll: %.2f goroutines, %.0f bytes; waiting in its handler: %.2f goroutines, %.0f bytes", parkedG, parkedB, heldG, heldB)
+	if parkedG > 0.1 || parkedB > 8<<10 {
+		t.Errorf("a parked poll costs %.2f goroutines and %.0f bytes, want none and under 8 KiB", parkedG, parkedB)
+	}
+}
+
+// req0 is the draw of the player on turn at version.
+func req0(tb api.Table, turn int, tokens [2]string, version int64) req {
+	return req{Method: "POST", Path: tablePath(tb.ID, "moves"), Token: tokens[turn], Body: fmt.Sprintf(`{"move":"draw","version":%d}`, version)}
+}
+
+// heldMemory returns the goroutines and the Go heap and stacks in use,
+// after a collection (which also shrinks the stacks that use little).
+func heldMemory() (goroutines int, inUse int64) {
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return runtime.NumGoroutine(), int64(ms.HeapInuse + ms.StackInuse)
+}
+
+// longPollsOpen reads burraco_long_polls_open from m.
+func longPollsOpen(t *testing.T, m *api.Metrics) int {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	m.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	for _, line := range strings.Split(rec.Body.String(), "\n") {
+		if v, ok := strings.CutPrefix(line, "burraco_long_polls_open "); ok {
+			n, _ := strconv.Atoi(strings.TrimSpace(v))
+			return n
+		}
+	}
+	t.Fatal("no burraco_long_polls_open in the metrics")
+	return 0
 }
