@@ -154,6 +154,10 @@ type pollSpec struct {
 	Table int64  `json:"table"`
 	Path  string `json:"path"`
 	Token string `json:"token"`
+	// First, when set, is a path the client GETs on the connection before
+	// its poll (a full state read, whose depth the connection's goroutine
+	// stack keeps).
+	First string `json:"first,omitempty"`
 }
 
 // raiseFileLimit raises the soft limit of open files to the hard one and
@@ -311,13 +315,23 @@ func TestLongPollClientProcess(t *testing.T) {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(1)
 			}
+			br := bufio.NewReader(c)
+			if p.First != "" {
+				if _, err := c.Write(tableRaw("GET", p.First, p.Token, "", nil)); err != nil {
+					sentAll.Done()
+					return
+				}
+				if res, err := http.ReadResponse(br, nil); err == nil {
+					_, _ = io.Copy(io.Discard, res.Body)
+				}
+			}
 			req := tableRaw("GET", p.Path, p.Token, "", nil)
 			_, err = c.Write(req)
 			sentAll.Done()
 			if err != nil {
 				return
 			}
-			res, err := http.ReadResponse(bufio.NewReader(c), nil)
+			res, err := http.ReadResponse(br, nil)
 			at := time.Now().UnixNano()
 			if err != nil {
 				return

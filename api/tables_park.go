@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/lease"
 )
 
 // Parked long polls (issue 30: 1,000 playing tables under 150 MB).
@@ -183,10 +184,11 @@ type parkedPoll struct {
 	method   string
 	url      *url.URL
 	remote   string
-	forward  http.Header // X-Forwarded-For and Forwarded, for the log's client address
-	inm      string      // If-None-Match
-	header   http.Header // what the middleware set on the answer (request id, CORS…)
-	patterns []string    // the route's, for the metrics
+	forward  http.Header     // X-Forwarded-For and Forwarded, for the log's client address
+	inm      string          // If-None-Match
+	header   http.Header     // what the middleware set on the answer (request id, CORS…)
+	patterns []string        // the route's, for the metrics
+	base     context.Context // the later looks' context: the table's lease fence, when the request had one
 
 	mu       sync.Mutex // one look at a time
 	conn     net.Conn
@@ -236,7 +238,11 @@ func (h tableHandlers) park(w http.ResponseWriter, r *http.Request, p *parking, 
 	}
 	pp.header = w.Header().Clone()
 	pp.patterns = slices.Clone(t.route.RoutePatterns) // the router reuses its context
-	t.parked = true                                   // serveTracked logs and counts it when it is answered
+	pp.base = context.Background()
+	if f, ok := lease.FenceFrom(r.Context()); ok { // a write of a later look (a seat reclaimed) is fenced as the request's
+		pp.base = lease.WithFence(pp.base, f)
+	}
+	t.parked = true // serveTracked logs and counts it when it is answered
 	pp.timer = time.AfterFunc(time.Until(pp.deadline), pp.end)
 	pp.shutdown = context.AfterFunc(h.s.cfg.Shutdown, pp.end)
 	return true, 0, 0, nil
@@ -262,7 +268,7 @@ func (pp *parkedPoll) resume(last bool) {
 	}
 	shutdown := pp.h.s.cfg.Shutdown.Err() != nil
 	last = last || shutdown || !time.Now().Before(pp.deadline)
-	st := &requestState{parent: context.Background(), id: pp.reqID, actor: pp.actor, start: pp.start}
+	st := &requestState{parent: pp.base, id: pp.reqID, actor: pp.actor, start: pp.start}
 	ctx, cancel := context.WithTimeout(st, pp.h.s.cfg.RequestTimeout)
 	defer cancel()
 	wake := pp.wake

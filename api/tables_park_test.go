@@ -236,7 +236,7 @@ func heldMemory() (goroutines int, inUse int64) {
 }
 
 // longPollsOpen reads burraco_long_polls_open from m.
-func longPollsOpen(t *testing.T, m *api.Metrics) int {
+func longPollsOpen(t testing.TB, m *api.Metrics) int {
 	t.Helper()
 	rec := httptest.NewRecorder()
 	m.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
