@@ -80,6 +80,14 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 		return nil, err
 	}
 	defer drop()
+	// The players' accounts, before serve starts: made in one transaction,
+	// they are there for it as if signed up, and nothing about serve
+	// changes.
+	if !o.signup {
+		if o.accounts, err = makeAccounts(ctx, o.binary, dbURL, 4*o.tables, os.Stderr); err != nil {
+			return nil, err
+		}
+	}
 	var servers []*server
 	defer func() {
 		for _, s := range servers {
@@ -285,7 +293,7 @@ func seatPlayers(ctx context.Context, o options, servers []*server) ([]*table, m
 				// Two auth requests per player, at most 10 at once per address.
 				ip := net.IPv4(127, 1, byte(n/4/250), byte(2+n/4%250))
 				s := servers[(t+i)%len(servers)]
-				cl, err := signUp(ctx, servers[0].base, s.base, ip, fmt.Sprintf("p%d@load.test", n))
+				cl, err := o.player(ctx, servers[0].base, s.base, ip, n)
 				if err != nil {
 					errs <- err
 					return
