@@ -20,6 +20,7 @@ type moveSample struct {
 	// cost, or a connection the server closed, would show here.
 	newConn bool
 	at      time.Duration // time into play when it was acknowledged
+	when    time.Time     // and the clock's time then, to find it in a server's trace or log
 	latency time.Duration // from the request's send to its answer read
 }
 
@@ -127,7 +128,7 @@ func printTail(w io.Writer, samples []moveSample) {
 		if s.newConn {
 			conn = "new connection"
 		}
-		fmt.Fprintf(w, "    table %d version %d, %s, %s into play, %s (%s)\n",
-			s.table, s.version, s.kind, s.at.Round(time.Millisecond), ms(s.latency), conn)
+		fmt.Fprintf(w, "    table %d version %d, %s, %s into play (%s UTC), %s (%s)\n",
+			s.table, s.version, s.kind, s.at.Round(time.Millisecond), s.when.UTC().Format("15:04:05.000"), ms(s.latency), conn)
 	}
 }

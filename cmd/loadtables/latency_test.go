@@ -61,7 +61,7 @@ func TestTheBreakdownGroupsTheMovesByKindAndConnection(t *testing.T) {
 func TestTheReportListsTheSlowestMovesSlowestFirst(t *testing.T) {
 	samples := []moveSample{
 		{table: 1, version: 3, kind: kindDraw, at: time.Second, latency: 2 * time.Millisecond},
-		{table: 2, version: 81, kind: kindDealEnd, at: 40 * time.Second, latency: 930 * time.Millisecond},
+		{table: 2, version: 81, kind: kindDealEnd, at: 40 * time.Second, when: time.Date(2026, 11, 28, 8, 0, 1, 5e6, time.UTC), latency: 930 * time.Millisecond},
 		{table: 3, version: 1, kind: kindFirst, newConn: true, at: 2 * time.Second, latency: 400 * time.Millisecond},
 	}
 	top := slowest(samples, 2)
@@ -73,8 +73,9 @@ func TestTheReportListsTheSlowestMovesSlowestFirst(t *testing.T) {
 	r.print(&out, 1, options{db: "sqlite", processes: 1})
 	for _, want := range []string{
 		"deal's end                    1 moves  p50 930.0 ms",
-		"table 2 version 81, deal's end, 40s into play, 930.0 ms (reused connection)",
-		"table 3 version 1, table's first, 2s into play, 400.0 ms (new connection)",
+		"table 2 version 81, deal's end, 40s into play (08:00:01.005 UTC), 930.0 ms (reused connection)",
+		"table 3 version 1, table's first, 2s into play (",
+		"400.0 ms (new connection)",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the report does not say %q:\n%s", want, out.String())

@@ -472,7 +472,7 @@ func move(ctx context.Context, cl *client, tb *table, st tableState, c *counters
 	c.mu.Lock()
 	c.moveLat = append(c.moveLat, acked.Sub(sent))
 	c.moveSamples = append(c.moveSamples, moveSample{table: tb.id, version: v, kind: classify(m["move"].(string), first, st, next),
-		newConn: fresh.Load(), at: acked.Sub(c.start), latency: acked.Sub(sent)})
+		newConn: fresh.Load(), at: acked.Sub(c.start), when: acked, latency: acked.Sub(sent)})
 	c.mu.Unlock()
 	return next, true
 }
