@@ -74,6 +74,12 @@ type options struct {
 	// most tables this long into play (0: none).
 	leases   bool
 	failover time.Duration
+	// signup signs the players up through the API (register and login)
+	// instead of making their accounts with `burraco admin load-accounts`
+	// before serve starts; accounts are those accounts, p0@load.test on
+	// (nil with -signup).
+	signup   bool
+	accounts []account
 }
 
 func main() {
@@ -99,6 +105,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.tournament, "tournament", false, "play the tables as one round of a tournament played online (-deals 2 to 4; 3 and 4 have built-in VP tables)")
 	fs.BoolVar(&o.leases, "leases", false, "run the servers with table leases and forwarding (serve -internal-addr; -db postgres)")
 	fs.DurationVar(&o.failover, "failover", 0, "SIGKILL the server owning the most tables this long into play, and report how long each table took to move again (implies -leases; -db postgres, 2 or more processes)")
+	fs.BoolVar(&o.signup, "signup", false, "sign every player up and in through the API (register and login: two argon2id each, minutes for a thousand tables) instead of making the accounts with `burraco admin load-accounts` before serve starts, each then reached by its refresh token")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0

@@ -30,6 +30,7 @@ type result struct {
 	firstErr               string
 	elapsed                time.Duration
 	moveLat, wakeLat       []time.Duration
+	moveSamples            []moveSample
 	serverCPU, databaseCPU time.Duration
 	rss                    []int64 // most seen while playing, per server
 	// -tournament: how long the round's start took (every table opened),
@@ -128,6 +129,7 @@ func (r *result) print(w io.Writer, n int, o options) {
 	fmt.Fprintf(w, "  move latency p50 %s p99 %s; wake-up after a move p50 %s p99 %s (%d wake-ups)\n",
 		ms(percentile(r.moveLat, 0.5)), ms(percentile(r.moveLat, 0.99)),
 		ms(percentile(r.wakeLat, 0.5)), ms(percentile(r.wakeLat, 0.99)), len(r.wakeLat))
+	printTail(w, r.moveSamples)
 	for i, rss := range r.rss {
 		fmt.Fprintf(w, "  serve %d RSS while playing: at most %.0f MB\n", i+1, float64(rss)/(1<<20))
 	}
