@@ -52,10 +52,14 @@ func BenchmarkTableLongPolls(b *testing.B) {
 	b.Cleanup(stop)
 	// A server of its own, whose long polls end at once when the benchmark
 	// ends (Shutdown).
+	m := api.NewMetrics()
 	handler := api.NewServer(api.Config{JWTSecret: testSecret, AccessTokenTTL: time.Hour, Shutdown: shutdown,
-		MaxLongPolls: -1, MaxEventStreams: -1}, // many polls per user and anonymous client
+		MaxLongPolls: -1, MaxEventStreams: -1, Metrics: m}, // many polls per user and anonymous client
 		f.svc, f.db, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	srv := httptest.NewServer(handler)
+	// Parked, as serve holds them (api.Park): no goroutine per poll.
+	srv := httptest.NewUnstartedServer(handler)
+	srv.Listener = api.Park(srv.Config, srv.Listener)
+	srv.Start()
 	b.Cleanup(srv.Close)
 	b.Cleanup(stop) // runs first: the polls end, then the server closes
 
@@ -77,7 +81,7 @@ func BenchmarkTableLongPolls(b *testing.B) {
 	// only waits, in the same run: what net/http itself costs per poll.
 	bareHeap := waitingPollsMemory(b, polls, waiters)
 
-	heap0, rss0, client := holdPolls(b, srv, polls, waiters)
+	heap0, rss0, client := holdPolls(b, srv, polls, func() bool { return longPollsOpen(b, m) >= waiters })
 	heap1, rss1 := memInUse()
 	if path := os.Getenv("BURRACO_POLL_HEAP"); path != "" {
 		var ms runtime.MemStats
@@ -115,17 +119,16 @@ func BenchmarkTableLongPolls(b *testing.B) {
 }
 
 // holdPolls starts the client process with polls against srv and returns,
-// once all of them wait, the Go heap and stacks and the RSS from before.
-func holdPolls(b *testing.B, srv *httptest.Server, polls []pollSpec, waiters int) (heap0, rss0 int64, client *pollClient) {
+// once all of them wait (waiting says so), the Go heap and stacks and the RSS from before.
+func holdPolls(b *testing.B, srv *httptest.Server, polls []pollSpec, waiting func() bool) (heap0, rss0 int64, client *pollClient) {
 	// Free stacks and spans of an earlier phase go back to the heap (and
 	// the OS) first, so that each phase's growth is measured from the same
 	// ground.
 	runtime.GC()
 	debug.FreeOSMemory()
 	heap0, rss0 = memInUse()
-	goroutines0 := runtime.NumGoroutine()
 	client = startPollClient(b, srv.Listener.Addr().String(), polls)
-	for runtime.NumGoroutine() < goroutines0+waiters {
+	for !waiting() {
 		time.Sleep(50 * time.Millisecond)
 	}
 	time.Sleep(500 * time.Millisecond) // every request read and waiting
@@ -139,7 +142,8 @@ func waitingPollsMemory(b *testing.B, polls []pollSpec, waiters int) int64 {
 	bare := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		<-r.Context().Done()
 	}))
-	heap0, _, client := holdPolls(b, bare, polls, waiters)
+	goroutines0 := runtime.NumGoroutine()
+	heap0, _, client := holdPolls(b, bare, polls, func() bool { return runtime.NumGoroutine() >= goroutines0+waiters })
 	heap1, _ := memInUse()
 	client.stop()
 	bare.Close()

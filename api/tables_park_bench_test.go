@@ -26,7 +26,9 @@ import (
 //   - held-deep: the same, each connection having first read the full
 //     state (a request that runs deep code: the connection's goroutine
 //     keeps the stack it grew);
-//   - parked, parked-deep: the API with parking (api.Park), as serve runs.
+//   - parked, parked-deep: the API with parking (api.Park), as serve runs;
+//   - events: an event stream (GET …/events) instead of a long poll, for
+//     comparison (a stream holds its handler's goroutine).
 //
 // Each reports, per poll, the bytes of goroutine stacks (stack-B), of heap
 // (heap-B) and the goroutines. Run:
@@ -50,11 +52,14 @@ func BenchmarkHeldLongPollMemory(b *testing.B) {
 	for range tables {
 		f.tables = append(f.tables, f.newTable(b))
 	}
-	specs := func(deep bool) []pollSpec {
+	specs := func(deep, events bool) []pollSpec {
 		var polls []pollSpec
 		for _, t := range f.tables {
 			for i := range perTable {
 				p := pollSpec{Table: t.id, Path: fmt.Sprintf("%s?since=%d&wait=60", tablePath(t.id, "state"), t.version)}
+				if events {
+					p.Path = tablePath(t.id, "events")
+				}
 				if i < 2 {
 					p.Token = f.tokens[i]
 				}
@@ -67,15 +72,16 @@ func BenchmarkHeldLongPollMemory(b *testing.B) {
 		return polls
 	}
 	phases := []struct {
-		name       string
-		bare       bool
-		park, deep bool
+		name               string
+		bare               bool
+		park, deep, events bool
 	}{
-		{"bare", true, false, false},
-		{"held", false, false, false},
-		{"held-deep", false, false, true},
-		{"parked", false, true, false},
-		{"parked-deep", false, true, true},
+		{"bare", true, false, false, false},
+		{"held", false, false, false, false},
+		{"held-deep", false, false, true, false},
+		{"parked", false, true, false, false},
+		{"parked-deep", false, true, true, false},
+		{"events", false, true, false, true},
 	}
 	for _, ph := range phases {
 		b.Run(ph.name, func(b *testing.B) {
@@ -86,6 +92,9 @@ func BenchmarkHeldLongPollMemory(b *testing.B) {
 			h, m, stop := newHandler()
 			defer stop()
 			ready := func() int { return longPollsOpen(b, m) }
+			if ph.events {
+				ready = func() int { return gaugeOf(b, m, "burraco_event_streams_open") }
+			}
 			if ph.bare {
 				h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
 			}
@@ -98,7 +107,7 @@ func BenchmarkHeldLongPollMemory(b *testing.B) {
 			runtime.GC()
 			debug.FreeOSMemory()
 			g0, m0 := memStats()
-			client := startPollClient(b, ln.Addr().String(), specs(ph.deep))
+			client := startPollClient(b, ln.Addr().String(), specs(ph.deep, ph.events))
 			if ph.bare {
 				for runtime.NumGoroutine() < g0+waiters {
 					time.Sleep(50 * time.Millisecond)
@@ -113,7 +122,7 @@ func BenchmarkHeldLongPollMemory(b *testing.B) {
 			}
 			time.Sleep(500 * time.Millisecond)
 			g1, m1 := memStats()
-			b.ReportMetric(float64(m1.StackInuse-m0.StackInuse)/float64(waiters), "stack-B")
+			b.ReportMetric(float64(int64(m1.StackInuse)-int64(m0.StackInuse))/float64(waiters), "stack-B")
 			b.ReportMetric(float64(int64(m1.HeapInuse)-int64(m0.HeapInuse))/float64(waiters), "heap-B")
 			b.ReportMetric(float64(g1-g0)/float64(waiters), "goroutines")
 			client.stop()

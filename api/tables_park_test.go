@@ -238,14 +238,20 @@ func heldMemory() (goroutines int, inUse int64) {
 // longPollsOpen reads burraco_long_polls_open from m.
 func longPollsOpen(t testing.TB, m *api.Metrics) int {
 	t.Helper()
+	return gaugeOf(t, m, "burraco_long_polls_open")
+}
+
+// gaugeOf reads the gauge name from m.
+func gaugeOf(t testing.TB, m *api.Metrics, name string) int {
+	t.Helper()
 	rec := httptest.NewRecorder()
 	m.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
 	for _, line := range strings.Split(rec.Body.String(), "\n") {
-		if v, ok := strings.CutPrefix(line, "burraco_long_polls_open "); ok {
+		if v, ok := strings.CutPrefix(line, name+" "); ok {
 			n, _ := strconv.Atoi(strings.TrimSpace(v))
 			return n
 		}
 	}
-	t.Fatal("no burraco_long_polls_open in the metrics")
+	t.Fatalf("no %s in the metrics", name)
 	return 0
 }
