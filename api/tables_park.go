@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -236,7 +237,7 @@ func (h tableHandlers) park(w http.ResponseWriter, r *http.Request, p *parking, 
 			pp.forward[k] = v
 		}
 	}
-	pp.header = w.Header().Clone()
+	pp.header = w.Header()                            // net/http is done with it: no copy
 	pp.patterns = slices.Clone(t.route.RoutePatterns) // the router reuses its context
 	pp.base = context.Background()
 	if f, ok := lease.FenceFrom(r.Context()); ok { // a write of a later look (a seat reclaimed) is fenced as the request's
@@ -421,4 +422,47 @@ func (a *recordedAnswer) writeTo(c net.Conn, closing bool) error {
 	err := bw.Flush()
 	_ = c.SetWriteDeadline(time.Time{})
 	return err
+}
+
+// idleAfter marks the requests of next to have their connection handed,
+// once answered, to a goroutine with a small stack that waits for the
+// client's next request (parkIdle). For a move: a player's next move
+// comes seconds later, and net/http would hold the connection meanwhile in
+// the goroutine that played the move, with the stack that took, and the
+// connection's two 4 KB buffers.
+func idleAfter(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mustState(r).idle = true
+		next.ServeHTTP(w, r)
+	})
+}
+
+// parkIdle hands r's connection, its answer written, to awaitRequest when
+// the server has parking and the connection is kept: an HTTP/1.1 request
+// whose body was read to its end, answered with a length. Otherwise
+// net/http keeps the connection as usual.
+func (s *server) parkIdle(w *statusWriter, r *http.Request) {
+	p, _ := r.Context().Value(parkingKey{}).(*parking)
+	if p == nil || !r.ProtoAtLeast(1, 1) || r.Close || w.dropBody || w.Header().Get("Connection") != "" ||
+		w.Header().Get("Content-Length") == "" && w.Status() != http.StatusNotModified {
+		return
+	}
+	var b [1]byte
+	if n, err := r.Body.Read(b[:]); n != 0 || err != io.EOF {
+		return // a body not read to its end: net/http discards the rest
+	}
+	rc := http.NewResponseController(w)
+	if rc.Flush() != nil {
+		return
+	}
+	conn, brw, err := rc.Hijack()
+	if err != nil {
+		return
+	}
+	if n := brw.Reader.Buffered(); n > 0 { // the client's next request, already sent
+		read, _ := brw.Reader.Peek(n)
+		p.giveBack(&resumedConn{Conn: conn, read: bytes.Clone(read)})
+		return
+	}
+	go p.awaitRequest(conn, s.cfg.Shutdown)
 }

@@ -81,7 +81,7 @@ func (c *rawConn) read(within time.Duration) (*http.Response, []byte) {
 // HTTP with parking, a long poll whose table moves is answered the new
 // state on its connection, the seat counts as present meanwhile, and the
 // connection serves the client's next requests (also one sent before the
-// answer); a wait that ends is answered 304 with the ETag; the server's
+// answer), as the move's connection does after it; a wait that ends is answered 304 with the ETag; the server's
 // shutdown answers a parked poll 304 and closes its connection.
 func TestAParkedLongPollIsAnsweredOnItsConnectionWhichServesOn(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
@@ -105,8 +105,13 @@ func TestAParkedLongPollIsAnsweredOnItsConnectionWhichServesOn(t *testing.T) {
 		if len(other.Presence) != 2 || other.Presence[1].State != "present" {
 			t.Errorf("the parked poll's seat: presence %+v, want seat 1 present", other.Presence)
 		}
-		e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "moves"), Token: tokens[st.View.Turn],
-			Body: fmt.Sprintf(`{"move":"draw","version":%d}`, st.Version)}, nil)
+		// The move, on a connection of its own, which waits for its
+		// client's next request without net/http (parkIdle).
+		mover := dialRaw(t, addr)
+		mover.send(tableRaw("POST", tablePath(tb.ID, "moves"), tokens[st.View.Turn], fmt.Sprintf(`{"move":"draw","version":%d}`, st.Version), nil))
+		if res, body := mover.read(5 * time.Second); res.StatusCode != 200 {
+			t.Fatalf("the move: %d %s", res.StatusCode, body)
+		}
 		res, body := c.read(5 * time.Second)
 		var got api.TableState
 		if res.StatusCode != 200 || json.Unmarshal(body, &got) != nil || got.Version != st.Version+1 || got.Seat != 1 {
@@ -118,6 +123,12 @@ func TestAParkedLongPollIsAnsweredOnItsConnectionWhichServesOn(t *testing.T) {
 		}
 		if res, body := c.read(5 * time.Second); res.StatusCode != 200 || !strings.Contains(string(body), fmt.Sprintf(`"id":%d`, tb.ID)) {
 			t.Errorf("the request sent after the poll, on its connection: %d %s", res.StatusCode, body)
+		}
+
+		time.Sleep(50 * time.Millisecond) // the mover's next request comes later
+		mover.send(tableRaw("GET", statePath, tokens[0], "", nil))
+		if res, _ := mover.read(5 * time.Second); res.StatusCode != 200 {
+			t.Errorf("a request after the move, on its connection: %d", res.StatusCode)
 		}
 
 		// The wait ends: 304 with the ETag, and the connection serves on.
