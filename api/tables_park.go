@@ -36,10 +36,10 @@ import (
 // the request's first byte (as net/http's idle connection waits, up to the
 // server's IdleTimeout).
 //
-// What it does not do: notice a client that goes while its poll is parked
-// (net/http's background read did, ending the wait and the seat's
-// presence); the connection is closed, and the presence ends, when the wait
-// does (at most maxWait).
+// A client that closes its connection while its poll is parked ends the
+// wait, as net/http's background read did, through one epoll set for the
+// process on Linux (goneWatch); elsewhere the connection is closed, and the
+// seat's presence ends, when the wait does (at most maxWait).
 
 // parkingKey is the base context's key of the server's parking (Park).
 type parkingKey struct{}
@@ -196,6 +196,7 @@ type parkedPoll struct {
 	read     []byte // bytes the client sent after its request
 	timer    *time.Timer
 	shutdown func() bool
+	unwatch  func() // the watch of the client's going (goneWatch), when there is one
 	ended    bool
 }
 
@@ -246,6 +247,7 @@ func (h tableHandlers) park(w http.ResponseWriter, r *http.Request, p *parking, 
 	t.parked = true // serveTracked logs and counts it when it is answered
 	pp.timer = time.AfterFunc(time.Until(pp.deadline), pp.end)
 	pp.shutdown = context.AfterFunc(h.s.cfg.Shutdown, pp.end)
+	pp.unwatch, _ = watchGone.add(conn, pp.end) // a client that goes ends the wait, as with net/http
 	return true, 0, 0, nil
 }
 
@@ -256,7 +258,8 @@ var errNotParked = errors.New("api: long poll not parked")
 // wake is run at the table's change: it looks again.
 func (pp *parkedPoll) wake() { pp.resume(false) }
 
-// end is run at the end of the wait or the server's shutdown.
+// end is run at the end of the wait, the server's shutdown, or when the
+// client closes its connection.
 func (pp *parkedPoll) end() { pp.resume(true) }
 
 // resume looks at the table again and answers, unless it must wait on and
@@ -283,6 +286,9 @@ func (pp *parkedPoll) resume(last bool) {
 	pp.ended = true
 	pp.timer.Stop()
 	pp.shutdown()
+	if pp.unwatch != nil {
+		pp.unwatch()
+	}
 	pp.poll.End()
 	pp.release()
 	pp.answer(st, version, seat, err, shutdown)

@@ -310,3 +310,37 @@ func TestAConnectionIdleAfterAMoveCostsAFewKilobytes(t *testing.T) {
 		t.Errorf("a connection idle after a move costs %.0f bytes, want under 12 KiB", parkedB)
 	}
 }
+
+// TestAParkedPollWhoseClientGoesEnds: a client that closes its
+// connection while its poll is parked ends the poll then, not at the end
+// of its minute's wait: it no longer counts among the long polls open, nor
+// as its seat's presence (as a poll waiting in its handler ended when
+// net/http's background read saw the client go).
+func TestAParkedPollWhoseClientGoesEnds(t *testing.T) {
+	m := api.NewMetrics()
+	e := newEnv(t, storetest.SQLite(t), func(c *api.Config) { c.Metrics = m })
+	addr := parkingServer(t, e)
+	tb, tokens := twoHumans(e)
+	st, _ := e.state(tokens[0], tb.ID)
+	c := dialRaw(t, addr)
+	c.send(tableRaw("GET", fmt.Sprintf("%s?since=%d&wait=60", tablePath(tb.ID, "state"), st.Version), tokens[1], "", nil))
+	for deadline := time.Now().Add(5 * time.Second); longPollsOpen(t, m) != 1; {
+		if time.Now().After(deadline) {
+			t.Fatal("the poll was not parked")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	c.c.Close()
+	for deadline := time.Now().Add(20 * time.Second); longPollsOpen(t, m) != 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("the poll whose client went still counts as open")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	e.clock.Add(time.Minute) // past the seat's last request's presence
+	var other api.TableState
+	e.must(200, req{Method: "GET", Path: tablePath(tb.ID, "state"), Token: tokens[0]}, &other)
+	if other.Presence[1].State != "gone" {
+		t.Errorf("the seat of the poll whose client went: %+v, want gone", other.Presence[1])
+	}
+}
