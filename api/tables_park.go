@@ -196,7 +196,7 @@ type parkedPoll struct {
 	read     []byte // bytes the client sent after its request
 	timer    *time.Timer
 	shutdown func() bool
-	unwatch  func() // the watch of the client's going (goneWatch), when there is one
+	unwatch  func() bool // the watch of the client's going (goneWatch), when there is one
 	ended    bool
 }
 
@@ -331,15 +331,63 @@ func (pp *parkedPoll) answer(st *requestState, version int64, seat int, err erro
 		pp.p.giveBack(&resumedConn{Conn: conn, read: read})
 		return
 	}
-	go pp.p.awaitRequest(conn, h.s.cfg.Shutdown)
+	pp.p.awaitRequest(conn, h.s.cfg.Shutdown)
 }
 
-// awaitRequest waits, in a goroutine whose stack stays small, for the first
-// byte of the client's next request on c (at most the server's
-// IdleTimeout, as net/http's idle connections do), then gives c back to the
-// server with it. It is not a method of parkedPoll so that the poll is not
-// kept meanwhile.
+// awaitRequest gives c back to the server once the client's next request
+// begins, or closes it after the server's IdleTimeout (as net/http's idle
+// connections wait) or at the server's shutdown. On Linux it waits in the
+// process's epoll set (goneWatch), without a goroutine; elsewhere in a
+// goroutine whose stack stays small (awaitByte). It is not a method of
+// parkedPoll so that the poll is not kept meanwhile.
 func (p *parking) awaitRequest(c net.Conn, shutdown context.Context) {
+	var mu sync.Mutex // the first of readable, the idle time-out and the shutdown wins
+	var timer *time.Timer
+	var stop func() bool
+	done := false
+	end := func() bool { // under mu
+		if done {
+			return false
+		}
+		done = true
+		if timer != nil {
+			timer.Stop()
+		}
+		if stop != nil {
+			stop()
+		}
+		return true
+	}
+	mu.Lock() // the watch may answer at once: after the timers are set
+	defer mu.Unlock()
+	remove, ok := watchGone.addReadable(c, func() {
+		mu.Lock()
+		won := end()
+		mu.Unlock()
+		if won {
+			p.giveBack(unwrapResumed(c)) // net/http reads the request, or the end
+		}
+	})
+	if !ok {
+		go p.awaitByte(c, shutdown)
+		return
+	}
+	closeIdle := func() {
+		mu.Lock()
+		won := remove() && end()
+		mu.Unlock()
+		if won {
+			c.Close()
+		}
+	}
+	timer = time.AfterFunc(p.idleTimeout(), closeIdle)
+	stop = context.AfterFunc(shutdown, closeIdle)
+}
+
+// awaitByte waits, in a goroutine whose stack stays small, for the first
+// byte of the client's next request on c (at most the server's
+// IdleTimeout), then gives c back to the server with it.
+func (p *parking) awaitByte(c net.Conn, shutdown context.Context) {
 	if d := p.idleTimeout(); d > 0 {
 		_ = c.SetReadDeadline(time.Now().Add(d))
 	}
@@ -470,5 +518,5 @@ func (s *server) parkIdle(w *statusWriter, r *http.Request) {
 		p.giveBack(&resumedConn{Conn: conn, read: bytes.Clone(read)})
 		return
 	}
-	go p.awaitRequest(conn, s.cfg.Shutdown)
+	p.awaitRequest(conn, s.cfg.Shutdown)
 }

@@ -10,8 +10,9 @@ import (
 )
 
 // goneWatch tells the parked polls whose client closed its connection, as
-// net/http's background read of a waiting handler did: one epoll set
-// (EPOLLRDHUP: the client's end closed) and one goroutine for every parked
+// net/http's background read of a waiting handler did (EPOLLRDHUP: the
+// client's end closed), and the idle connections whose client sent its
+// next request (EPOLLIN): one epoll set and one goroutine for every parked
 // connection of the process, instead of a goroutine each.
 type goneWatch struct {
 	epfd  int
@@ -33,7 +34,19 @@ var watchGone = func() *goneWatch {
 // add has gone run, in a goroutine of its own, when c's client closes its
 // end; remove stops it (before c is closed). ok is false when c cannot be
 // watched.
-func (g *goneWatch) add(c net.Conn, gone func()) (remove func(), ok bool) {
+func (g *goneWatch) add(c net.Conn, gone func()) (remove func() bool, ok bool) {
+	return g.watch(c, syscall.EPOLLRDHUP, gone)
+}
+
+// addReadable has ready run, in a goroutine of its own, when c has bytes
+// to read or its client closed its end.
+func (g *goneWatch) addReadable(c net.Conn, ready func()) (remove func() bool, ok bool) {
+	return g.watch(c, syscall.EPOLLIN|syscall.EPOLLRDHUP, ready)
+}
+
+// watch has f run once at the first of events on c (EPOLLHUP and EPOLLERR
+// always count); remove reports whether it stopped f before it ran.
+func (g *goneWatch) watch(c net.Conn, events uint32, f func()) (remove func() bool, ok bool) {
 	if g == nil {
 		return nil, false
 	}
@@ -47,25 +60,27 @@ func (g *goneWatch) add(c net.Conn, gone func()) (remove func(), ok bool) {
 	}
 	g.start.Do(func() { go g.run() })
 	var fd int32 = -1
-	_ = raw.Control(func(f uintptr) {
+	_ = raw.Control(func(fd0 uintptr) {
 		g.mu.Lock()
 		defer g.mu.Unlock()
-		ev := syscall.EpollEvent{Events: syscall.EPOLLRDHUP, Fd: int32(f)} // and EPOLLHUP, EPOLLERR, always
-		if syscall.EpollCtl(g.epfd, syscall.EPOLL_CTL_ADD, int(f), &ev) == nil {
-			fd = int32(f)
-			g.gone[fd] = gone
+		ev := syscall.EpollEvent{Events: events, Fd: int32(fd0)}
+		if syscall.EpollCtl(g.epfd, syscall.EPOLL_CTL_ADD, int(fd0), &ev) == nil {
+			fd = int32(fd0)
+			g.gone[fd] = f
 		}
 	})
 	if fd < 0 {
 		return nil, false
 	}
-	return func() {
+	return func() bool {
 		g.mu.Lock()
 		defer g.mu.Unlock()
-		if g.gone[fd] != nil {
-			delete(g.gone, fd)
-			_ = syscall.EpollCtl(g.epfd, syscall.EPOLL_CTL_DEL, int(fd), nil)
+		if g.gone[fd] == nil {
+			return false
 		}
+		delete(g.gone, fd)
+		_ = syscall.EpollCtl(g.epfd, syscall.EPOLL_CTL_DEL, int(fd), nil)
+		return true
 	}, true
 }
 

@@ -10,4 +10,8 @@ type goneWatch struct{}
 
 var watchGone *goneWatch
 
-func (g *goneWatch) add(c net.Conn, gone func()) (remove func(), ok bool) { return nil, false }
+func (g *goneWatch) add(c net.Conn, gone func()) (remove func() bool, ok bool) { return nil, false }
+
+func (g *goneWatch) addReadable(c net.Conn, ready func()) (remove func() bool, ok bool) {
+	return nil, false
+}
