@@ -74,6 +74,9 @@ type options struct {
 	// most tables this long into play (0: none).
 	leases   bool
 	failover time.Duration
+	// route is which server each seat's client talks to: routeSeat or
+	// routeTable (route.go).
+	route string
 }
 
 func main() {
@@ -98,6 +101,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.binary, "binary", "", "burraco binary (default: built from this checkout)")
 	fs.BoolVar(&o.tournament, "tournament", false, "play the tables as one round of a tournament played online (-deals 2 to 4; 3 and 4 have built-in VP tables)")
 	fs.BoolVar(&o.leases, "leases", false, "run the servers with table leases and forwarding (serve -internal-addr; -db postgres)")
+	fs.StringVar(&o.route, "route", routeSeat, "which server each seat's client talks to: seat (seat i of the t-th table to server (t+i) mod n, as a spreading balancer: with -leases most requests are forwarded to the table's owner) or table (every seat of a table to the server its id hashes to, as a balancer hashing on the table id, docs/SCALE-OUT.md §11)")
 	fs.DurationVar(&o.failover, "failover", 0, "SIGKILL the server owning the most tables this long into play, and report how long each table took to move again (implies -leases; -db postgres, 2 or more processes)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -111,6 +115,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if o.db != "sqlite" && o.db != "postgres" || o.db == "sqlite" && o.processes != 1 || o.tables < 1 || o.processes < 1 {
 		fmt.Fprintln(stderr, "loadtables: -db is sqlite (one process) or postgres (any number)")
+		return 2
+	}
+	if o.route != routeSeat && o.route != routeTable {
+		fmt.Fprintln(stderr, "loadtables: -route is seat or table")
 		return 2
 	}
 	if o.failover > 0 {

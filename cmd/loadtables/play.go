@@ -106,6 +106,9 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 	} else if tables, seats, err = seatPlayers(ctx, o, servers); err != nil {
 		return nil, err
 	}
+	if o.route == routeTable {
+		routeByTable(servers, seats)
+	}
 	res := &result{tables: len(tables), tournament: tour != nil}
 	if tour != nil {
 		res.roundStart = tour.started
