@@ -300,6 +300,9 @@ func seatPlayers(ctx context.Context, o options, servers []*server) ([]*table, m
 				errs <- err
 				return
 			}
+			if o.route == routeTable { // before the joins: the first takes the table's lease
+				bindToTable(servers, tb.ID, players)
+			}
 			for _, p := range players[1:] {
 				if err := p.must(ctx, "POST", fmt.Sprintf("/api/v1/tables/%d/join", tb.ID), map[string]any{}, http.StatusOK, nil); err != nil {
 					errs <- err

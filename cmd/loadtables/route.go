@@ -21,16 +21,23 @@ const (
 	routeTable = "table"
 )
 
-// routeByTable binds each table's clients to the server of its id, once
-// the table exists (its id is known only then: the sign-ups and the
-// table's creation went wherever -route seat sends them). It runs before
-// play, while no client is in use.
+// routeByTable binds each table's clients to the server of its id (see
+// bindToTable). It runs before play, while no client is in use.
 func routeByTable(servers []*server, seats map[int64][]*client) {
 	for id, clients := range seats {
-		base := servers[tableServer(id, len(servers))].base
-		for _, cl := range clients {
-			cl.base = base
-		}
+		bindToTable(servers, id, clients)
+	}
+}
+
+// bindToTable binds clients to the server of table id, once the table
+// exists: its id is known only then (the sign-ups and the table's
+// creation went wherever -route seat sends them). The joins must go there
+// too: the first request of a table's path takes its lease, and a
+// balancer hashing the id would send them there.
+func bindToTable(servers []*server, id int64, clients []*client) {
+	base := servers[tableServer(id, len(servers))].base
+	for _, cl := range clients {
+		cl.base = base
 	}
 }
 
