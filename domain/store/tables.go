@@ -315,15 +315,17 @@ func (r tableRepo) lockCached(id int64) (domain.Table, bool, error) {
 	if t.tables == nil {
 		return domain.Table{}, false, nil
 	}
-	q := "SELECT version FROM tables WHERE id = $1"
-	if t.dialect == Postgres {
-		q += " FOR UPDATE"
-	}
-	var version int64
-	if err := t.queryRow(false, q, []any{id}, &version); errors.Is(err, sql.ErrNoRows) {
-		return domain.Table{}, false, notFound("table")
-	} else if err != nil {
-		return domain.Table{}, false, translate(err, "table")
+	version, ok := t.takeFencedVersion(id) // read and locked by the fence (leases.go)
+	if !ok {
+		q := "SELECT version FROM tables WHERE id = $1"
+		if t.dialect == Postgres {
+			q += " FOR UPDATE"
+		}
+		if err := t.queryRow(false, q, []any{id}, &version); errors.Is(err, sql.ErrNoRows) {
+			return domain.Table{}, false, notFound("table")
+		} else if err != nil {
+			return domain.Table{}, false, translate(err, "table")
+		}
 	}
 	if t.changedSeats[id] {
 		return domain.Table{}, false, nil

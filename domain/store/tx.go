@@ -35,6 +35,10 @@ type tx struct {
 	// holds them until the commit.
 	fenced   bool
 	deferred []tableVersion
+	// fencedVersion is the version of the fence's table the fence read
+	// under the table's row lock, until the transaction's first lock of it
+	// or first write (leases.go).
+	fencedVersion *lockedVersion
 	// deferredWrites are the records a fenced play transaction wrote, for
 	// the second's list likewise (write_marks_owned.go).
 	deferredWrites []string

@@ -1,0 +1,170 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/lease"
+	"github.com/burraco/burraco/domain/store"
+	"github.com/burraco/burraco/domain/store/storetest"
+)
+
+// ownedTable is a playing table of two on PostgreSQL whose lease owner
+// "a" holds, with its service and players; ctx carries the owner's fence,
+// as serve puts it in the context of each request it serves as owner.
+type ownedTable struct {
+	db     *store.DB
+	svc    domain.Services
+	actors [2]domain.Actor
+	id     int64
+	ctx    context.Context
+	fence  lease.Fence
+}
+
+func newOwnedTable(t *testing.T) *ownedTable {
+	t.Helper()
+	o := &ownedTable{db: storetest.Postgres(t)}
+	o.svc = domain.NewServices(o.db, domain.Config{PasswordParams: domain.TestPasswordParams})
+	ctx := t.Context()
+	for i, email := range []string{"anna@example.org", "bruno@example.org"} {
+		u, err := o.svc.Auth.Register(ctx, domain.RegisterInput{Email: email, Password: "correct horse battery", Name: email})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.actors[i] = domain.Actor{UserID: u.ID}
+	}
+	grace := 0
+	tb, err := o.svc.Tables.Create(ctx, o.actors[0], domain.TableInput{Rules: "fibur", Players: 2,
+		Match: domain.MatchFormat{Deals: domain.MaxMatchDeals}, GraceSeconds: &grace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.id = tb.ID
+	if _, err := o.svc.Tables.Join(ctx, o.actors[1], tb.ID, nil, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := o.svc.Tables.Start(ctx, o.actors[0], tb.ID); err != nil {
+		t.Fatal(err)
+	}
+	l, err := o.db.Leases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	epoch, ok, err := l.Acquire(ctx, tb.ID, "a", time.Minute)
+	if err != nil || !ok {
+		t.Fatalf("Acquire: %v, %v", ok, err)
+	}
+	o.fence = lease.Fence{Table: tb.ID, Owner: "a", Epoch: epoch}
+	o.ctx = lease.WithFence(ctx, o.fence)
+	return o
+}
+
+// state is the state as the seat on turn sees it.
+func (o *ownedTable) state(t *testing.T) (domain.Actor, domain.TableState) {
+	t.Helper()
+	st, err := o.svc.Tables.State(o.ctx, o.actors[0], o.id, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.View.Turn != st.Seat {
+		if st, err = o.svc.Tables.State(o.ctx, o.actors[1], o.id, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return o.actors[st.View.Turn], st
+}
+
+// move plays the next move of the seat on turn (a draw, or the discard of
+// the first card the rules let it discard) at version, with ctx.
+func (o *ownedTable) move(ctx context.Context, actor domain.Actor, st domain.TableState, version int64) (domain.TableState, error) {
+	in := domain.MoveInput{Move: []byte(`{"move":"draw"}`), Version: version}
+	if st.View.Phase == "take" {
+		return o.svc.Tables.Move(ctx, actor, o.id, in)
+	}
+	var err error
+	for _, c := range st.View.Hand {
+		in.Move = []byte(`{"move":"discard","card":"` + c.String() + `"}`)
+		var next domain.TableState
+		if next, err = o.svc.Tables.Move(ctx, actor, o.id, in); err == nil || domain.ErrorKind(err) != domain.KindRule {
+			return next, err
+		}
+	}
+	return domain.TableState{}, fmt.Errorf("no card of %v may be discarded: %w", st.View.Hand, err)
+}
+
+// TestAnOwnersMoveOnPostgresIsFewStatements: the move of a table's owner
+// (fenced), its game in memory, sends three statements between its BEGIN
+// and COMMIT: the fence with the table's version lock, the move's row,
+// the table's new version. Each statement is a round trip, and each costs
+// the server (pgx, GORM) and PostgreSQL CPU: the move was four, the fence
+// and the version lock apart (docs/performance.md).
+func TestAnOwnersMoveOnPostgresIsFewStatements(t *testing.T) {
+	o := newOwnedTable(t)
+	actor, st := o.state(t)
+	if _, err := o.move(o.ctx, actor, st, st.Table.Version); err != nil { // the game is now in memory
+		t.Fatal(err)
+	}
+	actor, st = o.state(t)
+	count := store.CountStatements(o.db)
+	if _, err := o.move(o.ctx, actor, st, st.Table.Version); err != nil {
+		t.Fatal(err)
+	}
+	if got := count(); len(got) != 3 {
+		t.Errorf("%d statements, want 3:\n%s", len(got), strings.Join(got, "\n"))
+	}
+}
+
+// TestAnOwnersMovesAreOrderedAndChecked: the owner's moves (fenced: the
+// fence reads the version the move is checked against) still meet the
+// version check and are played one at a time on PostgreSQL.
+func TestAnOwnersMovesAreOrderedAndChecked(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		run  func(t *testing.T, o *ownedTable)
+	}{
+		{"AMoveAtAnOldVersionIsAVersionConflict", func(t *testing.T, o *ownedTable) {
+			actor, st := o.state(t)
+			next, err := o.move(o.ctx, actor, st, st.Table.Version)
+			if err != nil {
+				t.Fatal(err)
+			}
+			actor, st2 := o.state(t)
+			_, err = o.move(o.ctx, actor, st2, st.Table.Version) // the version before the move
+			var de *domain.Error
+			if domain.ErrorCode(err) != domain.EVersionConflict || !errors.As(err, &de) || de.Current == nil || *de.Current != next.Table.Version {
+				t.Fatalf("a move at version %d after %d: %v; want version_conflict at %d", st.Table.Version, next.Table.Version, err, next.Table.Version)
+			}
+		}},
+		{"MovesSentTogetherAtOneVersionPlayOnce", func(t *testing.T, o *ownedTable) {
+			actor, st := o.state(t)
+			const n = 6
+			errs := make(chan error, n)
+			for range n {
+				go func() {
+					_, err := o.move(o.ctx, actor, st, st.Table.Version)
+					errs <- err
+				}()
+			}
+			played := 0
+			for range n {
+				switch err := <-errs; {
+				case err == nil:
+					played++
+				case domain.ErrorCode(err) != domain.EVersionConflict:
+					t.Errorf("a move sent together with others: %v; want it played or version_conflict", err)
+				}
+			}
+			_, after := o.state(t)
+			if played != 1 || after.Table.Version != st.Table.Version+1 {
+				t.Errorf("%d of %d moves played, version %d → %d; want one move, one version", played, n, st.Table.Version, after.Table.Version)
+			}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) { c.run(t, newOwnedTable(t)) })
+	}
+}
