@@ -375,12 +375,16 @@ func (db *DB) InTx(ctx context.Context, fn func(tx domain.Tx) error) error {
 	var t *tx
 	writes := db.marks.begin()
 	defer writes.end()
-	err := db.gorm.WithContext(db.writeContext(ctx, writes)).Transaction(func(g *gorm.DB) error {
-		t = &tx{db: g, dialect: db.dialect, tables: db.tables}
+	appends := &pendingAppends{} // sent with the table's update (appends.go)
+	err := db.gorm.WithContext(withAppends(db.writeContext(ctx, writes), appends)).Transaction(func(g *gorm.DB) error {
+		t = &tx{db: g, dialect: db.dialect, tables: db.tables, appends: appends}
 		if err := t.fence(ctx); err != nil { // leases.go
 			return err
 		}
 		if err := fn(t); err != nil {
+			return err
+		}
+		if err := t.flushAppends(); err != nil {
 			return err
 		}
 		if err := ctx.Err(); err != nil {
@@ -549,6 +553,14 @@ func registerChecks(g *gorm.DB) error {
 		cb.Create().Before("gorm:create").Register("burraco:before", before(true)),
 		cb.Update().Before("gorm:update").Register("burraco:before", before(true)),
 		cb.Delete().Before("gorm:delete").Register("burraco:before", before(true)),
+		// Before each statement, after the checks, a PostgreSQL write
+		// transaction sends the moves' rows it kept (appends.go).
+		cb.Query().Before("gorm:query").After("burraco:before").Register("burraco:appends", flushAppends),
+		cb.Row().Before("gorm:row").After("burraco:before").Register("burraco:appends", flushAppends),
+		cb.Raw().Before("gorm:raw").After("burraco:before").Register("burraco:appends", flushAppends),
+		cb.Create().Before("gorm:create").After("burraco:before").Register("burraco:appends", flushAppends),
+		cb.Update().Before("gorm:update").After("burraco:before").Register("burraco:appends", flushAppends),
+		cb.Delete().Before("gorm:delete").After("burraco:before").Register("burraco:appends", flushAppends),
 	)
 }
 

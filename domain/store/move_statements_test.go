@@ -114,8 +114,8 @@ func TestAnOwnersMoveOnPostgresIsFewStatements(t *testing.T) {
 	if _, err := o.move(o.ctx, actor, st, st.Table.Version); err != nil {
 		t.Fatal(err)
 	}
-	if got := count(); len(got) != 3 {
-		t.Errorf("%d statements, want 3:\n%s", len(got), strings.Join(got, "\n"))
+	if got := count(); len(got) != 2 {
+		t.Errorf("%d statements, want 2:\n%s", len(got), strings.Join(got, "\n"))
 	}
 }
 
