@@ -142,6 +142,7 @@ func (r *result) print(w io.Writer, n int, o options) {
 			fmt.Fprintf(w, ", PostgreSQL CPU per move %s", ms(r.databaseCPU/time.Duration(r.moves)))
 		}
 		fmt.Fprintln(w)
+		r.printCPU(w)
 	}
 }
 

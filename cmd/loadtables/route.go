@@ -82,3 +82,13 @@ func (r *result) printForwards(w io.Writer, o options) {
 	fmt.Fprintf(w, "  -route %s: requests forwarded to the table's owner %d (%.0f%% of the state and move requests), forwards failed %d (burraco_table_forwards_total)\n",
 		o.route, r.server.forwards, 100*share, r.server.forwardsFailed)
 }
+
+// printCPU says the CPU per move in microseconds: the report's line in
+// tenths of a millisecond is too coarse for a ratio of two runs.
+func (r *result) printCPU(w io.Writer) {
+	if r.moves == 0 {
+		return
+	}
+	server, db := r.serverCPU.Microseconds()/r.moves, r.databaseCPU.Microseconds()/r.moves
+	fmt.Fprintf(w, "  CPU per move, µs: server %d, PostgreSQL %d, both %d\n", server, db, server+db)
+}
