@@ -118,6 +118,10 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 		before[i], _ = readProc(s.cmd.Process.Pid)
 	}
 	pgBefore := postgresCPU()
+	var backendsBefore map[int]time.Duration
+	if o.db == "postgres" {
+		backendsBefore = backendsCPU(ctx, dbURL)
+	}
 	// /metrics before play: the figures compared are those of play alone
 	// (the sign-ups and the seating made requests of their own).
 	figuresBefore, _, err := scrape(ctx, servers)
@@ -227,6 +231,7 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 	}
 	if o.db == "postgres" {
 		res.databaseCPU = postgresCPU() - pgBefore
+		res.backendsCPU = backendsCPUSince(ctx, dbURL, backendsBefore)
 	}
 	for _, tb := range tables {
 		switch {

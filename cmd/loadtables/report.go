@@ -31,7 +31,8 @@ type result struct {
 	elapsed                time.Duration
 	moveLat, wakeLat       []time.Duration
 	serverCPU, databaseCPU time.Duration
-	rss                    []int64 // most seen while playing, per server
+	backendsCPU            time.Duration // PostgreSQL's backends of this run alone (pgcpu.go)
+	rss                    []int64       // most seen while playing, per server
 	// -tournament: how long the round's start took (every table opened),
 	// and the tables whose sheet is not final or misses a deal.
 	tournament bool

@@ -90,5 +90,11 @@ func (r *result) printCPU(w io.Writer) {
 		return
 	}
 	server, db := r.serverCPU.Microseconds()/r.moves, r.databaseCPU.Microseconds()/r.moves
-	fmt.Fprintf(w, "  CPU per move, µs: server %d, PostgreSQL %d, both %d\n", server, db, server+db)
+	if db == 0 {
+		fmt.Fprintf(w, "  CPU per move, µs: server %d\n", server)
+		return
+	}
+	own := r.backendsCPU.Microseconds() / r.moves
+	fmt.Fprintf(w, "  CPU per move, µs: server %d, PostgreSQL %d (every postgres process) or %d (this run's backends alone); server and backends %d\n",
+		server, db, own, server+own)
 }
