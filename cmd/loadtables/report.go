@@ -31,8 +31,7 @@ type result struct {
 	elapsed                time.Duration
 	moveLat, wakeLat       []time.Duration
 	serverCPU, databaseCPU time.Duration
-	backendsCPU            time.Duration // PostgreSQL's backends of this run alone (pgcpu.go)
-	rss                    []int64       // most seen while playing, per server
+	rss                    []int64 // most seen while playing, per server
 	// -tournament: how long the round's start took (every table opened),
 	// and the tables whose sheet is not final or misses a deal.
 	tournament bool
@@ -41,6 +40,8 @@ type result struct {
 	// stuckTables says what each seat of a stuck table was doing.
 	stuckTables []stuckTable
 	failover    *failover // -failover: the kill and the takeovers
+	// backendsCPU is PostgreSQL's CPU in the run's own backends (pgcpu.go).
+	backendsCPU time.Duration
 }
 
 type stuckTable struct {

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -26,7 +29,7 @@ type ownedTable struct {
 	fence  lease.Fence
 }
 
-func newOwnedTable(t *testing.T) *ownedTable {
+func newOwnedTable(t testing.TB) *ownedTable {
 	t.Helper()
 	o := &ownedTable{db: storetest.Postgres(t)}
 	o.svc = domain.NewServices(o.db, domain.Config{PasswordParams: domain.TestPasswordParams})
@@ -65,7 +68,7 @@ func newOwnedTable(t *testing.T) *ownedTable {
 }
 
 // state is the state as the seat on turn sees it.
-func (o *ownedTable) state(t *testing.T) (domain.Actor, domain.TableState) {
+func (o *ownedTable) state(t testing.TB) (domain.Actor, domain.TableState) {
 	t.Helper()
 	st, err := o.svc.Tables.State(o.ctx, o.actors[0], o.id, "")
 	if err != nil {
@@ -167,4 +170,73 @@ func TestAnOwnersMovesAreOrderedAndChecked(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) { c.run(t, newOwnedTable(t)) })
 	}
+}
+
+// BenchmarkAnOwnersMoveOnPostgres plays an owner's moves (fenced, the
+// game in memory) one after another through the table service on
+// PostgreSQL (TEST_DATABASE_URL), without HTTP: the move's transaction
+// alone. Besides ns/op it reports the CPU per move of this process
+// (server-cpu-us/op: the domain, GORM, pgx) and of every postgres process
+// of the machine (pg-cpu-us/op: the database's, when it runs here; other
+// work on the same server counts too, so compare builds alternated):
+//
+//	go test ./domain/store -run '^$' -bench AnOwnersMoveOnPostgres -benchtime 3000x -count 3
+func BenchmarkAnOwnersMoveOnPostgres(b *testing.B) {
+	o := newOwnedTable(b)
+	actor, st := o.state(b)
+	cpu0, pg0 := selfCPU(), postgresCPU()
+	b.ResetTimer()
+	for range b.N {
+		next, err := o.move(o.ctx, actor, st, st.Table.Version)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if next.Table.Status != domain.TablePlaying {
+			b.Fatal("the match ended: raise its deals")
+		}
+		if next.View.Turn != next.Seat {
+			b.StopTimer()
+			actor, next = o.state(b)
+			b.StartTimer()
+		}
+		st = next
+	}
+	b.StopTimer()
+	b.ReportMetric(float64((selfCPU()-cpu0).Microseconds())/float64(b.N), "server-cpu-us/op")
+	b.ReportMetric(float64((postgresCPU()-pg0).Microseconds())/float64(b.N), "pg-cpu-us/op")
+}
+
+// selfCPU is this process's CPU time, user and system.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// postgresCPU sums the CPU time of the machine's postgres processes (as
+// cmd/loadtables does): 0 where none is seen.
+func postgresCPU() time.Duration {
+	entries, _ := os.ReadDir("/proc")
+	var total time.Duration
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		comm, err := os.ReadFile("/proc/" + e.Name() + "/comm")
+		if err != nil || strings.TrimSpace(string(comm)) != "postgres" {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+2:]))
+		if len(f) < 13 {
+			continue
+		}
+		u, _ := strconv.ParseInt(f[11], 10, 64)
+		s, _ := strconv.ParseInt(f[12], 10, 64)
+		total += time.Duration(u+s) * 10 * time.Millisecond // USER_HZ 100
+	}
+	return total
 }
