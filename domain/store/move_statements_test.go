@@ -175,16 +175,21 @@ func TestAnOwnersMovesAreOrderedAndChecked(t *testing.T) {
 // BenchmarkAnOwnersMoveOnPostgres plays an owner's moves (fenced, the
 // game in memory) one after another through the table service on
 // PostgreSQL (TEST_DATABASE_URL), without HTTP: the move's transaction
-// alone. Besides ns/op it reports the CPU per move of this process
-// (server-cpu-us/op: the domain, GORM, pgx) and of every postgres process
-// of the machine (pg-cpu-us/op: the database's, when it runs here; other
-// work on the same server counts too, so compare builds alternated):
+// alone, on one connection. Besides ns/op it reports the CPU per move of
+// this process (server-cpu-us/op: the domain, GORM, pgx) and of the
+// connection's PostgreSQL backend (pg-cpu-us/op, when the server runs on
+// this machine: the backend's alone, not the WAL writer's):
 //
 //	go test ./domain/store -run '^$' -bench AnOwnersMoveOnPostgres -benchtime 3000x -count 3
 func BenchmarkAnOwnersMoveOnPostgres(b *testing.B) {
 	o := newOwnedTable(b)
+	o.db.SQL().SetMaxOpenConns(1) // every transaction on the one backend measured
+	var backend int
+	if err := o.db.SQL().QueryRow(`SELECT pg_backend_pid()`).Scan(&backend); err != nil {
+		b.Fatal(err)
+	}
 	actor, st := o.state(b)
-	cpu0, pg0 := selfCPU(), postgresCPU()
+	cpu0, pg0 := selfCPU(), procCPU(backend)
 	b.ResetTimer()
 	for range b.N {
 		next, err := o.move(o.ctx, actor, st, st.Table.Version)
@@ -203,7 +208,7 @@ func BenchmarkAnOwnersMoveOnPostgres(b *testing.B) {
 	}
 	b.StopTimer()
 	b.ReportMetric(float64((selfCPU()-cpu0).Microseconds())/float64(b.N), "server-cpu-us/op")
-	b.ReportMetric(float64((postgresCPU()-pg0).Microseconds())/float64(b.N), "pg-cpu-us/op")
+	b.ReportMetric(float64((procCPU(backend)-pg0).Microseconds())/float64(b.N), "pg-cpu-us/op")
 }
 
 // selfCPU is this process's CPU time, user and system.
@@ -213,30 +218,18 @@ func selfCPU() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// postgresCPU sums the CPU time of the machine's postgres processes (as
-// cmd/loadtables does): 0 where none is seen.
-func postgresCPU() time.Duration {
-	entries, _ := os.ReadDir("/proc")
-	var total time.Duration
-	for _, e := range entries {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
-			continue
-		}
-		comm, err := os.ReadFile("/proc/" + e.Name() + "/comm")
-		if err != nil || strings.TrimSpace(string(comm)) != "postgres" {
-			continue
-		}
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+2:]))
-		if len(f) < 13 {
-			continue
-		}
-		u, _ := strconv.ParseInt(f[11], 10, 64)
-		s, _ := strconv.ParseInt(f[12], 10, 64)
-		total += time.Duration(u+s) * 10 * time.Millisecond // USER_HZ 100
+// procCPU is process pid's CPU time from /proc (0 when it cannot be read:
+// PostgreSQL on another machine).
+func procCPU(pid int) time.Duration {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
 	}
-	return total
+	f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+2:]))
+	if len(f) < 13 {
+		return 0
+	}
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	s, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(u+s) * 10 * time.Millisecond // USER_HZ is 100
 }
