@@ -28,6 +28,15 @@
 //	    -postgres 'postgres://burraco:burraco@localhost:5432/burraco_test?sslmode=disable'
 //	go run ./cmd/loadtables -tables 100 -deals 3 -tournament   # one round of an online tournament
 //	go run ./cmd/loadtables -tables 1000 -think 2s             # human pace: 2 s (±25%) before each move
+//	go run ./cmd/loadtables -tables 100 -db postgres -processes 2 -leases -route table  # a balancer hashing the table id
+//
+// -route says which server each seat's client talks to: seat (the
+// default) spreads a table's seats over the servers, as a balancer
+// spreading connections would, so that with -leases most of a table's
+// requests are forwarded to its owner; table sends every request of a
+// table to the server its id hashes to (route.go), as docs/SCALE-OUT.md
+// §11's balancer configurations do. The report counts the forwards
+// (burraco_table_forwards_total).
 //
 // It builds the binary from this checkout (or takes -binary), starts the
 // servers on a fresh database each run and stops them at the end. The exit
