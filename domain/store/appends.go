@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"gorm.io/gorm"
@@ -121,6 +122,20 @@ func flushAppends(g *gorm.DB) {
 		return
 	}
 	noteWrite(ctx, q)
+}
+
+// registerAppends registers flushAppends before each statement, after the
+// checks (registerChecks): on PostgreSQL only, where AppendMove keeps rows.
+func registerAppends(g *gorm.DB) error {
+	cb := g.Callback()
+	return errors.Join(
+		cb.Query().Before("gorm:query").After("burraco:before").Register("burraco:appends", flushAppends),
+		cb.Row().Before("gorm:row").After("burraco:before").Register("burraco:appends", flushAppends),
+		cb.Raw().Before("gorm:raw").After("burraco:before").Register("burraco:appends", flushAppends),
+		cb.Create().Before("gorm:create").After("burraco:before").Register("burraco:appends", flushAppends),
+		cb.Update().Before("gorm:update").After("burraco:before").Register("burraco:appends", flushAppends),
+		cb.Delete().Before("gorm:delete").After("burraco:before").Register("burraco:appends", flushAppends),
+	)
 }
 
 // flushAppends sends the rows t kept, before its commit.

@@ -133,6 +133,9 @@ func open(ctx context.Context, databaseURL string) (*DB, string, error) {
 		if err != nil {
 			return nil, Postgres, err
 		}
+		if err := registerAppends(g); err != nil {
+			return nil, Postgres, err
+		}
 		sqlDB, err := g.DB()
 		if err != nil {
 			return nil, Postgres, err
@@ -553,14 +556,6 @@ func registerChecks(g *gorm.DB) error {
 		cb.Create().Before("gorm:create").Register("burraco:before", before(true)),
 		cb.Update().Before("gorm:update").Register("burraco:before", before(true)),
 		cb.Delete().Before("gorm:delete").Register("burraco:before", before(true)),
-		// Before each statement, after the checks, a PostgreSQL write
-		// transaction sends the moves' rows it kept (appends.go).
-		cb.Query().Before("gorm:query").After("burraco:before").Register("burraco:appends", flushAppends),
-		cb.Row().Before("gorm:row").After("burraco:before").Register("burraco:appends", flushAppends),
-		cb.Raw().Before("gorm:raw").After("burraco:before").Register("burraco:appends", flushAppends),
-		cb.Create().Before("gorm:create").After("burraco:before").Register("burraco:appends", flushAppends),
-		cb.Update().Before("gorm:update").After("burraco:before").Register("burraco:appends", flushAppends),
-		cb.Delete().Before("gorm:delete").After("burraco:before").Register("burraco:appends", flushAppends),
 	)
 }
 
