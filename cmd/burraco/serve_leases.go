@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/burraco/burraco/api"
+	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/domain/lease"
 	"github.com/burraco/burraco/domain/store"
 	"github.com/burraco/burraco/internal/metrics"
@@ -116,6 +117,16 @@ func startOwnership(ctx context.Context, o ownership, db *store.DB, handler http
 		}
 	}
 	return &owned{public: api.RouteTables(handler, cfg), manager: m, forwards: stats, stop: stop}, nil
+}
+
+// clocks is whose tables' clocks this process ticks: with leases, the
+// tables it owns or takes over (lease.Manager.Clock); nil without them,
+// every table.
+func (o *owned) clocks() domain.ClockOwner {
+	if o == nil {
+		return nil
+	}
+	return o.manager.Clock
 }
 
 // registerOwnershipMetrics adds the figures of §10 this process has:

@@ -69,3 +69,24 @@ func (m *Manager) lose(table, epoch int64) {
 		m.moved(table)
 	}
 }
+
+// Clock is the context a time-out of table's clock is written with, and
+// whether this process plays it (domain.ClockOwner, serve's tick): a table
+// it owns, its writes fenced; a table nobody holds live (its owner killed,
+// frozen past its lease, or released) is taken over first, the sweep of
+// docs/SCALE-OUT.md §4.2, so that a clocked table with no request to bring
+// it over still times out; a table another process holds live is that
+// one's to tick.
+func (m *Manager) Clock(ctx context.Context, table int64) (context.Context, bool, error) {
+	f, ok := m.Fence(table)
+	if !ok {
+		got, err := m.Acquire(ctx, table)
+		if err != nil || !got {
+			return ctx, false, err
+		}
+		if f, ok = m.Fence(table); !ok {
+			return ctx, false, nil
+		}
+	}
+	return WithFence(ctx, f), true, nil
+}

@@ -375,3 +375,43 @@ func TestMovedIsToldOfEachLeaseThatComesOrGoes(t *testing.T) {
 		})
 	}
 }
+
+// TestAClockTicksOnlyWhatItsProcessOwnsOrTakesOver: Clock (serve's tick)
+// lets a process tick a table it owns, fenced at its epoch; a table
+// another process holds live is not its to tick (and is not taken); a
+// table whose lease ran out is taken over at a new epoch, then ticked.
+func TestAClockTicksOnlyWhatItsProcessOwnsOrTakesOver(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		holder    string        // who acquired table 1 first
+		after     time.Duration // then, before b's Clock
+		ticks     bool
+		wantEpoch int64
+	}{
+		{"OwnTableFenced", "b", time.Second, true, 1},
+		{"AnothersLiveTableNotTicked", "a", time.Second, false, 0},
+		{"AnothersRunOutTableTakenOver", "a", 3001 * time.Millisecond, true, 2},
+		{"NobodysTableTaken", "", 0, true, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			clk := &clock{t: time.Unix(1000, 0)}
+			st := newMemStore(clk)
+			ms := map[string]*lease.Manager{"a": newManager(t, st, clk, "a"), "b": newManager(t, st, clk, "b")}
+			if c.holder != "" {
+				mustAcquire(t, ms[c.holder], 1, true)
+			}
+			clk.Add(c.after)
+			ctx, ticks, err := ms["b"].Clock(t.Context(), 1)
+			f, fenced := lease.FenceFrom(ctx)
+			if err != nil || ticks != c.ticks || fenced != c.ticks {
+				t.Fatalf("b's clock: ticks %v, fenced %v, err %v; want ticks %v", ticks, fenced, err, c.ticks)
+			}
+			if c.ticks && (f.Owner != "b" || f.Epoch != c.wantEpoch || f.Table != 1) {
+				t.Errorf("fence %+v, want b's at epoch %d", f, c.wantEpoch)
+			}
+			if h, _ := st.Holder(t.Context(), 1); c.holder == "a" && !c.ticks && (h.Owner != "a" || h.Epoch != 1) {
+				t.Errorf("a's live lease changed: %+v", h)
+			}
+		})
+	}
+}
