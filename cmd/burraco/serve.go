@@ -79,7 +79,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 }
 
 func serve(ctx context.Context, c config, log *slog.Logger) error {
-	db, err := openDB(ctx, c.databaseURL, log)
+	db, err := openDB(ctx, ownedDatabaseURL(c.databaseURL, c.owners), log)
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/burraco/burraco/api"
@@ -50,6 +53,43 @@ func (o *ownership) flags(fs *flag.FlagSet) error {
 	fs.DurationVar(&o.ttl, "lease-ttl", def, "how long a table's lease lasts unrenewed: a killed process's tables are taken over after it (env BURRACO_LEASE_TTL)")
 	return nil
 }
+
+// ownedDatabaseURL is databaseURL with, when o takes table leases on
+// PostgreSQL, idle_in_transaction_session_timeout set to the lease's ttl
+// (unless the URL sets it): PostgreSQL then ends a session of this process
+// left idle in a transaction that long. A process frozen in the middle of
+// a fenced write (SIGSTOP, a hung VM, a long pause) holds its transaction
+// open, and with it the share lock on the table's lease row that every
+// fenced write takes (§4.3): the takeover, which bumps the epoch under the
+// row's exclusive lock, would wait for it until the process resumed, and
+// the table would stay stuck however long ago its lease ran out
+// (TestFailoverOfTheOwnerOfHalfTheTables/SIGSTOP found both tables of the
+// frozen owner so). A live owner's write never idles that long: by then its
+// own deadline (ttl − 500 ms) has passed and it serves nothing.
+func ownedDatabaseURL(databaseURL string, o ownership) string {
+	if o.internalAddr == "" || !(strings.HasPrefix(databaseURL, "postgres://") || strings.HasPrefix(databaseURL, "postgresql://")) {
+		return databaseURL
+	}
+	u, err := url.Parse(databaseURL)
+	if err != nil {
+		return databaseURL // store.Open says what is wrong with it
+	}
+	q := u.Query()
+	if q.Get(idleInTransaction) != "" {
+		return databaseURL
+	}
+	ttl := o.ttl
+	if ttl <= 0 {
+		ttl = lease.DefaultTTL
+	}
+	q.Set(idleInTransaction, strconv.FormatInt(ttl.Milliseconds(), 10))
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// idleInTransaction is PostgreSQL's setting, a run-time parameter pgx
+// sends for a query parameter of the URL it does not know.
+const idleInTransaction = "idle_in_transaction_session_timeout"
 
 // owned is table ownership running: the handlers of the public and the
 // internal listener, and its stop.
