@@ -193,5 +193,7 @@ func registerOwnershipMetrics(m *api.Metrics, own *owned) {
 		}{{"ok", f.OK.Load()}, {"owner_gone", f.OwnerGone.Load()}, {"misdirected", f.Misdirected.Load()}, {"timeout", f.Timeout.Load()}, {"local", f.Local.Load()}} {
 			w.Sample("burraco_table_forwards_total", metrics.Labels("outcome", o.outcome), float64(o.n))
 		}
+		w.Family("burraco_table_forward_duration_seconds", "histogram", "Requests this process forwarded to their table's owner and the owner answered: time from the hop's start to the answer's end, long polls and event streams left out (they wait on purpose).")
+		w.Histogram("burraco_table_forward_duration_seconds", "", f.Durations())
 	})
 }
