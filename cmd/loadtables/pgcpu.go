@@ -45,7 +45,8 @@ func runBackends(ctx context.Context, dbURL string) ([]int, error) {
 	return pids, rows.Err()
 }
 
-// backendsCPU is the CPU time of each of the run's backends, by pid.
+// backendsCPU is the CPU time of each of the run's backends, by pid; nil
+// when they cannot be listed (the server's connections all taken, say).
 func backendsCPU(ctx context.Context, dbURL string) map[int]time.Duration {
 	pids, err := runBackends(ctx, dbURL)
 	if err != nil {
@@ -61,10 +62,14 @@ func backendsCPU(ctx context.Context, dbURL string) map[int]time.Duration {
 }
 
 // backendsCPUSince is what the run's backends used since before (a
-// backend new since then counts whole).
+// backend new since then counts whole); -1 when either listing failed.
 func backendsCPUSince(ctx context.Context, dbURL string, before map[int]time.Duration) time.Duration {
+	after := backendsCPU(ctx, dbURL)
+	if before == nil || after == nil {
+		return -1
+	}
 	var d time.Duration
-	for pid, cpu := range backendsCPU(ctx, dbURL) {
+	for pid, cpu := range after {
 		d += cpu - before[pid]
 	}
 	return d

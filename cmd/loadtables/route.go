@@ -94,6 +94,10 @@ func (r *result) printCPU(w io.Writer) {
 		fmt.Fprintf(w, "  CPU per move, µs: server %d\n", server)
 		return
 	}
+	if r.backendsCPU < 0 {
+		fmt.Fprintf(w, "  CPU per move, µs: server %d, PostgreSQL %d (every postgres process; the run's backends could not be listed)\n", server, db)
+		return
+	}
 	own := r.backendsCPU.Microseconds() / r.moves
 	fmt.Fprintf(w, "  CPU per move, µs: server %d, PostgreSQL %d (every postgres process) or %d (this run's backends alone); server and backends %d\n",
 		server, db, own, server+own)
