@@ -80,6 +80,7 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 		return nil, err
 	}
 	defer drop()
+	setUp := time.Now()
 	// The players' accounts, before serve starts: made in one transaction,
 	// they are there for it as if signed up, and nothing about serve
 	// changes.
@@ -116,7 +117,7 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 	} else if tables, seats, err = seatPlayers(ctx, o, servers); err != nil {
 		return nil, err
 	}
-	res := &result{tables: len(tables), tournament: tour != nil}
+	res := &result{tables: len(tables), tournament: tour != nil, setUp: time.Since(setUp), signup: o.signup}
 	if tour != nil {
 		res.roundStart = tour.started
 	}
