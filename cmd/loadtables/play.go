@@ -132,6 +132,10 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
+	histBefore, err := scrapeMoveHistogram(ctx, servers)
+	if err != nil {
+		return nil, err
+	}
 	var c counters
 	// propagation is how long a move acknowledged by one server process
 	// may take to reach the others: they learn of it through PostgreSQL's
@@ -257,6 +261,13 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 		return nil, err
 	}
 	res.server = figuresAfter.minus(figuresBefore)
+	if res.failover == nil { // a killed server's histogram died with it
+		histAfter, err := scrapeMoveHistogram(ctx, servers)
+		if err != nil {
+			return nil, err
+		}
+		res.serverMoveHist = histAfter.minus(histBefore)
+	}
 	res.serverMoves = res.server.moves
 	res.lostWakeups, res.staleAnswers, res.errors, res.firstErr = c.lostWakeups.Load(), c.staleAnswers.Load(), c.errors.Load(), c.firstErr
 	res.moveLat, res.wakeLat, res.moveSamples = c.moveLat, c.wakeLat, c.moveSamples

@@ -36,6 +36,7 @@ type result struct {
 	elapsed                time.Duration
 	moveLat, wakeLat       []time.Duration
 	moveSamples            []moveSample
+	serverMoveHist         moveHistogram // the servers' own, during play (nil with -failover)
 	serverCPU, databaseCPU time.Duration
 	rss                    []int64 // most seen while playing, per server
 	// -tournament: how long the round's start took (every table opened),
@@ -140,6 +141,7 @@ func (r *result) print(w io.Writer, n int, o options) {
 		ms(percentile(r.moveLat, 0.5)), ms(percentile(r.moveLat, 0.99)),
 		ms(percentile(r.wakeLat, 0.5)), ms(percentile(r.wakeLat, 0.99)), len(r.wakeLat))
 	printTail(w, r.moveSamples)
+	printServerTail(w, r.serverMoveHist)
 	for i, rss := range r.rss {
 		fmt.Fprintf(w, "  serve %d RSS while playing: at most %.0f MB\n", i+1, float64(rss)/(1<<20))
 	}
