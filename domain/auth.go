@@ -98,4 +98,12 @@ type AuthService interface {
 	// database. Errors: EInvalid (email, password), ENotFound (no user
 	// with that email, said in plain words).
 	ResetPassword(ctx context.Context, email, password string) (User, error)
+	// LoadAccounts creates a load test's users, one per email (under the
+	// reserved domain .test), with one session each, in one transaction:
+	// one password hash, of a random password told to nobody, is made and
+	// shared, and the sessions' refresh tokens are how the accounts are
+	// reached. The operator's tool (`burraco admin load-accounts`), not an
+	// API action. Errors: EInvalid (no email, too many, one not valid, not
+	// under .test, or given twice), EConflict (an email taken).
+	LoadAccounts(ctx context.Context, emails []string) ([]Session, error)
 }

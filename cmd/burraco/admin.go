@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -16,11 +17,19 @@ import (
 )
 
 const adminUsage = `usage: burraco admin reset-password -email EMAIL [-password-stdin] [flags]
+       burraco admin load-accounts -count N [-prefix P] [flags]
 
   reset-password  set a user's password (the site admin's, say, when it is
                   lost) and end their sessions. The new password is read
                   from the first line of standard input with -password-stdin;
                   otherwise one is generated and printed.
+  load-accounts   create N accounts for a load test, P0@load.test to
+                  P<N-1>@load.test, in one transaction, and print one JSON
+                  line per account: {"email":…,"user_id":…,"refresh_token":…}.
+                  They share one password hash, of a random password
+                  printed nowhere: a client reaches its account by
+                  POST /api/v1/auth/refresh with the token (cmd/loadtables
+                  runs this before serve, instead of thousands of sign-ups).
 
 flags:
 `
@@ -36,13 +45,18 @@ func runAdminWith(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	fs := flag.NewFlagSet("admin", flag.ContinueOnError)
 	fs.Usage = func() { fmt.Fprint(stderr, adminUsage); fs.PrintDefaults() }
 	c.flags(fs)
-	email := fs.String("email", "", "the account's email")
-	fromStdin := fs.Bool("password-stdin", false, "read the new password from standard input")
+	email := fs.String("email", "", "reset-password: the account's email")
+	fromStdin := fs.Bool("password-stdin", false, "reset-password: read the new password from standard input")
+	count := fs.Int("count", 0, "load-accounts: how many accounts")
+	prefix := fs.String("prefix", "p", "load-accounts: the emails' local part before the number")
 	rest, code, ok := parseInterspersed(fs, args, stderr)
 	if !ok {
 		return code
 	}
-	if len(rest) != 1 || rest[0] != "reset-password" || *email == "" {
+	switch {
+	case len(rest) == 1 && rest[0] == "load-accounts" && *count > 0:
+		return loadAccounts(ctx, c, *count, *prefix, stdout, stderr)
+	case len(rest) != 1 || rest[0] != "reset-password" || *email == "":
 		fs.Usage()
 		return 2
 	}
@@ -98,4 +112,43 @@ func plainError(err error) string {
 		msg += "; " + f.Field + ": " + f.Message
 	}
 	return msg
+}
+
+// loadAccounts is admin load-accounts: count accounts of a load test, one
+// JSON line each on stdout.
+func loadAccounts(ctx context.Context, c config, count int, prefix string, stdout, stderr io.Writer) int {
+	emails := make([]string, count)
+	for i := range emails {
+		emails[i] = fmt.Sprintf("%s%d@load.test", prefix, i)
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	db, err := openDB(ctx, c.databaseURL, log)
+	if err != nil {
+		fmt.Fprintln(stderr, "burraco admin:", err)
+		return 1
+	}
+	defer db.Close()
+	sessions, err := domain.NewServices(db, domain.Config{}).Auth.LoadAccounts(ctx, emails)
+	if err != nil {
+		fmt.Fprintln(stderr, "burraco admin:", plainError(err))
+		return 2
+	}
+	w := bufio.NewWriter(stdout)
+	enc := json.NewEncoder(w)
+	for _, s := range sessions {
+		line := struct {
+			Email        string `json:"email"`
+			UserID       int64  `json:"user_id"`
+			RefreshToken string `json:"refresh_token"`
+		}{s.User.Email, s.User.ID, s.RefreshToken}
+		if err := enc.Encode(line); err != nil {
+			fmt.Fprintln(stderr, "burraco admin:", err)
+			return 1
+		}
+	}
+	if err := w.Flush(); err != nil {
+		fmt.Fprintln(stderr, "burraco admin:", err)
+		return 1
+	}
+	return 0
 }

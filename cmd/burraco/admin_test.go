@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -62,5 +64,52 @@ func TestAdminResetPasswordEndsSessions(t *testing.T) {
 	}
 	if code := runAdminWith(ctx, []string{"reset-password", "-database", path}, strings.NewReader(""), &out, &errs); code != 2 {
 		t.Errorf("no email: exit %d, want 2", code)
+	}
+}
+
+// TestAdminLoadAccountsPrintsATokenThatReachesEachAccount: the load test's
+// accounts are made on the database, one JSON line each, and each line's
+// refresh token opens a session of its account; made again, they conflict
+// and nothing is printed.
+func TestAdminLoadAccountsPrintsATokenThatReachesEachAccount(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "burraco.db")
+	var out, errs bytes.Buffer
+	if code := runAdminWith(ctx, []string{"load-accounts", "-database", path, "-count", "3", "-prefix", "q"}, strings.NewReader(""), &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	db, err := openDB(ctx, path, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	svc := domain.NewServices(db, domain.Config{PasswordParams: domain.TestPasswordParams})
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d lines, want 3:\n%s", len(lines), out.String())
+	}
+	for i, line := range lines {
+		var acc struct {
+			Email        string `json:"email"`
+			UserID       int64  `json:"user_id"`
+			RefreshToken string `json:"refresh_token"`
+		}
+		if err := json.Unmarshal([]byte(line), &acc); err != nil {
+			t.Fatalf("line %d: %v: %s", i, err, line)
+		}
+		s, err := svc.Auth.Refresh(ctx, acc.RefreshToken)
+		if err != nil {
+			t.Fatalf("refresh of %s: %v", acc.Email, err)
+		}
+		if want := fmt.Sprintf("q%d@load.test", i); s.User.Email != want || acc.Email != want || s.User.ID != acc.UserID {
+			t.Errorf("line %d: %s (user %d) refreshed to %s (user %d), want %s", i, acc.Email, acc.UserID, s.User.Email, s.User.ID, want)
+		}
+	}
+	out.Reset()
+	if code := runAdminWith(ctx, []string{"load-accounts", "-database", path, "-count", "1", "-prefix", "q"}, strings.NewReader(""), &out, &errs); code != 2 || out.Len() != 0 {
+		t.Errorf("an account made again: exit %d, printed %q; want 2 and nothing", code, out.String())
+	}
+	if code := runAdminWith(ctx, []string{"load-accounts", "-database", path}, strings.NewReader(""), &out, &errs); code != 2 {
+		t.Errorf("no -count: exit %d, want 2", code)
 	}
 }

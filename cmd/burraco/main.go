@@ -7,6 +7,7 @@
 //	burraco conformance DIR  run the rules conformance cases under DIR
 //	burraco replay FILE      replay or check a deal record
 //	burraco admin reset-password -email EMAIL   set a password, end the sessions
+//	burraco admin load-accounts -count N        a load test's accounts, with a refresh token each
 //	burraco backup FILE      a consistent copy of the SQLite database, while serving
 //	burraco restore FILE     put a backup in place, with the servers stopped
 package main
@@ -34,7 +35,7 @@ func commands() map[string]command {
 		"seed-demo":   {"create a demo club with its users, players and a tournament", runSeedDemo},
 		"conformance": {"run the rules conformance cases in a directory", runConformance},
 		"replay":      {"replay and check a deal record", runReplay},
-		"admin":       {"operator's account tools: admin reset-password -email EMAIL", runAdmin},
+		"admin":       {"operator's account tools: admin reset-password -email EMAIL; admin load-accounts -count N", runAdmin},
 		"backup":      {"copy the SQLite database into a new file, while the server runs", runBackup},
 		"restore":     {"replace the SQLite database with a backup, the server stopped", runRestore},
 	}

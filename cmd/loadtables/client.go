@@ -165,19 +165,31 @@ func signUp(ctx context.Context, auth, base string, localIP net.IP, email string
 	if err := c.must(ctx, "POST", "/api/v1/auth/login", creds, http.StatusOK, &tok); err != nil {
 		return nil, err
 	}
-	// The polls leave from the default address: only auth is limited. A
-	// refresh leaves from the player's own, as its sign-up did (refreshes
-	// are limited per address too).
-	p := &client{http: newHTTPClient(nil), base: base, token: tok.AccessToken}
+	p := session(auth, base, localIP, tok.RefreshToken)
+	p.token = tok.AccessToken
+	return p, nil
+}
+
+// session is the client of a player's session talking to base, renewing
+// its tokens at auth with the refresh token. The polls leave from the
+// default address: only auth is limited. A refresh leaves from localIP,
+// the player's own (refreshes are limited per address too).
+func session(auth, base string, localIP net.IP, refreshToken string) *client {
+	a := &client{http: newHTTPClient(localIP), base: auth}
+	p := &client{http: newHTTPClient(nil), base: base}
 	p.renew = func(ctx context.Context) error {
-		in := map[string]string{"refresh_token": tok.RefreshToken}
-		if err := c.must(ctx, "POST", "/api/v1/auth/refresh", in, http.StatusOK, &tok); err != nil {
+		var tok struct {
+			AccessToken  string `json:"access_token"`
+			RefreshToken string `json:"refresh_token"`
+		}
+		in := map[string]string{"refresh_token": refreshToken}
+		if err := a.must(ctx, "POST", "/api/v1/auth/refresh", in, http.StatusOK, &tok); err != nil {
 			return err
 		}
-		p.token = tok.AccessToken
+		p.token, refreshToken = tok.AccessToken, tok.RefreshToken
 		return nil
 	}
-	return p, nil
+	return p
 }
 
 // tableState is the part of a table's state the players read.

@@ -21,7 +21,16 @@
 // midway. And it
 // measures moves/s, move latency, wake-up latency (from the mover's
 // acknowledgement to the poll's answer), each server's peak RSS and CPU
-// per move (and PostgreSQL's, when it runs on this machine).
+// per move (and PostgreSQL's, when it runs on this machine). The move
+// latency is broken down by kind (draw, discard, a deal's end, a table's
+// first move) and connection (new or reused), the 10 slowest moves listed,
+// and the servers' own histogram of the moves route set beside it.
+//
+// The players' accounts are made before serve starts by `burraco admin
+// load-accounts` (one transaction, one password hash for all), each client
+// reaching its account with the refresh token it prints: a thousand tables
+// play seconds after the start; -signup signs them up through the API
+// instead (two argon2id each: minutes).
 //
 //	go run ./cmd/loadtables -tables 100                     # SQLite, one process
 //	go run ./cmd/loadtables -tables 100 -db postgres -processes 2 \
@@ -86,6 +95,12 @@ type options struct {
 	// route is which server each seat's client talks to: routeSeat or
 	// routeTable (route.go).
 	route string
+	// signup signs the players up through the API (register and login)
+	// instead of making their accounts with `burraco admin load-accounts`
+	// before serve starts; accounts are those accounts, p0@load.test on
+	// (nil with -signup).
+	signup   bool
+	accounts []account
 }
 
 func main() {
@@ -112,6 +127,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.leases, "leases", false, "run the servers with table leases and forwarding (serve -internal-addr; -db postgres)")
 	fs.StringVar(&o.route, "route", routeSeat, "which server each seat's client talks to: seat (seat i of the t-th table to server (t+i) mod n, as a spreading balancer: with -leases most requests are forwarded to the table's owner) or table (every seat of a table to the server its id hashes to, as a balancer hashing on the table id, docs/SCALE-OUT.md §11)")
 	fs.DurationVar(&o.failover, "failover", 0, "SIGKILL the server owning the most tables this long into play, and report how long each table took to move again (implies -leases; -db postgres, 2 or more processes)")
+	fs.BoolVar(&o.signup, "signup", false, "sign every player up and in through the API (register and login: two argon2id each, minutes for a thousand tables) instead of making the accounts with `burraco admin load-accounts` before serve starts, each then reached by its refresh token")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0

@@ -53,7 +53,9 @@ type counters struct {
 	behind              atomic.Int64 // answers within the propagation between processes
 	mu                  sync.Mutex
 	moveLat, wakeLat    []time.Duration
+	moveSamples         []moveSample // each acknowledged move, for the tail's breakdown
 	firstErr            string
+	start               time.Time // when play began
 }
 
 func (c *counters) fail(format string, args ...any) {
@@ -78,6 +80,15 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 		return nil, err
 	}
 	defer drop()
+	setUp := time.Now()
+	// The players' accounts, before serve starts: made in one transaction,
+	// they are there for it as if signed up, and nothing about serve
+	// changes.
+	if !o.signup {
+		if o.accounts, err = makeAccounts(ctx, o.binary, dbURL, 4*o.tables, os.Stderr); err != nil {
+			return nil, err
+		}
+	}
 	var servers []*server
 	defer func() {
 		for _, s := range servers {
@@ -109,7 +120,7 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 	if o.route == routeTable {
 		routeByTable(servers, seats)
 	}
-	res := &result{tables: len(tables), tournament: tour != nil}
+	res := &result{tables: len(tables), tournament: tour != nil, setUp: time.Since(setUp), signup: o.signup}
 	if tour != nil {
 		res.roundStart = tour.started
 	}
@@ -128,6 +139,10 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
+	histBefore, err := scrapeMoveHistogram(ctx, servers)
+	if err != nil {
+		return nil, err
+	}
 	var c counters
 	// propagation is how long a move acknowledged by one server process
 	// may take to reach the others: they learn of it through PostgreSQL's
@@ -139,6 +154,7 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 		propagation = time.Second
 	}
 	start := time.Now()
+	c.start = start
 	var wg sync.WaitGroup
 	for _, tb := range tables {
 		var tctx context.Context
@@ -253,9 +269,16 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 		return nil, err
 	}
 	res.server = figuresAfter.minus(figuresBefore)
+	if res.failover == nil { // a killed server's histogram died with it
+		histAfter, err := scrapeMoveHistogram(ctx, servers)
+		if err != nil {
+			return nil, err
+		}
+		res.serverMoveHist = histAfter.minus(histBefore)
+	}
 	res.serverMoves = res.server.moves
 	res.lostWakeups, res.staleAnswers, res.errors, res.firstErr = c.lostWakeups.Load(), c.staleAnswers.Load(), c.errors.Load(), c.firstErr
-	res.moveLat, res.wakeLat = c.moveLat, c.wakeLat
+	res.moveLat, res.wakeLat, res.moveSamples = c.moveLat, c.wakeLat, c.moveSamples
 	for _, tb := range tables {
 		missing, err := checkRecords(ctx, seats[tb.id][0], tb)
 		if err != nil {
@@ -290,7 +313,7 @@ func seatPlayers(ctx context.Context, o options, servers []*server) ([]*table, m
 				// Two auth requests per player, at most 10 at once per address.
 				ip := net.IPv4(127, 1, byte(n/4/250), byte(2+n/4%250))
 				s := servers[(t+i)%len(servers)]
-				cl, err := signUp(ctx, servers[0].base, s.base, ip, fmt.Sprintf("p%d@load.test", n))
+				cl, err := o.player(ctx, servers[0].base, s.base, ip, n)
 				if err != nil {
 					errs <- err
 					return
@@ -436,9 +459,10 @@ func move(ctx context.Context, cl *client, tb *table, st tableState, c *counters
 		m = map[string]any{"move": "discard", "card": st.View.Hand[0], "version": st.Table.Version}
 	}
 	var next tableState
+	tctx, fresh := connTrace(ctx)
 	sent := time.Now()
 	renewed := cl.renewals.Load()
-	code, body, err := cl.do(ctx, "POST", fmt.Sprintf("/api/v1/tables/%d/moves", tb.id), m, nil, nil)
+	code, body, err := cl.do(tctx, "POST", fmt.Sprintf("/api/v1/tables/%d/moves", tb.id), m, nil, nil)
 	acked := time.Now()
 	if err == nil {
 		c.moveRequests.Add(1 + cl.renewals.Load() - renewed) // a 401 renewed was answered too
@@ -461,6 +485,7 @@ func move(ctx context.Context, cl *client, tb *table, st tableState, c *counters
 	}
 	v := next.Table.Version
 	tb.mu.Lock()
+	first := len(tb.moves) == 0
 	tb.ackedAt[v] = acked
 	tb.moves = append(tb.moves, ackedMove{version: v, deal: st.Table.DealNumber, seat: st.Seat, kind: m["move"].(string)})
 	tb.mu.Unlock()
@@ -469,6 +494,8 @@ func move(ctx context.Context, cl *client, tb *table, st tableState, c *counters
 	c.moves.Add(1)
 	c.mu.Lock()
 	c.moveLat = append(c.moveLat, acked.Sub(sent))
+	c.moveSamples = append(c.moveSamples, moveSample{table: tb.id, version: v, kind: classify(m["move"].(string), first, st, next),
+		newConn: fresh.Load(), at: acked.Sub(c.start), when: acked, latency: acked.Sub(sent)})
 	c.mu.Unlock()
 	return next, true
 }

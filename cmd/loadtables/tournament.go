@@ -53,7 +53,7 @@ func seatTournament(ctx context.Context, o options, servers []*server) (*tournam
 		go func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			errs <- enterPair(ctx, dir, servers, path("/entries"), pair, players, profiles)
+			errs <- enterPair(ctx, o, dir, servers, path("/entries"), pair, players, profiles)
 		}()
 	}
 	for range 2 * o.tables {
@@ -92,13 +92,13 @@ func seatTournament(ctx context.Context, o options, servers []*server) (*tournam
 	return run, nil
 }
 
-// enterPair signs up the two players of pair n, who create their player
+// enterPair finds the two players of pair n, who create their player
 // profiles, and enters them (the director).
-func enterPair(ctx context.Context, dir *client, servers []*server, entries string, n int, players []*client, profiles []int64) error {
+func enterPair(ctx context.Context, o options, dir *client, servers []*server, entries string, n int, players []*client, profiles []int64) error {
 	for k := range 2 {
 		i := 2*n + k
 		ip := net.IPv4(127, 1, byte(i/2/250), byte(2+i/2%250)) // at most 10 auth requests at once per address
-		cl, err := signUp(ctx, servers[0].base, servers[i%len(servers)].base, ip, fmt.Sprintf("p%d@load.test", i))
+		cl, err := o.player(ctx, servers[0].base, servers[i%len(servers)].base, ip, i)
 		if err != nil {
 			return err
 		}
