@@ -35,11 +35,8 @@ import (
 // arguments' order.
 const moveColumns = `INSERT INTO table_moves (table_id, deal, idx, seat, "move", "auto", "at", version, taken, played_by) VALUES `
 
-// moveArgs is the number of arguments of one move's row.
-const moveArgs = 10
-
 // pendingAppends are the moves' rows a transaction appended and has not
-// sent yet, each moveArgs arguments, the first its table.
+// sent yet, each one row's ten arguments, the first its table.
 type pendingAppends struct {
 	rows [][]any
 }
