@@ -18,6 +18,7 @@ import (
 
 	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/domain/lease"
+	"github.com/burraco/burraco/internal/metrics"
 )
 
 // Forwarding of a table's requests to its owner process (issue 30,
@@ -88,6 +89,28 @@ type ForwardStats struct {
 	Misdirected atomic.Uint64 // attempts the receiver answered 421
 	Timeout     atomic.Uint64 // requests answered 503 table_owner_moved
 	Local       atomic.Uint64 // requests served here after taking the lease
+
+	hopsOnce sync.Once
+	hops     *metrics.Histogram
+}
+
+// Durations is the histogram of the forwards the owner answered, from the
+// hop's start to the end of the answer's copy, but for the requests that
+// wait on purpose (a long poll, an event stream: their wait is not the
+// hop's).
+func (s *ForwardStats) Durations() *metrics.Histogram {
+	s.hopsOnce.Do(func() { s.hops = metrics.NewHistogram(requestDurationBounds) })
+	return s.hops
+}
+
+// waitsOnPurpose reports whether r is a long poll (since and a wait) or
+// an event stream, whose answer comes when the table moves.
+func waitsOnPurpose(r *http.Request) bool {
+	if strings.HasSuffix(r.URL.Path, "/events") {
+		return true
+	}
+	q := r.URL.Query()
+	return q.Has("since") && q.Get("wait") != "" && q.Get("wait") != "0"
 }
 
 // RouteTables serves next for the requests of tables this process owns
@@ -323,9 +346,11 @@ func (t *tableRouter) forward(w http.ResponseWriter, r *http.Request, id int64, 
 			}
 			continue // another was faster: forward to it
 		case h.Addr != "":
-			err = t.proxy(w, r, h, body)
+			start := time.Now()
+			var status int
+			status, err = t.proxy(w, r, h, body)
 			if err == nil {
-				t.cfg.Stats.OK.Add(1)
+				t.forwarded(r, id, h, status, time.Since(start))
 				t.remember(id, h)
 				return
 			}
@@ -366,10 +391,27 @@ func (t *tableRouter) forward(w http.ResponseWriter, r *http.Request, id int64, 
 	}
 }
 
+// forwarded counts and logs a forward the owner answered with status,
+// after took: the owner's access log has the request too, under the same
+// request id (proxy sends one when the client did not).
+func (t *tableRouter) forwarded(r *http.Request, id int64, h lease.Holder, status int, took time.Duration) {
+	t.cfg.Stats.OK.Add(1)
+	if !waitsOnPurpose(r) {
+		t.cfg.Stats.Durations().Observe(took)
+	}
+	t.cfg.Log.Info("forwarded", "request_id", r.Header.Get("X-Request-Id"), "table", id, "owner", h.Addr,
+		"method", r.Method, "path", r.URL.Path, "status", status, "duration", took)
+}
+
 // proxy sends r to h's address and copies the answer as it is written
-// (long polls, event streams): nil when the owner answered (anything but
-// a 421), else why not, and nothing is written to w.
-func (t *tableRouter) proxy(w http.ResponseWriter, r *http.Request, h lease.Holder, body []byte) error {
+// (long polls, event streams): the owner's status and nil when the owner
+// answered (anything but a 421), else why not, and nothing is written to
+// w. A request without a valid X-Request-ID is given one (in r too), so
+// that the forwarder's log line and the owner's share it.
+func (t *tableRouter) proxy(w http.ResponseWriter, r *http.Request, h lease.Holder, body []byte) (int, error) {
+	if !validRequestID(r.Header.Get("X-Request-Id")) {
+		r.Header.Set("X-Request-Id", newRequestID())
+	}
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	defer context.AfterFunc(t.cfg.Shutdown, cancel)()
@@ -380,6 +422,7 @@ func (t *tableRouter) proxy(w http.ResponseWriter, r *http.Request, h lease.Hold
 	}
 	target := &url.URL{Scheme: "http", Host: h.Addr}
 	var failed error
+	status := 0
 	rp := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(target)
@@ -393,12 +436,13 @@ func (t *tableRouter) proxy(w http.ResponseWriter, r *http.Request, h lease.Hold
 			if res.StatusCode == http.StatusMisdirectedRequest {
 				return errMisdirected
 			}
+			status = res.StatusCode
 			return nil
 		},
 		ErrorHandler: func(_ http.ResponseWriter, _ *http.Request, err error) { failed = err },
 	}
 	rp.ServeHTTP(w, in)
-	return failed
+	return status, failed
 }
 
 // refuse answers table_owner_moved with status (421 to a peer, 503 with

@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -73,7 +74,8 @@ func newProcs(t *testing.T, n int, ttl, wait time.Duration) []*proc {
 			t.Fatal(err)
 		}
 		p.reads = &countingOwners{Manager: p.leases}
-		cfg := api.ForwardConfig{Owners: p.reads, Stats: p.stats, OwnerGoneWait: wait, Poll: 50 * time.Millisecond, Shutdown: shutdown}
+		cfg := api.ForwardConfig{Owners: p.reads, Stats: p.stats, OwnerGoneWait: wait, Poll: 50 * time.Millisecond, Shutdown: shutdown,
+			Log: slog.New(slog.NewTextHandler(e.logs, nil))}
 		internal := cfg
 		internal.Internal = true
 		p.internal.Config.Handler = api.RouteTables(inner, internal)

@@ -24,6 +24,10 @@ import (
 type stateCache struct {
 	mu     sync.Mutex
 	tables map[int64]*tableStates
+	// ownerWrote, when set (tests only), runs in the owner of a shared
+	// read between writing its result and closing done: the moment in
+	// which a waiter whose request has ended must read nothing of it.
+	ownerWrote func()
 }
 
 // maxStateTables bounds the cache (a few kB per seat and table).
@@ -94,6 +98,9 @@ func (h tableHandlers) answerState(w http.ResponseWriter, r *http.Request, id in
 	}
 	if owner {
 		call.body, call.ok = h.stateBody(r, id, invite, version, seat)
+		if c.ownerWrote != nil {
+			c.ownerWrote()
+		}
 		close(call.done)
 		if !call.ok {
 			c.drop(id, version, key, call)

@@ -1,7 +1,12 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -39,6 +44,98 @@ func TestAnEncodedStateHasRoomForItsNewline(t *testing.T) {
 			kept := append(body, '\n') // as stateBody and the move's answer keep it
 			if &kept[0] != &body[0] || cap(kept) != len(kept) {
 				t.Errorf("the newline reallocated the body: len %d cap %d", len(kept), cap(kept))
+			}
+		})
+	}
+}
+
+// sharedStates is a TableService whose State answers one table at a fixed
+// version, counting the reads and failing on a done context as the store
+// does; Presence says nobody is present. Its other methods are not called.
+type sharedStates struct {
+	domain.TableService
+	reads atomic.Int64
+	st    domain.TableState
+}
+
+func (f *sharedStates) State(ctx context.Context, _ domain.Actor, _ int64, _ string) (domain.TableState, error) {
+	f.reads.Add(1)
+	if err := ctx.Err(); err != nil {
+		return domain.TableState{}, err
+	}
+	return f.st, nil
+}
+
+func (f *sharedStates) Presence(int64) ([]domain.SeatPresence, bool) { return nil, false }
+
+// TestAWaiterOfASharedStateReadsItOnlyOnceDone drives the state cache's
+// shared read into the moment the owner has written its result but not
+// yet closed done, and sends a second caller of the same state then. A
+// caller whose request is still live waits and answers the owner's body
+// (one read for both). A caller whose request has already ended reads
+// nothing of the shared call: it reads afresh, which fails on its done
+// context (efba0f4; before it, the ended waiter read call.ok and call.body
+// unsynchronised with the owner, and here answered the owner's body).
+func TestAWaiterOfASharedStateReadsItOnlyOnceDone(t *testing.T) {
+	at := time.Date(2026, 11, 28, 8, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		name      string
+		ended     bool
+		wantCode  int
+		wantErr   error
+		wantReads int64
+	}{
+		{"ALiveWaiterAnswersTheOwnersRead", false, http.StatusOK, nil, 1},
+		{"AnEndedWaiterReadsAfreshAndFails", true, 0, context.Canceled, 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			fake := &sharedStates{st: domain.TableState{Seat: -1, Table: domain.Table{ID: 9, CreatorID: 1, Rules: "fibur", Players: 2,
+				Status: domain.TableOpen, FreeSeats: 2, Version: 3, CreatedAt: at, UpdatedAt: at}}}
+			s := &server{cfg: Config{RequestTimeout: time.Minute}, svc: domain.Services{Tables: fake},
+				states: newStateCache(), stampedItems: newStampedBodies(maxStampedItems)}
+			h := tableHandlers{s: s}
+			written, release := make(chan struct{}), make(chan struct{})
+			s.states.ownerWrote = func() { close(written); <-release }
+
+			owner := httptest.NewRecorder()
+			ownerErr := make(chan error, 1)
+			go func() {
+				ownerErr <- h.answerState(owner, httptest.NewRequest(http.MethodGet, "/api/v1/tables/9/state", nil), 9, "", 3, -1, false)
+			}()
+			<-written // the owner holds its result and has not closed done
+
+			ctx, cancel := context.WithCancel(context.Background())
+			if c.ended {
+				cancel()
+			}
+			defer cancel()
+			waiter := httptest.NewRecorder()
+			waiterErr := make(chan error, 1)
+			go func() {
+				req := httptest.NewRequestWithContext(ctx, http.MethodGet, "/api/v1/tables/9/state", nil)
+				waiterErr <- h.answerState(waiter, req, 9, "", 3, -1, false)
+			}()
+			if c.ended {
+				// An ended waiter does not wait for the owner: it answers
+				// while the owner is still held.
+				if err := <-waiterErr; !errors.Is(err, c.wantErr) {
+					t.Errorf("the ended waiter: error %v, want %v (answered %d %q)", err, c.wantErr, waiter.Code, waiter.Body)
+				}
+				close(release)
+			} else {
+				close(release)
+				if err := <-waiterErr; err != nil {
+					t.Errorf("the live waiter: %v", err)
+				}
+			}
+			if err := <-ownerErr; err != nil || owner.Code != http.StatusOK {
+				t.Fatalf("the owner: %v, %d", err, owner.Code)
+			}
+			if c.wantCode == http.StatusOK && (waiter.Code != http.StatusOK || waiter.Body.String() != owner.Body.String()) {
+				t.Errorf("the live waiter answered %d %q, want the owner's %q", waiter.Code, waiter.Body, owner.Body)
+			}
+			if got := fake.reads.Load(); got != c.wantReads {
+				t.Errorf("%d state reads, want %d", got, c.wantReads)
 			}
 		})
 	}

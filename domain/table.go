@@ -552,6 +552,11 @@ type TableService interface {
 	// deal. It returns how many tables it
 	// changed.
 	Tick(ctx context.Context, now time.Time) (int, error)
+	// TickOwned is Tick on the tables own gives this process (with table
+	// leases: those it owns, and those whose owner is gone, taken over
+	// first), each time-out written in the context own returns (fenced
+	// by the table's lease). A nil own is Tick.
+	TickOwned(ctx context.Context, now time.Time, own ClockOwner) (int, error)
 	// Watch waits until the table's version is past since (or ctx ends)
 	// and returns the version then and the actor's seat (-1: a spectator),
 	// for the ETag of a state. A change that is not yet seen is answered

@@ -97,8 +97,19 @@ func banksLeft(t Table, v *engine.View, now time.Time) []float64 {
 	return out
 }
 
-// Tick ticks the clocks of every table (TableService.Tick).
-func (r *tableReferee) Tick(ctx context.Context, now time.Time) (int, error) {
+// ClockOwner says whether this process plays the time-outs of table, and
+// the context to write them with. With table leases (several processes on
+// PostgreSQL, docs/SCALE-OUT.md §4.5) it is the lease manager's: only the
+// tables this process owns, their writes fenced by the lease, and a table
+// whose lease has run out or was released is taken over first, so that a
+// clocked table whose owner is gone times out with no request to bring it
+// over. Without leases (nil) every process ticks every table, each tick a
+// locked re-check.
+type ClockOwner func(ctx context.Context, table int64) (context.Context, bool, error)
+
+// Tick ticks the clocks of the tables own lets this process tick, every
+// table when own is nil (TableService.Tick, TickOwned).
+func (r *tableReferee) Tick(ctx context.Context, now time.Time, own ClockOwner) (int, error) {
 	r.watching.CompareAndSwap(nil, &now)
 	var tables []Table
 	err := r.st.View(ctx, func(tx Tx) error {
@@ -111,10 +122,17 @@ func (r *tableReferee) Tick(ctx context.Context, now time.Time) (int, error) {
 	}
 	changed, errs := 0, []error{}
 	for _, t := range tables {
+		// Only a table that may be due is asked about: taking a lease
+		// over is a statement, and a clock that has not run out needs no
+		// owner yet.
 		if !mayBeDue(t, now) {
 			continue
 		}
-		ok, err := r.tickTable(ctx, t.ID, now)
+		tctx, mine, err := r.owned(ctx, own, t.ID)
+		ok := false
+		if err == nil && mine {
+			ok, err = r.tickTable(tctx, t.ID, now)
+		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("table %d: %w", t.ID, err))
 		}
@@ -123,6 +141,14 @@ func (r *tableReferee) Tick(ctx context.Context, now time.Time) (int, error) {
 		}
 	}
 	return changed, errors.Join(errs...)
+}
+
+// owned is own's answer for table, or ctx and true when own is nil.
+func (r *tableReferee) owned(ctx context.Context, own ClockOwner, table int64) (context.Context, bool, error) {
+	if own == nil {
+		return ctx, true, nil
+	}
+	return own(ctx, table)
 }
 
 // mayBeDue reports whether some clock of t may have run out at now,

@@ -66,9 +66,15 @@ func newTableService(st Storage, now func() time.Time, random io.Reader, bot Bot
 		views: &tableViews{st: st, now: now, notes: notes, games: games, presence: presence, match: match, referee: referee}}
 }
 
-// Tick implements TableService: the referee's.
+// Tick implements TableService: the referee's, on every table.
 func (s *tableService) Tick(ctx context.Context, now time.Time) (int, error) {
-	return s.referee.Tick(ctx, now)
+	return s.referee.Tick(ctx, now, nil)
+}
+
+// TickOwned implements TableService: the referee's, on the tables own
+// gives this process.
+func (s *tableService) TickOwned(ctx context.Context, now time.Time, own ClockOwner) (int, error) {
+	return s.referee.Tick(ctx, now, own)
 }
 
 // CallTimeOut implements TableService: the referee's.

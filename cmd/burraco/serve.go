@@ -79,7 +79,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 }
 
 func serve(ctx context.Context, c config, log *slog.Logger) error {
-	db, err := openDB(ctx, c.databaseURL, log)
+	db, err := openDB(ctx, ownedDatabaseURL(c.databaseURL, c.owners), log)
 	if err != nil {
 		return err
 	}
@@ -132,7 +132,7 @@ func serve(ctx context.Context, c config, log *slog.Logger) error {
 		handler = own.public
 		registerOwnershipMetrics(m, own)
 	}
-	go tickTables(ctx, svc.Tables, log)
+	go tickTables(ctx, svc.Tables, own.clocks(), log)
 	go func() { // other processes' table changes wake this one's long polls (PostgreSQL)
 		if err := svc.Tables.Follow(ctx); err != nil {
 			log.Error("table feed", "err", err)
@@ -146,8 +146,11 @@ func serve(ctx context.Context, c config, log *slog.Logger) error {
 	return listenAndServe(ctx, c.addr, handler, log)
 }
 
-// tickTables plays the tables' time-outs every second until ctx ends.
-func tickTables(ctx context.Context, tables domain.TableService, log *slog.Logger) {
+// tickTables plays the tables' time-outs every second until ctx ends: of
+// the tables own gives this process (with leases: those it owns, and the
+// clocked tables whose owner is gone, which it takes over), of every table
+// when own is nil.
+func tickTables(ctx context.Context, tables domain.TableService, own domain.ClockOwner, log *slog.Logger) {
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	for {
@@ -155,7 +158,7 @@ func tickTables(ctx context.Context, tables domain.TableService, log *slog.Logge
 		case <-ctx.Done():
 			return
 		case now := <-tick.C:
-			if _, err := tables.Tick(ctx, now); err != nil && ctx.Err() == nil {
+			if _, err := tables.TickOwned(ctx, now, own); err != nil && ctx.Err() == nil {
 				log.Error("table clocks", "err", err)
 			}
 		}

@@ -8,10 +8,14 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/burraco/burraco/api"
+	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/domain/lease"
 	"github.com/burraco/burraco/domain/store"
 	"github.com/burraco/burraco/internal/metrics"
@@ -49,6 +53,43 @@ func (o *ownership) flags(fs *flag.FlagSet) error {
 	fs.DurationVar(&o.ttl, "lease-ttl", def, "how long a table's lease lasts unrenewed: a killed process's tables are taken over after it (env BURRACO_LEASE_TTL)")
 	return nil
 }
+
+// ownedDatabaseURL is databaseURL with, when o takes table leases on
+// PostgreSQL, idle_in_transaction_session_timeout set to the lease's ttl
+// (unless the URL sets it): PostgreSQL then ends a session of this process
+// left idle in a transaction that long. A process frozen in the middle of
+// a fenced write (SIGSTOP, a hung VM, a long pause) holds its transaction
+// open, and with it the share lock on the table's lease row that every
+// fenced write takes (§4.3): the takeover, which bumps the epoch under the
+// row's exclusive lock, would wait for it until the process resumed, and
+// the table would stay stuck however long ago its lease ran out
+// (TestFailoverOfTheOwnerOfHalfTheTables/SIGSTOP found both tables of the
+// frozen owner so). A live owner's write never idles that long: by then its
+// own deadline (ttl − 500 ms) has passed and it serves nothing.
+func ownedDatabaseURL(databaseURL string, o ownership) string {
+	if o.internalAddr == "" || !(strings.HasPrefix(databaseURL, "postgres://") || strings.HasPrefix(databaseURL, "postgresql://")) {
+		return databaseURL
+	}
+	u, err := url.Parse(databaseURL)
+	if err != nil {
+		return databaseURL // store.Open says what is wrong with it
+	}
+	q := u.Query()
+	if q.Get(idleInTransaction) != "" {
+		return databaseURL
+	}
+	ttl := o.ttl
+	if ttl <= 0 {
+		ttl = lease.DefaultTTL
+	}
+	q.Set(idleInTransaction, strconv.FormatInt(ttl.Milliseconds(), 10))
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// idleInTransaction is PostgreSQL's setting, a run-time parameter pgx
+// sends for a query parameter of the URL it does not know.
+const idleInTransaction = "idle_in_transaction_session_timeout"
 
 // owned is table ownership running: the handlers of the public and the
 // internal listener, and its stop.
@@ -118,6 +159,16 @@ func startOwnership(ctx context.Context, o ownership, db *store.DB, handler http
 	return &owned{public: api.RouteTables(handler, cfg), manager: m, forwards: stats, stop: stop}, nil
 }
 
+// clocks is whose tables' clocks this process ticks: with leases, the
+// tables it owns or takes over (lease.Manager.Clock); nil without them,
+// every table.
+func (o *owned) clocks() domain.ClockOwner {
+	if o == nil {
+		return nil
+	}
+	return o.manager.Clock
+}
+
 // registerOwnershipMetrics adds the figures of §10 this process has:
 // tables owned, takeovers, depositions, forwards by outcome.
 func registerOwnershipMetrics(m *api.Metrics, own *owned) {
@@ -142,5 +193,7 @@ func registerOwnershipMetrics(m *api.Metrics, own *owned) {
 		}{{"ok", f.OK.Load()}, {"owner_gone", f.OwnerGone.Load()}, {"misdirected", f.Misdirected.Load()}, {"timeout", f.Timeout.Load()}, {"local", f.Local.Load()}} {
 			w.Sample("burraco_table_forwards_total", metrics.Labels("outcome", o.outcome), float64(o.n))
 		}
+		w.Family("burraco_table_forward_duration_seconds", "histogram", "Requests this process forwarded to their table's owner and the owner answered: time from the hop's start to the answer's end, long polls and event streams left out (they wait on purpose).")
+		w.Histogram("burraco_table_forward_duration_seconds", "", f.Durations())
 	})
 }

@@ -19,9 +19,10 @@ import (
 // player is a scripted client of the tables' API: it sees only what the
 // API shows its seat.
 type player struct {
-	t     *testing.T
-	base  string
-	token string
+	t       *testing.T
+	base    string
+	token   string
+	timeout time.Duration // of each request; default 10 s
 }
 
 // tableState is what the scripted client reads of a state.
@@ -50,7 +51,11 @@ func (p player) send(method, path string, body any) (int, []byte, error) {
 		b, _ := json.Marshal(body)
 		rd = bytes.NewReader(b)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	timeout := 10 * time.Second
+	if p.timeout > 0 {
+		timeout = p.timeout
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, method, p.base+path, rd)
 	if err != nil {

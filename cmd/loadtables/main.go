@@ -21,13 +21,31 @@
 // midway. And it
 // measures moves/s, move latency, wake-up latency (from the mover's
 // acknowledgement to the poll's answer), each server's peak RSS and CPU
-// per move (and PostgreSQL's, when it runs on this machine).
+// per move (and PostgreSQL's, when it runs on this machine). The move
+// latency is broken down by kind (draw, discard, a deal's end, a table's
+// first move) and connection (new or reused), the 10 slowest moves listed,
+// and the servers' own histogram of the moves route set beside it.
+//
+// The players' accounts are made before serve starts by `burraco admin
+// load-accounts` (one transaction, one password hash for all), each client
+// reaching its account with the refresh token it prints: a thousand tables
+// play seconds after the start; -signup signs them up through the API
+// instead (two argon2id each: minutes).
 //
 //	go run ./cmd/loadtables -tables 100                     # SQLite, one process
 //	go run ./cmd/loadtables -tables 100 -db postgres -processes 2 \
 //	    -postgres 'postgres://burraco:burraco@localhost:5432/burraco_test?sslmode=disable'
 //	go run ./cmd/loadtables -tables 100 -deals 3 -tournament   # one round of an online tournament
 //	go run ./cmd/loadtables -tables 1000 -think 2s             # human pace: 2 s (±25%) before each move
+//	go run ./cmd/loadtables -tables 100 -db postgres -processes 2 -leases -route table  # a balancer hashing the table id
+//
+// -route says which server each seat's client talks to: seat (the
+// default) spreads a table's seats over the servers, as a balancer
+// spreading connections would, so that with -leases most of a table's
+// requests are forwarded to its owner; table sends every request of a
+// table to the server its id hashes to (route.go), as docs/SCALE-OUT.md
+// §11's balancer configurations do. The report counts the forwards
+// (burraco_table_forwards_total).
 //
 // It builds the binary from this checkout (or takes -binary), starts the
 // servers on a fresh database each run and stops them at the end. The exit
@@ -74,6 +92,9 @@ type options struct {
 	// most tables this long into play (0: none).
 	leases   bool
 	failover time.Duration
+	// route is which server each seat's client talks to: routeSeat or
+	// routeTable (route.go).
+	route string
 	// signup signs the players up through the API (register and login)
 	// instead of making their accounts with `burraco admin load-accounts`
 	// before serve starts; accounts are those accounts, p0@load.test on
@@ -104,6 +125,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.binary, "binary", "", "burraco binary (default: built from this checkout)")
 	fs.BoolVar(&o.tournament, "tournament", false, "play the tables as one round of a tournament played online (-deals 2 to 4; 3 and 4 have built-in VP tables)")
 	fs.BoolVar(&o.leases, "leases", false, "run the servers with table leases and forwarding (serve -internal-addr; -db postgres)")
+	fs.StringVar(&o.route, "route", routeSeat, "which server each seat's client talks to: seat (seat i of the t-th table to server (t+i) mod n, as a spreading balancer: with -leases most requests are forwarded to the table's owner) or table (every seat of a table to the server its id hashes to, as a balancer hashing on the table id, docs/SCALE-OUT.md §11)")
 	fs.DurationVar(&o.failover, "failover", 0, "SIGKILL the server owning the most tables this long into play, and report how long each table took to move again (implies -leases; -db postgres, 2 or more processes)")
 	fs.BoolVar(&o.signup, "signup", false, "sign every player up and in through the API (register and login: two argon2id each, minutes for a thousand tables) instead of making the accounts with `burraco admin load-accounts` before serve starts, each then reached by its refresh token")
 	if err := fs.Parse(args); err != nil {
@@ -118,6 +140,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if o.db != "sqlite" && o.db != "postgres" || o.db == "sqlite" && o.processes != 1 || o.tables < 1 || o.processes < 1 {
 		fmt.Fprintln(stderr, "loadtables: -db is sqlite (one process) or postgres (any number)")
+		return 2
+	}
+	if o.route != routeSeat && o.route != routeTable {
+		fmt.Fprintln(stderr, "loadtables: -route is seat or table")
 		return 2
 	}
 	if o.failover > 0 {

@@ -80,6 +80,7 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 		return nil, err
 	}
 	defer drop()
+	setUp := time.Now()
 	// The players' accounts, before serve starts: made in one transaction,
 	// they are there for it as if signed up, and nothing about serve
 	// changes.
@@ -116,7 +117,10 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 	} else if tables, seats, err = seatPlayers(ctx, o, servers); err != nil {
 		return nil, err
 	}
-	res := &result{tables: len(tables), tournament: tour != nil}
+	if o.route == routeTable {
+		routeByTable(servers, seats)
+	}
+	res := &result{tables: len(tables), tournament: tour != nil, setUp: time.Since(setUp), signup: o.signup}
 	if tour != nil {
 		res.roundStart = tour.started
 	}
@@ -125,9 +129,17 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 		before[i], _ = readProc(s.cmd.Process.Pid)
 	}
 	pgBefore := postgresCPU()
+	var backendsBefore map[int]time.Duration
+	if o.db == "postgres" {
+		backendsBefore = backendsCPU(ctx, dbURL)
+	}
 	// /metrics before play: the figures compared are those of play alone
 	// (the sign-ups and the seating made requests of their own).
 	figuresBefore, _, err := scrape(ctx, servers)
+	if err != nil {
+		return nil, err
+	}
+	histBefore, err := scrapeMoveHistogram(ctx, servers)
 	if err != nil {
 		return nil, err
 	}
@@ -235,6 +247,7 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 	}
 	if o.db == "postgres" {
 		res.databaseCPU = postgresCPU() - pgBefore
+		res.backendsCPU = backendsCPUSince(ctx, dbURL, backendsBefore)
 	}
 	for _, tb := range tables {
 		switch {
@@ -256,6 +269,13 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 		return nil, err
 	}
 	res.server = figuresAfter.minus(figuresBefore)
+	if res.failover == nil { // a killed server's histogram died with it
+		histAfter, err := scrapeMoveHistogram(ctx, servers)
+		if err != nil {
+			return nil, err
+		}
+		res.serverMoveHist = histAfter.minus(histBefore)
+	}
 	res.serverMoves = res.server.moves
 	res.lostWakeups, res.staleAnswers, res.errors, res.firstErr = c.lostWakeups.Load(), c.staleAnswers.Load(), c.errors.Load(), c.firstErr
 	res.moveLat, res.wakeLat, res.moveSamples = c.moveLat, c.wakeLat, c.moveSamples
@@ -307,6 +327,9 @@ func seatPlayers(ctx context.Context, o options, servers []*server) ([]*table, m
 			if err := players[0].must(ctx, "POST", "/api/v1/tables", in, http.StatusCreated, &tb); err != nil {
 				errs <- err
 				return
+			}
+			if o.route == routeTable { // before the joins: the first takes the table's lease
+				bindToTable(servers, tb.ID, players)
 			}
 			for _, p := range players[1:] {
 				if err := p.must(ctx, "POST", fmt.Sprintf("/api/v1/tables/%d/join", tb.ID), map[string]any{}, http.StatusOK, nil); err != nil {

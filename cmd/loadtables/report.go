@@ -24,13 +24,19 @@ type result struct {
 	// midwayScrape is how long the slowest /metrics took to answer when
 	// the first table finished (0: the run had no midway), midwayErr why
 	// it did not answer.
-	midwayScrape           time.Duration
-	midwayErr              string
-	heap                   []heapSnapshot // -heap-profile: each server's, taken midway
-	firstErr               string
+	midwayScrape time.Duration
+	midwayErr    string
+	heap         []heapSnapshot // -heap-profile: each server's, taken midway
+	firstErr     string
+	// setUp is how long the run took to start playing: the accounts, the
+	// servers' start, the players' first tokens and the tables' seating
+	// (signup: the players signed up through the API instead).
+	setUp                  time.Duration
+	signup                 bool
 	elapsed                time.Duration
 	moveLat, wakeLat       []time.Duration
 	moveSamples            []moveSample
+	serverMoveHist         moveHistogram // the servers' own, during play (nil with -failover)
 	serverCPU, databaseCPU time.Duration
 	rss                    []int64 // most seen while playing, per server
 	// -tournament: how long the round's start took (every table opened),
@@ -41,6 +47,8 @@ type result struct {
 	// stuckTables says what each seat of a stuck table was doing.
 	stuckTables []stuckTable
 	failover    *failover // -failover: the kill and the takeovers
+	// backendsCPU is PostgreSQL's CPU in the run's own backends (pgcpu.go).
+	backendsCPU time.Duration
 }
 
 type stuckTable struct {
@@ -123,13 +131,20 @@ func (r *result) print(w io.Writer, n int, o options) {
 	if r.failover != nil {
 		r.failover.print(w, o.processes)
 	}
+	accounts := "accounts made by burraco admin load-accounts"
+	if r.signup {
+		accounts = "players signed up through the API"
+	}
+	fmt.Fprintf(w, "  play began %.1f s after the run's start (%s)\n", r.setUp.Seconds(), accounts)
 	secs := r.elapsed.Seconds()
 	fmt.Fprintf(w, "  moves %d in %.1f s: %.0f moves/s\n", r.moves, secs, float64(r.moves)/secs)
 	r.printMetrics(w)
+	r.printForwards(w, o)
 	fmt.Fprintf(w, "  move latency p50 %s p99 %s; wake-up after a move p50 %s p99 %s (%d wake-ups)\n",
 		ms(percentile(r.moveLat, 0.5)), ms(percentile(r.moveLat, 0.99)),
 		ms(percentile(r.wakeLat, 0.5)), ms(percentile(r.wakeLat, 0.99)), len(r.wakeLat))
 	printTail(w, r.moveSamples)
+	printServerTail(w, r.serverMoveHist)
 	for i, rss := range r.rss {
 		fmt.Fprintf(w, "  serve %d RSS while playing: at most %.0f MB\n", i+1, float64(rss)/(1<<20))
 	}
@@ -143,6 +158,7 @@ func (r *result) print(w io.Writer, n int, o options) {
 			fmt.Fprintf(w, ", PostgreSQL CPU per move %s", ms(r.databaseCPU/time.Duration(r.moves)))
 		}
 		fmt.Fprintln(w)
+		r.printCPU(w)
 	}
 }
 

@@ -24,10 +24,21 @@ const (
 // they answered on the two routes a seat uses, whatever the status.
 type serverFigures struct {
 	moves, polls, moveRequests int64
+	// forwards and forwardsFailed: burraco_table_forwards_total (route.go).
+	forwards, forwardsFailed int64
 }
 
 func (a serverFigures) minus(b serverFigures) serverFigures {
-	return serverFigures{moves: a.moves - b.moves, polls: a.polls - b.polls, moveRequests: a.moveRequests - b.moveRequests}
+	return serverFigures{moves: a.moves - b.moves, polls: a.polls - b.polls, moveRequests: a.moveRequests - b.moveRequests,
+		forwards: a.forwards - b.forwards, forwardsFailed: a.forwardsFailed - b.forwardsFailed}
+}
+
+func (a *serverFigures) add(b serverFigures) {
+	a.moves += b.moves
+	a.polls += b.polls
+	a.moveRequests += b.moveRequests
+	a.forwards += b.forwards
+	a.forwardsFailed += b.forwardsFailed
 }
 
 // scrape reads every server's /metrics and sums its figures; it also
@@ -38,9 +49,7 @@ func scrape(ctx context.Context, servers []*server) (serverFigures, time.Duratio
 	var slowest time.Duration
 	for _, s := range servers {
 		if s.killed.Load() { // -failover: its figures as of the kill
-			total.moves += s.atKill.moves
-			total.polls += s.atKill.polls
-			total.moveRequests += s.atKill.moveRequests
+			total.add(s.atKill)
 			continue
 		}
 		start := time.Now()
@@ -53,9 +62,7 @@ func scrape(ctx context.Context, servers []*server) (serverFigures, time.Duratio
 		if err != nil {
 			return total, 0, fmt.Errorf("scrape %s/metrics: %w", s.metrics, err)
 		}
-		total.moves += f.moves
-		total.polls += f.polls
-		total.moveRequests += f.moveRequests
+		total.add(f)
 	}
 	return total, slowest, nil
 }
@@ -94,6 +101,12 @@ func parseFigures(body string) (serverFigures, error) {
 			case movesRoute:
 				f.moveRequests += int64(n)
 			}
+		case strings.HasPrefix(name, "burraco_table_forwards_total{"):
+			n, err := strconv.ParseFloat(value, 64)
+			if err != nil {
+				return f, fmt.Errorf("%q: %v", line, err)
+			}
+			forwardSample(&f, name, int64(n))
 		}
 	}
 	if !found {

@@ -61,6 +61,7 @@ func database(ctx context.Context, kind, pgURL, dir string) (string, func(), err
 	}
 	q := u.Query()
 	q.Set("search_path", schema)
+	q.Set("application_name", schema) // the run's backends (pgcpu.go)
 	u.RawQuery = q.Encode()
 	return u.String(), func() {
 		_, _ = admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")

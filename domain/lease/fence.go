@@ -1,6 +1,9 @@
 package lease
 
-import "context"
+import (
+	"context"
+	"errors"
+)
 
 // Fence is what a write of a table checks before it writes (§4.3): that
 // the table's lease is still Owner's at Epoch. The store locks the lease
@@ -68,4 +71,37 @@ func (m *Manager) lose(table, epoch int64) {
 	if ok && h.epoch == epoch {
 		m.moved(table)
 	}
+}
+
+// Clock is the context a time-out of table's clock is written with, and
+// whether this process plays it (domain.ClockOwner, serve's tick): a table
+// it owns, its writes fenced; a table nobody holds live (its owner killed,
+// frozen past its lease, or released) is taken over first, the sweep of
+// docs/SCALE-OUT.md §4.2, so that a clocked table with no request to bring
+// it over still times out; a table another process holds live is that
+// one's to tick.
+//
+// Whether the lease is live is read first: the acquiring statement locks
+// the lease row even when it takes nothing, and would wait for, and hold
+// up, the owner's fenced writes; a clock may be due for seconds before its
+// owner plays it (or finds it was not after all, mayBeDue's guess).
+func (m *Manager) Clock(ctx context.Context, table int64) (context.Context, bool, error) {
+	f, ok := m.Fence(table)
+	if !ok {
+		h, err := m.cfg.Store.Holder(ctx, table)
+		if err == nil && h.Live && h.Owner != m.cfg.Owner {
+			return ctx, false, nil
+		}
+		if err != nil && !errors.Is(err, ErrNoLease) {
+			return ctx, false, err
+		}
+		got, err := m.Acquire(ctx, table)
+		if err != nil || !got {
+			return ctx, false, err
+		}
+		if f, ok = m.Fence(table); !ok {
+			return ctx, false, nil
+		}
+	}
+	return WithFence(ctx, f), true, nil
 }

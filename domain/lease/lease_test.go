@@ -39,6 +39,7 @@ type memStore struct {
 	renewErr   error
 	released   []string
 	unregister []string
+	acquires   int // Acquire statements run
 }
 
 func newMemStore(clk *clock) *memStore {
@@ -63,6 +64,7 @@ func (s *memStore) Unregister(_ context.Context, owner string) error {
 func (s *memStore) Acquire(_ context.Context, table int64, owner string, ttl time.Duration) (int64, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.acquires++
 	now := s.clk.Now()
 	r, ok := s.rows[table]
 	if ok && r.owner != owner && !r.expires.Before(now) {
@@ -371,6 +373,49 @@ func TestMovedIsToldOfEachLeaseThatComesOrGoes(t *testing.T) {
 			c.do(t)
 			if got := log.take(); !slices.Equal(got, c.want) {
 				t.Errorf("Moved told of %v; want %v", got, c.want)
+			}
+		})
+	}
+}
+
+// TestAClockTicksOnlyWhatItsProcessOwnsOrTakesOver: Clock (serve's tick)
+// lets a process tick a table it owns, fenced at its epoch; a table
+// another process holds live is not its to tick (and is not taken); a
+// table whose lease ran out is taken over at a new epoch, then ticked.
+// A live lease of another is only read: the acquiring statement would
+// lock its row against the owner's fenced writes.
+func TestAClockTicksOnlyWhatItsProcessOwnsOrTakesOver(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		holder    string        // who acquired table 1 first
+		after     time.Duration // then, before b's Clock
+		ticks     bool
+		wantEpoch int64
+	}{
+		{"OwnTableFenced", "b", time.Second, true, 1},
+		{"AnothersLiveTableNotTicked", "a", time.Second, false, 0},
+		{"AnothersRunOutTableTakenOver", "a", 3001 * time.Millisecond, true, 2},
+		{"NobodysTableTaken", "", 0, true, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			clk := &clock{t: time.Unix(1000, 0)}
+			st := newMemStore(clk)
+			ms := map[string]*lease.Manager{"a": newManager(t, st, clk, "a"), "b": newManager(t, st, clk, "b")}
+			if c.holder != "" {
+				mustAcquire(t, ms[c.holder], 1, true)
+			}
+			clk.Add(c.after)
+			acquires := st.acquires
+			ctx, ticks, err := ms["b"].Clock(t.Context(), 1)
+			f, fenced := lease.FenceFrom(ctx)
+			if err != nil || ticks != c.ticks || fenced != c.ticks {
+				t.Fatalf("b's clock: ticks %v, fenced %v, err %v; want ticks %v", ticks, fenced, err, c.ticks)
+			}
+			if c.ticks && (f.Owner != "b" || f.Epoch != c.wantEpoch || f.Table != 1) {
+				t.Errorf("fence %+v, want b's at epoch %d", f, c.wantEpoch)
+			}
+			if h, _ := st.Holder(t.Context(), 1); c.holder == "a" && !c.ticks && (h.Owner != "a" || h.Epoch != 1 || st.acquires != acquires) {
+				t.Errorf("a's live lease changed, or b tried to take it (%d acquires): %+v", st.acquires-acquires, h)
 			}
 		})
 	}

@@ -133,6 +133,9 @@ func open(ctx context.Context, databaseURL string) (*DB, string, error) {
 		if err != nil {
 			return nil, Postgres, err
 		}
+		if err := registerAppends(g); err != nil {
+			return nil, Postgres, err
+		}
 		sqlDB, err := g.DB()
 		if err != nil {
 			return nil, Postgres, err
@@ -375,12 +378,16 @@ func (db *DB) InTx(ctx context.Context, fn func(tx domain.Tx) error) error {
 	var t *tx
 	writes := db.marks.begin()
 	defer writes.end()
-	err := db.gorm.WithContext(db.writeContext(ctx, writes)).Transaction(func(g *gorm.DB) error {
-		t = &tx{db: g, dialect: db.dialect, tables: db.tables}
+	appends := &pendingAppends{} // sent with the table's update (appends.go)
+	err := db.gorm.WithContext(withAppends(db.writeContext(ctx, writes), appends)).Transaction(func(g *gorm.DB) error {
+		t = &tx{db: g, dialect: db.dialect, tables: db.tables, appends: appends}
 		if err := t.fence(ctx); err != nil { // leases.go
 			return err
 		}
 		if err := fn(t); err != nil {
+			return err
+		}
+		if err := t.flushAppends(); err != nil {
 			return err
 		}
 		if err := ctx.Err(); err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"gorm.io/gorm"
 	"gorm.io/gorm/schema"
 
 	"github.com/burraco/burraco/domain"
@@ -62,3 +63,36 @@ func ReadPinned(db *DB) bool { return db.ckpt.pinned.Load() }
 
 // ReadPins counts the read pins taken.
 func ReadPins(db *DB) int64 { return db.ckpt.pins.Load() }
+
+// CountStatements counts, from now on, the statements db's transactions
+// and reads send through GORM (the transactions' BEGIN and COMMIT are not
+// statements of GORM's: they are not counted), each with its SQL text.
+func CountStatements(db *DB) func() []string {
+	var mu sync.Mutex
+	var seen []string
+	note := func(g *gorm.DB) {
+		mu.Lock()
+		defer mu.Unlock()
+		seen = append(seen, g.Statement.SQL.String())
+	}
+	cb := db.gorm.Callback()
+	for _, err := range []error{
+		cb.Create().After("gorm:create").Register("test:count", note),
+		cb.Query().After("gorm:query").Register("test:count", note),
+		cb.Update().After("gorm:update").Register("test:count", note),
+		cb.Delete().After("gorm:delete").Register("test:count", note),
+		cb.Row().After("gorm:row").Register("test:count", note),
+		cb.Raw().After("gorm:raw").Register("test:count", note),
+	} {
+		if err != nil {
+			panic(err)
+		}
+	}
+	return func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		out := seen
+		seen = nil
+		return out
+	}
+}

@@ -148,14 +148,23 @@ func (l *Leases) Holder(ctx context.Context, table int64) (lease.Holder, error) 
 // (§4.3): a takeover waits for the write, and a write after a takeover
 // fails with ETableOwnerMoved, the fence's manager told at once. Nothing
 // on SQLite (one process), nor without a fence.
+//
+// The same statement locks the table's row and reads its version, which
+// every write of a table's request does next (tableRepo.Lock): one round
+// trip for both, handed to lockCached. Taking the table's row lock here,
+// at the start of every fenced transaction, keeps the lock order every
+// fenced transaction already had (the lease, then its own table's row,
+// then anything else: a tournament's row at a deal's end, ratings, a
+// rematch's new table); docs/SCALE-OUT.md §13 step 3 has the audit.
 func (t *tx) fence(ctx context.Context) error {
 	f, ok := lease.FenceFrom(ctx)
 	if !ok || t.dialect != Postgres {
 		return nil
 	}
-	var one int
-	err := t.queryRow(false, `SELECT 1 FROM table_leases WHERE table_id = $1 AND owner = $2 AND epoch = $3 FOR SHARE`,
-		[]any{f.Table, f.Owner, f.Epoch}, &one)
+	var version int64
+	err := t.queryRow(false, `SELECT t.version FROM table_leases l JOIN tables t ON t.id = l.table_id
+		WHERE l.table_id = $1 AND l.owner = $2 AND l.epoch = $3 FOR UPDATE OF t FOR SHARE OF l`,
+		[]any{f.Table, f.Owner, f.Epoch}, &version)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		f.Lost()
@@ -164,5 +173,25 @@ func (t *tx) fence(ctx context.Context) error {
 		return fmt.Errorf("store: fence of table %d: %w", f.Table, err)
 	}
 	t.fenced = true
+	t.fencedVersion = &lockedVersion{table: f.Table, version: version}
 	return nil
+}
+
+// lockedVersion is a table's version as read under its row lock by the
+// fence, for the transaction's first lock of that table.
+type lockedVersion struct {
+	table, version int64
+}
+
+// takeFencedVersion returns the version the fence read of table, once:
+// while the transaction has written nothing since (a write may have
+// changed it; the lock is held all the same, and the next read of the
+// version reads the transaction's own).
+func (t *tx) takeFencedVersion(table int64) (int64, bool) {
+	v := t.fencedVersion
+	if v == nil || v.table != table {
+		return 0, false
+	}
+	t.fencedVersion = nil
+	return v.version, true
 }

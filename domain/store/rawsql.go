@@ -61,6 +61,7 @@ func (t *tx) queryRow(write bool, query string, args []any, dest ...any) error {
 		if err := checkQuery(ctx, true); err != nil {
 			return err
 		}
+		t.fencedVersion = nil // it may write the version the fence read
 	}
 	rows, err := t.query(query, args...)
 	if err != nil {
@@ -101,6 +102,7 @@ func (t *tx) execOne(entity, query string, args ...any) error {
 // exec runs a statement that changes rows and returns how many it changed.
 // GORM's Raw callbacks check it and mark what it writes.
 func (t *tx) exec(query string, args ...any) (int64, error) {
+	t.fencedVersion = nil // it may write the version the fence read
 	res := t.db.Exec(query, args...)
 	return res.RowsAffected, res.Error
 }

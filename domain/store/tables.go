@@ -315,15 +315,17 @@ func (r tableRepo) lockCached(id int64) (domain.Table, bool, error) {
 	if t.tables == nil {
 		return domain.Table{}, false, nil
 	}
-	q := "SELECT version FROM tables WHERE id = $1"
-	if t.dialect == Postgres {
-		q += " FOR UPDATE"
-	}
-	var version int64
-	if err := t.queryRow(false, q, []any{id}, &version); errors.Is(err, sql.ErrNoRows) {
-		return domain.Table{}, false, notFound("table")
-	} else if err != nil {
-		return domain.Table{}, false, translate(err, "table")
+	version, ok := t.takeFencedVersion(id) // read and locked by the fence (leases.go)
+	if !ok {
+		q := "SELECT version FROM tables WHERE id = $1"
+		if t.dialect == Postgres {
+			q += " FOR UPDATE"
+		}
+		if err := t.queryRow(false, q, []any{id}, &version); errors.Is(err, sql.ErrNoRows) {
+			return domain.Table{}, false, notFound("table")
+		} else if err != nil {
+			return domain.Table{}, false, translate(err, "table")
+		}
 	}
 	if t.changedSeats[id] {
 		return domain.Table{}, false, nil
@@ -562,13 +564,14 @@ func (r tableRepo) Update(t domain.Table) error {
 	row := tableRowOf(t)
 	var set []string
 	var args sqlArgs
+	with := r.t.appends.withMoves(&args, t.ID) // the moves appended, in the same statement (appends.go)
 	prev, diff := r.t.locked[t.ID]
 	for _, c := range tableColumns(row) {
 		if c.name == "version" || !diff || !c.same(prev) {
 			set = append(set, c.name+" = "+args.add(c.value))
 		}
 	}
-	err := r.t.execOne("table", "UPDATE tables SET "+strings.Join(set, ", ")+" WHERE id = "+args.add(row.ID), args...)
+	err := r.t.execOne("table", with+"UPDATE tables SET "+strings.Join(set, ", ")+" WHERE id = "+args.add(row.ID), args...)
 	if err != nil {
 		return err
 	}
@@ -715,9 +718,12 @@ func (r tableRepo) AppendMove(m domain.TableMove) error {
 	if by == "" {
 		by = domain.ByPlayer
 	}
-	return r.t.execOne("move", `INSERT INTO table_moves (table_id, deal, idx, seat, "move", "auto", "at", version, taken, played_by)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, m.TableID, m.Deal, m.Index, m.Seat, string(m.Move), m.Auto, utc(m.At),
-		m.Version, string(m.Taken), string(by))
+	args := appendArgs(m.TableID, m.Deal, m.Index, m.Seat, string(m.Move), m.Auto, utc(m.At), m.Version, string(m.Taken), string(by))
+	if r.t.appends != nil && r.t.dialect == Postgres { // sent with the table's update (appends.go)
+		r.t.appends.add(args)
+		return nil
+	}
+	return r.t.execOne("move", moveColumns+`($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, args...)
 }
 
 func (r tableRepo) MovesSince(tableID int64, deal int, since int64) ([]domain.TableMove, error) {

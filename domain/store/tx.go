@@ -35,6 +35,13 @@ type tx struct {
 	// holds them until the commit.
 	fenced   bool
 	deferred []tableVersion
+	// fencedVersion is the version of the fence's table the fence read
+	// under the table's row lock, until the transaction's first lock of it
+	// or first write (leases.go).
+	fencedVersion *lockedVersion
+	// appends are the moves' rows kept to be sent with the table's
+	// update (appends.go); nil where AppendMove inserts at once.
+	appends *pendingAppends
 	// deferredWrites are the records a fenced play transaction wrote, for
 	// the second's list likewise (write_marks_owned.go).
 	deferredWrites []string

@@ -180,6 +180,9 @@ func (w *writeSet) note(statement string) {
 // for any other write to a table "table.*". Nothing for a statement that
 // does not write.
 func writtenRecords(statement string) []string {
+	if cte, main, ok := leadingWith(statement); ok {
+		return append(writtenRecords(cte), writtenRecords(main)...)
+	}
 	words := firstWords(statement, 3)
 	table, write := tableOfWords(words)
 	switch {
@@ -201,6 +204,42 @@ func writtenRecords(statement string) []string {
 		records = append(records, table+"."+c)
 	}
 	return records
+}
+
+// leadingWith splits a statement that begins with one common table
+// expression, "WITH name AS (cte) main", into cte and main (appends.go
+// sends a move's INSERT so, before its table's UPDATE). ok is false for
+// anything else, or when the parentheses cannot be matched plainly (a
+// quote inside the expression): such a statement counts as writing
+// every table, as any WITH did.
+func leadingWith(statement string) (cte, main string, ok bool) {
+	words := firstWords(statement, 3)
+	if len(words) < 3 || !strings.EqualFold(words[0], "WITH") || !strings.EqualFold(words[2], "AS") {
+		return "", "", false
+	}
+	_, after, _ := strings.Cut(statement, words[2])
+	open := strings.IndexByte(after, '(')
+	if open < 0 || strings.TrimSpace(after[:open]) != "" {
+		return "", "", false
+	}
+	depth := 0
+	for i := open; i < len(after); i++ {
+		switch after[i] {
+		case '\'':
+			return "", "", false
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				main = strings.TrimSpace(after[i+1:])
+				if strings.HasPrefix(main, ",") { // a second expression: not the plain shape
+					return "", "", false
+				}
+				return after[open+1 : i], main, true
+			}
+		}
+	}
+	return "", "", false
 }
 
 // setColumns reads the columns an UPDATE's SET list assigns

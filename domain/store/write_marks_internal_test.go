@@ -49,6 +49,12 @@ func TestWrittenRecordsNameTheColumnsAnUpdateSets(t *testing.T) {
 		{"INSERT INTO tables (id) VALUES (1)", []string{"tables", "tables.*"}},
 		{"DELETE FROM tables WHERE id = 1", []string{"*"}},
 		{"SELECT 1", nil},
+		{`WITH appended AS (INSERT INTO table_moves (table_id, "move") VALUES ($1, $2), ($3, $4)) UPDATE tables SET version = $5 WHERE id = $6`,
+			[]string{"table_moves", "table_moves.*", "tables", "tables.version"}},
+		{"WITH x AS (SELECT 1) INSERT INTO players SELECT * FROM x", []string{"players", "players.*"}},
+		{"WITH x AS (SELECT ')') UPDATE players SET name = 'a'", []string{"*"}},
+		{"WITH x AS (SELECT 1), y AS (DELETE FROM players) UPDATE tables SET version = 1", []string{"*"}},
+		{"WITH x AS (SELECT 1", []string{"*"}},
 	}
 	for _, tt := range tests {
 		if got := writtenRecords(tt.statement); !slices.Equal(got, tt.records) {

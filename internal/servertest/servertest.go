@@ -209,6 +209,22 @@ func (s *Server) Kill() {
 	<-s.done
 }
 
+// Freeze stops the process with SIGSTOP: alive, its sockets open and its
+// connections accepted by the kernel, but running nothing (a long GC
+// pause, a hung VM) until Thaw. A frozen server left so at the test's end
+// is killed.
+func (s *Server) Freeze() { s.signal(syscall.SIGSTOP) }
+
+// Thaw resumes a frozen process with SIGCONT.
+func (s *Server) Thaw() { s.signal(syscall.SIGCONT) }
+
+func (s *Server) signal(sig syscall.Signal) {
+	s.t.Helper()
+	if err := s.cmd.Process.Signal(sig); err != nil && !errors.Is(err, os.ErrProcessDone) {
+		s.t.Fatal(err)
+	}
+}
+
 // Restart starts the server again (after Stop or Kill; a running one is
 // stopped first) with the same options, working directory and address, and
 // waits until it is ready: clients keep their URL.

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// moveHistogram is the servers' own histogram of the moves route
+// (burraco_http_request_duration_seconds{method="POST",route=movesRoute}),
+// summed over the servers: the cumulative count at each bucket's upper
+// bound, in seconds (+Inf included). Set beside the clients' latency it
+// says whether a slow move was slow inside the server (from the request's
+// arrival at the API to its answer) or outside it: the client, the
+// kernel's queues, a connection. With forwarding (-leases) a forwarded
+// move is counted by both processes, the hop's total by the first.
+type moveHistogram map[float64]int64
+
+// parseMoveHistogram reads the moves route's buckets from a Prometheus
+// text exposition.
+func parseMoveHistogram(body string) (moveHistogram, error) {
+	h := moveHistogram{}
+	for line := range strings.Lines(body) {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "burraco_http_request_duration_seconds_bucket{") {
+			continue
+		}
+		i := strings.LastIndexByte(line, ' ')
+		name, value := line[:i], line[i+1:]
+		if label(name, "route") != movesRoute || label(name, "method") != "POST" {
+			continue
+		}
+		le, err := strconv.ParseFloat(label(name, "le"), 64) // "+Inf" parses as +Inf
+		if err != nil {
+			return nil, fmt.Errorf("%q: %v", line, err)
+		}
+		n, err := strconv.ParseFloat(value, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q: %v", line, err)
+		}
+		h[le] += int64(n)
+	}
+	return h, nil
+}
+
+// scrapeMoveHistogram reads and sums the servers' histograms; a server
+// killed by -failover is left out (its figures died with it).
+func scrapeMoveHistogram(ctx context.Context, servers []*server) (moveHistogram, error) {
+	total := moveHistogram{}
+	for _, s := range servers {
+		if s.killed.Load() {
+			continue
+		}
+		body, err := get(ctx, s.metrics+"/metrics")
+		if err != nil {
+			return nil, err
+		}
+		h, err := parseMoveHistogram(body)
+		if err != nil {
+			return nil, fmt.Errorf("scrape %s/metrics: %w", s.metrics, err)
+		}
+		for le, n := range h {
+			total[le] += n
+		}
+	}
+	return total, nil
+}
+
+func (h moveHistogram) minus(b moveHistogram) moveHistogram {
+	d := moveHistogram{}
+	for le, n := range h {
+		d[le] = n - b[le]
+	}
+	return d
+}
+
+// quantile is the upper bound of the bucket holding the q-quantile (what
+// a histogram can say: at most this long), and false when it is empty.
+func (h moveHistogram) quantile(q float64) (float64, bool) {
+	bounds := slices.Sorted(func(yield func(float64) bool) {
+		for le := range h {
+			if !yield(le) {
+				return
+			}
+		}
+	})
+	if len(bounds) == 0 || h[bounds[len(bounds)-1]] == 0 {
+		return 0, false
+	}
+	total := h[bounds[len(bounds)-1]]
+	for _, le := range bounds {
+		if float64(h[le]) >= q*float64(total) {
+			return le, true
+		}
+	}
+	return math.Inf(1), true
+}
+
+// over is how many requests took longer than bound (a bucket's upper
+// bound) and how many there were.
+func (h moveHistogram) over(bound float64) (over, total int64) {
+	total = h[math.Inf(1)]
+	return total - h[bound], total
+}
+
+// printServerTail writes the servers' own time on the moves route.
+func printServerTail(w io.Writer, h moveHistogram) {
+	p50, ok := h.quantile(0.5)
+	if !ok {
+		return
+	}
+	p99, _ := h.quantile(0.99)
+	slow, total := h.over(0.1)
+	fmt.Fprintf(w, "  the servers' own time on the moves route (their /metrics, to the bucket): p50 ≤ %s, p99 ≤ %s; over 100 ms: %d of %d requests\n",
+		bound(p50), bound(p99), slow, total)
+}
+
+func bound(le float64) string {
+	if math.IsInf(le, 1) {
+		return "+Inf"
+	}
+	return strconv.FormatFloat(le*1000, 'f', -1, 64) + " ms"
+}

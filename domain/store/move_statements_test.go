@@ -1,0 +1,235 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/lease"
+	"github.com/burraco/burraco/domain/store"
+	"github.com/burraco/burraco/domain/store/storetest"
+)
+
+// ownedTable is a playing table of two on PostgreSQL whose lease owner
+// "a" holds, with its service and players; ctx carries the owner's fence,
+// as serve puts it in the context of each request it serves as owner.
+type ownedTable struct {
+	db     *store.DB
+	svc    domain.Services
+	actors [2]domain.Actor
+	id     int64
+	ctx    context.Context
+	fence  lease.Fence
+}
+
+func newOwnedTable(t testing.TB) *ownedTable {
+	t.Helper()
+	o := &ownedTable{db: storetest.Postgres(t)}
+	o.svc = domain.NewServices(o.db, domain.Config{PasswordParams: domain.TestPasswordParams})
+	ctx := t.Context()
+	for i, email := range []string{"anna@example.org", "bruno@example.org"} {
+		u, err := o.svc.Auth.Register(ctx, domain.RegisterInput{Email: email, Password: "correct horse battery", Name: email})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.actors[i] = domain.Actor{UserID: u.ID}
+	}
+	grace := 0
+	tb, err := o.svc.Tables.Create(ctx, o.actors[0], domain.TableInput{Rules: "fibur", Players: 2,
+		Match: domain.MatchFormat{Deals: domain.MaxMatchDeals}, GraceSeconds: &grace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.id = tb.ID
+	if _, err := o.svc.Tables.Join(ctx, o.actors[1], tb.ID, nil, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := o.svc.Tables.Start(ctx, o.actors[0], tb.ID); err != nil {
+		t.Fatal(err)
+	}
+	l, err := o.db.Leases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	epoch, ok, err := l.Acquire(ctx, tb.ID, "a", time.Minute)
+	if err != nil || !ok {
+		t.Fatalf("Acquire: %v, %v", ok, err)
+	}
+	o.fence = lease.Fence{Table: tb.ID, Owner: "a", Epoch: epoch}
+	o.ctx = lease.WithFence(ctx, o.fence)
+	return o
+}
+
+// state is the state as the seat on turn sees it.
+func (o *ownedTable) state(t testing.TB) (domain.Actor, domain.TableState) {
+	t.Helper()
+	st, err := o.svc.Tables.State(o.ctx, o.actors[0], o.id, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.View.Turn != st.Seat {
+		if st, err = o.svc.Tables.State(o.ctx, o.actors[1], o.id, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return o.actors[st.View.Turn], st
+}
+
+// move plays the next move of the seat on turn (a draw, or the discard of
+// the first card the rules let it discard) at version, with ctx.
+func (o *ownedTable) move(ctx context.Context, actor domain.Actor, st domain.TableState, version int64) (domain.TableState, error) {
+	in := domain.MoveInput{Move: []byte(`{"move":"draw"}`), Version: version}
+	if st.View.Phase == "take" {
+		return o.svc.Tables.Move(ctx, actor, o.id, in)
+	}
+	var err error
+	for _, c := range st.View.Hand {
+		in.Move = []byte(`{"move":"discard","card":"` + c.String() + `"}`)
+		var next domain.TableState
+		if next, err = o.svc.Tables.Move(ctx, actor, o.id, in); err == nil || domain.ErrorKind(err) != domain.KindRule {
+			return next, err
+		}
+	}
+	return domain.TableState{}, fmt.Errorf("no card of %v may be discarded: %w", st.View.Hand, err)
+}
+
+// TestAnOwnersMoveOnPostgresIsFewStatements: the move of a table's owner
+// (fenced), its game in memory, sends three statements between its BEGIN
+// and COMMIT: the fence with the table's version lock, the move's row,
+// the table's new version. Each statement is a round trip, and each costs
+// the server (pgx, GORM) and PostgreSQL CPU: the move was four, the fence
+// and the version lock apart (docs/performance.md).
+func TestAnOwnersMoveOnPostgresIsFewStatements(t *testing.T) {
+	o := newOwnedTable(t)
+	actor, st := o.state(t)
+	if _, err := o.move(o.ctx, actor, st, st.Table.Version); err != nil { // the game is now in memory
+		t.Fatal(err)
+	}
+	actor, st = o.state(t)
+	count := store.CountStatements(o.db)
+	if _, err := o.move(o.ctx, actor, st, st.Table.Version); err != nil {
+		t.Fatal(err)
+	}
+	if got := count(); len(got) != 2 {
+		t.Errorf("%d statements, want 2:\n%s", len(got), strings.Join(got, "\n"))
+	}
+}
+
+// TestAnOwnersMovesAreOrderedAndChecked: the owner's moves (fenced: the
+// fence reads the version the move is checked against) still meet the
+// version check and are played one at a time on PostgreSQL.
+func TestAnOwnersMovesAreOrderedAndChecked(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		run  func(t *testing.T, o *ownedTable)
+	}{
+		{"AMoveAtAnOldVersionIsAVersionConflict", func(t *testing.T, o *ownedTable) {
+			actor, st := o.state(t)
+			next, err := o.move(o.ctx, actor, st, st.Table.Version)
+			if err != nil {
+				t.Fatal(err)
+			}
+			actor, st2 := o.state(t)
+			_, err = o.move(o.ctx, actor, st2, st.Table.Version) // the version before the move
+			var de *domain.Error
+			if domain.ErrorCode(err) != domain.EVersionConflict || !errors.As(err, &de) || de.Current == nil || *de.Current != next.Table.Version {
+				t.Fatalf("a move at version %d after %d: %v; want version_conflict at %d", st.Table.Version, next.Table.Version, err, next.Table.Version)
+			}
+		}},
+		{"MovesSentTogetherAtOneVersionPlayOnce", func(t *testing.T, o *ownedTable) {
+			actor, st := o.state(t)
+			const n = 6
+			errs := make(chan error, n)
+			for range n {
+				go func() {
+					_, err := o.move(o.ctx, actor, st, st.Table.Version)
+					errs <- err
+				}()
+			}
+			played := 0
+			for range n {
+				switch err := <-errs; {
+				case err == nil:
+					played++
+				case domain.ErrorCode(err) != domain.EVersionConflict:
+					t.Errorf("a move sent together with others: %v; want it played or version_conflict", err)
+				}
+			}
+			_, after := o.state(t)
+			if played != 1 || after.Table.Version != st.Table.Version+1 {
+				t.Errorf("%d of %d moves played, version %d → %d; want one move, one version", played, n, st.Table.Version, after.Table.Version)
+			}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) { c.run(t, newOwnedTable(t)) })
+	}
+}
+
+// BenchmarkAnOwnersMoveOnPostgres plays an owner's moves (fenced, the
+// game in memory) one after another through the table service on
+// PostgreSQL (TEST_DATABASE_URL), without HTTP: the move's transaction
+// alone, on one connection. Besides ns/op it reports the CPU per move of
+// this process (server-cpu-us/op: the domain, GORM, pgx) and of the
+// connection's PostgreSQL backend (pg-cpu-us/op, when the server runs on
+// this machine: the backend's alone, not the WAL writer's):
+//
+//	go test ./domain/store -run '^$' -bench AnOwnersMoveOnPostgres -benchtime 3000x -count 3
+func BenchmarkAnOwnersMoveOnPostgres(b *testing.B) {
+	o := newOwnedTable(b)
+	o.db.SQL().SetMaxOpenConns(1) // every transaction on the one backend measured
+	var backend int
+	if err := o.db.SQL().QueryRow(`SELECT pg_backend_pid()`).Scan(&backend); err != nil {
+		b.Fatal(err)
+	}
+	actor, st := o.state(b)
+	cpu0, pg0 := selfCPU(), procCPU(backend)
+	b.ResetTimer()
+	for range b.N {
+		next, err := o.move(o.ctx, actor, st, st.Table.Version)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if next.Table.Status != domain.TablePlaying {
+			b.Fatal("the match ended: raise its deals")
+		}
+		if next.View.Turn != next.Seat {
+			b.StopTimer()
+			actor, next = o.state(b)
+			b.StartTimer()
+		}
+		st = next
+	}
+	b.StopTimer()
+	b.ReportMetric(float64((selfCPU()-cpu0).Microseconds())/float64(b.N), "server-cpu-us/op")
+	b.ReportMetric(float64((procCPU(backend)-pg0).Microseconds())/float64(b.N), "pg-cpu-us/op")
+}
+
+// selfCPU is this process's CPU time, user and system.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// procCPU is process pid's CPU time from /proc (0 when it cannot be read:
+// PostgreSQL on another machine).
+func procCPU(pid int) time.Duration {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+2:]))
+	if len(f) < 13 {
+		return 0
+	}
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	s, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(u+s) * 10 * time.Millisecond // USER_HZ is 100
+}
