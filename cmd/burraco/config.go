@@ -28,6 +28,26 @@ type config struct {
 	openTableTTL   time.Duration // BURRACO_OPEN_TABLE_TTL
 	auth           authLimits
 	owners         ownership // -internal-addr, -lease-ttl: table ownership on PostgreSQL
+	// parkPolls holds waiting long polls and idle connections without a
+	// goroutine (api.Park); off (BURRACO_PARK_POLLS=false) they wait in
+	// net/http's handlers, as before issue 30's memory cut.
+	parkPolls bool // BURRACO_PARK_POLLS
+}
+
+// parkPollsFlag registers -park-polls, on unless the environment says a
+// boolean false; an environment value that is not a boolean is an error.
+func (c *config) parkPollsFlag(fs *flag.FlagSet) error {
+	def := true
+	if v := os.Getenv("BURRACO_PARK_POLLS"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("BURRACO_PARK_POLLS=%q is not true or false", v)
+		}
+		def = b
+	}
+	fs.BoolVar(&c.parkPolls, "park-polls", def,
+		"hold waiting long polls and idle keep-alive connections without a goroutine (a few KB each instead of 20-37 KB); -park-polls=false leaves them to net/http (env BURRACO_PARK_POLLS)")
+	return nil
 }
 
 // openTableTTLFlag registers -open-table-ttl, with its default from the

@@ -41,7 +41,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "burraco serve:", err)
 		return 2
 	}
-	if err := errors.Join(c.openTableTTLFlag(fs), c.owners.flags(fs)); err != nil {
+	if err := errors.Join(c.openTableTTLFlag(fs), c.owners.flags(fs), c.parkPollsFlag(fs)); err != nil {
 		fmt.Fprintln(stderr, "burraco serve:", err)
 		return 2
 	}
@@ -143,7 +143,7 @@ func serve(ctx context.Context, c config, log *slog.Logger) error {
 			log.Error("tournament feed", "err", err)
 		}
 	}()
-	return listenAndServe(ctx, c.addr, handler, log)
+	return listenAndServe(ctx, c.addr, handler, c.parkPolls, log)
 }
 
 // tickTables plays the tables' time-outs every second until ctx ends: of
@@ -227,15 +227,20 @@ func bootstrapAdmin(ctx context.Context, auth domain.AuthService, log *slog.Logg
 }
 
 // listenAndServe serves handler on addr until ctx is cancelled, then
-// finishes the requests in flight (for at most 15 s).
-func listenAndServe(ctx context.Context, addr string, handler http.Handler, log *slog.Logger) error {
+// finishes the requests in flight (for at most 15 s). park: long polls and
+// idle connections are held without a goroutine (api.Park).
+func listenAndServe(ctx context.Context, addr string, handler http.Handler, park bool, log *slog.Logger) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
 	srv := api.NewHTTPServer(handler, slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(api.Park(srv, ln)) }() // long polls held without a goroutine
+	serving := ln
+	if park {
+		serving = api.Park(srv, ln) // long polls held without a goroutine
+	}
+	go func() { errc <- srv.Serve(serving) }()
 	log.Info("listening", "addr", ln.Addr().String())
 	select {
 	case err := <-errc:
