@@ -103,7 +103,7 @@ func TestMetricsAreServedOnlyOnTheirOwnAddress(t *testing.T) {
 func TestWhatTheProcessSentPostgreSQLIsWrittenByKind(t *testing.T) {
 	var r metrics.Registry
 	r.Register(func(w *metrics.Writer) {
-		writeDBCounts(w, store.DBCounts{Statements: []store.StatementCount{{"select", "users", 7}, {"begin", "", 3}},
+		writeDBCounts(w, store.DBCounts{Statements: []store.StatementCount{{Op: "select", Table: "users", Count: 7}, {Op: "begin", Count: 3}},
 			Prepared: 2, Connects: 4, Pings: 1})
 	})
 	rec := httptest.NewRecorder()
