@@ -153,14 +153,14 @@ func (c *statementCounter) textCounts() []StatementText {
 // reads our own SQL (GORM's and the store's), not any SQL: what it does
 // not know is "other".
 func statementKindOf(sql string) (op, table string) {
-	words := sqlWords(sql, 64)
+	words := sqlWords(sql, 256)
 	if len(words) == 0 {
 		return "other", ""
 	}
 	i := 0
 	if words[0] == "with" { // the verb of the main part: the first after the CTEs' parentheses
 		i = mainVerb(sql)
-		words = sqlWords(sql[i:], 64)
+		words = sqlWords(sql[i:], 256)
 		if len(words) == 0 {
 			return "other", ""
 		}

@@ -1,6 +1,9 @@
 package store
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestStatementKindOf(t *testing.T) {
 	for _, c := range []struct {
@@ -20,6 +23,7 @@ func TestStatementKindOf(t *testing.T) {
 		{"PgNotifyIsANotify", `SELECT pg_notify(CASE current_schema() WHEN 'public' THEN 'burraco_writes' ELSE 'burraco_writes_' || current_schema() END, $1)`, "notify", ""},
 		{"ListenIsListen", `LISTEN "burraco_tables_x"`, "listen", ""},
 		{"ASelectOfNoTableNamesNone", "SELECT 1", "select", ""},
+		{"ALongColumnListStillNamesTheTable", "SELECT " + strings.Repeat("a_column, ", 100) + "z FROM tables WHERE id = $1", "select", "tables"},
 		{"AnUnknownVerbIsOther", "VACUUM tables", "other", ""},
 		{"NothingIsOther", "   ", "other", ""},
 		{"AnUnclosedWithIsOther", "WITH a AS (SELECT", "other", ""},
