@@ -2,10 +2,13 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/pprof"
+	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/burraco/burraco/api"
@@ -18,6 +21,11 @@ import (
 func newMetrics(db *store.DB, log *slog.Logger) *api.Metrics {
 	m := api.NewMetrics()
 	m.Registry.Register(func(w *metrics.Writer) { writePoolMetrics(w, db.Pools()) })
+	m.Registry.Register(func(w *metrics.Writer) {
+		if c, ok := db.DBCounts(); ok {
+			writeDBCounts(w, c)
+		}
+	})
 	m.Registry.Register(func(w *metrics.Writer) {
 		if s, ok := db.GroupCommits(); ok {
 			writeGroupCommits(w, s)
@@ -60,6 +68,39 @@ func writePoolMetrics(w *metrics.Writer, pools []store.Pool) {
 	}
 }
 
+// writeDBCounts writes what this process sent PostgreSQL: its statements
+// by verb and first table (the store's own SQL: a few dozen series), the
+// statements prepared, the connections opened and the pings.
+func writeDBCounts(w *metrics.Writer, c store.DBCounts) {
+	sort.Slice(c.Statements, func(i, j int) bool {
+		a, b := c.Statements[i], c.Statements[j]
+		return a.Op < b.Op || a.Op == b.Op && a.Table < b.Table
+	})
+	w.Family("burraco_db_statements_total", "counter", "Statements sent to PostgreSQL by this process, BEGIN and COMMIT included, by verb (op) and the first table named.")
+	for _, s := range c.Statements {
+		w.Sample("burraco_db_statements_total", metrics.Labels("op", s.Op, "table", s.Table), float64(s.Count))
+	}
+	w.Family("burraco_db_prepares_total", "counter", "Statements prepared on PostgreSQL (parsed and planned by a backend; pgx prepares each text once per connection).")
+	w.Sample("burraco_db_prepares_total", "", float64(c.Prepared))
+	w.Family("burraco_db_connects_total", "counter", "Connections opened to PostgreSQL (each a new backend), the listeners' included.")
+	w.Sample("burraco_db_connects_total", "", float64(c.Connects))
+	w.Family("burraco_db_pings_total", "counter", "Pings of a pooled PostgreSQL connection idle for over a second, before it is used.")
+	w.Sample("burraco_db_pings_total", "", float64(c.Pings))
+}
+
+// statementsHandler serves each statement text this process sent
+// PostgreSQL with its count, most sent first, as text.
+func statementsHandler(db *store.DB) http.HandlerFunc {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		texts := db.StatementTexts()
+		sort.Slice(texts, func(i, j int) bool { return texts[i].Count > texts[j].Count })
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		for _, t := range texts {
+			fmt.Fprintf(w, "%d\t%s\n", t.Count, strings.Join(strings.Fields(t.SQL), " "))
+		}
+	}
+}
+
 // groupCommitBounds are the batch-size buckets, writers.
 var groupCommitBounds = []int{1, 2, 4, 8, 16, store.MaxBatch}
 
@@ -81,12 +122,14 @@ func writeGroupCommits(w *metrics.Writer, s store.GroupCommitStats) {
 	w.Sample(name+"_count", "", float64(s.Batches))
 }
 
-// metricsHandler serves /metrics and net/http/pprof's /debug/pprof/: on
+// metricsHandler serves /metrics, net/http/pprof's /debug/pprof/ and
+// the statements sent to PostgreSQL (/debug/statements): on
 // their own address (-metrics-addr), which an operator keeps off the
 // internet, as profiles show the program's innards.
-func metricsHandler(m *api.Metrics) http.Handler {
+func metricsHandler(m *api.Metrics, db *store.DB) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", m)
+	mux.Handle("GET /debug/statements", statementsHandler(db))
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)

@@ -4,11 +4,15 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/burraco/burraco/domain/store"
+	"github.com/burraco/burraco/internal/metrics"
 )
 
 var metricsLine = regexp.MustCompile(`msg="metrics listening" addr=(\S+)`)
@@ -72,7 +76,10 @@ func TestMetricsAreServedOnlyOnTheirOwnAddress(t *testing.T) {
 	if code, body := get(metricsBase + "/debug/pprof/"); code != 200 || !strings.Contains(body, "goroutine") {
 		t.Errorf("GET /debug/pprof/ on the metrics address: %d\n%s", code, body)
 	}
-	for _, path := range []string{"/metrics", "/debug/pprof/", "/debug/pprof/goroutine"} {
+	if code, _ := get(metricsBase + "/debug/statements"); code != 200 {
+		t.Errorf("GET /debug/statements on the metrics address: %d", code)
+	}
+	for _, path := range []string{"/metrics", "/debug/pprof/", "/debug/pprof/goroutine", "/debug/statements"} {
 		if code, _ := get(base + path); code != 404 {
 			t.Errorf("GET %s on the API's address: %d, want 404", path, code)
 		}
@@ -90,5 +97,28 @@ func TestMetricsAreServedOnlyOnTheirOwnAddress(t *testing.T) {
 	if code, err := http.Get(metricsBase + "/metrics"); err == nil {
 		code.Body.Close()
 		t.Errorf("the metrics address still answers after serve stopped")
+	}
+}
+
+func TestWhatTheProcessSentPostgreSQLIsWrittenByKind(t *testing.T) {
+	var r metrics.Registry
+	r.Register(func(w *metrics.Writer) {
+		writeDBCounts(w, store.DBCounts{Statements: []store.StatementCount{{Op: "select", Table: "users", Count: 7}, {Op: "begin", Count: 3}},
+			Prepared: 2, Connects: 4, Pings: 1})
+	})
+	rec := httptest.NewRecorder()
+	r.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	body := rec.Body.String()
+	for _, want := range []string{
+		"# TYPE burraco_db_statements_total counter\n" +
+			`burraco_db_statements_total{op="begin",table=""} 3` + "\n" +
+			`burraco_db_statements_total{op="select",table="users"} 7` + "\n",
+		"burraco_db_prepares_total 2\n",
+		"burraco_db_connects_total 4\n",
+		"burraco_db_pings_total 1\n",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the scrape lacks %q:\n%s", want, body)
+		}
 	}
 }

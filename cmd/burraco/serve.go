@@ -102,7 +102,7 @@ func serve(ctx context.Context, c config, log *slog.Logger) error {
 	}
 	m := newMetrics(db, log)
 	if c.metricsAddr != "" {
-		stop, err := listenMetrics(c.metricsAddr, metricsHandler(m), log)
+		stop, err := listenMetrics(c.metricsAddr, metricsHandler(m, db), log)
 		if err != nil {
 			return fmt.Errorf("metrics: %w", err)
 		}

@@ -45,7 +45,10 @@
 // requests are forwarded to its owner; table sends every request of a
 // table to the server its id hashes to (route.go), as docs/SCALE-OUT.md
 // §11's balancer configurations do. The report counts the forwards
-// (burraco_table_forwards_total).
+// (burraco_table_forwards_total). On PostgreSQL it also says what the
+// servers sent the database per move during play: statements by kind,
+// statements prepared, connections opened, pings (burraco_db_*_total,
+// statements.go).
 //
 // It builds the binary from this checkout (or takes -binary), starts the
 // servers on a fresh database each run and stops them at the end. The exit

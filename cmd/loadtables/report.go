@@ -140,6 +140,7 @@ func (r *result) print(w io.Writer, n int, o options) {
 	fmt.Fprintf(w, "  moves %d in %.1f s: %.0f moves/s\n", r.moves, secs, float64(r.moves)/secs)
 	r.printMetrics(w)
 	r.printForwards(w, o)
+	r.printStatements(w)
 	fmt.Fprintf(w, "  move latency p50 %s p99 %s; wake-up after a move p50 %s p99 %s (%d wake-ups)\n",
 		ms(percentile(r.moveLat, 0.5)), ms(percentile(r.moveLat, 0.99)),
 		ms(percentile(r.wakeLat, 0.5)), ms(percentile(r.wakeLat, 0.99)), len(r.wakeLat))

@@ -26,11 +26,12 @@ type serverFigures struct {
 	moves, polls, moveRequests int64
 	// forwards and forwardsFailed: burraco_table_forwards_total (route.go).
 	forwards, forwardsFailed int64
+	db                       dbFigures // statements.go
 }
 
 func (a serverFigures) minus(b serverFigures) serverFigures {
 	return serverFigures{moves: a.moves - b.moves, polls: a.polls - b.polls, moveRequests: a.moveRequests - b.moveRequests,
-		forwards: a.forwards - b.forwards, forwardsFailed: a.forwardsFailed - b.forwardsFailed}
+		forwards: a.forwards - b.forwards, forwardsFailed: a.forwardsFailed - b.forwardsFailed, db: a.db.minus(b.db)}
 }
 
 func (a *serverFigures) add(b serverFigures) {
@@ -39,6 +40,7 @@ func (a *serverFigures) add(b serverFigures) {
 	a.moveRequests += b.moveRequests
 	a.forwards += b.forwards
 	a.forwardsFailed += b.forwardsFailed
+	a.db.add(b.db)
 }
 
 // scrape reads every server's /metrics and sums its figures; it also
@@ -83,6 +85,12 @@ func parseFigures(body string) (serverFigures, error) {
 			continue
 		}
 		name, value := line[:i], line[i+1:]
+		if ok, err := dbSample(&f.db, name, value); ok {
+			if err != nil {
+				return f, fmt.Errorf("%q: %v", line, err)
+			}
+			continue
+		}
 		switch {
 		case name == "burraco_moves_total":
 			n, err := strconv.ParseFloat(value, 64)

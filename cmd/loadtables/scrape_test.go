@@ -1,6 +1,7 @@
 package main
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -33,7 +34,7 @@ burraco_http_request_duration_seconds_count{method="GET",route="/api/v1/tables/{
 				}
 				return
 			}
-			if err != nil || got != c.want {
+			if err != nil || !reflect.DeepEqual(got, c.want) {
 				t.Fatalf("parseFigures = %+v, %v; want %+v", got, err, c.want)
 			}
 		})

@@ -16,6 +16,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 	"gorm.io/driver/postgres"
 	"gorm.io/driver/sqlite"
 	"gorm.io/gorm"
@@ -81,10 +83,11 @@ type DB struct {
 	busyTimeout time.Duration
 	url         string // PostgreSQL: for the tables' listener's own connection
 	tables      *tableCache
-	marks       *writeMarks   // what the write transactions wrote (write_marks.go)
-	owned       ownedVersions // the owners' versions to announce in the second's list (table_feed_owned.go)
-	ownedWrites ownedWrites   // and the records its play wrote (write_marks_owned.go)
-	release     func()        // SQLite file: drops the hold a restore waits for (backup.go)
+	marks       *writeMarks       // what the write transactions wrote (write_marks.go)
+	owned       ownedVersions     // the owners' versions to announce in the second's list (table_feed_owned.go)
+	ownedWrites ownedWrites       // and the records its play wrote (write_marks_owned.go)
+	release     func()            // SQLite file: drops the hold a restore waits for (backup.go)
+	stmts       *statementCounter // PostgreSQL: what this process sends it (statements.go)
 }
 
 var _ domain.Storage = (*DB)(nil)
@@ -129,25 +132,56 @@ func open(ctx context.Context, databaseURL string) (*DB, string, error) {
 		return nil, "", errors.New("store: empty database URL")
 	}
 	if strings.HasPrefix(databaseURL, "postgres://") || strings.HasPrefix(databaseURL, "postgresql://") {
-		g, err := openGORM(postgres.Open(databaseURL)) // pgx keeps prepared statements itself
+		stmts := &statementCounter{}
+		sqlDB, err := openPgx(databaseURL, stmts)
 		if err != nil {
+			return nil, Postgres, err
+		}
+		g, err := openGORM(postgres.New(postgres.Config{Conn: sqlDB})) // pgx keeps prepared statements itself
+		if err != nil {
+			sqlDB.Close()
 			return nil, Postgres, err
 		}
 		if err := registerAppends(g); err != nil {
-			return nil, Postgres, err
-		}
-		sqlDB, err := g.DB()
-		if err != nil {
+			sqlDB.Close()
 			return nil, Postgres, err
 		}
 		sqlDB.SetMaxOpenConns(25)
 		sqlDB.SetMaxIdleConns(25)
 		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
 		db := &DB{gorm: g, read: g, readOne: g, sql: sqlDB, readSQL: sqlDB, dialect: Postgres, url: databaseURL, tables: newTableCache(),
-			marks: newWriteMarks(false)}
+			marks: newWriteMarks(false), stmts: stmts}
 		return db, Postgres, db.ping(ctx)
 	}
 	return openSQLite(ctx, databaseURL)
+}
+
+// openPgx opens the pool of a PostgreSQL URL through pgx's database/sql
+// driver, its statements, preparations, connections and pings counted by
+// stmts. pgx's default mode is kept: each statement is prepared once per
+// connection (a parse and plan on the backend) and then only bound and run.
+func openPgx(databaseURL string, stmts *statementCounter) (*sql.DB, error) {
+	cfg, err := pgx.ParseConfig(databaseURL)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Tracer = stmts
+	return stdlib.OpenDB(*cfg,
+		stdlib.OptionAfterConnect(func(context.Context, *pgx.Conn) error {
+			stmts.connects.Add(1)
+			return nil
+		}),
+		// database/sql's ResetSession pings a connection idle for over a
+		// second before handing it out (pgx's default, kept): a round
+		// trip of its own, counted.
+		stdlib.OptionShouldPing(func(_ context.Context, p stdlib.ShouldPingParams) bool {
+			ping := p.IdleDuration > time.Second
+			if ping {
+				stmts.pings.Add(1)
+			}
+			return ping
+		}),
+	), nil
 }
 
 // openGORM opens GORM on a dialector.

@@ -106,6 +106,10 @@ func (db *DB) listen(ctx context.Context, f feed) error {
 		return err
 	}
 	cfg.RuntimeParams["application_name"] = f.name
+	if db.stmts != nil {
+		cfg.Tracer = db.stmts // statements.go
+		db.stmts.connects.Add(1)
+	}
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return err
