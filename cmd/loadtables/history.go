@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"sync"
@@ -110,4 +111,22 @@ func heardOf(request string, sent, answered time.Time, code int, etag string, b 
 		}
 	}
 	return h
+}
+
+// stateNow asks the state of table id afresh (no since: answered at once)
+// for each of its seats, once their clients have stopped: what the server
+// says now beside what each seat was last told tells a wrong answer kept
+// by the server (the same now) from one that was wrong only when it was
+// made, or a client that did not act on a right one.
+func stateNow(ctx context.Context, id int64, seats []*client) []string {
+	out := make([]string, len(seats))
+	for i, cl := range seats {
+		rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		_, _, _ = cl.do(rctx, "GET", fmt.Sprintf("/api/v1/tables/%d/state", id), nil, nil, nil)
+		cancel()
+		if ls := cl.heard.lines(); len(ls) > 0 {
+			out[i] = ls[len(ls)-1]
+		}
+	}
+	return out
 }

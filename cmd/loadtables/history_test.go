@@ -51,10 +51,12 @@ func TestReportOfAStuckTablePrintsEachSeatsLastAnswers(t *testing.T) {
 	r := &result{tables: 1, stuck: 1, stuckTables: []stuckTable{{id: 80, maxSeen: 6, maxAcked: 6,
 		seats: []string{"seat 0: GET /api/v1/tables/80/state?since=6&wait=20 in flight for 10s", "seat 1: GET /api/v1/tables/80/state?since=6&wait=20 in flight for 9s"},
 		heard: [][]string{{"06:13:08.878 +0s POST /api/v1/tables/80/moves -> 200"}, {"06:13:08.900 +3ms GET /api/v1/tables/80/state?since=5&wait=20 -> 200 ETag \"t80.v6.s1\" version 6 playing deal 1 seat 1 turn 0 phase discard"}},
+		now:   []string{"", "06:14:00.000 +2ms GET /api/v1/tables/80/state -> 200 ETag \"t80.v6.s1\" version 6 playing deal 1 seat 1 turn 1 phase take"},
 	}}, elapsed: time.Second}
 	var out strings.Builder
 	r.print(&out, 1, options{db: "sqlite", processes: 1})
-	for _, want := range []string{"seat 1: GET", "its last 1 answers", `-> 200 ETag "t80.v6.s1" version 6 playing deal 1 seat 1 turn 0 phase discard`} {
+	for _, want := range []string{"seat 1: GET", "its last 1 answers", `-> 200 ETag "t80.v6.s1" version 6 playing deal 1 seat 1 turn 0 phase discard`,
+		`asked again after the run: 06:14:00.000 +2ms GET /api/v1/tables/80/state -> 200 ETag "t80.v6.s1" version 6 playing deal 1 seat 1 turn 1 phase take`} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the report does not say %q:\n%s", want, out.String())
 		}

@@ -255,7 +255,8 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 		switch {
 		case tb.stuck.Load():
 			res.stuck++
-			res.stuckTables = append(res.stuckTables, stuckTable{id: tb.id, maxSeen: tb.maxSeen.Load(), maxAcked: tb.maxAcked.Load(), seats: tb.seats, heard: tb.heard})
+			res.stuckTables = append(res.stuckTables, stuckTable{id: tb.id, maxSeen: tb.maxSeen.Load(), maxAcked: tb.maxAcked.Load(), seats: tb.seats, heard: tb.heard,
+				now: stateNow(ctx, tb.id, seats[tb.id])})
 		case tb.finished.Load():
 			res.finished++ // every seat saw the end
 		}

@@ -56,6 +56,7 @@ type stuckTable struct {
 	maxSeen, maxAcked int64
 	seats             []string
 	heard             [][]string // per seat, its last answers, oldest first (history.go)
+	now               []string   // per seat, the state asked afresh once its client stopped
 }
 
 // clean reports whether the run found nothing that must not happen. A
@@ -128,6 +129,9 @@ func (r *result) print(w io.Writer, n int, o options) {
 				for _, h := range st.heard[i] {
 					fmt.Fprintf(w, "        %s\n", h)
 				}
+			}
+			if i < len(st.now) {
+				fmt.Fprintf(w, "      asked again after the run: %s\n", st.now[i])
 			}
 		}
 	}
