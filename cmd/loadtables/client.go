@@ -25,8 +25,10 @@ type client struct {
 	// renewals counts the requests answered 401 and sent again: the server
 	// answered each twice.
 	renewals atomic.Int64
-	// now is what the client is doing, for the report of a stuck table.
-	now atomic.Pointer[activity]
+	// now is what the client is doing, and heard its last answers, for
+	// the report of a stuck table.
+	now   atomic.Pointer[activity]
+	heard history
 }
 
 // activity is a client's request in flight or, once answered, its answer.
@@ -105,11 +107,14 @@ func (c *client) doOnce(ctx context.Context, method, path string, body any, head
 	resp, err := c.http.Do(req)
 	if err != nil {
 		c.now.Store(&activity{request: a.request, sent: a.sent, code: -1, answer: err.Error()})
+		c.heard.add(heard{request: a.request, sent: a.sent, answered: time.Now(), code: -1, status: err.Error()})
 		return 0, nil, err
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
-	c.now.Store(&activity{request: a.request, sent: a.sent, code: resp.StatusCode, answer: summary(b)})
+	h := heardOf(a.request, a.sent, time.Now(), resp.StatusCode, resp.Header.Get("ETag"), b)
+	c.heard.add(h)
+	c.now.Store(&activity{request: a.request, sent: a.sent, code: resp.StatusCode, answer: h.summary(b)})
 	if err != nil {
 		return resp.StatusCode, nil, err
 	}
@@ -119,23 +124,6 @@ func (c *client) doOnce(ctx context.Context, method, path string, body any, head
 		}
 	}
 	return resp.StatusCode, b, nil
-}
-
-// summary is what a stuck table's report shows of an answer: a table
-// state's version, status, turn and phase, or the body's first bytes.
-func summary(b []byte) string {
-	var st tableState
-	if json.Unmarshal(b, &st) == nil && st.Table.ID != 0 {
-		s := fmt.Sprintf("(version %d, %s, deal %d, seat %d", st.Table.Version, st.Table.Status, st.Table.DealNumber, st.Seat)
-		if st.View != nil {
-			s += fmt.Sprintf(", turn %d, phase %s, %d cards in hand", st.View.Turn, st.View.Phase, len(st.View.Hand))
-		}
-		return s + ")"
-	}
-	if len(b) > 120 {
-		b = b[:120]
-	}
-	return string(bytes.TrimSpace(b))
 }
 
 // must is do that fails unless the status is want.

@@ -5,7 +5,9 @@
 // then discard the first card of its hand), until the match ends.
 //
 // It counts what must be zero: stuck tables (no new version for -stuck
-// while unfinished), lost wake-ups (a long poll since version v that
+// while unfinished; the report prints, per seat, the request it was making,
+// its last 50 answers with their status, ETag, version, turn and phase, and
+// the state asked afresh once the clients stopped: history.go), lost wake-ups (a long poll since version v that
 // answers 304 although a version past v had been acknowledged to another
 // seat before the poll was sent, or more than a second before the 304
 // came), stale answers (older than a version acknowledged before the poll

@@ -32,8 +32,9 @@ type table struct {
 	atKill, killedAt, resumedAt atomic.Int64
 	doneAtKill                  atomic.Bool
 	// seats is, for a stuck table, what each seat's client was doing when
-	// the watchdog found it stuck.
+	// the watchdog found it stuck, and heard each seat's last answers.
 	seats []string
+	heard [][]string
 }
 
 type ackedMove struct {
@@ -216,6 +217,7 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 				if tb.playing.Load() > 0 && time.Since(time.Unix(0, tb.changed.Load())) > o.stuck && !tb.stuck.Load() {
 					for i, cl := range seats[tb.id] {
 						tb.seats = append(tb.seats, fmt.Sprintf("seat %d: %s", i, cl.now.Load()))
+						tb.heard = append(tb.heard, cl.heard.lines())
 					}
 					tb.stuck.Store(true)
 					tb.cancel()
@@ -253,7 +255,8 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 		switch {
 		case tb.stuck.Load():
 			res.stuck++
-			res.stuckTables = append(res.stuckTables, stuckTable{id: tb.id, maxSeen: tb.maxSeen.Load(), maxAcked: tb.maxAcked.Load(), seats: tb.seats})
+			res.stuckTables = append(res.stuckTables, stuckTable{id: tb.id, maxSeen: tb.maxSeen.Load(), maxAcked: tb.maxAcked.Load(), seats: tb.seats, heard: tb.heard,
+				now: stateNow(ctx, tb.id, seats[tb.id])})
 		case tb.finished.Load():
 			res.finished++ // every seat saw the end
 		}

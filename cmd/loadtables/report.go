@@ -55,6 +55,8 @@ type stuckTable struct {
 	id                int64
 	maxSeen, maxAcked int64
 	seats             []string
+	heard             [][]string // per seat, its last answers, oldest first (history.go)
+	now               []string   // per seat, the state asked afresh once its client stopped
 }
 
 // clean reports whether the run found nothing that must not happen. A
@@ -120,8 +122,17 @@ func (r *result) print(w io.Writer, n int, o options) {
 	}
 	for _, st := range r.stuckTables {
 		fmt.Fprintf(w, "  stuck table %d (newest version seen %d, acknowledged %d); its seats when found:\n", st.id, st.maxSeen, st.maxAcked)
-		for _, s := range st.seats {
+		for i, s := range st.seats {
 			fmt.Fprintf(w, "    %s\n", s)
+			if i < len(st.heard) {
+				fmt.Fprintf(w, "      its last %d answers, oldest first (sent UTC, +time to answer):\n", len(st.heard[i]))
+				for _, h := range st.heard[i] {
+					fmt.Fprintf(w, "        %s\n", h)
+				}
+			}
+			if i < len(st.now) {
+				fmt.Fprintf(w, "      asked again after the run: %s\n", st.now[i])
+			}
 		}
 	}
 	if r.tournament {
