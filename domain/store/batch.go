@@ -24,9 +24,12 @@ import (
 // it fails (or panics) only its own writes are undone, as if its
 // transaction had rolled back. A writer returns success only once the
 // shared transaction committed; when the commit fails, every writer in it
-// gets the error. The writers of a batch run one after another, each
-// seeing the writes of those before it, as if each had committed before
-// the next began: the same order, the same outcome, with one commit.
+// gets the error; a writer that fails after others of its batch wrote
+// returns once they committed (its failure may rest on what they wrote),
+// and with the commit's error when it fails. The writers of a batch run
+// one after another, each seeing the writes of those before it, as if each
+// had committed before the next began: the same order, the same outcome,
+// with one commit.
 
 // maxBatch bounds the writers of one shared transaction, so that the first
 // of them waits for the commit at most maxBatch turns.
@@ -187,6 +190,7 @@ func (db *DB) inBatch(ctx context.Context, fn func(tx domain.Tx) error) (err err
 	writes := db.marks.begin()
 	defer writes.end() // after the shared commit, or the rollback of this writer's savepoint
 	t := &tx{db: b.g.WithContext(db.writeContext(ctx, writes)), dialect: db.dialect, tables: db.tables}
+	readOthers := b.members > 0 // fn sees writes of this batch not yet committed
 	err = fn(t)
 	if err == nil {
 		err = ctx.Err() // no commit for a request that has given up
@@ -201,6 +205,16 @@ func (db *DB) inBatch(ctx context.Context, fn func(tx domain.Tx) error) (err err
 	ended = true
 	db.handOn(b)
 	if err != nil {
+		if readOthers {
+			// What fn read and failed on (a version conflict, say) may be
+			// a write of this batch not yet committed: the caller may act
+			// on it (publish the version it read) only once it is, and
+			// not at all when the commit fails.
+			<-b.done
+			if b.err != nil {
+				return translateTx(b.err)
+			}
+		}
 		return translateTx(err)
 	}
 	<-b.done

@@ -209,3 +209,53 @@ func TestQueuedWriterGivesUp(t *testing.T) {
 		t.Errorf("ran %v, stored %v", ran, names)
 	}
 }
+
+// TestAWriterFailingOnAnothersWriteReturnsOnceItIsCommitted: on SQLite, a
+// writer that fails in a shared transaction after another wrote (as a move
+// refused a version conflict on the version a move before it in the batch
+// wrote) returns only once that write is committed, so that what it read
+// and acts on (the version it publishes) is committed; the writers after
+// it run and commit as before.
+func TestAWriterFailingOnAnothersWriteReturnsOnceItIsCommitted(t *testing.T) {
+	db := storetest.SQLite(t)
+	releaseFirst, first := gate(t, db, "first")
+	refused := errors.New("the club is there already")
+	failed := make(chan error, 1)
+	go func() {
+		failed <- db.InTx(context.Background(), func(tx domain.Tx) error {
+			if p, _, err := tx.Clubs().List(domain.ClubFilter{Limit: 10}); err != nil || len(p) != 1 {
+				return fmt.Errorf("the failing writer saw %d clubs (%v), want the first writer's", len(p), err)
+			}
+			return refused
+		})
+	}()
+	queued(t, db, 1)
+	entered, hold, last := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	go func() {
+		last <- db.InTx(context.Background(), func(tx domain.Tx) error {
+			close(entered)
+			<-hold
+			return createClub(tx, "last")
+		})
+	}()
+	queued(t, db, 2)
+	releaseFirst()
+	<-entered // the failing writer has run: the last holds the batch open
+	select {
+	case err := <-failed:
+		t.Fatalf("the failing writer returned (%v) before the write it read was committed", err)
+	case <-time.After(500 * time.Millisecond):
+	}
+	close(hold)
+	if err := <-failed; !errors.Is(err, refused) {
+		t.Fatalf("the failing writer: %v, want its own error", err)
+	}
+	for name, out := range map[string]<-chan error{"first": first, "last": last} {
+		if err := <-out; err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	if names := clubNames(t, db); !names["first"] || !names["last"] {
+		t.Fatalf("clubs stored %v, want first and last", names)
+	}
+}
