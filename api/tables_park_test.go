@@ -22,14 +22,23 @@ import (
 
 // parkingServer serves e's API over loopback HTTP with parked long polls
 // (api.Park), as serve does, and returns its address.
-func parkingServer(t *testing.T, e *env) string {
+func parkingServer(t *testing.T, e *env) string { return httpServer(t, e, true) }
+
+// httpServer serves e's API on a port of its own, its long polls parked
+// or (park false) held in their handlers, until the test ends; it returns
+// the address.
+func httpServer(t *testing.T, e *env, park bool) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := api.NewHTTPServer(e.h, nil)
-	go func() { _ = srv.Serve(api.Park(srv, ln)) }()
+	serving := ln
+	if park {
+		serving = api.Park(srv, ln)
+	}
+	go func() { _ = srv.Serve(serving) }()
 	t.Cleanup(func() { _ = srv.Close() })
 	return ln.Addr().String()
 }
@@ -220,20 +229,14 @@ func TestParkedLongPollsCostAFewKilobytesEach(t *testing.T) {
 
 	parkedG, parkedB := measure(parkingServer(t, e))
 	// The same polls held in their handlers: a server without parking.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := api.NewHTTPServer(e.h, nil)
-	go func() { _ = srv.Serve(ln) }()
-	defer srv.Close()
+	plain := httpServer(t, e, false)
 	e.must(200, req0(tb, st.View.Turn, tokens, st.Version), nil) // answers the parked polls
 	for deadline := time.Now().Add(10 * time.Second); longPollsOpen(t, m) > 0 && time.Now().Before(deadline); {
 		time.Sleep(20 * time.Millisecond)
 	}
 	st, _ = e.state(tokens[0], tb.ID)
 	req = tableRaw("GET", fmt.Sprintf("%s?since=%d&wait=60", tablePath(tb.ID, "state"), st.Version), tokens[1], "", nil)
-	heldG, heldB := measure(ln.Addr().String())
+	heldG, heldB := measure(plain)
 	t.Logf("a parked poll: %.2f goroutines, %.0f bytes; waiting in its handler: %.2f goroutines, %.0f bytes", parkedG, parkedB, heldG, heldB)
 	if parkedG > 0.1 || parkedB > 8<<10 {
 		t.Errorf("a parked poll costs %.2f goroutines and %.0f bytes, want none and under 8 KiB", parkedG, parkedB)
@@ -307,14 +310,8 @@ func TestAConnectionIdleAfterAMoveCostsAFewKilobytes(t *testing.T) {
 		return float64(g1-g0) / idle, float64(m1-m0) / idle
 	}
 	parkedG, parkedB := measure(parkingServer(t, e))
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := api.NewHTTPServer(e.h, nil)
-	go func() { _ = srv.Serve(ln) }()
-	defer srv.Close()
-	heldG, heldB := measure(ln.Addr().String())
+	plain := httpServer(t, e, false)
+	heldG, heldB := measure(plain)
 	t.Logf("idle after a move: parked %.2f goroutines, %.0f bytes; net/http's %.2f goroutines, %.0f bytes", parkedG, parkedB, heldG, heldB)
 	limit := 12 << 10 // a goroutine with a small stack, where there is no epoll
 	if runtime.GOOS == "linux" {
