@@ -164,12 +164,11 @@ func (r idempotentRequest) remember(tx Tx, now time.Time, answer any) error {
 	if r.key == "" {
 		return nil
 	}
-	b, err := json.Marshal(answer)
+	a, err := r.answer(now, answer)
 	if err != nil {
 		return err
 	}
-	stored, err := tx.Idempotency().Put(IdempotentAnswer{OwnerID: r.owner, Key: r.key, Scope: r.scope,
-		Fingerprint: r.fingerprint, Answer: b, ExpiresAt: now.Add(IdempotencyTTL)}, now)
+	stored, err := tx.Idempotency().Put(a, now)
 	if err != nil || stored {
 		return err
 	}
@@ -181,4 +180,16 @@ func (r idempotentRequest) remember(tx Tx, now time.Time, answer any) error {
 		return Errorf(EConflict, "the answer stored under this Idempotency-Key changed meanwhile; send the request again")
 	}
 	return errAnsweredBefore
+}
+
+// answer is the row that stores answer as the request's first answer,
+// kept IdempotencyTTL from now (remember's; a store that writes a request
+// in one statement of its own may carry it likewise).
+func (r idempotentRequest) answer(now time.Time, answer any) (IdempotentAnswer, error) {
+	b, err := json.Marshal(answer)
+	if err != nil {
+		return IdempotentAnswer{}, err
+	}
+	return IdempotentAnswer{OwnerID: r.owner, Key: r.key, Scope: r.scope, Fingerprint: r.fingerprint, Answer: b,
+		ExpiresAt: now.Add(IdempotencyTTL)}, nil
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/burraco/burraco/domain"
@@ -32,22 +33,44 @@ func (r idempotencyRepo) Get(ownerID int64, key string, now time.Time) (domain.I
 		Answer: json.RawMessage(row.Answer), ExpiresAt: row.ExpiresAt.UTC()}, nil
 }
 
-// putAnswer is Put's one statement: an upsert that replaces the key's
-// row only when it has expired at now ($7). It replaced a lookup, a
-// DELETE and an INSERT: on PostgreSQL each is a round trip, and a move
-// sent with a key made three more than one without. A live row is left
-// as it is and the statement changes no row, which Put reports; the
-// WHERE is read under the row's lock, so of two transactions storing
-// one key at once the second waits for the first and, when it commits,
-// finds its row live.
-const putAnswer = `INSERT INTO idempotency_keys (owner_id, idem_key, scope, fingerprint, answer, expires_at)
-	VALUES ($1, $2, $3, $4, $5, $6)
+// upsertAnswer is the statement that stores a unless its key is live at
+// now: an upsert that replaces the key's row only when it has expired.
+// It replaced a lookup, a DELETE and an INSERT: on PostgreSQL each is a
+// round trip, and a move sent with a key made three more than one
+// without. A live row is left as it is and the statement changes no row
+// (RETURNING none); the WHERE is read under the row's lock, so of two
+// transactions storing one key at once the second waits for the first
+// and, when it commits, finds its row live.
+//
+// from "" stores a's row from VALUES (Put). On PostgreSQL from may name
+// a WITH's result instead (e.g. a move's fence, "f"): the row is then
+// stored only when that result has one, and the statement can be a
+// data-modifying WITH of a larger one (kept AS (…) RETURNING 1), whose
+// other writes read kept to write nothing when the key is live. Its
+// placeholders are numbered after args' (which it extends).
+func upsertAnswer(args *sqlArgs, a domain.IdempotentAnswer, now time.Time, from string) string {
+	values := []any{a.OwnerID, a.Key, a.Scope, a.Fingerprint, string(a.Answer), utc(a.ExpiresAt)}
+	types := []string{"bigint", "text", "text", "text", "text", "timestamptz"} // INSERT … SELECT learns no types from its columns
+	ph := make([]string, len(values))
+	for i, v := range values {
+		ph[i] = args.add(v)
+		if from != "" {
+			ph[i] += "::" + types[i]
+		}
+	}
+	source := "VALUES (" + strings.Join(ph, ", ") + ")"
+	if from != "" {
+		source = "SELECT " + strings.Join(ph, ", ") + " FROM " + from
+	}
+	return `INSERT INTO idempotency_keys (owner_id, idem_key, scope, fingerprint, answer, expires_at) ` + source + `
 	ON CONFLICT (owner_id, idem_key) DO UPDATE SET scope = excluded.scope, fingerprint = excluded.fingerprint,
 		answer = excluded.answer, expires_at = excluded.expires_at
-	WHERE idempotency_keys.expires_at < $7`
+	WHERE idempotency_keys.expires_at < ` + args.add(utc(now))
+}
 
 func (r idempotencyRepo) Put(a domain.IdempotentAnswer, now time.Time) (bool, error) {
-	n, err := r.t.exec(putAnswer, a.OwnerID, a.Key, a.Scope, a.Fingerprint, string(a.Answer), utc(a.ExpiresAt), utc(now))
+	var args sqlArgs
+	n, err := r.t.exec(upsertAnswer(&args, a, now, ""), args...)
 	if err != nil {
 		return false, translate(err, "idempotency key")
 	}

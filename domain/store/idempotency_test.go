@@ -196,3 +196,50 @@ func TestOfTwoStoringOneKeyAtOnceOneStores(t *testing.T) {
 		}
 	})
 }
+
+// TestAnAnswerRidingALargerStatementIsStoredOnlyWithItsRow: the key's
+// upsert sent as a data-modifying WITH of another statement (on
+// PostgreSQL, for a write in one statement such as an owner's move)
+// stores the answer only when the result it reads has a row, and, like
+// Put, never overwrites a live key.
+func TestAnAnswerRidingALargerStatementIsStoredOnlyWithItsRow(t *testing.T) {
+	db := storetest.Postgres(t)
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	user, _ := newTournament(t, db, now)
+	answer := func(fp string) domain.IdempotentAnswer {
+		return domain.IdempotentAnswer{OwnerID: user, Key: "k", Scope: "tables/1", Fingerprint: fp,
+			Answer: json.RawMessage(`{"fp":"` + fp + `"}`), ExpiresAt: now.Add(domain.IdempotencyTTL)}
+	}
+	for _, c := range []struct {
+		name      string
+		rowThere  bool
+		a         domain.IdempotentAnswer
+		wantSaved int
+		wantFP    string // the key's answer after; "" none
+	}{
+		{"WithoutItsRowNothingIsStored", false, answer("first"), 0, ""},
+		{"WithItsRowANewKeyIsStored", true, answer("first"), 1, "first"},
+		{"ALiveKeyIsNeverOverwritten", true, answer("second"), 0, "first"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			n, err := store.StoreAnswerWith(t.Context(), db, c.rowThere, c.a, now)
+			wantCode(t, err, "")
+			if n != c.wantSaved {
+				t.Errorf("stored %d rows, want %d", n, c.wantSaved)
+			}
+			var got domain.IdempotentAnswer
+			err = db.View(t.Context(), func(tx domain.Tx) (err error) {
+				got, err = tx.Idempotency().Get(user, "k", now)
+				return err
+			})
+			if c.wantFP == "" {
+				wantCode(t, err, domain.ENotFound)
+				return
+			}
+			wantCode(t, err, "")
+			if got.Fingerprint != c.wantFP || string(got.Answer) != `{"fp":"`+c.wantFP+`"}` {
+				t.Errorf("the key holds %+v, want %q's answer", got, c.wantFP)
+			}
+		})
+	}
+}
