@@ -50,12 +50,11 @@ type parkingKey struct{}
 // next requests.
 type parking struct {
 	net.Listener
-	srv      *http.Server
-	accepted chan accepted
-	back     chan net.Conn
-	done     chan struct{}
-	start    sync.Once
-	close    sync.Once
+	srv   *http.Server
+	admit admission // the connections waiting for net/http (tables_park_admit.go)
+	done  chan struct{}
+	start sync.Once
+	close sync.Once
 }
 
 type accepted struct {
@@ -65,11 +64,21 @@ type accepted struct {
 
 // Park returns ln as srv must serve it (srv.Serve(Park(srv, ln))) for the
 // API's long polls of table states to be parked: held without a goroutine
-// while they wait. It sets srv.BaseContext (keeping srv's own, when set).
-// A server without it, or a request over HTTP/2, has its long polls wait in
-// their handlers.
+// while they wait. It also admits connections to net/http a few at a time
+// (admission, tables_park_admit.go: at most AdmitPerCPU × GOMAXPROCS
+// requests served at once, the others waiting as bare connections). It
+// sets srv.BaseContext, ConnContext and ConnState (calling srv's own, when
+// set). A server without it, or a request over HTTP/2, has its long polls
+// wait in their handlers.
 func Park(srv *http.Server, ln net.Listener) net.Listener {
-	p := &parking{Listener: ln, srv: srv, accepted: make(chan accepted), back: make(chan net.Conn), done: make(chan struct{})}
+	return parkAdmitting(srv, ln, AdmitPerCPU*runtime.GOMAXPROCS(0), admitStale)
+}
+
+// parkAdmitting is Park serving at most limit connections at once (0: no
+// limit), a connection served for longer than stale no longer counted.
+func parkAdmitting(srv *http.Server, ln net.Listener, limit int, stale time.Duration) *parking {
+	p := &parking{Listener: ln, srv: srv, done: make(chan struct{})}
+	p.admit.init(limit, stale)
 	base := srv.BaseContext
 	srv.BaseContext = func(l net.Listener) context.Context {
 		ctx := context.Background()
@@ -78,30 +87,40 @@ func Park(srv *http.Server, ln net.Listener) net.Listener {
 		}
 		return context.WithValue(ctx, parkingKey{}, p)
 	}
+	connContext := srv.ConnContext
+	srv.ConnContext = func(ctx context.Context, c net.Conn) context.Context {
+		if connContext != nil {
+			ctx = connContext(ctx, c)
+		}
+		return context.WithValue(ctx, servedConnKey{}, c) // for WaitsLong
+	}
+	connState := srv.ConnState
+	srv.ConnState = func(c net.Conn, s http.ConnState) {
+		if s == http.StateIdle || s == http.StateHijacked || s == http.StateClosed {
+			p.admit.release(c) // its request is answered, or it is taken or gone
+		}
+		if connState != nil {
+			connState(c, s)
+		}
+	}
 	return p
 }
 
-// Accept returns the next connection: a new one, or one given back.
+// Accept returns the next connection net/http may serve: a new one, or
+// one given back, once fewer than the admission's limit are served.
 func (p *parking) Accept() (net.Conn, error) {
 	p.start.Do(func() { go p.acceptNew() })
-	select {
-	case c := <-p.back:
-		return c, nil
-	case a := <-p.accepted:
-		return a.c, a.err
-	case <-p.done:
-		return nil, net.ErrClosed
-	}
+	return p.admit.next(p.done)
 }
 
 // acceptNew accepts the listener's connections for Accept until it is
-// closed (its errors too: http.Server backs off on a temporary one).
+// closed (its errors too: http.Server backs off on a temporary one, and so
+// does acceptNew, which does not wait for Accept to take them).
 func (p *parking) acceptNew() {
+	var backoff time.Duration
 	for {
 		c, err := p.Listener.Accept()
-		select {
-		case p.accepted <- accepted{c, err}:
-		case <-p.done:
+		if !p.admit.push(accepted{c, err}, p.done) {
 			if c != nil {
 				c.Close()
 			}
@@ -110,19 +129,31 @@ func (p *parking) acceptNew() {
 		if errors.Is(err, net.ErrClosed) {
 			return
 		}
+		if err == nil {
+			backoff = 0
+			continue
+		}
+		backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
+		select {
+		case <-time.After(backoff):
+		case <-p.done:
+			return
+		}
 	}
 }
 
 func (p *parking) Close() error {
-	p.close.Do(func() { close(p.done) })
+	p.close.Do(func() {
+		close(p.done)
+		p.admit.closePending()
+	})
 	return p.Listener.Close()
 }
 
 // giveBack hands c to the server, or closes it once the server is closed.
+// It does not wait for the server to take it.
 func (p *parking) giveBack(c net.Conn) {
-	select {
-	case p.back <- c:
-	case <-p.done:
+	if !p.admit.push(accepted{c: c}, p.done) {
 		c.Close()
 	}
 }
