@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/burraco/burraco/internal/metrics"
 )
 
 // Admission (issue 30: 1,000 playing tables under 150 MB).
@@ -68,6 +70,7 @@ type admission struct {
 	mu      sync.Mutex
 	pending []accepted             // first come, first served
 	served  map[net.Conn]time.Time // counted, with when they were admitted
+	stales  int64                  // connections no longer counted for being stale
 	closed  bool
 	ready   chan struct{} // (cap 1) a connection came or a place freed
 }
@@ -177,6 +180,7 @@ func (a *admission) room(now time.Time) time.Duration {
 	for c, at := range a.served {
 		if now.Sub(at) >= a.stale {
 			delete(a.served, c)
+			a.stales++
 		} else if at.Before(oldest) {
 			oldest = at
 		}
@@ -200,10 +204,30 @@ func (a *admission) closePending() {
 	}
 }
 
-// counts is how many connections wait for net/http, and how many it
-// serves that count.
-func (a *admission) counts() (waiting, served int) {
+// counts is how many connections wait for net/http, how many it serves
+// that count, and how many stopped counting for being stale.
+func (a *admission) counts() (waiting, served int, stales int64) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return len(a.pending), len(a.served)
+	return len(a.pending), len(a.served), a.stales
+}
+
+// Admission adds the admission's figures of ln, a listener of Park, to
+// m's registry (docs/metrics.md); any other listener has none.
+func (m *Metrics) Admission(ln net.Listener) {
+	p, ok := ln.(*parking)
+	if !ok {
+		return
+	}
+	m.Registry.Register(func(w *metrics.Writer) {
+		waiting, served, stales := p.admit.counts()
+		w.Family("burraco_connections_waiting", "gauge",
+			"Connections whose request waits for the server to serve it (Park's admission): new ones, and those back from a parked poll or an idle wait.")
+		w.Sample("burraco_connections_waiting", "", float64(waiting))
+		w.Family("burraco_connections_served", "gauge", "Connections whose request the server serves now, counted against the admission's limit.")
+		w.Sample("burraco_connections_served", "", float64(served))
+		w.Family("burraco_connections_stale_total", "counter",
+			"Requests that stopped counting against the admission's limit after a second served without saying they wait long.")
+		w.Sample("burraco_connections_stale_total", "", float64(stales))
+	})
 }

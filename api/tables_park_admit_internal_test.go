@@ -5,6 +5,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -103,11 +105,20 @@ func TestABurstIsServedAFewConnectionsAtATime(t *testing.T) {
 	done := getEach(t, addr, burst)
 	// Every request is either in the handler or queued for it.
 	eventually(t, "every request in the handler or queued", func() bool {
-		waiting, _ := p.admit.counts()
+		waiting, _, _ := p.admit.counts()
 		return int(h.in.Load())+waiting == burst
 	})
-	if waiting, _ := p.admit.counts(); h.in.Load() != limit || waiting != burst-limit {
+	if waiting, _, _ := p.admit.counts(); h.in.Load() != limit || waiting != burst-limit {
 		t.Fatalf("%d requests in the handler and %d queued, want %d and %d", h.in.Load(), waiting, limit, burst-limit)
+	}
+	m := NewMetrics()
+	m.Admission(p)
+	rec := httptest.NewRecorder()
+	m.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	for _, want := range []string{fmt.Sprintf("burraco_connections_waiting %d\n", burst-limit), fmt.Sprintf("burraco_connections_served %d\n", limit)} {
+		if !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("/metrics lacks %q:\n%s", want, rec.Body.String())
+		}
 	}
 	close(h.release)
 	allOK(t, <-done)
@@ -124,7 +135,7 @@ func TestARequestThatWaitsLongDoesNotHoldBackOthers(t *testing.T) {
 	p, addr := admitServer(t, h, limit, time.Hour)
 	done := getEach(t, addr, burst)
 	eventually(t, "every request in the handler", func() bool {
-		waiting, _ := p.admit.counts()
+		waiting, _, _ := p.admit.counts()
 		return h.in.Load() == burst && waiting == 0
 	})
 	close(h.release)
@@ -139,11 +150,14 @@ func TestAServerFullOfUndeclaredWaitsServesOn(t *testing.T) {
 	p, addr := admitServer(t, h, limit, 50*time.Millisecond)
 	done := getEach(t, addr, burst)
 	eventually(t, "every request in the handler", func() bool {
-		waiting, _ := p.admit.counts()
+		waiting, _, _ := p.admit.counts()
 		return h.in.Load() == burst && waiting == 0
 	})
 	close(h.release)
 	allOK(t, <-done)
+	if _, _, stales := p.admit.counts(); stales == 0 {
+		t.Error("no request counted stale")
+	}
 }
 
 // A connection kept alive is counted while its request is served only:
@@ -162,7 +176,7 @@ func TestAnAnsweredRequestMakesRoom(t *testing.T) {
 		resp.Body.Close()
 	}
 	eventually(t, "no connection counted once answered", func() bool {
-		_, served := p.admit.counts()
+		_, served, _ := p.admit.counts()
 		return served == 0
 	})
 }
