@@ -45,7 +45,7 @@ func (h tableHandlers) routes(r routes) {
 		auth.post("/cancel", h.cancelTable)
 		auth.post("/rematch", h.wishRematch)
 		auth.delete("/rematch", h.withdrawRematch)
-		auth.with(idleAfter).post("/moves", h.playMove) // a player's next move comes seconds later
+		auth.post("/moves", h.playMove)
 		auth.post("/timeout", h.callTimeOut)
 		auth.post("/stand-ins", h.replaceSeatByBot)
 		auth.post("/claim", h.claimTable)

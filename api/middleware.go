@@ -75,9 +75,7 @@ func (s *server) serveTracked(next http.Handler, w http.ResponseWriter, r *http.
 	}
 	s.cfg.Metrics.observe(r.Method, t.route.RoutePatterns, t.Status(), time.Since(t.start))
 	s.logRequest(r, &t.requestState, &t.statusWriter)
-	if t.idle {
-		s.parkIdle(&t.statusWriter, r)
-	}
+	s.parkIdle(&t.statusWriter, r)
 }
 
 // validRequestID reports whether an incoming X-Request-ID may be kept:

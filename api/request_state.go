@@ -45,9 +45,6 @@ type requestState struct {
 	// parked: the handler took the connection to answer later (a parked
 	// long poll, tables_park.go), which logs and counts the request then.
 	parked bool
-	// idle: once answered, the connection waits for the client's next
-	// request in a goroutine of its own (idleAfter, parkIdle).
-	idle bool
 }
 
 // timedContext is the context.WithDeadline a requestState makes on demand.

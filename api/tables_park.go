@@ -50,12 +50,11 @@ type parkingKey struct{}
 // next requests.
 type parking struct {
 	net.Listener
-	srv      *http.Server
-	accepted chan accepted
-	back     chan net.Conn
-	done     chan struct{}
-	start    sync.Once
-	close    sync.Once
+	srv   *http.Server
+	admit admission // the connections waiting for net/http (tables_park_admit.go)
+	done  chan struct{}
+	start sync.Once
+	close sync.Once
 }
 
 type accepted struct {
@@ -65,11 +64,21 @@ type accepted struct {
 
 // Park returns ln as srv must serve it (srv.Serve(Park(srv, ln))) for the
 // API's long polls of table states to be parked: held without a goroutine
-// while they wait. It sets srv.BaseContext (keeping srv's own, when set).
-// A server without it, or a request over HTTP/2, has its long polls wait in
-// their handlers.
+// while they wait. It also admits connections to net/http a few at a time
+// (admission, tables_park_admit.go: at most AdmitPerCPU × GOMAXPROCS
+// requests served at once, the others waiting as bare connections). It
+// sets srv.BaseContext, ConnContext and ConnState (calling srv's own, when
+// set). A server without it, or a request over HTTP/2, has its long polls
+// wait in their handlers.
 func Park(srv *http.Server, ln net.Listener) net.Listener {
-	p := &parking{Listener: ln, srv: srv, accepted: make(chan accepted), back: make(chan net.Conn), done: make(chan struct{})}
+	return parkAdmitting(srv, ln, AdmitPerCPU*runtime.GOMAXPROCS(0), admitStale)
+}
+
+// parkAdmitting is Park serving at most limit connections at once (0: no
+// limit), a connection served for longer than stale no longer counted.
+func parkAdmitting(srv *http.Server, ln net.Listener, limit int, stale time.Duration) *parking {
+	p := &parking{Listener: ln, srv: srv, done: make(chan struct{})}
+	p.admit.init(limit, stale)
 	base := srv.BaseContext
 	srv.BaseContext = func(l net.Listener) context.Context {
 		ctx := context.Background()
@@ -78,30 +87,40 @@ func Park(srv *http.Server, ln net.Listener) net.Listener {
 		}
 		return context.WithValue(ctx, parkingKey{}, p)
 	}
+	connContext := srv.ConnContext
+	srv.ConnContext = func(ctx context.Context, c net.Conn) context.Context {
+		if connContext != nil {
+			ctx = connContext(ctx, c)
+		}
+		return context.WithValue(ctx, servedConnKey{}, c) // for WaitsLong
+	}
+	connState := srv.ConnState
+	srv.ConnState = func(c net.Conn, s http.ConnState) {
+		if s == http.StateIdle || s == http.StateHijacked || s == http.StateClosed {
+			p.admit.release(c) // its request is answered, or it is taken or gone
+		}
+		if connState != nil {
+			connState(c, s)
+		}
+	}
 	return p
 }
 
-// Accept returns the next connection: a new one, or one given back.
+// Accept returns the next connection net/http may serve: a new one, or
+// one given back, once fewer than the admission's limit are served.
 func (p *parking) Accept() (net.Conn, error) {
 	p.start.Do(func() { go p.acceptNew() })
-	select {
-	case c := <-p.back:
-		return c, nil
-	case a := <-p.accepted:
-		return a.c, a.err
-	case <-p.done:
-		return nil, net.ErrClosed
-	}
+	return p.admit.next(p.done)
 }
 
 // acceptNew accepts the listener's connections for Accept until it is
-// closed (its errors too: http.Server backs off on a temporary one).
+// closed (its errors too: http.Server backs off on a temporary one, and so
+// does acceptNew, which does not wait for Accept to take them).
 func (p *parking) acceptNew() {
+	var backoff time.Duration
 	for {
 		c, err := p.Listener.Accept()
-		select {
-		case p.accepted <- accepted{c, err}:
-		case <-p.done:
+		if !p.admit.push(accepted{c, err}, p.done) {
 			if c != nil {
 				c.Close()
 			}
@@ -110,19 +129,31 @@ func (p *parking) acceptNew() {
 		if errors.Is(err, net.ErrClosed) {
 			return
 		}
+		if err == nil {
+			backoff = 0
+			continue
+		}
+		backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
+		select {
+		case <-time.After(backoff):
+		case <-p.done:
+			return
+		}
 	}
 }
 
 func (p *parking) Close() error {
-	p.close.Do(func() { close(p.done) })
+	p.close.Do(func() {
+		close(p.done)
+		p.admit.closePending()
+	})
 	return p.Listener.Close()
 }
 
 // giveBack hands c to the server, or closes it once the server is closed.
+// It does not wait for the server to take it.
 func (p *parking) giveBack(c net.Conn) {
-	select {
-	case p.back <- c:
-	case <-p.done:
+	if !p.admit.push(accepted{c: c}, p.done) {
 		c.Close()
 	}
 }
@@ -515,23 +546,20 @@ func (a *recordedAnswer) writeTo(c net.Conn, closing bool) error {
 	return err
 }
 
-// idleAfter marks the requests of next to have their connection handed,
-// once answered, to a goroutine with a small stack that waits for the
-// client's next request (parkIdle). For a move: a player's next move
-// comes seconds later, and net/http would hold the connection meanwhile in
-// the goroutine that played the move, with the stack that took, and the
-// connection's two 4 KB buffers.
-func idleAfter(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mustState(r).idle = true
-		next.ServeHTTP(w, r)
-	})
-}
-
 // parkIdle hands r's connection, its answer written, to awaitRequest when
 // the server has parking and the connection is kept: an HTTP/1.1 request
 // whose body was read to its end, answered with a length. Otherwise
 // net/http keeps the connection as usual.
+//
+// Every answered request's connection is handed over, not only a move's
+// (a player's next move comes seconds later): net/http would keep an idle
+// connection in the goroutine that served its last request, with the
+// stack that grew and the connection's two 4 KB buffers (20–22 KB), and
+// the connections idle after a table's creation, its joins and each
+// seat's first state were most of a 1,000-table run's goroutines at its
+// peak (7,441 of 7,479, docs/performance.md). Handed over, one waits in
+// the process's epoll set (2.7 KB), and its next request passes the
+// admission (tables_park_admit.go) like a new connection's.
 func (s *server) parkIdle(w *statusWriter, r *http.Request) {
 	p, _ := r.Context().Value(parkingKey{}).(*parking)
 	if p == nil || !r.ProtoAtLeast(1, 1) || r.Close || w.dropBody || w.Header().Get("Connection") != "" ||

@@ -279,46 +279,58 @@ func gaugeOf(t testing.TB, m *api.Metrics, name string) int {
 	return 0
 }
 
-// TestAConnectionIdleAfterAMoveCostsAFewKilobytes: 300 connections each
-// send a move (refused as stale: the handler's path all the same) and wait
-// with nothing more to send, as a player thinking about their next move.
-// With parking each waits in the process's epoll set, with no goroutine
-// and no buffer (2.7 KB measured, under 6 KiB asserted; off Linux a
-// goroutine with a small stack, 12 KiB); net/http's own idle connection
-// keeps the goroutine that served the move, with the stack it grew, and
-// two 4 KB buffers (20–22 KB, logged from the same server without parking
-// for comparison).
-func TestAConnectionIdleAfterAMoveCostsAFewKilobytes(t *testing.T) {
+// TestAConnectionIdleAfterAnAnswerCostsAFewKilobytes: 300 connections each
+// send a request and wait with nothing more to send, as a player thinking
+// about their next move: after a move (refused as stale: the handler's
+// path all the same), after a state read (a seat's first), after a long
+// poll answered at once (its version already past). With parking each
+// waits in the process's epoll set, with no goroutine and no buffer (2.7 KB
+// measured, under 6 KiB asserted; off Linux a goroutine with a small
+// stack, 12 KiB); net/http's own idle connection keeps the goroutine that
+// served the request, with the stack it grew, and two 4 KB buffers (20–22
+// KB, logged from the same server without parking for comparison).
+func TestAConnectionIdleAfterAnAnswerCostsAFewKilobytes(t *testing.T) {
 	const idle = 300
 	e := newEnv(t, storetest.SQLite(t))
 	tb, tokens := twoHumans(e)
 	st, _ := e.state(tokens[0], tb.ID)
-	move := tableRaw("POST", tablePath(tb.ID, "moves"), tokens[st.View.Turn], fmt.Sprintf(`{"move":"draw","version":%d}`, st.Version-1), nil)
-	measure := func(addr string) (goroutines, bytes float64) {
-		g0, m0 := heldMemory()
-		for range idle {
-			c := dialRaw(t, addr)
-			c.send(move)
-			if res, body := c.read(10 * time.Second); res.StatusCode != http.StatusConflict {
-				t.Fatalf("the stale move: %d %s", res.StatusCode, body)
+	for _, tc := range []struct {
+		name   string
+		req    []byte
+		status int
+	}{
+		{"AfterAMove", tableRaw("POST", tablePath(tb.ID, "moves"), tokens[st.View.Turn], fmt.Sprintf(`{"move":"draw","version":%d}`, st.Version-1), nil), http.StatusConflict},
+		{"AfterAStateRead", tableRaw("GET", tablePath(tb.ID, "state"), tokens[0], "", nil), http.StatusOK},
+		{"AfterALongPollAnsweredAtOnce", tableRaw("GET", fmt.Sprintf("%s?since=%d&wait=20", tablePath(tb.ID, "state"), st.Version-1), tokens[1], "", nil), http.StatusOK},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			measure := func(addr string) (goroutines, bytes float64) {
+				g0, m0 := heldMemory()
+				for range idle {
+					c := dialRaw(t, addr)
+					c.send(tc.req)
+					if res, body := c.read(10 * time.Second); res.StatusCode != tc.status {
+						t.Fatalf("%d %s, want %d", res.StatusCode, body, tc.status)
+					}
+					c.r = nil // the client's reader and its buffer go: only the server's side is measured
+					defer c.c.Close()
+				}
+				time.Sleep(100 * time.Millisecond) // every connection back to waiting
+				g1, m1 := heldMemory()
+				return float64(g1-g0) / idle, float64(m1-m0) / idle
 			}
-			c.r = nil // the client's reader and its buffer go: only the server's side is measured
-			defer c.c.Close()
-		}
-		time.Sleep(100 * time.Millisecond) // every connection back to waiting
-		g1, m1 := heldMemory()
-		return float64(g1-g0) / idle, float64(m1-m0) / idle
-	}
-	parkedG, parkedB := measure(parkingServer(t, e))
-	plain := httpServer(t, e, false)
-	heldG, heldB := measure(plain)
-	t.Logf("idle after a move: parked %.2f goroutines, %.0f bytes; net/http's %.2f goroutines, %.0f bytes", parkedG, parkedB, heldG, heldB)
-	limit := 12 << 10 // a goroutine with a small stack, where there is no epoll
-	if runtime.GOOS == "linux" {
-		limit = 6 << 10 // no goroutine: the process's epoll set (goneWatch)
-	}
-	if parkedB > float64(limit) {
-		t.Errorf("a connection idle after a move costs %.0f bytes, want under %d KiB", parkedB, limit>>10)
+			parkedG, parkedB := measure(parkingServer(t, e))
+			plain := httpServer(t, e, false)
+			heldG, heldB := measure(plain)
+			t.Logf("idle: parked %.2f goroutines, %.0f bytes; net/http's %.2f goroutines, %.0f bytes", parkedG, parkedB, heldG, heldB)
+			limit := 12 << 10 // a goroutine with a small stack, where there is no epoll
+			if runtime.GOOS == "linux" {
+				limit = 6 << 10 // no goroutine: the process's epoll set (goneWatch)
+			}
+			if parkedB > float64(limit) {
+				t.Errorf("an idle connection costs %.0f bytes, want under %d KiB", parkedB, limit>>10)
+			}
+		})
 	}
 }
 

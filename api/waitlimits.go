@@ -44,5 +44,6 @@ func (s *server) hold(w http.ResponseWriter, r *http.Request, l *ratelimit.Holds
 		w.Header().Set("Retry-After", waitRetryAfter)
 		return nil, problem(code, "you have "+strconv.Itoa(l.Max())+" "+what+" open, the most one may; close one first")
 	}
+	WaitsLong(r) // it holds its connection for long: it must not hold back others' requests (tables_park_admit.go)
 	return openGauge(open, release), nil
 }

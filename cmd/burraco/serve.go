@@ -143,7 +143,7 @@ func serve(ctx context.Context, c config, log *slog.Logger) error {
 			log.Error("tournament feed", "err", err)
 		}
 	}()
-	return listenAndServe(ctx, c.addr, handler, c.parkPolls, log)
+	return listenAndServe(ctx, c.addr, handler, c.parkPolls, m, log)
 }
 
 // tickTables plays the tables' time-outs every second until ctx ends: of
@@ -228,8 +228,9 @@ func bootstrapAdmin(ctx context.Context, auth domain.AuthService, log *slog.Logg
 
 // listenAndServe serves handler on addr until ctx is cancelled, then
 // finishes the requests in flight (for at most 15 s). park: long polls and
-// idle connections are held without a goroutine (api.Park).
-func listenAndServe(ctx context.Context, addr string, handler http.Handler, park bool, log *slog.Logger) error {
+// idle connections are held without a goroutine, and connections admitted
+// to net/http a few hundred at a time (api.Park; its figures go to m).
+func listenAndServe(ctx context.Context, addr string, handler http.Handler, park bool, m *api.Metrics, log *slog.Logger) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
@@ -239,6 +240,7 @@ func listenAndServe(ctx context.Context, addr string, handler http.Handler, park
 	serving := ln
 	if park {
 		serving = api.Park(srv, ln) // long polls held without a goroutine
+		m.Admission(serving)
 	}
 	go func() { errc <- srv.Serve(serving) }()
 	log.Info("listening", "addr", ln.Addr().String())
