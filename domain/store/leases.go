@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"gorm.io/gorm"
@@ -18,7 +19,45 @@ import (
 // SQL outside any transaction (none of it is domain data that kept reads
 // or write marks follow). Every time is the database's now(), so that
 // expiry needs no clock agreement between processes.
-type Leases struct{ db *gorm.DB }
+type Leases struct {
+	db *gorm.DB
+	// renewals is the process's lease renewals' own connection, so that
+	// they never queue behind the requests for the pool's: when a burst
+	// of requests (a thousand tables' first polls at once) held every
+	// connection for longer than a lease's margin, the renewal came too
+	// late, every lease lapsed locally and each was taken again, table by
+	// table, each taking the table's game out of memory.
+	renewals *sql.DB
+}
+
+// leasePool opens, once, the lease renewals' own pool of one connection.
+type leasePool struct {
+	once sync.Once
+	db   *sql.DB
+	err  error
+}
+
+func (p *leasePool) get(url string, stmts *statementCounter) (*sql.DB, error) {
+	p.once.Do(func() {
+		p.db, p.err = openPgx(url, stmts)
+		if p.err == nil {
+			p.db.SetMaxOpenConns(1)
+			p.db.SetMaxIdleConns(1)
+		}
+	})
+	if p.db == nil && p.err == nil {
+		return nil, errors.New("store: the database is closed")
+	}
+	return p.db, p.err
+}
+
+func (p *leasePool) close() error {
+	p.once.Do(func() {}) // none opened from now on
+	if p.db == nil {
+		return nil
+	}
+	return p.db.Close()
+}
 
 var _ lease.Store = (*Leases)(nil)
 
@@ -31,7 +70,11 @@ func (db *DB) Leases() (*Leases, error) {
 	if db.dialect != Postgres {
 		return nil, ErrLeasesNeedPostgres
 	}
-	return &Leases{db: db.gorm}, nil
+	renewals, err := db.leasePool.get(db.url, db.stmts)
+	if err != nil {
+		return nil, fmt.Errorf("store: the lease renewals' connection: %w", err)
+	}
+	return &Leases{db: db.gorm, renewals: renewals}, nil
 }
 
 func millis(d time.Duration) int64 { return d.Milliseconds() }
@@ -56,7 +99,9 @@ func (l *Leases) Unregister(ctx context.Context, owner string) error {
 }
 
 // Acquire takes the lease of table for owner when it is free, expired or
-// owner's own (§4.2), at a new epoch. The row is inserted from tables, so
+// owner's own (§4.2), at a new epoch; owner's own live lease is extended
+// at its epoch, as a renewal would (it never left owner: nothing another
+// process wrote is to be read again). The row is inserted from tables, so
 // that a table that does not exist gets no lease (ok false) instead of a
 // foreign key error. A lease held live by another is left alone: the
 // conflict's WHERE decides, in one statement, so two processes racing for
@@ -66,7 +111,9 @@ func (l *Leases) Acquire(ctx context.Context, table int64, owner string, ttl tim
 	err := l.db.WithContext(ctx).Raw(`INSERT INTO table_leases (table_id, owner, epoch, expires_at)
 		SELECT id, $2, 1, now() + $3::bigint * interval '1 millisecond' FROM tables WHERE id = $1
 		ON CONFLICT (table_id) DO UPDATE
-		   SET owner = EXCLUDED.owner, epoch = table_leases.epoch + 1, expires_at = EXCLUDED.expires_at
+		   SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at,
+		       epoch = CASE WHEN table_leases.owner = EXCLUDED.owner AND table_leases.expires_at >= now()
+		                    THEN table_leases.epoch ELSE table_leases.epoch + 1 END
 		 WHERE table_leases.expires_at < now() OR table_leases.owner = EXCLUDED.owner
 		RETURNING epoch`, table, owner, millis(ttl)).Row().Scan(&epoch)
 	switch {
@@ -82,11 +129,12 @@ func (l *Leases) Acquire(ctx context.Context, table int64, owner string, ttl tim
 // in one round trip, and returns the epochs of the leases it holds. An
 // expired lease is not extended, even if nobody took it: it was released
 // (idle, §4.4), or the process's own deadline passed and it stopped
-// serving the table; the next request takes it again, at a new epoch.
+// serving the table; the next request takes it again, at a new epoch. It
+// runs on the renewals' own connection (Leases.renewals).
 func (l *Leases) Renew(ctx context.Context, owner string, ttl time.Duration) (map[int64]int64, error) {
-	rows, err := l.db.WithContext(ctx).Raw(`WITH p AS (UPDATE server_processes SET seen_at = now() WHERE owner = $1)
+	rows, err := l.renewals.QueryContext(ctx, `WITH p AS (UPDATE server_processes SET seen_at = now() WHERE owner = $1)
 		UPDATE table_leases SET expires_at = now() + $2::bigint * interval '1 millisecond'
-		 WHERE owner = $1 AND expires_at >= now() RETURNING table_id, epoch`, owner, millis(ttl)).Rows()
+		 WHERE owner = $1 AND expires_at >= now() RETURNING table_id, epoch`, owner, millis(ttl))
 	if err != nil {
 		return nil, fmt.Errorf("store: renew leases: %w", err)
 	}

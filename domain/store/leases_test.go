@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -57,13 +58,16 @@ const expired = -time.Second
 
 // TestAcquireTakesOnlyAnExpiredLease: a live lease of another process is
 // not taken; an expired one is, at the next epoch; a process's own live
-// lease is taken again (a process whose local deadline passed reloads).
+// lease is taken again at its epoch (a process whose local deadline passed
+// while the lease lived: it never left the process, which keeps what it
+// holds of the table); its own expired lease at the next epoch.
 func TestAcquireTakesOnlyAnExpiredLease(t *testing.T) {
-	l, ids := leaseTables(t, 3)
-	ctx, live, expiredOne, own := t.Context(), ids[0], ids[1], ids[2]
+	l, ids := leaseTables(t, 4)
+	ctx, live, expiredOne, own, ownExpired := t.Context(), ids[0], ids[1], ids[2], ids[3]
 	mustAcquire(t, l, live, "a", time.Minute, 1, true)
 	mustAcquire(t, l, expiredOne, "a", expired, 1, true)
 	mustAcquire(t, l, own, "a", time.Minute, 1, true)
+	mustAcquire(t, l, ownExpired, "a", expired, 1, true)
 	for _, c := range []struct {
 		name  string
 		table int64
@@ -73,8 +77,9 @@ func TestAcquireTakesOnlyAnExpiredLease(t *testing.T) {
 	}{
 		{"LiveLeaseOfAnotherIsKept", live, "b", 0, false},
 		{"ExpiredLeaseIsTakenAtTheNextEpoch", expiredOne, "b", 2, true},
-		{"OwnLiveLeaseIsTakenAgain", own, "a", 2, true},
-		{"MissingTableGetsNoLease", ids[2] + 1000, "a", 0, false},
+		{"OwnLiveLeaseIsTakenAgainAtItsEpoch", own, "a", 1, true},
+		{"OwnExpiredLeaseIsTakenAtTheNextEpoch", ownExpired, "a", 2, true},
+		{"MissingTableGetsNoLease", ids[3] + 1000, "a", 0, false},
 	} {
 		t.Run(c.name, func(t *testing.T) { mustAcquire(t, l, c.table, c.owner, time.Minute, c.epoch, c.ok) })
 	}
@@ -140,6 +145,34 @@ func TestRenewListsOnlyTheLeasesStillHeld(t *testing.T) {
 	}
 	mustAcquire(t, l, kept, "b", time.Minute, 0, false)  // renewed: live
 	mustAcquire(t, l, lapsed, "b", time.Minute, 2, true) // not renewed
+}
+
+// TestARenewalDoesNotWaitForTheRequestsPool: every connection of the
+// pool the requests use is taken (a burst of a thousand tables' first
+// polls); a renewal is still answered, on its own connection, before the
+// leases lapse.
+func TestARenewalDoesNotWaitForTheRequestsPool(t *testing.T) {
+	db := storetest.Postgres(t)
+	l, ids := leaseTablesOn(t, db, 1)
+	mustAcquire(t, l, ids[0], "a", time.Minute, 1, true)
+	ctx := t.Context()
+	const max = 2 // as the 25 of serve's pool, with fewer of the database's connections
+	db.SQL().SetMaxOpenConns(max)
+	for range max {
+		conn, err := db.SQL().Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+	}
+	// Bounded only so that the test ends: without its own connection the
+	// renewal waits for one as long as the requests hold them.
+	rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	got, err := l.Renew(rctx, "a", time.Minute)
+	if err != nil || got[ids[0]] != 1 {
+		t.Fatalf("a renewal with the pool's %d connections taken: %v, %v; want table %d at epoch 1", max, got, err, ids[0])
+	}
 }
 
 // TestReleaseTablesReleasesOnlyThose: the idle tables' leases are expired
@@ -294,7 +327,7 @@ func TestAcquireWaitsForAFencedWriteUnderWay(t *testing.T) {
 // versions for the fence's point read to walk (migration 0025).
 func TestARenewalIsAHeapOnlyUpdate(t *testing.T) {
 	db := storetest.Postgres(t)
-	db.SQL().SetMaxOpenConns(1) // one backend: its statistics are the renewals'
+	db.SQL().SetMaxOpenConns(1) // one backend besides the renewals'
 	l, ids := leaseTablesOn(t, db, 3)
 	for _, id := range ids {
 		if _, ok, err := l.Acquire(t.Context(), id, "a", time.Minute); err != nil || !ok {
@@ -321,8 +354,19 @@ func TestARenewalIsAHeapOnlyUpdate(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The renewals run on their own connection, whose backend sends its
+	// statistics at the end of a transaction a second after it last sent
+	// them (a sixth renewal, then), or after 10 s idle.
+	time.Sleep(1100 * time.Millisecond)
+	if _, err := l.Renew(t.Context(), "a", time.Minute); err != nil {
+		t.Fatal(err)
+	}
 	updates, hot := stats()
-	if updates -= updates0; hot-hot0 != updates || updates != 15 {
-		t.Errorf("%d lease rows updated by the renewals, %d of them in place (HOT); want 15, all in place", updates, hot-hot0)
+	for deadline := time.Now().Add(15 * time.Second); updates-updates0 < 18 && time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond)
+		updates, hot = stats()
+	}
+	if updates -= updates0; hot-hot0 != updates || updates != 18 {
+		t.Errorf("%d lease rows updated by the renewals, %d of them in place (HOT); want 18, all in place", updates, hot-hot0)
 	}
 }
