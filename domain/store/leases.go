@@ -106,12 +106,18 @@ func (l *Leases) Unregister(ctx context.Context, owner string) error {
 // foreign key error. A lease held live by another is left alone: the
 // conflict's WHERE decides, in one statement, so two processes racing for
 // one table cannot both win.
+//
+// The SET names the key, table_id, unchanged: an update that sets a key
+// column locks the row FOR UPDATE, which waits for the fences' FOR KEY
+// SHARE (a takeover waits for the fenced writes under way, §4.3); one
+// that sets none (a renewal, a release) locks it FOR NO KEY UPDATE, which
+// does not.
 func (l *Leases) Acquire(ctx context.Context, table int64, owner string, ttl time.Duration) (int64, bool, error) {
 	var epoch int64
 	err := l.db.WithContext(ctx).Raw(`INSERT INTO table_leases (table_id, owner, epoch, expires_at)
 		SELECT id, $2, 1, now() + $3::bigint * interval '1 millisecond' FROM tables WHERE id = $1
 		ON CONFLICT (table_id) DO UPDATE
-		   SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at,
+		   SET table_id = EXCLUDED.table_id, owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at,
 		       epoch = CASE WHEN table_leases.owner = EXCLUDED.owner AND table_leases.expires_at >= now()
 		                    THEN table_leases.epoch ELSE table_leases.epoch + 1 END
 		 WHERE table_leases.expires_at < now() OR table_leases.owner = EXCLUDED.owner
@@ -192,10 +198,18 @@ func (l *Leases) Holder(ctx context.Context, table int64) (lease.Holder, error) 
 
 // fence checks, first in a write transaction whose context carries a
 // lease.Fence (a request for a table this process owns), that the lease
-// is still the fence's, and locks its row in share mode until the commit
-// (§4.3): a takeover waits for the write, and a write after a takeover
-// fails with ETableOwnerMoved, the fence's manager told at once. Nothing
-// on SQLite (one process), nor without a fence.
+// is still the fence's, and locks its row in key-share mode until the
+// commit (§4.3): a takeover (Acquire, whose update sets the key) waits for
+// the write, and a write after a takeover fails with ETableOwnerMoved,
+// the fence's manager told at once. Nothing on SQLite (one process), nor
+// without a fence.
+//
+// Key share, not share: the owner's renewal, once a second, updates every
+// lease it holds (their expiry only, no key), and in share mode it waited
+// for every fenced write under way while the fences of the rows it had
+// already updated waited for it: a convoy of each process's moves behind
+// its renewal every second, and renewals late enough under a burst for
+// the leases to lapse.
 //
 // The same statement locks the table's row and reads its version, which
 // every write of a table's request does next (tableRepo.Lock): one round
@@ -211,7 +225,7 @@ func (t *tx) fence(ctx context.Context) error {
 	}
 	var version int64
 	err := t.queryRow(false, `SELECT t.version FROM table_leases l JOIN tables t ON t.id = l.table_id
-		WHERE l.table_id = $1 AND l.owner = $2 AND l.epoch = $3 FOR UPDATE OF t FOR SHARE OF l`,
+		WHERE l.table_id = $1 AND l.owner = $2 AND l.epoch = $3 FOR UPDATE OF t FOR KEY SHARE OF l`,
 		[]any{f.Table, f.Owner, f.Epoch}, &version)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):

@@ -321,6 +321,55 @@ func TestAcquireWaitsForAFencedWriteUnderWay(t *testing.T) {
 	}
 }
 
+// TestARenewalDoesNotWaitForAFencedWriteUnderWay: the owner's renewal
+// extends its leases while a fenced write of one of them is under way
+// (the moves of a process go on during its renewals), and the write
+// commits.
+func TestARenewalDoesNotWaitForAFencedWriteUnderWay(t *testing.T) {
+	db := storetest.Postgres(t)
+	l, ids := leaseTablesOn(t, db, 1)
+	mustAcquire(t, l, ids[0], "a", time.Minute, 1, true)
+	block, wrote := make(chan struct{}), make(chan error, 1)
+	go func() {
+		wrote <- fencedWrite(t, db, lease.Fence{Table: ids[0], Owner: "a", Epoch: 1}, "during@example.com", block)
+	}()
+	defer func() {
+		close(block)
+		if err := <-wrote; err != nil || !userExists(t, db, "during@example.com") {
+			t.Errorf("the fenced write under way: %v", err)
+		}
+	}()
+	waitLocked(t, db, ids[0])
+	// Bounded only so that the test ends: in share mode the renewal waits
+	// as long as the write.
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	if got, err := l.Renew(ctx, "a", time.Minute); err != nil || got[ids[0]] != 1 {
+		t.Fatalf("the renewal during a fenced write: %v, %v; want table %d at epoch 1", got, err, ids[0])
+	}
+}
+
+// waitLocked waits until a transaction holds a lock on the lease row of
+// table (the fence's): an attempt to lock it for update with NOWAIT
+// fails.
+func waitLocked(t *testing.T, db *store.DB, table int64) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		tx, err := db.SQL().BeginTx(t.Context(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = tx.Exec(`SELECT 1 FROM table_leases WHERE table_id = $1 FOR UPDATE NOWAIT`, table)
+		tx.Rollback()
+		if err != nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the fenced write did not lock the lease row within 10 s")
+		}
+	}
+}
+
 // TestARenewalIsAHeapOnlyUpdate: renewing a lease changes no indexed
 // column, so PostgreSQL updates it in place on its page (a HOT update):
 // no new entry in the lease's indexes at each renewal, no chain of dead
