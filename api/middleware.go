@@ -232,9 +232,10 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 }
 
 // actorOf checks an access token and looks up its user, so that a demoted
-// or deleted user, or one whose password was reset, loses their rights
-// within domain.ActorTTL (at once on the process that made the change)
-// rather than when the token expires.
+// or deleted user, or one whose password was reset, loses their rights at
+// once on the process that made the change and on the processes that hear
+// it (PostgreSQL: domain.UserFeed), within domain.ActorTTL on the others
+// (SQLite's other processes), rather than when the token expires.
 func (s *server) actorOf(ctx context.Context, token string) (domain.Actor, error) {
 	id, session, err := s.tokens.Parse(token)
 	if err != nil {

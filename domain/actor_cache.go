@@ -1,34 +1,67 @@
 package domain
 
 import (
+	"context"
 	"sync"
 	"time"
 )
 
 // ActorTTL is how long a process trusts what it read of a user to
-// authenticate their requests. Reading the user on every request made it a
-// third of the server's work; the cache keeps what the read protects: a
-// change made through this process (SetSiteAdmin, DeleteUser,
-// ResetPassword) empties the cache at once, and a change made by another
-// process sharing the database (another server, `burraco admin
-// reset-password`, or by hand in SQL) takes effect here when the entry
-// expires, at most ActorTTL later.
+// authenticate their requests while it does not hear other processes'
+// changes of users (SQLite, whose other writers, `burraco admin
+// reset-password` or SQL by hand, send no notice; PostgreSQL while the
+// process's listening connection is down or being re-established).
+// Reading the user on every request made it a third of the server's work;
+// the cache keeps what the read protects: a change made through this
+// process (SetSiteAdmin, DeleteUser, ResetPassword) empties the user's
+// entry at once, and a change made by another process takes effect here
+// when the entry expires, at most ActorTTL later.
 const ActorTTL = 2 * time.Second
+
+// ActorTTLHeard is how long a process trusts a user it read while it hears
+// other processes' changes of users (UserFeed: PostgreSQL). Such a change
+// made through the services (a password reset, a site admin's right taken,
+// a deletion), in any process sharing the database, empties the user's
+// entry in every process as soon as its notice arrives (at its commit),
+// and a process that stops hearing empties its whole cache and goes back
+// to ActorTTL. What the notices cannot carry, a change made by hand in
+// SQL, takes effect within ActorTTLHeard: the backstop. At human pace a
+// seat thinks for seconds between requests, longer than ActorTTL: with it
+// alone nearly every request read the user again.
+const ActorTTLHeard = 5 * time.Minute
 
 // maxCachedActors bounds the cache's memory: past it, expired entries are
 // swept, and if none had expired the cache starts afresh.
 const maxCachedActors = 100_000
 
-// actorCache maps user ids to their Actor for at most ttl.
+// UserFeed is implemented by storage that tells a process of the changes
+// other processes make to users' authentication (PostgreSQL).
+type UserFeed interface {
+	// FollowUsers calls listening(true) each time it starts hearing of
+	// every change to a user's session version, site-admin right or
+	// existence committed by another process (also after a lost
+	// connection: changes may have been missed meanwhile),
+	// listening(false) when it stops (a lost connection, ctx's end), and
+	// changed with the user's id of each change heard, until ctx ends.
+	// Storage whose other writers send nothing (SQLite) never calls
+	// listening(true).
+	FollowUsers(ctx context.Context, changed func(userID int64), listening func(on bool)) error
+}
+
+// actorCache maps user ids to their Actor for at most ttl, or heardTTL
+// while other processes' changes are heard (listening).
 type actorCache struct {
-	now func() time.Time
-	ttl time.Duration
+	now           func() time.Time
+	ttl, heardTTL time.Duration
 
 	mu      sync.RWMutex
 	entries map[int64]cachedActor
 	// gen counts invalidations: a read that began before one must not
 	// store what it read, which may be the state from before the change.
 	gen uint64
+	// heard: the feed is heard (listening(true) and no listening(false)
+	// since): an entry stored now lasts heardTTL.
+	heard bool
 }
 
 type cachedActor struct {
@@ -37,8 +70,8 @@ type cachedActor struct {
 	expires time.Time
 }
 
-func newActorCache(now func() time.Time, ttl time.Duration) *actorCache {
-	return &actorCache{now: now, ttl: ttl, entries: map[int64]cachedActor{}}
+func newActorCache(now func() time.Time, ttl, heardTTL time.Duration) *actorCache {
+	return &actorCache{now: now, ttl: ttl, heardTTL: heardTTL, entries: map[int64]cachedActor{}}
 }
 
 // get returns the cached actor of the user and their session version, if
@@ -80,7 +113,11 @@ func (c *actorCache) put(a Actor, session int64, gen uint64) {
 			clear(c.entries)
 		}
 	}
-	c.entries[a.UserID] = cachedActor{actor: a, session: session, expires: now.Add(c.ttl)}
+	ttl := c.ttl
+	if c.heard {
+		ttl = c.heardTTL
+	}
+	c.entries[a.UserID] = cachedActor{actor: a, session: session, expires: now.Add(ttl)}
 }
 
 // forget drops the user's entry and voids the reads in flight. Call it
@@ -90,4 +127,16 @@ func (c *actorCache) forget(id int64) {
 	defer c.mu.Unlock()
 	delete(c.entries, id)
 	c.gen++
+}
+
+// listening is the UserFeed's listening: either way every entry goes and
+// the reads in flight are voided. Starting (again), changes may have been
+// missed before; stopping, the entries stored with heardTTL would outlive
+// what the short TTL promises while nothing is heard.
+func (c *actorCache) listening(on bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	clear(c.entries)
+	c.gen++
+	c.heard = on
 }

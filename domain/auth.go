@@ -67,16 +67,24 @@ type AuthService interface {
 	// User returns a user by id. Errors: ENotFound.
 	User(ctx context.Context, id int64) (User, error)
 	// Actor returns who the user of an authenticated request is. It may
-	// answer from this process's cache, at most ActorTTL old; SetSiteAdmin,
-	// DeleteUser and ResetPassword clear the user's entry at once. Errors:
-	// ENotFound.
+	// answer from this process's cache, at most ActorTTL old, or
+	// ActorTTLHeard while Follow hears other processes' changes;
+	// SetSiteAdmin, DeleteUser and ResetPassword clear the user's entry
+	// at once here, and in the processes that hear them as soon as the
+	// notice arrives. Errors: ENotFound.
 	Actor(ctx context.Context, id int64) (Actor, error)
 	// Authenticate is Actor for an access token minted at the user's
 	// session version session: a token minted before a password reset is
-	// refused, within ActorTTL on every process (at once on the one that
-	// reset it). Errors: EUnauthenticated (an older session version),
-	// ENotFound.
+	// refused at once on the process that reset it, as soon as the
+	// notice arrives on a process that follows the storage's UserFeed,
+	// and within ActorTTL on the others. Errors: EUnauthenticated (an
+	// older session version), ENotFound.
 	Authenticate(ctx context.Context, id, session int64) (Actor, error)
+	// Follow hears the storage's UserFeed until ctx ends (at once on
+	// storage without one): while it hears it, Actor's cache keeps a
+	// user for ActorTTLHeard and forgets them at each change another
+	// process makes.
+	Follow(ctx context.Context) error
 	// SetSiteAdmin grants or takes away a user's site-admin rights; only a
 	// site admin may. Errors: EUnauthenticated, EForbidden, ENotFound,
 	// EConflict (taking them from the last site admin).

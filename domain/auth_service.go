@@ -220,7 +220,7 @@ var errSessionEnded = Errorf(EUnauthenticated, "the access token was issued befo
 
 // Authenticate implements AuthService. It is on the path of every
 // authenticated request, so it answers from the cache when it can (see
-// ActorTTL): the session check is one comparison more.
+// ActorTTL and ActorTTLHeard): the session check is one comparison more.
 func (s *authService) Authenticate(ctx context.Context, id, session int64) (Actor, error) {
 	a, current, err := s.actor(ctx, id)
 	if err != nil {
@@ -248,6 +248,16 @@ func (s *authService) actor(ctx context.Context, id int64) (Actor, int64, error)
 	a := Actor{UserID: u.ID, SiteAdmin: u.SiteAdmin}
 	s.actors.put(a, u.SessionVersion, gen)
 	return a, u.SessionVersion, nil
+}
+
+// Follow implements AuthService.
+func (s *authService) Follow(ctx context.Context) error {
+	feed, ok := s.st.(UserFeed)
+	if !ok {
+		<-ctx.Done()
+		return nil
+	}
+	return feed.FollowUsers(ctx, s.actors.forget, s.actors.listening)
 }
 
 // SetSiteAdmin implements AuthService. The site admins' rows are locked, so

@@ -117,7 +117,7 @@ func NewServices(st Storage, cfg Config) Services {
 	tables.notes.tournamentChanged = stamps.changed
 	return Services{
 		Auth: &authService{st: st, now: now, ttl: cfg.RefreshTTL, random: cfg.Random, hasher: hasher,
-			actors: newActorCache(cfg.Now, ActorTTL)},
+			actors: newActorCache(cfg.Now, ActorTTL, ActorTTLHeard)},
 		Clubs:       &clubService{st: st, now: now},
 		Players:     &playerService{st: st, now: now, kept: kept, random: cfg.Random},
 		Tournaments: &tournamentService{st: st, now: now, random: cfg.Random, stamps: stamps},

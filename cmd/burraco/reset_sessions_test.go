@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"log/slog"
 	"net/http"
@@ -19,10 +20,12 @@ import (
 
 // TestResetPasswordEndsAccessTokens: `burraco admin reset-password`, a
 // process of its own, ends the user's sessions on every server process
-// sharing the database, access tokens included: within domain.ActorTTL
-// (the servers' cache of users) the access tokens minted before are
-// refused, while a login with the new password works at once on every
-// server. An unknown address is said plainly, with a failing exit.
+// sharing the database, access tokens included: the access tokens minted
+// before are refused, on PostgreSQL as soon as the servers hear the
+// reset's notice (their clocks standing still), on SQLite, whose other
+// processes send none, within domain.ActorTTL (the servers' cache of
+// users); a login with the new password works at once on every server.
+// An unknown address is said plainly, with a failing exit.
 func TestResetPasswordEndsAccessTokens(t *testing.T) {
 	for dialect, url := range map[string]func(testing.TB) string{store.SQLite: storetest.SQLiteURL, store.Postgres: storetest.PostgresURL} {
 		t.Run(dialect, func(t *testing.T) {
@@ -46,7 +49,13 @@ func TestResetPasswordEndsAccessTokens(t *testing.T) {
 			fresh := a.login("the new password")
 			b.call(200, "GET", "/api/v1/me", fresh.AccessToken, "")
 
-			clk.Add(domain.ActorTTL)
+			if dialect == store.Postgres {
+				for _, s := range []*testServer{a, b} {
+					s.refusedSoon(fromA.AccessToken)
+				}
+			} else {
+				clk.Add(domain.ActorTTL)
+			}
 			for _, s := range []*testServer{a, b} {
 				for _, old := range []string{fromA.AccessToken, fromB.AccessToken} {
 					if p := s.call(401, "GET", "/api/v1/me", old, ""); p["code"] != "unauthenticated" {
@@ -94,7 +103,32 @@ func newTestServer(t *testing.T, url string, clk *testClock) *testServer {
 	t.Cleanup(func() { db.Close() })
 	svc := domain.NewServices(db, domain.Config{Now: clk.Now, PasswordParams: domain.TestPasswordParams})
 	cfg := api.Config{JWTSecret: []byte(strings.Repeat("s", 32)), Now: clk.Now, OpenAPI: []byte("openapi: 3.0.3\n")}
+	ctx, cancel := context.WithCancel(context.Background())
+	followed := make(chan struct{})
+	go func() { // as serve does
+		defer close(followed)
+		_ = svc.Auth.Follow(ctx)
+	}()
+	t.Cleanup(func() { cancel(); <-followed })
 	return &testServer{t: t, h: api.NewServer(cfg, svc, db, log)}
+}
+
+// refusedSoon waits until s refuses token (401), its clock standing still:
+// what it waits for is a notice on its way, not an expiry.
+func (s *testServer) refusedSoon(token string) {
+	s.t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		r := httptest.NewRequest("GET", "/api/v1/me", nil)
+		r.Header.Set("Authorization", "Bearer "+token)
+		w := httptest.NewRecorder()
+		s.h.ServeHTTP(w, r)
+		if w.Code == http.StatusUnauthorized {
+			return
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("an access token from before the reset still answered %d after 10 s, the clock standing still", w.Code)
+		}
+	}
 }
 
 // call sends a request and checks its status; it returns the decoded body.

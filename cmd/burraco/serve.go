@@ -138,6 +138,11 @@ func serve(ctx context.Context, c config, log *slog.Logger) error {
 			log.Error("table feed", "err", err)
 		}
 	}()
+	go func() { // users kept for authentication, forgotten at other processes' changes (PostgreSQL)
+		if err := svc.Auth.Follow(ctx); err != nil {
+			log.Error("user feed", "err", err)
+		}
+	}()
 	go func() { // standings polls answered from memory, forgotten at other processes' changes
 		if err := svc.Play.Follow(ctx); err != nil {
 			log.Error("tournament feed", "err", err)

@@ -181,6 +181,8 @@ func registerOwnershipMetrics(m *api.Metrics, own *owned) {
 		w.Sample("burraco_table_takeovers_total", metrics.Labels("reason", "expired"), float64(s.Takeovers))
 		w.Family("burraco_lease_deposed_total", "counter", "Tables this process lost to another while it lived (a renewal late): should stay 0.")
 		w.Sample("burraco_lease_deposed_total", "", float64(s.Deposed))
+		w.Family("burraco_lease_lapsed_total", "counter", "Leases this process took again at their own epoch: its local deadline had passed (a renewal late) while the database still held them for it; the table stays in memory.")
+		w.Sample("burraco_lease_lapsed_total", "", float64(s.Lapsed))
 		w.Family("burraco_table_fenced_writes_total", "counter", "Writes of a table refused because this process's lease on it had moved (the fence): 0 but after a deposition.")
 		w.Sample("burraco_table_fenced_writes_total", "", float64(s.FencedWrites))
 		w.Family("burraco_lease_renewal_errors_total", "counter", "Lease renewals that failed (database unreachable or slow).")

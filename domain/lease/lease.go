@@ -104,10 +104,16 @@ type Manager struct {
 
 	mu   sync.Mutex
 	held map[int64]held
+	// acquiring are the acquisitions under way, by table: the requests of
+	// a table that arrive meanwhile wait for its answer instead of each
+	// sending their own (a lapse had every seat's request of every table
+	// acquire at once).
+	acquiring map[int64]*acquisition
 
 	takeovers atomic.Uint64 // leases taken from another (or a dead) process
 	acquired  atomic.Uint64 // leases taken of tables nobody held
 	deposed   atomic.Uint64 // leases lost to another process while this one lived
+	kept      atomic.Uint64 // leases acquired again at their epoch: they lapsed only locally
 	renewErrs atomic.Uint64
 	fenced    atomic.Uint64 // writes refused by the fence
 }
@@ -136,7 +142,7 @@ func NewManager(cfg Config) (*Manager, error) {
 	// The owner stops serving a table a margin before the database
 	// expires its lease (§4.5): 500 ms, less with a short test ttl.
 	margin := min(500*time.Millisecond, cfg.TTL/6)
-	return &Manager{cfg: cfg, margin: margin, held: map[int64]held{}}, nil
+	return &Manager{cfg: cfg, margin: margin, held: map[int64]held{}, acquiring: map[int64]*acquisition{}}, nil
 }
 
 // Self is this process's id.
@@ -157,28 +163,82 @@ func (m *Manager) Owns(table int64) bool {
 	return ok && m.cfg.Now().Before(h.deadline)
 }
 
+// acquisition is one Store.Acquire under way, its answer for every
+// request that waited for it once done is closed.
+type acquisition struct {
+	done    chan struct{}
+	waiters int // requests waiting for it (under the Manager's lock)
+	ok      bool
+	err     error
+}
+
 // Acquire makes this process table's owner if it is not held live by
-// another: true when this process owns it on return.
+// another: true when this process owns it on return. Concurrent calls for
+// one table share one Store.Acquire.
 func (m *Manager) Acquire(ctx context.Context, table int64) (bool, error) {
 	if m.Owns(table) {
 		return true, nil
 	}
+	m.mu.Lock()
+	a, waiting := m.acquiring[table]
+	if waiting {
+		a.waiters++
+	} else {
+		a = &acquisition{done: make(chan struct{})}
+		m.acquiring[table] = a
+	}
+	m.mu.Unlock()
+	if waiting {
+		select {
+		case <-a.done:
+			return a.ok, a.err
+		case <-ctx.Done():
+			return false, ctx.Err()
+		}
+	}
+	// The store's answer is every waiter's: the first request's end does
+	// not cut it short; a ttl bounds it (an answer later than that is
+	// no lease worth having).
+	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), m.cfg.TTL)
+	a.ok, a.err = m.acquire(actx, table)
+	cancel()
+	m.mu.Lock()
+	delete(m.acquiring, table)
+	m.mu.Unlock()
+	close(a.done)
+	return a.ok, a.err
+}
+
+// acquire sends table's Acquire to the store.
+func (m *Manager) acquire(ctx context.Context, table int64) (bool, error) {
 	sent := m.cfg.Now()
+	m.mu.Lock()
+	before, had := m.held[table]
+	m.mu.Unlock()
 	epoch, ok, err := m.cfg.Store.Acquire(ctx, table, m.cfg.Owner, m.cfg.TTL)
 	if err != nil || !ok {
 		return false, err
 	}
-	if epoch > 1 {
+	// The same epoch: the lease never left this process (its local
+	// deadline passed, a renewal came late, the store extended it as a
+	// renewal would): what it keeps of the table is still the table's.
+	kept := had && before.epoch == epoch
+	switch {
+	case kept:
+		m.kept.Add(1)
+	case epoch > 1:
 		m.takeovers.Add(1)
-	} else {
+	default:
 		m.acquired.Add(1)
 	}
 	m.mu.Lock()
 	m.held[table] = held{epoch: epoch, deadline: sent.Add(m.cfg.TTL - m.margin), used: sent}
 	m.mu.Unlock()
-	// Another process may have moved the table since this one last served
-	// it: nothing it kept may be shown (§5 rule 2, §4.6).
-	m.moved(table)
+	if !kept {
+		// Another process may have moved the table since this one last
+		// served it: nothing it kept may be shown (§5 rule 2, §4.6).
+		m.moved(table)
+	}
 	return true, nil
 }
 
@@ -294,8 +354,12 @@ func (m *Manager) release() error {
 type Stats struct {
 	Owned                        int    // leases held, deadline not checked
 	Acquired, Takeovers, Deposed uint64 // since start
-	RenewalErrors                uint64
-	FencedWrites                 uint64 // writes refused by the fence: 0 but after a deposition
+	// Lapsed counts the leases acquired again at their own epoch: the
+	// local deadline had passed (a renewal late) while the store still
+	// held them for this process.
+	Lapsed        uint64
+	RenewalErrors uint64
+	FencedWrites  uint64 // writes refused by the fence: 0 but after a deposition
 }
 
 // Stats returns the Manager's figures.
@@ -303,5 +367,5 @@ func (m *Manager) Stats() Stats {
 	m.mu.Lock()
 	n := len(m.held)
 	m.mu.Unlock()
-	return Stats{Owned: n, Acquired: m.acquired.Load(), Takeovers: m.takeovers.Load(), Deposed: m.deposed.Load(), RenewalErrors: m.renewErrs.Load(), FencedWrites: m.fenced.Load()}
+	return Stats{Owned: n, Acquired: m.acquired.Load(), Takeovers: m.takeovers.Load(), Deposed: m.deposed.Load(), Lapsed: m.kept.Load(), RenewalErrors: m.renewErrs.Load(), FencedWrites: m.fenced.Load()}
 }

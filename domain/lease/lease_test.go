@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -40,6 +41,11 @@ type memStore struct {
 	released   []string
 	unregister []string
 	acquires   int // Acquire statements run
+	// acquired, when set, is told each Acquire, which then waits for
+	// proceed (an acquisition held under way).
+	acquired chan int64
+	proceed  chan struct{}
+	attempts atomic.Int32 // Acquire calls, counted before they wait for the lock
 }
 
 func newMemStore(clk *clock) *memStore {
@@ -62,6 +68,7 @@ func (s *memStore) Unregister(_ context.Context, owner string) error {
 }
 
 func (s *memStore) Acquire(_ context.Context, table int64, owner string, ttl time.Duration) (int64, bool, error) {
+	s.attempts.Add(1)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.acquires++
@@ -70,8 +77,16 @@ func (s *memStore) Acquire(_ context.Context, table int64, owner string, ttl tim
 	if ok && r.owner != owner && !r.expires.Before(now) {
 		return 0, false, nil
 	}
-	r = row{owner: owner, epoch: r.epoch + 1, expires: now.Add(ttl)}
+	epoch := r.epoch + 1
+	if ok && r.owner == owner && !r.expires.Before(now) { // its own live lease, extended
+		epoch = r.epoch
+	}
+	r = row{owner: owner, epoch: epoch, expires: now.Add(ttl)}
 	s.rows[table] = r
+	if s.acquired != nil {
+		s.acquired <- table
+		<-s.proceed
+	}
 	return r.epoch, true, nil
 }
 
@@ -418,5 +433,100 @@ func TestAClockTicksOnlyWhatItsProcessOwnsOrTakesOver(t *testing.T) {
 				t.Errorf("a's live lease changed, or b tried to take it (%d acquires): %+v", st.acquires-acquires, h)
 			}
 		})
+	}
+}
+
+// TestALeaseThatLapsedOnlyLocallyIsTakenAgainWithoutForgettingTheTable:
+// the owner's renewal comes late, its local deadline passes while the
+// store still holds the lease for it; the next request takes it again at
+// the same epoch, and the table is not forgotten (nobody else can have
+// written it), while a lease that lapsed in the store too, or went to
+// another, comes back at a new epoch and is forgotten.
+func TestALeaseThatLapsedOnlyLocallyIsTakenAgainWithoutForgettingTheTable(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		storeTTL  time.Duration // how long the store keeps the lease after the acquire
+		another   bool          // another process took it in between
+		wantEpoch int64
+		wantMoved []int64
+	}{
+		{"LapsedLocallyKeepsTheEpochAndTheTable", time.Minute, false, 1, nil},
+		{"ExpiredInTheStoreIsANewEpochAndForgotten", 3 * time.Second, false, 2, []int64{1}},
+		{"TakenByAnotherMeanwhileIsForgotten", 3 * time.Second, true, 3, []int64{1}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			clk := &clock{t: time.Unix(1000, 0)}
+			st := newMemStore(clk)
+			var log movedLog
+			a, err := lease.NewManager(lease.Config{Store: st, Owner: "a", TTL: 3 * time.Second, Now: clk.Now, Moved: log.moved})
+			if err != nil {
+				t.Fatal(err)
+			}
+			mustAcquire(t, a, 1, true)
+			log.take()
+			st.mu.Lock()
+			r := st.rows[1]
+			r.expires = clk.Now().Add(c.storeTTL)
+			st.rows[1] = r
+			st.mu.Unlock()
+			clk.Add(5 * time.Second) // no renewal: past the local deadline
+			if a.Owns(1) {
+				t.Fatal("owned past the local deadline")
+			}
+			if c.another {
+				mustAcquire(t, newManager(t, st, clk, "b"), 1, true)
+				clk.Add(5 * time.Second)
+			}
+			mustAcquire(t, a, 1, true)
+			if f, ok := a.Fence(1); !ok || f.Epoch != c.wantEpoch {
+				t.Errorf("fence %+v, %v; want epoch %d", f, ok, c.wantEpoch)
+			}
+			if got := log.take(); !slices.Equal(got, c.wantMoved) {
+				t.Errorf("Moved told of %v; want %v", got, c.wantMoved)
+			}
+		})
+	}
+}
+
+// TestRequestsOfOneTableShareOneAcquisition: while one request's
+// acquisition of a table is under way, the others of that table wait for
+// its answer instead of sending their own.
+func TestRequestsOfOneTableShareOneAcquisition(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	st := newMemStore(clk)
+	st.proceed = make(chan struct{})
+	a := newManager(t, st, clk, "a")
+	const requests = 8
+	st.acquired = make(chan int64, requests)
+	results := make(chan bool, requests)
+	go func() { ok, _ := a.Acquire(t.Context(), 1); results <- ok }()
+	<-st.acquired // the first is at the store
+	var started sync.WaitGroup
+	for range requests - 1 {
+		started.Add(1)
+		go func() {
+			started.Done()
+			ok, _ := a.Acquire(t.Context(), 1)
+			results <- ok
+		}()
+	}
+	started.Wait()
+	// Until they all wait for the first's answer, or one of them went to
+	// the store itself.
+	for deadline := time.Now().Add(10 * time.Second); a.WaitingFor(1) < requests-1 && st.attempts.Load() == 1; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d requests waiting after 10 s", a.WaitingFor(1))
+		}
+	}
+	close(st.proceed)
+	for range requests {
+		if !<-results {
+			t.Fatal("a request did not get the table")
+		}
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.acquires != 1 {
+		t.Errorf("%d acquisitions sent to the store for %d requests of one table; want 1", st.acquires, requests)
 	}
 }

@@ -88,6 +88,7 @@ type DB struct {
 	ownedWrites ownedWrites       // and the records its play wrote (write_marks_owned.go)
 	release     func()            // SQLite file: drops the hold a restore waits for (backup.go)
 	stmts       *statementCounter // PostgreSQL: what this process sends it (statements.go)
+	leasePool   leasePool         // PostgreSQL: the lease renewals' own connection (leases.go)
 }
 
 var _ domain.Storage = (*DB)(nil)
@@ -376,7 +377,7 @@ func (db *DB) Close() error {
 			p.Close()
 		}
 	}
-	err = errors.Join(err, db.sql.Close())
+	err = errors.Join(err, db.sql.Close(), db.leasePool.close())
 	if db.readSQL != nil && db.readSQL != db.sql {
 		err = errors.Join(err, db.readSQL.Close())
 	}

@@ -96,3 +96,6 @@ func CountStatements(db *DB) func() []string {
 		return out
 	}
 }
+
+// Renewals is the lease renewals' own pool (one connection).
+func Renewals(l *Leases) *sql.DB { return l.renewals }

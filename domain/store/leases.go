@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"gorm.io/gorm"
@@ -18,7 +19,45 @@ import (
 // SQL outside any transaction (none of it is domain data that kept reads
 // or write marks follow). Every time is the database's now(), so that
 // expiry needs no clock agreement between processes.
-type Leases struct{ db *gorm.DB }
+type Leases struct {
+	db *gorm.DB
+	// renewals is the process's lease renewals' own connection, so that
+	// they never queue behind the requests for the pool's: when a burst
+	// of requests (a thousand tables' first polls at once) held every
+	// connection for longer than a lease's margin, the renewal came too
+	// late, every lease lapsed locally and each was taken again, table by
+	// table, each taking the table's game out of memory.
+	renewals *sql.DB
+}
+
+// leasePool opens, once, the lease renewals' own pool of one connection.
+type leasePool struct {
+	once sync.Once
+	db   *sql.DB
+	err  error
+}
+
+func (p *leasePool) get(url string, stmts *statementCounter) (*sql.DB, error) {
+	p.once.Do(func() {
+		p.db, p.err = openPgx(url, stmts)
+		if p.err == nil {
+			p.db.SetMaxOpenConns(1)
+			p.db.SetMaxIdleConns(1)
+		}
+	})
+	if p.db == nil && p.err == nil {
+		return nil, errors.New("store: the database is closed")
+	}
+	return p.db, p.err
+}
+
+func (p *leasePool) close() error {
+	p.once.Do(func() {}) // none opened from now on
+	if p.db == nil {
+		return nil
+	}
+	return p.db.Close()
+}
 
 var _ lease.Store = (*Leases)(nil)
 
@@ -31,7 +70,11 @@ func (db *DB) Leases() (*Leases, error) {
 	if db.dialect != Postgres {
 		return nil, ErrLeasesNeedPostgres
 	}
-	return &Leases{db: db.gorm}, nil
+	renewals, err := db.leasePool.get(db.url, db.stmts)
+	if err != nil {
+		return nil, fmt.Errorf("store: the lease renewals' connection: %w", err)
+	}
+	return &Leases{db: db.gorm, renewals: renewals}, nil
 }
 
 func millis(d time.Duration) int64 { return d.Milliseconds() }
@@ -56,17 +99,27 @@ func (l *Leases) Unregister(ctx context.Context, owner string) error {
 }
 
 // Acquire takes the lease of table for owner when it is free, expired or
-// owner's own (§4.2), at a new epoch. The row is inserted from tables, so
+// owner's own (§4.2), at a new epoch; owner's own live lease is extended
+// at its epoch, as a renewal would (it never left owner: nothing another
+// process wrote is to be read again). The row is inserted from tables, so
 // that a table that does not exist gets no lease (ok false) instead of a
 // foreign key error. A lease held live by another is left alone: the
 // conflict's WHERE decides, in one statement, so two processes racing for
 // one table cannot both win.
+//
+// The SET names the key, table_id, unchanged: an update that sets a key
+// column locks the row FOR UPDATE, which waits for the fences' FOR KEY
+// SHARE (a takeover waits for the fenced writes under way, §4.3); one
+// that sets none (a renewal, a release) locks it FOR NO KEY UPDATE, which
+// does not.
 func (l *Leases) Acquire(ctx context.Context, table int64, owner string, ttl time.Duration) (int64, bool, error) {
 	var epoch int64
 	err := l.db.WithContext(ctx).Raw(`INSERT INTO table_leases (table_id, owner, epoch, expires_at)
 		SELECT id, $2, 1, now() + $3::bigint * interval '1 millisecond' FROM tables WHERE id = $1
 		ON CONFLICT (table_id) DO UPDATE
-		   SET owner = EXCLUDED.owner, epoch = table_leases.epoch + 1, expires_at = EXCLUDED.expires_at
+		   SET table_id = EXCLUDED.table_id, owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at,
+		       epoch = CASE WHEN table_leases.owner = EXCLUDED.owner AND table_leases.expires_at >= now()
+		                    THEN table_leases.epoch ELSE table_leases.epoch + 1 END
 		 WHERE table_leases.expires_at < now() OR table_leases.owner = EXCLUDED.owner
 		RETURNING epoch`, table, owner, millis(ttl)).Row().Scan(&epoch)
 	switch {
@@ -82,11 +135,12 @@ func (l *Leases) Acquire(ctx context.Context, table int64, owner string, ttl tim
 // in one round trip, and returns the epochs of the leases it holds. An
 // expired lease is not extended, even if nobody took it: it was released
 // (idle, §4.4), or the process's own deadline passed and it stopped
-// serving the table; the next request takes it again, at a new epoch.
+// serving the table; the next request takes it again, at a new epoch. It
+// runs on the renewals' own connection (Leases.renewals).
 func (l *Leases) Renew(ctx context.Context, owner string, ttl time.Duration) (map[int64]int64, error) {
-	rows, err := l.db.WithContext(ctx).Raw(`WITH p AS (UPDATE server_processes SET seen_at = now() WHERE owner = $1)
+	rows, err := l.renewals.QueryContext(ctx, `WITH p AS (UPDATE server_processes SET seen_at = now() WHERE owner = $1)
 		UPDATE table_leases SET expires_at = now() + $2::bigint * interval '1 millisecond'
-		 WHERE owner = $1 AND expires_at >= now() RETURNING table_id, epoch`, owner, millis(ttl)).Rows()
+		 WHERE owner = $1 AND expires_at >= now() RETURNING table_id, epoch`, owner, millis(ttl))
 	if err != nil {
 		return nil, fmt.Errorf("store: renew leases: %w", err)
 	}
@@ -144,10 +198,18 @@ func (l *Leases) Holder(ctx context.Context, table int64) (lease.Holder, error) 
 
 // fence checks, first in a write transaction whose context carries a
 // lease.Fence (a request for a table this process owns), that the lease
-// is still the fence's, and locks its row in share mode until the commit
-// (§4.3): a takeover waits for the write, and a write after a takeover
-// fails with ETableOwnerMoved, the fence's manager told at once. Nothing
-// on SQLite (one process), nor without a fence.
+// is still the fence's, and locks its row in key-share mode until the
+// commit (§4.3): a takeover (Acquire, whose update sets the key) waits for
+// the write, and a write after a takeover fails with ETableOwnerMoved,
+// the fence's manager told at once. Nothing on SQLite (one process), nor
+// without a fence.
+//
+// Key share, not share: the owner's renewal, once a second, updates every
+// lease it holds (their expiry only, no key), and in share mode it waited
+// for every fenced write under way while the fences of the rows it had
+// already updated waited for it: a convoy of each process's moves behind
+// its renewal every second, and renewals late enough under a burst for
+// the leases to lapse.
 //
 // The same statement locks the table's row and reads its version, which
 // every write of a table's request does next (tableRepo.Lock): one round
@@ -163,7 +225,7 @@ func (t *tx) fence(ctx context.Context) error {
 	}
 	var version int64
 	err := t.queryRow(false, `SELECT t.version FROM table_leases l JOIN tables t ON t.id = l.table_id
-		WHERE l.table_id = $1 AND l.owner = $2 AND l.epoch = $3 FOR UPDATE OF t FOR SHARE OF l`,
+		WHERE l.table_id = $1 AND l.owner = $2 AND l.epoch = $3 FOR UPDATE OF t FOR KEY SHARE OF l`,
 		[]any{f.Table, f.Owner, f.Epoch}, &version)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):

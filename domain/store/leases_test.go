@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -57,13 +58,16 @@ const expired = -time.Second
 
 // TestAcquireTakesOnlyAnExpiredLease: a live lease of another process is
 // not taken; an expired one is, at the next epoch; a process's own live
-// lease is taken again (a process whose local deadline passed reloads).
+// lease is taken again at its epoch (a process whose local deadline passed
+// while the lease lived: it never left the process, which keeps what it
+// holds of the table); its own expired lease at the next epoch.
 func TestAcquireTakesOnlyAnExpiredLease(t *testing.T) {
-	l, ids := leaseTables(t, 3)
-	ctx, live, expiredOne, own := t.Context(), ids[0], ids[1], ids[2]
+	l, ids := leaseTables(t, 4)
+	ctx, live, expiredOne, own, ownExpired := t.Context(), ids[0], ids[1], ids[2], ids[3]
 	mustAcquire(t, l, live, "a", time.Minute, 1, true)
 	mustAcquire(t, l, expiredOne, "a", expired, 1, true)
 	mustAcquire(t, l, own, "a", time.Minute, 1, true)
+	mustAcquire(t, l, ownExpired, "a", expired, 1, true)
 	for _, c := range []struct {
 		name  string
 		table int64
@@ -73,8 +77,9 @@ func TestAcquireTakesOnlyAnExpiredLease(t *testing.T) {
 	}{
 		{"LiveLeaseOfAnotherIsKept", live, "b", 0, false},
 		{"ExpiredLeaseIsTakenAtTheNextEpoch", expiredOne, "b", 2, true},
-		{"OwnLiveLeaseIsTakenAgain", own, "a", 2, true},
-		{"MissingTableGetsNoLease", ids[2] + 1000, "a", 0, false},
+		{"OwnLiveLeaseIsTakenAgainAtItsEpoch", own, "a", 1, true},
+		{"OwnExpiredLeaseIsTakenAtTheNextEpoch", ownExpired, "a", 2, true},
+		{"MissingTableGetsNoLease", ids[3] + 1000, "a", 0, false},
 	} {
 		t.Run(c.name, func(t *testing.T) { mustAcquire(t, l, c.table, c.owner, time.Minute, c.epoch, c.ok) })
 	}
@@ -140,6 +145,34 @@ func TestRenewListsOnlyTheLeasesStillHeld(t *testing.T) {
 	}
 	mustAcquire(t, l, kept, "b", time.Minute, 0, false)  // renewed: live
 	mustAcquire(t, l, lapsed, "b", time.Minute, 2, true) // not renewed
+}
+
+// TestARenewalDoesNotWaitForTheRequestsPool: every connection of the
+// pool the requests use is taken (a burst of a thousand tables' first
+// polls); a renewal is still answered, on its own connection, before the
+// leases lapse.
+func TestARenewalDoesNotWaitForTheRequestsPool(t *testing.T) {
+	db := storetest.Postgres(t)
+	l, ids := leaseTablesOn(t, db, 1)
+	mustAcquire(t, l, ids[0], "a", time.Minute, 1, true)
+	ctx := t.Context()
+	const max = 2 // as the 25 of serve's pool, with fewer of the database's connections
+	db.SQL().SetMaxOpenConns(max)
+	for range max {
+		conn, err := db.SQL().Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+	}
+	// Bounded only so that the test ends: without its own connection the
+	// renewal waits for one as long as the requests hold them.
+	rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	got, err := l.Renew(rctx, "a", time.Minute)
+	if err != nil || got[ids[0]] != 1 {
+		t.Fatalf("a renewal with the pool's %d connections taken: %v, %v; want table %d at epoch 1", max, got, err, ids[0])
+	}
 }
 
 // TestReleaseTablesReleasesOnlyThose: the idle tables' leases are expired
@@ -288,13 +321,62 @@ func TestAcquireWaitsForAFencedWriteUnderWay(t *testing.T) {
 	}
 }
 
+// TestARenewalDoesNotWaitForAFencedWriteUnderWay: the owner's renewal
+// extends its leases while a fenced write of one of them is under way
+// (the moves of a process go on during its renewals), and the write
+// commits.
+func TestARenewalDoesNotWaitForAFencedWriteUnderWay(t *testing.T) {
+	db := storetest.Postgres(t)
+	l, ids := leaseTablesOn(t, db, 1)
+	mustAcquire(t, l, ids[0], "a", time.Minute, 1, true)
+	block, wrote := make(chan struct{}), make(chan error, 1)
+	go func() {
+		wrote <- fencedWrite(t, db, lease.Fence{Table: ids[0], Owner: "a", Epoch: 1}, "during@example.com", block)
+	}()
+	defer func() {
+		close(block)
+		if err := <-wrote; err != nil || !userExists(t, db, "during@example.com") {
+			t.Errorf("the fenced write under way: %v", err)
+		}
+	}()
+	waitLocked(t, db, ids[0])
+	// Bounded only so that the test ends: in share mode the renewal waits
+	// as long as the write.
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	if got, err := l.Renew(ctx, "a", time.Minute); err != nil || got[ids[0]] != 1 {
+		t.Fatalf("the renewal during a fenced write: %v, %v; want table %d at epoch 1", got, err, ids[0])
+	}
+}
+
+// waitLocked waits until a transaction holds a lock on the lease row of
+// table (the fence's): an attempt to lock it for update with NOWAIT
+// fails.
+func waitLocked(t *testing.T, db *store.DB, table int64) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		tx, err := db.SQL().BeginTx(t.Context(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = tx.Exec(`SELECT 1 FROM table_leases WHERE table_id = $1 FOR UPDATE NOWAIT`, table)
+		tx.Rollback()
+		if err != nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the fenced write did not lock the lease row within 10 s")
+		}
+	}
+}
+
 // TestARenewalIsAHeapOnlyUpdate: renewing a lease changes no indexed
 // column, so PostgreSQL updates it in place on its page (a HOT update):
 // no new entry in the lease's indexes at each renewal, no chain of dead
 // versions for the fence's point read to walk (migration 0025).
 func TestARenewalIsAHeapOnlyUpdate(t *testing.T) {
 	db := storetest.Postgres(t)
-	db.SQL().SetMaxOpenConns(1) // one backend: its statistics are the renewals'
+	db.SQL().SetMaxOpenConns(1) // one backend besides the renewals'
 	l, ids := leaseTablesOn(t, db, 3)
 	for _, id := range ids {
 		if _, ok, err := l.Acquire(t.Context(), id, "a", time.Minute); err != nil || !ok {
@@ -318,6 +400,14 @@ func TestARenewalIsAHeapOnlyUpdate(t *testing.T) {
 	updates0, hot0 := stats()
 	for range 5 {
 		if _, err := l.Renew(t.Context(), "a", time.Minute); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The renewals run on their own connection: its backend sends its
+	// statistics at the end of the transaction after its own
+	// pg_stat_force_next_flush.
+	for _, q := range []string{`SELECT pg_stat_force_next_flush()`, `SELECT 1`} {
+		if _, err := store.Renewals(l).Exec(q); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -83,6 +83,7 @@ func (r userRepo) SetSiteAdmin(id int64, admin bool, at time.Time) error {
 	if res.RowsAffected == 0 {
 		return notFound("user")
 	}
+	r.t.userChanged(id) // user_feed.go
 	return nil
 }
 
@@ -110,6 +111,7 @@ func (r userRepo) SetPassword(id int64, passwordHash string, at time.Time) error
 	if res.RowsAffected == 0 {
 		return notFound("user")
 	}
+	r.t.userChanged(id)
 	return nil
 }
 
@@ -121,5 +123,6 @@ func (r userRepo) Delete(id int64) error {
 	if res.RowsAffected == 0 {
 		return notFound("user")
 	}
+	r.t.userChanged(id)
 	return nil
 }

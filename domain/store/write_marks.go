@@ -68,6 +68,8 @@ type writeMarks struct {
 	listening bool // PostgreSQL: other processes' writes are heard (SQLite: always)
 	follow    sync.Once
 	stop      context.CancelFunc // ends the PostgreSQL listener
+	// users hears the users' changes in the same notices (user_feed.go).
+	users userFollowers
 	// origin ends this DB's notifications ("@<origin>"), so that it does
 	// not count its own writes, which it counted as they ended, a second
 	// time when it hears them: a read kept between the two would be read
@@ -127,14 +129,17 @@ func (m *writeMarks) heard(payload string) {
 	if slices.Contains(records, m.origin) {
 		return
 	}
-	m.wrote(slices.DeleteFunc(records, func(r string) bool { return strings.HasPrefix(r, "@") })...)
+	records = slices.DeleteFunc(records, func(r string) bool { return strings.HasPrefix(r, "@") })
+	records = m.users.heard(records) // user_feed.go
+	m.wrote(records...)
 }
 
 func (m *writeMarks) setListening(on bool) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	m.listening = on
 	m.gen[allTables]++ // what was written while nobody listened is unknown
+	m.mu.Unlock()
+	m.users.setListening(on)
 }
 
 // close ends the listener, if any.
@@ -151,6 +156,9 @@ type writeSet struct {
 	marks  *writeMarks
 	mu     sync.Mutex // a GORM statement and a plain one never overlap; cheap insurance
 	tables []string
+	// users are the users whose authentication the transaction changed
+	// (user_feed.go): announced with the tables, counted by no mark.
+	users []int64
 }
 
 func (m *writeMarks) begin() *writeSet { return &writeSet{marks: m} }
@@ -300,11 +308,19 @@ func setColumns(statement string) (columns []string, ok bool) {
 	return columns, len(columns) > 0
 }
 
-// written is the tables written, joined for pg_notify ("" when none).
+// written is the tables written, and the users changed (userRecord),
+// joined for pg_notify ("" when none).
 func (w *writeSet) written() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return strings.Join(w.tables, ",")
+	records := w.tables
+	if len(w.users) > 0 {
+		records = slices.Clone(records)
+		for _, id := range w.users {
+			records = append(records, userRecord(id))
+		}
+	}
+	return strings.Join(records, ",")
 }
 
 // end moves the generation of every table written, once the transaction

@@ -75,8 +75,9 @@ func (t *tx) deferWrites(w *writeSet) bool {
 	}
 	w.mu.Lock()
 	records := slices.Clone(w.tables)
+	users := len(w.users)
 	w.mu.Unlock()
-	if !onlyPlay(records) {
+	if users > 0 || !onlyPlay(records) { // a user's change is announced at its commit
 		return false
 	}
 	t.deferredWrites = records
