@@ -346,6 +346,11 @@ func (t *tableRouter) forward(w http.ResponseWriter, r *http.Request, id int64, 
 			}
 			continue // another was faster: forward to it
 		case h.Addr != "":
+			if waitsOnPurpose(r) {
+				// Its answer comes when the table moves, at the owner: it
+				// must not hold one of the admission's places meanwhile.
+				WaitsLong(r)
+			}
 			start := time.Now()
 			var status int
 			status, err = t.proxy(w, r, h, body)
