@@ -36,6 +36,29 @@ type Storage interface {
 	ViewOne(ctx context.Context, fn func(tx Tx) error) error
 }
 
+// OwnedMoves is what a Storage may offer a table's owner process for its
+// plain moves (docs/SCALE-OUT.md §13 step 4): the move written in one
+// statement, outside any transaction, on the condition that the table is
+// still at the version the owner played it from and that the owner still
+// holds the table (the lease fence the context carries). The table
+// service takes this path when its Storage implements it and says yes
+// (tableMoves.moveInMemory); else, and whenever it writes nothing, InTx.
+type OwnedMoves interface {
+	// OneStatementMove reports whether a move of table id made with ctx
+	// may be written so (the store's database and ctx's fence allow it).
+	OneStatementMove(ctx context.Context, id int64) bool
+	// CachedTable is TableRepo.Cached outside a transaction: table id at
+	// version from the store's memory, without a query.
+	CachedTable(id, version int64) (Table, bool)
+	// AppendMoveIfAt writes the move m and the table t it left (as
+	// AppendMove and Update would in a transaction), both or neither, if
+	// table t.ID is still at version at and ctx's fence still holds.
+	// written is false when nothing was written: the table or its lease
+	// moved meanwhile, or the write is not a move's play alone (a status,
+	// a seat); the caller plays the move through InTx instead.
+	AppendMoveIfAt(ctx context.Context, at int64, m TableMove, t Table) (written bool, err error)
+}
+
 // ErrSecondQuery is what a second query in ViewOne fails with (wrapped or
 // not): a caller that tries the one-query path first falls back to View
 // on it.
