@@ -31,7 +31,13 @@ type ownedTable struct {
 
 func newOwnedTable(t testing.TB) *ownedTable {
 	t.Helper()
-	o := &ownedTable{db: storetest.Postgres(t)}
+	return newOwnedTableOn(t, storetest.Postgres(t))
+}
+
+// newOwnedTableOn is newOwnedTable on db.
+func newOwnedTableOn(t testing.TB, db *store.DB) *ownedTable {
+	t.Helper()
+	o := &ownedTable{db: db}
 	o.svc = domain.NewServices(o.db, domain.Config{PasswordParams: domain.TestPasswordParams})
 	ctx := t.Context()
 	for i, email := range []string{"anna@example.org", "bruno@example.org"} {

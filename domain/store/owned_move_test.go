@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/store/storetest"
 )
 
 // TestAnOwnersOneStatementMoveWritesOnlyWhatItKnew: the owner's plain move
@@ -167,6 +168,39 @@ func TestConcurrentOwnersMovesAtOneVersionPlayOnceInOrder(t *testing.T) {
 	}
 	if gaps != 0 {
 		t.Errorf("%d moves out of order in the log", gaps)
+	}
+}
+
+// TestAnOwnersOneStatementMoveReachesTheOthersInTheSecondsList: the
+// owner's move in one statement sends no notice, as a fenced play
+// transaction sends none at its commit; the owner's list (once a second)
+// carries its version and what it wrote (the moves' rows, the table's
+// play) to the other processes' followers and write marks.
+func TestAnOwnersOneStatementMoveReachesTheOthersInTheSecondsList(t *testing.T) {
+	url := storetest.PostgresURL(t)
+	owner, other := storetest.Open(t, url), storetest.Open(t, url)
+	o := newOwnedTableOn(t, owner)
+	actor, st := o.state(t)
+	if _, err := o.move(o.ctx, actor, st, st.Table.Version); err != nil {
+		t.Fatal(err)
+	}
+	actor, st = o.state(t)
+	h, _ := follow(t, other)
+	before := mark(t, other, "table_moves")
+	sent := oneStatementsSent(o)
+	next, err := o.move(o.ctx, actor, st, st.Table.Version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := sent(); n != 1 {
+		t.Fatalf("the one-statement move was sent %d times; want once", n)
+	}
+	follow(t, owner) // the owner follows the tables, as serve does: its list goes every second
+	if !h.within(o.id, next.Table.Version, 5*time.Second) {
+		t.Errorf("version %d not heard 5 s after the owner began its lists", next.Table.Version)
+	}
+	if !markMoves(other, "table_moves", before, 5*time.Second) {
+		t.Error("the other's mark of table_moves did not move 5 s after the owner began its lists")
 	}
 }
 
