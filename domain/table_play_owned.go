@@ -17,15 +17,16 @@ import (
 // the statement's condition (the table still at that version, the lease
 // still the owner's) stands for the lock.
 //
-// The move is played on a copy of the cached game, which the cache gave
-// up to this call alone (take): a concurrent move of the table on this
-// process finds no game in memory and goes through InTx, where the row
-// lock orders the two (the second statement, or the second transaction,
-// finds the version moved). The copy becomes the cached game only once
-// the statement has written; a move refused by the rules puts the game
-// back unchanged; a statement that wrote nothing leaves the cache
-// without the table (its version is no longer the table's, or the lease
-// is gone).
+// The move is played on a copy of the cached game (claim), which stays
+// in the cache for the views of the table meanwhile (the polls of the
+// move before, still being answered). One move of a table at a time holds
+// the claim: a concurrent move of the table on this process goes through
+// InTx, where the row lock orders the two (the second statement, or the
+// second transaction, finds the version moved). The copy becomes the
+// cached game only once the statement has written; a move refused by the
+// rules, or not plain, leaves the cached game as it was; a statement that
+// wrote nothing drops it (its version is no longer the table's, or the
+// lease is gone).
 //
 // done is false when nothing was written and nothing answered: the caller
 // plays the move through InTx, which gives the answers of the locked
@@ -48,35 +49,33 @@ func (s *tableMoves) moveInMemory(ctx context.Context, actor Actor, id int64, m 
 		return TableState{}, false, nil
 	}
 	tk := s.notes.ticket()
-	before := t // what put needs of the table at version (t is changed below)
-	p, behind, ok := s.games.take(&t)
-	switch {
-	case !ok:
-		return TableState{}, false, nil
-	case behind: // another move took and put it meanwhile: let InTx read the table
-		return TableState{}, false, nil
-	case p.game.Turn() != seat || p.deal.Moves+1-p.saved >= PositionEvery:
-		s.games.put(before, p) // unchanged
+	q, release, ok := s.games.claim(&t)
+	if !ok {
 		return TableState{}, false, nil
 	}
-	q := *p
-	q.game = p.game.Clone()
-	row, err := s.match.played(&q, seat, m, ByPlayer)
-	if err != nil { // refused by the rules: the copy is dropped, the game was not changed
-		s.games.put(before, p)
+	if q.game.Turn() != seat || q.deal.Moves+1-q.saved >= PositionEvery {
+		release()
+		return TableState{}, false, nil
+	}
+	row, err := s.match.played(q, seat, m, ByPlayer)
+	if err != nil { // refused by the rules: only the copy was changed
+		release()
 		return TableState{}, true, err
 	}
-	if !plainAfter(t, &q) {
-		s.games.put(before, p)
+	if !plainAfter(t, q) {
+		release()
 		return TableState{}, false, nil
 	}
 	t.UpdatedAt = s.now() // as commitTable: the move took the next version
 	written, err := owned.AppendMoveIfAt(ctx, version, row, t)
 	if err != nil || !written {
+		// The table moved past the game, or the lease did (or, on an
+		// error, it is not known which): the game is not the table's.
+		s.games.dropAt(id, version)
 		return TableState{}, err != nil, err
 	}
-	state = s.movedState(t, actor, &q)
-	s.games.put(t, &q) // from here on another move may take it
+	state = s.movedState(t, actor, q)
+	s.games.put(t, q) // from here on another move may take it
 	s.notes.publish(t, tk)
 	s.presence.touch(id, actor.UserID, s.now()) // a move is a sign of life
 	return state, true, nil
@@ -92,4 +91,45 @@ func plainAfter(t Table, p *playing) bool {
 	}
 	next := g.Turn()
 	return next < len(t.Seats) && !t.Seats[next].PlayedByBot() && p.deal.Moves-p.saved < PositionEvery
+}
+
+// claim gives a move played in memory (moveInMemory) its own copy of the
+// entry of table t stored at t's version and deal, the entry staying in
+// the cache for views; release ends the claim. ok is false when there is
+// no such entry, when another move claimed it, or when a move through
+// InTx took it (take): that move changes it.
+func (c *gameCache) claim(t *Table) (p *playing, release func(), ok bool) {
+	c.mu.Lock()
+	e := c.m[t.ID]
+	if e == nil || e.claimed || e.version != t.Version || e.p.deal.Number != t.DealNumber {
+		c.mu.Unlock()
+		return nil, nil, false
+	}
+	e.claimed = true
+	c.mu.Unlock()
+	release = func() {
+		c.mu.Lock()
+		e.claimed = false
+		c.mu.Unlock()
+	}
+	e.readers.RLock() // as a view: a taker waits for the copy
+	defer e.readers.RUnlock()
+	if e.taken {
+		release()
+		return nil, nil, false
+	}
+	cp := e.p
+	cp.game = e.p.game.Clone()
+	cp.t = t
+	return &cp, release, true
+}
+
+// dropAt removes the entry of table id if it was stored at version or
+// before: a newer one, put by a move that committed meanwhile, stays.
+func (c *gameCache) dropAt(id, version int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e := c.m[id]; e != nil && e.version <= version {
+		delete(c.m, id)
+	}
 }
