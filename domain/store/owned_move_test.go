@@ -3,6 +3,7 @@ package store_test
 import (
 	"database/sql"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -201,6 +202,44 @@ func TestAnOwnersOneStatementMoveReachesTheOthersInTheSecondsList(t *testing.T) 
 	}
 	if !markMoves(other, "table_moves", before, 5*time.Second) {
 		t.Error("the other's mark of table_moves did not move 5 s after the owner began its lists")
+	}
+}
+
+// TestAnOwnersMovesInOneStatementAnswerWhatIsStored: the owner's moves,
+// most of them in one statement (the others, every PositionEvery moves,
+// through InTx), each answer what a process with nothing in memory reads
+// of the rows: the statement writes the table's columns and the move's
+// row as the transaction would.
+func TestAnOwnersMovesInOneStatementAnswerWhatIsStored(t *testing.T) {
+	url := storetest.PostgresURL(t)
+	owner, other := storetest.Open(t, url), storetest.Open(t, url)
+	o := newOwnedTableOn(t, owner)
+	sent := oneStatementsSent(o)
+	actor, st := o.state(t)
+	const moves = 2*domain.PositionEvery + 3
+	for i := range moves {
+		got, err := o.move(o.ctx, actor, st, st.Table.Version)
+		if err != nil {
+			t.Fatalf("move %d: %v", i, err)
+		}
+		cold := domain.NewServices(other, domain.Config{PasswordParams: domain.TestPasswordParams})
+		want, err := cold.Tables.State(t.Context(), actor, o.id, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got.Presence, want.Presence = nil, nil
+		got.TurnLeft, want.TurnLeft, got.MatchLeft, want.MatchLeft = nil, nil, nil, nil // read at another instant
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("move %d: the mover's answer differs from the rows':\n got %+v\nwant %+v", i, got, want)
+		}
+		if got.View.Turn == got.Seat {
+			st = got
+		} else {
+			actor, st = o.state(t)
+		}
+	}
+	if n := sent(); n < moves-4 {
+		t.Errorf("%d of %d moves in one statement; want all but those that stored the position", n, moves)
 	}
 }
 
