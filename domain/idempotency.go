@@ -4,7 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 )
@@ -36,19 +38,24 @@ type IdempotencyRepo interface {
 	// Get returns the answer stored under an owner's key that has not
 	// expired at now. Errors: ENotFound.
 	Get(ownerID int64, key string, now time.Time) (IdempotentAnswer, error)
-	// Put stores an answer, replacing an expired one of the same owner
-	// and key. Errors: ENotFound (the owner is missing).
-	Put(a IdempotentAnswer) error
+	// Put stores an answer unless one of the same owner and key is live
+	// at now (expires at or after it), which it leaves as it is; an
+	// expired one it replaces. It reports whether it stored a. Errors:
+	// ENotFound (the owner is missing).
+	Put(a IdempotentAnswer, now time.Time) (bool, error)
 	// DeleteExpired deletes at most limit answers expired before now and
 	// returns how many it deleted (fewer than limit: no more are left).
 	DeleteExpired(now time.Time, limit int) (int64, error)
 }
 
 // idempotentRequest is a request as its Idempotency-Key knows it: a
-// service builds one per request, looks the key up with replay before it
-// acts, and stores its answer with remember in the same transaction, so a
-// retry finds the answer exactly when the first request committed. The
-// zero key (no Idempotency-Key sent) makes both do nothing.
+// service builds one per request and, in the transaction that acts on
+// it, either looks the key up with replay before it acts and stores its
+// answer with remember (a tournament's command), or acts first and lets
+// remember and replayFailed find an earlier answer (a table's move:
+// replayFailed), so that a retry finds the answer exactly when the first
+// request committed. The zero key (no Idempotency-Key sent) makes each do
+// nothing.
 type idempotentRequest struct {
 	owner       int64
 	key         string
@@ -81,9 +88,25 @@ func checkIdempotencyKey(v *Validator, key string) {
 		fmt.Sprintf("Idempotency-Key must be at most %d characters", MaxIdempotencyKeyLength))
 }
 
-// replay loads the first answer to the request into answer and reports
-// whether there was one. Errors: EIdempotencyKeyReused (the key was sent
-// with another request).
+// errAnsweredBefore ends a transaction that acted on a request and then
+// found it answered before under its key (remember, replayFailed): the
+// transaction rolls back what it did, and the caller answers the first
+// answer, which they loaded.
+var errAnsweredBefore = errors.New("the request was answered before under its Idempotency-Key")
+
+// answeredBefore reports whether err is errAnsweredBefore, and the error
+// left when it is not.
+func answeredBefore(err error) (bool, error) {
+	if errors.Is(err, errAnsweredBefore) {
+		return true, nil
+	}
+	return false, err
+}
+
+// replay loads the first answer to the request into answer (a pointer,
+// set to the stored answer whatever it held) and reports whether there
+// was one. Errors: EIdempotencyKeyReused (the key was sent with another
+// request).
 func (r idempotentRequest) replay(tx Tx, now time.Time, answer any) (bool, error) {
 	if r.key == "" {
 		return false, nil
@@ -97,22 +120,76 @@ func (r idempotentRequest) replay(tx Tx, now time.Time, answer any) (bool, error
 	case prior.Scope != r.scope || prior.Fingerprint != r.fingerprint:
 		return false, Errorf(EIdempotencyKeyReused, "this Idempotency-Key was used for another request; use a new key for each request")
 	}
+	v := reflect.ValueOf(answer)
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		return false, fmt.Errorf("the answer stored under Idempotency-Key %q: %T is no place to load it", r.key, answer)
+	}
+	v.Elem().SetZero() // a field the stored answer omits is not the one answer held
 	if err := json.Unmarshal(prior.Answer, answer); err != nil {
 		return false, fmt.Errorf("the answer stored under Idempotency-Key %q: %w", r.key, err)
 	}
 	return true, nil
 }
 
-// remember stores answer as the request's first answer, kept
-// IdempotencyTTL from now.
+// replayFailed is what a request that acted before looking its key up
+// answers when it failed with failed: a retry of a request that was
+// played is usually refused by what the first one changed (a move's
+// version has moved on), and must be answered the first answer instead
+// (errAnsweredBefore, answer loaded), or EIdempotencyKeyReused when the
+// key was another request's; otherwise failed. The lookup runs in the
+// failed transaction: when that cannot read any more (a PostgreSQL
+// transaction aborted by a failed statement), failed is the answer, as it
+// is when the key is unknown.
+func (r idempotentRequest) replayFailed(tx Tx, now time.Time, failed error, answer any) error {
+	if r.key == "" {
+		return failed
+	}
+	ok, err := r.replay(tx, now, answer)
+	switch {
+	case ErrorCode(err) == EIdempotencyKeyReused:
+		return err
+	case err != nil || !ok:
+		return failed
+	}
+	return errAnsweredBefore
+}
+
+// remember stores the answer answer points to as the request's first
+// answer, kept IdempotencyTTL from now, in one statement. When the key
+// holds a live answer already (a request that acted before looking its
+// key up: another request's key, or, for a request that can act twice,
+// its own first answer), nothing is stored: EIdempotencyKeyReused, or
+// errAnsweredBefore with the first answer loaded into answer.
 func (r idempotentRequest) remember(tx Tx, now time.Time, answer any) error {
 	if r.key == "" {
 		return nil
 	}
-	b, err := json.Marshal(answer)
+	a, err := r.answer(now, answer)
 	if err != nil {
 		return err
 	}
-	return tx.Idempotency().Put(IdempotentAnswer{OwnerID: r.owner, Key: r.key, Scope: r.scope,
-		Fingerprint: r.fingerprint, Answer: b, ExpiresAt: now.Add(IdempotencyTTL)})
+	stored, err := tx.Idempotency().Put(a, now)
+	if err != nil || stored {
+		return err
+	}
+	ok, err := r.replay(tx, now, answer)
+	switch {
+	case err != nil:
+		return err
+	case !ok: // not live at now for Put, yet no longer there: nothing to answer but a conflict
+		return Errorf(EConflict, "the answer stored under this Idempotency-Key changed meanwhile; send the request again")
+	}
+	return errAnsweredBefore
+}
+
+// answer is the row that stores answer as the request's first answer,
+// kept IdempotencyTTL from now (remember's; a store that writes a request
+// in one statement of its own may carry it likewise).
+func (r idempotentRequest) answer(now time.Time, answer any) (IdempotentAnswer, error) {
+	b, err := json.Marshal(answer)
+	if err != nil {
+		return IdempotentAnswer{}, err
+	}
+	return IdempotentAnswer{OwnerID: r.owner, Key: r.key, Scope: r.scope, Fingerprint: r.fingerprint, Answer: b,
+		ExpiresAt: now.Add(IdempotencyTTL)}, nil
 }

@@ -86,3 +86,40 @@ func enter(hash string) func(domain.Services, idemWorld) (any, error) {
 		return out.Event, err
 	}
 }
+
+// TestAMovePlayableUnderAnotherMovesLiveKeyIsRefusedAndNotPlayed: a move
+// is played before its key is looked up (the key is stored in one
+// statement after the play); one that can be played, sent under the key
+// of the mover's earlier move, is refused with idempotency_key_reused and
+// what it played is rolled back: the same move under a key of its own then
+// plays at the same version.
+func TestAMovePlayableUnderAnotherMovesLiveKeyIsRefusedAndNotPlayed(t *testing.T) {
+	each(t, func(t *testing.T, f *fixture) {
+		ctx := t.Context()
+		owner := f.user("anna@example.org")
+		tb := f.botTable(owner)
+		st, err := f.svc.Tables.State(ctx, owner, tb.ID, "")
+		wantCode(t, err, "")
+		drawn, err := f.svc.Tables.Move(ctx, owner, tb.ID, domain.MoveInput{Move: json.RawMessage(`{"move":"draw"}`),
+			Version: st.Table.Version, IdempotencyKey: "k"})
+		wantCode(t, err, "")
+		for _, c := range drawn.View.Hand {
+			in := domain.MoveInput{Move: json.RawMessage(`{"move":"discard","card":"` + c.String() + `"}`),
+				Version: drawn.Table.Version, IdempotencyKey: "k"}
+			_, err := f.svc.Tables.Move(ctx, owner, tb.ID, in)
+			wantCode(t, err, domain.EIdempotencyKeyReused)
+			now, err := f.svc.Tables.State(ctx, owner, tb.ID, "")
+			wantCode(t, err, "")
+			if now.Table.Version != drawn.Table.Version {
+				t.Fatalf("version %d after a refused discard of %s, want %d: it was played", now.Table.Version, c, drawn.Table.Version)
+			}
+			in.IdempotencyKey = "k2"
+			if _, err = f.svc.Tables.Move(ctx, owner, tb.ID, in); domain.ErrorKind(err) == domain.KindRule {
+				continue // a discard the rules refuse: the next card
+			}
+			wantCode(t, err, "") // the discard refused under "k" was playable
+			return
+		}
+		t.Fatalf("no card of %v could be discarded", drawn.View.Hand)
+	})
+}

@@ -3,7 +3,9 @@ package domain_test
 import (
 	"context"
 	"fmt"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/domain/store/storetest"
@@ -17,8 +19,20 @@ import (
 //	go test ./domain -run '^$' -bench TableMove -benchtime 5000x -count 5
 //
 // (api's BenchmarkTablePaths/moves measures the same over HTTP, many tables
-// at once.)
+// at once.) key=each sends each move with an Idempotency-Key of its own,
+// as a frontend does (its answer stored in the move's transaction);
+// key=none without.
 func BenchmarkTableMove(b *testing.B) {
+	for _, keyed := range []bool{false, true} {
+		name := "key=none"
+		if keyed {
+			name = "key=each"
+		}
+		b.Run(name, func(b *testing.B) { benchmarkTableMove(b, keyed) })
+	}
+}
+
+func benchmarkTableMove(b *testing.B, keyed bool) {
 	db := storetest.SQLite(b)
 	svc := domain.NewServices(db, domain.Config{PasswordParams: domain.TestPasswordParams})
 	ctx := b.Context()
@@ -51,10 +65,15 @@ func BenchmarkTableMove(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	cpu0 := processCPU()
 	b.ResetTimer()
-	for range b.N {
+	for i := range b.N {
 		turn := st.View.Turn
-		next, err := benchMove(svc, actors[turn], tb.ID, st)
+		key := ""
+		if keyed {
+			key = fmt.Sprint("move-", i)
+		}
+		next, err := benchMoveUnder(svc, actors[turn], tb.ID, st, key)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -70,13 +89,29 @@ func BenchmarkTableMove(b *testing.B) {
 			b.StartTimer()
 		}
 	}
+	b.StopTimer()
+	// The process's CPU (user and system) a move: on a shared machine the
+	// time a move takes is mostly the run queue's.
+	b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/float64(b.N), "cpu-us/op")
+}
+
+// processCPU is this process's CPU time, user and system.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // benchMove plays the next move of the seat on turn in st: a draw, or the
 // discard of the first card of its hand the rules let it discard.
 func benchMove(svc domain.Services, actor domain.Actor, id int64, st domain.TableState) (domain.TableState, error) {
+	return benchMoveUnder(svc, actor, id, st, "")
+}
+
+// benchMoveUnder is benchMove with an Idempotency-Key ("": none).
+func benchMoveUnder(svc domain.Services, actor domain.Actor, id int64, st domain.TableState, key string) (domain.TableState, error) {
 	ctx := context.Background()
-	in := domain.MoveInput{Move: []byte(`{"move":"draw"}`), Version: st.Table.Version}
+	in := domain.MoveInput{Move: []byte(`{"move":"draw"}`), Version: st.Table.Version, IdempotencyKey: key}
 	if st.View.Phase == "take" {
 		return svc.Tables.Move(ctx, actor, id, in)
 	}

@@ -419,18 +419,20 @@ func (s *tableMoves) Move(ctx context.Context, actor Actor, id int64, in MoveInp
 		if t, err = visibleTable(tx, actor, id, "", true); err != nil {
 			return err
 		}
-		if replayed, err = idem.replay(tx, s.now(), &state); err != nil || replayed {
-			return err
-		}
+		// The key is looked up only when the move fails (a retry of a
+		// move played finds the version moved on) or its answer finds the
+		// key taken: a move played stores its answer in one statement
+		// (idempotency.go).
 		if p, err = s.play(tx, &t, actor, m, in.Version); err != nil {
-			return err
+			return idem.replayFailed(tx, s.now(), err, &state)
 		}
 		if in.IdempotencyKey == "" { // the answer is built after the commit, out of the write transaction
 			return nil
 		}
 		state = s.movedState(t, actor, p)
-		return idem.remember(tx, s.now(), state)
+		return idem.remember(tx, s.now(), &state)
 	})
+	replayed, err = answeredBefore(err) // what the transaction played is rolled back
 	if err != nil {
 		if t.ID == id && standingIn(t, actor) {
 			// A move attempt of a player a bot stands in for (never on turn:

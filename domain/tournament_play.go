@@ -292,7 +292,10 @@ func (s *tournamentPlayService) Act(ctx context.Context, actor Actor, id int64, 
 			f.known = false // its events are not all in f.recs
 			t.Version, t.UpdatedAt = now.Version, now.UpdatedAt
 		}
-		if err := idem.remember(tx, s.now(), e); err != nil {
+		if err := idem.remember(tx, s.now(), &e); err != nil {
+			if errors.Is(err, errAnsweredBefore) { // the replay above found none: a command of the key committed since
+				return Errorf(EConflict, "a request under this Idempotency-Key was answered meanwhile; send it again for its answer")
+			}
 			return err
 		}
 		out.Event, out.Staff = e, staff

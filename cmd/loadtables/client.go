@@ -29,6 +29,11 @@ type client struct {
 	// the report of a stuck table.
 	now   atomic.Pointer[activity]
 	heard history
+	// keys sends each move with an Idempotency-Key of its own, as a
+	// frontend does (-keys): the server then stores the move's answer
+	// under it, in the move's transaction, and a move sent again after a
+	// transport error is sent with the same key.
+	keys bool
 }
 
 // activity is a client's request in flight or, once answered, its answer.

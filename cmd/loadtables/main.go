@@ -41,6 +41,11 @@
 //	go run ./cmd/loadtables -tables 1000 -think 2s             # human pace: 2 s (±25%) before each move
 //	go run ./cmd/loadtables -tables 100 -db postgres -processes 2 -leases -route table  # a balancer hashing the table id
 //
+// Each move carries an Idempotency-Key of its own, as a frontend's does
+// (the server stores the move's answer under it in the move's
+// transaction), and a move whose answer is lost to a transport error is
+// sent once more under the same key; -keys=false sends moves without one.
+//
 // -route says which server each seat's client talks to: seat (the
 // default) spreads a table's seats over the servers, as a balancer
 // spreading connections would, so that with -leases most of a table's
@@ -106,6 +111,9 @@ type options struct {
 	// (nil with -signup).
 	signup   bool
 	accounts []account
+	// keys sends each move with an Idempotency-Key of its own, as a
+	// frontend does; false sends none (the figures before -keys).
+	keys bool
 }
 
 func main() {
@@ -133,6 +141,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.route, "route", routeSeat, "which server each seat's client talks to: seat (seat i of the t-th table to server (t+i) mod n, as a spreading balancer: with -leases most requests are forwarded to the table's owner) or table (every seat of a table to the server its id hashes to, as a balancer hashing on the table id, docs/SCALE-OUT.md §11)")
 	fs.DurationVar(&o.failover, "failover", 0, "SIGKILL the server owning the most tables this long into play, and report how long each table took to move again (implies -leases; -db postgres, 2 or more processes)")
 	fs.BoolVar(&o.signup, "signup", false, "sign every player up and in through the API (register and login: two argon2id each, minutes for a thousand tables) instead of making the accounts with `burraco admin load-accounts` before serve starts, each then reached by its refresh token")
+	fs.BoolVar(&o.keys, "keys", true, "send each move with an Idempotency-Key of its own, as a frontend does, and a move whose answer a transport error lost once more under the same key; -keys=false sends none (the server then stores no answer: a cheaper move than a frontend's)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0

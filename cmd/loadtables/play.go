@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -51,12 +52,15 @@ type counters struct {
 	// routes that got an answer (any status): the servers' /metrics must
 	// count as many.
 	polls, moveRequests atomic.Int64
-	behind              atomic.Int64 // answers within the propagation between processes
-	mu                  sync.Mutex
-	moveLat, wakeLat    []time.Duration
-	moveSamples         []moveSample // each acknowledged move, for the tail's breakdown
-	firstErr            string
-	start               time.Time // when play began
+	// resent are the moves sent again, with their Idempotency-Key, after
+	// a transport error (-keys).
+	resent           atomic.Int64
+	behind           atomic.Int64 // answers within the propagation between processes
+	mu               sync.Mutex
+	moveLat, wakeLat []time.Duration
+	moveSamples      []moveSample // each acknowledged move, for the tail's breakdown
+	firstErr         string
+	start            time.Time // when play began
 }
 
 func (c *counters) fail(format string, args ...any) {
@@ -163,6 +167,7 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 		tb.changed.Store(time.Now().UnixNano())
 		tb.playing.Store(int32(len(seats[tb.id])))
 		for _, cl := range seats[tb.id] {
+			cl.keys = o.keys
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -262,7 +267,7 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 		}
 	}
 	res.moves, res.behind = c.moves.Load(), c.behind.Load()
-	res.polls, res.moveRequests = c.polls.Load(), c.moveRequests.Load()
+	res.polls, res.moveRequests, res.resent = c.polls.Load(), c.moveRequests.Load(), c.resent.Load()
 	// While the servers still run: /metrics must answer under load's
 	// aftermath, and count at least the moves the clients were told of (a
 	// move cut off by a stuck table's cancel may be counted and never
@@ -452,7 +457,11 @@ func playSeat(ctx context.Context, cl *client, tb *table, c *counters, propagati
 }
 
 // move plays the seat's next move (draw, or discard the first card) and
-// records its acknowledgement.
+// records its acknowledgement. With keys, the move carries a fresh
+// Idempotency-Key and, when its answer is lost to a transport error, is
+// sent once more under the same key: the server answers the first answer
+// if the move was played, and plays it if it was not. Without keys a
+// lost answer is a client error and the seat reads the state afresh.
 func move(ctx context.Context, cl *client, tb *table, st tableState, c *counters) (tableState, bool) {
 	m := map[string]any{"move": "draw", "version": st.Table.Version}
 	if st.View.Phase != "take" {
@@ -461,11 +470,20 @@ func move(ctx context.Context, cl *client, tb *table, st tableState, c *counters
 		}
 		m = map[string]any{"move": "discard", "card": st.View.Hand[0], "version": st.Table.Version}
 	}
+	var header map[string]string
+	if cl.keys {
+		header = map[string]string{"Idempotency-Key": rand.Text()}
+	}
 	var next tableState
 	tctx, fresh := connTrace(ctx)
 	sent := time.Now()
+	path := fmt.Sprintf("/api/v1/tables/%d/moves", tb.id)
 	renewed := cl.renewals.Load()
-	code, body, err := cl.do(tctx, "POST", fmt.Sprintf("/api/v1/tables/%d/moves", tb.id), m, nil, nil)
+	code, body, err := cl.do(tctx, "POST", path, m, header, nil)
+	if err != nil && header != nil && ctx.Err() == nil {
+		c.resent.Add(1)
+		code, body, err = cl.do(tctx, "POST", path, m, header, nil)
+	}
 	acked := time.Now()
 	if err == nil {
 		c.moveRequests.Add(1 + cl.renewals.Load() - renewed) // a 401 renewed was answered too

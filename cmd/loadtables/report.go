@@ -21,6 +21,9 @@ type result struct {
 	// the answers the clients got on the same routes.
 	server              serverFigures
 	polls, moveRequests int64
+	// resent are the moves sent again under their key after a transport
+	// error.
+	resent int64
 	// midwayScrape is how long the slowest /metrics took to answer when
 	// the first table finished (0: the run had no midway), midwayErr why
 	// it did not answer.
@@ -111,9 +114,16 @@ func (r *result) print(w io.Writer, n int, o options) {
 	if o.think > 0 {
 		speed = fmt.Sprintf("think %s ±%d%% a move", o.think, int(thinkJitter*100))
 	}
-	fmt.Fprintf(w, "run %d (%s, %d process(es), %d tables, %s): %s\n", n, o.db, o.processes, r.tables, speed, verdict)
+	keys := "an Idempotency-Key per move"
+	if !o.keys {
+		keys = "no Idempotency-Key"
+	}
+	fmt.Fprintf(w, "run %d (%s, %d process(es), %d tables, %s, %s): %s\n", n, o.db, o.processes, r.tables, speed, keys, verdict)
 	fmt.Fprintf(w, "  tables finished %d, stuck %d; lost wake-ups %d; stale answers %d; acknowledged moves missing from records %d; client errors %d\n",
 		r.finished, r.stuck, r.lostWakeups, r.staleAnswers, r.missingMoves, r.errors)
+	if r.resent > 0 {
+		fmt.Fprintf(w, "  moves sent again under their Idempotency-Key after a transport error: %d\n", r.resent)
+	}
 	if r.firstErr != "" {
 		fmt.Fprintf(w, "  first client error: %s\n", r.firstErr)
 	}
