@@ -50,13 +50,27 @@ type OwnedMoves interface {
 	// CachedTable is TableRepo.Cached outside a transaction: table id at
 	// version from the store's memory, without a query.
 	CachedTable(id, version int64) (Table, bool)
-	// AppendMoveIfAt writes the move m and the table t it left (as
-	// AppendMove and Update would in a transaction), both or neither, if
-	// table t.ID is still at version at and ctx's fence still holds.
-	// written is false when nothing was written: the table or its lease
-	// moved meanwhile, or the write is not a move's play alone (a status,
-	// a seat); the caller plays the move through InTx instead.
-	AppendMoveIfAt(ctx context.Context, at int64, m TableMove, t Table) (written bool, err error)
+	// AppendMoveIfAt writes m's move, its table and its answer (as
+	// AppendMove, Update and the answer's Put would in a transaction), all
+	// or none, if table m.Table.ID is still at version m.At, ctx's fence
+	// still holds and the answer's key is not live. written is false when
+	// nothing was written: the table or its lease moved meanwhile, the key
+	// is live, or the write is not a move's play alone (a status, a seat);
+	// the caller plays the move through InTx instead.
+	AppendMoveIfAt(ctx context.Context, m OwnedMove) (written bool, err error)
+}
+
+// OwnedMove is a plain move played in memory by its table's owner, to be
+// written in one statement (OwnedMoves).
+type OwnedMove struct {
+	At    int64     // the table's version the move was played from
+	Move  TableMove // the move's row
+	Table Table     // the table as the move left it
+	// Answer is the mover's answer to keep under the move's
+	// Idempotency-Key (nil without one), stored unless the key is live
+	// at Now.
+	Answer *IdempotentAnswer
+	Now    time.Time
 }
 
 // ErrSecondQuery is what a second query in ViewOne fails with (wrapped or

@@ -404,10 +404,8 @@ func (s *tableMoves) Move(ctx context.Context, actor Actor, id int64, in MoveInp
 	if err != nil {
 		return TableState{}, err
 	}
-	if in.IdempotencyKey == "" { // a keyed move stores its answer in the move's transaction
-		if state, done, err := s.moveInMemory(ctx, actor, id, m, in.Version); done || err != nil {
-			return state, err
-		}
+	if state, done, err := s.moveInMemory(ctx, actor, id, m, in.Version, idem); done || err != nil {
+		return state, err
 	}
 	var state TableState
 	var t Table

@@ -11,8 +11,10 @@ import (
 // the table, holds its game in memory at the version the mover sent, and
 // the move is plain: the player's move alone, with no bot's move after it,
 // no deal's end, no position to store (every PositionEvery moves), no
-// seat to change. Such a move writes its row and the table's play columns
-// (version, clock, update time) and nothing else, so the owner, who knows
+// seat to change. Such a move writes its row, the table's play columns
+// (version, clock, update time) and, sent with an Idempotency-Key, the
+// mover's answer under it (unless the key is live: then nothing), and
+// nothing else, so the owner, who knows
 // the table at that version, needs no transaction to read and lock it:
 // the statement's condition (the table still at that version, the lease
 // still the owner's) stands for the lock.
@@ -32,7 +34,7 @@ import (
 // plays the move through InTx, which gives the answers of the locked
 // table (version_conflict with the current version, table_owner_moved, a
 // stand-in's return, the move played at the table's new version).
-func (s *tableMoves) moveInMemory(ctx context.Context, actor Actor, id int64, m engine.Move, version int64) (state TableState, done bool, err error) {
+func (s *tableMoves) moveInMemory(ctx context.Context, actor Actor, id int64, m engine.Move, version int64, idem idempotentRequest) (state TableState, done bool, err error) {
 	owned, ok := s.st.(OwnedMoves)
 	if !ok || !owned.OneStatementMove(ctx, id) {
 		return TableState{}, false, nil
@@ -60,6 +62,9 @@ func (s *tableMoves) moveInMemory(ctx context.Context, actor Actor, id int64, m 
 	row, err := s.match.played(q, seat, m, ByPlayer)
 	if err != nil { // refused by the rules: only the copy was changed
 		release()
+		if idem.key != "" { // InTx answers it, the key looked up (replayFailed)
+			return TableState{}, false, nil
+		}
 		return TableState{}, true, err
 	}
 	if !plainAfter(t, q) {
@@ -67,14 +72,23 @@ func (s *tableMoves) moveInMemory(ctx context.Context, actor Actor, id int64, m 
 		return TableState{}, false, nil
 	}
 	t.UpdatedAt = s.now() // as commitTable: the move took the next version
-	written, err := owned.AppendMoveIfAt(ctx, version, row, t)
+	state = s.movedState(t, actor, q)
+	write := OwnedMove{At: version, Move: row, Table: t, Now: s.now()}
+	if idem.key != "" { // the answer rides in the statement (remember's, in InTx)
+		a, err := idem.answer(write.Now, &state)
+		if err != nil {
+			release()
+			return TableState{}, true, err
+		}
+		write.Answer = &a
+	}
+	written, err := owned.AppendMoveIfAt(ctx, write)
 	if err != nil || !written {
 		// The table moved past the game, or the lease did (or, on an
 		// error, it is not known which): the game is not the table's.
 		s.games.dropAt(id, version)
 		return TableState{}, err != nil, err
 	}
-	state = s.movedState(t, actor, q)
 	s.games.put(t, q) // from here on another move may take it
 	s.notes.publish(t, tk)
 	s.presence.touch(id, actor.UserID, s.now()) // a move is a sign of life

@@ -66,12 +66,17 @@ const ownedMoveFence = `WITH f AS (SELECT t.id FROM table_leases l JOIN tables t
 	WHERE l.table_id = $1 AND l.owner = $2 AND l.epoch = $3 AND t.version = $4 FOR UPDATE OF t FOR SHARE OF l), `
 
 // ownedMoveInsert is the move's row taken from f (an INSERT … SELECT
-// learns no types from its columns: each placeholder says its own).
+// learns no types from its columns: each placeholder says its own), and
+// from the key's kept row when the move carries one.
 const ownedMoveInsert = `INSERT INTO table_moves (table_id, deal, idx, seat, "move", "auto", "at", version, taken, played_by)
-	SELECT f.id, $5::integer, $6::integer, $7::integer, $8::text, $9::boolean, $10::timestamptz, $11::bigint, $12::text, $13::text FROM f`
+	SELECT f.id, $5::integer, $6::integer, $7::integer, $8::text, $9::boolean, $10::timestamptz, $11::bigint, $12::text, $13::text FROM `
 
-// AppendMoveIfAt implements domain.OwnedMoves.
-func (db *DB) AppendMoveIfAt(ctx context.Context, at int64, m domain.TableMove, t domain.Table) (bool, error) {
+// AppendMoveIfAt implements domain.OwnedMoves. A move sent with an
+// Idempotency-Key carries its answer in the same statement
+// (upsertAnswer from f, as kept): a live key keeps no row, and the
+// move's writes, which read kept, write nothing either.
+func (db *DB) AppendMoveIfAt(ctx context.Context, o domain.OwnedMove) (bool, error) {
+	m, t := o.Move, o.Table
 	f, ok := lease.FenceFrom(ctx)
 	if !ok || f.Table != t.ID || m.TableID != t.ID || db.dialect != Postgres {
 		return false, nil
@@ -83,12 +88,17 @@ func (db *DB) AppendMoveIfAt(ctx context.Context, at int64, m domain.TableMove, 
 	if by == "" {
 		by = domain.ByPlayer
 	}
-	args := sqlArgs{f.Table, f.Owner, f.Epoch, at, m.Deal, m.Index, m.Seat, string(m.Move), m.Auto, utc(m.At), m.Version,
+	args := sqlArgs{f.Table, f.Owner, f.Epoch, o.At, m.Deal, m.Index, m.Seat, string(m.Move), m.Auto, utc(m.At), m.Version,
 		string(m.Taken), string(by)}
 	row := tableRowOf(t)
-	prev, ok := db.tables.get(t.ID, at) // the columns the move changed, as tableRepo.Update writes them
+	prev, ok := db.tables.get(t.ID, o.At) // the columns the move changed, as tableRepo.Update writes them
 	if !ok {
 		return false, nil // without the row the move changed, every column would be written: not play alone
+	}
+	from, kept, insert := "f", "", ownedMoveInsert+"f"
+	if o.Answer != nil {
+		kept = upsertAnswer(&args, *o.Answer, o.Now, "f")
+		from, insert = "f, kept", ownedMoveInsert+"f, kept"
 	}
 	var set []string
 	for _, c := range tableColumns(row) {
@@ -96,8 +106,11 @@ func (db *DB) AppendMoveIfAt(ctx context.Context, at int64, m domain.TableMove, 
 			set = append(set, c.name+" = "+args.add(c.value))
 		}
 	}
-	update := "UPDATE tables SET " + strings.Join(set, ", ") + " FROM f WHERE tables.id = f.id"
-	records := append(writtenRecords(ownedMoveInsert), writtenRecords(update)...)
+	update := "UPDATE tables SET " + strings.Join(set, ", ") + " FROM " + from + " WHERE tables.id = f.id"
+	records := append(writtenRecords(insert), writtenRecords(update)...)
+	if kept != "" {
+		records = append(records, writtenRecords(kept)...)
+	}
 	if !onlyPlay(records) {
 		// A status, a seat count…: the other processes' kept reads would
 		// need a notice at the commit. Not a plain move: InTx's path.
@@ -107,9 +120,14 @@ func (db *DB) AppendMoveIfAt(ctx context.Context, at int64, m domain.TableMove, 
 	// runs), ended after it, as InTx's are around its transaction.
 	writes := db.marks.begin()
 	defer writes.end()
-	writes.note(ownedMoveInsert)
+	writes.note(insert)
 	writes.note(update)
-	res := db.gorm.WithContext(ctx).Exec(ownedMoveFence+"appended AS ("+ownedMoveInsert+") "+update, args...)
+	q := ownedMoveFence
+	if kept != "" {
+		writes.note(kept)
+		q += "kept AS (" + kept + " RETURNING 1), "
+	}
+	res := db.gorm.WithContext(ctx).Exec(q+"appended AS ("+insert+") "+update, args...)
 	if res.Error != nil {
 		return false, translate(res.Error, "move")
 	}
@@ -119,7 +137,7 @@ func (db *DB) AppendMoveIfAt(ctx context.Context, at int64, m domain.TableMove, 
 	// Committed: what InTx does after a fenced play transaction's commit
 	// (tx.done, then the second's lists).
 	db.tables.put(row)
-	if seats, ok := db.tables.seatsAt(t.ID, at); ok { // a plain move changes no seat
+	if seats, ok := db.tables.seatsAt(t.ID, o.At); ok { // a plain move changes no seat
 		db.tables.putSeats(tableSeats{id: t.ID, version: row.Version, seats: seats})
 	}
 	db.owned.add([]tableVersion{{t.ID, t.Version}})

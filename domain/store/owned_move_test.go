@@ -100,6 +100,36 @@ func TestAnOwnersOneStatementMoveWritesOnlyWhatItKnew(t *testing.T) {
 	}
 }
 
+// TestAKeyLiveForAnotherRequestWritesNoOneStatementMove: a move sent
+// under an Idempotency-Key that holds another request's live answer
+// writes nothing in its one statement (the key's upsert keeps no row, and
+// the move's writes read it), and the move through the transaction is
+// refused idempotency_key_reused, nothing played.
+func TestAKeyLiveForAnotherRequestWritesNoOneStatementMove(t *testing.T) {
+	o := newOwnedTable(t)
+	actor, st := o.state(t)
+	if _, err := o.move(o.ctx, actor, st, st.Table.Version); err != nil {
+		t.Fatal(err)
+	}
+	actor, st = o.state(t)
+	execSQL(t, o.db.SQL(), `INSERT INTO idempotency_keys (owner_id, idem_key, scope, fingerprint, answer, expires_at)
+		VALUES ($1, 'k', 'tables/1', 'another request', '{}', now() + interval '1 hour')`, actor.UserID)
+	rows, sent := movesOf(t, o.db, o.id), oneStatementsSent(o)
+	_, err := o.keyedMove(o.ctx, actor, st, st.Table.Version, "k")
+	if domain.ErrorCode(err) != domain.EIdempotencyKeyReused {
+		t.Fatalf("the move under another request's key: %v; want idempotency_key_reused", err)
+	}
+	if n := sent(); n != 1 {
+		t.Errorf("the one-statement move was sent %d times; want once", n)
+	}
+	if got := movesOf(t, o.db, o.id) - rows; got != 0 {
+		t.Errorf("%d moves' rows written; want none", got)
+	}
+	if _, after := o.state(t); after.Table.Version != st.Table.Version {
+		t.Errorf("the table is at version %d; want %d", after.Table.Version, st.Table.Version)
+	}
+}
+
 // TestAMoveAfterAStaleOneStatementMoveIsPlayedAtTheNewVersion: once the
 // owner's one statement found its game stale (the table moved behind
 // it), the game is read again and the mover's move at the table's
