@@ -36,6 +36,43 @@ type Storage interface {
 	ViewOne(ctx context.Context, fn func(tx Tx) error) error
 }
 
+// OwnedMoves is what a Storage may offer a table's owner process for its
+// plain moves (docs/SCALE-OUT.md §13 step 4): the move written in one
+// statement, outside any transaction, on the condition that the table is
+// still at the version the owner played it from and that the owner still
+// holds the table (the lease fence the context carries). The table
+// service takes this path when its Storage implements it and says yes
+// (tableMoves.moveInMemory); else, and whenever it writes nothing, InTx.
+type OwnedMoves interface {
+	// OneStatementMove reports whether a move of table id made with ctx
+	// may be written so (the store's database and ctx's fence allow it).
+	OneStatementMove(ctx context.Context, id int64) bool
+	// CachedTable is TableRepo.Cached outside a transaction: table id at
+	// version from the store's memory, without a query.
+	CachedTable(id, version int64) (Table, bool)
+	// AppendMoveIfAt writes m's move, its table and its answer (as
+	// AppendMove, Update and the answer's Put would in a transaction), all
+	// or none, if table m.Table.ID is still at version m.At, ctx's fence
+	// still holds and the answer's key is not live. written is false when
+	// nothing was written: the table or its lease moved meanwhile, the key
+	// is live, or the write is not a move's play alone (a status, a seat);
+	// the caller plays the move through InTx instead.
+	AppendMoveIfAt(ctx context.Context, m OwnedMove) (written bool, err error)
+}
+
+// OwnedMove is a plain move played in memory by its table's owner, to be
+// written in one statement (OwnedMoves).
+type OwnedMove struct {
+	At    int64     // the table's version the move was played from
+	Move  TableMove // the move's row
+	Table Table     // the table as the move left it
+	// Answer is the mover's answer to keep under the move's
+	// Idempotency-Key (nil without one), stored unless the key is live
+	// at Now.
+	Answer *IdempotentAnswer
+	Now    time.Time
+}
+
 // ErrSecondQuery is what a second query in ViewOne fails with (wrapped or
 // not): a caller that tries the one-query path first falls back to View
 // on it.

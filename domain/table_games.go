@@ -38,6 +38,10 @@ type cachedGame struct {
 	// taker's to change, and no view reads it.
 	readers sync.RWMutex
 	taken   bool
+	// claimed is set (under the cache's mu) while a move played in
+	// memory on a copy holds the entry (claim): a second such move of the
+	// table goes through InTx. Views go on reading the entry meanwhile.
+	claimed bool
 }
 
 func newGameCache() *gameCache { return &gameCache{m: make(map[int64]*cachedGame)} }

@@ -208,21 +208,32 @@ func (p *playing) catchUp(tx Tx) error {
 // apply plays one move of seat, chosen by by, and appends it to the move
 // log (marked auto unless the seat's player chose it).
 func (s *tableMatch) apply(tx Tx, p *playing, seat int, m engine.Move, by MovedBy) error {
+	row, err := s.played(p, seat, m, by)
+	if err != nil {
+		return err
+	}
+	return tx.Tables().AppendMove(row)
+}
+
+// played plays one move of seat, chosen by by, in p (its game, its
+// table's clock and version, its deal's count) and returns the move's row
+// for the log.
+func (s *tableMatch) played(p *playing, seat int, m engine.Move, by MovedBy) (TableMove, error) {
 	auto := by != ByPlayer
 	if p.deal.Moves >= maxMovesPerDeal {
-		return fmt.Errorf("table %d deal %d: more than %d moves", p.t.ID, p.deal.Number, maxMovesPerDeal)
+		return TableMove{}, fmt.Errorf("table %d deal %d: more than %d moves", p.t.ID, p.deal.Number, maxMovesPerDeal)
 	}
 	taken, err := p.game.ApplyTaken(seat, m)
 	if err != nil {
-		return FromRuleError(err)
+		return TableMove{}, FromRuleError(err)
 	}
 	b, err := m.MarshalJSON()
 	if err != nil {
-		return err
+		return TableMove{}, err
 	}
 	tk, err := json.Marshal(taken)
 	if err != nil {
-		return err
+		return TableMove{}, err
 	}
 	now := s.now()
 	chargeClock(p, seat, now)
@@ -230,11 +241,11 @@ func (s *tableMatch) apply(tx Tx, p *playing, seat int, m engine.Move, by MovedB
 	// moves one by one (the move feed, the event stream) rather than the
 	// board jumping past them.
 	p.t.Version++
-	err = tx.Tables().AppendMove(TableMove{TableID: p.t.ID, Deal: p.deal.Number, Index: p.deal.Moves, Seat: seat,
-		Move: b, Auto: auto, By: by, At: now, Version: p.t.Version, Taken: tk})
+	row := TableMove{TableID: p.t.ID, Deal: p.deal.Number, Index: p.deal.Moves, Seat: seat,
+		Move: b, Auto: auto, By: by, At: now, Version: p.t.Version, Taken: tk}
 	p.deal.Moves++
 	p.last = &LastMove{Seat: seat, Move: b, Auto: auto, By: by, At: stored(now)}
-	return err
+	return row, nil
 }
 
 // advance plays the bots' turns, scores each deal that ends and deals the
@@ -392,6 +403,9 @@ func (s *tableMoves) Move(ctx context.Context, actor Actor, id int64, in MoveInp
 	m, err := parseMove(in.Move)
 	if err != nil {
 		return TableState{}, err
+	}
+	if state, done, err := s.moveInMemory(ctx, actor, id, m, in.Version, idem); done || err != nil {
+		return state, err
 	}
 	var state TableState
 	var t Table

@@ -1,0 +1,146 @@
+package store
+
+import (
+	"context"
+	"strings"
+
+	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/lease"
+)
+
+// An owner's plain move in one statement on PostgreSQL (docs/SCALE-OUT.md
+// §13 step 4): no BEGIN, no COMMIT, no fence of its own. A fenced move in a
+// transaction is four round trips (BEGIN, the fence with the version lock,
+// the move's row with the table's update, COMMIT), each costing the server
+// and the backend CPU (docs/performance.md). The owner that holds the
+// table's game in memory at version v already knows everything the fence
+// and the lock would read; what it must not do is write when that
+// knowledge is stale. So the one statement carries the fence and the
+// version check as its first expression, and its writes take their rows
+// from it:
+//
+//	WITH f AS (SELECT t.id FROM table_leases l JOIN tables t ON t.id = l.table_id
+//	           WHERE l.table_id = $1 AND l.owner = $2 AND l.epoch = $3 AND t.version = $4
+//	           FOR UPDATE OF t FOR SHARE OF l),
+//	     appended AS (INSERT INTO table_moves (...) SELECT ... FROM f)
+//	UPDATE tables SET ... FROM f WHERE tables.id = f.id
+//
+// One statement is its own transaction (autocommit): both writes or none.
+// f finds no row when the lease is no longer the owner's at that epoch,
+// or when the table is no longer at v: another writer moved it (a
+// tournament's command from another process, a purge), or another move of
+// this process committed first. A concurrent writer's lock is waited for,
+// and READ COMMITTED's re-check then reads its committed row: a version
+// moved past v, a lease taken over, leave f empty. Empty f: nothing is
+// written, and the caller plays the move again through InTx, whose fence
+// and version lock give the clean answers (table_owner_moved,
+// version_conflict, or the move played at the table's version).
+//
+// A fenced play write sends no notice at its commit (write_marks_owned.go,
+// table_feed_owned.go): the version and the records written go in the
+// second's list, as InTx does for a fenced transaction that wrote only
+// play. So the one statement is the whole of the move's round trips.
+
+var _ domain.OwnedMoves = (*DB)(nil)
+
+// OneStatementMove implements domain.OwnedMoves: PostgreSQL, and ctx
+// carries the owner's fence of table id.
+func (db *DB) OneStatementMove(ctx context.Context, id int64) bool {
+	f, ok := lease.FenceFrom(ctx)
+	return ok && f.Table == id && db.dialect == Postgres && db.tables != nil
+}
+
+// CachedTable implements domain.OwnedMoves: TableRepo.Cached, with no
+// transaction (it makes no query).
+func (db *DB) CachedTable(id, version int64) (domain.Table, bool) {
+	if db.tables == nil {
+		return domain.Table{}, false
+	}
+	return tableRepo{&tx{dialect: db.dialect, tables: db.tables}}.Cached(id, version)
+}
+
+// ownedMoveFence is the statement's first expression: the table's row,
+// locked, when the lease is the fence's and the table at the version
+// given (its four placeholders: table, owner, epoch, version).
+const ownedMoveFence = `WITH f AS (SELECT t.id FROM table_leases l JOIN tables t ON t.id = l.table_id
+	WHERE l.table_id = $1 AND l.owner = $2 AND l.epoch = $3 AND t.version = $4 FOR UPDATE OF t FOR SHARE OF l), `
+
+// ownedMoveInsert is the move's row taken from f (an INSERT … SELECT
+// learns no types from its columns: each placeholder says its own), and
+// from the key's kept row when the move carries one.
+const ownedMoveInsert = `INSERT INTO table_moves (table_id, deal, idx, seat, "move", "auto", "at", version, taken, played_by)
+	SELECT f.id, $5::integer, $6::integer, $7::integer, $8::text, $9::boolean, $10::timestamptz, $11::bigint, $12::text, $13::text FROM `
+
+// AppendMoveIfAt implements domain.OwnedMoves. A move sent with an
+// Idempotency-Key carries its answer in the same statement
+// (upsertAnswer from f, as kept): a live key keeps no row, and the
+// move's writes, which read kept, write nothing either.
+func (db *DB) AppendMoveIfAt(ctx context.Context, o domain.OwnedMove) (bool, error) {
+	m, t := o.Move, o.Table
+	f, ok := lease.FenceFrom(ctx)
+	if !ok || f.Table != t.ID || m.TableID != t.ID || db.dialect != Postgres {
+		return false, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return false, err // a request that has given up writes nothing
+	}
+	by := m.By
+	if by == "" {
+		by = domain.ByPlayer
+	}
+	args := sqlArgs{f.Table, f.Owner, f.Epoch, o.At, m.Deal, m.Index, m.Seat, string(m.Move), m.Auto, utc(m.At), m.Version,
+		string(m.Taken), string(by)}
+	row := tableRowOf(t)
+	prev, ok := db.tables.get(t.ID, o.At) // the columns the move changed, as tableRepo.Update writes them
+	if !ok {
+		return false, nil // without the row the move changed, every column would be written: not play alone
+	}
+	from, kept, insert := "f", "", ownedMoveInsert+"f"
+	if o.Answer != nil {
+		kept = upsertAnswer(&args, *o.Answer, o.Now, "f")
+		from, insert = "f, kept", ownedMoveInsert+"f, kept"
+	}
+	var set []string
+	for _, c := range tableColumns(row) {
+		if c.name == "version" || !c.same(prev) {
+			set = append(set, c.name+" = "+args.add(c.value))
+		}
+	}
+	update := "UPDATE tables SET " + strings.Join(set, ", ") + " FROM " + from + " WHERE tables.id = f.id"
+	records := append(writtenRecords(insert), writtenRecords(update)...)
+	if kept != "" {
+		records = append(records, writtenRecords(kept)...)
+	}
+	if !onlyPlay(records) {
+		// A status, a seat count…: the other processes' kept reads would
+		// need a notice at the commit. Not a plain move: InTx's path.
+		return false, nil
+	}
+	// The write marks: noted before the statement (in flight while it
+	// runs), ended after it, as InTx's are around its transaction.
+	writes := db.marks.begin()
+	defer writes.end()
+	writes.note(insert)
+	writes.note(update)
+	q := ownedMoveFence
+	if kept != "" {
+		writes.note(kept)
+		q += "kept AS (" + kept + " RETURNING 1), "
+	}
+	res := db.gorm.WithContext(ctx).Exec(q+"appended AS ("+insert+") "+update, args...)
+	if res.Error != nil {
+		return false, translate(res.Error, "move")
+	}
+	if res.RowsAffected == 0 {
+		return false, nil
+	}
+	// Committed: what InTx does after a fenced play transaction's commit
+	// (tx.done, then the second's lists).
+	db.tables.put(row)
+	if seats, ok := db.tables.seatsAt(t.ID, o.At); ok { // a plain move changes no seat
+		db.tables.putSeats(tableSeats{id: t.ID, version: row.Version, seats: seats})
+	}
+	db.owned.add([]tableVersion{{t.ID, t.Version}})
+	db.ownedWrites.add(records)
+	return true, nil
+}
