@@ -85,8 +85,11 @@ func failoverRun(t *testing.T, c failoverCase) {
 	b.WaitReady()
 
 	// Tables 0 and 1 are first asked for on A (which takes their leases),
-	// 2 and 3 on B. Matches of 10 deals: none ends before the test does
-	// (3 deals could, while a frozen owner's tables wait out its leases).
+	// 2 and 3 on B. Matches of 50 deals, and clients that pause after each
+	// move: none ends before the test does. (10 deals did, about 630 moves
+	// at a table, once an owner's move became one statement and the
+	// machine was quiet: the thaw's check then waited for moves of
+	// matches already over.)
 	const tables = 4
 	clients := make([]*failoverClient, tables)
 	for i := range clients {
@@ -98,7 +101,7 @@ func failoverRun(t *testing.T, c failoverCase) {
 		var tb struct {
 			ID int64 `json:"id"`
 		}
-		p.must("POST", "/api/v1/tables", map[string]any{"rules": "fibur", "players": 2, "match": map[string]int{"deals": 10},
+		p.must("POST", "/api/v1/tables", map[string]any{"rules": "fibur", "players": 2, "match": map[string]int{"deals": 50},
 			"auto_start": true, "grace_seconds": 0}, 201, &tb)
 		p.must("POST", tablesPath(tb.ID, "bots"), nil, 200, nil)
 		clients[i] = &failoverClient{p: p, id: tb.ID, bases: []string{a.URL, b.URL}, killed: a.URL}
@@ -295,8 +298,13 @@ func (c *failoverClient) play(stop <-chan struct{}) {
 			continue
 		}
 		c.move(st)
+		time.Sleep(moverPause)
 	}
 }
+
+// moverPause is a client's pause after each of its moves: a quick
+// player's, so that a match of 50 deals outlasts the test.
+const moverPause = 10 * time.Millisecond
 
 // move plays one move of the turn: a draw, or the first card it may
 // discard.
