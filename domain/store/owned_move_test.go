@@ -26,19 +26,19 @@ func TestAnOwnersOneStatementMoveWritesOnlyWhatItKnew(t *testing.T) {
 		// is in memory, and returns what the move is then to be answered
 		// (a code, and the version a conflict names); it may run the move
 		// itself (move) and return its error.
-		behind   func(t *testing.T, o *ownedTable, move func() error) (err error, code domain.Code)
+		behind   func(t *testing.T, o *ownedTable, move func() error) (code domain.Code, err error)
 		current  int64 // for version_conflict: how far past the move's version the answer says the table is
 		written  int   // moves' rows written by the move
 		bumpedBy int64 // the table's version after, past the move's
 	}{
-		{"ATableAtItsVersionTakesTheMove", func(t *testing.T, o *ownedTable, move func() error) (error, domain.Code) {
-			return move(), ""
+		{"ATableAtItsVersionTakesTheMove", func(t *testing.T, o *ownedTable, move func() error) (domain.Code, error) {
+			return "", move()
 		}, 0, 1, 1},
-		{"AVersionMovedBehindTheCacheIsAVersionConflict", func(t *testing.T, o *ownedTable, move func() error) (error, domain.Code) {
+		{"AVersionMovedBehindTheCacheIsAVersionConflict", func(t *testing.T, o *ownedTable, move func() error) (domain.Code, error) {
 			execSQL(t, o.db.SQL(), `UPDATE tables SET version = version + 1 WHERE id = $1`, o.id)
-			return move(), domain.EVersionConflict
+			return domain.EVersionConflict, move()
 		}, 1, 0, 1},
-		{"AMoveWaitingOnAWriterThatMovesTheTableIsAVersionConflict", func(t *testing.T, o *ownedTable, move func() error) (error, domain.Code) {
+		{"AMoveWaitingOnAWriterThatMovesTheTableIsAVersionConflict", func(t *testing.T, o *ownedTable, move func() error) (domain.Code, error) {
 			// A writer holds the table's row while the move's statement
 			// waits for it, and moves the version: the statement's
 			// re-check of the committed row finds no row to write.
@@ -56,11 +56,11 @@ func TestAnOwnersOneStatementMoveWritesOnlyWhatItKnew(t *testing.T) {
 			if err := tx.Commit(); err != nil {
 				t.Fatal(err)
 			}
-			return <-done, domain.EVersionConflict
+			return domain.EVersionConflict, <-done
 		}, 1, 0, 1},
-		{"ADeposedOwnersMoveIsRefused", func(t *testing.T, o *ownedTable, move func() error) (error, domain.Code) {
+		{"ADeposedOwnersMoveIsRefused", func(t *testing.T, o *ownedTable, move func() error) (domain.Code, error) {
 			execSQL(t, o.db.SQL(), `UPDATE table_leases SET owner = 'b', epoch = epoch + 1 WHERE table_id = $1`, o.id)
-			return move(), domain.ETableOwnerMoved
+			return domain.ETableOwnerMoved, move()
 		}, 0, 0, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -72,7 +72,7 @@ func TestAnOwnersOneStatementMoveWritesOnlyWhatItKnew(t *testing.T) {
 			actor, st = o.state(t)
 			rows := movesOf(t, o.db, o.id)
 			texts := oneStatementsSent(o)
-			err, code := c.behind(t, o, func() error {
+			code, err := c.behind(t, o, func() error {
 				_, err := o.move(o.ctx, actor, st, st.Table.Version)
 				return err
 			})
