@@ -33,9 +33,10 @@ func TestSQLitePlaceholdersAppearInOrder(t *testing.T) {
 	}
 	placeholder := regexp.MustCompile(`\$(\d+)`)
 	fset := token.NewFileSet()
-	checked := 0
+	parsed := map[string]*ast.File{}
+	consts := map[string]string{} // the package's string constants, which statements are joined from
 	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") || slices.Contains(postgresOnly, name) {
+		if strings.HasSuffix(name, "_test.go") {
 			continue
 		}
 		src, err := os.ReadFile(name)
@@ -46,12 +47,33 @@ func TestSQLitePlaceholdersAppearInOrder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		parsed[name] = f
+		for _, d := range f.Decls {
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.CONST {
+				for _, spec := range g.Specs {
+					v := spec.(*ast.ValueSpec)
+					for i, id := range v.Names {
+						if i < len(v.Values) {
+							if s, ok := literalText(v.Values[i], nil); ok {
+								consts[id.Name] = s
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	checked := 0
+	for name, f := range parsed {
+		if slices.Contains(postgresOnly, name) {
+			continue
+		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			e, ok := n.(ast.Expr)
 			if !ok {
 				return true
 			}
-			text, whole := literalText(e)
+			text, whole := literalText(e, consts)
 			if !whole {
 				return true
 			}
@@ -79,10 +101,11 @@ func TestSQLitePlaceholdersAppearInOrder(t *testing.T) {
 	}
 }
 
-// literalText returns the string literals of a concatenation (or a lone
-// literal) joined in order, the other operands left out; whole is false
-// for an expression that is not a string concatenation.
-func literalText(e ast.Expr) (string, bool) {
+// literalText returns the string literals and constants of a
+// concatenation (or a lone literal) joined in order, the other operands
+// left out; whole is false for an expression that is not a string
+// concatenation.
+func literalText(e ast.Expr, consts map[string]string) (string, bool) {
 	switch e := e.(type) {
 	case *ast.BasicLit:
 		if e.Kind != token.STRING {
@@ -94,14 +117,17 @@ func literalText(e ast.Expr) (string, bool) {
 		if e.Op != token.ADD {
 			return "", false
 		}
-		l, lok := literalText(e.X)
-		r, rok := literalText(e.Y)
+		l, lok := literalText(e.X, consts)
+		r, rok := literalText(e.Y, consts)
 		if !lok && !rok {
 			return "", false
 		}
 		return l + r, true
 	case *ast.ParenExpr:
-		return literalText(e.X)
+		return literalText(e.X, consts)
+	case *ast.Ident:
+		s, ok := consts[e.Name]
+		return s, ok
 	}
 	return "", false
 }
