@@ -122,3 +122,73 @@ func TestTheCachedGameHoldsNoStoredPosition(t *testing.T) {
 		})
 	}
 }
+
+// TestAStateReadCatchingUpACachedDealShowsTheMovesPlayedSince: a state
+// read that finds the table's running deal in memory a move behind (here
+// a move played through another service on the same database, as by
+// another process; in one process, a read that put back the deal it read
+// while a move was being committed) plays the moves logged since on it,
+// and answers, and keeps, the state a fresh read of the rows gives. On
+// SQLite the catch-up read another table's deal (its placeholders bound
+// out of order): table A's deal 1, with no moves, where B's moves from
+// index 1 were asked for, so the read answered B's new version with the
+// game before its last move, and every later read of that version too
+// (the stuck table of 2026-11-28: a seat never told its turn). A is the
+// database's first table (id 1) and B's deal is number 1, as in that run.
+func TestAStateReadCatchingUpACachedDealShowsTheMovesPlayedSince(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := t.Context()
+		f := newFixture(t, db)
+		anna, bruno := f.user("anna@example.org"), f.user("bruno@example.org")
+		startedTwoSeats(t, f.svc, anna, bruno) // A: its deal 1 has no moves
+		b := startedTwoSeats(t, f.svc, anna, bruno)
+		seats := []domain.Actor{anna, bruno}
+		other := domain.NewServices(db, domain.Config{Now: f.clock.Now, PasswordParams: domain.TestPasswordParams})
+		st, err := f.svc.Tables.State(ctx, anna, b.ID, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		mover := seats[st.View.Turn]
+		if st, err = f.svc.Tables.State(ctx, mover, b.ID, ""); err != nil {
+			t.Fatal(err)
+		}
+		// The draw through f.svc, which keeps the deal in memory after it
+		// (one move: the catch-up reads from index 1); the discard through
+		// other, which f.svc hears of as of another process.
+		drawn, err := f.svc.Tables.Move(ctx, mover, b.ID, domain.MoveInput{Move: []byte(`{"move":"draw"}`), Version: st.Table.Version})
+		if err != nil {
+			t.Fatal(err)
+		}
+		card, _ := json.Marshal(drawn.View.Hand[0])
+		discarded, err := other.Tables.Move(ctx, mover, b.ID, domain.MoveInput{
+			Move: []byte(`{"move":"discard","card":` + string(card) + `}`), Version: drawn.Table.Version})
+		if err != nil {
+			t.Fatal(err)
+		}
+		domain.AnnounceTableChange(f.svc.Tables, b.ID, discarded.Table.Version)
+		for _, seat := range seats {
+			got, err := f.svc.Tables.State(ctx, seat, b.ID, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			cold := domain.NewServices(db, domain.Config{Now: f.clock.Now, PasswordParams: domain.TestPasswordParams})
+			want, err := cold.Tables.State(ctx, seat, b.ID, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Table.Version != want.Table.Version || got.View.Turn != want.View.Turn || got.View.Phase != want.View.Phase ||
+				!reflect.DeepEqual(got.View, want.View) || !reflect.DeepEqual(got.Deal, want.Deal) || !reflect.DeepEqual(got.LastMove, want.LastMove) {
+				t.Errorf("seat %d reads version %d turn %d phase %s (last move %s), the rows say version %d turn %d phase %s (last move %s)",
+					got.Seat, got.Table.Version, got.View.Turn, got.View.Phase, lastMoveOf(got),
+					want.Table.Version, want.View.Turn, want.View.Phase, lastMoveOf(want))
+			}
+		}
+	})
+}
+
+func lastMoveOf(st domain.TableState) string {
+	if st.LastMove == nil {
+		return "none"
+	}
+	return string(st.LastMove.Move)
+}

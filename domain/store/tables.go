@@ -771,12 +771,20 @@ func (r tableRepo) MovesFrom(tableID int64, deal, from int) ([]domain.TableMove,
 // finds its running deal in memory behind the table (another process
 // moved it) reads the deal's state and the moves it lacks, not the
 // deal's position (kilobytes).
+//
+// The join names the table and the deal by $1 and $2 before from ($3):
+// SQLite numbers the placeholders in the order they first appear
+// (rawsql.go), and with $3 written first it read another table's deal
+// (the deal numbered from of the table whose id is number) and took its
+// moves for this one's: a state read then showed a newer version with
+// the older game, and kept it (the stuck table of 2026-11-28,
+// docs/performance.md).
 func (r tableRepo) DealFrom(tableID int64, number, from int) (domain.TableDeal, []domain.TableMove, error) {
 	t := r.t
 	rows, err := t.query(`SELECT d.dealer, d.seed, d.totals, d.tie_break, d.moves, d.score, d.timeout_at, `+
 		t.timeCol("d.started_at")+`, `+t.timeCol("d.ended_at")+`, m.idx, m.seat, m."move", m."auto", `+
 		t.timeCol(`m."at"`)+`, m.played_by
-		FROM table_deals AS d LEFT JOIN table_moves AS m ON m.table_id = d.table_id AND m.deal = d.number AND m.idx >= $3
+		FROM table_deals AS d LEFT JOIN table_moves AS m ON m.table_id = $1 AND m.deal = $2 AND m.idx >= $3
 		WHERE d.table_id = $1 AND d.number = $2 ORDER BY m.idx`, tableID, number, from)
 	if err != nil {
 		return domain.TableDeal{}, nil, translate(err, "deal")

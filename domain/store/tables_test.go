@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 	"time"
@@ -269,6 +270,103 @@ func TestMoveUpToFindsTheLastMoveAtOrBeforeAVersion(t *testing.T) {
 			case c.deal > 0 && (err != nil || m.Deal != c.deal || m.Index != c.idx):
 				t.Errorf("up to %d: deal %d move %d (%v), want deal %d move %d", c.version, m.Deal, m.Index, err, c.deal, c.idx)
 			}
+		}
+	})
+}
+
+// TestDealFromReadsTheDealAskedForAndItsMovesFromTheIndexGiven: a cached
+// deal caught up with the log (domain's catchUpFrom) reads the deal of the
+// table and number asked and its moves from the index given, never
+// another table's deal. On SQLite the statement's placeholders are bound
+// in the order they first appear in its text: with $3 (from) written
+// before $1 and $2 it read table id = the deal's number and deal number =
+// from, moves from the table's id: here table A's deal 1, which has no
+// moves, so a state read took B's moves as all played (the stuck table of
+// 2026-11-28, docs/performance.md).
+func TestDealFromReadsTheDealAskedForAndItsMovesFromTheIndexGiven(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := t.Context()
+		now := time.Now().UTC().Truncate(time.Microsecond)
+		var a, b domain.Table
+		var number int // B's deal: numbered as A's id, so that the misbinding found A's deal 1
+		err := db.InTx(ctx, func(tx domain.Tx) error {
+			u := domain.User{Email: "anna@example.com", Name: "Anna", CreatedAt: now, UpdatedAt: now}
+			if err := tx.Users().Create(&u, "hash"); err != nil {
+				return err
+			}
+			for i, tb := range []*domain.Table{&a, &b} {
+				*tb = domain.Table{CreatorID: u.ID, InviteCode: fmt.Sprint("invite-", i), Rules: "fibur", Options: []byte(`{}`), Players: 2, Status: domain.TablePlaying,
+					Version: 5, DealNumber: 1, ClockUsed: []int64{}, CreatedAt: now, UpdatedAt: now,
+					Seats: []domain.Seat{{Seat: 0, UserID: &u.ID, JoinedAt: &now}, {Seat: 1, Bot: true}}}
+				if err := tx.Tables().Create(tb); err != nil {
+					return err
+				}
+			}
+			number = int(a.ID)
+			if err := tx.Tables().CreateDeal(domain.TableDeal{TableID: a.ID, Number: 1, Dealer: 0, Seed: 11, Totals: []int{0, 0},
+				Position: []byte(`{}`), StartedAt: now}); err != nil {
+				return err
+			}
+			if err := tx.Tables().CreateDeal(domain.TableDeal{TableID: b.ID, Number: number, Dealer: 1, Seed: 22, Totals: []int{0, 0},
+				Position: []byte(`{}`), StartedAt: now}); err != nil {
+				return err
+			}
+			for i := range 3 {
+				if err := tx.Tables().AppendMove(domain.TableMove{TableID: b.ID, Deal: number, Index: i, Seat: i % 2,
+					Move: []byte(`{"move":"draw"}`), At: now, Version: int64(6 + i)}); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			name    string
+			table   int64
+			number  int
+			from    int
+			moves   []int // the indexes read
+			missing bool
+		}{
+			{"TheMovesFromTheIndex", b.ID, number, 1, []int{1, 2}, false},
+			{"EveryMoveFromZero", b.ID, number, 0, []int{0, 1, 2}, false},
+			{"NoMovePastTheLast", b.ID, number, 3, nil, false},
+			{"ENotFoundForADealTheTableHasNot", b.ID, number + 1, 0, nil, true},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				var d domain.TableDeal
+				var moves []domain.TableMove
+				err := db.View(ctx, func(tx domain.Tx) error {
+					var err error
+					d, moves, err = tx.Tables().DealFrom(c.table, c.number, c.from)
+					return err
+				})
+				if c.missing {
+					if domain.ErrorCode(err) != domain.ENotFound {
+						t.Fatalf("deal %d of table %d: %+v, %v; want not found", c.number, c.table, d, err)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d.TableID != b.ID || d.Number != number || d.Seed != 22 || d.Dealer != 1 {
+					t.Errorf("read deal %d of table %d with seed %d and dealer %d, want table %d's deal %d (seed 22, dealer 1)",
+						d.Number, d.TableID, d.Seed, d.Dealer, b.ID, number)
+				}
+				var got []int
+				for _, m := range moves {
+					if m.TableID != b.ID || m.Deal != number {
+						t.Errorf("move %d of table %d deal %d, want table %d deal %d", m.Index, m.TableID, m.Deal, b.ID, number)
+					}
+					got = append(got, m.Index)
+				}
+				if !reflect.DeepEqual(got, c.moves) {
+					t.Errorf("moves %v, want %v", got, c.moves)
+				}
+			})
 		}
 	})
 }
