@@ -92,6 +92,9 @@ func (h tableHandlers) answerState(w http.ResponseWriter, r *http.Request, id in
 		call = &stateCall{done: make(chan struct{})}
 		ts.bodies[key] = call
 	}
+	// A body held for a newer version than asked (the cache moved on) is
+	// that version's state: its ETag says so, not the version asked.
+	version = ts.version
 	c.mu.Unlock()
 	if call == nil { // the cache moved past version: read it fresh
 		return h.readState(w, r, id, invite)

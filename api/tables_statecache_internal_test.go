@@ -140,3 +140,28 @@ func TestAWaiterOfASharedStateReadsItOnlyOnceDone(t *testing.T) {
 		})
 	}
 }
+
+// TestABodyOfANewerVersionIsAnsweredWithItsOwnETag: a caller asking a
+// version the cache has moved past, and answered the newer version's
+// body, is told that version in the ETag (its next If-None-Match or
+// If-Match then names what it was shown).
+func TestABodyOfANewerVersionIsAnsweredWithItsOwnETag(t *testing.T) {
+	at := time.Date(2026, 11, 28, 8, 0, 0, 0, time.UTC)
+	fake := &sharedStates{st: domain.TableState{Seat: -1, Table: domain.Table{ID: 9, CreatorID: 1, Rules: "fibur", Players: 2,
+		Status: domain.TableOpen, FreeSeats: 2, Version: 5, CreatedAt: at, UpdatedAt: at}}}
+	s := &server{cfg: Config{RequestTimeout: time.Minute}, svc: domain.Services{Tables: fake},
+		states: newStateCache(), stampedItems: newStampedBodies(maxStampedItems)}
+	h := tableHandlers{s: s}
+	s.states.offer(9, 5, -1, []byte(`{"version":5}`+"\n"))
+
+	w := httptest.NewRecorder()
+	if err := h.answerState(w, httptest.NewRequest(http.MethodGet, "/api/v1/tables/9/state", nil), 9, "", 3, -1, false); err != nil {
+		t.Fatal(err)
+	}
+	if w.Code != http.StatusOK || w.Body.String() != `{"version":5}`+"\n" {
+		t.Fatalf("answered %d %q, want the body held for version 5", w.Code, w.Body)
+	}
+	if got, want := w.Header().Get("ETag"), tableETag(9, 5, -1); got != want {
+		t.Errorf("ETag %s with version 5's body, want %s", got, want)
+	}
+}
