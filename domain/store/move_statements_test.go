@@ -111,6 +111,23 @@ func (o *ownedTable) keyedMove(ctx context.Context, actor domain.Actor, st domai
 	return domain.TableState{}, fmt.Errorf("no card of %v may be discarded: %w", st.View.Hand, err)
 }
 
+// movesTogether sends n moves of actor at st's version at once, and
+// returns what each was answered.
+func (o *ownedTable) movesTogether(actor domain.Actor, st domain.TableState, n int) []error {
+	errs := make(chan error, n)
+	for range n {
+		go func() {
+			_, err := o.move(o.ctx, actor, st, st.Table.Version)
+			errs <- err
+		}()
+	}
+	out := make([]error, n)
+	for i := range out {
+		out[i] = <-errs
+	}
+	return out
+}
+
 // TestAnOwnersMoveOnPostgresIsFewStatements: the plain move of a table's
 // owner (fenced), its game in memory, is one statement and no
 // transaction: the fence, the version check, the move's row and the
@@ -193,16 +210,9 @@ func TestAnOwnersMovesAreOrderedAndChecked(t *testing.T) {
 		{"MovesSentTogetherAtOneVersionPlayOnce", func(t *testing.T, o *ownedTable) {
 			actor, st := o.state(t)
 			const n = 6
-			errs := make(chan error, n)
-			for range n {
-				go func() {
-					_, err := o.move(o.ctx, actor, st, st.Table.Version)
-					errs <- err
-				}()
-			}
 			played := 0
-			for range n {
-				switch err := <-errs; {
+			for _, err := range o.movesTogether(actor, st, n) {
+				switch {
 				case err == nil:
 					played++
 				case domain.ErrorCode(err) != domain.EVersionConflict:

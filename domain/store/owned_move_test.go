@@ -168,17 +168,10 @@ func TestConcurrentOwnersMovesAtOneVersionPlayOnceInOrder(t *testing.T) {
 	for range 5 {
 		actor, st = o.state(t)
 		const n = 2
-		errs := make(chan error, n)
-		for range n {
-			go func() {
-				_, err := o.move(o.ctx, actor, st, st.Table.Version)
-				errs <- err
-			}()
-		}
 		played := 0
-		for range n {
+		for _, err := range o.movesTogether(actor, st, n) {
 			var de *domain.Error
-			switch err := <-errs; {
+			switch {
 			case err == nil:
 				played++
 			case !errors.As(err, &de) || de.Code != domain.EVersionConflict || de.Current == nil || *de.Current != st.Table.Version+1:
