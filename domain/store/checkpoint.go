@@ -24,13 +24,25 @@ const (
 )
 
 // sqliteWriterDriver is go-sqlite3 with the write connection's
-// wal_autocheckpoint, which no DSN parameter sets.
+// wal_autocheckpoint and temp_store, which no DSN parameter sets.
+//
+// temp_store = MEMORY keeps the statement journal in memory. The writers
+// of one batch each write under a savepoint of one transaction (batch.go),
+// so every page a batch changes is first copied to the statement journal;
+// SQLite spills that journal past 64 KiB to a temporary file (deleted on
+// close) unless temp storage is in memory. Each batch then created, wrote
+// and closed a file, and on a filesystem mounted with discard the close
+// waited for the device to discard its blocks: behind a checkpoint's
+// fsync that took hundreds of milliseconds, during which the one writer,
+// and every move queued for it, waited (2026-11-28: 1,000 tables at human
+// pace, p99 move 205-338 ms; see docs/performance.md). The journal holds
+// one batch's pages at most: a few megabytes while the batch commits.
 const sqliteWriterDriver = "sqlite3_burraco_writer"
 
 var registerWriterDriver = sync.OnceFunc(func() {
 	sql.Register(sqliteWriterDriver, &sqlite3.SQLiteDriver{
 		ConnectHook: func(c *sqlite3.SQLiteConn) error {
-			_, err := c.Exec("PRAGMA wal_autocheckpoint = 10000", nil)
+			_, err := c.Exec("PRAGMA wal_autocheckpoint = 10000; PRAGMA temp_store = MEMORY", nil)
 			return err
 		},
 	})
