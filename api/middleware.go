@@ -234,8 +234,9 @@ func (s *server) authenticate(next http.Handler) http.Handler {
 // actorOf checks an access token and looks up its user, so that a demoted
 // or deleted user, or one whose password was reset, loses their rights at
 // once on the process that made the change and on the processes that hear
-// it (PostgreSQL: domain.UserFeed), within domain.ActorTTL on the others
-// (SQLite's other processes), rather than when the token expires.
+// it (domain.UserFeed: PostgreSQL's notices, a SQLite file's commits by
+// another process), within domain.ActorTTL on the others, rather than
+// when the token expires.
 func (s *server) actorOf(ctx context.Context, token string) (domain.Actor, error) {
 	id, session, err := s.tokens.Parse(token)
 	if err != nil {

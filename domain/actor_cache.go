@@ -8,9 +8,9 @@ import (
 
 // ActorTTL is how long a process trusts what it read of a user to
 // authenticate their requests while it does not hear other processes'
-// changes of users (SQLite, whose other writers, `burraco admin
-// reset-password` or SQL by hand, send no notice; PostgreSQL while the
-// process's listening connection is down or being re-established).
+// changes of users (PostgreSQL while the process's listening connection is
+// down or being re-established; a process that does not follow the
+// storage's UserFeed).
 // Reading the user on every request made it a third of the server's work;
 // the cache keeps what the read protects: a change made through this
 // process (SetSiteAdmin, DeleteUser, ResetPassword) empties the user's
@@ -19,13 +19,15 @@ import (
 const ActorTTL = 2 * time.Second
 
 // ActorTTLHeard is how long a process trusts a user it read while it hears
-// other processes' changes of users (UserFeed: PostgreSQL). Such a change
-// made through the services (a password reset, a site admin's right taken,
-// a deletion), in any process sharing the database, empties the user's
-// entry in every process as soon as its notice arrives (at its commit),
-// and a process that stops hearing empties its whole cache and goes back
-// to ActorTTL. What the notices cannot carry, a change made by hand in
-// SQL, takes effect within ActorTTLHeard: the backstop. At human pace a
+// other processes' changes of users (UserFeed). On PostgreSQL such a
+// change made through the services (a password reset, a site admin's
+// right taken, a deletion), in any process sharing the database, empties
+// the user's entry in every process as soon as its notice arrives (at its
+// commit), and a process that stops hearing empties its whole cache and
+// goes back to ActorTTL; what the notices cannot carry, a change made by
+// hand in SQL, takes effect within ActorTTLHeard: the backstop. On a
+// SQLite file any commit of another process (the services' or SQL by
+// hand) empties the whole cache within a quarter of a second. At human pace a
 // seat thinks for seconds between requests, longer than ActorTTL: with it
 // alone nearly every request read the user again.
 const ActorTTLHeard = 5 * time.Minute
@@ -35,7 +37,8 @@ const ActorTTLHeard = 5 * time.Minute
 const maxCachedActors = 100_000
 
 // UserFeed is implemented by storage that tells a process of the changes
-// other processes make to users' authentication (PostgreSQL).
+// other processes make to users' authentication (PostgreSQL, and a SQLite
+// file).
 type UserFeed interface {
 	// FollowUsers calls listening(true) each time it starts hearing of
 	// every change to a user's session version, site-admin right or
@@ -43,8 +46,10 @@ type UserFeed interface {
 	// connection: changes may have been missed meanwhile),
 	// listening(false) when it stops (a lost connection, ctx's end), and
 	// changed with the user's id of each change heard, until ctx ends.
-	// Storage whose other writers send nothing (SQLite) never calls
-	// listening(true).
+	// Storage that cannot tell which user changed calls listening(true)
+	// again for each change (a SQLite file: another process committed).
+	// Storage that hears nothing (an in-memory database, which no other
+	// process shares) never calls listening(true).
 	FollowUsers(ctx context.Context, changed func(userID int64), listening func(on bool)) error
 }
 

@@ -18,8 +18,17 @@ import (
 // backstopCheckpointPages), and a goroutine with a connection of its own
 // runs passive checkpoints, which never wait for a writer nor make one
 // wait, checkpointDelay after writes.
+//
+// Not too often: each checkpoint syncs the log and the database file to
+// the disk, and while the log's sync is under way a commit's write to the
+// log may wait for it (the kernel writing back the page the commit
+// appends to). On a virtual disk whose cache flushes now and then take
+// hundreds of milliseconds, checkpoints 100 ms after writes made the one
+// writer, and every move queued for it, wait 270-640 ms in 5 runs of 8
+// (1,000 tables at human pace, 2026-11-28); a second after writes, the
+// slowest commit of 3 runs took 66 ms (docs/performance.md).
 const (
-	checkpointDelay         = 100 * time.Millisecond
+	checkpointDelay         = time.Second
 	backstopCheckpointPages = 10000 // about 40 MB of log
 )
 

@@ -89,6 +89,7 @@ type DB struct {
 	release     func()            // SQLite file: drops the hold a restore waits for (backup.go)
 	stmts       *statementCounter // PostgreSQL: what this process sends it (statements.go)
 	leasePool   leasePool         // PostgreSQL: the lease renewals' own connection (leases.go)
+	foreign     foreignCommits    // SQLite file: other processes' commits, for the users' followers (user_feed_sqlite.go)
 }
 
 var _ domain.Storage = (*DB)(nil)
@@ -368,6 +369,7 @@ func busyTimeout(params url.Values) time.Duration {
 func (db *DB) Close() error {
 	var err error
 	db.marks.close()
+	db.foreign.close()
 	if db.ckpt != nil {
 		err = db.ckpt.close()
 		db.ckpt = nil

@@ -21,8 +21,8 @@ import (
 // when it goes and when it is back. A process of an older build hears the
 // record as a table nobody reads, and counts it for nothing.
 //
-// On SQLite nothing is sent: another process on the file (`burraco admin
-// reset-password`) is not heard, and FollowUsers never says it listens.
+// On SQLite nothing is sent: another process's commit on the file is seen
+// by the write connection itself (user_feed_sqlite.go).
 
 // userRecordPrefix begins a notice's record of a user's change; no
 // table's name holds '#'.
@@ -102,11 +102,15 @@ func (u *userFollowers) setListening(on bool) {
 
 // FollowUsers implements domain.UserFeed. On PostgreSQL it shares the
 // write marks' listening connection (started here if no read has started
-// it yet); on SQLite it waits for ctx and says nothing.
+// it yet); on a SQLite file it watches for other processes' commits
+// (user_feed_sqlite.go).
 func (db *DB) FollowUsers(ctx context.Context, changed func(userID int64), listening func(on bool)) error {
 	if db.dialect != Postgres {
-		<-ctx.Done()
-		return nil
+		if db.ckpt == nil { // an in-memory database: no other process
+			<-ctx.Done()
+			return nil
+		}
+		return db.followSQLiteUsers(ctx, changed, listening)
 	}
 	f := &userFollower{changed: changed, listening: listening}
 	u := &db.marks.users

@@ -1,0 +1,167 @@
+package store
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Users' changes on a SQLite file. Another process writing the file
+// (`burraco admin reset-password`, SQL by hand through the sqlite3 shell,
+// another serve) sends no notice, but SQLite tells a connection whether
+// another connection committed since it last asked: PRAGMA data_version.
+// This process commits only through its one write connection, so on that
+// connection the value moves only when another process has committed.
+// It is read after each of this process's commits (the writer holds its
+// turn then: no statement of another writer can interleave) and, when this
+// process has committed nothing for sqliteForeignPoll, by a poller taking
+// the writer's turn. A change seen empties every follower's cache of
+// actors (listening(true): the writes of another process are not told
+// user by user): an actor is trusted for domain.ActorTTLHeard at most,
+// and a revocation made elsewhere is refused here within
+// sqliteForeignPoll, instead of within domain.ActorTTL (2 s) with every
+// seat's user read again each time it expired (8% of the server's CPU at
+// 1,000 tables at human pace, 2026-11-28).
+
+// sqliteForeignPoll is how often an idle SQLite writer asks whether
+// another process committed.
+const sqliteForeignPoll = 250 * time.Millisecond
+
+// foreignCommits watches a SQLite file's write connection for other
+// processes' commits, for the users' followers.
+type foreignCommits struct {
+	start    sync.Once
+	watching atomic.Bool  // a baseline was read: commits read it again
+	version  int64        // the last data_version read (by the writer's turn holder only); -1: unknown
+	checked  atomic.Int64 // db.commits when last read
+	mu       sync.Mutex
+	all      []*userFollower
+	changed  chan struct{} // another process committed: the poller tells the followers
+	stop     chan struct{} // closed by DB.Close (the poller's end)
+	stopped  chan struct{} // closed when the poller has returned
+}
+
+// close stops the poller, if it started, and waits for it.
+func (fc *foreignCommits) close() {
+	fc.start.Do(func() {}) // no poller after this
+	fc.mu.Lock()
+	stop, stopped := fc.stop, fc.stopped
+	fc.stop = nil
+	fc.mu.Unlock()
+	if stop != nil {
+		close(stop)
+		<-stopped
+	}
+}
+
+// followSQLiteUsers is FollowUsers on a SQLite file.
+func (db *DB) followSQLiteUsers(ctx context.Context, changed func(userID int64), listening func(on bool)) error {
+	fc := &db.foreign
+	f := &userFollower{changed: changed, listening: listening}
+	fc.mu.Lock()
+	fc.all = append(fc.all, f)
+	listening(true)
+	fc.mu.Unlock()
+	fc.start.Do(func() {
+		fc.changed = make(chan struct{}, 1)
+		db.baselineForeignCommits()
+		fc.mu.Lock()
+		fc.stop, fc.stopped = make(chan struct{}), make(chan struct{})
+		stop, stopped := fc.stop, fc.stopped
+		fc.mu.Unlock()
+		go db.pollForeignCommits(stop, stopped)
+	})
+	<-ctx.Done()
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	fc.all = slices.DeleteFunc(fc.all, func(g *userFollower) bool { return g == f })
+	listening(false)
+	return nil
+}
+
+// checkForeignCommits reads the write connection's data_version; called
+// by the holder of the writer's turn, with no transaction open on it.
+// When another process committed since the last read, every follower
+// forgets every user.
+func (db *DB) checkForeignCommits() {
+	fc := &db.foreign
+	fc.checked.Store(db.commits.Load())
+	var v int64
+	if err := db.sql.QueryRow("PRAGMA data_version").Scan(&v); err != nil {
+		v = -1 // unknown: treat as changed, and read again next time
+	}
+	last := fc.version
+	fc.version = v
+	if !fc.watching.Swap(true) || last == v && v != -1 {
+		return // the baseline, or nothing new
+	}
+	select { // the poller tells the followers: not while holding the writer's turn
+	case fc.changed <- struct{}{}:
+	default: // already told to
+	}
+}
+
+// tell empties every follower's cache.
+func (fc *foreignCommits) tell() {
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	for _, f := range fc.all {
+		f.listening(true)
+	}
+}
+
+// baselineForeignCommits reads the first data_version, in the writer's
+// turn.
+func (db *DB) baselineForeignCommits() {
+	for {
+		b, err := db.writers.acquire(context.Background(), db.busyTimeout, db)
+		if err != nil {
+			continue // the writer is busy for longer than busyTimeout: wait on
+		}
+		if b == nil {
+			db.checkForeignCommits()
+			db.handOn(nil)
+			return
+		}
+		db.handOn(b) // a batch is open: let it commit, and ask for the turn again
+	}
+}
+
+// afterCommit is called by the writer's turn after each commit on a
+// SQLite file.
+func (db *DB) afterCommit() {
+	if db.foreign.watching.Load() {
+		db.checkForeignCommits()
+	}
+}
+
+// pollForeignCommits reads data_version when this process has committed
+// nothing since the last read, until the database closes.
+func (db *DB) pollForeignCommits(stop <-chan struct{}, stopped chan<- struct{}) {
+	defer close(stopped)
+	t := time.NewTicker(sqliteForeignPoll)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-db.foreign.changed:
+			db.foreign.tell()
+			continue
+		case <-t.C:
+		}
+		if db.commits.Load() != db.foreign.checked.Load() {
+			continue // a commit read it meanwhile
+		}
+		b, err := db.writers.acquire(context.Background(), db.busyTimeout, db)
+		if err != nil {
+			continue
+		}
+		if b == nil { // the turn, with no transaction open
+			db.checkForeignCommits()
+		} // else a batch is open: its commit reads it
+		db.handOn(b)
+	}
+}
