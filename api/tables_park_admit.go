@@ -36,11 +36,14 @@ import (
 
 // AdmitPerCPU is how many connections per GOMAXPROCS net/http serves at once
 // behind Park. A move or a state read takes a millisecond or two of CPU,
-// so a few hundred at once keep both cores and the SQLite writer's queue
-// (whose batches it shares) busy; more would only wait inside the server
-// at 30–40 KB each instead of outside at a few hundred bytes. Enough that a
-// stall of the writer (moves waiting for it) leaves room for the polls.
-const AdmitPerCPU = 256
+// so a few dozen at once keep both cores and the SQLite writer's queue
+// (whose batches it shares) busy; more only wait inside the server at
+// 30–40 KB each instead of outside at a few hundred bytes. 1,000 tables at
+// human pace (2026-11-28): 256 a CPU, RSS 157–174 MB and the tables' first
+// moves' p99 89–250 ms; 32, 149 MB and 50 ms; 16, 154 MB and 46 ms; bots'
+// pace (100 tables) the same at 32 and 256. A stall of the writer holds
+// its moves' connections at most admitStale.
+const AdmitPerCPU = 32
 
 // admitStale is how long a connection served counts against the limit.
 const admitStale = time.Second

@@ -134,7 +134,7 @@ func (db *DB) finish(b *writeBatch) {
 		b.err = b.g.Commit().Error
 		if b.err == nil {
 			db.commits.Add(1)
-			db.afterCommit()
+			db.foreign.committed(db)
 			db.batchSizes[min(b.members, maxBatch)].Add(1)
 			if db.ckpt != nil {
 				db.ckpt.written()

@@ -110,7 +110,7 @@ func (db *DB) FollowUsers(ctx context.Context, changed func(userID int64), liste
 			<-ctx.Done()
 			return nil
 		}
-		return db.followSQLiteUsers(ctx, changed, listening)
+		return db.foreign.follow(ctx, db, changed, listening)
 	}
 	f := &userFollower{changed: changed, listening: listening}
 	u := &db.marks.users

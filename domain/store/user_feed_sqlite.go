@@ -56,23 +56,24 @@ func (fc *foreignCommits) close() {
 	}
 }
 
-// followSQLiteUsers is FollowUsers on a SQLite file.
-func (db *DB) followSQLiteUsers(ctx context.Context, changed func(userID int64), listening func(on bool)) error {
-	fc := &db.foreign
+// follow is FollowUsers on a SQLite file.
+func (fc *foreignCommits) follow(ctx context.Context, db *DB, changed func(userID int64), listening func(on bool)) error {
+	// The baseline first: a user kept for ActorTTLHeard once listening(true)
+	// is said must be forgotten at any commit of another process after it.
+	fc.start.Do(func() {
+		fc.changed = make(chan struct{}, 1)
+		fc.baseline(db)
+		fc.mu.Lock()
+		fc.stop, fc.stopped = make(chan struct{}), make(chan struct{})
+		stop, stopped := fc.stop, fc.stopped
+		fc.mu.Unlock()
+		go fc.poll(db, stop, stopped)
+	})
 	f := &userFollower{changed: changed, listening: listening}
 	fc.mu.Lock()
 	fc.all = append(fc.all, f)
 	listening(true)
 	fc.mu.Unlock()
-	fc.start.Do(func() {
-		fc.changed = make(chan struct{}, 1)
-		db.baselineForeignCommits()
-		fc.mu.Lock()
-		fc.stop, fc.stopped = make(chan struct{}), make(chan struct{})
-		stop, stopped := fc.stop, fc.stopped
-		fc.mu.Unlock()
-		go db.pollForeignCommits(stop, stopped)
-	})
 	<-ctx.Done()
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
@@ -81,12 +82,11 @@ func (db *DB) followSQLiteUsers(ctx context.Context, changed func(userID int64),
 	return nil
 }
 
-// checkForeignCommits reads the write connection's data_version; called
+// check reads the write connection's data_version; called
 // by the holder of the writer's turn, with no transaction open on it.
 // When another process committed since the last read, every follower
 // forgets every user.
-func (db *DB) checkForeignCommits() {
-	fc := &db.foreign
+func (fc *foreignCommits) check(db *DB) {
 	fc.checked.Store(db.commits.Load())
 	var v int64
 	if err := db.sql.QueryRow("PRAGMA data_version").Scan(&v); err != nil {
@@ -112,16 +112,16 @@ func (fc *foreignCommits) tell() {
 	}
 }
 
-// baselineForeignCommits reads the first data_version, in the writer's
+// baseline reads the first data_version, in the writer's
 // turn.
-func (db *DB) baselineForeignCommits() {
+func (fc *foreignCommits) baseline(db *DB) {
 	for {
 		b, err := db.writers.acquire(context.Background(), db.busyTimeout, db)
 		if err != nil {
 			continue // the writer is busy for longer than busyTimeout: wait on
 		}
 		if b == nil {
-			db.checkForeignCommits()
+			fc.check(db)
 			db.handOn(nil)
 			return
 		}
@@ -129,17 +129,17 @@ func (db *DB) baselineForeignCommits() {
 	}
 }
 
-// afterCommit is called by the writer's turn after each commit on a
-// SQLite file.
-func (db *DB) afterCommit() {
-	if db.foreign.watching.Load() {
-		db.checkForeignCommits()
+// committed is called by the writer's turn after each of this process's
+// commits on a SQLite file.
+func (fc *foreignCommits) committed(db *DB) {
+	if fc.watching.Load() {
+		fc.check(db)
 	}
 }
 
-// pollForeignCommits reads data_version when this process has committed
+// poll reads data_version when this process has committed
 // nothing since the last read, until the database closes.
-func (db *DB) pollForeignCommits(stop <-chan struct{}, stopped chan<- struct{}) {
+func (fc *foreignCommits) poll(db *DB, stop <-chan struct{}, stopped chan<- struct{}) {
 	defer close(stopped)
 	t := time.NewTicker(sqliteForeignPoll)
 	defer t.Stop()
@@ -147,12 +147,12 @@ func (db *DB) pollForeignCommits(stop <-chan struct{}, stopped chan<- struct{}) 
 		select {
 		case <-stop:
 			return
-		case <-db.foreign.changed:
-			db.foreign.tell()
+		case <-fc.changed:
+			fc.tell()
 			continue
 		case <-t.C:
 		}
-		if db.commits.Load() != db.foreign.checked.Load() {
+		if db.commits.Load() != fc.checked.Load() {
 			continue // a commit read it meanwhile
 		}
 		b, err := db.writers.acquire(context.Background(), db.busyTimeout, db)
@@ -160,7 +160,7 @@ func (db *DB) pollForeignCommits(stop <-chan struct{}, stopped chan<- struct{}) 
 			continue
 		}
 		if b == nil { // the turn, with no transaction open
-			db.checkForeignCommits()
+			fc.check(db)
 		} // else a batch is open: its commit reads it
 		db.handOn(b)
 	}
