@@ -111,6 +111,9 @@ func (c *checkpointer) run(conn *sql.Conn) {
 	defer close(c.stopped)
 	defer conn.Close()
 	defer c.unpin(conn)
+	// A checkpoint copies pages from the log without the page cache, and
+	// the pin reads one page: 64 pages of cache are plenty.
+	_, _ = conn.ExecContext(context.Background(), "PRAGMA cache_size = 64")
 	c.refresh(conn)
 	tick := time.NewTicker(pinRefreshEvery)
 	defer tick.Stop()
