@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -534,14 +533,18 @@ func (a *recordedAnswer) writeTo(c net.Conn, closing bool) error {
 		h.Set("Connection", "close")
 	}
 	_ = c.SetWriteDeadline(time.Now().Add(answerWriteTimeout))
-	bw := bufio.NewWriterSize(c, 512+a.body.Len())
-	_, _ = bw.WriteString("HTTP/1.1 " + strconv.Itoa(status) + " " + http.StatusText(status) + "\r\n")
-	_ = h.Write(bw)
-	_, _ = bw.WriteString("\r\n")
+	out := bodyPool.Get().(*bytes.Buffer) // pooled: a parked poll's answer is written for every wake-up
+	out.Reset()
+	out.WriteString("HTTP/1.1 " + strconv.Itoa(status) + " " + http.StatusText(status) + "\r\n")
+	_ = h.Write(out)
+	out.WriteString("\r\n")
 	if status != http.StatusNotModified {
-		_, _ = bw.Write(a.body.Bytes())
+		out.Write(a.body.Bytes())
 	}
-	err := bw.Flush()
+	_, err := c.Write(out.Bytes())
+	if out.Cap() <= maxPooledBody {
+		bodyPool.Put(out)
+	}
 	_ = c.SetWriteDeadline(time.Time{})
 	return err
 }
