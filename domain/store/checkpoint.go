@@ -24,7 +24,7 @@ import (
 // log may wait for it (the kernel writing back the page the commit
 // appends to). On a virtual disk whose cache flushes now and then take
 // hundreds of milliseconds, checkpoints 100 ms after writes made the one
-// writer, and every move queued for it, wait 270-640 ms in 5 runs of 8
+// writer, and every move queued for it, wait 270-640 ms in 4 runs of 9
 // (1,000 tables at human pace, 2026-11-28); a second after writes, the
 // slowest commit of 3 runs took 66 ms (docs/performance.md).
 const (

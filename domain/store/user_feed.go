@@ -105,12 +105,13 @@ func (u *userFollowers) setListening(on bool) {
 // it yet); on a SQLite file it watches for other processes' commits
 // (user_feed_sqlite.go).
 func (db *DB) FollowUsers(ctx context.Context, changed func(userID int64), listening func(on bool)) error {
-	if db.dialect != Postgres {
-		if db.ckpt == nil { // an in-memory database: no other process
-			<-ctx.Done()
-			return nil
-		}
-		return db.foreign.follow(ctx, db, changed, listening)
+	switch {
+	case db.dialect == Postgres:
+	case db.ckpt == nil: // an in-memory SQLite database: no other process
+		<-ctx.Done()
+		return nil
+	default:
+		db.foreign.watch(db) // its baseline read, the followers listen
 	}
 	f := &userFollower{changed: changed, listening: listening}
 	u := &db.marks.users
@@ -120,7 +121,9 @@ func (db *DB) FollowUsers(ctx context.Context, changed func(userID int64), liste
 		listening(true)
 	}
 	u.mu.Unlock()
-	db.marks.follow.Do(func() { db.followWrites() })
+	if db.dialect == Postgres {
+		db.marks.follow.Do(func() { db.followWrites() })
+	}
 	<-ctx.Done()
 	u.mu.Lock()
 	defer u.mu.Unlock()

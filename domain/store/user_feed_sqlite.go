@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -30,15 +29,15 @@ import (
 const sqliteForeignPoll = 250 * time.Millisecond
 
 // foreignCommits watches a SQLite file's write connection for other
-// processes' commits, for the users' followers.
+// processes' commits, for the users' followers (the write marks'
+// userFollowers, which on SQLite hear nothing else).
 type foreignCommits struct {
 	start    sync.Once
-	watching atomic.Bool  // a baseline was read: commits read it again
-	version  int64        // the last data_version read (by the writer's turn holder only); -1: unknown
-	checked  atomic.Int64 // db.commits when last read
-	mu       sync.Mutex
-	all      []*userFollower
+	watching atomic.Bool   // a baseline was read: commits read it again
+	version  int64         // the last data_version read (by the writer's turn holder only); -1: unknown
+	checked  atomic.Int64  // db.commits when last read
 	changed  chan struct{} // another process committed: the poller tells the followers
+	mu       sync.Mutex    // stop, stopped
 	stop     chan struct{} // closed by DB.Close (the poller's end)
 	stopped  chan struct{} // closed when the poller has returned
 }
@@ -56,36 +55,28 @@ func (fc *foreignCommits) close() {
 	}
 }
 
-// follow is FollowUsers on a SQLite file.
-func (fc *foreignCommits) follow(ctx context.Context, db *DB, changed func(userID int64), listening func(on bool)) error {
-	// The baseline first: a user kept for ActorTTLHeard once listening(true)
-	// is said must be forgotten at any commit of another process after it.
+// watch starts the watch once: the baseline first (a user kept for
+// ActorTTLHeard once the followers listen must be forgotten at any commit
+// of another process after it), then the followers listen, then the poller
+// runs.
+func (fc *foreignCommits) watch(db *DB) {
 	fc.start.Do(func() {
 		fc.changed = make(chan struct{}, 1)
-		fc.baseline(db)
+		for !fc.checkInTurn(db) {
+		}
+		db.marks.users.setListening(true)
 		fc.mu.Lock()
 		fc.stop, fc.stopped = make(chan struct{}), make(chan struct{})
 		stop, stopped := fc.stop, fc.stopped
 		fc.mu.Unlock()
 		go fc.poll(db, stop, stopped)
 	})
-	f := &userFollower{changed: changed, listening: listening}
-	fc.mu.Lock()
-	fc.all = append(fc.all, f)
-	listening(true)
-	fc.mu.Unlock()
-	<-ctx.Done()
-	fc.mu.Lock()
-	defer fc.mu.Unlock()
-	fc.all = slices.DeleteFunc(fc.all, func(g *userFollower) bool { return g == f })
-	listening(false)
-	return nil
 }
 
-// check reads the write connection's data_version; called
-// by the holder of the writer's turn, with no transaction open on it.
-// When another process committed since the last read, every follower
-// forgets every user.
+// check reads the write connection's data_version; called by the holder
+// of the writer's turn, with no transaction open on it. When another
+// process committed since the last read, the poller is told to make every
+// follower forget every user.
 func (fc *foreignCommits) check(db *DB) {
 	fc.checked.Store(db.commits.Load())
 	var v int64
@@ -103,30 +94,18 @@ func (fc *foreignCommits) check(db *DB) {
 	}
 }
 
-// tell empties every follower's cache.
-func (fc *foreignCommits) tell() {
-	fc.mu.Lock()
-	defer fc.mu.Unlock()
-	for _, f := range fc.all {
-		f.listening(true)
+// checkInTurn takes the writer's turn and, when no batch is open (a
+// batch's commit reads it), checks; it reports whether it did.
+func (fc *foreignCommits) checkInTurn(db *DB) bool {
+	b, err := db.writers.acquire(context.Background(), db.busyTimeout, db)
+	if err != nil {
+		return false // the writer was busy for longer than busyTimeout
 	}
-}
-
-// baseline reads the first data_version, in the writer's
-// turn.
-func (fc *foreignCommits) baseline(db *DB) {
-	for {
-		b, err := db.writers.acquire(context.Background(), db.busyTimeout, db)
-		if err != nil {
-			continue // the writer is busy for longer than busyTimeout: wait on
-		}
-		if b == nil {
-			fc.check(db)
-			db.handOn(nil)
-			return
-		}
-		db.handOn(b) // a batch is open: let it commit, and ask for the turn again
+	if b == nil {
+		fc.check(db)
 	}
+	db.handOn(b)
+	return b == nil
 }
 
 // committed is called by the writer's turn after each of this process's
@@ -137,8 +116,9 @@ func (fc *foreignCommits) committed(db *DB) {
 	}
 }
 
-// poll reads data_version when this process has committed
-// nothing since the last read, until the database closes.
+// poll tells the followers of other processes' commits, and reads
+// data_version when this process has committed nothing since the last
+// read, until the database closes.
 func (fc *foreignCommits) poll(db *DB, stop <-chan struct{}, stopped chan<- struct{}) {
 	defer close(stopped)
 	t := time.NewTicker(sqliteForeignPoll)
@@ -148,20 +128,11 @@ func (fc *foreignCommits) poll(db *DB, stop <-chan struct{}, stopped chan<- stru
 		case <-stop:
 			return
 		case <-fc.changed:
-			fc.tell()
-			continue
+			db.marks.users.setListening(true) // every follower forgets every user
 		case <-t.C:
+			if db.commits.Load() == fc.checked.Load() { // else a commit read it meanwhile
+				fc.checkInTurn(db)
+			}
 		}
-		if db.commits.Load() != fc.checked.Load() {
-			continue // a commit read it meanwhile
-		}
-		b, err := db.writers.acquire(context.Background(), db.busyTimeout, db)
-		if err != nil {
-			continue
-		}
-		if b == nil { // the turn, with no transaction open
-			fc.check(db)
-		} // else a batch is open: its commit reads it
-		db.handOn(b)
 	}
 }
