@@ -3,8 +3,11 @@ package migrations_test
 import (
 	"context"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -168,4 +171,77 @@ func must(t *testing.T, err error) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestATablesEnumeratedColumnsRefuseOtherValues: the values a table's
+// enumerated columns and a move's index may take are enforced by the
+// schema on both dialects (on PostgreSQL by domains since 0026: a table
+// CHECK there is parsed and evaluated at every UPDATE of the row, which
+// every move makes), and an update setting none of them is not refused.
+func TestATablesEnumeratedColumnsRefuseOtherValues(t *testing.T) {
+	each(t, func(t *testing.T, db *store.DB) {
+		ctx, sqlDB := t.Context(), db.SQL()
+		_, err := migrations.Up(ctx, sqlDB, db.Dialect())
+		must(t, err)
+		exec := func(q string, args ...any) error {
+			if db.Dialect() == store.Postgres {
+				q = dollars(q)
+			}
+			_, err := sqlDB.ExecContext(ctx, q, args...)
+			return err
+		}
+		now := time.Now().UTC()
+		must(t, exec(`INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (1, 'a@example.org', 'A', 'x', ?, ?)`, now, now))
+		must(t, exec(`INSERT INTO tables (id, creator_id, rules, options, players, invite_code, free_seats, created_at, updated_at) VALUES (1, 1, 'fibur', '{}', 4, 'abc', 4, ?, ?)`, now, now))
+		must(t, exec(`INSERT INTO table_deals (table_id, number, dealer, seed, totals, position, started_at) VALUES (1, 1, 0, '1', '[]', '{}', ?)`, now))
+		for _, c := range []struct{ column, good, bad string }{
+			{"status", "'playing'", "'paused'"},
+			{"result", "'played'", "'won'"},
+			{"players", "2", "3"},
+			{"absent_policy", "'bot'", "'wait'"},
+			{"cancelled", "'expired'", "'lost'"},
+			{"claim_policy", "'draw'", "'any'"},
+			{"outcome", "'claimed'", "'won'"},
+		} {
+			if err := exec(`UPDATE tables SET ` + c.column + ` = ` + c.bad + ` WHERE id = 1`); err == nil {
+				t.Errorf("tables.%s = %s: stored; want it refused", c.column, c.bad)
+			}
+			if err := exec(`UPDATE tables SET ` + c.column + ` = ` + c.good + ` WHERE id = 1`); err != nil {
+				t.Errorf("tables.%s = %s: %v; want it stored", c.column, c.good, err)
+			}
+		}
+		if err := exec(`UPDATE tables SET status = ? WHERE id = 1`, "paused"); err == nil {
+			t.Error("tables.status = 'paused' as a parameter: stored; want it refused")
+		}
+		if err := exec(`UPDATE tables SET version = version + 1, updated_at = ? WHERE id = 1`, now); err != nil {
+			t.Errorf("a move's update of tables: %v", err)
+		}
+		move := `INSERT INTO table_moves (table_id, deal, idx, seat, move, at) VALUES (1, 1, ?, 0, '{}', ?)`
+		if err := exec(move, -1, now); err == nil {
+			t.Error("a move at index -1: stored; want it refused")
+		}
+		must(t, exec(move, 0, now))
+		if db.Dialect() == store.Postgres {
+			var checks int
+			must(t, sqlDB.QueryRowContext(ctx, `SELECT count(*) FROM pg_constraint WHERE contype = 'c' AND conrelid IN ('tables'::regclass, 'table_moves'::regclass)`).Scan(&checks))
+			if checks != 0 {
+				t.Errorf("tables and table_moves have %d CHECK constraints of their own on PostgreSQL; want none (domains instead: each move's statements would parse and evaluate them all)", checks)
+			}
+		}
+	})
+}
+
+// dollars numbers a statement's ? placeholders as PostgreSQL's $1, $2…
+func dollars(q string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range q {
+		if r == '?' {
+			n++
+			b.WriteString("$" + strconv.Itoa(n))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
