@@ -68,6 +68,10 @@ func (s *server) serveTracked(next http.Handler, w http.ResponseWriter, r *http.
 		routeContexts.Put(t.route)
 	}()
 	r = r.WithContext(&t.requestState)
+	if r.Body != nil && r.Body != http.NoBody {
+		t.body.ReadCloser = r.Body
+		r.Body = &t.body // parkIdle asks it whether it was read to its end
+	}
 	t.r = r
 	next.ServeHTTP(&t.statusWriter, r)
 	if t.parked {

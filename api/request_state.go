@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"slices"
 	"sync"
@@ -209,8 +210,29 @@ func (w *statusWriter) Status() int {
 	return w.status
 }
 
-// tracked is a request's state and answer writer, allocated together.
+// tracked is a request's state, answer writer and body, allocated
+// together.
 type tracked struct {
 	requestState
 	statusWriter
+	body readToEnd
+}
+
+// readToEnd is a request's body that notes whether it was read to its
+// end, for parkIdle: net/http closes a body read to its end when the
+// answer's headers go out, which is before the handler returns when the
+// answer is over its 2 KB buffer (a state late in a deal), so that a read
+// after the handler cannot tell a body read to its end from one closed
+// unread.
+type readToEnd struct {
+	io.ReadCloser
+	ended bool
+}
+
+func (b *readToEnd) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF {
+		b.ended = true
+	}
+	return n, err
 }

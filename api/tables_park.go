@@ -569,9 +569,11 @@ func (s *server) parkIdle(w *statusWriter, r *http.Request) {
 		w.Header().Get("Content-Length") == "" && w.Status() != http.StatusNotModified {
 		return
 	}
-	var b [1]byte
-	if n, err := r.Body.Read(b[:]); n != 0 || err != io.EOF {
-		return // a body not read to its end: net/http discards the rest
+	if body, _ := r.Body.(*readToEnd); r.Body != http.NoBody && (body == nil || !body.ended) {
+		var b [1]byte // a handler may have read its last byte without the EOF after it
+		if n, err := r.Body.Read(b[:]); n != 0 || err != io.EOF {
+			return // a body not read to its end: net/http discards the rest
+		}
 	}
 	rc := http.NewResponseController(w)
 	if rc.Flush() != nil {

@@ -294,12 +294,22 @@ func TestAConnectionIdleAfterAnAnswerCostsAFewKilobytes(t *testing.T) {
 	e := newEnv(t, storetest.SQLite(t))
 	tb, tokens := twoHumans(e)
 	st, _ := e.state(tokens[0], tb.ID)
+	// A move sent again with its Idempotency-Key is answered its stored
+	// state: an answer over net/http's 2 KB buffer, whose headers go out
+	// (and the request's body, read to its end, is closed by net/http)
+	// before the handler returns.
+	four, fourTokens := fourHumans(e)
+	fourSt, _ := e.state(fourTokens[0], four.ID)
+	draw := fmt.Sprintf(`{"move":"draw","version":%d}`, fourSt.Version)
+	keyed := map[string]string{"Idempotency-Key": "draw-once"}
+	e.must(200, req{Method: "POST", Path: tablePath(four.ID, "moves"), Token: fourTokens[fourSt.View.Turn], Body: json.RawMessage(draw), Header: keyed}, nil)
 	for _, tc := range []struct {
 		name   string
 		req    []byte
 		status int
 	}{
 		{"AfterAMove", tableRaw("POST", tablePath(tb.ID, "moves"), tokens[st.View.Turn], fmt.Sprintf(`{"move":"draw","version":%d}`, st.Version-1), nil), http.StatusConflict},
+		{"AfterAMoveAnsweredOverTwoKilobytes", tableRaw("POST", tablePath(four.ID, "moves"), fourTokens[fourSt.View.Turn], draw, keyed), http.StatusOK},
 		{"AfterAStateRead", tableRaw("GET", tablePath(tb.ID, "state"), tokens[0], "", nil), http.StatusOK},
 		{"AfterALongPollAnsweredAtOnce", tableRaw("GET", fmt.Sprintf("%s?since=%d&wait=20", tablePath(tb.ID, "state"), st.Version-1), tokens[1], "", nil), http.StatusOK},
 	} {
@@ -309,8 +319,12 @@ func TestAConnectionIdleAfterAnAnswerCostsAFewKilobytes(t *testing.T) {
 				for range idle {
 					c := dialRaw(t, addr)
 					c.send(tc.req)
-					if res, body := c.read(10 * time.Second); res.StatusCode != tc.status {
+					res, body := c.read(10 * time.Second)
+					if res.StatusCode != tc.status {
 						t.Fatalf("%d %s, want %d", res.StatusCode, body, tc.status)
+					}
+					if strings.HasSuffix(tc.name, "OverTwoKilobytes") && len(body) <= 2048 {
+						t.Fatalf("an answer of %d bytes: the case needs one over net/http's 2 KB buffer", len(body))
 					}
 					c.r = nil // the client's reader and its buffer go: only the server's side is measured
 					defer c.c.Close()
@@ -332,6 +346,23 @@ func TestAConnectionIdleAfterAnAnswerCostsAFewKilobytes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fourHumans starts a 4-player fibur table of four humans with long names
+// (a state of over 2 KB) and returns it with the tokens of seats 0 to 3.
+func fourHumans(e *env) (api.Table, [4]string) {
+	e.t.Helper()
+	var tokens [4]string
+	for i, name := range []string{"Dora", "Elio", "Fede", "Gino"} {
+		_, u := e.user(strings.ToLower(name)+"@example.com", name+" "+strings.Repeat("Maria ", 12)+"della Valle")
+		tokens[i] = u.AccessToken
+	}
+	tb := e.newTable(tokens[0], api.TableCreateRequest{Rules: "fibur", Players: 4, Match: &api.MatchFormat{Deals: 1}, GraceSeconds: ptr(0)})
+	for _, token := range tokens[1:] {
+		e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "join"), Token: token}, nil)
+	}
+	e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "start"), Token: tokens[0]}, &tb)
+	return tb, tokens
 }
 
 // TestAParkedPollWhoseClientGoesEnds: a client that closes its
