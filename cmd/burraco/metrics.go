@@ -24,11 +24,13 @@ func newMetrics(db *store.DB, log *slog.Logger) *api.Metrics {
 	m.Registry.Register(func(w *metrics.Writer) {
 		if c, ok := db.DBCounts(); ok {
 			writeDBCounts(w, c)
+			writeCommitTimes(w, c.Commits)
 		}
 	})
 	m.Registry.Register(func(w *metrics.Writer) {
 		if s, ok := db.GroupCommits(); ok {
 			writeGroupCommits(w, s)
+			writeCommitTimes(w, s.Commits)
 		}
 	})
 	m.Registry.Register(func(w *metrics.Writer) {
@@ -120,6 +122,19 @@ func writeGroupCommits(w *metrics.Writer, s store.GroupCommitStats) {
 	w.Sample(name+"_bucket", `{le="+Inf"}`, float64(s.Batches))
 	w.Sample(name+"_sum", "", float64(s.Writers))
 	w.Sample(name+"_count", "", float64(s.Batches))
+}
+
+// writeCommitTimes writes how long the database's commits took, as a
+// histogram in seconds.
+func writeCommitTimes(w *metrics.Writer, c store.CommitTimes) {
+	const name = "burraco_db_commit_seconds"
+	w.Family(name, "histogram", "How long commits took: SQLite's shared write transactions' COMMIT; PostgreSQL's COMMIT and self-committing writes, round trip included.")
+	for i, le := range store.CommitBounds {
+		w.Sample(name+"_bucket", metrics.Labels("le", strconv.FormatFloat(le.Seconds(), 'f', -1, 64)), float64(c.Within[i]))
+	}
+	w.Sample(name+"_bucket", `{le="+Inf"}`, float64(c.Count))
+	w.Sample(name+"_sum", "", c.Sum.Seconds())
+	w.Sample(name+"_count", "", float64(c.Count))
 }
 
 // metricsHandler serves /metrics, net/http/pprof's /debug/pprof/ and

@@ -76,6 +76,8 @@ func TestMetricsAreServedOnlyOnTheirOwnAddress(t *testing.T) {
 		`burraco_db_wait_count_total{pool="read"}`,
 		`# TYPE burraco_db_group_commit_writers histogram`,
 		`burraco_db_group_commit_writers_count `,
+		`# TYPE burraco_db_commit_seconds histogram`,
+		`burraco_db_commit_seconds_count `,
 		"burraco_tables_playing 0",
 		"burraco_long_polls_open 0",
 		"burraco_moves_total 0",
@@ -108,6 +110,37 @@ func TestMetricsAreServedOnlyOnTheirOwnAddress(t *testing.T) {
 	if code, err := http.Get(metricsBase + "/metrics"); err == nil {
 		code.Body.Close()
 		t.Errorf("the metrics address still answers after serve stopped")
+	}
+}
+
+func TestCommitTimesAreWrittenAsAHistogramInSeconds(t *testing.T) {
+	var r metrics.Registry
+	c := store.CommitTimes{Count: 5, Sum: 1500 * time.Millisecond}
+	for i := range c.Within { // 2 within 1 ms, 4 within 100 ms, one over 2.5 s
+		switch {
+		case store.CommitBounds[i] < 100*time.Millisecond:
+			c.Within[i] = 2
+		default:
+			c.Within[i] = 4
+		}
+	}
+	r.Register(func(w *metrics.Writer) { writeCommitTimes(w, c) })
+	rec := httptest.NewRecorder()
+	r.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	body := rec.Body.String()
+	for _, want := range []string{
+		"# TYPE burraco_db_commit_seconds histogram\n",
+		`burraco_db_commit_seconds_bucket{le="0.001"} 2` + "\n",
+		`burraco_db_commit_seconds_bucket{le="0.05"} 2` + "\n",
+		`burraco_db_commit_seconds_bucket{le="0.1"} 4` + "\n",
+		`burraco_db_commit_seconds_bucket{le="2.5"} 4` + "\n",
+		`burraco_db_commit_seconds_bucket{le="+Inf"} 5` + "\n",
+		"burraco_db_commit_seconds_sum 1.5\n",
+		"burraco_db_commit_seconds_count 5\n",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the scrape lacks %q:\n%s", want, body)
+		}
 	}
 }
 

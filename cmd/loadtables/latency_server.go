@@ -10,64 +10,83 @@ import (
 	"strings"
 )
 
-// moveHistogram is the servers' own histogram of the moves route
+// moveHistogram is a histogram of the servers' /metrics, summed over the
+// servers: the cumulative count at each bucket's upper bound, in seconds
+// (+Inf included). The moves route's
 // (burraco_http_request_duration_seconds{method="POST",route=movesRoute}),
-// summed over the servers: the cumulative count at each bucket's upper
-// bound, in seconds (+Inf included). Set beside the clients' latency it
-// says whether a slow move was slow inside the server (from the request's
-// arrival at the API to its answer) or outside it: the client, the
-// kernel's queues, a connection. With forwarding (-leases) a forwarded
+// set beside the clients' latency, says whether a slow move was slow
+// inside the server (from the request's arrival at the API to its answer)
+// or outside it: the client, the kernel's queues, a connection, the
+// admission (tables_park_admit.go). With forwarding (-leases) a forwarded
 // move is counted by both processes, the hop's total by the first.
 type moveHistogram map[float64]int64
 
-// parseMoveHistogram reads the moves route's buckets from a Prometheus
-// text exposition.
-func parseMoveHistogram(body string) (moveHistogram, error) {
-	h := moveHistogram{}
+// serverHistograms are the servers' histograms a run reports: the moves
+// route's, and their commits' (burraco_db_commit_seconds: a tail of moves
+// held together whose commits were slow was the storage's).
+type serverHistograms struct{ moves, commits moveHistogram }
+
+// parseHistograms reads the moves route's and the commits' buckets from a
+// Prometheus text exposition.
+func parseHistograms(body string) (serverHistograms, error) {
+	h := serverHistograms{moveHistogram{}, moveHistogram{}}
 	for line := range strings.Lines(body) {
 		line = strings.TrimSpace(line)
-		if !strings.HasPrefix(line, "burraco_http_request_duration_seconds_bucket{") {
+		var into moveHistogram
+		switch {
+		case strings.HasPrefix(line, "burraco_http_request_duration_seconds_bucket{"):
+			into = h.moves
+		case strings.HasPrefix(line, "burraco_db_commit_seconds_bucket{"):
+			into = h.commits
+		default:
 			continue
 		}
 		i := strings.LastIndexByte(line, ' ')
 		name, value := line[:i], line[i+1:]
-		if label(name, "route") != movesRoute || label(name, "method") != "POST" {
+		if strings.HasPrefix(name, "burraco_http_") && (label(name, "route") != movesRoute || label(name, "method") != "POST") {
 			continue
 		}
 		le, err := strconv.ParseFloat(label(name, "le"), 64) // "+Inf" parses as +Inf
 		if err != nil {
-			return nil, fmt.Errorf("%q: %v", line, err)
+			return h, fmt.Errorf("%q: %v", line, err)
 		}
 		n, err := strconv.ParseFloat(value, 64)
 		if err != nil {
-			return nil, fmt.Errorf("%q: %v", line, err)
+			return h, fmt.Errorf("%q: %v", line, err)
 		}
-		h[le] += int64(n)
+		into[le] += int64(n)
 	}
 	return h, nil
 }
 
-// scrapeMoveHistogram reads and sums the servers' histograms; a server
+// scrapeHistograms reads and sums the servers' histograms; a server
 // killed by -failover is left out (its figures died with it).
-func scrapeMoveHistogram(ctx context.Context, servers []*server) (moveHistogram, error) {
-	total := moveHistogram{}
+func scrapeHistograms(ctx context.Context, servers []*server) (serverHistograms, error) {
+	total := serverHistograms{moveHistogram{}, moveHistogram{}}
 	for _, s := range servers {
 		if s.killed.Load() {
 			continue
 		}
 		body, err := get(ctx, s.metrics+"/metrics")
 		if err != nil {
-			return nil, err
+			return total, err
 		}
-		h, err := parseMoveHistogram(body)
+		h, err := parseHistograms(body)
 		if err != nil {
-			return nil, fmt.Errorf("scrape %s/metrics: %w", s.metrics, err)
+			return total, fmt.Errorf("scrape %s/metrics: %w", s.metrics, err)
 		}
-		for le, n := range h {
-			total[le] += n
+		for le, n := range h.moves {
+			total.moves[le] += n
+		}
+		for le, n := range h.commits {
+			total.commits[le] += n
 		}
 	}
 	return total, nil
+}
+
+func (h serverHistograms) minus(b serverHistograms) serverHistograms {
+	return serverHistograms{h.moves.minus(b.moves), h.commits.minus(b.commits)}
 }
 
 func (h moveHistogram) minus(b moveHistogram) moveHistogram {
@@ -117,6 +136,18 @@ func printServerTail(w io.Writer, h moveHistogram) {
 	slow, total := h.over(0.1)
 	fmt.Fprintf(w, "  the servers' own time on the moves route (their /metrics, to the bucket): p50 ≤ %s, p99 ≤ %s; over 100 ms: %d of %d requests\n",
 		bound(p50), bound(p99), slow, total)
+}
+
+// printCommitTail writes how long the servers' commits took.
+func printCommitTail(w io.Writer, h moveHistogram) {
+	p99, ok := h.quantile(0.99)
+	if !ok {
+		return
+	}
+	slowest, _ := h.quantile(1)
+	slow, total := h.over(0.1)
+	fmt.Fprintf(w, "  the servers' commits (their /metrics, to the bucket): p99 ≤ %s, the slowest ≤ %s; over 100 ms: %d of %d\n",
+		bound(p99), bound(slowest), slow, total)
 }
 
 func bound(le float64) string {

@@ -17,11 +17,11 @@ burraco_http_request_duration_seconds_bucket{method="GET",route="/api/v1/tables/
 
 func histogram(t *testing.T, counts ...any) moveHistogram {
 	t.Helper()
-	h, err := parseMoveHistogram(fmt.Sprintf(exposition, counts...))
+	h, err := parseHistograms(fmt.Sprintf(exposition, counts...))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return h
+	return h.moves
 }
 
 func TestTheServersMoveHistogramSaysTheirOwnTail(t *testing.T) {
@@ -54,5 +54,28 @@ func TestTheServersMoveHistogramSaysTheirOwnTail(t *testing.T) {
 	printServerTail(&out, moveHistogram{})
 	if out.Len() != 0 {
 		t.Errorf("an empty histogram printed %q", out.String())
+	}
+}
+
+func TestTheServersCommitHistogramSaysTheStoragesTail(t *testing.T) {
+	const commits = `# TYPE burraco_db_commit_seconds histogram
+burraco_db_commit_seconds_bucket{le="0.001"} 90
+burraco_db_commit_seconds_bucket{le="0.1"} 99
+burraco_db_commit_seconds_bucket{le="2.5"} 100
+burraco_db_commit_seconds_bucket{le="+Inf"} 100
+burraco_db_commit_seconds_sum 1.2
+burraco_db_commit_seconds_count 100
+`
+	h, err := parseHistograms(fmt.Sprintf(exposition, 1, 1, 1, 1) + commits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.moves[0.1] != 1 || h.commits[0.1] != 99 {
+		t.Fatalf("moves %v, commits %v: each histogram must read its own buckets", h.moves, h.commits)
+	}
+	var out strings.Builder
+	printCommitTail(&out, h.commits)
+	if want := "commits (their /metrics, to the bucket): p99 ≤ 100 ms, the slowest ≤ 2500 ms; over 100 ms: 1 of 100"; !strings.Contains(out.String(), want) {
+		t.Errorf("the report does not say %q:\n%s", want, out.String())
 	}
 }

@@ -144,7 +144,7 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
-	histBefore, err := scrapeMoveHistogram(ctx, servers)
+	histBefore, err := scrapeHistograms(ctx, servers)
 	if err != nil {
 		return nil, err
 	}
@@ -278,11 +278,11 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 	}
 	res.server = figuresAfter.minus(figuresBefore)
 	if res.failover == nil { // a killed server's histogram died with it
-		histAfter, err := scrapeMoveHistogram(ctx, servers)
+		histAfter, err := scrapeHistograms(ctx, servers)
 		if err != nil {
 			return nil, err
 		}
-		res.serverMoveHist = histAfter.minus(histBefore)
+		res.serverHists = histAfter.minus(histBefore)
 	}
 	res.serverMoves = res.server.moves
 	res.lostWakeups, res.staleAnswers, res.errors, res.firstErr = c.lostWakeups.Load(), c.staleAnswers.Load(), c.errors.Load(), c.firstErr

@@ -39,7 +39,7 @@ type result struct {
 	elapsed                time.Duration
 	moveLat, wakeLat       []time.Duration
 	moveSamples            []moveSample
-	serverMoveHist         moveHistogram // the servers' own, during play (nil with -failover)
+	serverHists            serverHistograms // the servers' own, during play (none with -failover)
 	serverCPU, databaseCPU time.Duration
 	rss                    []int64 // most seen while playing, per server
 	// -tournament: how long the round's start took (every table opened),
@@ -166,7 +166,8 @@ func (r *result) print(w io.Writer, n int, o options) {
 		ms(percentile(r.moveLat, 0.5)), ms(percentile(r.moveLat, 0.99)),
 		ms(percentile(r.wakeLat, 0.5)), ms(percentile(r.wakeLat, 0.99)), len(r.wakeLat))
 	printTail(w, r.moveSamples)
-	printServerTail(w, r.serverMoveHist)
+	printServerTail(w, r.serverHists.moves)
+	printCommitTail(w, r.serverHists.commits)
 	for i, rss := range r.rss {
 		fmt.Fprintf(w, "  serve %d RSS while playing: at most %.0f MB\n", i+1, float64(rss)/(1<<20))
 	}

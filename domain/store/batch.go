@@ -131,7 +131,9 @@ func (db *DB) finish(b *writeBatch) {
 	case b.members == 0:
 		b.err = b.g.Rollback().Error
 	default:
+		start := time.Now()
 		b.err = b.g.Commit().Error
+		db.commitTimes.observe(time.Since(start))
 		if b.err == nil {
 			db.commits.Add(1)
 			db.foreign.committed(db)

@@ -85,6 +85,7 @@ type DB struct {
 	writers     writers
 	commits     atomic.Int64 // shared write transactions committed (tests)
 	batchSizes  batchSizes   // committed shared transactions by writers (metrics.go)
+	commitTimes commitTimes  // SQLite: how long their COMMITs took (commit_times.go)
 	busyTimeout time.Duration
 	url         string // PostgreSQL: for the tables' listener's own connection
 	tables      *tableCache

@@ -31,6 +31,8 @@ type GroupCommitStats struct {
 	// BySize counts the batches by their writers: BySize[n] is the batches
 	// of n writers (1 to MaxBatch).
 	BySize [maxBatch + 1]uint64
+	// Commits is how long their COMMITs took (commit_times.go).
+	Commits CommitTimes
 }
 
 // MaxBatch is the most writers one shared transaction takes.
@@ -49,6 +51,7 @@ func (db *DB) GroupCommits() (GroupCommitStats, bool) {
 		s.Batches += c
 		s.Writers += c * uint64(n)
 	}
+	s.Commits = db.commitTimes.stats()
 	return s, true
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -42,6 +43,7 @@ type DBCounts struct {
 	Prepared   uint64           // statements prepared (a backend's parse and plan)
 	Connects   uint64           // connections opened (backends started)
 	Pings      uint64           // pings of a connection idle over a second, before its use
+	Commits    CommitTimes      // how long COMMITs and self-committing writes took (commit_times.go)
 }
 
 // maxTexts bounds the statement texts counted apart: the store's texts are
@@ -59,28 +61,67 @@ type statementCounter struct {
 	prepared atomic.Uint64
 	connects atomic.Uint64
 	pings    atomic.Uint64
+	commits  commitTimes
 }
 
 type statementKind struct{ op, table string }
 
 type textCount struct {
-	n    atomic.Uint64
-	kind *atomic.Uint64 // its kind's counter
+	n       atomic.Uint64
+	kind    *atomic.Uint64 // its kind's counter
+	commits commitKind
 }
+
+// commitKind says whether a statement commits: COMMIT always, a write
+// (INSERT, UPDATE, DELETE, a WITH whose main part is one) when it is sent
+// outside a transaction.
+type commitKind uint8
+
+const (
+	commitsNever commitKind = iota
+	commitsAlways
+	commitsOutsideATransaction
+)
+
+func commitKindOf(op string) commitKind {
+	switch op {
+	case "commit":
+		return commitsAlways
+	case "insert", "update", "delete":
+		return commitsOutsideATransaction
+	}
+	return commitsNever
+}
+
+// commitStart is the context key of a committing statement's start.
+type commitStart struct{}
 
 var _ interface {
 	pgx.QueryTracer
 	pgx.PrepareTracer
 } = (*statementCounter)(nil)
 
-// TraceQueryStart counts the statement.
-func (c *statementCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
-	c.count(d.SQL)
+// TraceQueryStart counts the statement, and notes when a committing one
+// starts.
+func (c *statementCounter) TraceQueryStart(ctx context.Context, conn *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
+	switch c.count(d.SQL) {
+	case commitsOutsideATransaction:
+		if conn.PgConn().TxStatus() != 'I' { // in a transaction: its COMMIT commits
+			return ctx
+		}
+		fallthrough
+	case commitsAlways:
+		return context.WithValue(ctx, commitStart{}, time.Now())
+	}
 	return ctx
 }
 
-// TraceQueryEnd implements pgx.QueryTracer.
-func (*statementCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+// TraceQueryEnd times a committing statement.
+func (c *statementCounter) TraceQueryEnd(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryEndData) {
+	if start, ok := ctx.Value(commitStart{}).(time.Time); ok && d.Err == nil {
+		c.commits.observe(time.Since(start))
+	}
+}
 
 // TracePrepareStart counts a statement prepared. pgx asks its tracer only
 // when it sends the statement to be prepared, not when it finds it in the
@@ -93,12 +134,13 @@ func (c *statementCounter) TracePrepareStart(ctx context.Context, _ *pgx.Conn, _
 // TracePrepareEnd implements pgx.PrepareTracer.
 func (*statementCounter) TracePrepareEnd(context.Context, *pgx.Conn, pgx.TracePrepareEndData) {}
 
-func (c *statementCounter) count(sql string) {
+// count counts a statement sent and says whether it commits.
+func (c *statementCounter) count(sql string) commitKind {
 	if v, ok := c.texts.Load(sql); ok {
 		t := v.(*textCount)
 		t.n.Add(1)
 		t.kind.Add(1)
-		return
+		return t.commits
 	}
 	op, table := statementKindOf(sql)
 	k, _ := c.kinds.LoadOrStore(statementKind{op, table}, new(atomic.Uint64))
@@ -106,15 +148,16 @@ func (c *statementCounter) count(sql string) {
 	kind.Add(1)
 	if c.nTexts.Load() >= maxTexts {
 		c.overflow.n.Add(1)
-		return
+		return commitKindOf(op)
 	}
-	t := &textCount{kind: kind}
+	t := &textCount{kind: kind, commits: commitKindOf(op)}
 	if v, loaded := c.texts.LoadOrStore(strings.Clone(sql), t); loaded {
 		t = v.(*textCount)
 	} else {
 		c.nTexts.Add(1)
 	}
 	t.n.Add(1)
+	return t.commits
 }
 
 // counts returns the figures.
@@ -128,6 +171,7 @@ func (c *statementCounter) counts() DBCounts {
 	s.Prepared = c.prepared.Load()
 	s.Connects = c.connects.Load()
 	s.Pings = c.pings.Load()
+	s.Commits = c.commits.stats()
 	return s
 }
 
