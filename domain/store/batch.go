@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"sync"
 	"time"
@@ -144,6 +145,9 @@ func (db *DB) finish(b *writeBatch) {
 		}
 	}
 	close(b.done)
+	if db.writerStmts != nil { // the write connection is free, and the turn still ours
+		db.writerStmts.prepare(context.Background(), db.sql)
+	}
 }
 
 // savepoint runs one of the savepoint statements of a writer in b; a
@@ -174,6 +178,9 @@ func (db *DB) inBatch(ctx context.Context, fn func(tx domain.Tx) error) (err err
 		if g.Error != nil {
 			db.handOn(nil)
 			return translateTx(g.Error)
+		}
+		if sqlTx, ok := g.Statement.ConnPool.(*sql.Tx); ok && db.writerStmts != nil {
+			g.Statement.ConnPool = &writerTx{Tx: sqlTx, stmts: db.writerStmts} // statements prepared once (writer_stmts.go)
 		}
 		b = &writeBatch{g: g, done: make(chan struct{})}
 	}

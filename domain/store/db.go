@@ -86,6 +86,7 @@ type DB struct {
 	commits     atomic.Int64 // shared write transactions committed (tests)
 	batchSizes  batchSizes   // committed shared transactions by writers (metrics.go)
 	commitTimes commitTimes  // SQLite: how long their COMMITs took (commit_times.go)
+	writerStmts *writerStmts // SQLite: the write connection's prepared statements (writer_stmts.go)
 	busyTimeout time.Duration
 	url         string // PostgreSQL: for the tables' listener's own connection
 	tables      *tableCache
@@ -255,7 +256,7 @@ func openSQLite(ctx context.Context, location string) (*DB, string, error) {
 		driver = sqliteWriterDriver
 	}
 	db := &DB{dialect: SQLite, batched: true, busyTimeout: busyTimeout(params), tables: newTableCache(),
-		marks: newWriteMarks(true), release: release}
+		marks: newWriteMarks(true), release: release, writerStmts: newWriterStmts()}
 	db.gorm, db.sql, err = db.openSQLitePool(driver, path+"?"+params.Encode())
 	if err != nil {
 		db.release()
@@ -384,6 +385,9 @@ func (db *DB) Close() error {
 		if p, ok := db.readOne.Statement.ConnPool.(*gorm.PreparedStmtDB); ok {
 			p.Close()
 		}
+	}
+	if db.writerStmts != nil {
+		db.writerStmts.close()
 	}
 	err = errors.Join(err, db.sql.Close(), db.leasePool.close())
 	if db.readSQL != nil && db.readSQL != db.sql {

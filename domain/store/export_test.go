@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"sync"
@@ -99,3 +100,27 @@ func CountStatements(db *DB) func() []string {
 
 // Renewals is the lease renewals' own pool (one connection).
 func Renewals(l *Leases) *sql.DB { return l.renewals }
+
+// ExecInWriteTx runs one statement in a write transaction of db (on
+// SQLite, one writer of a shared transaction).
+func ExecInWriteTx(ctx context.Context, db *DB, query string, args ...any) (int64, error) {
+	var n int64
+	err := db.InTx(ctx, func(t domain.Tx) error {
+		var err error
+		n, err = t.(*tx).exec(query, args...)
+		return err
+	})
+	return n, err
+}
+
+// WriterStatementPrepared reports whether query is prepared on the write
+// connection (SQLite).
+func WriterStatementPrepared(db *DB, query string) bool {
+	if db.writerStmts == nil {
+		return false
+	}
+	db.writerStmts.mu.Lock()
+	defer db.writerStmts.mu.Unlock()
+	_, ok := db.writerStmts.ready[query]
+	return ok
+}
