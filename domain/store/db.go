@@ -299,11 +299,13 @@ func openSQLite(ctx context.Context, location string) (*DB, string, error) {
 // View and InTx. And a statement it prepares outside a transaction needs a
 // free connection, while the transactions that meet it meanwhile wait for
 // that preparation holding theirs: with all the read connections held so,
-// the reads stopped for good (a load run of 100 tables did). So View and
-// InTx run unprepared: the load run's CPU per move was 0.7-0.9 ms with a
-// pool of statements kept across transactions (the hand-made one this
-// replaced) and 0.76-1.2 ms without, over eight runs each (2026-11-28, a
-// loaded machine: inside its noise, at most about 0.1 ms).
+// the reads stopped for good (a load run of 100 tables did). So View runs
+// unprepared: the load run's CPU per move was 0.7-0.9 ms with a pool of
+// statements kept across transactions (the hand-made one this replaced)
+// and 0.76-1.2 ms without, over eight runs each (2026-11-28, a loaded
+// machine: inside its noise, at most about 0.1 ms). InTx's statements on
+// SQLite are prepared on the write connection between its transactions,
+// when the writer's turn says it is free (writer_stmts.go).
 func (db *DB) prepared(g *gorm.DB) *gorm.DB {
 	return g.Session(&gorm.Session{PrepareStmt: true})
 }
