@@ -1,9 +1,11 @@
 package domain_test
 
 import (
+	"context"
 	"encoding/json"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/domain/store"
@@ -191,4 +193,46 @@ func lastMoveOf(st domain.TableState) string {
 		return "none"
 	}
 	return string(st.LastMove.Move)
+}
+
+// TestARetryAnsweredItsFirstAnswerWakesThePollsOfTheVersionBefore: a keyed
+// move committed through another process (or by this one while its
+// request ended: issue 30's failover run), retried here under its key, is
+// answered its stored answer; the polls this process holds on the version
+// before it learn the new version then, instead of waiting on a version
+// nothing moves again.
+func TestARetryAnsweredItsFirstAnswerWakesThePollsOfTheVersionBefore(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := t.Context()
+		f := newFixture(t, db)
+		anna, bruno := f.user("anna@example.org"), f.user("bruno@example.org")
+		b := startedTwoSeats(t, f.svc, anna, bruno)
+		seats := []domain.Actor{anna, bruno}
+		st, err := f.svc.Tables.State(ctx, anna, b.ID, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		mover, waiter := seats[st.View.Turn], seats[1-st.View.Turn]
+		before := st.Table.Version
+		if v, _, err := f.svc.Tables.Watch(ctx, waiter, b.ID, "", before-1); err != nil || v != before {
+			t.Fatalf("the table's version here: %d, %v; want %d", v, err, before)
+		}
+		draw := domain.MoveInput{Move: []byte(`{"move":"draw"}`), Version: before, IdempotencyKey: "draw-1"}
+		other := domain.NewServices(db, domain.Config{Now: f.clock.Now, PasswordParams: domain.TestPasswordParams})
+		first, err := other.Tables.Move(ctx, mover, b.ID, draw) // this process is not told
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := f.svc.Tables.Move(ctx, mover, b.ID, draw)
+		if err != nil || again.Table.Version != first.Table.Version {
+			t.Fatalf("the retry: version %d, %v; want the first answer's %d", again.Table.Version, err, first.Table.Version)
+		}
+		wait, cancel := context.WithTimeout(ctx, 3*time.Second)
+		defer cancel()
+		start := time.Now()
+		v, _, err := f.svc.Tables.Watch(wait, waiter, b.ID, "", before)
+		if err != nil || v != first.Table.Version {
+			t.Errorf("a poll since %d after the retry: version %d, %v after %v; want %d at once", before, v, err, time.Since(start).Round(time.Millisecond), first.Table.Version)
+		}
+	})
 }

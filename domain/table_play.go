@@ -408,7 +408,7 @@ func (s *tableMoves) Move(ctx context.Context, actor Actor, id int64, in MoveInp
 		return state, err
 	}
 	var state TableState
-	var t Table
+	var t, locked Table
 	var replayed bool
 	var p *playing
 	tk := s.notes.ticket()
@@ -417,6 +417,7 @@ func (s *tableMoves) Move(ctx context.Context, actor Actor, id int64, in MoveInp
 		if t, err = visibleTable(tx, actor, id, "", true); err != nil {
 			return err
 		}
+		locked = t // the table as committed, read under its lock
 		// The key is looked up only when the move fails (a retry of a
 		// move played finds the version moved on) or its answer finds the
 		// key taken: a move played stores its answer in one statement
@@ -455,6 +456,14 @@ func (s *tableMoves) Move(ctx context.Context, actor Actor, id int64, in MoveInp
 		p.afterCommit()
 		s.games.put(t, p) // from here on another move may take p
 		s.notes.publish(t, tk)
+	} else if locked.ID == id {
+		// A retry answered its first answer: the table read under the lock
+		// is committed, and may be newer than this process knows, as after a
+		// version conflict (above). The first try's commit may have gone
+		// unpublished here: its request ended while its statement ran (a
+		// forwarding process killed), and the polls waiting on the version
+		// before it would wait on for good (issue 30's failover run).
+		s.notes.publish(locked, tk)
 	}
 	s.presence.touch(id, actor.UserID, s.now()) // a move is a sign of life
 	return state, nil

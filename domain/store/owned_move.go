@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/domain/lease"
@@ -58,6 +59,10 @@ func (db *DB) CachedTable(id, version int64) (domain.Table, bool) {
 	}
 	return tableRepo{&tx{dialect: db.dialect, tables: db.tables}}.Cached(id, version)
 }
+
+// ownedMoveTimeout bounds a one-statement move once sent (a database that
+// does not answer).
+const ownedMoveTimeout = 30 * time.Second
 
 // ownedMoveFence is the statement's first expression: the table's row,
 // locked, when the lease is the fence's and the table at the version
@@ -127,7 +132,15 @@ func (db *DB) AppendMoveIfAt(ctx context.Context, o domain.OwnedMove) (bool, err
 		writes.note(kept)
 		q += "kept AS (" + kept + " RETURNING 1), "
 	}
-	res := db.gorm.WithContext(ctx).Exec(q+"appended AS ("+insert+") "+update, args...)
+	// Sent, the statement runs to its end whatever becomes of the request
+	// (a client gone, a forwarding process killed): cut short by the
+	// request's context, it could commit while the call returns "context
+	// canceled", and this process would not learn the version it wrote
+	// (its game, its tables' cache, its polls' notifier), while a retry
+	// under the move's key would be answered from the stored answer.
+	runCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ownedMoveTimeout)
+	defer cancel()
+	res := db.gorm.WithContext(runCtx).Exec(q+"appended AS ("+insert+") "+update, args...)
 	if res.Error != nil {
 		return false, translate(res.Error, "move")
 	}

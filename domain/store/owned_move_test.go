@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"reflect"
@@ -309,5 +310,62 @@ func waitForALockWait(t *testing.T, db *sql.DB, prefix string) {
 			t.Fatal(t.Context().Err())
 		case <-time.After(5 * time.Millisecond):
 		}
+	}
+}
+
+// TestAnOwnersOneStatementMoveOnceSentRunsToItsEnd: the request of a move
+// sent as one statement may end while the statement waits (its client
+// gone, the process that forwarded it killed); the statement is not cut
+// short: the move is written and this process learns the version it wrote,
+// as a retry under the move's key would be answered (issue 30's failover
+// run: a commit the process did not learn of left its polls waiting on the
+// version before it).
+func TestAnOwnersOneStatementMoveOnceSentRunsToItsEnd(t *testing.T) {
+	o := newOwnedTable(t)
+	actor, st := o.state(t)
+	sqlDB := o.db.SQL()
+	lock, err := sqlDB.BeginTx(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Rollback()
+	if _, err := lock.ExecContext(t.Context(), "SELECT 1 FROM tables WHERE id = $1 FOR UPDATE", o.id); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(o.ctx)
+	type moved struct {
+		st  domain.TableState
+		err error
+	}
+	done := make(chan moved, 1)
+	go func() {
+		next, err := o.move(ctx, actor, st, st.Table.Version)
+		done <- moved{next, err}
+	}()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		var waiting int
+		if err := sqlDB.QueryRowContext(t.Context(), `SELECT count(*) FROM pg_stat_activity
+			WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'WITH f AS%'`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if waiting > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the move's statement never waited for the table's row")
+		}
+	}
+	cancel()                           // the request ends while its statement waits
+	time.Sleep(200 * time.Millisecond) // time for a cancellation to reach PostgreSQL, were it sent
+	if err := lock.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	m := <-done
+	if m.err != nil || m.st.Table.Version != st.Table.Version+1 {
+		t.Fatalf("the move whose request ended while it ran: version %d, %v; want it played at %d", m.st.Table.Version, m.err, st.Table.Version+1)
+	}
+	_, after := o.state(t)
+	if after.Table.Version != st.Table.Version+1 {
+		t.Errorf("the table after: version %d, want %d", after.Table.Version, st.Table.Version+1)
 	}
 }
