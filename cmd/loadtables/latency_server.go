@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// moveHistogram is a histogram of the servers' /metrics, summed over the
+// bucketCounts is a histogram of the servers' /metrics, summed over the
 // servers: the cumulative count at each bucket's upper bound, in seconds
 // (+Inf included). The moves route's
 // (burraco_http_request_duration_seconds{method="POST",route=movesRoute}),
@@ -19,20 +19,20 @@ import (
 // or outside it: the client, the kernel's queues, a connection, the
 // admission (tables_park_admit.go). With forwarding (-leases) a forwarded
 // move is counted by both processes, the hop's total by the first.
-type moveHistogram map[float64]int64
+type bucketCounts map[float64]int64
 
 // serverHistograms are the servers' histograms a run reports: the moves
 // route's, and their commits' (burraco_db_commit_seconds: a tail of moves
 // held together whose commits were slow was the storage's).
-type serverHistograms struct{ moves, commits moveHistogram }
+type serverHistograms struct{ moves, commits bucketCounts }
 
 // parseHistograms reads the moves route's and the commits' buckets from a
 // Prometheus text exposition.
 func parseHistograms(body string) (serverHistograms, error) {
-	h := serverHistograms{moveHistogram{}, moveHistogram{}}
+	h := serverHistograms{bucketCounts{}, bucketCounts{}}
 	for line := range strings.Lines(body) {
 		line = strings.TrimSpace(line)
-		var into moveHistogram
+		var into bucketCounts
 		switch {
 		case strings.HasPrefix(line, "burraco_http_request_duration_seconds_bucket{"):
 			into = h.moves
@@ -62,7 +62,7 @@ func parseHistograms(body string) (serverHistograms, error) {
 // scrapeHistograms reads and sums the servers' histograms; a server
 // killed by -failover is left out (its figures died with it).
 func scrapeHistograms(ctx context.Context, servers []*server) (serverHistograms, error) {
-	total := serverHistograms{moveHistogram{}, moveHistogram{}}
+	total := serverHistograms{bucketCounts{}, bucketCounts{}}
 	for _, s := range servers {
 		if s.killed.Load() {
 			continue
@@ -89,8 +89,8 @@ func (h serverHistograms) minus(b serverHistograms) serverHistograms {
 	return serverHistograms{h.moves.minus(b.moves), h.commits.minus(b.commits)}
 }
 
-func (h moveHistogram) minus(b moveHistogram) moveHistogram {
-	d := moveHistogram{}
+func (h bucketCounts) minus(b bucketCounts) bucketCounts {
+	d := bucketCounts{}
 	for le, n := range h {
 		d[le] = n - b[le]
 	}
@@ -99,7 +99,7 @@ func (h moveHistogram) minus(b moveHistogram) moveHistogram {
 
 // quantile is the upper bound of the bucket holding the q-quantile (what
 // a histogram can say: at most this long), and false when it is empty.
-func (h moveHistogram) quantile(q float64) (float64, bool) {
+func (h bucketCounts) quantile(q float64) (float64, bool) {
 	bounds := slices.Sorted(func(yield func(float64) bool) {
 		for le := range h {
 			if !yield(le) {
@@ -121,13 +121,13 @@ func (h moveHistogram) quantile(q float64) (float64, bool) {
 
 // over is how many requests took longer than bound (a bucket's upper
 // bound) and how many there were.
-func (h moveHistogram) over(bound float64) (over, total int64) {
+func (h bucketCounts) over(bound float64) (over, total int64) {
 	total = h[math.Inf(1)]
 	return total - h[bound], total
 }
 
 // printServerTail writes the servers' own time on the moves route.
-func printServerTail(w io.Writer, h moveHistogram) {
+func printServerTail(w io.Writer, h bucketCounts) {
 	p50, ok := h.quantile(0.5)
 	if !ok {
 		return
@@ -139,7 +139,7 @@ func printServerTail(w io.Writer, h moveHistogram) {
 }
 
 // printCommitTail writes how long the servers' commits took.
-func printCommitTail(w io.Writer, h moveHistogram) {
+func printCommitTail(w io.Writer, h bucketCounts) {
 	p99, ok := h.quantile(0.99)
 	if !ok {
 		return

@@ -15,7 +15,7 @@ burraco_http_request_duration_seconds_bucket{method="GET",route="/api/v1/tables/
 burraco_http_request_duration_seconds_bucket{method="GET",route="/api/v1/tables/{tableID}/state",le="+Inf"} 999
 `
 
-func histogram(t *testing.T, counts ...any) moveHistogram {
+func histogram(t *testing.T, counts ...any) bucketCounts {
 	t.Helper()
 	h, err := parseHistograms(fmt.Sprintf(exposition, counts...))
 	if err != nil {
@@ -51,7 +51,7 @@ func TestTheServersMoveHistogramSaysTheirOwnTail(t *testing.T) {
 		t.Errorf("the report does not say %q:\n%s", want, out.String())
 	}
 	out.Reset()
-	printServerTail(&out, moveHistogram{})
+	printServerTail(&out, bucketCounts{})
 	if out.Len() != 0 {
 		t.Errorf("an empty histogram printed %q", out.String())
 	}
