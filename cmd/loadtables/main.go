@@ -114,6 +114,9 @@ type options struct {
 	// keys sends each move with an Idempotency-Key of its own, as a
 	// frontend does; false sends none (the figures before -keys).
 	keys bool
+	// cpuProfile is a file for this load generator's own CPU profile over
+	// play ("": none).
+	cpuProfile string
 }
 
 func main() {
@@ -142,6 +145,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&o.failover, "failover", 0, "SIGKILL the server owning the most tables this long into play, and report how long each table took to move again (implies -leases; -db postgres, 2 or more processes)")
 	fs.BoolVar(&o.signup, "signup", false, "sign every player up and in through the API (register and login: two argon2id each, minutes for a thousand tables) instead of making the accounts with `burraco admin load-accounts` before serve starts, each then reached by its refresh token")
 	fs.BoolVar(&o.keys, "keys", true, "send each move with an Idempotency-Key of its own, as a frontend does, and a move whose answer a transport error lost once more under the same key; -keys=false sends none (the server then stores no answer: a cheaper move than a frontend's)")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write this load generator's own CPU profile over play (the last run's) to `file`")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0

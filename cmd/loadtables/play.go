@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -158,6 +159,18 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 	if len(servers) > 1 {
 		propagation = time.Second
 	}
+	clientsBefore := readSelfCPU()
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return nil, err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	start := time.Now()
 	c.start = start
 	var wg sync.WaitGroup
@@ -241,6 +254,7 @@ func playRun(ctx context.Context, o options, dir string) (*result, error) {
 	close(watchdog)
 	<-watched // its samples of rss are read below
 	res.elapsed = time.Since(start)
+	res.clientsCPU = readSelfCPU() - clientsBefore
 	for i, s := range servers {
 		after, err := s.cpuAtKill, error(nil)
 		if !s.killed.Load() {

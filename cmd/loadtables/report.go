@@ -52,6 +52,10 @@ type result struct {
 	failover    *failover // -failover: the kill and the takeovers
 	// backendsCPU is PostgreSQL's CPU in the run's own backends (pgcpu.go).
 	backendsCPU time.Duration
+	// clientsCPU is this load generator's own CPU over play: its clients
+	// share the machine's cores with the servers, so what they cost is CPU
+	// the servers did not have.
+	clientsCPU time.Duration
 }
 
 type stuckTable struct {

@@ -142,6 +142,13 @@ type procStats struct {
 // clockTicks is USER_HZ, the unit of /proc/PID/stat's times (100 on Linux).
 const clockTicks = 100
 
+// readSelfCPU is this process's CPU time so far (0 when /proc cannot
+// be read).
+func readSelfCPU() time.Duration {
+	st, _ := readProc(os.Getpid())
+	return st.cpu
+}
+
 func readProc(pid int) (procStats, error) {
 	var st procStats
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
