@@ -428,8 +428,20 @@ func (db *DB) InTx(ctx context.Context, fn func(tx domain.Tx) error) error {
 	writes := db.marks.begin()
 	defer writes.end()
 	appends := &pendingAppends{} // sent with the table's update (appends.go)
-	err := db.gorm.WithContext(withAppends(db.writeContext(ctx, writes), appends)).Transaction(func(g *gorm.DB) error {
-		t = &tx{db: g, dialect: db.dialect, tables: db.tables, appends: appends}
+	statements := withAppends(db.writeContext(ctx, writes), appends)
+	// The transaction's own context, which the driver's COMMIT (and
+	// ROLLBACK) run with, is not the request's: a request that ends while
+	// its COMMIT is on the wire would otherwise get "context canceled"
+	// from pgx whether or not PostgreSQL committed, and this process would
+	// not learn what it wrote (its tables' cache, an owner's game, the
+	// polls' notifier) while the database holds it. Its statements still
+	// run with the request's context: one cut short fails the transaction,
+	// which then commits nothing; a request that has given up before the
+	// COMMIT is not committed (below).
+	committing, cancel := context.WithTimeout(context.WithoutCancel(statements), sentWriteTimeout)
+	defer cancel()
+	err := db.gorm.WithContext(committing).Transaction(func(g *gorm.DB) error {
+		t = &tx{db: g.WithContext(statements), dialect: db.dialect, tables: db.tables, appends: appends}
 		if err := t.fence(ctx); err != nil { // leases.go
 			return err
 		}

@@ -60,9 +60,11 @@ func (db *DB) CachedTable(id, version int64) (domain.Table, bool) {
 	return tableRepo{&tx{dialect: db.dialect, tables: db.tables}}.Cached(id, version)
 }
 
-// ownedMoveTimeout bounds a one-statement move once sent (a database that
-// does not answer).
-const ownedMoveTimeout = 30 * time.Second
+// sentWriteTimeout bounds a write once sent whatever becomes of its
+// request: a one-statement move, a transaction's COMMIT (InTx). It is for
+// a database that does not answer; a request's own end does not cut them
+// (see AppendMoveIfAt and InTx for why).
+const sentWriteTimeout = 30 * time.Second
 
 // ownedMoveFence is the statement's first expression: the table's row,
 // locked, when the lease is the fence's and the table at the version
@@ -138,7 +140,7 @@ func (db *DB) AppendMoveIfAt(ctx context.Context, o domain.OwnedMove) (bool, err
 	// canceled", and this process would not learn the version it wrote
 	// (its game, its tables' cache, its polls' notifier), while a retry
 	// under the move's key would be answered from the stored answer.
-	runCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ownedMoveTimeout)
+	runCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), sentWriteTimeout)
 	defer cancel()
 	res := db.gorm.WithContext(runCtx).Exec(q+"appended AS ("+insert+") "+update, args...)
 	if res.Error != nil {
