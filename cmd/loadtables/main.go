@@ -117,6 +117,9 @@ type options struct {
 	// cpuProfile is a file for this load generator's own CPU profile over
 	// play ("": none).
 	cpuProfile string
+	// compare plays each run twice, on SQLite then on the database given
+	// (compare.go), and says the ratios of their CPU per move.
+	compare bool
 }
 
 func main() {
@@ -145,6 +148,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&o.failover, "failover", 0, "SIGKILL the server owning the most tables this long into play, and report how long each table took to move again (implies -leases; -db postgres, 2 or more processes)")
 	fs.BoolVar(&o.signup, "signup", false, "sign every player up and in through the API (register and login: two argon2id each, minutes for a thousand tables) instead of making the accounts with `burraco admin load-accounts` before serve starts, each then reached by its refresh token")
 	fs.BoolVar(&o.keys, "keys", true, "send each move with an Idempotency-Key of its own, as a frontend does, and a move whose answer a transport error lost once more under the same key; -keys=false sends none (the server then stores no answer: a cheaper move than a frontend's)")
+	fs.BoolVar(&o.compare, "compare", false, "alternate each run on SQLite (one process) with the same run on -db postgres, and say each round's ratio of CPU per move and their median (-runs rounds)")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write this load generator's own CPU profile over play (the last run's) to `file`")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -169,6 +173,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if o.leases && o.db != "postgres" || o.failover > 0 && o.processes < 2 || o.failover < 0 {
 		fmt.Fprintln(stderr, "loadtables: -leases needs -db postgres; -failover also 2 or more -processes")
+		return 2
+	}
+	if o.compare && (o.db != "postgres" || o.failover > 0 || o.tournament) {
+		fmt.Fprintln(stderr, "loadtables: -compare needs -db postgres (its SQLite twin is run alongside), without -failover or -tournament")
 		return 2
 	}
 	if o.db == "postgres" && o.pgURL == "" {
@@ -198,7 +206,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	failed := false
+	var rounds []round
 	for i := range o.runs {
+		var rd round
+		if o.compare {
+			twin := sqliteTwin(o)
+			res, err := playRun(ctx, twin, filepath.Join(dir, fmt.Sprintf("run%d-sqlite", i+1)))
+			if err != nil {
+				fmt.Fprintf(stderr, "loadtables: run %d on SQLite: %v\n", i+1, err)
+				keep = true
+				return 1
+			}
+			res.print(stdout, i+1, twin)
+			failed = failed || !res.clean()
+			keep = keep || !res.clean()
+			rd.sqlite = res
+		}
 		res, err := playRun(ctx, o, filepath.Join(dir, fmt.Sprintf("run%d", i+1)))
 		if err != nil {
 			fmt.Fprintf(stderr, "loadtables: run %d: %v\n", i+1, err)
@@ -208,6 +231,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		res.print(stdout, i+1, o)
 		failed = failed || !res.clean()
 		keep = keep || !res.clean()
+		rd.postgres = res
+		rounds = append(rounds, rd)
+	}
+	if o.compare {
+		printComparison(stdout, rounds, o)
 	}
 	if failed {
 		return 1

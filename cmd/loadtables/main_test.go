@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -34,8 +35,10 @@ func TestTablesNeverStallUnderLoad(t *testing.T) {
 		// every package; a go build of its own otherwise): building it
 		// again here cost make test a link, about 4 core-seconds.
 		{"sqlite", func(t *testing.T) []string { return []string{"-binary", servertest.Binary(t)} }},
+		// -compare: the same evening on SQLite first, and the ratio of
+		// their CPU per move said after both.
 		{"postgres-two-processes", func(t *testing.T) []string {
-			return []string{"-db", "postgres", "-processes", "2", "-postgres", storetest.PostgresURL(t), "-binary", servertest.Binary(t)}
+			return []string{"-db", "postgres", "-processes", "2", "-postgres", storetest.PostgresURL(t), "-binary", servertest.Binary(t), "-compare"}
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -49,6 +52,9 @@ func TestTablesNeverStallUnderLoad(t *testing.T) {
 			var out bytes.Buffer
 			if code := run(t.Context(), args, &out, &out); code != 0 || !strings.Contains(out.String(), ": clean") {
 				t.Fatalf("loadtables %s: exit %d\n%s", strings.Join(args, " "), code, out.String())
+			}
+			if slices.Contains(args, "-compare") && (strings.Count(out.String(), ": clean") != 2 || !regexp.MustCompile(`median \d+\.\d\d×`).MatchString(out.String())) {
+				t.Errorf("loadtables -compare: want a clean SQLite run, a clean PostgreSQL run and the median of their ratio:\n%s", out.String())
 			}
 			t.Log(out.String())
 		})
