@@ -40,6 +40,15 @@
 //	go run ./cmd/loadtables -tables 100 -deals 3 -tournament   # one round of an online tournament
 //	go run ./cmd/loadtables -tables 1000 -think 2s             # human pace: 2 s (±25%) before each move
 //	go run ./cmd/loadtables -tables 100 -db postgres -processes 2 -leases -route table  # a balancer hashing the table id
+//	go run ./cmd/loadtables -tables 100 -db postgres -processes 2 -leases -route table -compare -runs 5
+//
+// -compare plays each run on SQLite first (its twin: one process, the same
+// tables, pace and keys) and says each round's ratio of CPU per move
+// (PostgreSQL's servers and backends over SQLite's server), plain and
+// normalised by the two runs' clients' own CPU per move, and the medians
+// (compare.go): every run reports the clients' CPU, which moves with the
+// machine's speed as the servers' does. -cpuprofile writes the
+// generator's own CPU profile over play.
 //
 // Each move carries an Idempotency-Key of its own, as a frontend's does
 // (the server stores the move's answer under it in the move's
