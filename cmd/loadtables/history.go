@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"sync"
 	"time"
@@ -104,7 +103,7 @@ func (h heard) summary(b []byte) string {
 func heardOf(request string, sent, answered time.Time, code int, etag string, b []byte) heard {
 	h := heard{request: request, sent: sent, answered: answered, code: code, etag: etag}
 	var st tableState
-	if code/100 == 2 && json.Unmarshal(b, &st) == nil && st.Table.ID != 0 {
+	if code/100 == 2 && readState(b, &st) == nil && st.Table.ID != 0 {
 		h.state, h.version, h.status, h.deal, h.seat = true, st.Table.Version, st.Table.Status, st.Table.DealNumber, st.Seat
 		if st.View != nil {
 			h.view, h.turn, h.phase, h.hand = true, st.View.Turn, st.View.Phase, len(st.View.Hand)

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"crypto/rand"
-	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -420,7 +419,7 @@ func playSeat(ctx context.Context, cl *client, tb *table, c *counters, propagati
 			continue
 		}
 		st = tableState{}
-		if err := json.Unmarshal(body, &st); err != nil {
+		if err := readState(body, &st); err != nil {
 			c.fail("poll table %d: %v", tb.id, err)
 			continue
 		}
@@ -514,7 +513,7 @@ func move(ctx context.Context, cl *client, tb *table, st tableState, c *counters
 		}
 		return st, false
 	}
-	if err := json.Unmarshal(body, &next); err != nil {
+	if err := readState(body, &next); err != nil {
 		c.fail("move at table %d: %v", tb.id, err)
 		return st, false
 	}
