@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strconv"
@@ -92,7 +93,7 @@ func (r *stateReader) state(st *tableState) error {
 // another case: encoding/json matches keys without regard to case.
 func (r *stateReader) skipUnless(key []byte, names ...string) error {
 	for _, n := range names {
-		if strings.EqualFold(string(key), n) {
+		if len(key) == len(n) && strings.EqualFold(string(key), n) { // keys are ASCII here (plainString)
 			return errUnexpected
 		}
 	}
@@ -329,14 +330,19 @@ func (r *stateReader) literal(b []byte) error {
 }
 
 func (r *stateReader) skipString() error {
-	for j := r.i + 1; j < len(r.b); j++ {
-		switch r.b[j] {
-		case '\\':
-			j++
-		case '"':
+	for j := r.i + 1; ; j++ {
+		k := bytes.IndexByte(r.b[j:], '"')
+		if k < 0 {
+			return errUnexpected
+		}
+		j += k
+		escapes := 0 // a quote after an odd number of backslashes is escaped
+		for p := j - 1; p > r.i && r.b[p] == '\\'; p-- {
+			escapes++
+		}
+		if escapes%2 == 0 {
 			r.i = j + 1
 			return nil
 		}
 	}
-	return errUnexpected
 }
