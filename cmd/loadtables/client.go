@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -117,14 +118,26 @@ func (c *client) doOnce(ctx context.Context, method, path string, body any, head
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
-	h := heardOf(a.request, a.sent, time.Now(), resp.StatusCode, resp.Header.Get("ETag"), b)
+	// Every answer is read as a state once, for the seat's history and for
+	// out when out is a state (the play loop's polls and moves).
+	var st tableState
+	stateErr := errors.New("not a 2xx answer")
+	if resp.StatusCode/100 == 2 {
+		stateErr = readState(b, &st)
+	}
+	h := heardOfState(a.request, a.sent, time.Now(), resp.StatusCode, resp.Header.Get("ETag"), &st, stateErr == nil)
 	c.heard.add(h)
 	c.now.Store(&activity{request: a.request, sent: a.sent, code: resp.StatusCode, answer: h.summary(b)})
 	if err != nil {
 		return resp.StatusCode, nil, err
 	}
 	if out != nil && resp.StatusCode/100 == 2 {
-		if err := json.Unmarshal(b, out); err != nil {
+		if into, ok := out.(*tableState); ok {
+			*into, err = st, stateErr
+		} else {
+			err = json.Unmarshal(b, out)
+		}
+		if err != nil {
 			return resp.StatusCode, b, fmt.Errorf("%s %s: %w", method, path, err)
 		}
 	}

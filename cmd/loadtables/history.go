@@ -101,9 +101,15 @@ func (h heard) summary(b []byte) string {
 
 // heardOf is what h keeps of an answer with body b.
 func heardOf(request string, sent, answered time.Time, code int, etag string, b []byte) heard {
-	h := heard{request: request, sent: sent, answered: answered, code: code, etag: etag}
 	var st tableState
-	if code/100 == 2 && readState(b, &st) == nil && st.Table.ID != 0 {
+	return heardOfState(request, sent, answered, code, etag, &st, code/100 == 2 && readState(b, &st) == nil)
+}
+
+// heardOfState is heardOf of an answer already read into st (decoded:
+// a 2xx answer that read as a state).
+func heardOfState(request string, sent, answered time.Time, code int, etag string, st *tableState, decoded bool) heard {
+	h := heard{request: request, sent: sent, answered: answered, code: code, etag: etag}
+	if decoded && st.Table.ID != 0 {
 		h.state, h.version, h.status, h.deal, h.seat = true, st.Table.Version, st.Table.Status, st.Table.DealNumber, st.Seat
 		if st.View != nil {
 			h.view, h.turn, h.phase, h.hand = true, st.View.Turn, st.View.Phase, len(st.View.Hand)

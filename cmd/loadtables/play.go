@@ -392,7 +392,8 @@ func playSeat(ctx context.Context, cl *client, tb *table, c *counters, propagati
 		}
 		sent := time.Now()
 		renewed := cl.renewals.Load()
-		code, body, err := cl.do(ctx, "GET", q, nil, nil, nil)
+		var answer tableState // read by do from a 200
+		code, body, err := cl.do(ctx, "GET", q, nil, nil, &answer)
 		got := time.Now()
 		if err == nil {
 			c.polls.Add(1 + cl.renewals.Load() - renewed) // a 401 renewed was answered too
@@ -418,11 +419,7 @@ func playSeat(ctx context.Context, cl *client, tb *table, c *counters, propagati
 			time.Sleep(100 * time.Millisecond)
 			continue
 		}
-		st = tableState{}
-		if err := readState(body, &st); err != nil {
-			c.fail("poll table %d: %v", tb.id, err)
-			continue
-		}
+		st = answer
 		v := st.Table.Version
 		if v < ackedBefore {
 			if propagation == 0 || tb.newerAckedBefore(v, sent.Add(-propagation)) {
@@ -492,10 +489,10 @@ func move(ctx context.Context, cl *client, tb *table, st tableState, c *counters
 	sent := time.Now()
 	path := fmt.Sprintf("/api/v1/tables/%d/moves", tb.id)
 	renewed := cl.renewals.Load()
-	code, body, err := cl.do(tctx, "POST", path, m, header, nil)
+	code, body, err := cl.do(tctx, "POST", path, m, header, &next)
 	if err != nil && header != nil && ctx.Err() == nil {
 		c.resent.Add(1)
-		code, body, err = cl.do(tctx, "POST", path, m, header, nil)
+		code, body, err = cl.do(tctx, "POST", path, m, header, &next)
 	}
 	acked := time.Now()
 	if err == nil {
@@ -511,10 +508,6 @@ func move(ctx context.Context, cl *client, tb *table, st tableState, c *counters
 		if code != http.StatusConflict { // a conflict only means: read again
 			c.fail("move at table %d: %d %s", tb.id, code, body)
 		}
-		return st, false
-	}
-	if err := readState(body, &next); err != nil {
-		c.fail("move at table %d: %v", tb.id, err)
 		return st, false
 	}
 	v := next.Table.Version
