@@ -215,32 +215,31 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	failed := false
-	var rounds []round
-	for i := range o.runs {
-		var rd round
-		if o.compare {
-			twin := sqliteTwin(o)
-			res, err := playRun(ctx, twin, filepath.Join(dir, fmt.Sprintf("run%d-sqlite", i+1)))
-			if err != nil {
-				fmt.Fprintf(stderr, "loadtables: run %d on SQLite: %v\n", i+1, err)
-				keep = true
-				return 1
-			}
-			res.print(stdout, i+1, twin)
-			failed = failed || !res.clean()
-			keep = keep || !res.clean()
-			rd.sqlite = res
-		}
-		res, err := playRun(ctx, o, filepath.Join(dir, fmt.Sprintf("run%d", i+1)))
+	// play plays run i with o into dir/name, prints it and notes whether
+	// it was clean; nil when it could not be played (said on stderr).
+	play := func(i int, o options, name string) *result {
+		res, err := playRun(ctx, o, filepath.Join(dir, name))
 		if err != nil {
-			fmt.Fprintf(stderr, "loadtables: run %d: %v\n", i+1, err)
+			fmt.Fprintf(stderr, "loadtables: run %d on %s: %v\n", i+1, o.db, err)
 			keep = true
-			return 1
+			return nil
 		}
 		res.print(stdout, i+1, o)
 		failed = failed || !res.clean()
 		keep = keep || !res.clean()
-		rd.postgres = res
+		return res
+	}
+	var rounds []round
+	for i := range o.runs {
+		var rd round
+		if o.compare {
+			if rd.sqlite = play(i, sqliteTwin(o), fmt.Sprintf("run%d-sqlite", i+1)); rd.sqlite == nil {
+				return 1
+			}
+		}
+		if rd.postgres = play(i, o, fmt.Sprintf("run%d", i+1)); rd.postgres == nil {
+			return 1
+		}
 		rounds = append(rounds, rd)
 	}
 	if o.compare {
