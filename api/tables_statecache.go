@@ -229,10 +229,15 @@ func (h tableHandlers) stateBody(r *http.Request, id int64, invite string, versi
 // the lobby shares: the states of the seats of one version (and the lobby)
 // encode their table once. The table is the answer's first field.
 func (h tableHandlers) encodeState(st domain.TableState) ([]byte, error) {
-	rest, err := json.Marshal(tableStateRestOut(st))
-	if err != nil {
+	// The rest is encoded into a pooled buffer, not by json.Marshal, which
+	// returns a copy of its own buffer: the body below is the one copy
+	// (the answer's bytes were a fifth of a load run's allocations).
+	buf := stateRestBuffers.Get().(*bytes.Buffer)
+	defer putStateRestBuffer(buf)
+	if err := json.NewEncoder(buf).Encode(tableStateRestOut(st)); err != nil {
 		return nil, err
 	}
+	rest := bytes.TrimSuffix(buf.Bytes(), []byte("\n")) // Encode's; json.Marshal's bytes otherwise
 	prefix := zeroTablePrefix()
 	table, err := h.tableBody(st.Table)
 	if err != nil || !bytes.HasPrefix(rest, prefix) {
@@ -246,6 +251,19 @@ func (h tableHandlers) encodeState(st domain.TableState) ([]byte, error) {
 	body = append(body, table...)
 	body = append(body, ',')
 	return append(body, rest[len(prefix):]...), nil
+}
+
+// stateRestBuffers are encodeState's buffers.
+var stateRestBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// putStateRestBuffer gives buf back, unless a rare state grew it past what
+// is worth keeping.
+func putStateRestBuffer(buf *bytes.Buffer) {
+	if buf.Cap() > 64<<10 {
+		return
+	}
+	buf.Reset()
+	stateRestBuffers.Put(buf)
 }
 
 // zeroTablePrefix is how a state with a zero table begins: its table and

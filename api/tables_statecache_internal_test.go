@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/engine"
 )
 
 // TestAnEncodedStateHasRoomForItsNewline: the body a state is kept as in
@@ -163,5 +164,37 @@ func TestABodyOfANewerVersionIsAnsweredWithItsOwnETag(t *testing.T) {
 	}
 	if got, want := w.Header().Get("ETag"), tableETag(9, 5, -1); got != want {
 		t.Errorf("ETag %s with version 5's body, want %s", got, want)
+	}
+}
+
+// BenchmarkEncodeState encodes a four-seat table's state at a deal's
+// start, as each seat's poll does once per version:
+//
+//	go test ./api -run '^$' -bench EncodeState -benchmem
+func BenchmarkEncodeState(b *testing.B) {
+	h := tableHandlers{s: &server{stampedItems: newStampedBodies(maxStampedItems)}}
+	rules, err := engine.NewRules("fibur", 4)
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, err := engine.Deal(rules, 0, 42, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	at := time.Date(2026, 11, 28, 20, 0, 0, 0, time.UTC)
+	var seats []domain.Seat
+	for i := range 4 {
+		uid := int64(i + 1)
+		seats = append(seats, domain.Seat{Seat: i, UserID: &uid, UserName: "player " + string(rune('A'+i)), JoinedAt: &at})
+	}
+	view := g.View(1)
+	st := domain.TableState{Seat: 1, View: &view, Totals: []int{0, 0}, Deal: &domain.DealScore{Number: 1, StartedAt: at},
+		Table: domain.Table{ID: 8, CreatorID: 1, Rules: "fibur", Players: 4, Status: domain.TablePlaying, Version: 40, DealNumber: 1,
+			CreatedAt: at, UpdatedAt: at, Seats: seats}}
+	b.ReportAllocs()
+	for range b.N {
+		if _, err := h.encodeState(st); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
