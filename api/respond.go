@@ -136,6 +136,22 @@ var bodyPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // large answer does not keep its memory.
 const maxPooledBody = 64 << 10
 
+// pooledBody is an empty buffer from bodyPool; give it back with
+// releaseBody once its bytes are no longer used.
+func pooledBody() *bytes.Buffer {
+	buf := bodyPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	return buf
+}
+
+// releaseBody puts buf back in bodyPool, unless it grew past
+// maxPooledBody.
+func releaseBody(buf *bytes.Buffer) {
+	if buf.Cap() <= maxPooledBody {
+		bodyPool.Put(buf)
+	}
+}
+
 // writeJSON sends status and v as JSON (with a newline, as json.Encoder
 // writes it), the content type already set; a value that cannot be
 // encoded (a bug) is a bare 500.
@@ -170,13 +186,8 @@ func respondTagged(w http.ResponseWriter, r *http.Request, v any) error {
 // that cannot be encoded is an error, nothing written (the content type
 // taken back), rather than a truncated body under a success status.
 func writeEncoded(w http.ResponseWriter, v any, statusOf func(body []byte) int) error {
-	buf := bodyPool.Get().(*bytes.Buffer)
-	buf.Reset()
-	defer func() {
-		if buf.Cap() <= maxPooledBody {
-			bodyPool.Put(buf)
-		}
-	}()
+	buf := pooledBody()
+	defer releaseBody(buf)
 	if err := encodeJSON(buf, v); err != nil {
 		w.Header().Del("Content-Type")
 		return err

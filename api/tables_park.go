@@ -533,8 +533,7 @@ func (a *recordedAnswer) writeTo(c net.Conn, closing bool) error {
 		h.Set("Connection", "close")
 	}
 	_ = c.SetWriteDeadline(time.Now().Add(answerWriteTimeout))
-	out := bodyPool.Get().(*bytes.Buffer) // pooled: a parked poll's answer is written for every wake-up
-	out.Reset()
+	out := pooledBody() // a parked poll's answer is written for every wake-up
 	out.WriteString("HTTP/1.1 " + strconv.Itoa(status) + " " + http.StatusText(status) + "\r\n")
 	_ = h.Write(out)
 	out.WriteString("\r\n")
@@ -542,9 +541,7 @@ func (a *recordedAnswer) writeTo(c net.Conn, closing bool) error {
 		out.Write(a.body.Bytes())
 	}
 	_, err := c.Write(out.Bytes())
-	if out.Cap() <= maxPooledBody {
-		bodyPool.Put(out)
-	}
+	releaseBody(out)
 	_ = c.SetWriteDeadline(time.Time{})
 	return err
 }

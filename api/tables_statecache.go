@@ -232,9 +232,9 @@ func (h tableHandlers) encodeState(st domain.TableState) ([]byte, error) {
 	// The rest is encoded into a pooled buffer, not by json.Marshal, which
 	// returns a copy of its own buffer: the body below is the one copy
 	// (the answer's bytes were a fifth of a load run's allocations).
-	buf := stateRestBuffers.Get().(*bytes.Buffer)
-	defer putStateRestBuffer(buf)
-	if err := json.NewEncoder(buf).Encode(tableStateRestOut(st)); err != nil {
+	buf := pooledBody()
+	defer releaseBody(buf)
+	if err := encodeJSON(buf, tableStateRestOut(st)); err != nil {
 		return nil, err
 	}
 	rest := bytes.TrimSuffix(buf.Bytes(), []byte("\n")) // Encode's; json.Marshal's bytes otherwise
@@ -251,19 +251,6 @@ func (h tableHandlers) encodeState(st domain.TableState) ([]byte, error) {
 	body = append(body, table...)
 	body = append(body, ',')
 	return append(body, rest[len(prefix):]...), nil
-}
-
-// stateRestBuffers are encodeState's buffers.
-var stateRestBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-
-// putStateRestBuffer gives buf back, unless a rare state grew it past what
-// is worth keeping.
-func putStateRestBuffer(buf *bytes.Buffer) {
-	if buf.Cap() > 64<<10 {
-		return
-	}
-	buf.Reset()
-	stateRestBuffers.Put(buf)
 }
 
 // zeroTablePrefix is how a state with a zero table begins: its table and
