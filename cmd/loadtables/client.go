@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -120,12 +119,8 @@ func (c *client) doOnce(ctx context.Context, method, path string, body any, head
 	b, err := io.ReadAll(resp.Body)
 	// Every answer is read as a state once, for the seat's history and for
 	// out when out is a state (the play loop's polls and moves).
-	var st tableState
-	stateErr := errors.New("not a 2xx answer")
-	if resp.StatusCode/100 == 2 {
-		stateErr = readState(b, &st)
-	}
-	h := heardOfState(a.request, a.sent, time.Now(), resp.StatusCode, resp.Header.Get("ETag"), &st, stateErr == nil)
+	st, stateErr := answerState(resp.StatusCode, b)
+	h := heardOf(a.request, a.sent, time.Now(), resp.StatusCode, resp.Header.Get("ETag"), &st, stateErr == nil)
 	c.heard.add(h)
 	c.now.Store(&activity{request: a.request, sent: a.sent, code: resp.StatusCode, answer: h.summary(b)})
 	if err != nil {

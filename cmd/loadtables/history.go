@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -99,17 +100,24 @@ func (h heard) summary(b []byte) string {
 	return string(bytes.TrimSpace(b))
 }
 
-// heardOf is what h keeps of an answer with body b.
-func heardOf(request string, sent, answered time.Time, code int, etag string, b []byte) heard {
+// errNotAState is answerState's error for an answer that is not 2xx.
+var errNotAState = errors.New("not a 2xx answer")
+
+// answerState reads a 2xx answer's body as a state.
+func answerState(code int, b []byte) (tableState, error) {
 	var st tableState
-	return heardOfState(request, sent, answered, code, etag, &st, code/100 == 2 && readState(b, &st) == nil)
+	if code/100 != 2 {
+		return st, errNotAState
+	}
+	err := readState(b, &st)
+	return st, err
 }
 
-// heardOfState is heardOf of an answer already read into st (decoded:
-// a 2xx answer that read as a state).
-func heardOfState(request string, sent, answered time.Time, code int, etag string, st *tableState, decoded bool) heard {
+// heardOf is what h keeps of an answer: st is its body read as a state
+// (read: it was one, answerState).
+func heardOf(request string, sent, answered time.Time, code int, etag string, st *tableState, read bool) heard {
 	h := heard{request: request, sent: sent, answered: answered, code: code, etag: etag}
-	if decoded && st.Table.ID != 0 {
+	if read && st.Table.ID != 0 {
 		h.state, h.version, h.status, h.deal, h.seat = true, st.Table.Version, st.Table.Status, st.Table.DealNumber, st.Seat
 		if st.View != nil {
 			h.view, h.turn, h.phase, h.hand = true, st.View.Turn, st.View.Phase, len(st.View.Hand)

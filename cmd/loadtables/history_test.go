@@ -30,11 +30,11 @@ func TestHeardSaysWhatTheSeatWasTold(t *testing.T) {
 		h    heard
 		want string
 	}{
-		{"AState", heardOf("GET /api/v1/tables/80/state?since=5&wait=20", sent, sent.Add(12*time.Millisecond), 200, `"t80.v6.s1"`, body),
+		{"AState", heardOfBody("GET /api/v1/tables/80/state?since=5&wait=20", sent, sent.Add(12*time.Millisecond), 200, `"t80.v6.s1"`, body),
 			`06:13:08.878 +12ms GET /api/v1/tables/80/state?since=5&wait=20 -> 200 ETag "t80.v6.s1" version 6 playing deal 1 seat 1 turn 0 phase discard`},
-		{"ANotModified", heardOf("GET /api/v1/tables/80/state?since=6&wait=20", sent, sent.Add(20*time.Second), 304, `"t80.v6.s1"`, nil),
+		{"ANotModified", heardOfBody("GET /api/v1/tables/80/state?since=6&wait=20", sent, sent.Add(20*time.Second), 304, `"t80.v6.s1"`, nil),
 			`06:13:08.878 +20s GET /api/v1/tables/80/state?since=6&wait=20 -> 304 ETag "t80.v6.s1"`},
-		{"AProblem", heardOf("POST /api/v1/tables/80/moves", sent, sent, 409, "", []byte(`{"code":"version_conflict"}`)),
+		{"AProblem", heardOfBody("POST /api/v1/tables/80/moves", sent, sent, 409, "", []byte(`{"code":"version_conflict"}`)),
 			`06:13:08.878 +0s POST /api/v1/tables/80/moves -> 409`},
 		{"NoAnswer", heard{request: "GET /api/v1/tables/80/state", sent: sent, answered: sent, code: -1, status: "context canceled"},
 			`06:13:08.878 +0s GET /api/v1/tables/80/state -> no answer: context canceled`},
@@ -61,4 +61,10 @@ func TestReportOfAStuckTablePrintsEachSeatsLastAnswers(t *testing.T) {
 			t.Errorf("the report does not say %q:\n%s", want, out.String())
 		}
 	}
+}
+
+// heardOfBody is what doOnce keeps of an answer with body b.
+func heardOfBody(request string, sent, answered time.Time, code int, etag string, b []byte) heard {
+	st, err := answerState(code, b)
+	return heardOf(request, sent, answered, code, etag, &st, err == nil)
 }

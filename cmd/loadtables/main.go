@@ -240,7 +240,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if rd.postgres = play(i, o, fmt.Sprintf("run%d", i+1)); rd.postgres == nil {
 			return 1
 		}
-		rounds = append(rounds, rd)
+		if o.compare {
+			rounds = append(rounds, rd)
+		}
 	}
 	if o.compare {
 		printComparison(stdout, rounds, o)

@@ -91,7 +91,7 @@ func (r *result) printCPU(w io.Writer) {
 	}
 	server, db := r.serverCPU.Microseconds()/r.moves, r.databaseCPU.Microseconds()/r.moves
 	if r.clientsCPU > 0 {
-		defer fmt.Fprintf(w, "  the clients' CPU per move (this load generator, on the same cores), µs: %d\n", r.clientsCPU.Microseconds()/r.moves)
+		defer fmt.Fprintf(w, "  the clients' CPU per move (this load generator, on the same cores), µs: %d\n", r.clientsPerMove().Microseconds())
 	}
 	if db == 0 {
 		fmt.Fprintf(w, "  CPU per move, µs: server %d\n", server)
