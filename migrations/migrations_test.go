@@ -272,3 +272,72 @@ func TestAStoredAnswerIsCompressedWithLZ4OnPostgres(t *testing.T) {
 		t.Errorf("a stored answer of %d bytes compressed with %s; want lz4", len(answer), method)
 	}
 }
+
+// TestDeletingATableOrAUserDeletesItsMovesAndKeys holds what the foreign
+// keys of table_moves and idempotency_keys did on delete, which
+// PostgreSQL's 0028 gives to triggers (the keys' checks cost every move a
+// query); on PostgreSQL it also holds that the two tables keep no foreign
+// key, the move's path staying free of their checks.
+func TestDeletingATableOrAUserDeletesItsMovesAndKeys(t *testing.T) {
+	each(t, func(t *testing.T, db *store.DB) {
+		ctx, sqlDB := t.Context(), db.SQL()
+		_, err := migrations.Up(ctx, sqlDB, db.Dialect())
+		must(t, err)
+		exec := func(q string, args ...any) {
+			t.Helper()
+			if db.Dialect() == store.Postgres {
+				q = dollars(q)
+			}
+			_, err := sqlDB.ExecContext(ctx, q, args...)
+			must(t, err)
+		}
+		count := func(q string) (n int) {
+			t.Helper()
+			must(t, sqlDB.QueryRowContext(ctx, q).Scan(&n))
+			return n
+		}
+		now := time.Now().UTC()
+		for _, u := range []int{1, 2} {
+			exec(`INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES (?, ?, 'A', 'x', ?, ?)`, u, strconv.Itoa(u)+"@example.org", now, now)
+		}
+		for _, id := range []int{1, 2} {
+			exec(`INSERT INTO tables (id, creator_id, rules, options, players, invite_code, free_seats, created_at, updated_at) VALUES (?, 2, 'fibur', '{}', 4, ?, 4, ?, ?)`, id, "code"+strconv.Itoa(id), now, now)
+			for _, deal := range []int{1, 2} {
+				exec(`INSERT INTO table_deals (table_id, number, dealer, seed, totals, position, started_at) VALUES (?, ?, 0, '1', '[]', '{}', ?)`, id, deal, now)
+				for idx := range 3 {
+					exec(`INSERT INTO table_moves (table_id, deal, idx, seat, move, at) VALUES (?, ?, ?, 0, '{}', ?)`, id, deal, idx, now)
+				}
+			}
+		}
+		for _, u := range []int{1, 2} {
+			for _, k := range []string{"a", "b"} {
+				exec(`INSERT INTO idempotency_keys (owner_id, idem_key, scope, fingerprint, answer, expires_at) VALUES (?, ?, 'tables/1', 'f', '{}', ?)`, u, k, now.Add(time.Hour))
+			}
+		}
+
+		exec(`DELETE FROM table_deals WHERE table_id = 2 AND number = 2`)
+		if n := count(`SELECT count(*) FROM table_moves WHERE table_id = 2`); n != 3 {
+			t.Errorf("a deal deleted: its table keeps %d moves; want 3 (the other deal's)", n)
+		}
+		exec(`DELETE FROM tables WHERE id = 1`)
+		if n := count(`SELECT count(*) FROM table_moves WHERE table_id = 1`); n != 0 {
+			t.Errorf("a table deleted: %d of its moves are left; want none", n)
+		}
+		if n := count(`SELECT count(*) FROM table_moves`); n != 3 {
+			t.Errorf("a table deleted: %d moves in all; want the other table's 3", n)
+		}
+		exec(`DELETE FROM users WHERE id = 1`)
+		if n := count(`SELECT count(*) FROM idempotency_keys WHERE owner_id = 1`); n != 0 {
+			t.Errorf("a user deleted: %d of their idempotency keys are left; want none", n)
+		}
+		if n := count(`SELECT count(*) FROM idempotency_keys`); n != 2 {
+			t.Errorf("a user deleted: %d idempotency keys in all; want the other user's 2", n)
+		}
+
+		if db.Dialect() == store.Postgres {
+			if n := count(`SELECT count(*) FROM pg_constraint WHERE contype = 'f' AND conrelid IN ('table_moves'::regclass, 'idempotency_keys'::regclass)`); n != 0 {
+				t.Errorf("table_moves and idempotency_keys have %d foreign keys on PostgreSQL; want none (each would run a query at every move)", n)
+			}
+		}
+	})
+}
