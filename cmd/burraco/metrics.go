@@ -34,6 +34,11 @@ func newMetrics(db *store.DB, log *slog.Logger) *api.Metrics {
 		}
 	})
 	m.Registry.Register(func(w *metrics.Writer) {
+		if s, ok := db.MoveBatches(); ok {
+			writeMoveBatches(w, s)
+		}
+	})
+	m.Registry.Register(func(w *metrics.Writer) {
 		// One indexed count per scrape, bounded in time: a scrape must not
 		// wait on a busy database.
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -109,19 +114,38 @@ var groupCommitBounds = []int{1, 2, 4, 8, 16, store.MaxBatch}
 // writeGroupCommits writes SQLite's group commits: batches and
 // their sizes, as a histogram.
 func writeGroupCommits(w *metrics.Writer, s store.GroupCommitStats) {
-	const name = "burraco_db_group_commit_writers"
-	w.Family(name, "histogram", "Shared write transactions committed (SQLite), by the writers each held.")
-	var cum uint64
+	writeSizes(w, "burraco_db_group_commit_writers", "Shared write transactions committed (SQLite), by the writers each held.",
+		groupCommitBounds, s.BySize[:], s.Writers)
+}
+
+// moveBatchBounds are the move-batch buckets, moves.
+var moveBatchBounds = []int{1, 2, 4, 8, 16, 32, store.MaxMoveBatch}
+
+// writeMoveBatches writes PostgreSQL's batches of one-statement moves:
+// batches and their sizes, as a histogram.
+func writeMoveBatches(w *metrics.Writer, s store.MoveBatchStats) {
+	writeSizes(w, "burraco_db_move_batch_moves", "Batches of owners' moves written to PostgreSQL (one commit each), by the moves each held.",
+		moveBatchBounds, s.BySize[:], s.Moves)
+}
+
+// writeSizes writes a histogram of batches by size: bySize[n] batches of
+// n members, sum members in all.
+func writeSizes(w *metrics.Writer, name, help string, bounds []int, bySize []uint64, sum uint64) {
+	w.Family(name, "histogram", help)
+	var cum, count uint64
+	for _, c := range bySize {
+		count += c
+	}
 	n := 0
-	for _, le := range groupCommitBounds {
-		for ; n <= le && n < len(s.BySize); n++ {
-			cum += s.BySize[n]
+	for _, le := range bounds {
+		for ; n <= le && n < len(bySize); n++ {
+			cum += bySize[n]
 		}
 		w.Sample(name+"_bucket", metrics.Labels("le", strconv.Itoa(le)), float64(cum))
 	}
-	w.Sample(name+"_bucket", `{le="+Inf"}`, float64(s.Batches))
-	w.Sample(name+"_sum", "", float64(s.Writers))
-	w.Sample(name+"_count", "", float64(s.Batches))
+	w.Sample(name+"_bucket", `{le="+Inf"}`, float64(count))
+	w.Sample(name+"_sum", "", float64(sum))
+	w.Sample(name+"_count", "", float64(count))
 }
 
 // writeCommitTimes writes how long the database's commits took, as a

@@ -96,6 +96,7 @@ type DB struct {
 	release     func()            // SQLite file: drops the hold a restore waits for (backup.go)
 	stmts       *statementCounter // PostgreSQL: what this process sends it (statements.go)
 	leasePool   leasePool         // PostgreSQL: the lease renewals' own connection (leases.go)
+	moves       *moveBatches      // PostgreSQL: the owners' one-statement moves, sent in batches (move_batches.go)
 	foreign     foreignCommits    // SQLite file: other processes' commits, for the users' followers (user_feed_sqlite.go)
 }
 
@@ -159,7 +160,7 @@ func open(ctx context.Context, databaseURL string) (*DB, string, error) {
 		sqlDB.SetMaxIdleConns(25)
 		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
 		db := &DB{gorm: g, read: g, readOne: g, sql: sqlDB, readSQL: sqlDB, dialect: Postgres, url: databaseURL, tables: newTableCache(),
-			marks: newWriteMarks(false), stmts: stmts}
+			marks: newWriteMarks(false), stmts: stmts, moves: newMoveBatches(sqlDB)}
 		return db, Postgres, db.ping(ctx)
 	}
 	return openSQLite(ctx, databaseURL)

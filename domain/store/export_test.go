@@ -71,10 +71,20 @@ func ReadPins(db *DB) int64 { return db.ckpt.pins.Load() }
 func CountStatements(db *DB) func() []string {
 	var mu sync.Mutex
 	var seen []string
-	note := func(g *gorm.DB) {
+	noteSQL := func(q string) {
 		mu.Lock()
 		defer mu.Unlock()
-		seen = append(seen, g.Statement.SQL.String())
+		seen = append(seen, q)
+	}
+	note := func(g *gorm.DB) { noteSQL(g.Statement.SQL.String()) }
+	if db.moves != nil { // the one-statement moves go to pgx in batches, not through GORM
+		run := db.moves.run
+		db.moves.run = func(ctx context.Context, moves []*sentMove) error {
+			for _, m := range moves {
+				noteSQL(m.sql)
+			}
+			return run(ctx, moves)
+		}
 	}
 	cb := db.gorm.Callback()
 	for _, err := range []error{
@@ -123,4 +133,25 @@ func WriterStatementPrepared(db *DB, query string) bool {
 	defer db.writerStmts.mu.Unlock()
 	_, ok := db.writerStmts.ready[query]
 	return ok
+}
+
+// WriteMovesTogether writes stmts as one batch of the owners' moves
+// (move_batches.go: queued, then led) on a PostgreSQL db and returns each
+// one's rows changed and error.
+func WriteMovesTogether(ctx context.Context, db *DB, stmts ...string) ([]int64, []error) {
+	b := db.moves
+	ms := make([]*sentMove, len(stmts))
+	b.mu.Lock()
+	for i, q := range stmts {
+		ms[i] = &sentMove{sql: q, turn: make(chan bool, 1)}
+	}
+	b.waiting = append(b.waiting, ms...)
+	b.busy = true
+	b.mu.Unlock()
+	b.lead(ctx)
+	ns, errs := make([]int64, len(ms)), make([]error, len(ms))
+	for i, m := range ms {
+		ns[i], errs[i] = m.n, m.err
+	}
+	return ns, errs
 }

@@ -142,11 +142,11 @@ func (db *DB) AppendMoveIfAt(ctx context.Context, o domain.OwnedMove) (bool, err
 	// under the move's key would be answered from the stored answer.
 	runCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), sentWriteTimeout)
 	defer cancel()
-	res := db.gorm.WithContext(runCtx).Exec(q+"appended AS ("+insert+") "+update, args...)
-	if res.Error != nil {
-		return false, translate(res.Error, "move")
+	n, err := db.moves.exec(runCtx, q+"appended AS ("+insert+") "+update, args)
+	if err != nil {
+		return false, translate(err, "move")
 	}
-	if res.RowsAffected == 0 {
+	if n == 0 {
 		return false, nil
 	}
 	// Committed: what InTx does after a fenced play transaction's commit

@@ -99,6 +99,7 @@ type commitStart struct{}
 var _ interface {
 	pgx.QueryTracer
 	pgx.PrepareTracer
+	pgx.BatchTracer
 } = (*statementCounter)(nil)
 
 // TraceQueryStart counts the statement, and notes when a committing one
@@ -118,6 +119,27 @@ func (c *statementCounter) TraceQueryStart(ctx context.Context, conn *pgx.Conn, 
 
 // TraceQueryEnd times a committing statement.
 func (c *statementCounter) TraceQueryEnd(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryEndData) {
+	if start, ok := ctx.Value(commitStart{}).(time.Time); ok && d.Err == nil {
+		c.commits.observe(time.Since(start))
+	}
+}
+
+// TraceBatchStart notes when a batch sent outside a transaction starts:
+// its Sync commits it (move_batches.go).
+func (c *statementCounter) TraceBatchStart(ctx context.Context, conn *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+	if conn.PgConn().TxStatus() == 'I' {
+		return context.WithValue(ctx, commitStart{}, time.Now())
+	}
+	return ctx
+}
+
+// TraceBatchQuery counts a statement of a batch.
+func (c *statementCounter) TraceBatchQuery(_ context.Context, _ *pgx.Conn, d pgx.TraceBatchQueryData) {
+	c.count(d.SQL)
+}
+
+// TraceBatchEnd notes how long a batch that committed took.
+func (c *statementCounter) TraceBatchEnd(ctx context.Context, _ *pgx.Conn, d pgx.TraceBatchEndData) {
 	if start, ok := ctx.Value(commitStart{}).(time.Time); ok && d.Err == nil {
 		c.commits.observe(time.Since(start))
 	}
