@@ -10,6 +10,7 @@ import (
 	"gorm.io/gorm/schema"
 
 	"github.com/burraco/burraco/domain"
+	"github.com/burraco/burraco/domain/lease"
 )
 
 // CheckModels reports the first GORM model field that has no column in the
@@ -135,15 +136,29 @@ func WriterStatementPrepared(db *DB, query string) bool {
 	return ok
 }
 
+// MoveStatement is a statement of a batch of owners' moves and its
+// arguments.
+type MoveStatement struct {
+	SQL  string
+	Args []any
+}
+
+// MoveFence is a statement made of an owner's move's fence alone (the
+// table's row and lease locked as the move's statement locks them) at
+// version: it returns the table's id when the fence holds.
+func MoveFence(f lease.Fence, version int64) MoveStatement {
+	return MoveStatement{ownedMoveFence + "fenced AS (SELECT 1) SELECT id FROM f", []any{f.Table, f.Owner, f.Epoch, version}}
+}
+
 // WriteMovesTogether writes stmts as one batch of the owners' moves
 // (move_batches.go: queued, then led) on a PostgreSQL db and returns each
 // one's rows changed and error.
-func WriteMovesTogether(ctx context.Context, db *DB, stmts ...string) ([]int64, []error) {
+func WriteMovesTogether(ctx context.Context, db *DB, stmts ...MoveStatement) ([]int64, []error) {
 	b := db.moves
 	ms := make([]*sentMove, len(stmts))
 	b.mu.Lock()
 	for i, q := range stmts {
-		ms[i] = &sentMove{sql: q, turn: make(chan bool, 1)}
+		ms[i] = &sentMove{sql: q.SQL, args: q.Args, turn: make(chan bool, 1)}
 	}
 	b.waiting = append(b.waiting, ms...)
 	b.busy = true

@@ -416,3 +416,70 @@ func TestARenewalIsAHeapOnlyUpdate(t *testing.T) {
 		t.Errorf("%d lease rows updated by the renewals, %d of them in place (HOT); want 15, all in place", updates, hot-hot0)
 	}
 }
+
+// TestARenewalDoesNotWaitForABatchOfMovesUnderWay: a batch of owners'
+// moves (move_batches.go) holds its tables' leases until it commits, and
+// the process renews its leases meanwhile: the renewal, which sets only
+// their expiry, passes the moves' fence (FOR KEY SHARE, as InTx's). When
+// the one-statement move locked its lease FOR SHARE, a renewal waited for
+// the batch, and PostgreSQL found the two deadlocked in load runs (each
+// holding a lease the other wanted) and cancelled the renewal.
+func TestARenewalDoesNotWaitForABatchOfMovesUnderWay(t *testing.T) {
+	db := storetest.Postgres(t)
+	l, ids := leaseTablesOn(t, db, 1)
+	mustAcquire(t, l, ids[0], "a", time.Minute, 1, true)
+	fence := store.MoveFence(lease.Fence{Table: ids[0], Owner: "a", Epoch: 1}, 1)
+	done := make(chan []error, 1)
+	go func() {
+		_, errs := store.WriteMovesTogether(t.Context(), db, fence, store.MoveStatement{SQL: "SELECT pg_sleep(1.5)"})
+		done <- errs
+	}()
+	waitLocked(t, db, ids[0])
+	ctx, cancel := context.WithTimeout(t.Context(), time.Second) // less than the batch lasts
+	defer cancel()
+	if got, err := l.Renew(ctx, "a", time.Minute); err != nil || got[ids[0]] != 1 {
+		t.Errorf("the renewal during a batch of moves: %v, %v; want table %d at epoch 1", got, err, ids[0])
+	}
+	for i, err := range <-done {
+		if err != nil {
+			t.Errorf("the batch's statement %d: %v", i, err)
+		}
+	}
+}
+
+// TestATakeoverWaitsForABatchOfMovesUnderWay: a process taking over an
+// expired lease waits for the batch of the old owner's moves under way
+// to commit (its fence holds the lease FOR KEY SHARE, which the takeover's
+// update of the key waits for), so every move the old owner committed is
+// committed before the new epoch exists, and the new owner reads it.
+func TestATakeoverWaitsForABatchOfMovesUnderWay(t *testing.T) {
+	db := storetest.Postgres(t)
+	l, ids := leaseTablesOn(t, db, 1)
+	mustAcquire(t, l, ids[0], "a", expired, 1, true)
+	fence := store.MoveFence(lease.Fence{Table: ids[0], Owner: "a", Epoch: 1}, 1)
+	batchDone := make(chan []int64, 1)
+	go func() {
+		ns, _ := store.WriteMovesTogether(t.Context(), db, fence, store.MoveStatement{SQL: "SELECT pg_sleep(1)"})
+		batchDone <- ns
+	}()
+	waitLocked(t, db, ids[0])
+	taken := make(chan int64, 1)
+	go func() {
+		epoch, _, err := l.Acquire(t.Context(), ids[0], "b", time.Minute)
+		if err != nil {
+			t.Error(err)
+		}
+		taken <- epoch
+	}()
+	select {
+	case epoch := <-taken: // the batch sleeps a second once locked
+		t.Fatalf("the takeover took epoch %d while the old owner's batch was under way", epoch)
+	case <-time.After(500 * time.Millisecond):
+	}
+	if ns := <-batchDone; ns[0] != 1 {
+		t.Errorf("the old owner's fence under way found %d rows; want its table", ns[0])
+	}
+	if epoch := <-taken; epoch != 2 {
+		t.Errorf("the takeover after the batch took epoch %d; want 2", epoch)
+	}
+}

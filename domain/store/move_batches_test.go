@@ -39,8 +39,8 @@ func TestMovesWrittenTogetherCommitOnceOrFailAlone(t *testing.T) {
 	}
 
 	before := commits()
-	ns, errs := store.WriteMovesTogether(ctx, db,
-		`INSERT INTO probe VALUES (1)`, `INSERT INTO probe VALUES (2)`, `UPDATE probe SET id = 9 WHERE id = 99`)
+	ns, errs := store.WriteMovesTogether(ctx, db, stmt(`INSERT INTO probe VALUES (1)`), stmt(`INSERT INTO probe VALUES (2)`),
+		stmt(`UPDATE probe SET id = 9 WHERE id = 99`))
 	for i, err := range errs {
 		if err != nil {
 			t.Fatalf("statement %d: %v", i, err)
@@ -56,8 +56,8 @@ func TestMovesWrittenTogetherCommitOnceOrFailAlone(t *testing.T) {
 		t.Errorf("the batches' figures: %+v, %v; want one batch of 3", s, ok)
 	}
 
-	_, errs = store.WriteMovesTogether(ctx, db,
-		`INSERT INTO probe VALUES (3)`, `INSERT INTO probe VALUES (1)`, `INSERT INTO probe VALUES (4)`)
+	_, errs = store.WriteMovesTogether(ctx, db, stmt(`INSERT INTO probe VALUES (3)`), stmt(`INSERT INTO probe VALUES (1)`),
+		stmt(`INSERT INTO probe VALUES (4)`))
 	if errs[0] != nil || errs[2] != nil || errs[1] == nil {
 		t.Errorf("errors %v; want only the second statement's (a key already stored)", errs)
 	}
@@ -65,3 +65,5 @@ func TestMovesWrittenTogetherCommitOnceOrFailAlone(t *testing.T) {
 		t.Errorf("rows %v; want %v (each written once)", got, want)
 	}
 }
+
+func stmt(q string) store.MoveStatement { return store.MoveStatement{SQL: q} }

@@ -22,13 +22,20 @@ import (
 //
 //	WITH f AS (SELECT t.id FROM table_leases l JOIN tables t ON t.id = l.table_id
 //	           WHERE l.table_id = $1 AND l.owner = $2 AND l.epoch = $3 AND t.version = $4
-//	           FOR UPDATE OF t FOR SHARE OF l),
+//	           FOR UPDATE OF t FOR KEY SHARE OF l),
 //	     appended AS (INSERT INTO table_moves (...) SELECT ... FROM f)
 //	UPDATE tables SET ... FROM f WHERE tables.id = f.id
 //
-// One statement is its own transaction (autocommit): both writes or none.
-// f finds no row when the lease is no longer the owner's at that epoch,
-// or when the table is no longer at v: another writer moved it (a
+// The lease is locked FOR KEY SHARE, as InTx's fence locks it (leases.go,
+// Acquire): a takeover, which sets the lease's key, waits for the moves
+// under way; a renewal, which sets only the expiry, does not (it did when
+// this lock was FOR SHARE, and a renewal and a batch of moves,
+// move_batches.go, each holding a lease the other wanted, deadlocked).
+//
+// One statement is its own transaction (autocommit), or one of a batch
+// written in one (move_batches.go): both writes or none. f finds no row
+// when the lease is no longer the owner's at that epoch, or when the
+// table is no longer at v: another writer moved it (a
 // tournament's command from another process, a purge), or another move of
 // this process committed first. A concurrent writer's lock is waited for,
 // and READ COMMITTED's re-check then reads its committed row: a version
@@ -70,7 +77,7 @@ const sentWriteTimeout = 30 * time.Second
 // locked, when the lease is the fence's and the table at the version
 // given (its four placeholders: table, owner, epoch, version).
 const ownedMoveFence = `WITH f AS (SELECT t.id FROM table_leases l JOIN tables t ON t.id = l.table_id
-	WHERE l.table_id = $1 AND l.owner = $2 AND l.epoch = $3 AND t.version = $4 FOR UPDATE OF t FOR SHARE OF l), `
+	WHERE l.table_id = $1 AND l.owner = $2 AND l.epoch = $3 AND t.version = $4 FOR UPDATE OF t FOR KEY SHARE OF l), `
 
 // ownedMoveInsert is the move's row taken from f (an INSERT … SELECT
 // learns no types from its columns: each placeholder says its own), and
