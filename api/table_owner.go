@@ -295,7 +295,9 @@ func (t *tableRouter) serveOwned(w http.ResponseWriter, r *http.Request, id int6
 
 // keepBody reads r's body so that a forward can be sent again; a body
 // over the limit is served here instead (the API refuses it), and ok is
-// false.
+// false. r keeps the body too, unread: forward may serve r here after all
+// (the owner gone and its lease taken over, the table unknown to the
+// leases), and the API reads it then.
 func (t *tableRouter) keepBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil, true
@@ -306,6 +308,7 @@ func (t *tableRouter) keepBody(w http.ResponseWriter, r *http.Request) ([]byte, 
 		t.next.ServeHTTP(w, r)
 		return nil, false
 	}
+	r.Body = io.NopCloser(bytes.NewReader(b))
 	return b, true
 }
 

@@ -286,6 +286,31 @@ func TestForwardingTakesOverFromAGoneOwner(t *testing.T) {
 	t.Logf("B took the table over and answered %v after A was killed (lease %v)", took, ttl)
 }
 
+// TestAMoveServedHereAfterItsOwnerWentKeepsItsBody: a move that reaches a
+// process which does not own its table is read whole to be forwarded
+// (and sent again after a 421); when the owner turns out gone and this
+// process takes the table over and serves the move itself, the move's
+// body is still there. It was read already, and the move answered
+// malformed_json ("the request body is empty"): a load run's join did.
+func TestAMoveServedHereAfterItsOwnerWentKeepsItsBody(t *testing.T) {
+	const ttl = 1500 * time.Millisecond
+	ps := newProcs(t, 2, ttl, 5*time.Second)
+	a, b := ps[0], ps[1]
+	tb, tokens := twoHumans(a.env)
+	g, _ := serverGame(t, a.db, tb.ID)
+	st, _ := a.state(tokens[0], tb.ID)
+	a.internal.CloseClientConnections()
+	a.internal.Close()
+	res := b.do(req{Method: "POST", Path: tablePath(tb.ID, "moves"), Token: tokens[g.Turn()],
+		Body: moveBody(t, chooser{rand.New(rand.NewPCG(7, 8))}.choose(g, g.Turn()), st.Version)})
+	if res.Status != http.StatusOK || !b.leases.Owns(tb.ID) {
+		t.Fatalf("a move sent to B once A was gone: %d %s; B owns the table: %v", res.Status, res.Body, b.leases.Owns(tb.ID))
+	}
+	if after, _ := b.state(tokens[0], tb.ID); after.Version != st.Version+1 {
+		t.Errorf("after the move B shows version %d; want %d", after.Version, st.Version+1)
+	}
+}
+
 // TestForwardingAnswers503WhenTheOwnerStaysGone: an owner that cannot be
 // reached while its lease lives past the wait: 503 table_owner_moved with
 // Retry-After, not a hang and not a 502.
