@@ -154,19 +154,24 @@ func MoveFence(f lease.Fence, version int64) MoveStatement {
 // (move_batches.go: queued, then led) on a PostgreSQL db and returns each
 // one's rows changed and error.
 func WriteMovesTogether(ctx context.Context, db *DB, stmts ...MoveStatement) ([]int64, []error) {
-	b := db.moves
 	ms := make([]*sentMove, len(stmts))
-	b.mu.Lock()
 	for i, q := range stmts {
 		ms[i] = &sentMove{sql: q.SQL, args: q.Args, turn: make(chan bool, 1)}
 	}
-	b.waiting = append(b.waiting, ms...)
-	b.busy = true
-	b.mu.Unlock()
-	b.lead(ctx)
+	db.moves.writeTogether(ctx, ms)
 	ns, errs := make([]int64, len(ms)), make([]error, len(ms))
 	for i, m := range ms {
 		ns[i], errs[i] = m.n, m.err
 	}
 	return ns, errs
+}
+
+// writeTogether writes ms in one batch: queued as moves arriving while
+// a batch is on the wire, then led.
+func (b *moveBatches) writeTogether(ctx context.Context, ms []*sentMove) {
+	b.mu.Lock()
+	b.waiting = append(b.waiting, ms...)
+	b.busy = true
+	b.mu.Unlock()
+	b.lead(ctx)
 }

@@ -140,14 +140,10 @@ func TestAnErrorInABatchIsOnlyItsMoves(t *testing.T) {
 func writeTogether(t *testing.T, b *moveBatches, stmts ...string) []error {
 	t.Helper()
 	ms := make([]*sentMove, len(stmts))
-	b.mu.Lock()
 	for i, q := range stmts {
 		ms[i] = &sentMove{sql: q, turn: make(chan bool, 1)}
 	}
-	b.waiting = append(b.waiting, ms...)
-	b.busy = true
-	b.mu.Unlock()
-	b.lead(t.Context())
+	b.writeTogether(t.Context(), ms)
 	errs := make([]error, len(ms))
 	for i, m := range ms {
 		errs[i] = m.err
