@@ -483,3 +483,32 @@ func TestATakeoverWaitsForABatchOfMovesUnderWay(t *testing.T) {
 		t.Errorf("the takeover after the batch took epoch %d; want 2", epoch)
 	}
 }
+
+// TestABatchSkipsAMoveWhoseTableAnotherTransactionHolds: a move whose
+// table's row another transaction holds (a referee's act, a clock's check)
+// finds nothing to write at once, and goes through InTx, which waits for
+// it; the batch it was in, and every move queued behind that batch, do not
+// wait for that transaction.
+func TestABatchSkipsAMoveWhoseTableAnotherTransactionHolds(t *testing.T) {
+	db := storetest.Postgres(t)
+	l, ids := leaseTablesOn(t, db, 2)
+	for _, id := range ids {
+		mustAcquire(t, l, id, "a", time.Minute, 1, true)
+	}
+	held, err := db.SQL().BeginTx(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Rollback()
+	if _, err := held.ExecContext(t.Context(), `SELECT 1 FROM tables WHERE id = $1 FOR UPDATE`, ids[0]); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	start := time.Now()
+	ns, errs := store.WriteMovesTogether(ctx, db, store.MoveFence(lease.Fence{Table: ids[0], Owner: "a", Epoch: 1}, 1),
+		store.MoveFence(lease.Fence{Table: ids[1], Owner: "a", Epoch: 1}, 1))
+	if took := time.Since(start); errs[0] != nil || errs[1] != nil || ns[0] != 0 || ns[1] != 1 || took > 2*time.Second {
+		t.Errorf("the batch: rows %v, errors %v, after %v; want the held table's fence empty and the other's found, at once", ns, errs, took)
+	}
+}

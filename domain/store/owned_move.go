@@ -22,7 +22,7 @@ import (
 //
 //	WITH f AS (SELECT t.id FROM table_leases l JOIN tables t ON t.id = l.table_id
 //	           WHERE l.table_id = $1 AND l.owner = $2 AND l.epoch = $3 AND t.version = $4
-//	           FOR UPDATE OF t FOR KEY SHARE OF l),
+//	           FOR UPDATE OF t SKIP LOCKED FOR KEY SHARE OF l),
 //	     appended AS (INSERT INTO table_moves (...) SELECT ... FROM f)
 //	UPDATE tables SET ... FROM f WHERE tables.id = f.id
 //
@@ -32,17 +32,26 @@ import (
 // this lock was FOR SHARE, and a renewal and a batch of moves,
 // move_batches.go, each holding a lease the other wanted, deadlocked).
 //
+// The table's row is locked SKIP LOCKED: a row another transaction holds
+// (a referee's act, a clock's check, a tournament's command on that
+// table) leaves f empty at once, and the move goes through InTx, which
+// waits for it. Waiting here would hold the whole batch the move is in,
+// and every move of the process queued behind it, for as long as that
+// transaction lasts.
+//
 // One statement is its own transaction (autocommit), or one of a batch
 // written in one (move_batches.go): both writes or none. f finds no row
 // when the lease is no longer the owner's at that epoch, or when the
-// table is no longer at v: another writer moved it (a
-// tournament's command from another process, a purge), or another move of
-// this process committed first. A concurrent writer's lock is waited for,
-// and READ COMMITTED's re-check then reads its committed row: a version
-// moved past v, a lease taken over, leave f empty. Empty f: nothing is
-// written, and the caller plays the move again through InTx, whose fence
-// and version lock give the clean answers (table_owner_moved,
-// version_conflict, or the move played at the table's version).
+// table is no longer at v: another writer moved it (a tournament's
+// command from another process, a purge), or another move of this
+// process committed first; or when the row is locked (above). A row
+// changed and committed since the statement began is read again at its
+// lock (READ COMMITTED's re-check): a version moved past v leaves f
+// empty; a lease being taken over is waited for, and then fails the
+// fence. Empty f: nothing is written, and the caller plays the move again
+// through InTx, whose fence and version lock give the clean answers
+// (table_owner_moved, version_conflict, or the move played at the
+// table's version).
 //
 // A fenced play write sends no notice at its commit (write_marks_owned.go,
 // table_feed_owned.go): the version and the records written go in the
@@ -77,7 +86,7 @@ const sentWriteTimeout = 30 * time.Second
 // locked, when the lease is the fence's and the table at the version
 // given (its four placeholders: table, owner, epoch, version).
 const ownedMoveFence = `WITH f AS (SELECT t.id FROM table_leases l JOIN tables t ON t.id = l.table_id
-	WHERE l.table_id = $1 AND l.owner = $2 AND l.epoch = $3 AND t.version = $4 FOR UPDATE OF t FOR KEY SHARE OF l), `
+	WHERE l.table_id = $1 AND l.owner = $2 AND l.epoch = $3 AND t.version = $4 FOR UPDATE OF t SKIP LOCKED FOR KEY SHARE OF l), `
 
 // ownedMoveInsert is the move's row taken from f (an INSERT … SELECT
 // learns no types from its columns: each placeholder says its own), and

@@ -39,10 +39,12 @@ func TestAnOwnersOneStatementMoveWritesOnlyWhatItKnew(t *testing.T) {
 			execSQL(t, o.db.SQL(), `UPDATE tables SET version = version + 1 WHERE id = $1`, o.id)
 			return domain.EVersionConflict, move()
 		}, 1, 0, 1},
-		{"AMoveWaitingOnAWriterThatMovesTheTableIsAVersionConflict", func(t *testing.T, o *ownedTable, move func() error) (domain.Code, error) {
-			// A writer holds the table's row while the move's statement
-			// waits for it, and moves the version: the statement's
-			// re-check of the committed row finds no row to write.
+		{"AMoveMeetingAWriterThatMovesTheTableIsAVersionConflict", func(t *testing.T, o *ownedTable, move func() error) (domain.Code, error) {
+			// A writer holds the table's row and moves the version: the
+			// move's statement skips the held row (it waits for nothing:
+			// a batch of moves would wait with it) and writes nothing;
+			// the move through the transaction waits for the writer, and
+			// its fence reads the version moved.
 			tx, err := o.db.SQL().BeginTx(t.Context(), nil)
 			if err != nil {
 				t.Fatal(err)
@@ -53,7 +55,7 @@ func TestAnOwnersOneStatementMoveWritesOnlyWhatItKnew(t *testing.T) {
 			}
 			done := make(chan error, 1)
 			go func() { done <- move() }()
-			waitForALockWait(t, o.db.SQL(), "WITH f AS")
+			waitForALockWait(t, o.db.SQL(), "SELECT t.version FROM table_leases") // InTx's fence
 			if err := tx.Commit(); err != nil {
 				t.Fatal(err)
 			}
@@ -329,7 +331,9 @@ func TestAnOwnersOneStatementMoveOnceSentRunsToItsEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer lock.Rollback()
-	if _, err := lock.ExecContext(t.Context(), "SELECT 1 FROM tables WHERE id = $1 FOR UPDATE", o.id); err != nil {
+	// The lease's row, as a takeover under way locks it (the table's row
+	// locked by another is skipped: the move would go through InTx).
+	if _, err := lock.ExecContext(t.Context(), "SELECT 1 FROM table_leases WHERE table_id = $1 FOR UPDATE", o.id); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(o.ctx)
@@ -352,7 +356,7 @@ func TestAnOwnersOneStatementMoveOnceSentRunsToItsEnd(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("the move's statement never waited for the table's row")
+			t.Fatal("the move's statement never waited for the lease's row")
 		}
 	}
 	cancel()                           // the request ends while its statement waits
