@@ -14,14 +14,17 @@ import (
 // burraco_db_connects_total and burraco_db_pings_total), summed: what a
 // move costs PostgreSQL beyond its own transaction shows as statements per
 // move of other kinds, statements prepared again (parse and plan), or
-// connections opened (new backends) while playing.
+// connections opened (new backends) while playing; and the owners' moves
+// written in batches (burraco_db_move_batch_moves: a batch is one commit).
 type dbFigures struct {
 	statements                map[string]int64 // by "op table" (table empty: "op")
 	prepares, connects, pings int64
+	batches, batchedMoves     int64
 }
 
 func (a dbFigures) minus(b dbFigures) dbFigures {
-	d := dbFigures{prepares: a.prepares - b.prepares, connects: a.connects - b.connects, pings: a.pings - b.pings}
+	d := dbFigures{prepares: a.prepares - b.prepares, connects: a.connects - b.connects, pings: a.pings - b.pings,
+		batches: a.batches - b.batches, batchedMoves: a.batchedMoves - b.batchedMoves}
 	for k, n := range a.statements {
 		if n -= b.statements[k]; n != 0 {
 			if d.statements == nil {
@@ -37,6 +40,8 @@ func (a *dbFigures) add(b dbFigures) {
 	a.prepares += b.prepares
 	a.connects += b.connects
 	a.pings += b.pings
+	a.batches += b.batches
+	a.batchedMoves += b.batchedMoves
 	for k, n := range b.statements {
 		if a.statements == nil {
 			a.statements = map[string]int64{}
@@ -64,6 +69,10 @@ func dbSample(f *dbFigures, name, value string) (bool, error) {
 		n = &f.connects
 	case name == "burraco_db_pings_total":
 		n = &f.pings
+	case name == "burraco_db_move_batch_moves_count":
+		n = &f.batches
+	case name == "burraco_db_move_batch_moves_sum":
+		n = &f.batchedMoves
 	default:
 		return false, nil
 	}
@@ -100,4 +109,8 @@ func (r *result) printStatements(w io.Writer) {
 	fmt.Fprintf(w, "  statements sent to PostgreSQL a move %.2f (burraco_db_statements_total): %s\n", float64(total)/moves, strings.Join(parts, ", "))
 	fmt.Fprintf(w, "  a move's statements prepared %.3f, connections opened %.3f, pings %.3f (burraco_db_prepares_total, _connects_total, _pings_total)\n",
 		float64(d.prepares)/moves, float64(d.connects)/moves, float64(d.pings)/moves)
+	if d.batches > 0 {
+		fmt.Fprintf(w, "  the owners' moves written in batches of %.2f on average, one commit each (burraco_db_move_batch_moves: %d moves in %d batches)\n",
+			float64(d.batchedMoves)/float64(d.batches), d.batchedMoves, d.batches)
+	}
 }
