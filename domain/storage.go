@@ -71,6 +71,9 @@ type OwnedMove struct {
 	// at Now.
 	Answer *IdempotentAnswer
 	Now    time.Time
+	// Deal, when not nil, is the running deal with its position to store
+	// (every PositionEvery moves), written by the same statement.
+	Deal *TableDeal
 }
 
 // ErrSecondQuery is what a second query in ViewOne fails with (wrapped or

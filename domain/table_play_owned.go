@@ -10,9 +10,9 @@ import (
 // store (OwnedMoves, docs/SCALE-OUT.md §13 step 4) when this process owns
 // the table, holds its game in memory at the version the mover sent, and
 // the move is plain: the player's move alone, with no bot's move after it,
-// no deal's end, no position to store (every PositionEvery moves), no
-// seat to change. Such a move writes its row, the table's play columns
-// (version, clock, update time) and, sent with an Idempotency-Key, the
+// no deal's end, no seat to change. Such a move writes its row, the
+// table's play columns (version, clock, update time), every PositionEvery
+// moves the deal's position and, sent with an Idempotency-Key, the
 // mover's answer under it (unless the key is live: then nothing), and
 // nothing else, so the owner, who knows
 // the table at that version, needs no transaction to read and lock it:
@@ -55,7 +55,7 @@ func (s *tableMoves) moveInMemory(ctx context.Context, actor Actor, id int64, m 
 	if !ok {
 		return TableState{}, false, nil
 	}
-	if q.game.Turn() != seat || q.deal.Moves+1-q.saved >= PositionEvery {
+	if q.game.Turn() != seat {
 		release()
 		return TableState{}, false, nil
 	}
@@ -74,6 +74,14 @@ func (s *tableMoves) moveInMemory(ctx context.Context, actor Actor, id int64, m 
 	t.UpdatedAt = s.now() // as commitTable: the move took the next version
 	state = s.movedState(t, actor, q)
 	write := OwnedMove{At: version, Move: row, Table: t, Now: s.now()}
+	if q.deal.Moves-q.saved >= PositionEvery { // as advance's savePosition, in the move's statement
+		if q.deal.Position, err = q.game.MarshalJSON(); err != nil {
+			release()
+			return TableState{}, true, err
+		}
+		deal := q.deal
+		write.Deal = &deal
+	}
 	if idem.key != "" { // the answer rides in the statement (remember's, in InTx)
 		a, err := idem.answer(write.Now, &state)
 		if err != nil {
@@ -89,6 +97,9 @@ func (s *tableMoves) moveInMemory(ctx context.Context, actor Actor, id int64, m 
 		s.games.dropAt(id, version)
 		return TableState{}, err != nil, err
 	}
+	if write.Deal != nil {
+		q.saved = q.deal.Moves
+	}
 	s.games.put(t, q) // from here on another move may take it
 	s.notes.publish(t, tk)
 	s.presence.touch(id, actor.UserID, s.now()) // a move is a sign of life
@@ -96,15 +107,15 @@ func (s *tableMoves) moveInMemory(ctx context.Context, actor Actor, id int64, m 
 }
 
 // plainAfter reports whether, after a player's move played in p, the
-// match would stop at once (advance): the deal goes on, a human plays
-// next, and the position needs no storing yet.
+// match would stop at once (advance, storing the position when due): the
+// deal goes on and a human plays next.
 func plainAfter(t Table, p *playing) bool {
 	g := p.game
 	if g.Over() || t.Status != TablePlaying {
 		return false
 	}
 	next := g.Turn()
-	return next < len(t.Seats) && !t.Seats[next].PlayedByBot() && p.deal.Moves-p.saved < PositionEvery
+	return next < len(t.Seats) && !t.Seats[next].PlayedByBot()
 }
 
 // claim gives a move played in memory (moveInMemory) its own copy of the

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -320,4 +321,50 @@ func procCPU(pid int) time.Duration {
 	u, _ := strconv.ParseInt(f[11], 10, 64)
 	s, _ := strconv.ParseInt(f[12], 10, 64)
 	return time.Duration(u+s) * 10 * time.Millisecond // USER_HZ is 100
+}
+
+// TestAnOwnersMoveThatStoresThePositionIsOneStatement: every
+// PositionEvery moves a move stores its deal's position; an owner's plain
+// move does it in its one statement (owned_move.go: the deal's update
+// beside the table's), not in a transaction of its own. The position
+// stored is the game's: once the process forgets the game, the state read
+// back from the position and the log is the state it showed.
+func TestAnOwnersMoveThatStoresThePositionIsOneStatement(t *testing.T) {
+	o := newOwnedTable(t)
+	actor, st := o.state(t)
+	if _, err := o.move(o.ctx, actor, st, st.Table.Version); err != nil { // the game is now in memory
+		t.Fatal(err)
+	}
+	storedMoves := func() (n int) {
+		if err := o.db.SQL().QueryRow(`SELECT moves FROM table_deals WHERE table_id = $1 ORDER BY number DESC LIMIT 1`, o.id).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	positions := 0
+	for range domain.PositionEvery + 2 {
+		actor, st = o.state(t)
+		before := storedMoves()
+		sent := roundTrips(t, o.db)
+		if _, err := o.move(o.ctx, actor, st, st.Table.Version); err != nil {
+			t.Fatal(err)
+		}
+		if n := sent(); n != 1 {
+			t.Errorf("a move at version %d sent %d statements; want one", st.Table.Version, n)
+		}
+		if storedMoves() != before {
+			positions++
+		}
+	}
+	if positions != 1 {
+		t.Fatalf("%d positions stored in %d moves; want one", positions, domain.PositionEvery+2)
+	}
+	_, shown := o.state(t)
+	o.svc.Tables.Forget(o.id) // the game read back from the stored position and the log
+	_, read := o.state(t)
+	a, _ := json.Marshal(shown.View)
+	b, _ := json.Marshal(read.View)
+	if string(a) != string(b) || read.Table.Version != shown.Table.Version {
+		t.Errorf("read back from the position stored: version %d\n%s\nthe process showed version %d\n%s", read.Table.Version, b, shown.Table.Version, a)
+	}
 }

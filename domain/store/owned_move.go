@@ -26,6 +26,10 @@ import (
 //	     appended AS (INSERT INTO table_moves (...) SELECT ... FROM f)
 //	UPDATE tables SET ... FROM f WHERE tables.id = f.id
 //
+// with, every domain.PositionEvery moves, the deal's position stored by
+// one more (positioned AS (UPDATE table_deals … FROM f …)), and a keyed
+// move's answer by another (kept, below).
+//
 // The lease is locked FOR KEY SHARE, as InTx's fence locks it (leases.go,
 // Acquire): a takeover, which sets the lease's key, waits for the moves
 // under way; a renewal, which sets only the expiry, does not (it did when
@@ -134,6 +138,14 @@ func (db *DB) AppendMoveIfAt(ctx context.Context, o domain.OwnedMove) (bool, err
 	if kept != "" {
 		records = append(records, writtenRecords(kept)...)
 	}
+	position := ""
+	if o.Deal != nil { // the deal's position, due every PositionEvery moves (tableRepo.UpdateDeal's columns)
+		d := dealRowOf(*o.Deal)
+		position = "UPDATE table_deals SET position = " + args.add(d.Position) + ", moves = " + args.add(d.Moves) +
+			", score = " + args.add(d.Score) + ", timeout_at = " + args.add(d.TimeoutAt) + ", ended_at = " + args.add(d.EndedAt) +
+			" FROM " + from + " WHERE table_deals.table_id = f.id AND table_deals.number = " + args.add(d.Number)
+		records = append(records, writtenRecords(position)...)
+	}
 	if !onlyPlay(records) {
 		// A status, a seat count…: the other processes' kept reads would
 		// need a notice at the commit. Not a plain move: InTx's path.
@@ -149,6 +161,10 @@ func (db *DB) AppendMoveIfAt(ctx context.Context, o domain.OwnedMove) (bool, err
 	if kept != "" {
 		writes.note(kept)
 		q += "kept AS (" + kept + " RETURNING 1), "
+	}
+	if position != "" {
+		writes.note(position)
+		q += "positioned AS (" + position + "), "
 	}
 	// Sent, the statement runs to its end whatever becomes of the request
 	// (a client gone, a forwarding process killed): cut short by the
