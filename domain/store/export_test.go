@@ -156,7 +156,7 @@ func MoveFence(f lease.Fence, version int64) MoveStatement {
 func WriteMovesTogether(ctx context.Context, db *DB, stmts ...MoveStatement) ([]int64, []error) {
 	ms := make([]*sentMove, len(stmts))
 	for i, q := range stmts {
-		ms[i] = &sentMove{sql: q.SQL, args: q.Args, turn: make(chan bool, 1)}
+		ms[i] = &sentMove{sql: q.SQL, args: q.Args, turn: make(chan []*sentMove, 1)}
 	}
 	db.moves.writeTogether(ctx, ms)
 	ns, errs := make([]int64, len(ms)), make([]error, len(ms))
@@ -170,8 +170,7 @@ func WriteMovesTogether(ctx context.Context, db *DB, stmts ...MoveStatement) ([]
 // a batch is on the wire, then led.
 func (b *moveBatches) writeTogether(ctx context.Context, ms []*sentMove) {
 	b.mu.Lock()
-	b.waiting = append(b.waiting, ms...)
-	b.busy = true
+	b.sending++
 	b.mu.Unlock()
-	b.lead(ctx)
+	b.lead(ctx, ms)
 }

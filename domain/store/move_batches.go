@@ -30,21 +30,32 @@ import (
 //
 // The batch is the group commit of SQLite (batch.go) for PostgreSQL's
 // moves, without its shared transaction: the leader is the first move to
-// arrive when no batch is being written; it sends the moves waiting then,
-// and hands the lead to the first of those that arrived meanwhile.
+// arrive when no batch is being written (movesOnTheWire); it sends the
+// moves waiting then, and hands the next batch, the moves that arrived
+// meanwhile, to the first of them.
 
 // maxMoveBatch bounds the moves of one batch.
 const maxMoveBatch = 64
+
+// movesOnTheWire is how many batches a process may have on the wire at
+// once. Two were tried (2026-11-28, cmd/loadtables, PostgreSQL ×2): at
+// bots' pace the batches held half as many moves (5 against 10.5) and the
+// CPU a move rose (the ratio to SQLite's, normalised, 1.43 against 1.36),
+// the move's p99 no better; at human pace the p99 moved within the runs'
+// spread.
+const movesOnTheWire = 1
 
 // moveBatches sends the one-statement moves of a PostgreSQL database.
 type moveBatches struct {
 	pool *sql.DB
 	// run sends a batch on a connection of pool; replaced by tests.
 	run func(ctx context.Context, moves []*sentMove) error
+	// most is how many batches may be on the wire at once.
+	most int
 
 	mu      sync.Mutex
 	waiting []*sentMove
-	busy    bool                            // a batch is being written: its leader hands the lead on
+	sending int                             // batches on the wire: each leader hands the lead on
 	sizes   [maxMoveBatch + 1]atomic.Uint64 // batches written, by their moves
 }
 
@@ -52,16 +63,15 @@ type moveBatches struct {
 type sentMove struct {
 	sql  string
 	args []any
-	// turn says, once the move's batch is written, false; or true when
-	// the move leads the next batch (it is then written by its own
-	// goroutine).
-	turn chan bool
+	// turn says, once the move's batch is written, nil; or the batch the
+	// move is to lead (its own among them), written by its goroutine.
+	turn chan []*sentMove
 	n    int64
 	err  error
 }
 
 func newMoveBatches(pool *sql.DB) *moveBatches {
-	b := &moveBatches{pool: pool}
+	b := &moveBatches{pool: pool, most: movesOnTheWire}
 	b.run = b.pipeline
 	return b
 }
@@ -70,27 +80,36 @@ func newMoveBatches(pool *sql.DB) *moveBatches {
 // changed. ctx bounds the batch it leads (a sent write's own bound, not a
 // request's: see AppendMoveIfAt).
 func (b *moveBatches) exec(ctx context.Context, q string, args []any) (int64, error) {
-	m := &sentMove{sql: q, args: args, turn: make(chan bool, 1)}
+	m := &sentMove{sql: q, args: args, turn: make(chan []*sentMove, 1)}
 	b.mu.Lock()
 	b.waiting = append(b.waiting, m)
-	lead := !b.busy
-	b.busy = true
+	var batch []*sentMove
+	if b.sending < b.most {
+		b.sending++
+		batch = b.take()
+	}
 	b.mu.Unlock()
-	if lead || <-m.turn {
-		b.lead(ctx)
+	if batch == nil {
+		batch = <-m.turn
+	}
+	if batch != nil {
+		b.lead(ctx, batch)
 	}
 	return m.n, m.err
 }
 
-// lead writes the moves waiting (the leader's among them), answers each,
-// then hands the lead to the first move that arrived meanwhile.
-func (b *moveBatches) lead(ctx context.Context) {
-	b.mu.Lock()
+// take removes the next batch from the moves waiting (b.mu held).
+func (b *moveBatches) take() []*sentMove {
 	n := min(len(b.waiting), maxMoveBatch)
 	batch := b.waiting[:n:n]
 	b.waiting = b.waiting[n:]
-	b.mu.Unlock()
+	return batch
+}
 
+// lead writes batch (the leader's move among them), answers each, then
+// hands the next batch of the moves that arrived meanwhile to the first
+// of them.
+func (b *moveBatches) lead(ctx context.Context, batch []*sentMove) {
 	err := b.run(ctx, batch)
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && len(batch) > 1 {
@@ -108,18 +127,18 @@ func (b *moveBatches) lead(ctx context.Context) {
 	}
 
 	b.mu.Lock()
-	var next *sentMove
+	var next []*sentMove
 	if len(b.waiting) > 0 {
-		next = b.waiting[0]
+		next = b.take()
 	} else {
-		b.busy = false
+		b.sending--
 	}
 	b.mu.Unlock()
 	for _, m := range batch {
-		m.turn <- false
+		m.turn <- nil
 	}
 	if next != nil {
-		next.turn <- true
+		next[0].turn <- next
 	}
 }
 

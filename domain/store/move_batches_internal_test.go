@@ -43,6 +43,7 @@ func TestMovesArrivingDuringABatchGoTogetherInTheNext(t *testing.T) {
 		}
 		return nil
 	})
+	b.most = 1 // one batch on the wire: the others wait for it
 	ctx := t.Context()
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -50,7 +51,7 @@ func TestMovesArrivingDuringABatchGoTogetherInTheNext(t *testing.T) {
 			t.Errorf("the first move: %d, %v", n, err)
 		}
 	})
-	waitWaiting(t, b, 0, true)
+	waitWaiting(t, b, 0)
 	const later = 10
 	for i := range later {
 		wg.Go(func() {
@@ -59,14 +60,14 @@ func TestMovesArrivingDuringABatchGoTogetherInTheNext(t *testing.T) {
 			}
 		})
 	}
-	waitWaiting(t, b, later, true)
+	waitWaiting(t, b, later)
 	close(release)
 	wg.Wait()
 	if len(sizes) != 2 || sizes[0] != 1 || sizes[1] != later {
 		t.Errorf("batches of %v moves; want [1 %d]", sizes, later)
 	}
-	if b.busy || len(b.waiting) != 0 {
-		t.Errorf("after the last batch: busy %v, %d waiting", b.busy, len(b.waiting))
+	if b.sending != 0 || len(b.waiting) != 0 {
+		t.Errorf("after the last batch: %d batches sending, %d waiting", b.sending, len(b.waiting))
 	}
 	if got := b.sizes[later].Load(); got != 1 {
 		t.Errorf("batches of %d counted %d; want 1", later, got)
@@ -74,17 +75,17 @@ func TestMovesArrivingDuringABatchGoTogetherInTheNext(t *testing.T) {
 }
 
 // waitWaiting waits until n moves wait behind a batch being written.
-func waitWaiting(t *testing.T, b *moveBatches, n int, busy bool) {
+func waitWaiting(t *testing.T, b *moveBatches, n int) {
 	t.Helper()
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
 		b.mu.Lock()
-		got, gotBusy := len(b.waiting), b.busy
+		got := len(b.waiting)
 		b.mu.Unlock()
-		if got == n && gotBusy == busy {
+		if got == n {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d moves waiting (busy %v); want %d", got, gotBusy, n)
+			t.Fatalf("%d moves waiting; want %d", got, n)
 		}
 	}
 }
@@ -141,7 +142,7 @@ func writeTogether(t *testing.T, b *moveBatches, stmts ...string) []error {
 	t.Helper()
 	ms := make([]*sentMove, len(stmts))
 	for i, q := range stmts {
-		ms[i] = &sentMove{sql: q, turn: make(chan bool, 1)}
+		ms[i] = &sentMove{sql: q, turn: make(chan []*sentMove, 1)}
 	}
 	b.writeTogether(t.Context(), ms)
 	errs := make([]error, len(ms))
@@ -153,12 +154,17 @@ func writeTogether(t *testing.T, b *moveBatches, stmts ...string) []error {
 
 // TestManyMoversAreEachAnsweredOnce: movers sending at once, batches
 // written with delays: every move answered once with its own result, no
-// batch over the bound, nothing left waiting.
+// batch over the bound, no more batches on the wire than allowed, nothing
+// left waiting.
 func TestManyMoversAreEachAnsweredOnce(t *testing.T) {
 	var written, batches atomic.Int64
-	var largest atomic.Int64
+	var largest, onTheWire, mostOnTheWire atomic.Int64
 	b := newMoveBatches(nil)
 	b.run = func(_ context.Context, moves []*sentMove) error {
+		if n := onTheWire.Add(1); n > mostOnTheWire.Load() {
+			mostOnTheWire.Store(n)
+		}
+		defer onTheWire.Add(-1)
 		batches.Add(1)
 		if n := int64(len(moves)); n > largest.Load() {
 			largest.Store(n)
@@ -186,13 +192,16 @@ func TestManyMoversAreEachAnsweredOnce(t *testing.T) {
 	if written.Load() != movers*each {
 		t.Errorf("%d moves written; want %d", written.Load(), movers*each)
 	}
+	if n := mostOnTheWire.Load(); n > movesOnTheWire {
+		t.Errorf("%d batches on the wire at once; want at most %d", n, movesOnTheWire)
+	}
 	if largest.Load() > maxMoveBatch {
 		t.Errorf("a batch of %d moves; want at most %d", largest.Load(), maxMoveBatch)
 	}
 	if batches.Load() >= movers*each {
 		t.Errorf("%d batches for %d moves sent at once; want fewer batches than moves", batches.Load(), movers*each)
 	}
-	if b.busy || len(b.waiting) != 0 {
-		t.Errorf("after the last batch: busy %v, %d waiting", b.busy, len(b.waiting))
+	if b.sending != 0 || len(b.waiting) != 0 {
+		t.Errorf("after the last batch: %d batches sending, %d waiting", b.sending, len(b.waiting))
 	}
 }
