@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 
@@ -114,12 +115,12 @@ func (b *moveBatches) take() []*sentMove {
 // hands the next batch of the moves that arrived meanwhile to the first
 // of them.
 func (b *moveBatches) lead(ctx context.Context, batch []*sentMove) {
-	err := b.run(ctx, batch)
+	err := b.write(ctx, batch)
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && len(batch) > 1 {
 		// Rolled back as a whole: each statement again, alone.
 		for _, m := range batch {
-			m.err = b.run(ctx, []*sentMove{m})
+			m.err = b.write(ctx, []*sentMove{m})
 		}
 	} else if err != nil {
 		for _, m := range batch {
@@ -144,6 +145,18 @@ func (b *moveBatches) lead(ctx context.Context, batch []*sentMove) {
 	if next != nil {
 		next[0].turn <- next
 	}
+}
+
+// write runs a batch, a panic made its error: the batch's other moves
+// wait on its leader, and the moves that arrive after on them, so a
+// leader that did not come back would stop the process's moves for good.
+func (b *moveBatches) write(ctx context.Context, batch []*sentMove) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("store: writing a batch of %d moves: panic: %v", len(batch), v)
+		}
+	}()
+	return b.run(ctx, batch)
 }
 
 // pipeline sends moves as one pgx batch on a connection of the pool and

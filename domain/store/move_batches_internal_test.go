@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -203,5 +204,37 @@ func TestManyMoversAreEachAnsweredOnce(t *testing.T) {
 	}
 	if b.sending != 0 || len(b.waiting) != 0 {
 		t.Errorf("after the last batch: %d batches sending, %d waiting", b.sending, len(b.waiting))
+	}
+}
+
+// TestABatchWhoseWritePanicsAnswersItsMovesAndTheNextGoOn: a batch whose
+// writing panics is every member's error, and the moves sent after are
+// written: a leader that never came back would leave its batch and every
+// later move of the process waiting for good.
+func TestABatchWhoseWritePanicsAnswersItsMovesAndTheNextGoOn(t *testing.T) {
+	var calls atomic.Int64
+	b := fakeBatches(func([]*sentMove) error {
+		if calls.Add(1) == 1 {
+			panic("the driver broke")
+		}
+		return nil
+	})
+	for i, err := range writeTogether(t, b, "a", "b") {
+		if err == nil || !strings.Contains(err.Error(), "the driver broke") {
+			t.Errorf("move %d of the batch that panicked answered %v; want the panic as an error", i, err)
+		}
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := b.exec(t.Context(), "after", nil)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("the move after: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the move after the panic was not written: the batches stopped")
 	}
 }
