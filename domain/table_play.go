@@ -273,7 +273,7 @@ func (s *tableMatch) advance(tx Tx, p *playing) (*playing, error) {
 			}
 			continue
 		}
-		if p.deal.Moves-p.saved >= PositionEvery {
+		if p.positionDue() {
 			return p, s.savePosition(tx, p)
 		}
 		return p, nil
@@ -296,15 +296,27 @@ func (s *tableMatch) botMove(tx Tx, p *playing, seat int, by MovedBy) error {
 // savePosition stores the running deal's position, with its move count,
 // score, end and time-out.
 func (s *tableMatch) savePosition(tx Tx, p *playing) error {
+	if err := p.takePosition(); err != nil {
+		return err
+	}
+	if err := tx.Tables().UpdateDeal(p.deal); err != nil {
+		return err
+	}
+	p.saved = p.deal.Moves
+	return nil
+}
+
+// positionDue reports whether the deal's log has run PositionEvery moves
+// past its stored position.
+func (p *playing) positionDue() bool { return p.deal.Moves-p.saved >= PositionEvery }
+
+// takePosition puts the game's position in the deal, to be stored.
+func (p *playing) takePosition() error {
 	pos, err := p.game.MarshalJSON()
 	if err != nil {
 		return err
 	}
 	p.deal.Position = pos
-	if err := tx.Tables().UpdateDeal(p.deal); err != nil {
-		return err
-	}
-	p.saved = p.deal.Moves
 	return nil
 }
 

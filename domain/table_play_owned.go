@@ -74,8 +74,8 @@ func (s *tableMoves) moveInMemory(ctx context.Context, actor Actor, id int64, m 
 	t.UpdatedAt = s.now() // as commitTable: the move took the next version
 	state = s.movedState(t, actor, q)
 	write := OwnedMove{At: version, Move: row, Table: t, Now: s.now()}
-	if q.deal.Moves-q.saved >= PositionEvery { // as advance's savePosition, in the move's statement
-		if q.deal.Position, err = q.game.MarshalJSON(); err != nil {
+	if q.positionDue() { // as advance's savePosition, in the move's statement
+		if err := q.takePosition(); err != nil {
 			release()
 			return TableState{}, true, err
 		}

@@ -139,10 +139,9 @@ func (db *DB) AppendMoveIfAt(ctx context.Context, o domain.OwnedMove) (bool, err
 		records = append(records, writtenRecords(kept)...)
 	}
 	position := ""
-	if o.Deal != nil { // the deal's position, due every PositionEvery moves (tableRepo.UpdateDeal's columns)
+	if o.Deal != nil { // the deal's position, due every PositionEvery moves
 		d := dealRowOf(*o.Deal)
-		position = "UPDATE table_deals SET position = " + args.add(d.Position) + ", moves = " + args.add(d.Moves) +
-			", score = " + args.add(d.Score) + ", timeout_at = " + args.add(d.TimeoutAt) + ", ended_at = " + args.add(d.EndedAt) +
+		position = "UPDATE table_deals SET " + dealPositionSet(&args, d) +
 			" FROM " + from + " WHERE table_deals.table_id = f.id AND table_deals.number = " + args.add(d.Number)
 		records = append(records, writtenRecords(position)...)
 	}

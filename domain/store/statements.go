@@ -119,7 +119,13 @@ func (c *statementCounter) TraceQueryStart(ctx context.Context, conn *pgx.Conn, 
 
 // TraceQueryEnd times a committing statement.
 func (c *statementCounter) TraceQueryEnd(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryEndData) {
-	if start, ok := ctx.Value(commitStart{}).(time.Time); ok && d.Err == nil {
+	c.committed(ctx, d.Err)
+}
+
+// committed notes how long a committing statement or batch took, from the
+// start its context holds (none: it did not commit).
+func (c *statementCounter) committed(ctx context.Context, err error) {
+	if start, ok := ctx.Value(commitStart{}).(time.Time); ok && err == nil {
 		c.commits.observe(time.Since(start))
 	}
 }
@@ -140,9 +146,7 @@ func (c *statementCounter) TraceBatchQuery(_ context.Context, _ *pgx.Conn, d pgx
 
 // TraceBatchEnd notes how long a batch that committed took.
 func (c *statementCounter) TraceBatchEnd(ctx context.Context, _ *pgx.Conn, d pgx.TraceBatchEndData) {
-	if start, ok := ctx.Value(commitStart{}).(time.Time); ok && d.Err == nil {
-		c.commits.observe(time.Since(start))
-	}
+	c.committed(ctx, d.Err)
 }
 
 // TracePrepareStart counts a statement prepared. pgx asks its tracer only

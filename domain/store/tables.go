@@ -693,8 +693,17 @@ func (r tableRepo) Deal(tableID int64, number int) (domain.TableDeal, error) {
 
 func (r tableRepo) UpdateDeal(d domain.TableDeal) error {
 	row := dealRowOf(d)
-	return r.t.execOne("deal", `UPDATE table_deals SET position = $1, moves = $2, score = $3, timeout_at = $4, ended_at = $5
-		WHERE table_id = $6 AND number = $7`, row.Position, row.Moves, row.Score, row.TimeoutAt, row.EndedAt, row.TableID, row.Number)
+	var args sqlArgs
+	set := dealPositionSet(&args, row)
+	return r.t.execOne("deal", `UPDATE table_deals SET `+set+` WHERE table_id = `+args.add(row.TableID)+` AND number = `+args.add(row.Number), args...)
+}
+
+// dealPositionSet is the SET list of a deal's update as play writes it
+// (its position with its move count, score, time-out and end), its values
+// added to args: UpdateDeal's, and an owner's move's (AppendMoveIfAt).
+func dealPositionSet(args *sqlArgs, row dealRow) string {
+	return "position = " + args.add(row.Position) + ", moves = " + args.add(row.Moves) + ", score = " + args.add(row.Score) +
+		", timeout_at = " + args.add(row.TimeoutAt) + ", ended_at = " + args.add(row.EndedAt)
 }
 
 func (r tableRepo) Deals(tableID int64) ([]domain.TableDeal, error) {
