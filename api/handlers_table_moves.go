@@ -78,6 +78,7 @@ func (h tableHandlers) playMove(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	h.s.cfg.Metrics.moves.Inc()
+	h.keepIfBrisk(r, id)
 	w.Header().Set("ETag", tableETag(id, st.Table.Version, st.Seat))
 	if st.Seat < 0 || st.TurnLeft != nil || st.MatchLeft != nil {
 		return respond(w, http.StatusOK, tableStateOut(st))

@@ -363,6 +363,7 @@ func (h tableHandlers) tableState(w http.ResponseWriter, r *http.Request) error 
 // when the version is not past since or the client has its ETag, else the
 // state (long: a long poll's, which reads each version once).
 func (h tableHandlers) answerPoll(w http.ResponseWriter, r *http.Request, id int64, invite string, since int64, hasSince, long bool, version int64, seat int) error {
+	h.keepIfBrisk(r, id)
 	etag := tableETag(id, version, seat)
 	if hasSince && version <= since || etagMatches(r.Header.Get("If-None-Match"), etag) {
 		return notModified(w, etag)

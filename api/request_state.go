@@ -46,6 +46,10 @@ type requestState struct {
 	// parked: the handler took the connection to answer later (a parked
 	// long poll, tables_park.go), which logs and counts the request then.
 	parked bool
+	// keepConn: the connection's next request is likely soon (a table
+	// moving briskly, keepIfBrisk): net/http keeps it once answered, it is
+	// not parked idle.
+	keepConn bool
 }
 
 // timedContext is the context.WithDeadline a requestState makes on demand.

@@ -62,6 +62,13 @@ type Config struct {
 	// DefaultMaxLongPolls and DefaultMaxEventStreams; negative: no limit.
 	MaxLongPolls    int
 	MaxEventStreams int
+	// ParkGrace is how long a long poll of a table that moves briskly
+	// (its last two versions within ParkGrace of each other) waits in its
+	// handler before it is parked (Park): such a poll is usually answered
+	// within it, and parking and resuming its connection cost more CPU
+	// than the wait holds memory. Zero (unlike the fields above): none,
+	// every poll parked at once; serve sets DefaultParkGrace.
+	ParkGrace time.Duration
 	// Metrics receives the API's figures (see Metrics), which its Registry
 	// serves to an operator's scraper; default: figures kept and not
 	// served.

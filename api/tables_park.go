@@ -51,6 +51,7 @@ type parking struct {
 	net.Listener
 	srv   *http.Server
 	admit admission // the connections waiting for net/http (tables_park_admit.go)
+	kept  keptConns // idle connections left to net/http (keepIfBrisk)
 	done  chan struct{}
 	start sync.Once
 	close sync.Once
@@ -97,6 +98,9 @@ func parkAdmitting(srv *http.Server, ln net.Listener, limit int, stale time.Dura
 	srv.ConnState = func(c net.Conn, s http.ConnState) {
 		if s == http.StateIdle || s == http.StateHijacked || s == http.StateClosed {
 			p.admit.release(c) // its request is answered, or it is taken or gone
+		}
+		if s != http.StateIdle {
+			p.kept.drop(c) // no longer idle, if it was kept
 		}
 		if connState != nil {
 			connState(c, s)
@@ -241,6 +245,16 @@ func (h tableHandlers) park(w http.ResponseWriter, r *http.Request, p *parking, 
 	pp := &parkedPoll{h: h, p: p, release: release, deadline: time.Now().Add(min(wait, maxWait)),
 		id: id, invite: invite, since: since, actor: t.actor, reqID: t.id, start: t.start}
 	pp.poll = h.s.svc.Tables.Park(pp.actor, id, invite, since)
+	if g := min(h.s.cfg.ParkGrace, wait); g > 0 && h.s.svc.Tables.Brisk(id, g) {
+		// A table moving briskly (bots' pace) is likely to answer within
+		// the grace: waiting for it here costs a parked poll's hijack, the
+		// connection's hand-back through the listener and net/http's new
+		// goroutine for it (about a tenth of the server's CPU at bots'
+		// pace), and holds a connection's memory only that long.
+		if version, seat, err := h.watch(r, id, invite, since, g); err != nil || version > since {
+			return false, version, seat, err
+		} // else parked for the rest of its wait (deadline)
+	}
 	pp.mu.Lock() // a change before the connection is taken waits for it
 	defer pp.mu.Unlock()
 	version, seat, answered, err := pp.poll.Look(r.Context(), pp.wake)
@@ -280,6 +294,54 @@ func (h tableHandlers) park(w http.ResponseWriter, r *http.Request, p *parking, 
 	pp.shutdown = context.AfterFunc(h.s.cfg.Shutdown, pp.end)
 	pp.unwatch, _ = watchGone.add(conn, pp.end) // a client that goes ends the wait, as with net/http
 	return true, 0, 0, nil
+}
+
+// keepIfBrisk marks r's connection to be kept by net/http once answered
+// (not parked idle) when table id moves briskly (ParkGrace): its client's
+// next request, a poll or a move, is likely to come within the grace, and
+// would otherwise come back through the listener as a new connection.
+func (h tableHandlers) keepIfBrisk(r *http.Request, id int64) {
+	if g := h.s.cfg.ParkGrace; g > 0 && h.s.svc.Tables.Brisk(id, g) {
+		mustState(r).keepConn = true
+	}
+}
+
+// keptConns are the idle connections net/http keeps because their table
+// moves briskly (keepIfBrisk), at most maxKeptConns: each holds its
+// goroutine's stack and its buffers (20–40 KB), and its next request is
+// served without the admission's limit.
+type keptConns struct {
+	mu    sync.Mutex
+	conns map[any]struct{}
+}
+
+// maxKeptConns bounds keptConns: about 40 MB at most; 100 tables at bots'
+// pace keep about 800 (two connections per client).
+const maxKeptConns = 1024
+
+// add counts c (a net.Conn) as kept idle, and reports whether it may be:
+// false when maxKeptConns are.
+func (k *keptConns) add(c any) bool {
+	if c == nil {
+		return false
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.conns == nil {
+		k.conns = map[any]struct{}{}
+	}
+	if _, ok := k.conns[c]; !ok && len(k.conns) >= maxKeptConns {
+		return false
+	}
+	k.conns[c] = struct{}{}
+	return true
+}
+
+// drop stops counting c.
+func (k *keptConns) drop(c net.Conn) {
+	k.mu.Lock()
+	delete(k.conns, c)
+	k.mu.Unlock()
 }
 
 // errNotParked: the connection could not be taken; the poll waits in its
@@ -562,7 +624,7 @@ func (a *recordedAnswer) writeTo(c net.Conn, closing bool) error {
 // admission (tables_park_admit.go) like a new connection's.
 func (s *server) parkIdle(w *statusWriter, r *http.Request) {
 	p, _ := r.Context().Value(parkingKey{}).(*parking)
-	if p == nil || !r.ProtoAtLeast(1, 1) || r.Close || w.dropBody || w.Header().Get("Connection") != "" ||
+	if p == nil || mustState(r).keepConn && p.kept.add(r.Context().Value(servedConnKey{})) || !r.ProtoAtLeast(1, 1) || r.Close || w.dropBody || w.Header().Get("Connection") != "" ||
 		w.Header().Get("Content-Length") == "" && w.Status() != http.StatusNotModified {
 		return
 	}

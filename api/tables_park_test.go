@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -396,5 +397,73 @@ func TestAParkedPollWhoseClientGoesEnds(t *testing.T) {
 	e.must(200, req{Method: "GET", Path: tablePath(tb.ID, "state"), Token: tokens[0]}, &other)
 	if other.Presence[1].State != "gone" {
 		t.Errorf("the seat of the poll whose client went: %+v, want gone", other.Presence[1])
+	}
+}
+
+// TestABriskTablesConnectionsStayWithNetHTTP: with a grace (serve's
+// -park-grace), a long poll of a table that moves briskly waits in its
+// handler and is answered there when the table moves, and its connection
+// and the mover's stay with net/http for their clients' next requests;
+// without one, each is parked and handed back through the listener, which
+// net/http sees as a new connection. Either way every answer is the same.
+func TestABriskTablesConnectionsStayWithNetHTTP(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		grace     time.Duration
+		wantConns int // connections net/http saw begin: two dialled, plus each hand-back
+	}{
+		{"WithAGraceBothStay", time.Minute, 2},
+		{"WithoutAGraceBothAreHandedBack", 0, 4},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t, storetest.SQLite(t), func(cfg *api.Config) { cfg.ParkGrace = c.grace })
+			var begun atomic.Int64
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := api.NewHTTPServer(e.h, nil)
+			srv.ConnState = func(_ net.Conn, s http.ConnState) {
+				if s == http.StateNew {
+					begun.Add(1)
+				}
+			}
+			serving := api.Park(srv, ln)
+			go func() { _ = srv.Serve(serving) }()
+			t.Cleanup(func() { _ = srv.Close() })
+			addr := ln.Addr().String()
+
+			// Two moves at once: the table moves briskly.
+			tb, tokens := twoHumans(e)
+			st, _ := e.state(tokens[0], tb.ID)
+			first := st.View.Turn
+			e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "moves"), Token: tokens[first], Body: json.RawMessage(fmt.Sprintf(`{"move":"draw","version":%d}`, st.Version))}, nil)
+			st, _ = e.state(tokens[first], tb.ID)
+			e.must(200, req{Method: "POST", Path: tablePath(tb.ID, "moves"), Token: tokens[first], Body: json.RawMessage(fmt.Sprintf(`{"move":"discard","card":%q,"version":%d}`, st.View.Hand[0], st.Version))}, nil)
+			st, _ = e.state(tokens[first], tb.ID)
+
+			poller := dialRaw(t, addr)
+			poller.send(tableRaw("GET", fmt.Sprintf("%s?since=%d&wait=20", tablePath(tb.ID, "state"), st.Version), tokens[first], "", nil))
+			time.Sleep(100 * time.Millisecond) // waiting, in its handler or parked
+			mover := dialRaw(t, addr)
+			mover.send(tableRaw("POST", tablePath(tb.ID, "moves"), tokens[1-first], fmt.Sprintf(`{"move":"draw","version":%d}`, st.Version), nil))
+			if res, body := mover.read(5 * time.Second); res.StatusCode != 200 {
+				t.Fatalf("the move: %d %s", res.StatusCode, body)
+			}
+			res, body := poller.read(5 * time.Second)
+			var got api.TableState
+			if res.StatusCode != 200 || json.Unmarshal(body, &got) != nil || got.Version != st.Version+1 || got.Seat != first {
+				t.Fatalf("the poll: %d %s, want version %d for seat %d", res.StatusCode, body, st.Version+1, first)
+			}
+			for _, conn := range []*rawConn{poller, mover} { // each client's next request
+				conn.send(tableRaw("GET", tablePath(tb.ID, "state"), tokens[first], "", nil))
+				if res, body := conn.read(5 * time.Second); res.StatusCode != 200 {
+					t.Fatalf("the next request: %d %s", res.StatusCode, body)
+				}
+			}
+			if n := begun.Load(); n != int64(c.wantConns) {
+				t.Errorf("net/http saw %d connections begin, want %d", n, c.wantConns)
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/burraco/burraco/internal/clientaddr"
 	"github.com/burraco/burraco/internal/metrics"
@@ -22,6 +23,12 @@ const (
 	DefaultMaxLongPolls    = 20
 	DefaultMaxEventStreams = 10
 )
+
+// DefaultParkGrace is what serve sets Config.ParkGrace to: at bots' pace
+// (100 tables on two cores) a table moves every 60–130 ms, so a poll is
+// answered within it; at a person's pace (seconds a move) no table is
+// brisk and every poll is parked at once, as without it.
+const DefaultParkGrace = 200 * time.Millisecond
 
 // waitRetryAfter is the Retry-After of a refused long poll or stream, in
 // seconds: one of the caller's own is likely to end by then.

@@ -566,6 +566,13 @@ type TableService interface {
 	// the ParkedPoll looks as Watch does and, instead of waiting, has a
 	// function run at the table's next change (see ParkedPoll).
 	Park(actor Actor, id int64, invite string, since int64) *ParkedPoll
+	// Brisk reports whether table id moves briskly, as this process sees
+	// it: its last two versions came within d of each other, the last less
+	// than d ago, so that its next version is likely within d (bots'
+	// pace). A server that parks waiting polls and idle connections to save
+	// memory may keep them instead: parking and resuming a connection cost
+	// more CPU than a wait of d holds memory.
+	Brisk(id int64, d time.Duration) bool
 	// Follow feeds the changes other server processes commit to Watch
 	// (when the storage is a TableFeed) until ctx ends; serve runs it for
 	// the life of the process. Without it, Watch sees this process's

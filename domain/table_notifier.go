@@ -43,6 +43,10 @@ type tableNotifier struct {
 	// tournamentChanged is told the tournament of a table published (set
 	// once at wiring, before any publish).
 	tournamentChanged func(id int64)
+	// now times the versions for brisk: the process's own clock, not
+	// the service's, since it hints at how the process is loaded (a test's
+	// clock that stands still would make every table look brisk).
+	now func() time.Time
 }
 
 type tableWatch struct {
@@ -56,6 +60,10 @@ type tableWatch struct {
 	changed context.Context
 	wakeAll context.CancelFunc
 	waiters int
+	// movedAt is when this process learnt of the version, and gap how long
+	// after the version before: how briskly the table moves (brisk).
+	movedAt time.Time
+	gap     time.Duration
 }
 
 func newTableWatch() *tableWatch {
@@ -68,7 +76,7 @@ func newTableWatch() *tableWatch {
 const maxWatchedTables = 20_000
 
 func newTableNotifier() *tableNotifier {
-	return &tableNotifier{tables: map[int64]*tableWatch{}, limit: maxWatchedTables}
+	return &tableNotifier{tables: map[int64]*tableWatch{}, limit: maxWatchedTables, now: time.Now}
 }
 
 // ticket is taken before a read or write transaction whose table will be
@@ -100,6 +108,13 @@ func (n *tableNotifier) publish(t Table, tk uint64) {
 	}
 	moved := t.Version > w.version
 	w.version = t.Version
+	if moved {
+		now := n.now()
+		if !w.movedAt.IsZero() {
+			w.gap = now.Sub(w.movedAt)
+		}
+		w.movedAt = now
+	}
 	if tk >= w.marked {
 		w.known, w.access = true, accessOf(t)
 		w.access.presence = presenceOfTable(t)
@@ -215,6 +230,18 @@ func (n *tableNotifier) get(id int64) (version int64, access tableAccess, change
 		defer n.mu.Unlock()
 		w.waiters--
 	}, true
+}
+
+// brisk reports whether table id moves briskly: its last version came
+// within d of the one before it, and is less than d old. A poll of such a
+// table is likely answered within d (bots at the table, or a machine
+// playing many): a long poll waits that long in its handler before it is
+// parked (api's ParkGrace).
+func (n *tableNotifier) brisk(id int64, d time.Duration) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	w := n.tables[id]
+	return w != nil && !w.movedAt.IsZero() && w.gap > 0 && w.gap <= d && n.now().Sub(w.movedAt) < d
 }
 
 // newest returns the newest version of table id known to be committed.

@@ -138,3 +138,59 @@ func TestTableNotifierVersionNeverGoesBack(t *testing.T) {
 		})
 	}
 }
+
+// TestATableIsBriskWhileItsVersionsComeWithinTheGrace: brisk says a table
+// moves briskly when its last two versions came within the grace and the
+// last is younger than it; a table at a person's pace, one read once, one
+// whose last move is old, one re-read at the same version, or one never
+// seen, is not.
+func TestATableIsBriskWhileItsVersionsComeWithinTheGrace(t *testing.T) {
+	const grace = 200 * time.Millisecond
+	start := time.Date(2026, 11, 28, 23, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		name  string
+		gaps  []time.Duration // between the versions published, the first at start
+		after time.Duration   // from the last version to the question
+		want  bool
+	}{
+		{"VersionsAtBotsPaceAreBrisk", []time.Duration{80 * time.Millisecond, 90 * time.Millisecond}, 10 * time.Millisecond, true},
+		{"AGapOfTheGraceItselfIsBrisk", []time.Duration{grace}, 0, true},
+		{"VersionsAtAPersonsPaceAreNot", []time.Duration{2 * time.Second, 1800 * time.Millisecond}, 10 * time.Millisecond, false},
+		{"ABriskTableWhoseLastMoveIsOldIsNot", []time.Duration{50 * time.Millisecond}, grace, false},
+		{"AFastMoveAfterASlowOneIsBrisk", []time.Duration{2 * time.Second, 60 * time.Millisecond}, 0, true},
+		{"ASlowMoveAfterFastOnesIsNot", []time.Duration{60 * time.Millisecond, 2 * time.Second}, 0, false},
+		{"ATableReadOnceIsNot", nil, 0, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			now := start
+			n := newTableNotifier()
+			n.now = func() time.Time { return now }
+			n.publish(Table{ID: 1, Version: 1, Players: 2}, n.ticket())
+			for i, g := range c.gaps {
+				now = now.Add(g)
+				n.publish(Table{ID: 1, Version: int64(i + 2), Players: 2}, n.ticket())
+			}
+			now = now.Add(c.after)
+			if got := n.brisk(1, grace); got != c.want {
+				t.Errorf("brisk = %v, want %v", got, c.want)
+			}
+		})
+	}
+	t.Run("TheSameVersionPublishedAgainIsNoMove", func(t *testing.T) {
+		now := start
+		n := newTableNotifier()
+		n.now = func() time.Time { return now }
+		n.publish(Table{ID: 1, Version: 1, Players: 2}, n.ticket())
+		now = now.Add(2 * time.Second)
+		n.publish(Table{ID: 1, Version: 2, Players: 2}, n.ticket())
+		now = now.Add(10 * time.Millisecond)
+		n.stale(1, 2)                                               // the same version, seen again
+		n.publish(Table{ID: 1, Version: 2, Players: 2}, n.ticket()) // read again
+		if n.brisk(1, grace) {
+			t.Error("a version seen again counted as a move: brisk")
+		}
+		if n.brisk(9, grace) {
+			t.Error("a table never seen is brisk")
+		}
+	})
+}

@@ -1,6 +1,9 @@
 package domain
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // ParkedPoll is a long poll of a table's version held without a goroutine
 // of its own (issue 30: a waiting poll's goroutine and connection were most
@@ -87,3 +90,6 @@ func (p *ParkedPoll) unpark() {
 		p.done = nil
 	}
 }
+
+// Brisk implements TableService.
+func (s *tableService) Brisk(id int64, d time.Duration) bool { return s.views.notes.brisk(id, d) }

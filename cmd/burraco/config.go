@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -31,7 +32,8 @@ type config struct {
 	// parkPolls holds waiting long polls and idle connections without a
 	// goroutine (api.Park); off (BURRACO_PARK_POLLS=false) they wait in
 	// net/http's handlers, as before issue 30's memory cut.
-	parkPolls bool // BURRACO_PARK_POLLS
+	parkPolls bool          // BURRACO_PARK_POLLS
+	parkGrace time.Duration // BURRACO_PARK_GRACE: api.Config.ParkGrace
 }
 
 // parkPollsFlag registers -park-polls, on unless the environment says a
@@ -50,20 +52,31 @@ func (c *config) parkPollsFlag(fs *flag.FlagSet) error {
 	return nil
 }
 
-// openTableTTLFlag registers -open-table-ttl, with its default from the
-// environment; an environment variable that is not a duration is an error.
-func (c *config) openTableTTLFlag(fs *flag.FlagSet) error {
-	def := domain.DefaultOpenTableTTL
-	if v := os.Getenv("BURRACO_OPEN_TABLE_TTL"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil {
-			return fmt.Errorf("BURRACO_OPEN_TABLE_TTL=%q is not a duration such as 24h or 90m", v)
+// durationFlags registers -open-table-ttl and -park-grace, with their
+// defaults from the environment; an environment variable that is not a
+// duration is an error.
+func (c *config) durationFlags(fs *flag.FlagSet) error {
+	return errors.Join(
+		durationFlag(fs, &c.openTableTTL, "open-table-ttl", "BURRACO_OPEN_TABLE_TTL", domain.DefaultOpenTableTTL,
+			"how long a table may stay open (not started) before the server cancels it; negative: never"),
+		durationFlag(fs, &c.parkGrace, "park-grace", "BURRACO_PARK_GRACE", api.DefaultParkGrace,
+			"how long a long poll of a table moving briskly (bots' pace) waits in its handler before it is parked (-park-polls); 0: parked at once"))
+}
+
+// durationFlag registers a duration flag defaulting to its environment
+// variable when set; one that is not a duration is an error.
+func durationFlag(fs *flag.FlagSet, p *time.Duration, name, env string, def time.Duration, usage string) error {
+	var err error
+	if v := os.Getenv(env); v != "" {
+		d, perr := time.ParseDuration(v)
+		if perr != nil {
+			err = fmt.Errorf("%s=%q is not a duration such as 24h, 90m or 200ms", env, v)
+		} else {
+			def = d
 		}
-		def = d
 	}
-	fs.DurationVar(&c.openTableTTL, "open-table-ttl", def,
-		"how long a table may stay open (not started) before the server cancels it; negative: never (env BURRACO_OPEN_TABLE_TTL)")
-	return nil
+	fs.DurationVar(p, name, def, fmt.Sprintf("%s (env %s)", usage, env))
+	return err
 }
 
 // authLimits are serve's limits of the auth endpoints (issue 27: a hall's

@@ -41,7 +41,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "burraco serve:", err)
 		return 2
 	}
-	if err := errors.Join(c.openTableTTLFlag(fs), c.owners.flags(fs), c.parkPollsFlag(fs)); err != nil {
+	if err := errors.Join(c.durationFlags(fs), c.owners.flags(fs), c.parkPollsFlag(fs)); err != nil {
 		fmt.Fprintln(stderr, "burraco serve:", err)
 		return 2
 	}
@@ -116,6 +116,7 @@ func serve(ctx context.Context, c config, log *slog.Logger) error {
 		Shutdown:                ctx, // long polls of table states end at once on shutdown
 		MaxLongPolls:            c.limits.longPolls,
 		MaxEventStreams:         c.limits.eventStreams,
+		ParkGrace:               c.parkGrace,
 		AuthPerMinute:           c.auth.perMinute,
 		AuthBurst:               c.auth.burst,
 		RefreshPerMinute:        c.auth.refreshes,

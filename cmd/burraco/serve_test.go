@@ -248,13 +248,13 @@ func (l *lockedLog) String() string {
 }
 
 // TestServeRefusesBadLimits: a per-user or auth limit from the environment
-// that is not an integer, an open-table TTL that is not a duration, or a
-// parking switch that is not a boolean, stops
-// serve with exit 2, naming the variable.
+// that is not an integer, an open-table TTL or a park grace that is not a
+// duration, or a parking switch that is not a boolean, stops serve with
+// exit 2, naming the variable.
 func TestServeRefusesBadLimits(t *testing.T) {
 	for _, env := range []string{"BURRACO_MAX_OPEN_TABLES", "BURRACO_MAX_LONG_POLLS", "BURRACO_MAX_EVENT_STREAMS",
 		"BURRACO_OPEN_TABLE_TTL", "BURRACO_AUTH_PER_MINUTE", "BURRACO_AUTH_BURST", "BURRACO_REFRESH_PER_MINUTE",
-		"BURRACO_LOGIN_FAILURES_PER_ACCOUNT", "BURRACO_LOGIN_FAILURES_PER_ADDRESS", "BURRACO_LEASE_TTL", "BURRACO_PARK_POLLS"} {
+		"BURRACO_LOGIN_FAILURES_PER_ACCOUNT", "BURRACO_LOGIN_FAILURES_PER_ADDRESS", "BURRACO_LEASE_TTL", "BURRACO_PARK_POLLS", "BURRACO_PARK_GRACE"} {
 		t.Run(env, func(t *testing.T) {
 			t.Setenv(env, "many")
 			var out, errOut bytes.Buffer

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"net/http/httptrace"
 	"slices"
 	"sync/atomic"
@@ -113,6 +115,37 @@ func slowest(samples []moveSample, n int) []moveSample {
 	return s[:min(n, len(s))]
 }
 
+// periodRow is the latency of the moves acknowledged in one period of
+// play: the opening burst (every table's first moves at once) apart from
+// the steady play after it.
+type periodRow struct {
+	from     time.Duration
+	n        int
+	p50, p99 time.Duration
+}
+
+// byPeriod groups the moves by when they were acknowledged, in periods of
+// width from the start of play; periods with no move are left out.
+func byPeriod(samples []moveSample, width time.Duration) []periodRow {
+	groups := map[int][]time.Duration{}
+	for _, s := range samples {
+		i := int(s.at / width)
+		groups[i] = append(groups[i], s.latency)
+	}
+	var rows []periodRow
+	for _, i := range slices.Sorted(maps.Keys(groups)) {
+		d := groups[i]
+		rows = append(rows, periodRow{from: time.Duration(i) * width, n: len(d), p50: percentile(d, 0.5), p99: percentile(d, 0.99)})
+	}
+	return rows
+}
+
+// periodWidth is the period of byPeriod for a play that lasted span: about
+// ten periods, whole seconds.
+func periodWidth(span time.Duration) time.Duration {
+	return max(time.Second, (span / 10).Round(time.Second))
+}
+
 // printTail writes the breakdown and the slowest moves.
 func printTail(w io.Writer, samples []moveSample) {
 	if len(samples) == 0 {
@@ -122,6 +155,16 @@ func printTail(w io.Writer, samples []moveSample) {
 	for _, r := range breakdown(samples) {
 		fmt.Fprintf(w, "    %-24s %6d moves  p50 %s  p99 %s  max %s\n", r.name, r.n, ms(r.p50), ms(r.p99), ms(r.max))
 	}
+	span := slices.MaxFunc(samples, func(a, b moveSample) int { return cmp.Compare(a.at, b.at) }).at
+	width := periodWidth(span)
+	fmt.Fprintf(w, "  move latency by %s of play (from, moves, p50, p99):", width)
+	for i, r := range byPeriod(samples, width) {
+		if i%4 == 0 {
+			fmt.Fprint(w, "\n   ")
+		}
+		fmt.Fprintf(w, "  %s: %d, %s, %s;", r.from, r.n, ms(r.p50), ms(r.p99))
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintln(w, "  the slowest moves:")
 	for _, s := range slowest(samples, 10) {
 		conn := "reused connection"

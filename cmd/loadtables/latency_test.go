@@ -82,3 +82,28 @@ func TestTheReportListsTheSlowestMovesSlowestFirst(t *testing.T) {
 		}
 	}
 }
+
+func TestTheTailIsToldByPeriodOfPlay(t *testing.T) {
+	var samples []moveSample
+	for i := range 100 { // an opening second of slow moves, then fast ones
+		samples = append(samples, moveSample{at: time.Duration(i) * 10 * time.Millisecond, latency: 400 * time.Millisecond})
+		samples = append(samples, moveSample{at: time.Second + time.Duration(i)*90*time.Millisecond, latency: 5 * time.Millisecond})
+	}
+	got := byPeriod(samples, periodWidth(10*time.Second))
+	want := []periodRow{
+		{from: 0, n: 100, p50: 400 * time.Millisecond, p99: 400 * time.Millisecond},
+		{from: time.Second, n: 12, p50: 5 * time.Millisecond, p99: 5 * time.Millisecond},
+	}
+	if len(got) != 10 {
+		t.Fatalf("byPeriod gave %d periods, want 10 (a second each over ten seconds): %+v", len(got), got)
+	}
+	if d := cmp.Diff(want, got[:2], cmp.AllowUnexported(periodRow{})); d != "" {
+		t.Errorf("byPeriod's first periods (-want +got):\n%s", d)
+	}
+	r := &result{tables: 1, finished: 1, elapsed: time.Minute, moveSamples: samples}
+	var out strings.Builder
+	r.print(&out, 1, options{db: "sqlite", processes: 1})
+	if want := "move latency by 1s of play (from, moves, p50, p99):\n     0s: 100, 400.0 ms, 400.0 ms;  1s: 12, 5.0 ms, 5.0 ms;"; !strings.Contains(out.String(), want) {
+		t.Errorf("the report does not say %q:\n%s", want, out.String())
+	}
+}
