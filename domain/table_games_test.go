@@ -236,3 +236,66 @@ func TestARetryAnsweredItsFirstAnswerWakesThePollsOfTheVersionBefore(t *testing.
 		}
 	})
 }
+
+// TestAStartedTablesGameIsInMemoryAndIsWhatIsStored: the change that
+// starts a match (the creator's start, the last seat taken at a table that
+// starts by itself, a bot added last) leaves the dealt game in the
+// process's memory, so that the seats' first states and the first move do
+// not read and replay it; what it shows is what a process that reads the
+// stored deal shows, to each seat.
+func TestAStartedTablesGameIsInMemoryAndIsWhatIsStored(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := t.Context()
+		f := newFixture(t, db)
+		owner := f.user("owner@example.org")
+		guest := f.user("guest@example.org")
+		starts := map[string]func() domain.Table{
+			"ByTheCreator": func() domain.Table { return f.botTable(owner) },
+			"ByTheLastSeatTaken": func() domain.Table {
+				tb, err := f.svc.Tables.Create(ctx, owner, domain.TableInput{Rules: "fibur", Players: 2, AutoStart: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := f.svc.Tables.Join(ctx, guest, tb.ID, nil, ""); err != nil {
+					t.Fatal(err)
+				}
+				return tb
+			},
+			"ByABotAddedLast": func() domain.Table {
+				tb, err := f.svc.Tables.Create(ctx, guest, domain.TableInput{Rules: "fibur", Players: 4, AutoStart: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for range 3 {
+					if _, err := f.svc.Tables.AddBot(ctx, guest, tb.ID, nil); err != nil {
+						t.Fatal(err)
+					}
+				}
+				return tb
+			},
+		}
+		for name, start := range starts {
+			t.Run(name, func(t *testing.T) {
+				tb := start()
+				if held, _ := domain.CachedPosition(f.svc.Tables, tb.ID); !held {
+					t.Fatal("the started match's game is not in memory")
+				}
+				cold := domain.NewServices(db, domain.Config{Now: f.clock.Now, PasswordParams: domain.TestPasswordParams})
+				for _, who := range []domain.Actor{owner, guest} {
+					warm, err := f.svc.Tables.State(ctx, who, tb.ID, "")
+					if err != nil {
+						t.Fatal(err)
+					}
+					want, err := cold.Tables.State(ctx, who, tb.ID, "")
+					if err != nil {
+						t.Fatal(err)
+					}
+					warm.Presence, want.Presence = nil, nil
+					if warm.Table.Status != domain.TablePlaying || !reflect.DeepEqual(warm, want) {
+						t.Fatalf("the state from memory differs from the stored deal's:\n got %+v\nwant %+v", warm, want)
+					}
+				}
+			})
+		}
+	})
+}

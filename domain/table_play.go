@@ -92,17 +92,25 @@ func tableRules(t Table) (engine.Rules, error) {
 // start deals the first deal of a full table (the first dealer drawn at
 // random) and lets the bots play up to the first human turn.
 func (s *tableMatch) start(tx Tx, t *Table) error {
+	_, err := s.startPlaying(tx, t)
+	return err
+}
+
+// startPlaying is start returning the running deal, for the game cache
+// once the transaction commits (changeStarting).
+func (s *tableMatch) startPlaying(tx Tx, t *Table) (*playing, error) {
 	n, err := s.randomUint64()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	return s.startWith(tx, t, int(n%uint64(t.Players)))
 }
 
 // startWith deals the first deal of a full table with dealer dealing (a
 // rematch's: the seat after the last match's first dealer) and lets the
-// bots play up to the first human turn.
-func (s *tableMatch) startWith(tx Tx, t *Table, dealer int) error {
+// bots play up to the first human turn. It returns the running deal, for
+// the game cache once the transaction commits (keepStarted).
+func (s *tableMatch) startWith(tx Tx, t *Table, dealer int) (*playing, error) {
 	now := s.now()
 	t.Status, t.StartedAt = TablePlaying, &now
 	t.ClockUsed = make([]int64, t.Players)
@@ -114,10 +122,9 @@ func (s *tableMatch) startWith(tx Tx, t *Table, dealer int) error {
 	}
 	p, err := s.deal(tx, t, 1, dealer, nil, false)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	_, err = s.advance(tx, p)
-	return err
+	return s.advance(tx, p)
 }
 
 // deal deals deal number n with a fresh secret seed and stores it.

@@ -120,7 +120,7 @@ func (s *tableService) startRematch(tx Tx, old Table) (Table, error) {
 		return Table{}, err
 	}
 	read := t.Version
-	if err := s.match.startWith(tx, &t, engine.NextDealer(first.Dealer, t.Players)); err != nil {
+	if _, err := s.match.startWith(tx, &t, engine.NextDealer(first.Dealer, t.Players)); err != nil {
 		return Table{}, err
 	}
 	if err := s.match.commitTable(tx, &t, read); err != nil {

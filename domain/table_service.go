@@ -503,16 +503,16 @@ func (s *tableService) Join(ctx context.Context, actor Actor, id int64, seat *in
 	if actor.Anonymous() {
 		return Table{}, errLoginRequired
 	}
-	return s.change(ctx, actor, id, invite, func(tx Tx, t *Table) error {
+	return s.changeStarting(ctx, actor, id, invite, func(tx Tx, t *Table) (*playing, error) {
 		if t.Status == TableCancelled {
-			return errCancelled(*t)
+			return nil, errCancelled(*t)
 		}
 		if t.SeatOf(actor.UserID) >= 0 {
-			return Errorf(EConflict, "you already sit at this table (seat %d)", t.SeatOf(actor.UserID))
+			return nil, Errorf(EConflict, "you already sit at this table (seat %d)", t.SeatOf(actor.UserID))
 		}
 		if t.ClubID != nil {
 			if err := mayJoinClubTable(tx, actor, *t.ClubID); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		return s.sit(tx, t, seat, Seat{UserID: &actor.UserID})
@@ -524,12 +524,12 @@ func (s *tableService) AddBot(ctx context.Context, actor Actor, id int64, seat *
 	if actor.Anonymous() {
 		return Table{}, errLoginRequired
 	}
-	return s.change(ctx, actor, id, "", func(tx Tx, t *Table) error {
+	return s.changeStarting(ctx, actor, id, "", func(tx Tx, t *Table) (*playing, error) {
 		if err := creatorOnly(*t, actor); err != nil {
-			return err
+			return nil, err
 		}
 		if t.Rated { // a bot's moves would rate its opponents against nobody
-			return Errorf(ERatedWithBots, "a rated table seats no bot: its match moves its players' ratings")
+			return nil, Errorf(ERatedWithBots, "a rated table seats no bot: its match moves its players' ratings")
 		}
 		return s.sit(tx, t, seat, Seat{Bot: true})
 	})
@@ -681,34 +681,45 @@ func (s *tableService) Start(ctx context.Context, actor Actor, id int64) (Table,
 	if actor.Anonymous() {
 		return Table{}, errLoginRequired
 	}
-	return s.change(ctx, actor, id, "", func(tx Tx, t *Table) error {
+	return s.changeStarting(ctx, actor, id, "", func(tx Tx, t *Table) (*playing, error) {
 		if err := creatorOnly(*t, actor); err != nil {
-			return err
+			return nil, err
 		}
 		switch {
 		case t.Status == TableCancelled:
-			return errCancelled(*t)
+			return nil, errCancelled(*t)
 		case t.Status != TableOpen:
-			return Errorf(EConflict, "the match has already started")
+			return nil, Errorf(EConflict, "the match has already started")
 		case t.FreeSeats > 0:
-			return Errorf(EConflict, "every seat must be taken to start: %d free", t.FreeSeats)
+			return nil, Errorf(EConflict, "every seat must be taken to start: %d free", t.FreeSeats)
 		}
-		return s.match.start(tx, t)
+		return s.match.startPlaying(tx, t)
 	})
 }
 
 // change runs fn on the locked table the actor may see, then stores it with
 // the next version and publishes it after the commit.
 func (s *tableService) change(ctx context.Context, actor Actor, id int64, invite string, fn func(tx Tx, t *Table) error) (Table, error) {
+	return s.changeStarting(ctx, actor, id, invite, func(tx Tx, t *Table) (*playing, error) { return nil, fn(tx, t) })
+}
+
+// changeStarting is change for a change that may start the match: fn
+// returns the running deal it dealt (nil: none), which goes into the game
+// cache once committed, so that the seats' first states and the first move
+// find it there instead of reading and replaying the deal (a thousand
+// tables starting at once made as many such reads at the same moment).
+func (s *tableService) changeStarting(ctx context.Context, actor Actor, id int64, invite string, fn func(tx Tx, t *Table) (*playing, error)) (Table, error) {
 	var t Table
+	var started *playing
 	tk := s.notes.ticket()
 	err := s.st.InTx(ctx, func(tx Tx) error {
 		var err error
+		started = nil
 		if t, err = visibleTable(tx, actor, id, invite, true); err != nil {
 			return err
 		}
 		read := t.Version
-		if err := fn(tx, &t); err != nil {
+		if started, err = fn(tx, &t); err != nil {
 			return err
 		}
 		if err := s.match.commitTable(tx, &t, read); err != nil { // a start's bot moves took a version each
@@ -720,34 +731,37 @@ func (s *tableService) change(ctx context.Context, actor Actor, id int64, invite
 	if err != nil {
 		return Table{}, err
 	}
+	if started != nil && started.deal.Number == t.DealNumber {
+		s.games.put(t, started)
+	}
 	s.notes.publish(t, tk)
 	return forViewer(t, actor), nil
 }
 
 // sit puts who in seat (nil: the first free seat) of an open table and
 // starts the match when the last seat fills and the table starts by itself.
-func (s *tableService) sit(tx Tx, t *Table, seat *int, who Seat) error {
+func (s *tableService) sit(tx Tx, t *Table, seat *int, who Seat) (*playing, error) {
 	if t.Status == TableCancelled {
-		return errCancelled(*t)
+		return nil, errCancelled(*t)
 	}
 	if t.Status != TableOpen {
-		return Errorf(EConflict, "the match has started: no seat is free")
+		return nil, Errorf(EConflict, "the match has started: no seat is free")
 	}
 	n, err := freeSeat(*t, seat)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	now := s.now()
 	who.Seat, who.JoinedAt = n, &now
 	t.Seats[n] = who
 	t.FreeSeats--
 	if err := tx.Tables().SetSeat(t.ID, who); err != nil {
-		return err
+		return nil, err
 	}
 	if t.FreeSeats == 0 && t.AutoStart {
-		return s.match.start(tx, t)
+		return s.match.startPlaying(tx, t)
 	}
-	return nil
+	return nil, nil
 }
 
 // freeSeat returns seat if it is free, or the first free seat when seat is
