@@ -247,10 +247,11 @@ func (h tableHandlers) park(w http.ResponseWriter, r *http.Request, p *parking, 
 	pp.poll = h.s.svc.Tables.Park(pp.actor, id, invite, since)
 	if g := min(h.s.cfg.ParkGrace, wait); g > 0 && h.s.svc.Tables.Brisk(id, g) {
 		// A table moving briskly (bots' pace) is likely to answer within
-		// the grace: waiting for it here costs a parked poll's hijack, the
+		// the grace: waiting for it here saves a parked poll's hijack, the
 		// connection's hand-back through the listener and net/http's new
-		// goroutine for it (about a tenth of the server's CPU at bots'
-		// pace), and holds a connection's memory only that long.
+		// goroutine for it (with keepIfBrisk, a fifth of the server's CPU a
+		// move at bots' pace), and holds a connection's memory only that
+		// long.
 		if version, seat, err := h.watch(r, id, invite, since, g); err != nil || version > since {
 			return false, version, seat, err
 		} // else parked for the rest of its wait (deadline)
@@ -621,11 +622,14 @@ func (a *recordedAnswer) writeTo(c net.Conn, closing bool) error {
 // seat's first state were most of a 1,000-table run's goroutines at its
 // peak (7,441 of 7,479, docs/performance.md). Handed over, one waits in
 // the process's epoll set (2.7 KB), and its next request passes the
-// admission (tables_park_admit.go) like a new connection's.
+// admission (tables_park_admit.go) like a new connection's. The exception
+// is a table that moves briskly (keepIfBrisk): its clients' next requests
+// come within moments, and net/http keeps their connections.
 func (s *server) parkIdle(w *statusWriter, r *http.Request) {
 	p, _ := r.Context().Value(parkingKey{}).(*parking)
-	if p == nil || mustState(r).keepConn && p.kept.add(r.Context().Value(servedConnKey{})) || !r.ProtoAtLeast(1, 1) || r.Close || w.dropBody || w.Header().Get("Connection") != "" ||
-		w.Header().Get("Content-Length") == "" && w.Status() != http.StatusNotModified {
+	if p == nil || !r.ProtoAtLeast(1, 1) || r.Close || w.dropBody || w.Header().Get("Connection") != "" ||
+		w.Header().Get("Content-Length") == "" && w.Status() != http.StatusNotModified ||
+		mustState(r).keepConn && p.kept.add(r.Context().Value(servedConnKey{})) {
 		return
 	}
 	if body, _ := r.Body.(*readToEnd); r.Body != http.NoBody && (body == nil || !body.ended) {
