@@ -406,7 +406,11 @@ func (r tableRepo) byID(id int64, lock bool) (domain.Table, error) {
 		t.remember(row)
 		t.lockSeats(id, seats)
 	}
-	if !t.changedSeats[id] {
+	if !t.changedSeats[id] || t.wroteVersion[id] == version {
+		// Seats this transaction changed are cached only as read at the
+		// version it wrote after them (a match's start re-reads its table:
+		// its seats' first states then need no query); a change after the
+		// read drops them again (seatsChanged).
 		t.committedSeats = append(t.committedSeats, tableSeats{id: id, version: version, seats: slices.Clone(seats)})
 	}
 	tb := row.domain()
@@ -577,6 +581,10 @@ func (r tableRepo) Update(t domain.Table) error {
 	}
 	r.t.remember(row)
 	r.t.committed = append(r.t.committed, row)
+	if r.t.wroteVersion == nil {
+		r.t.wroteVersion = map[int64]int64{}
+	}
+	r.t.wroteVersion[t.ID] = row.Version
 	if seats, ok := r.t.lockedSeats[t.ID]; ok {
 		// The seats read under the lock, unchanged since: the new version's.
 		r.t.committedSeats = append(r.t.committedSeats, tableSeats{id: t.ID, version: row.Version, seats: slices.Clone(seats)})

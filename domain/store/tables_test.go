@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -367,6 +368,99 @@ func TestDealFromReadsTheDealAskedForAndItsMovesFromTheIndexGiven(t *testing.T) 
 					t.Errorf("moves %v, want %v", got, c.moves)
 				}
 			})
+		}
+	})
+}
+
+// TestSeatsChangedAndReadBackAtTheirNewVersionAreCached: a transaction
+// that changes a table's seats, writes the table's next version and reads
+// the table back (a match's start) leaves the seats of that version in the
+// cache once it commits, so that the first state reads need no query; a
+// seat changed after that read, without a version of its own, leaves
+// nothing cached for the version; a transaction rolled back leaves
+// nothing.
+func TestSeatsChangedAndReadBackAtTheirNewVersionAreCached(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := t.Context()
+		now := time.Now().UTC().Truncate(time.Microsecond)
+		var users [2]int64
+		var id int64
+		err := db.InTx(ctx, func(tx domain.Tx) error {
+			for i, name := range []string{"Anna", "Bruno"} {
+				u := domain.User{Email: strings.ToLower(name) + "@example.com", Name: name, CreatedAt: now, UpdatedAt: now}
+				if err := tx.Users().Create(&u, "hash"); err != nil {
+					return err
+				}
+				users[i] = u.ID
+			}
+			tb := domain.Table{CreatorID: users[0], Rules: "fibur", Options: []byte(`{}`), Players: 2, InviteCode: "code",
+				Status: domain.TableOpen, FreeSeats: 2, Version: 1, CreatedAt: now, UpdatedAt: now,
+				Seats: []domain.Seat{{Seat: 0}, {Seat: 1}}}
+			err := tx.Tables().Create(&tb)
+			id = tb.ID
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		errRollback := errors.New("roll back")
+		sit := func(seat int, user int64, thenSit *int64, fail bool) int64 {
+			t.Helper()
+			var version int64
+			err := db.InTx(ctx, func(tx domain.Tx) error {
+				tb, err := tx.Tables().Lock(id)
+				if err != nil {
+					return err
+				}
+				if err := tx.Tables().SetSeat(id, domain.Seat{Seat: seat, UserID: &user, JoinedAt: &now}); err != nil {
+					return err
+				}
+				tb.Version++
+				tb.FreeSeats--
+				if err := tx.Tables().Update(tb); err != nil {
+					return err
+				}
+				if _, err := tx.Tables().Get(id); err != nil { // read back, as a start does
+					return err
+				}
+				version = tb.Version
+				if thenSit != nil { // a seat changed after the read, with no version of its own
+					if err := tx.Tables().SetSeat(id, domain.Seat{Seat: 1 - seat, UserID: thenSit, JoinedAt: &now}); err != nil {
+						return err
+					}
+				}
+				if fail {
+					return errRollback
+				}
+				return nil
+			})
+			if err != nil && !(fail && errors.Is(err, errRollback)) {
+				t.Fatal(err)
+			}
+			return version
+		}
+		cached := func(version int64) (domain.Table, bool) {
+			t.Helper()
+			var tb domain.Table
+			var ok bool
+			if err := db.View(ctx, func(tx domain.Tx) error { tb, ok = tx.Tables().Cached(id, version); return nil }); err != nil {
+				t.Fatal(err)
+			}
+			return tb, ok
+		}
+
+		v := sit(0, users[0], nil, true)
+		if _, ok := cached(v); ok {
+			t.Fatalf("a rolled-back version %d is cached", v)
+		}
+		v = sit(0, users[0], nil, false)
+		tb, ok := cached(v)
+		if !ok || tb.Seats[0].UserID == nil || *tb.Seats[0].UserID != users[0] || tb.Seats[1].UserID != nil {
+			t.Fatalf("version %d: cached %v, seats %+v; want Anna in seat 0, seat 1 free", v, ok, tb.Seats)
+		}
+		v = sit(0, users[0], &users[1], false) // seat 0 again, then Bruno in seat 1 after the read
+		if tb, ok := cached(v); ok {
+			t.Fatalf("version %d's seats are cached as read before a later change: %+v", v, tb.Seats)
 		}
 	})
 }

@@ -21,8 +21,10 @@ type tx struct {
 	// them (see tableRepo.Update).
 	lockedSeats map[int64][]domain.Seat
 	// changedSeats are the tables whose seats this transaction changed:
-	// none of their seats is cached from it.
+	// none of their seats is cached from it, but as read at the version
+	// it wrote last (wroteVersion), after the change.
 	changedSeats map[int64]bool
+	wroteVersion map[int64]int64
 	tables       *tableCache // the database's, or nil
 	// committed are the table rows to cache once the transaction commits
 	// (at once after a read-only one).
