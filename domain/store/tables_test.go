@@ -140,49 +140,11 @@ func TestTableCacheKeepsOnlyCommittedVersions(t *testing.T) {
 		store.Postgres: storetest.PostgresURL,
 	} {
 		t.Run(dialect, func(t *testing.T) {
-			ctx := t.Context()
 			u := url(t)
 			a, b := openMigrated(t, u), openMigrated(t, u)
-			now := time.Now().UTC().Truncate(time.Microsecond)
-			var id int64
-			err := a.InTx(ctx, func(tx domain.Tx) error {
-				usr := domain.User{Email: "anna@example.com", Name: "Anna", CreatedAt: now, UpdatedAt: now}
-				if err := tx.Users().Create(&usr, "hash"); err != nil {
-					return err
-				}
-				tb := domain.Table{CreatorID: usr.ID, Rules: "fibur", Options: []byte(`{}`), Players: 2, InviteCode: "code",
-					Status: domain.TableOpen, FreeSeats: 2, Version: 1, CreatedAt: now, UpdatedAt: now,
-					Seats: []domain.Seat{{Seat: 0}, {Seat: 1}}}
-				err := tx.Tables().Create(&tb)
-				id = tb.ID
-				return err
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
+			id, _ := openTwoSeatTable(t, a, "Anna")
 			change := func(db *store.DB, free int, fail bool) {
-				errRollback := errors.New("roll back")
-				err := db.InTx(ctx, func(tx domain.Tx) error {
-					tb, err := tx.Tables().Lock(id)
-					if err != nil {
-						return err
-					}
-					tb.Version++
-					tb.FreeSeats = free
-					if err := tx.Tables().Update(tb); err != nil {
-						return err
-					}
-					if _, err := tx.Tables().Get(id); err != nil { // reads its own change
-						return err
-					}
-					if fail {
-						return errRollback
-					}
-					return nil
-				})
-				if err != nil && !(fail && errors.Is(err, errRollback)) {
-					t.Fatal(err)
-				}
+				changeTable(t, db, id, fail, func(_ domain.Tx, tb *domain.Table) error { tb.FreeSeats = free; return nil }, nil)
 			}
 			check := func(db *store.DB, who string, version int64, free int) {
 				t.Helper()
@@ -204,6 +166,74 @@ func TestTableCacheKeepsOnlyCommittedVersions(t *testing.T) {
 			check(a, "A after its commit", 3, 1)
 		})
 	}
+}
+
+// openTwoSeatTable makes a user of each name and an open table of two free
+// seats created by the first; it returns the table's id and the users'.
+func openTwoSeatTable(t *testing.T, db *store.DB, names ...string) (int64, []int64) {
+	t.Helper()
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	var id int64
+	users := make([]int64, len(names))
+	err := db.InTx(t.Context(), func(tx domain.Tx) error {
+		for i, name := range names {
+			u := domain.User{Email: strings.ToLower(name) + "@example.com", Name: name, CreatedAt: now, UpdatedAt: now}
+			if err := tx.Users().Create(&u, "hash"); err != nil {
+				return err
+			}
+			users[i] = u.ID
+		}
+		tb := domain.Table{CreatorID: users[0], Rules: "fibur", Options: []byte(`{}`), Players: 2, InviteCode: "code",
+			Status: domain.TableOpen, FreeSeats: 2, Version: 1, CreatedAt: now, UpdatedAt: now,
+			Seats: []domain.Seat{{Seat: 0}, {Seat: 1}}}
+		err := tx.Tables().Create(&tb)
+		id = tb.ID
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id, users
+}
+
+// changeTable changes table id in one transaction of db as a table's
+// change does: locks it, lets change change it, writes its next version,
+// reads it back, then runs after (when not nil); fail rolls it all back.
+// It returns the version written.
+func changeTable(t *testing.T, db *store.DB, id int64, fail bool, change func(domain.Tx, *domain.Table) error, after func(domain.Tx) error) int64 {
+	t.Helper()
+	errRollback := errors.New("roll back")
+	var version int64
+	err := db.InTx(t.Context(), func(tx domain.Tx) error {
+		tb, err := tx.Tables().Lock(id)
+		if err != nil {
+			return err
+		}
+		if err := change(tx, &tb); err != nil {
+			return err
+		}
+		tb.Version++
+		if err := tx.Tables().Update(tb); err != nil {
+			return err
+		}
+		if _, err := tx.Tables().Get(id); err != nil { // reads its own change, as a start does
+			return err
+		}
+		version = tb.Version
+		if after != nil {
+			if err := after(tx); err != nil {
+				return err
+			}
+		}
+		if fail {
+			return errRollback
+		}
+		return nil
+	})
+	if err != nil && !(fail && errors.Is(err, errRollback)) {
+		t.Fatal(err)
+	}
+	return version
 }
 
 func openMigrated(t *testing.T, url string) *store.DB {
@@ -383,61 +413,19 @@ func TestSeatsChangedAndReadBackAtTheirNewVersionAreCached(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := t.Context()
 		now := time.Now().UTC().Truncate(time.Microsecond)
-		var users [2]int64
-		var id int64
-		err := db.InTx(ctx, func(tx domain.Tx) error {
-			for i, name := range []string{"Anna", "Bruno"} {
-				u := domain.User{Email: strings.ToLower(name) + "@example.com", Name: name, CreatedAt: now, UpdatedAt: now}
-				if err := tx.Users().Create(&u, "hash"); err != nil {
-					return err
-				}
-				users[i] = u.ID
-			}
-			tb := domain.Table{CreatorID: users[0], Rules: "fibur", Options: []byte(`{}`), Players: 2, InviteCode: "code",
-				Status: domain.TableOpen, FreeSeats: 2, Version: 1, CreatedAt: now, UpdatedAt: now,
-				Seats: []domain.Seat{{Seat: 0}, {Seat: 1}}}
-			err := tx.Tables().Create(&tb)
-			id = tb.ID
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		errRollback := errors.New("roll back")
+		id, users := openTwoSeatTable(t, db, "Anna", "Bruno")
 		sit := func(seat int, user int64, thenSit *int64, fail bool) int64 {
 			t.Helper()
-			var version int64
-			err := db.InTx(ctx, func(tx domain.Tx) error {
-				tb, err := tx.Tables().Lock(id)
-				if err != nil {
-					return err
+			var after func(domain.Tx) error
+			if thenSit != nil { // a seat changed after the read, with no version of its own
+				after = func(tx domain.Tx) error {
+					return tx.Tables().SetSeat(id, domain.Seat{Seat: 1 - seat, UserID: thenSit, JoinedAt: &now})
 				}
-				if err := tx.Tables().SetSeat(id, domain.Seat{Seat: seat, UserID: &user, JoinedAt: &now}); err != nil {
-					return err
-				}
-				tb.Version++
-				tb.FreeSeats--
-				if err := tx.Tables().Update(tb); err != nil {
-					return err
-				}
-				if _, err := tx.Tables().Get(id); err != nil { // read back, as a start does
-					return err
-				}
-				version = tb.Version
-				if thenSit != nil { // a seat changed after the read, with no version of its own
-					if err := tx.Tables().SetSeat(id, domain.Seat{Seat: 1 - seat, UserID: thenSit, JoinedAt: &now}); err != nil {
-						return err
-					}
-				}
-				if fail {
-					return errRollback
-				}
-				return nil
-			})
-			if err != nil && !(fail && errors.Is(err, errRollback)) {
-				t.Fatal(err)
 			}
-			return version
+			return changeTable(t, db, id, fail, func(tx domain.Tx, tb *domain.Table) error {
+				tb.FreeSeats--
+				return tx.Tables().SetSeat(id, domain.Seat{Seat: seat, UserID: &user, JoinedAt: &now})
+			}, after)
 		}
 		cached := func(version int64) (domain.Table, bool) {
 			t.Helper()
