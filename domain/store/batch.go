@@ -150,6 +150,21 @@ func (db *DB) finish(b *writeBatch) {
 	}
 }
 
+// writersWait runs fn in the writers' turn: the writes of this process
+// wait until it returns. A batch handed to it is committed first. fn is
+// not run when the turn does not come within the busy timeout.
+func (db *DB) writersWait(fn func()) {
+	b, err := db.writers.acquire(context.Background(), db.busyTimeout, db)
+	if err != nil {
+		return
+	}
+	if b != nil {
+		db.finish(b)
+	}
+	defer db.handOn(nil)
+	fn()
+}
+
 // savepoint runs one of the savepoint statements of a writer in b; a
 // failure breaks the batch (SQLite rolled the whole transaction back, or
 // the connection failed): what it held is lost, and every writer in it is

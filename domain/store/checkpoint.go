@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -31,6 +32,29 @@ const (
 	checkpointDelay         = time.Second
 	backstopCheckpointPages = 10000 // about 40 MB of log
 )
+
+// Restarting the log. A passive checkpoint copies the log back while the
+// writer goes on appending to it, so under steady writes it never catches
+// up, and the log restarts from its start only when a checkpoint has
+// copied all of it: at a thousand tables' human pace (12 MB of log a
+// second) it grew to 340-580 MB between restarts, every commit past
+// backstopCheckpointPages ran a checkpoint of its own, and a commit that
+// overwrote the log's old pages, which the kernel had meanwhile dropped
+// from its cache, read them back from the disk first (a frame does not
+// fill whole disk blocks), queued behind the checkpoint's writes: the one
+// writer, and every move behind it, waited up to 1.5 s (2026-11-29: the
+// writer's pwrite in ext4_block_write_begin while one 4 KB read waited
+// behind 32 writes in flight). So when a passive checkpoint finds more
+// than restartLogPages in the log, the checkpointer takes the writers'
+// turn and runs a RESTART checkpoint: it copies what the passive one
+// could not (the writes made meanwhile) and waits, at most restartWait,
+// for the readers of older snapshots to end, after which the next write
+// starts the log again from its start, over pages written moments ago.
+// The writers wait for it: 2-10 ms, at most 68 ms in a run of 1,000 tables
+// (a restart every second or two), for a log of at most 40 MB.
+var restartLogPages = 4096 // about 16 MB of log (a variable for the tests)
+
+const restartWait = 50 * time.Millisecond
 
 // sqliteWriterDriver is go-sqlite3 with the write connection's
 // wal_autocheckpoint and temp_store, which no DSN parameter sets.
@@ -79,25 +103,34 @@ var registerWriterDriver = sync.OnceFunc(func() {
 // releases the pin, checkpoints (for whoever wrote) and takes it again. A
 // pin that fails is dropped until the next refresh: it only saves time.
 type checkpointer struct {
-	db      *sql.DB
-	kick    chan struct{} // a write committed
-	done    chan struct{} // closed by close
-	stopped chan struct{} // closed when run returns
-	pinned  atomic.Bool   // the connection holds the read pin
-	pins    atomic.Int64  // pins taken (tests)
+	db *sql.DB
+	// turn runs fn while this process's writers wait (batch.go), for a
+	// RESTART checkpoint; nil: none is run.
+	turn       func(fn func())
+	kick       chan struct{} // a write committed
+	done       chan struct{} // closed by close
+	stopped    chan struct{} // closed when run returns
+	pinned     atomic.Bool   // the connection holds the read pin
+	pins       atomic.Int64  // pins taken (tests)
+	restarts   atomic.Int64  // RESTART checkpoints run (tests)
+	busyMillis int           // the connection's busy timeout, in ms
+	// restartedLog is the log's length the last RESTART checkpoint left:
+	// seen again, nothing was written since (the next write restarts it).
+	restartedLog int
 }
 
 // pinRefreshEvery is how often the checkpointer checkpoints and takes the
 // read pin again when this process writes nothing (another process may).
 const pinRefreshEvery = time.Second
 
-func newCheckpointer(dsn string) (*checkpointer, error) {
+func newCheckpointer(dsn string, busy time.Duration, turn func(fn func())) (*checkpointer, error) {
 	db, err := sql.Open(sqliteWriterDriver, dsn)
 	if err != nil {
 		return nil, err
 	}
 	db.SetMaxOpenConns(1)
-	c := &checkpointer{db: db, kick: make(chan struct{}, 1), done: make(chan struct{}), stopped: make(chan struct{})}
+	c := &checkpointer{db: db, kick: make(chan struct{}, 1), done: make(chan struct{}), stopped: make(chan struct{}),
+		turn: turn, busyMillis: int(busy / time.Millisecond)}
 	conn, err := db.Conn(context.Background())
 	if err != nil {
 		db.Close()
@@ -142,6 +175,12 @@ func (c *checkpointer) refresh(conn *sql.Conn) {
 	c.unpin(conn)
 	var busy, log, copied int
 	err := conn.QueryRowContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &log, &copied)
+	if err == nil && log > restartLogPages && log != c.restartedLog && c.turn != nil {
+		c.turn(func() { busy, log, copied, err = c.restart(ctx, conn) })
+		if err == nil && busy == 0 {
+			c.restartedLog = log // the same log at the next look: nothing written since
+		}
+	}
 	if err != nil || busy != 0 || log != copied {
 		return
 	}
@@ -155,6 +194,20 @@ func (c *checkpointer) refresh(conn *sql.Conn) {
 	}
 	c.pinned.Store(true)
 	c.pins.Add(1)
+}
+
+// restart runs a RESTART checkpoint, waiting at most restartWait for the
+// readers (its busy handler's time-out, set for it alone).
+func (c *checkpointer) restart(ctx context.Context, conn *sql.Conn) (busy, log, copied int, err error) {
+	if _, err = conn.ExecContext(ctx, "PRAGMA busy_timeout = "+strconv.Itoa(int(restartWait/time.Millisecond))); err != nil {
+		return 0, 0, 0, err
+	}
+	err = conn.QueryRowContext(ctx, "PRAGMA wal_checkpoint(RESTART)").Scan(&busy, &log, &copied)
+	c.restarts.Add(1)
+	if _, rerr := conn.ExecContext(ctx, "PRAGMA busy_timeout = "+strconv.Itoa(c.busyMillis)); err == nil {
+		err = rerr
+	}
+	return busy, log, copied, err
 }
 
 // unpin releases the read pin.

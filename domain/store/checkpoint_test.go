@@ -3,8 +3,12 @@ package store_test
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"fmt"
+	"io"
 	"os"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -117,4 +121,75 @@ func TestReadPinKeepsTheLogBounded(t *testing.T) {
 		t.Fatalf("the log grew from burst to burst: %v bytes", sizes)
 	}
 	t.Logf("log size after each burst: %v bytes", sizes)
+}
+
+// TestTheLogRestartsUnderSteadyWritesAndReads: writes that never pause
+// for long, with reads always under way, still have the log restarted
+// from its start now and then (a RESTART checkpoint in the writers' turn
+// once the log is past its bound): the -wal file is reused instead of
+// growing with every write; and every write is read.
+func TestTheLogRestartsUnderSteadyWritesAndReads(t *testing.T) {
+	defer store.SetRestartLogPages(64)()
+	url := storetest.SQLiteURL(t)
+	db := storetest.Open(t, url)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	now := time.Now().UTC()
+	var wg sync.WaitGroup
+	var written atomic.Int64
+	errs := make(chan error, 16)
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ctx.Err() == nil; i++ {
+				p := domain.Player{Name: fmt.Sprintf("Player %d-%05d", w, i), CreatedAt: now, UpdatedAt: now}
+				if err := db.InTx(context.Background(), func(tx domain.Tx) error { return tx.Players().Create(&p) }); err != nil {
+					errs <- err
+					return
+				}
+				written.Add(1)
+				if err := db.View(context.Background(), func(tx domain.Tx) error {
+					got, err := tx.Players().Get(p.ID)
+					if err == nil && got.Name != p.Name {
+						err = fmt.Errorf("read %q, wrote %q", got.Name, p.Name)
+					}
+					return err
+				}); err != nil {
+					errs <- err
+					return
+				}
+				time.Sleep(time.Millisecond)
+			}
+		}()
+	}
+	time.Sleep(100 * time.Millisecond)
+	first := logRestarted(t, url)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	restarted := logRestarted(t, url) - first
+	t.Logf("%d writes, %d RESTART checkpoints, the log restarted %d times", written.Load(), store.LogRestarts(db), restarted)
+	if restarted < 2 {
+		t.Fatalf("the log restarted %d times in 5 s of writes", restarted)
+	}
+}
+
+// logRestarted reads how many times the log at path+"-wal" was started
+// again: its header's checkpoint sequence number (SQLite's file format,
+// section 4.1).
+func logRestarted(t *testing.T, path string) uint32 {
+	t.Helper()
+	f, err := os.Open(path + "-wal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var h [16]byte
+	if _, err := io.ReadFull(f, h[:]); err != nil {
+		t.Fatal(err)
+	}
+	return binary.BigEndian.Uint32(h[12:])
 }

@@ -63,6 +63,17 @@ func Waiting(db *DB) int {
 // ReadPinned reports whether the read pin is held.
 func ReadPinned(db *DB) bool { return db.ckpt.pinned.Load() }
 
+// SetRestartLogPages sets the log's length past which a RESTART checkpoint
+// runs, until the returned function restores it.
+func SetRestartLogPages(n int) (restore func()) {
+	was := restartLogPages
+	restartLogPages = n
+	return func() { restartLogPages = was }
+}
+
+// LogRestarts counts the RESTART checkpoints run.
+func LogRestarts(db *DB) int64 { return db.ckpt.restarts.Load() }
+
 // ReadPins counts the read pins taken.
 func ReadPins(db *DB) int64 { return db.ckpt.pins.Load() }
 
