@@ -166,6 +166,20 @@ func open(ctx context.Context, databaseURL string) (*DB, string, error) {
 	return openSQLite(ctx, databaseURL)
 }
 
+// synchronousCommit is PostgreSQL's setting of whether COMMIT waits for
+// the flush of the WAL to disk. The store's sessions commit without
+// waiting (off) unless the URL sets it (synchronous_commit=on): the
+// guarantee of SQLite's synchronous=NORMAL (db.go's sqlitePragmas). A
+// commit is in PostgreSQL's hands when it returns, visible to every other
+// session at once, and a crash of a serve process loses nothing
+// acknowledged; a crash of PostgreSQL itself, or of its machine, may lose
+// the commits of the last moments before it (at most three times
+// wal_writer_delay, 600 ms by default), and never corrupts the database.
+// Waiting for the disk at each commit cost 1,000 tables at human pace on
+// two processes a p99 move of 450 ms against 50 ms, on a virtual disk whose
+// flushes stall now and then (docs/performance.md, 2026-11-29).
+const synchronousCommit = "synchronous_commit"
+
 // openPgx opens the pool of a PostgreSQL URL through pgx's database/sql
 // driver, its statements, preparations, connections and pings counted by
 // stmts. pgx's default mode is kept: each statement is prepared once per
@@ -176,6 +190,9 @@ func openPgx(databaseURL string, stmts *statementCounter) (*sql.DB, error) {
 		return nil, err
 	}
 	cfg.Tracer = stmts
+	if _, set := cfg.RuntimeParams[synchronousCommit]; !set {
+		cfg.RuntimeParams[synchronousCommit] = "off"
+	}
 	return stdlib.OpenDB(*cfg,
 		stdlib.OptionAfterConnect(func(context.Context, *pgx.Conn) error {
 			stmts.connects.Add(1)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	neturl "net/url"
 	"os"
 	"os/exec"
 	"strconv"
@@ -12,26 +13,41 @@ import (
 
 	"github.com/burraco/burraco/domain"
 	"github.com/burraco/burraco/domain/store"
+	"github.com/burraco/burraco/domain/store/storetest"
 )
 
 // durabilityChild is set in the environment of the child process of
 // TestKilledProcessLosesNoCommit: the database it writes to.
 const durabilityChild = "BURRACO_TEST_DURABILITY_DB"
 
-// TestKilledProcessLosesNoCommit: a process writing to SQLite is killed
-// with SIGKILL while it commits; every write it had acknowledged (InTx
-// returned) is in the file afterwards. This is what synchronous=NORMAL in
-// WAL mode promises; a power cut is another matter (see the README).
+// TestKilledProcessLosesNoCommit: a process writing to the database is
+// killed with SIGKILL while it commits; every write it had acknowledged
+// (InTx returned) is in the database afterwards. This is what
+// synchronous=NORMAL in WAL mode promises on SQLite, and an asynchronous
+// commit (the store's default) on PostgreSQL; a power cut is another
+// matter (see the README).
 func TestKilledProcessLosesNoCommit(t *testing.T) {
-	if path := os.Getenv(durabilityChild); path != "" {
-		writeUntilKilled(path)
+	if url := os.Getenv(durabilityChild); url != "" {
+		writeUntilKilled(url)
 		return
 	}
 	if testing.Short() {
 		t.Skip("runs a child process")
 	}
-	path := t.TempDir() + "/durable.db"
-	db, err := store.Open(t.Context(), path)
+	t.Run("sqlite", func(t *testing.T) { killWhileWriting(t, t.TempDir()+"/durable.db") })
+	t.Run("postgres", func(t *testing.T) {
+		url, err := withoutQuery(storetest.PostgresURL(t), "synchronous_commit")
+		if err != nil {
+			t.Fatal(err)
+		}
+		killWhileWriting(t, url)
+	})
+}
+
+// killWhileWriting migrates the database at url, has a child process
+// write to it until it is killed, and checks every acknowledged write.
+func killWhileWriting(t *testing.T, url string) {
+	db, err := store.Open(t.Context(), url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +57,7 @@ func TestKilledProcessLosesNoCommit(t *testing.T) {
 	db.Close()
 
 	cmd := exec.Command(os.Args[0], "-test.run=^TestKilledProcessLosesNoCommit$")
-	cmd.Env = append(os.Environ(), durabilityChild+"="+path)
+	cmd.Env = append(os.Environ(), durabilityChild+"="+url)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +80,7 @@ func TestKilledProcessLosesNoCommit(t *testing.T) {
 		t.Fatalf("the child acknowledged only %d writes", acked+1)
 	}
 
-	db, err = store.Open(t.Context(), path)
+	db, err = store.Open(t.Context(), url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,15 +94,58 @@ func TestKilledProcessLosesNoCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	if total < acked+1 {
-		t.Errorf("%d clubs in the file, but %d writes were acknowledged before the kill", total, acked+1)
+		t.Errorf("%d clubs in the database, but %d writes were acknowledged before the kill", total, acked+1)
 	}
+}
+
+// TestPostgresCommitsAsynchronouslyUnlessTheURLSaysSo: the store's
+// PostgreSQL sessions commit without waiting for the WAL's flush, as
+// SQLite's synchronous=NORMAL; a URL that sets synchronous_commit keeps
+// its own.
+func TestPostgresCommitsAsynchronouslyUnlessTheURLSaysSo(t *testing.T) {
+	base, err := withoutQuery(storetest.PostgresURL(t), "synchronous_commit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, url, want string }{
+		{"DefaultOff", base, "off"},
+		{"URLOn", base + "&synchronous_commit=on", "on"},
+		{"URLLocal", base + "&synchronous_commit=local", "local"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db, err := store.Open(t.Context(), tc.url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			var got string
+			if err := db.SQL().QueryRowContext(t.Context(), "SHOW synchronous_commit").Scan(&got); err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Errorf("synchronous_commit %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// withoutQuery is rawURL without its query parameter key.
+func withoutQuery(rawURL, key string) (string, error) {
+	u, err := neturl.Parse(rawURL)
+	if err != nil {
+		return "", err
+	}
+	q := u.Query()
+	q.Del(key)
+	u.RawQuery = q.Encode()
+	return u.String(), nil
 }
 
 // writeUntilKilled commits one club after another and prints the number of
 // each once its commit has returned.
-func writeUntilKilled(path string) {
+func writeUntilKilled(url string) {
 	ctx := context.Background()
-	db, err := store.Open(ctx, path)
+	db, err := store.Open(ctx, url)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
