@@ -59,6 +59,12 @@ var restartLogPages = 4096 // about 16 MB of log (a variable for the tests)
 
 const restartWait = 50 * time.Millisecond
 
+// restartBackoff is how long the checkpointer runs no RESTART checkpoint
+// after one that a reader kept from completing: a long read (a backup's
+// VACUUM INTO, an export) would otherwise hold the writers restartWait at
+// every checkpoint while it lasts. A variable for the tests.
+var restartBackoff = 10 * time.Second
+
 // sqliteWriterDriver is go-sqlite3 with the write connection's
 // wal_autocheckpoint and temp_store, which no DSN parameter sets.
 //
@@ -117,6 +123,8 @@ type checkpointer struct {
 	pins       atomic.Int64  // pins taken (tests)
 	restarts   atomic.Int64  // RESTART checkpoints run (tests)
 	busyMillis int           // the connection's busy timeout, in ms
+	// noRestartUntil: a RESTART found a reader in its way (restartBackoff).
+	noRestartUntil time.Time
 	// restartedLog is the log's length the last RESTART checkpoint left:
 	// seen again, nothing was written since (the next write restarts it).
 	restartedLog int
@@ -178,15 +186,18 @@ func (c *checkpointer) refresh(conn *sql.Conn) {
 	c.unpin(conn)
 	var busy, log, copied int
 	err := conn.QueryRowContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &log, &copied)
-	if err == nil && log > restartLogPages && log != c.restartedLog && c.turn != nil {
+	if err == nil && log > restartLogPages && log != c.restartedLog && c.turn != nil && time.Now().After(c.noRestartUntil) {
 		// A second passive checkpoint first copies, outside the writers'
 		// turn, what was written during the first, with its syncs: the
 		// RESTART then has only a few milliseconds' writes to copy and
 		// sync while the writers wait.
 		_ = conn.QueryRowContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &log, &copied)
 		c.turn(func() { busy, log, copied, err = c.restart(ctx, conn) })
-		if err == nil && busy == 0 {
+		switch {
+		case err == nil && busy == 0:
 			c.restartedLog = log // the same log at the next look: nothing written since
+		case err == nil || isBusy(err): // a reader in the way
+			c.noRestartUntil = time.Now().Add(restartBackoff)
 		}
 	}
 	if err != nil || busy != 0 || log != copied {

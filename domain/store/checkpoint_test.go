@@ -177,6 +177,40 @@ func TestTheLogRestartsUnderSteadyWritesAndReads(t *testing.T) {
 	}
 }
 
+// TestALongReadHoldsTheWritersBackOnce: a read left open (a backup, an
+// export) keeps a RESTART checkpoint from completing; the checkpointer
+// then tries no other for a while, instead of holding the writers back at
+// every checkpoint while the read lasts; the writes go on meanwhile.
+func TestALongReadHoldsTheWritersBackOnce(t *testing.T) {
+	defer store.SetRestartLogPages(64)()
+	db := storetest.SQLite(t)
+	ctx := context.Background()
+	reading, release := make(chan struct{}), make(chan struct{})
+	go func() {
+		_ = db.View(ctx, func(tx domain.Tx) error {
+			_, _, err := tx.Players().List(domain.PlayerFilter{Limit: 1})
+			close(reading)
+			<-release
+			return err
+		})
+	}()
+	<-reading
+	now := time.Now().UTC()
+	written := 0
+	for deadline := time.Now().Add(3500 * time.Millisecond); time.Now().Before(deadline); written++ {
+		p := domain.Player{Name: fmt.Sprintf("Player %05d", written), CreatedAt: now, UpdatedAt: now}
+		if err := db.InTx(ctx, func(tx domain.Tx) error { return tx.Players().Create(&p) }); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	close(release)
+	if got := store.LogRestarts(db); got != 1 {
+		t.Errorf("%d RESTART checkpoints tried while a read stayed open for 3.5 s, want 1 (then none for %v)", got, store.RestartBackoff)
+	}
+	t.Logf("%d writes meanwhile", written)
+}
+
 // logRestarted reads how many times the log at path+"-wal" was started
 // again: its header's checkpoint sequence number (SQLite's file format,
 // section 4.1).

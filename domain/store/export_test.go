@@ -71,6 +71,10 @@ func SetRestartLogPages(n int) (restore func()) {
 	return func() { restartLogPages = was }
 }
 
+// RestartBackoff is how long no RESTART checkpoint follows one a reader
+// kept from completing.
+var RestartBackoff = restartBackoff
+
 // LogRestarts counts the RESTART checkpoints run.
 func LogRestarts(db *DB) int64 { return db.ckpt.restarts.Load() }
 
