@@ -150,19 +150,21 @@ func (db *DB) finish(b *writeBatch) {
 	}
 }
 
-// writersWait runs fn in the writers' turn: the writes of this process
-// wait until it returns. A batch handed to it is committed first. fn is
-// not run when the turn does not come within the busy timeout.
-func (db *DB) writersWait(fn func()) {
+// writersWait runs fn in the writers' turn, the writes of this process
+// waiting until it returns, and reports whether it did: not when the turn
+// does not come within the busy timeout. A batch handed to it is
+// committed first.
+func (db *DB) writersWait(fn func()) bool {
 	b, err := db.writers.acquire(context.Background(), db.busyTimeout, db)
 	if err != nil {
-		return
+		return false
 	}
 	if b != nil {
 		db.finish(b)
 	}
 	defer db.handOn(nil)
 	fn()
+	return true
 }
 
 // savepoint runs one of the savepoint statements of a writer in b; a

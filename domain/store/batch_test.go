@@ -137,6 +137,50 @@ func TestWritersShareTransactions(t *testing.T) {
 	}
 }
 
+// TestTheWritersWaitForATurnTakenOutsideABatch: a turn taken for other
+// work (the checkpointer's RESTART checkpoints) that is handed an open
+// shared transaction commits it first, and the writers queued after it
+// run only once that work is done.
+func TestTheWritersWaitForATurnTakenOutsideABatch(t *testing.T) {
+	db := storetest.SQLite(t)
+	release, gateDone := gate(t, db, "gate")
+	seen := map[string]bool{}
+	var seenErr error
+	ran := make(chan bool)
+	go func() {
+		ran <- store.WritersWait(db, func() {
+			seenErr = db.View(context.Background(), func(tx domain.Tx) error {
+				p, _, err := tx.Clubs().List(domain.ClubFilter{Limit: 100})
+				for _, c := range p {
+					seen[c.Name] = true
+				}
+				return err
+			})
+		})
+	}()
+	queued(t, db, 1)
+	after := make(chan error)
+	go func() { after <- db.InTx(context.Background(), func(tx domain.Tx) error { return createClub(tx, "after") }) }()
+	queued(t, db, 2)
+	release()
+	if !<-ran {
+		t.Fatal("the turn did not come")
+	}
+	if seenErr != nil || !seen["gate"] || seen["after"] {
+		t.Fatalf("in the turn: the gate's write committed %v (want true), the later writer's %v (want false); %v",
+			seen["gate"], seen["after"], seenErr)
+	}
+	if err := <-gateDone; err != nil {
+		t.Fatalf("gate: %v", err)
+	}
+	if err := <-after; err != nil {
+		t.Fatalf("after: %v", err)
+	}
+	if names := clubNames(t, db); !names["after"] {
+		t.Error("the writer queued after the turn did not write")
+	}
+}
+
 // TestBrokenSharedTransaction: when the shared transaction ends under a
 // writer (as when SQLite rolls it back after an I/O error), every writer in
 // it gets an error and none of their writes is stored; the writers queued

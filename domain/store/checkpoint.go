@@ -114,8 +114,8 @@ var registerWriterDriver = sync.OnceFunc(func() {
 type checkpointer struct {
 	db *sql.DB
 	// turn runs fn while this process's writers wait (batch.go), for a
-	// RESTART checkpoint; nil: none is run.
-	turn       func(fn func())
+	// RESTART checkpoint, and reports whether it did; nil: none is run.
+	turn       func(fn func()) bool
 	kick       chan struct{} // a write committed
 	done       chan struct{} // closed by close
 	stopped    chan struct{} // closed when run returns
@@ -134,7 +134,7 @@ type checkpointer struct {
 // read pin again when this process writes nothing (another process may).
 const pinRefreshEvery = time.Second
 
-func newCheckpointer(dsn string, busy time.Duration, turn func(fn func())) (*checkpointer, error) {
+func newCheckpointer(dsn string, busy time.Duration, turn func(fn func()) bool) (*checkpointer, error) {
 	db, err := sql.Open(sqliteWriterDriver, dsn)
 	if err != nil {
 		return nil, err
@@ -192,8 +192,9 @@ func (c *checkpointer) refresh(conn *sql.Conn) {
 		// RESTART then has only a few milliseconds' writes to copy and
 		// sync while the writers wait.
 		_ = conn.QueryRowContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &log, &copied)
-		c.turn(func() { busy, log, copied, err = c.restart(ctx, conn) })
+		ran := c.turn(func() { busy, log, copied, err = c.restart(ctx, conn) })
 		switch {
+		case !ran: // the writers' turn did not come within the busy timeout
 		case err == nil && busy == 0:
 			c.restartedLog = log // the same log at the next look: nothing written since
 		case err == nil || isBusy(err): // a reader in the way

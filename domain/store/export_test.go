@@ -75,6 +75,10 @@ func SetRestartLogPages(n int) (restore func()) {
 // kept from completing.
 var RestartBackoff = restartBackoff
 
+// WritersWait runs fn in the writers' turn, as the checkpointer's RESTART
+// checkpoints do.
+func WritersWait(db *DB, fn func()) bool { return db.writersWait(fn) }
+
 // LogRestarts counts the RESTART checkpoints run.
 func LogRestarts(db *DB) int64 { return db.ckpt.restarts.Load() }
 
