@@ -160,7 +160,9 @@ func TestTheWritersWaitForATurnTakenOutsideABatch(t *testing.T) {
 	}()
 	queued(t, db, 1)
 	after := make(chan error)
-	go func() { after <- db.InTx(context.Background(), func(tx domain.Tx) error { return createClub(tx, "after") }) }()
+	go func() {
+		after <- db.InTx(context.Background(), func(tx domain.Tx) error { return createClub(tx, "after") })
+	}()
 	queued(t, db, 2)
 	release()
 	if !<-ran {
