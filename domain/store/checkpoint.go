@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"os"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -57,7 +56,13 @@ const (
 // tables, a restart every second) the writers waited 14-50 ms and up to
 // 323 ms for the RESTART alone, 1-24 ms after a second passive one; the
 // log stays under 40 MB.
-var restartLogPages = 4096 // about 16 MB of log (a variable for the tests)
+var restartLogPages = newAtomicInt64(4096) // about 16 MB of log (tests change it)
+
+func newAtomicInt64(n int64) *atomic.Int64 {
+	var a atomic.Int64
+	a.Store(n)
+	return &a
+}
 
 const restartWait = 50 * time.Millisecond
 
@@ -138,14 +143,14 @@ type checkpointer struct {
 // read pin again when this process writes nothing (another process may).
 const pinRefreshEvery = time.Second
 
-func newCheckpointer(dsn string, busy time.Duration, turn func(fn func()) bool) (*checkpointer, error) {
+func newCheckpointer(path, dsn string, busy time.Duration, turn func(fn func()) bool) (*checkpointer, error) {
 	db, err := sql.Open(sqliteWriterDriver, dsn)
 	if err != nil {
 		return nil, err
 	}
 	db.SetMaxOpenConns(1)
 	c := &checkpointer{db: db, kick: make(chan struct{}, 1), done: make(chan struct{}), stopped: make(chan struct{}),
-		turn: turn, busyMillis: int(busy / time.Millisecond), path: strings.SplitN(dsn, "?", 2)[0]}
+		turn: turn, busyMillis: int(busy / time.Millisecond), path: path}
 	conn, err := db.Conn(context.Background())
 	if err != nil {
 		db.Close()
@@ -190,7 +195,7 @@ func (c *checkpointer) refresh(conn *sql.Conn) {
 	c.unpin(conn)
 	var busy, log, copied int
 	err := conn.QueryRowContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &log, &copied)
-	if err == nil && log > restartLogPages && log != c.restartedLog && c.turn != nil && time.Now().After(c.noRestartUntil) {
+	if err == nil && int64(log) > restartLogPages.Load() && log != c.restartedLog && c.turn != nil && time.Now().After(c.noRestartUntil) {
 		// A second passive checkpoint first copies, outside the writers'
 		// turn, what was written during the first, with its syncs: the
 		// RESTART then has only a few milliseconds' writes to copy and

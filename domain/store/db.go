@@ -289,7 +289,7 @@ func openSQLite(ctx context.Context, location string) (*DB, string, error) {
 	if err := db.ping(ctx); err != nil || memory { // each connection to :memory: is a new database
 		return db, SQLite, err
 	}
-	if db.ckpt, err = newCheckpointer(path+"?"+params.Encode(), db.busyTimeout, db.writersWait); err != nil {
+	if db.ckpt, err = newCheckpointer(path, path+"?"+params.Encode(), db.busyTimeout, db.writersWait); err != nil {
 		db.Close()
 		return nil, SQLite, err
 	}

@@ -66,9 +66,8 @@ func ReadPinned(db *DB) bool { return db.ckpt.pinned.Load() }
 // SetRestartLogPages sets the log's length past which a RESTART checkpoint
 // runs, until the returned function restores it.
 func SetRestartLogPages(n int) (restore func()) {
-	was := restartLogPages
-	restartLogPages = n
-	return func() { restartLogPages = was }
+	was := restartLogPages.Swap(int64(n))
+	return func() { restartLogPages.Store(was) }
 }
 
 // RestartBackoff is how long no RESTART checkpoint follows one a reader

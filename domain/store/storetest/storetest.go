@@ -144,15 +144,16 @@ func schemaURL(t testing.TB, schema string) string {
 	q := u.Query()
 	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()
-	return asyncCommit(u.String())
+	return u.String() // the store commits asynchronously unless a URL says otherwise
 }
 
 // asyncCommit adds synchronous_commit=off to a PostgreSQL URL (a run-time
-// parameter of each of its connections) unless it sets the parameter: a
-// test's commits need not wait for the WAL's flush to disk, which halves
-// the time of migrating a schema. Other connections see them at once all
-// the same; only a crash of the PostgreSQL server itself could lose them,
-// and no test stages one.
+// parameter of each of its connections) unless it sets the parameter, for
+// the admin connection, which is not the store's (the store's sessions
+// commit so by default): a test's commits need not wait for the WAL's
+// flush to disk, which halves the time of making a schema. Other
+// connections see them at once all the same; only a crash of the
+// PostgreSQL server itself could lose them, and no test stages one.
 func asyncCommit(databaseURL string) string {
 	u, err := url.Parse(databaseURL)
 	if err != nil {
