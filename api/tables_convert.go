@@ -86,7 +86,7 @@ func teamScoresOut(s []engine.Score) []TeamScore {
 func optionsOut(id engine.RuleSet, o engine.Options) TableOptions {
 	out := TableOptions{PotPenaltyIfNeither: o.PotPenaltyIfNeither, ClosingDiscard: o.ClosingDiscard,
 		Direction: o.Direction, Target: o.Target, Vulnerability: o.Vulnerability}
-	for _, k := range engine.OptionKeys(id) {
+	for _, k := range optionKeys(id) {
 		switch k {
 		case "pot_penalty_if_neither", "closing_discard", "direction", "target", "vulnerability": // every rule set's
 		case "semi_clean":
@@ -111,6 +111,23 @@ func optionsOut(id engine.RuleSet, o engine.Options) TableOptions {
 	}
 	return out
 }
+
+// optionKeys is engine.OptionKeys, made once for each rule set the engine
+// knows (a state's view converts its options at every poll).
+func optionKeys(id engine.RuleSet) []string {
+	if keys, ok := ruleSetOptionKeys[id]; ok {
+		return keys
+	}
+	return engine.OptionKeys(id)
+}
+
+var ruleSetOptionKeys = func() map[engine.RuleSet][]string {
+	m := map[engine.RuleSet][]string{}
+	for _, id := range []engine.RuleSet{engine.Fibur, engine.FiburRow, engine.Reale, engine.Aberto, engine.Fechado} {
+		m[id] = engine.OptionKeys(id)
+	}
+	return m
+}()
 
 // moveNotationOut reads a stored move (the engine's JSON notation).
 func moveNotationOut(raw json.RawMessage) MoveNotation {

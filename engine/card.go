@@ -89,15 +89,25 @@ func (c Card) Valid() bool {
 
 // String returns the card in notation: "AS", "TH", "2C", "JK". An invalid
 // card prints as "??".
-func (c Card) String() string {
-	switch {
-	case c == Joker:
-		return "JK"
-	case c.Valid():
-		return c.Rank().String() + c.Suit().String()
+func (c Card) String() string { return cardNames[c] }
+
+// cardNames is every Card value's notation, made once: a state's hand,
+// pile and melds are written card by card at every poll, and a name made
+// by concatenation was an allocation each.
+var cardNames = func() (names [256]string) {
+	for i := range names {
+		c := Card(i)
+		switch {
+		case c == Joker:
+			names[i] = "JK"
+		case c.Valid():
+			names[i] = c.Rank().String() + c.Suit().String()
+		default:
+			names[i] = "??"
+		}
 	}
-	return "??"
-}
+	return names
+}()
 
 // ParseCard reads a card in notation. Ranks A 2..9 T J Q K (and "10" for T),
 // suits S H D C, "JK" for the joker; letters are case-insensitive and
