@@ -12,6 +12,10 @@ import (
 // the cache starts over (a miss only costs a parse).
 const maxCachedGames = 10_000
 
+// maxClosedGames bounds the entries of finished and cancelled tables among
+// them (keepRead): the oldest goes first.
+const maxClosedGames = 1024
+
 // gameCache keeps, per playing table, the running deal as the last move
 // this process committed (or the last state read) left it: the parsed
 // engine.Game, the deal row and the finished deals' scores. A move or a
@@ -28,6 +32,10 @@ const maxCachedGames = 10_000
 type gameCache struct {
 	mu sync.Mutex
 	m  map[int64]*cachedGame
+	// closed is a ring of the tables whose entries are a closed table's
+	// (keepRead), next its oldest.
+	closed []int64
+	next   int
 }
 
 type cachedGame struct {
@@ -42,6 +50,9 @@ type cachedGame struct {
 	// memory on a copy holds the entry (claim): a second such move of the
 	// table goes through InTx. Views go on reading the entry meanwhile.
 	claimed bool
+	// closedTable: the entry is a finished or cancelled table's last deal
+	// (keepRead), dropped when maxClosedGames newer ones are kept.
+	closedTable bool
 }
 
 func newGameCache() *gameCache { return &gameCache{m: make(map[int64]*cachedGame)} }
@@ -158,12 +169,50 @@ func sameTimeOut(a, b *int) bool { return a == nil && b == nil || a != nil && b 
 
 // put stores p, the running deal of table t as committed at t.Version (by
 // the caller's transaction, or read in it), unless the cache holds a newer
-// version already; a table no longer playing is dropped.
+// version already; a table no longer playing is not stored (keepRead
+// stores a closed table's last deal as read from its rows).
 func (c *gameCache) put(t Table, p *playing) {
-	if p == nil || t.Status != TablePlaying || p.deal.Number != t.DealNumber {
+	if t.Status != TablePlaying {
 		return
 	}
-	e := &cachedGame{version: t.Version, p: *p}
+	c.store(t, p)
+}
+
+// keepRead stores p, table t's deal as a state read it from the rows at
+// t.Version: as put for a playing table; a finished or cancelled table's
+// last deal too, among the last maxClosedGames such. A match's end wakes
+// each seat's poll and the finished table's state is read again and again
+// (the match's result, a rematch's offer): each read made from the rows
+// read the deal and replayed its moves (a transaction of five round trips
+// on PostgreSQL), when a thousand matches of a load run end within seconds.
+// The last deal stored by the move that ended the match is not kept: what
+// the rows say of a finished deal is what the state says, read once.
+func (c *gameCache) keepRead(t Table, p *playing) {
+	switch {
+	case t.Status == TablePlaying:
+		c.store(t, p)
+	case t.Status.Closed() && c.store(t, p):
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.closed == nil {
+			c.closed = make([]int64, maxClosedGames)
+		}
+		if old := c.closed[c.next]; old != 0 {
+			if e := c.m[old]; e != nil && e.closedTable {
+				delete(c.m, old)
+			}
+		}
+		c.closed[c.next] = t.ID
+		c.next = (c.next + 1) % len(c.closed)
+	}
+}
+
+// store is put's and keepRead's: it reports whether it stored p.
+func (c *gameCache) store(t Table, p *playing) bool {
+	if p == nil || p.deal.Number != t.DealNumber {
+		return false
+	}
+	e := &cachedGame{version: t.Version, p: *p, closedTable: t.Status.Closed()}
 	e.p.t = nil
 	// The stored position (kilobytes of JSON) served to build the game; the
 	// game is what is kept. savePosition marshals a new one when it
@@ -172,12 +221,13 @@ func (c *gameCache) put(t Table, p *playing) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old, ok := c.m[t.ID]; ok && old.version > t.Version {
-		return
+		return false
 	}
 	if len(c.m) >= maxCachedGames {
 		clear(c.m)
 	}
 	c.m[t.ID] = e
+	return true
 }
 
 // drop removes the entry of table id: a move or a view reads the table's

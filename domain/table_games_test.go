@@ -299,3 +299,64 @@ func TestAStartedTablesGameIsInMemoryAndIsWhatIsStored(t *testing.T) {
 		}
 	})
 }
+
+// TestAFinishedMatchsStateIsReadFromTheRowsOnce: once a match is over,
+// the first state read of the finished table reads its last deal from the
+// rows and keeps it in memory; every seat's later read is made from it
+// (each read from the rows was a transaction and the deal's replay, four
+// seats' polls a table when a thousand matches end within seconds), and
+// answers what a process with nothing in memory reads from the rows.
+func TestAFinishedMatchsStateIsReadFromTheRowsOnce(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := t.Context()
+		f := newFixture(t, db)
+		anna, bruno := f.user("anna@example.org"), f.user("bruno@example.org")
+		tb, err := f.svc.Tables.Create(ctx, anna, domain.TableInput{Rules: "fibur", Players: 2, Match: domain.MatchFormat{Deals: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.Tables.Join(ctx, bruno, tb.ID, nil, ""); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.Tables.Start(ctx, anna, tb.ID); err != nil {
+			t.Fatal(err)
+		}
+		seats := [2]domain.Actor{anna, bruno}
+		st, err := f.svc.Tables.State(ctx, anna, tb.ID, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; st.Table.Status == domain.TablePlaying; i++ {
+			if i == 500 {
+				t.Fatal("the one-deal match did not end in 500 moves")
+			}
+			if st, err = benchMove(f.svc, seats[st.View.Turn], tb.ID, st); err != nil {
+				t.Fatalf("move %d: %v", i, err)
+			}
+		}
+		if st.Table.Status != domain.TableFinished {
+			t.Fatalf("the table is %s after its one deal, want finished", st.Table.Status)
+		}
+		if held, _ := domain.CachedPosition(f.svc.Tables, tb.ID); held {
+			t.Fatal("the move that ended the match kept its game: want the finished deal read once from the rows")
+		}
+		cold := domain.NewServices(db, domain.Config{Now: f.clock.Now, PasswordParams: domain.TestPasswordParams})
+		for i, seat := range []domain.Actor{anna, bruno, anna, bruno} {
+			got, err := f.svc.Tables.State(ctx, seat, tb.ID, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if held, _ := domain.CachedPosition(f.svc.Tables, tb.ID); !held {
+				t.Fatalf("read %d: the finished table's last deal is not in memory after a state read", i)
+			}
+			want, err := cold.Tables.State(ctx, seat, tb.ID, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got.Presence, want.Presence = nil, nil
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("read %d: the finished table's state from memory differs from the rows':\n got %+v\nwant %+v", i, got, want)
+			}
+		}
+	})
+}

@@ -120,7 +120,7 @@ func (s *tableViews) state(ctx context.Context, actor Actor, id int64, invite st
 // scores). Nothing else of the running deal leaves this function. The
 // running deal comes from the game cache when it holds the table's version
 // (the version read in this transaction), else from the rows, and is then
-// offered to the cache.
+// offered to the cache (a finished table's last deal too: keepRead).
 func (s *tableViews) stateOf(tx Tx, t Table, seat int) (TableState, error) {
 	if t.DealNumber == 0 {
 		return TableState{Table: t, Seat: seat}, nil
@@ -133,7 +133,7 @@ func (s *tableViews) stateOf(tx Tx, t Table, seat int) (TableState, error) {
 		return TableState{}, err
 	}
 	st := playedState(t, seat, p)
-	s.games.put(t, p)
+	s.games.keepRead(t, p)
 	return st, nil
 }
 
