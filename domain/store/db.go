@@ -159,8 +159,21 @@ func open(ctx context.Context, databaseURL string) (*DB, string, error) {
 		sqlDB.SetMaxOpenConns(25)
 		sqlDB.SetMaxIdleConns(25)
 		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
+		// The owners' move batches have a pool of their own, as many
+		// connections as batches on the wire (move_batches.go): in the
+		// main pool they waited behind transactions (a thousand matches
+		// ending within a second took its 25 connections, and the moves of
+		// the tables still playing queued for one).
+		movesDB, err := openPgx(databaseURL, stmts)
+		if err != nil {
+			sqlDB.Close()
+			return nil, Postgres, err
+		}
+		movesDB.SetMaxOpenConns(movesOnTheWire)
+		movesDB.SetMaxIdleConns(movesOnTheWire)
+		movesDB.SetConnMaxIdleTime(5 * time.Minute)
 		db := &DB{gorm: g, read: g, readOne: g, sql: sqlDB, readSQL: sqlDB, dialect: Postgres, url: databaseURL, tables: newTableCache(),
-			marks: newWriteMarks(false), stmts: stmts, moves: newMoveBatches(sqlDB)}
+			marks: newWriteMarks(false), stmts: stmts, moves: newMoveBatches(movesDB)}
 		return db, Postgres, db.ping(ctx)
 	}
 	return openSQLite(ctx, databaseURL)
@@ -410,6 +423,9 @@ func (db *DB) Close() error {
 		db.writerStmts.close()
 	}
 	err = errors.Join(err, db.sql.Close(), db.leasePool.close())
+	if db.moves != nil {
+		err = errors.Join(err, db.moves.pool.Close())
+	}
 	if db.readSQL != nil && db.readSQL != db.sql {
 		err = errors.Join(err, db.readSQL.Close())
 	}

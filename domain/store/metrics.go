@@ -11,13 +11,16 @@ import (
 
 // Pool is one of the database's connection pools and its figures.
 type Pool struct {
-	Name  string // "write" and "read" on a SQLite file; "main" when one pool does both
+	Name  string // "write" and "read" on a SQLite file; "main" when one pool does both, and "moves" for PostgreSQL's move batches
 	Stats sql.DBStats
 }
 
 // Pools returns the figures of the database's connection pools.
 func (db *DB) Pools() []Pool {
 	if db.readSQL == nil || db.readSQL == db.sql {
+		if db.moves != nil {
+			return []Pool{{"main", db.sql.Stats()}, {"moves", db.moves.pool.Stats()}}
+		}
 		return []Pool{{"main", db.sql.Stats()}}
 	}
 	return []Pool{{"write", db.sql.Stats()}, {"read", db.readSQL.Stats()}}

@@ -373,3 +373,48 @@ func TestAnOwnersOneStatementMoveOnceSentRunsToItsEnd(t *testing.T) {
 		t.Errorf("the table after: version %d, want %d", after.Table.Version, st.Table.Version+1)
 	}
 }
+
+// TestAnOwnersMoveDoesNotWaitForTheMainPool: the owners' one-statement
+// moves are sent on their own connection (move_batches.go), so a move is
+// written while every connection of the main pool is held (a thousand
+// matches ending at once held them all, and the moves of the tables still
+// playing queued behind their transactions).
+func TestAnOwnersMoveDoesNotWaitForTheMainPool(t *testing.T) {
+	o := newOwnedTable(t)
+	actor, st := o.state(t)
+	if _, err := o.move(o.ctx, actor, st, st.Table.Version); err != nil { // the game is now in memory
+		t.Fatal(err)
+	}
+	actor, st = o.state(t)
+	pool := o.db.SQL()
+	held := pool.Stats().MaxOpenConnections
+	if held == 0 {
+		t.Fatal("the main pool has no limit: nothing to exhaust")
+	}
+	for range held {
+		c, err := pool.Conn(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+	}
+	sent := oneStatementsSent(o)
+	ctx, cancel := context.WithTimeout(o.ctx, 5*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := o.move(ctx, actor, st, st.Table.Version)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("the move with the main pool's %d connections held: %v", held, err)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatalf("the move waited over 3 s with the main pool's %d connections held", held)
+	}
+	if n := sent(); n != 1 {
+		t.Errorf("%d one-statement moves sent; want the move sent in one statement", n)
+	}
+}
