@@ -161,9 +161,9 @@ func open(ctx context.Context, databaseURL string) (*DB, string, error) {
 		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
 		// The owners' move batches have a pool of their own, as many
 		// connections as batches on the wire (move_batches.go): in the
-		// main pool they waited behind transactions (a thousand matches
-		// ending within a second took its 25 connections, and the moves of
-		// the tables still playing queued for one).
+		// main pool they waited behind transactions (a hundred matches
+		// ending within a second, at bots' pace, took its 25 connections,
+		// and the moves of the tables still playing queued for one).
 		movesDB, err := openPgx(databaseURL, stmts)
 		if err != nil {
 			sqlDB.Close()

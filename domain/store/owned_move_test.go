@@ -376,9 +376,9 @@ func TestAnOwnersOneStatementMoveOnceSentRunsToItsEnd(t *testing.T) {
 
 // TestAnOwnersMoveDoesNotWaitForTheMainPool: the owners' one-statement
 // moves are sent on their own connection (move_batches.go), so a move is
-// written while every connection of the main pool is held (a thousand
-// matches ending at once held them all, and the moves of the tables still
-// playing queued behind their transactions).
+// written while every connection of the main pool is held (a hundred
+// matches ending within a second held them all, and the moves of the
+// tables still playing queued behind their transactions).
 func TestAnOwnersMoveDoesNotWaitForTheMainPool(t *testing.T) {
 	o := newOwnedTable(t)
 	actor, st := o.state(t)
