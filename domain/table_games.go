@@ -178,15 +178,14 @@ func (c *gameCache) put(t Table, p *playing) {
 	c.store(t, p)
 }
 
-// keepRead stores p, table t's deal as a state read it from the rows at
-// t.Version: as put for a playing table; a finished or cancelled table's
-// last deal too, among the last maxClosedGames such. A match's end wakes
-// each seat's poll and the finished table's state is read again and again
-// (the match's result, a rematch's offer): each read made from the rows
-// read the deal and replayed its moves (a transaction of five round trips
-// on PostgreSQL), when a thousand matches of a load run end within seconds.
-// The last deal stored by the move that ended the match is not kept: what
-// the rows say of a finished deal is what the state says, read once.
+// keepRead stores p, table t's deal at t.Version as a state read it from
+// the rows or a move through a transaction committed it: as put for a
+// playing table; a finished or cancelled table's last deal too, among the
+// last maxClosedGames such. A match's end wakes each seat's poll at once,
+// and the finished table's state is read again after (the match's result,
+// a rematch's offer): each read made from the rows read the deal and
+// replayed its moves (a transaction of five round trips on PostgreSQL),
+// when a hundred matches of a load run end within a second.
 func (c *gameCache) keepRead(t Table, p *playing) {
 	switch {
 	case t.Status == TablePlaying:

@@ -473,7 +473,10 @@ func (s *tableMoves) Move(ctx context.Context, actor Actor, id int64, in MoveInp
 			state = s.movedState(t, actor, p)
 		}
 		p.afterCommit()
-		s.games.put(t, p) // from here on another move may take p
+		// From here on another move may take p; a match this move ended
+		// keeps its last deal too (keepRead): its four seats' polls, woken
+		// at once, would each read and replay it from the rows.
+		s.games.keepRead(t, p)
 		s.notes.publish(t, tk)
 	} else if locked.ID == id {
 		// A retry answered its first answer: the table read under the lock
