@@ -348,6 +348,11 @@ func (db *DB) ping(ctx context.Context) error {
 	if err == nil && db.readSQL != db.sql {
 		err = db.Ping(ctx)
 	}
+	if err == nil && db.moves != nil {
+		// The move batches' connection opened now, not by the first
+		// batch: a round's first moves wait for that batch.
+		err = db.moves.pool.PingContext(ctx)
+	}
 	if err != nil {
 		db.Close()
 	}
