@@ -40,16 +40,7 @@ func appendStateRest(b []byte, s *TableState) ([]byte, bool) {
 		w.lastMove(s.LastMove)
 	}
 	w.key(`,"deals":`)
-	if s.Deals == nil {
-		w.null()
-	} else {
-		w.b = append(w.b, '[')
-		for i := range s.Deals {
-			w.comma(i)
-			w.tableDeal(&s.Deals[i])
-		}
-		w.b = append(w.b, ']')
-	}
+	array(&w, s.Deals, w.tableDeal)
 	w.key(`,"match_totals":`)
 	w.ints(s.MatchTotals)
 	w.key(`,"totals":`)
@@ -68,12 +59,7 @@ func appendStateRest(b []byte, s *TableState) ([]byte, bool) {
 	}
 	if len(s.Presence) > 0 {
 		w.key(`,"presence":`)
-		w.b = append(w.b, '[')
-		for i := range s.Presence {
-			w.comma(i)
-			w.seatPresence(&s.Presence[i])
-		}
-		w.b = append(w.b, ']')
+		array(&w, s.Presence, w.seatPresence)
 	}
 	w.b = append(w.b, '}')
 	return w.b, w.ok
@@ -152,72 +138,9 @@ func (w *jsonWriter) float(f float64) {
 	}
 }
 
-func (w *jsonWriter) ints(v []int) {
-	if v == nil {
-		w.null()
-		return
-	}
-	w.b = append(w.b, '[')
-	for i, n := range v {
-		w.comma(i)
-		w.int(n)
-	}
-	w.b = append(w.b, ']')
-}
-
-func (w *jsonWriter) floats(v []float64) {
-	if v == nil {
-		w.null()
-		return
-	}
-	w.b = append(w.b, '[')
-	for i, f := range v {
-		w.comma(i)
-		w.float(f)
-	}
-	w.b = append(w.b, ']')
-}
-
-func (w *jsonWriter) bools(v []bool) {
-	if v == nil {
-		w.null()
-		return
-	}
-	w.b = append(w.b, '[')
-	for i, x := range v {
-		w.comma(i)
-		w.bool(x)
-	}
-	w.b = append(w.b, ']')
-}
-
-func (w *jsonWriter) strs(v []string) {
-	if v == nil {
-		w.null()
-		return
-	}
-	w.b = append(w.b, '[')
-	for i, s := range v {
-		w.comma(i)
-		w.str(s)
-	}
-	w.b = append(w.b, ']')
-}
-
-func (w *jsonWriter) strss(v [][]string) {
-	if v == nil {
-		w.null()
-		return
-	}
-	w.b = append(w.b, '[')
-	for i, s := range v {
-		w.comma(i)
-		w.strs(s)
-	}
-	w.b = append(w.b, ']')
-}
-
-func (w *jsonWriter) teamScores(v []TeamScore) {
+// array writes v as a JSON array, each element by each; nil is null, as
+// encoding/json writes a nil slice.
+func array[T any](w *jsonWriter, v []T, each func(*T)) {
 	if v == nil {
 		w.null()
 		return
@@ -225,7 +148,19 @@ func (w *jsonWriter) teamScores(v []TeamScore) {
 	w.b = append(w.b, '[')
 	for i := range v {
 		w.comma(i)
-		s := &v[i]
+		each(&v[i])
+	}
+	w.b = append(w.b, ']')
+}
+
+func (w *jsonWriter) ints(v []int)       { array(w, v, func(n *int) { w.int(*n) }) }
+func (w *jsonWriter) floats(v []float64) { array(w, v, func(f *float64) { w.float(*f) }) }
+func (w *jsonWriter) bools(v []bool)     { array(w, v, func(x *bool) { w.bool(*x) }) }
+func (w *jsonWriter) strs(v []string)    { array(w, v, func(s *string) { w.str(*s) }) }
+func (w *jsonWriter) strss(v [][]string) { array(w, v, func(s *[]string) { w.strs(*s) }) }
+
+func (w *jsonWriter) teamScores(v []TeamScore) {
+	array(w, v, func(s *TeamScore) {
 		w.key(`{"cards":`)
 		w.int(s.Cards)
 		w.key(`,"bonus":`)
@@ -239,8 +174,7 @@ func (w *jsonWriter) teamScores(v []TeamScore) {
 		w.key(`,"total":`)
 		w.int(s.Total)
 		w.b = append(w.b, '}')
-	}
-	w.b = append(w.b, ']')
+	})
 }
 
 func (w *jsonWriter) tableDeal(d *TableDeal) {
@@ -346,25 +280,7 @@ func (w *jsonWriter) dealView(v *DealView) {
 		w.strss(v.Rows)
 	}
 	w.key(`,"melds":`)
-	if v.Melds == nil {
-		w.null()
-	} else {
-		w.b = append(w.b, '[')
-		for i, team := range v.Melds {
-			w.comma(i)
-			if team == nil {
-				w.null()
-				continue
-			}
-			w.b = append(w.b, '[')
-			for j := range team {
-				w.comma(j)
-				w.meld(&team[j])
-			}
-			w.b = append(w.b, ']')
-		}
-		w.b = append(w.b, ']')
-	}
+	array(w, v.Melds, func(team *[]MeldView) { array(w, *team, w.meld) })
 	if len(v.Pile) > 0 {
 		w.key(`,"pile":`)
 		w.strs(v.Pile)

@@ -214,10 +214,7 @@ func TestEncodeStateAnswersWhatJSONMarshalDoes(t *testing.T) {
 			var last *domain.LastMove
 			for version := int64(1); ; version++ {
 				for seat := -1; seat < set.players; seat++ {
-					view := g.View(max(seat, 0))
-					if seat < 0 {
-						view = g.View(-1)
-					}
+					view := g.View(seat) // -1: a spectator's
 					st := domain.TableState{Seat: seat, View: &view, Totals: []int{120, 45}, LastMove: last,
 						Deal:     &domain.DealScore{Number: 2, Dealer: 1, StartedAt: at},
 						Deals:    []domain.DealScore{{Number: 1, Score: []engine.Score{{Cards: 120, Total: 120}, {Cards: 45, Total: 45}}, StartedAt: at, EndedAt: &ended}},

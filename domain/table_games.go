@@ -170,7 +170,7 @@ func sameTimeOut(a, b *int) bool { return a == nil && b == nil || a != nil && b 
 // put stores p, the running deal of table t as committed at t.Version (by
 // the caller's transaction, or read in it), unless the cache holds a newer
 // version already; a table no longer playing is not stored (keepRead
-// stores a closed table's last deal as read from its rows).
+// stores a closed table's last deal too).
 func (c *gameCache) put(t Table, p *playing) {
 	if t.Status != TablePlaying {
 		return
