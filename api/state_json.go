@@ -384,6 +384,7 @@ func (w *jsonWriter) lastMove(m *LastMove) {
 		b, err := json.Marshal(n.Meld)
 		if err != nil {
 			w.ok = false
+			return
 		}
 		w.key(`,"meld":`)
 		w.b = append(w.b, b...)

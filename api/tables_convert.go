@@ -123,7 +123,7 @@ func optionKeys(id engine.RuleSet) []string {
 
 var ruleSetOptionKeys = func() map[engine.RuleSet][]string {
 	m := map[engine.RuleSet][]string{}
-	for _, id := range []engine.RuleSet{engine.Fibur, engine.FiburRow, engine.Reale, engine.Aberto, engine.Fechado} {
+	for _, id := range engine.RuleSets() {
 		m[id] = engine.OptionKeys(id)
 	}
 	return m

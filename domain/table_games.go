@@ -34,7 +34,7 @@ type gameCache struct {
 	m  map[int64]*cachedGame
 	// closed is a ring of the tables whose entries are a closed table's
 	// (keepRead), next its oldest.
-	closed []int64
+	closed [maxClosedGames]int64
 	next   int
 }
 
@@ -172,10 +172,9 @@ func sameTimeOut(a, b *int) bool { return a == nil && b == nil || a != nil && b 
 // version already; a table no longer playing is not stored (keepRead
 // stores a closed table's last deal too).
 func (c *gameCache) put(t Table, p *playing) {
-	if t.Status != TablePlaying {
-		return
+	if t.Status == TablePlaying {
+		c.store(t, p)
 	}
-	c.store(t, p)
 }
 
 // keepRead stores p, table t's deal at t.Version as a state read it from
@@ -187,29 +186,16 @@ func (c *gameCache) put(t Table, p *playing) {
 // replayed its moves (a transaction of five round trips on PostgreSQL),
 // when a hundred matches of a load run end within a second.
 func (c *gameCache) keepRead(t Table, p *playing) {
-	switch {
-	case t.Status == TablePlaying:
+	if t.Status == TablePlaying || t.Status.Closed() {
 		c.store(t, p)
-	case t.Status.Closed() && c.store(t, p):
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		if c.closed == nil {
-			c.closed = make([]int64, maxClosedGames)
-		}
-		if old := c.closed[c.next]; old != 0 {
-			if e := c.m[old]; e != nil && e.closedTable {
-				delete(c.m, old)
-			}
-		}
-		c.closed[c.next] = t.ID
-		c.next = (c.next + 1) % len(c.closed)
 	}
 }
 
-// store is put's and keepRead's: it reports whether it stored p.
-func (c *gameCache) store(t Table, p *playing) bool {
+// store is put's and keepRead's; a closed table's entry takes the ring's
+// next slot, dropping the closed entry maxClosedGames before it.
+func (c *gameCache) store(t Table, p *playing) {
 	if p == nil || p.deal.Number != t.DealNumber {
-		return false
+		return
 	}
 	e := &cachedGame{version: t.Version, p: *p, closedTable: t.Status.Closed()}
 	e.p.t = nil
@@ -220,13 +206,22 @@ func (c *gameCache) store(t Table, p *playing) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old, ok := c.m[t.ID]; ok && old.version > t.Version {
-		return false
+		return
 	}
 	if len(c.m) >= maxCachedGames {
 		clear(c.m)
 	}
 	c.m[t.ID] = e
-	return true
+	if !e.closedTable {
+		return
+	}
+	if old := c.closed[c.next]; old != 0 {
+		if e := c.m[old]; e != nil && e.closedTable && old != t.ID {
+			delete(c.m, old)
+		}
+	}
+	c.closed[c.next] = t.ID
+	c.next = (c.next + 1) % len(c.closed)
 }
 
 // drop removes the entry of table id: a move or a view reads the table's
